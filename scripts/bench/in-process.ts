@@ -1,0 +1,161 @@
+// The benchmark's in-process figures: one engine tick timed against a seeded database with the
+// clock passed in, and SQL statements counted per list request at two sizes.
+import { PGlite } from '@electric-sql/pglite';
+import { buildApp } from '../../src/server/app';
+import { createCipher } from '../../src/server/bootstrap';
+import { loadConfig } from '../../src/server/config';
+import { type Database, openPostgres, wrapPglite } from '../../src/server/db/client';
+import { runEngineTick } from '../../src/server/engine/run-tick';
+import { insertUsers } from '../../src/server/modules/users/user-repository';
+import type { Role } from '../../src/shared/domain/roles';
+import { countDue, type OrganisationSize, seedEngineRotations, seedOrganisation } from './seed';
+
+export type EngineName = 'pglite' | 'postgres';
+
+export interface Target {
+  engine: EngineName;
+  /** a URL of a fresh, empty PostgreSQL database (engine postgres) */
+  url?: string;
+}
+
+function benchConfig(env: Record<string, string>) {
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    COMPANY_DOMAIN: 'example.com',
+    LOCAL_LOGIN_PASSWORD: env.LOCAL_LOGIN_PASSWORD,
+    ENCRYPTION_KEY: env.ENCRYPTION_KEY,
+    DATA_DIR: env.DATA_DIR ?? '.bench/unused',
+  });
+}
+
+async function openTarget(target: Target, onQuery?: (q: string) => void): Promise<Database> {
+  const database =
+    target.engine === 'postgres'
+      ? openPostgres(target.url as string, { onQuery })
+      : wrapPglite(await PGlite.create(), 'pglite:memory', { onQuery });
+  await database.migrate();
+  return database;
+}
+
+/**
+ * timeEngineTick seeds `rotations` fixed rotations (`due` of them past their boundary) over 1,000
+ * users and times one engine tick at `now` over them. Answers the tick's milliseconds.
+ */
+export async function timeEngineTick(
+  target: Target,
+  env: Record<string, string>,
+  rotations: number,
+  due: number,
+): Promise<{ ms: number; due: number; handoffsWritten: number }> {
+  const config = benchConfig(env);
+  const cipher = createCipher(config);
+  const database = await openTarget(target);
+  try {
+    const now = new Date('2026-06-03T10:00:00Z');
+    const users = await insertUsers(
+      database.db,
+      cipher,
+      Array.from({ length: 1000 }, (_, i) => ({
+        name: `Engine User ${i}`,
+        email: `engine.user.${i}@example.com`,
+        roles: ['on-call'] as Role[],
+      })),
+    );
+    await seedEngineRotations(
+      database.db,
+      users.map((u) => u.id),
+      rotations,
+      due,
+      now,
+    );
+    const dueNow = await countDue(database.db, now);
+    const before = await countHandoffs(database);
+    const clock = { now: () => now };
+    const started = performance.now();
+    await runEngineTick({ config, database, cipher, clock }, now);
+    const ms = performance.now() - started;
+    const after = await countHandoffs(database);
+    return { ms, due: dueNow, handoffsWritten: after - before };
+  } finally {
+    await database.close();
+  }
+}
+
+async function countHandoffs(database: Database): Promise<number> {
+  const result = (await database.db.execute(
+    'select count(*)::int as n from handoffs',
+  )) as unknown as {
+    rows: { n: number }[];
+  };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+export const LIST_PATHS = [
+  '/api/rotations',
+  '/api/user/rotations',
+  '/api/handoffs/recent?limit=5',
+  '/api/audit-log/handoffs?limit=20&search=Adams',
+] as const;
+
+/**
+ * countStatements seeds an organisation of each size into a fresh database, signs in its
+ * administrator and a member, and counts the SQL statements each list request runs.
+ */
+export async function countStatements(
+  target: Target,
+  env: Record<string, string>,
+  sizes: OrganisationSize[],
+): Promise<{ size: OrganisationSize; statements: Record<string, number> }[]> {
+  const out: { size: OrganisationSize; statements: Record<string, number> }[] = [];
+  for (const size of sizes) {
+    let counting = false;
+    let statements = 0;
+    const database = await openTarget(target, () => {
+      if (counting) statements += 1;
+    });
+    try {
+      const config = benchConfig(env);
+      const cipher = createCipher(config);
+      const org = await seedOrganisation(database.db, cipher, size, new Date());
+      const app = await buildApp({
+        config,
+        database,
+        cipher,
+        clock: { now: () => new Date() },
+        logger: false,
+      });
+      await app.ready();
+      const cookieOf = async (email: string) => {
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email, password: env.LOCAL_LOGIN_PASSWORD },
+        });
+        if (res.statusCode !== 200)
+          throw new Error(`login ${email}: ${res.statusCode} ${res.body}`);
+        const cookie = String(res.headers['set-cookie']).split(';')[0];
+        return cookie;
+      };
+      const admin = await cookieOf(org.admin.email);
+      const member = await cookieOf(org.users[0].email);
+      const counts: Record<string, number> = {};
+      for (const url of LIST_PATHS) {
+        const cookie = url.startsWith('/api/user/') ? member : admin;
+        // Once to warm up, then counted.
+        await app.inject({ method: 'GET', url, headers: { cookie } });
+        statements = 0;
+        counting = true;
+        const res = await app.inject({ method: 'GET', url, headers: { cookie } });
+        counting = false;
+        if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+        counts[url] = statements;
+      }
+      out.push({ size, statements: counts });
+      await app.close();
+    } finally {
+      await database.close();
+    }
+  }
+  return out;
+}

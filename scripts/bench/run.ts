@@ -1,0 +1,664 @@
+// npm run bench — Baton's performance figures, each with its target (docs/performance.md).
+//
+// Seeds a realistic organisation (200 rotations × 6 members, 1,000 users, 50,000 handoffs) through
+// the app's own data layer, starts the built server (dist/server/main.js) on each engine in turn
+// (PGlite in a temporary DATA_DIR; PostgreSQL in a fresh database when the server is reachable),
+// loads it from this process with autocannon, and prints one table; the figures are also written
+// to .bench/results.json. BENCH_QUICK=1 (or --quick) runs shorter loads and a smaller engine tick.
+// BENCH_PG_URL names the PostgreSQL server (default: DATABASE_URL's server, else the local one).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Result } from 'autocannon';
+import pg from 'pg';
+import { createCipher } from '../../src/server/bootstrap';
+import { loadConfig } from '../../src/server/config';
+import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
+import { dashboardPaint, initialJsGzip } from './front-end';
+import { countStatements, type EngineName, LIST_PATHS, timeEngineTick } from './in-process';
+import { FULL_ORGANISATION, type SeededOrganisation, seedOrganisation } from './seed';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
+const READ_SECONDS = quick ? 3 : 8;
+const ROUNDS = quick ? 1 : 2;
+const READ_CONNECTIONS = 20;
+const BATON_SECONDS = quick ? 4 : 10;
+const BATON_CONNECTIONS = 50;
+const AUDIT_SECONDS = quick ? 3 : 8;
+const AUDIT_CONNECTIONS = 5;
+const AUDIT_SEARCH = 'Adams';
+const TICK = quick ? { rotations: 1_000, due: 100 } : { rotations: 10_000, due: 1_000 };
+const PAINT_RUNS = quick ? 1 : 3;
+const PASSWORD = 'bench-local-password';
+const ENCRYPTION_KEY = randomBytes(32).toString('base64');
+const env = { LOCAL_LOGIN_PASSWORD: PASSWORD, ENCRYPTION_KEY };
+
+type Row = { figure: string; measured: string; target: string; met: boolean | null };
+const rows: Row[] = [];
+const results: Record<string, unknown> = {
+  startedAt: new Date().toISOString(),
+  quick,
+  machine: { cpus: os.cpus().length, node: process.version, loadavg: os.loadavg() },
+};
+
+function log(message: string) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function record(figure: string, measured: string, target: string, met: boolean | null) {
+  rows.push({ figure, measured, target, met });
+  log(`${figure}: ${measured} (target ${target}) ${met === null ? '' : met ? 'met' : 'MISSED'}`);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL: a fresh database per use, dropped afterwards.
+
+const pgServerUrl = (() => {
+  const given = process.env.BENCH_PG_URL ?? process.env.DATABASE_URL;
+  const url = new URL(given ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  url.pathname = '/postgres';
+  return url;
+})();
+const createdDatabases: string[] = [];
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({
+    connectionString: pgServerUrl.href,
+    connectionTimeoutMillis: 3000,
+  });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function adminQuery(query: string) {
+  const client = new pg.Client({ connectionString: pgServerUrl.href });
+  await client.connect();
+  try {
+    await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+async function createDatabase(label: string): Promise<string> {
+  const name = `baton_bench_${label}_${process.pid}_${Date.now().toString(36)}`;
+  await adminQuery(`create database ${name}`);
+  createdDatabases.push(name);
+  const url = new URL(pgServerUrl.href);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function dropDatabase(url: string) {
+  const name = new URL(url).pathname.slice(1);
+  await adminQuery(`drop database if exists ${name} with (force)`);
+  createdDatabases.splice(createdDatabases.indexOf(name), 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes: the built server and the comparison server.
+
+const children = new Set<ChildProcess>();
+
+function startProcess(
+  args: string[],
+  extraEnv: Record<string, string>,
+  label: string,
+): ChildProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let tail = '';
+  const keep = (chunk: Buffer) => {
+    tail = (tail + chunk.toString()).slice(-4000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.on('exit', (code, signal) => {
+    children.delete(child);
+    if (code && code !== 0 && code !== 143 && signal === null)
+      log(`${label} exited with ${code}:\n${tail}`);
+  });
+  return child;
+}
+
+async function stopProcess(child: ChildProcess) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, sleep(12_000)]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+async function waitReady(base: string, child: ChildProcess, timeoutMs = 60_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (child.exitCode !== null) throw new Error('the server exited before it was ready');
+    try {
+      const res = await fetch(`${base}/readyz`);
+      if (res.status === 200) return performance.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await sleep(25);
+  }
+  throw new Error(`${base} not ready within ${timeoutMs} ms`);
+}
+
+/** RssSampler reads the server's VmRSS from /proc every 100 ms and keeps the largest. */
+function sampleRss(pid: number) {
+  let maxKb = 0;
+  const read = () => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      maxKb = Math.max(maxKb, kb);
+    } catch {
+      // the process ended
+    }
+  };
+  read();
+  const timer = setInterval(read, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      return maxKb / 1024;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loads.
+
+interface LoadFigures {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+}
+
+function figuresOf(r: Result): LoadFigures {
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    ok: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
+}
+
+async function loadGet(
+  base: string,
+  pathAndQuery: string,
+  cookie: string,
+  seconds: number,
+  connections: number,
+) {
+  const r = await autocannon({
+    url: `${base}${pathAndQuery}`,
+    connections,
+    duration: seconds,
+    headers: { cookie },
+  });
+  const f = figuresOf(r);
+  if (f.non2xx > 0 || f.errors > 0) log(`${pathAndQuery}: ${f.non2xx} non-2xx, ${f.errors} errors`);
+  return f;
+}
+
+async function login(base: string, email: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('baton_session='));
+  if (!cookie) throw new Error(`login ${email}: no session cookie`);
+  return cookie.split(';')[0];
+}
+
+async function loginAll(base: string, org: SeededOrganisation): Promise<Map<number, string>> {
+  const cookies = new Map<number, string>();
+  const queue = [...org.users];
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let u = queue.shift(); u; u = queue.shift())
+        cookies.set(u.id, await login(base, u.email));
+    }),
+  );
+  return cookies;
+}
+
+/**
+ * passBatonLoad: `connections` clients pass batons across the organisation's rotations. Each
+ * request takes an idle rotation, is sent by its holder's session and passes to the next member;
+ * on success the rotation's holder moves on, and the rotation returns to the idle queue.
+ */
+async function passBatonLoad(
+  base: string,
+  org: SeededOrganisation,
+  cookies: Map<number, string>,
+  seconds: number,
+  connections: number,
+) {
+  const idle = org.rotations.map((r) => ({ ...r }));
+  let refused = 0;
+  const r = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req, context) => {
+          const rotation = idle.shift();
+          if (!rotation) throw new Error('no idle rotation: more connections than rotations');
+          context.rotation = rotation;
+          const holder = rotation.memberIds[rotation.holderIndex];
+          const next = rotation.memberIds[(rotation.holderIndex + 1) % rotation.memberIds.length];
+          return {
+            ...req,
+            method: 'POST',
+            path: `/api/rotations/${rotation.id}/handoff`,
+            headers: {
+              'content-type': 'application/json',
+              origin: base,
+              cookie: cookies.get(holder) as string,
+            },
+            body: JSON.stringify({ toUserId: next }),
+          };
+        },
+        onResponse: (status, _body, context) => {
+          const rotation = context.rotation as (typeof idle)[number];
+          if (status === 200) {
+            rotation.holderIndex = (rotation.holderIndex + 1) % rotation.memberIds.length;
+          } else {
+            refused += 1;
+          }
+          idle.push(rotation);
+        },
+      },
+    ],
+  });
+  const f = figuresOf(r);
+  return { ...f, handoffsPerSecond: f.ok / seconds, refused };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One engine: seed, start, load, measure.
+
+async function seedInto(engine: EngineName, where: string): Promise<SeededOrganisation> {
+  const config = loadConfig({ NODE_ENV: 'test', ...env, DATA_DIR: where });
+  const cipher = createCipher(config);
+  const database: Database = engine === 'pglite' ? await openPglite(where) : openPostgres(where);
+  try {
+    await database.migrate();
+    return await seedOrganisation(database.db, cipher, FULL_ORGANISATION, new Date());
+  } finally {
+    await database.close();
+  }
+}
+
+const READS = [
+  { key: 'rotations', path: '/api/rotations', label: 'GET /api/rotations', as: 'admin' },
+  {
+    key: 'userRotations',
+    path: '/api/user/rotations',
+    label: 'dashboard: GET /api/user/rotations',
+    as: 'member',
+  },
+  {
+    key: 'recentHandoffs',
+    path: '/api/handoffs/recent?limit=5',
+    label: 'dashboard: GET /api/handoffs/recent?limit=5',
+    as: 'admin',
+  },
+] as const;
+
+async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const out: Record<string, unknown> = {};
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-'));
+  const url = engine === 'postgres' ? await createDatabase('server') : undefined;
+  let server: ChildProcess | undefined;
+  let memory: ChildProcess | undefined;
+  try {
+    log(
+      `${label}: seeding ${FULL_ORGANISATION.rotations} rotations, ${FULL_ORGANISATION.users} users, ${FULL_ORGANISATION.handoffs} handoffs`,
+    );
+    const seedStarted = performance.now();
+    const org = await seedInto(engine, url ?? dataDir);
+    out.seedSeconds = (performance.now() - seedStarted) / 1000;
+
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const serverEnv: Record<string, string> = {
+      ...env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DEMO: '0',
+      COMPANY_DOMAIN: 'example.com',
+      SIGN_IN_RATE_LIMIT: '1000000',
+      DATABASE_URL: url ?? '',
+    };
+    server = startProcess([path.join(root, 'dist/server/main.js')], serverEnv, `${label} server`);
+    const readyMs = await waitReady(base, server);
+    out.readyMs = readyMs;
+    record(
+      `start on an existing data directory, ${label}: ready`,
+      `${(readyMs / 1000).toFixed(2)} s`,
+      '≤ 5 s',
+      readyMs <= 5000,
+    );
+
+    const rss = sampleRss(server.pid as number);
+    log(`${label}: signing in ${org.users.length + 1} users`);
+    const cookies = await loginAll(base, org);
+    const adminCookie = await login(base, org.admin.email);
+    // The member whose dashboard is read belongs to two rotations, as the busiest members do.
+    const member = org.users[0];
+    const cookieFor = (as: 'admin' | 'member') =>
+      as === 'admin' ? adminCookie : (cookies.get(member.id) as string);
+
+    // Capture each read's body for the comparison server.
+    const bodies: Record<string, string> = {};
+    for (const read of READS) {
+      const res = await fetch(`${base}${read.path}`, { headers: { cookie: cookieFor(read.as) } });
+      if (res.status !== 200) throw new Error(`${read.path}: ${res.status}`);
+      bodies[read.path] = await res.text();
+    }
+    const bodiesFile = path.join(dataDir, 'bodies.json');
+    writeFileSync(bodiesFile, JSON.stringify(bodies));
+    const memoryPort = await freePort();
+    const memoryBase = `http://127.0.0.1:${memoryPort}`;
+    memory = startProcess(
+      [
+        path.join(root, 'node_modules/tsx/dist/cli.mjs'),
+        path.join(root, 'scripts/bench/memory-server.ts'),
+      ],
+      { PORT: String(memoryPort), BENCH_BODIES: bodiesFile, LOG_LEVEL: 'warn' },
+      'comparison server',
+    );
+    for (let i = 0; ; i++) {
+      try {
+        if ((await fetch(`${memoryBase}/api/rotations`)).status === 200) break;
+      } catch {
+        if (i > 200) throw new Error('the comparison server did not start');
+      }
+      await sleep(50);
+    }
+
+    const ratioTarget = engine === 'postgres' ? 0.5 : 0.4;
+    const reads: Record<string, unknown> = {};
+    for (const read of READS) {
+      const real: LoadFigures[] = [];
+      const limit: LoadFigures[] = [];
+      // Alternate the two so that a burst of other work on the machine hits both alike.
+      for (let round = 0; round < ROUNDS; round++) {
+        real.push(
+          await loadGet(base, read.path, cookieFor(read.as), READ_SECONDS, READ_CONNECTIONS),
+        );
+        limit.push(
+          await loadGet(memoryBase, read.path, cookieFor(read.as), READ_SECONDS, READ_CONNECTIONS),
+        );
+      }
+      const realRps = real.reduce((s, f) => s + f.rps, 0) / real.length;
+      const limitRps = limit.reduce((s, f) => s + f.rps, 0) / limit.length;
+      const ratio = realRps / limitRps;
+      reads[read.key] = {
+        real,
+        limit,
+        realRps,
+        limitRps,
+        ratio,
+        bodyBytes: bodies[read.path].length,
+      };
+      record(
+        `${read.label}, ${label}: throughput vs same JSON from memory`,
+        `${(ratio * 100).toFixed(0)}% (${realRps.toFixed(0)} / ${limitRps.toFixed(0)} req/s, p99 ${real[0].p99} ms)`,
+        `≥ ${ratioTarget * 100}%`,
+        ratio >= ratioTarget,
+      );
+    }
+    out.reads = reads;
+    await stopProcess(memory);
+
+    log(`${label}: audit log search`);
+    const audit = await loadGet(
+      base,
+      `/api/audit-log/handoffs?limit=20&search=${AUDIT_SEARCH}`,
+      adminCookie,
+      AUDIT_SECONDS,
+      AUDIT_CONNECTIONS,
+    );
+    out.auditSearch = audit;
+    record(
+      `audit log page of 20, search "${AUDIT_SEARCH}", ${label}: p99 (${AUDIT_CONNECTIONS} clients)`,
+      `${audit.p99} ms (${audit.rps.toFixed(0)} req/s)`,
+      '≤ 50 ms',
+      audit.p99 <= 50 && audit.non2xx === 0,
+    );
+
+    log(`${label}: pass-baton, ${BATON_CONNECTIONS} clients`);
+    const baton = await passBatonLoad(base, org, cookies, BATON_SECONDS, BATON_CONNECTIONS);
+    out.passBaton = baton;
+    const batonTarget = engine === 'postgres';
+    record(
+      `pass-baton, ${BATON_CONNECTIONS} clients across rotations, ${label}: p99`,
+      `${baton.p99} ms (${baton.refused} refused)`,
+      batonTarget ? '≤ 15 ms' : '(target for PostgreSQL)',
+      batonTarget ? baton.p99 <= 15 && baton.refused === 0 : null,
+    );
+    record(
+      `pass-baton, ${BATON_CONNECTIONS} clients across rotations, ${label}: throughput`,
+      `${baton.handoffsPerSecond.toFixed(0)} handoffs/s`,
+      batonTarget ? '≥ 1,000 handoffs/s' : '(target for PostgreSQL)',
+      batonTarget ? baton.handoffsPerSecond >= 1000 : null,
+    );
+
+    if (options.frontEnd) {
+      log(`${label}: dashboard in headless Chromium`);
+      const token = adminCookie.split('=')[1];
+      const paint = await dashboardPaint(
+        base,
+        { name: 'baton_session', value: token },
+        org.rotations.length > 0 ? 'Payments API' : 'Dashboard',
+        PAINT_RUNS,
+      );
+      out.dashboardPaint = paint;
+      const lcp = [...paint.lcpMs].sort((a, b) => a - b)[Math.floor(paint.lcpMs.length / 2)];
+      record(
+        `dashboard with ${org.rotations.length} rotations, ${label}: largest contentful paint (median of ${paint.lcpMs.length})`,
+        `${(lcp / 1000).toFixed(2)} s (${paint.rotationsShown} rotation links)`,
+        '≤ 1.0 s',
+        lcp <= 1000,
+      );
+      record(
+        `dashboard with ${org.rotations.length} rotations, ${label}: longest task`,
+        `${paint.longestTaskMs.toFixed(0)} ms`,
+        '≤ 200 ms',
+        paint.longestTaskMs <= 200,
+      );
+    }
+
+    const rssMb = rss.stop();
+    out.rssMb = rssMb;
+    record(
+      `server memory under the load above, ${label}: peak RSS`,
+      `${rssMb.toFixed(0)} MB`,
+      '≤ 250 MB',
+      rssMb <= 250,
+    );
+    return out;
+  } finally {
+    if (memory) await stopProcess(memory);
+    if (server) await stopProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+    if (url) await dropDatabase(url).catch((err) => log(`could not drop ${url}: ${err}`));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function engineTick(engine: EngineName) {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const sizes = [TICK, { rotations: TICK.rotations * 10, due: TICK.due * 10 }];
+  const measured: { rotations: number; due: number; ms: number; handoffsWritten: number }[] = [];
+  for (const size of sizes) {
+    log(`${label}: engine tick over ${size.rotations} rotations, ${size.due} due`);
+    const url = engine === 'postgres' ? await createDatabase('tick') : undefined;
+    try {
+      const r = await timeEngineTick({ engine, url }, env, size.rotations, size.due);
+      measured.push({ rotations: size.rotations, ...r });
+    } finally {
+      if (url) await dropDatabase(url);
+    }
+  }
+  const [small, large] = measured;
+  record(
+    `one engine tick, ${small.rotations} rotations / ${small.due} due, ${label}`,
+    `${(small.ms / 1000).toFixed(2)} s`,
+    quick ? '(full run: 10,000 / 1,000 ≤ 2 s)' : '≤ 2 s',
+    quick ? null : small.ms <= 2000,
+  );
+  const ratio = large.ms / small.ms;
+  record(
+    `one engine tick, 10× (${large.rotations} / ${large.due} due), ${label}`,
+    `${(large.ms / 1000).toFixed(2)} s = ${ratio.toFixed(1)}× the time`,
+    '≤ 12×',
+    ratio <= 12,
+  );
+  return measured;
+}
+
+async function statementCounts() {
+  log('SQL statements per list request, at two sizes (PGlite)');
+  const sizes = [
+    { users: 100, rotations: 20, membersPerRotation: 6, handoffs: 1_000 },
+    { users: 1_000, rotations: 200, membersPerRotation: 6, handoffs: 10_000 },
+  ];
+  const counted = await countStatements({ engine: 'pglite' }, env, sizes);
+  for (const url of LIST_PATHS) {
+    const [a, b] = counted.map((c) => c.statements[url]);
+    record(
+      `SQL statements per request, GET ${url}`,
+      `${a} at ${sizes[0].rotations} rotations, ${b} at ${sizes[1].rotations}`,
+      'constant in the number of rows',
+      a === b,
+    );
+  }
+  return counted;
+}
+
+function frontEndSize() {
+  const { bytes, files } = initialJsGzip(path.join(root, 'dist/client'));
+  record(
+    'front end: initial JS (gzip)',
+    `${(bytes / 1024).toFixed(1)} kB (${files.length} files)`,
+    '≤ 150 kB',
+    bytes <= 150 * 1024,
+  );
+  return { bytes, files };
+}
+
+function printTable() {
+  const header = ['figure', 'measured', 'target', 'met?'];
+  const body = rows.map((r) => [
+    r.figure,
+    r.measured,
+    r.target,
+    r.met === null ? '—' : r.met ? 'yes' : 'NO',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  const out = [
+    line(header),
+    `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
+    ...body.map(line),
+  ];
+  process.stdout.write(`\n${out.join('\n')}\n`);
+}
+
+async function main() {
+  const started = performance.now();
+  results.frontEndSize = frontEndSize();
+  const engines: EngineName[] = ['pglite'];
+  if (await postgresReachable()) engines.push('postgres');
+  else log(`PostgreSQL at ${pgServerUrl.host} is not reachable: its figures are skipped`);
+  results.engines = engines;
+  for (const engine of engines) {
+    results[engine] = await benchEngine(engine, { frontEnd: engine === 'pglite' });
+  }
+  results.statements = await statementCounts();
+  results.engineTick = {};
+  for (const engine of engines) {
+    (results.engineTick as Record<string, unknown>)[engine] = await engineTick(engine);
+  }
+  results.rows = rows;
+  results.seconds = (performance.now() - started) / 1000;
+  printTable();
+  const outDir = path.join(root, '.bench');
+  mkdirSync(outDir, { recursive: true });
+  const outFile = path.join(outDir, 'results.json');
+  writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+  const missed = rows.filter((r) => r.met === false).length;
+  process.stdout.write(
+    `\n${rows.length} figures, ${missed} missed; ${(results.seconds as number).toFixed(0)} s. Written to ${path.relative(process.cwd(), outFile)}\n`,
+  );
+}
+
+async function cleanUp() {
+  for (const child of children) child.kill('SIGKILL');
+  for (const name of [...createdDatabases]) {
+    await adminQuery(`drop database if exists ${name} with (force)`).catch(() => {});
+  }
+}
+
+process.on('SIGINT', () => {
+  void cleanUp().finally(() => process.exit(130));
+});
+
+try {
+  await main();
+  await cleanUp();
+} catch (err) {
+  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  await cleanUp();
+  process.exit(1);
+}

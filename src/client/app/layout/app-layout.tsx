@@ -1,0 +1,121 @@
+import { Menu } from 'lucide-react';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Link, Outlet } from 'react-router';
+import { BatonLogo } from '@/components/baton-logo';
+import { DarkModeToggle } from '@/components/dark-mode-toggle';
+import { LoadingState } from '@/components/loading-state';
+import { Button } from '@/components/ui/button';
+import { Sheet, SheetContent, SheetHeader, SheetTitle } from '@/components/ui/sheet';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { AppFooter } from './app-footer';
+import { SidebarNav } from './sidebar-nav';
+
+// The avatar menu (Radix menu and its positioning library) loads just after the first paint, which
+// keeps it out of the initial bundle (docs/performance.md, decision 081).
+const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).UserMenu }));
+
+/**
+ * AppLayout frames every page but the sign-in screen: fixed top bar, sidebar (an overlay on
+ * small screens), page and footer. It waits for the session so the chrome never flashes the
+ * wrong user; signed-out readers (help pages) get a 'Sign in' link instead of the avatar menu.
+ */
+export function AppLayout() {
+  const { user, isLoading, isAdmin, logout, isLoggingOut } = useAuth();
+  const [sidebarOpen, setSidebarOpen] = useState(false);
+
+  useEffect(() => {
+    // The overlay sidebar has no place on wide screens, where the sidebar is always shown.
+    const wide = window.matchMedia('(min-width: 64rem)');
+    const close = () => {
+      if (wide.matches) setSidebarOpen(false);
+    };
+    wide.addEventListener('change', close);
+    return () => wide.removeEventListener('change', close);
+  }, []);
+
+  if (isLoading) return <LoadingState fullScreen />;
+
+  const showAdmin = Boolean(user) && isAdmin;
+
+  return (
+    <div className="min-h-dvh bg-background text-foreground">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[60] focus:rounded-md focus:bg-background focus:px-3 focus:py-2 focus:shadow"
+      >
+        Skip to content
+      </a>
+
+      <header className="fixed inset-x-0 top-0 z-40 flex h-14 items-center gap-2 border-b bg-background/95 px-3 backdrop-blur supports-[backdrop-filter]:bg-background/80 sm:px-4">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="lg:hidden"
+          aria-label="Toggle sidebar"
+          aria-expanded={sidebarOpen}
+          onClick={() => setSidebarOpen((open) => !open)}
+        >
+          <Menu aria-hidden="true" />
+        </Button>
+        <Link
+          to="/"
+          className="rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <BatonLogo />
+        </Link>
+        <div className="ml-auto flex items-center gap-1">
+          <DarkModeToggle />
+          {user ? (
+            <Suspense
+              fallback={
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="rounded-full"
+                  aria-label="User menu"
+                  disabled
+                />
+              }
+            >
+              <UserMenu user={user} onLogout={logout} isLoggingOut={isLoggingOut} />
+            </Suspense>
+          ) : (
+            <Button asChild size="sm" className="ml-1">
+              <Link to="/login">Sign in</Link>
+            </Button>
+          )}
+        </div>
+      </header>
+
+      <aside className="fixed top-14 bottom-0 left-0 z-30 hidden w-64 overflow-y-auto border-r bg-sidebar text-sidebar-foreground lg:block">
+        <SidebarNav showAdmin={showAdmin} />
+      </aside>
+
+      <Sheet open={sidebarOpen} onOpenChange={setSidebarOpen}>
+        <SheetContent
+          side="left"
+          aria-describedby={undefined}
+          className="w-72 gap-0 overflow-y-auto bg-sidebar p-0 text-sidebar-foreground lg:hidden"
+        >
+          <SheetHeader className="border-b">
+            <SheetTitle>
+              <BatonLogo />
+            </SheetTitle>
+          </SheetHeader>
+          <SidebarNav showAdmin={showAdmin} onNavigate={() => setSidebarOpen(false)} />
+        </SheetContent>
+      </Sheet>
+
+      <div className="flex min-h-dvh flex-col pt-14 lg:pl-64">
+        <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8">
+          <div className="mx-auto w-full max-w-6xl">
+            <Suspense fallback={<LoadingState />}>
+              <Outlet />
+            </Suspense>
+          </div>
+        </main>
+        <AppFooter />
+      </div>
+    </div>
+  );
+}

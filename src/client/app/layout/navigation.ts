@@ -1,0 +1,58 @@
+import {
+  ArrowRightLeft,
+  Bell,
+  Bug,
+  CalendarDays,
+  CircleHelp,
+  LayoutDashboard,
+  type LucideIcon,
+  Mail,
+  MessagesSquare,
+  PhoneCall,
+  RefreshCw,
+  ScrollText,
+  Settings,
+  ShieldCheck,
+  UserCog,
+  Users,
+  Wrench,
+} from 'lucide-react';
+import { BUG_REPORT_URL, USERS_FORUM_URL } from '@/lib/constants';
+
+export type InternalNavItem = {
+  kind: 'internal';
+  label: string;
+  to: string;
+  icon: LucideIcon;
+  /** Highlight only on this exact path, not on paths below it. */
+  end?: boolean;
+};
+
+export type ExternalNavItem = { kind: 'external'; label: string; href: string; icon: LucideIcon };
+
+export type NavItem = InternalNavItem | ExternalNavItem;
+
+export const MAIN_NAV: readonly InternalNavItem[] = [
+  { kind: 'internal', label: 'Dashboard', to: '/', icon: LayoutDashboard, end: true },
+  { kind: 'internal', label: 'Rotations', to: '/rotations', icon: RefreshCw },
+  { kind: 'internal', label: 'On-Call Team', to: '/on-call-team', icon: Users },
+  { kind: 'internal', label: 'Audit Log', to: '/audit-log', icon: ScrollText },
+  { kind: 'internal', label: 'Calendar', to: '/calendar', icon: CalendarDays },
+];
+
+export const SUPPORT_NAV: readonly NavItem[] = [
+  { kind: 'internal', label: 'Help Center', to: '/help', icon: CircleHelp, end: true },
+  { kind: 'internal', label: 'User Roles', to: '/help/user-roles', icon: ShieldCheck },
+  { kind: 'internal', label: 'Handoff Process', to: '/help/handoff-process', icon: ArrowRightLeft },
+  { kind: 'internal', label: 'Paging On-Call', to: '/help/paging-oncall', icon: PhoneCall },
+  { kind: 'internal', label: 'Notification Help', to: '/notification-help', icon: Bell },
+  { kind: 'external', label: 'Users Forum', href: USERS_FORUM_URL, icon: MessagesSquare },
+  { kind: 'external', label: 'Report a Bug', href: BUG_REPORT_URL, icon: Bug },
+];
+
+export const ADMIN_NAV: readonly InternalNavItem[] = [
+  { kind: 'internal', label: 'User Management', to: '/admin/users', icon: UserCog },
+  { kind: 'internal', label: 'Settings', to: '/settings', icon: Settings },
+  { kind: 'internal', label: 'Debug Tools', to: '/admin/debug', icon: Wrench },
+  { kind: 'internal', label: 'Notifications', to: '/admin/notifications', icon: Mail },
+];

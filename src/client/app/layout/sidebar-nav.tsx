@@ -1,0 +1,93 @@
+import { ExternalLink } from 'lucide-react';
+import { NavLink } from 'react-router';
+import { cn } from '@/lib/utils';
+import { ADMIN_NAV, MAIN_NAV, type NavItem, SUPPORT_NAV } from './navigation';
+
+const linkClasses =
+  'flex items-center gap-3 rounded-md px-3 py-2 font-medium text-sidebar-foreground/80 text-sm outline-none transition-colors hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring';
+
+function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate?: () => void }) {
+  const Icon = item.icon;
+  if (item.kind === 'external') {
+    return (
+      <li>
+        <a
+          href={item.href}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={linkClasses}
+          onClick={onNavigate}
+        >
+          <Icon className="size-4 shrink-0" aria-hidden="true" />
+          <span className="flex-1">{item.label}</span>
+          <ExternalLink className="size-3.5 shrink-0 opacity-60" aria-hidden="true" />
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      </li>
+    );
+  }
+  return (
+    <li>
+      <NavLink
+        to={item.to}
+        end={item.end}
+        onClick={onNavigate}
+        className={({ isActive }) =>
+          cn(
+            linkClasses,
+            isActive &&
+              'bg-sidebar-accent font-semibold text-sidebar-accent-foreground shadow-xs ring-1 ring-sidebar-border',
+          )
+        }
+      >
+        <Icon className="size-4 shrink-0" aria-hidden="true" />
+        {item.label}
+      </NavLink>
+    </li>
+  );
+}
+
+function NavGroup({
+  heading,
+  items,
+  onNavigate,
+}: {
+  heading?: string;
+  items: readonly NavItem[];
+  onNavigate?: () => void;
+}) {
+  return (
+    <div className="space-y-1">
+      {heading ? (
+        <h2 className="px-3 pt-2 pb-1 font-semibold text-muted-foreground text-xs uppercase tracking-wider">
+          {heading}
+        </h2>
+      ) : null}
+      <ul className="space-y-1">
+        {items.map((item) => (
+          <NavEntry key={item.label} item={item} onNavigate={onNavigate} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** SidebarNav is the app's main navigation; the Admin group shows only to admins. */
+export function SidebarNav({
+  showAdmin,
+  onNavigate,
+  className,
+}: {
+  showAdmin: boolean;
+  /** Called when a link is followed (the mobile sidebar closes itself with it). */
+  onNavigate?: () => void;
+  className?: string;
+}) {
+  return (
+    <nav aria-label="Main" className={cn('flex flex-col gap-4 p-3', className)}>
+      <NavGroup items={MAIN_NAV} onNavigate={onNavigate} />
+      <NavGroup heading="Support" items={SUPPORT_NAV} onNavigate={onNavigate} />
+      {showAdmin ? <NavGroup heading="Admin" items={ADMIN_NAV} onNavigate={onNavigate} /> : null}
+    </nav>
+  );
+}

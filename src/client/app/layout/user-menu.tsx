@@ -1,0 +1,65 @@
+import type { User } from '@shared/contracts/users';
+import { LogOut, UserRound } from 'lucide-react';
+import { Link } from 'react-router';
+import { Avatar, AvatarFallback } from '@/components/ui/avatar';
+import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+import { Spinner } from '@/components/ui/spinner';
+import { initials } from '@/lib/utils';
+
+/** UserMenu is the avatar button of the top bar: who is signed in, Profile and Log out. */
+export function UserMenu({
+  user,
+  onLogout,
+  isLoggingOut,
+}: {
+  user: User;
+  onLogout: () => void;
+  isLoggingOut: boolean;
+}) {
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu">
+          <Avatar className="size-8">
+            <AvatarFallback className="bg-primary text-primary-foreground">
+              {initials(user.name) || <UserRound className="size-4" aria-hidden="true" />}
+            </AvatarFallback>
+          </Avatar>
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-60">
+        <DropdownMenuLabel className="font-normal">
+          <p className="truncate font-medium text-sm">{user.name}</p>
+          <p className="truncate text-muted-foreground text-xs">{user.email}</p>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem asChild>
+          <Link to="/profile">
+            <UserRound aria-hidden="true" />
+            Profile
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem
+          disabled={isLoggingOut}
+          onSelect={(event) => {
+            // Keep the menu open so the pending sign-out stays visible.
+            event.preventDefault();
+            onLogout();
+          }}
+        >
+          {isLoggingOut ? <Spinner /> : <LogOut aria-hidden="true" />}
+          Log out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

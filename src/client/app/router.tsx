@@ -1,0 +1,100 @@
+import { type ComponentType, lazy, Suspense } from 'react';
+import { createBrowserRouter, Outlet } from 'react-router';
+import { LoadingState } from '@/components/loading-state';
+import { GuestOnly, RequireAdmin, RequireAuth } from '@/features/auth/components/route-guards';
+import { AppLayout } from './layout/app-layout';
+import { RouteErrorPage } from './routes/route-error';
+
+/** lazyPage loads a page's named export on first visit, keeping it out of the initial bundle. */
+function lazyPage<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M) {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }));
+}
+
+const LoginPage = lazyPage(() => import('./routes/login'), 'LoginPage');
+const DashboardPage = lazyPage(() => import('./routes/dashboard'), 'DashboardPage');
+const ProfilePage = lazyPage(() => import('./routes/profile'), 'ProfilePage');
+const RotationsPage = lazyPage(() => import('./routes/rotations'), 'RotationsPage');
+const NewRotationPage = lazyPage(() => import('./routes/new-rotation'), 'NewRotationPage');
+const RotationDetailPage = lazyPage(() => import('./routes/rotation-detail'), 'RotationDetailPage');
+const OnCallTeamPage = lazyPage(() => import('./routes/on-call-team'), 'OnCallTeamPage');
+const AuditLogPage = lazyPage(() => import('./routes/audit-log'), 'AuditLogPage');
+const CalendarPage = lazyPage(() => import('./routes/calendar'), 'CalendarPage');
+const SettingsPage = lazyPage(() => import('./routes/settings'), 'SettingsPage');
+const UserManagementPage = lazyPage(() => import('./routes/admin-users'), 'UserManagementPage');
+const DebugToolsPage = lazyPage(() => import('./routes/admin-debug'), 'DebugToolsPage');
+const NotificationHelpPage = lazyPage(
+  () => import('./routes/notification-help'),
+  'NotificationHelpPage',
+);
+const HelpCenterPage = lazyPage(() => import('./routes/help-center'), 'HelpCenterPage');
+const HelpArticlePage = lazyPage(() => import('./routes/help-article'), 'HelpArticlePage');
+const SupportPage = lazyPage(() => import('./routes/support'), 'SupportPage');
+const NotFoundPage = lazyPage(() => import('./routes/not-found'), 'NotFoundPage');
+const PagesPage = lazyPage(() => import('./routes/pages'), 'PagesPage');
+const PageAckPage = lazyPage(() => import('./routes/page-ack'), 'PageAckPage');
+const AdminNotificationsPage = lazyPage(
+  () => import('./routes/admin-notifications'),
+  'AdminNotificationsPage',
+);
+
+/*
+ * Access (spec section 2): /login and /invite/* are for signed-out visitors only; /help and
+ * /help/* are public and framed by the app layout; /pages/ack/* (a page's acknowledgement link)
+ * is public for everyone, signed in or not, on its own; everything else needs a signed-in user,
+ * including unknown paths (a signed-out visitor there goes to /login, not to the not-found
+ * page); /admin/* needs an admin.
+ */
+export const router = createBrowserRouter([
+  {
+    element: (
+      <Suspense fallback={<LoadingState fullScreen />}>
+        <Outlet />
+      </Suspense>
+    ),
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        element: <GuestOnly />,
+        children: [
+          { path: '/login', element: <LoginPage /> },
+          { path: '/invite/:token', element: <LoginPage /> },
+        ],
+      },
+      { path: '/pages/ack/:token', element: <PageAckPage /> },
+      {
+        element: <AppLayout />,
+        children: [
+          { path: '/help', element: <HelpCenterPage /> },
+          { path: '/help/:article', element: <HelpArticlePage /> },
+          // Linked from the public Help Center: a signed-out reader needs it too (decision 044).
+          { path: '/support', element: <SupportPage /> },
+          {
+            element: <RequireAuth />,
+            children: [
+              { path: '/', element: <DashboardPage /> },
+              { path: '/profile', element: <ProfilePage /> },
+              { path: '/rotations', element: <RotationsPage /> },
+              { path: '/rotations/new', element: <NewRotationPage /> },
+              { path: '/rotations/:id', element: <RotationDetailPage /> },
+              { path: '/on-call-team', element: <OnCallTeamPage /> },
+              { path: '/audit-log', element: <AuditLogPage /> },
+              { path: '/calendar', element: <CalendarPage /> },
+              { path: '/settings', element: <SettingsPage /> },
+              { path: '/notification-help', element: <NotificationHelpPage /> },
+              { path: '/pages', element: <PagesPage /> },
+              {
+                element: <RequireAdmin />,
+                children: [
+                  { path: '/admin/users', element: <UserManagementPage /> },
+                  { path: '/admin/debug', element: <DebugToolsPage /> },
+                  { path: '/admin/notifications', element: <AdminNotificationsPage /> },
+                ],
+              },
+              { path: '*', element: <NotFoundPage /> },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+]);

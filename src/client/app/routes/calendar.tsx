@@ -1,0 +1,165 @@
+import { dayKeyOf, gridBounds, monthGrid } from '@shared/domain/calendar';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '@/components/page-header';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useCalendar } from '@/features/calendar/api/get-calendar';
+import { CalendarFeedsCard } from '@/features/calendar/components/calendar-feeds-card';
+import { CalendarLegend } from '@/features/calendar/components/calendar-legend';
+import { DayDetails } from '@/features/calendar/components/day-details';
+import { MonthGrid } from '@/features/calendar/components/month-grid';
+import {
+  currentMonth,
+  monthParam,
+  monthTitle,
+  neighbours,
+  parseMonth,
+} from '@/features/calendar/lib/calendar-view';
+import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
+import { getErrorMessage } from '@/lib/api-client';
+
+function validZone(zone: string | undefined): string {
+  if (!zone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return zone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/**
+ * CalendarPage (/calendar): a month from Sunday to Saturday with who is on call in each rotation
+ * each day, in the signed-in user's time zone; Prev, Today and Next; a rotation filter; a legend;
+ * the chosen day's details; open coverage requests (shown only when there are some); and the
+ * calendar feed links.
+ */
+export function CalendarPage() {
+  const { user } = useAuth();
+  const timeZone = validZone(user?.timezone);
+  const [params, setParams] = useSearchParams();
+  const now = new Date();
+  const todayKey = dayKeyOf(now, timeZone);
+  const shown = parseMonth(params.get('month')) ?? currentMonth(now, timeZone);
+  const rotationParam = params.get('rotation');
+  const weeks = useMemo(() => monthGrid(shown.year, shown.month), [shown.year, shown.month]);
+  const { from, to } = useMemo(() => {
+    const bounds = gridBounds(weeks, timeZone);
+    return { from: bounds.from.toISOString(), to: bounds.to.toISOString() };
+  }, [weeks, timeZone]);
+  const calendar = useCalendar(from, to);
+  const [selectedKey, setSelectedKey] = useState<string | null>(null);
+
+  const rotations = calendar.data?.rotations ?? [];
+  const rotationId =
+    rotationParam && rotations.some((r) => String(r.id) === rotationParam)
+      ? Number(rotationParam)
+      : null;
+  const days = weeks.flat();
+  const selected =
+    days.find((d) => d.key === selectedKey) ??
+    days.find((d) => d.key === todayKey) ??
+    days.find((d) => d.inMonth && d.day === 1) ??
+    days[0];
+
+  const go = (month: { year: number; month: number } | null) => {
+    const next = new URLSearchParams(params);
+    if (month) next.set('month', monthParam(month));
+    else next.delete('month');
+    setParams(next, { replace: true });
+    setSelectedKey(month ? null : todayKey);
+  };
+  const filter = (value: string) => {
+    const next = new URLSearchParams(params);
+    if (value === 'all') next.delete('rotation');
+    else next.set('rotation', value);
+    setParams(next, { replace: true });
+  };
+  const { prev, next } = neighbours(shown);
+
+  return (
+    <div className="space-y-4">
+      <PageHeader
+        title="Calendar"
+        description={`Who is on call in each rotation, day by day. Times in ${timeZone}.`}
+      />
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <div className="flex flex-wrap items-center gap-2">
+          <Button variant="outline" size="sm" onClick={() => go(prev)}>
+            <ChevronLeft aria-hidden="true" />
+            Prev
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => go(null)}>
+            Today
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => go(next)}>
+            Next
+            <ChevronRight aria-hidden="true" />
+          </Button>
+          <h2 className="ml-2 whitespace-nowrap font-semibold text-lg" aria-live="polite">
+            {monthTitle(shown)}
+          </h2>
+        </div>
+        <Select value={rotationId === null ? 'all' : String(rotationId)} onValueChange={filter}>
+          <SelectTrigger className="sm:w-64" aria-label="Rotation filter">
+            <SelectValue placeholder="All rotations" />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value="all">All rotations</SelectItem>
+            {rotations.map((r) => (
+              <SelectItem key={r.id} value={String(r.id)}>
+                {r.name}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      {calendar.isError ? (
+        <Alert variant="destructive">
+          <AlertTitle>Failed to fetch the calendar</AlertTitle>
+          <AlertDescription>
+            {getErrorMessage(calendar.error, 'Could not load who is on call. Please try again.')}
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {calendar.isPending ? (
+        <Skeleton className="h-5 w-2/3" />
+      ) : (
+        <CalendarLegend rotations={rotations} rotationId={rotationId} />
+      )}
+      <div className="relative">
+        <MonthGrid
+          weeks={weeks}
+          calendar={calendar.data}
+          timeZone={timeZone}
+          todayKey={todayKey}
+          selectedKey={selected.key}
+          onSelect={(day) => setSelectedKey(day.key)}
+          rotationId={rotationId}
+          viewerId={user?.id ?? null}
+        />
+      </div>
+      <CoverageRequestsPanel />
+      <DayDetails
+        day={selected}
+        calendar={calendar.data}
+        timeZone={timeZone}
+        rotationId={rotationId}
+        viewerId={user?.id ?? null}
+        today={selected.key === todayKey}
+      />
+      <CalendarFeedsCard rotations={rotations.map((r) => ({ id: r.id, name: r.name }))} />
+    </div>
+  );
+}

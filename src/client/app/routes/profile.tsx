@@ -1,0 +1,47 @@
+import { LoadingState } from '@/components/loading-state';
+import { PageHeader } from '@/components/page-header';
+import { Avatar, AvatarFallback } from '@/components/ui/avatar';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
+import { ProfileForm } from '@/features/profile/components/profile-form';
+import { initials } from '@/lib/utils';
+
+export function ProfilePage() {
+  const { user } = useAuth();
+  if (!user) return <LoadingState />;
+  return (
+    <div className="mx-auto w-full max-w-2xl">
+      <PageHeader title="Your Profile" description="Your details and how Baton reaches you." />
+      <div className="grid gap-6">
+        <Card>
+          <CardContent className="flex items-center gap-4">
+            <Avatar className="size-14">
+              <AvatarFallback className="bg-primary text-lg text-primary-foreground">
+                {initials(user.name)}
+              </AvatarFallback>
+            </Avatar>
+            <div className="min-w-0">
+              <p className="truncate font-medium text-lg">{user.name}</p>
+              <p className="truncate text-muted-foreground text-sm">{user.email}</p>
+            </div>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle asChild>
+              <h2>Profile details</h2>
+            </CardTitle>
+            <CardDescription>
+              Pages and handoff notices go to the channels you choose here.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <ProfileForm key={user.id} user={user} />
+            <NotificationStatusNote user={user} />
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { LoadingState } from '@/components/loading-state';
+import { PageHeader } from '@/components/page-header';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useUserSettings } from '@/features/settings/api/get-user-settings';
+import { GeneralSettingsForm } from '@/features/settings/components/general-settings-form';
+import { IntegrationsPanel } from '@/features/settings/components/integrations-panel';
+import { NotificationSettingsForm } from '@/features/settings/components/notification-settings-form';
+
+export function SettingsPage() {
+  const { user } = useAuth();
+  const settings = useUserSettings();
+  return (
+    <>
+      <PageHeader title="Settings" description="Your time zone, reminders and notifications." />
+      <Tabs defaultValue="general" className="gap-4">
+        <TabsList>
+          <TabsTrigger value="general">General</TabsTrigger>
+          <TabsTrigger value="notifications">Notifications</TabsTrigger>
+          <TabsTrigger value="integrations">Integrations</TabsTrigger>
+        </TabsList>
+        <TabsContent value="general">
+          {settings.isPending ? (
+            <LoadingState />
+          ) : settings.isError ? (
+            <Alert variant="destructive">
+              <AlertTitle>Failed to load settings</AlertTitle>
+              <AlertDescription>Please reload the page to try again.</AlertDescription>
+            </Alert>
+          ) : (
+            <GeneralSettingsForm key={settings.dataUpdatedAt} settings={settings.data} />
+          )}
+        </TabsContent>
+        <TabsContent value="notifications">
+          {user ? <NotificationSettingsForm key={user.notificationPreference} user={user} /> : null}
+        </TabsContent>
+        <TabsContent value="integrations">
+          <IntegrationsPanel />
+        </TabsContent>
+      </Tabs>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import { SIGN_IN_MESSAGES } from '@shared/contracts/auth';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from '@/components/ui/use-toast';
+import { apiRequest } from '@/lib/api-client';
+import { GoogleSignInError, signInWithGoogle } from '../lib/sign-in-with-google';
+import { type AuthUserData, authUserQueryKey } from './get-auth-user';
+
+const LOGIN_FAILED_TOAST_MS = 10_000;
+
+type SignInToast = { title: string; description: string; duration?: number };
+
+/**
+ * signInFailureToast returns the toast of specification section 8 for a failed Google sign-in:
+ * 'Authentication Failed' when the server refused (401/403), 'Authentication Error' when sign-in
+ * broke on the way, and 'Login Failed' with the popup's own message otherwise.
+ */
+export function signInFailureToast(error: unknown): SignInToast {
+  const loginFailed = (description: string) => ({
+    title: 'Login Failed',
+    description,
+    duration: LOGIN_FAILED_TOAST_MS,
+  });
+  if (!(error instanceof GoogleSignInError)) {
+    return { title: 'Authentication Error', description: SIGN_IN_MESSAGES.problem };
+  }
+  switch (error.reason) {
+    case 'denied':
+      return {
+        title: 'Authentication Failed',
+        description: error.message || SIGN_IN_MESSAGES.notPermitted,
+      };
+    case 'failed':
+      return { title: 'Authentication Error', description: SIGN_IN_MESSAGES.problem };
+    case 'popup_blocked':
+      return loginFailed(SIGN_IN_MESSAGES.popupBlocked);
+    case 'popup_closed':
+      return loginFailed(SIGN_IN_MESSAGES.popupClosed);
+    case 'provider_refused':
+      return loginFailed(SIGN_IN_MESSAGES.operationNotAllowed);
+    default:
+      return loginFailed(SIGN_IN_MESSAGES.failed);
+  }
+}
+
+/** useGoogleSignIn runs the Google sign-in popup and caches the user it answers with. */
+export function useGoogleSignIn() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: signInWithGoogle,
+    onSuccess: (user) => {
+      const signedIn: AuthUserData = { user };
+      queryClient.setQueryData(authUserQueryKey, signedIn);
+      toast({ title: 'Login Successful', description: `Welcome, ${user.name}!` });
+    },
+    onError: (error) => {
+      const shown = signInFailureToast(error);
+      toast({ variant: 'destructive', ...shown });
+      if (shown.title === 'Authentication Failed') {
+        // Refused: make sure nothing of a half-finished sign-in stays behind.
+        const signedOut: AuthUserData = null;
+        queryClient.setQueryData(authUserQueryKey, signedOut);
+        void apiRequest('POST', '/api/auth/logout').catch(() => undefined);
+      }
+    },
+  });
+}

@@ -1,0 +1,29 @@
+import type { AuthResponse, LoginInput } from '@shared/contracts/auth';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from '@/components/ui/use-toast';
+import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { type AuthUserData, authUserQueryKey } from './get-auth-user';
+
+/** How long the 'Login Failed' toast stays up. */
+const LOGIN_FAILED_TOAST_MS = 10_000;
+
+/** useLogin signs in with email and password and caches the user it answers with. */
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: LoginInput) => apiRequest<AuthResponse>('POST', '/api/auth/login', input),
+    onSuccess: ({ user }) => {
+      const signedIn: AuthUserData = { user };
+      queryClient.setQueryData(authUserQueryKey, signedIn);
+      toast({ title: 'Login Successful', description: `Welcome, ${user.name}!` });
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: 'Login Failed',
+        description: getErrorMessage(error, 'Invalid credentials'),
+        duration: LOGIN_FAILED_TOAST_MS,
+      });
+    },
+  });
+}

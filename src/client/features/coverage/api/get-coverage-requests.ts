@@ -1,0 +1,19 @@
+import type { CoverageRequestList } from '@shared/contracts/coverage';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+export const coverageRequestsQueryKey = ['/api/coverage-requests'] as const;
+
+/** coverageRequestsQueryOptions reads the requests asking the signed-in user to cover, and theirs; every 30 s. */
+export const coverageRequestsQueryOptions = () =>
+  queryOptions<CoverageRequestList>({
+    queryKey: coverageRequestsQueryKey,
+    staleTime: 10_000,
+    refetchInterval: 30_000,
+    refetchOnWindowFocus: true,
+    refetchOnMount: true,
+  });
+
+/** useCoverageRequests returns { incoming, outgoing } coverage requests of the signed-in user. */
+export function useCoverageRequests() {
+  return useQuery(coverageRequestsQueryOptions());
+}

@@ -1,0 +1,32 @@
+import type { Handoff } from '@shared/contracts/rotations';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+
+/** The dashboard shows this many recent handoffs. */
+export const RECENT_HANDOFFS_LIMIT = 5;
+
+/** recentHandoffsQueryKey sits under ['/api/handoffs/recent'], which a handoff refreshes. */
+export const recentHandoffsQueryKey = (limit: number) =>
+  ['/api/handoffs/recent', { limit }] as const;
+
+/** recentHandoffsQueryOptions reads the latest handoffs (GET /api/handoffs/recent?limit=n). */
+export const recentHandoffsQueryOptions = (limit = RECENT_HANDOFFS_LIMIT) =>
+  queryOptions({
+    queryKey: recentHandoffsQueryKey(limit),
+    queryFn: async ({ signal }) => {
+      const data = await apiRequest<unknown>(
+        'GET',
+        `/api/handoffs/recent?limit=${limit}`,
+        undefined,
+        { signal },
+      );
+      return Array.isArray(data) ? (data as Handoff[]) : [];
+    },
+    refetchOnWindowFocus: true,
+    refetchOnMount: 'always',
+  });
+
+/** useRecentHandoffs returns the latest handoffs across the team, newest first. */
+export function useRecentHandoffs(limit = RECENT_HANDOFFS_LIMIT) {
+  return useQuery(recentHandoffsQueryOptions(limit));
+}

@@ -1,0 +1,46 @@
+import type { ComponentType } from 'react';
+import {
+  AuditLogsArticle,
+  InvitingUsersArticle,
+  UserAccessArticle,
+  UserRolesArticle,
+} from './administration';
+import { ProfileSetupArticle, SupportArticle, WelcomeArticle } from './getting-started';
+import { NotificationSettingsHelp } from './notification-settings';
+import {
+  EmailNotificationsArticle,
+  NotificationMethodsArticle,
+  PagingOnCallArticle,
+  SmsSetupArticle,
+} from './notifications';
+import {
+  CoverageRequestsArticle,
+  CreateRotationArticle,
+  HandoffProcessArticle,
+  ManageOnCallArticle,
+  RotationsIntroArticle,
+} from './rotations';
+import { EncryptionArticle, SecurityDisclosuresArticle } from './security';
+
+/** ARTICLE_CONTENT maps each help article's slug to its body. */
+export const ARTICLE_CONTENT: Record<string, ComponentType> = {
+  welcome: WelcomeArticle,
+  'profile-setup': ProfileSetupArticle,
+  support: SupportArticle,
+  'rotations-intro': RotationsIntroArticle,
+  'create-rotation': CreateRotationArticle,
+  'manage-oncall': ManageOnCallArticle,
+  'coverage-requests': CoverageRequestsArticle,
+  'handoff-process': HandoffProcessArticle,
+  'notification-methods': NotificationMethodsArticle,
+  'sms-setup': SmsSetupArticle,
+  'email-notifications': EmailNotificationsArticle,
+  'paging-oncall': PagingOnCallArticle,
+  'notification-settings': NotificationSettingsHelp,
+  'inviting-users': InvitingUsersArticle,
+  'user-access': UserAccessArticle,
+  'user-roles': UserRolesArticle,
+  'audit-logs': AuditLogsArticle,
+  'security-disclosures': SecurityDisclosuresArticle,
+  encryption: EncryptionArticle,
+};

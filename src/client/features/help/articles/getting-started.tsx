@@ -1,0 +1,170 @@
+import { Link } from 'react-router';
+import { BUG_REPORT_URL, USERS_FORUM_URL } from '@/lib/constants';
+import { Callout, Steps } from '../components/prose';
+
+export function WelcomeArticle() {
+  return (
+    <>
+      <p>
+        Baton keeps track of who is on call. A team keeps one or more <strong>rotations</strong>.
+        Each rotation has members in a fixed order, and at most one of them holds on-call duty at a
+        time — the <strong>baton</strong>. The baton passes from member to member by hand, with
+        handoff notes, or on the server's clock at the end of each shift.
+      </p>
+      <h2>Signing in</h2>
+      <p>
+        Sign in with your company Google account. Access is by invitation only: an administrator
+        invites your email address, and the link in the invitation lets you finish registering.
+        Without an invitation, sign-in is refused.
+      </p>
+      <h2>Finding your way around</h2>
+      <ul>
+        <li>
+          <strong>Dashboard</strong> — your rotations (with <em>Pass Baton</em> or{' '}
+          <em>Take On-Call</em> where you can), every team rotation, and the five latest handoffs.
+        </li>
+        <li>
+          <strong>Rotations</strong> — every rotation, filtered by status, and the detail page of
+          each: members, schedule, and the actions your role allows.
+        </li>
+        <li>
+          <strong>On-Call Team</strong> — everyone, the rotations they belong to, and how Baton
+          reaches them.
+        </li>
+        <li>
+          <strong>Audit Log</strong> — the handoff history, searchable and filterable.
+        </li>
+        <li>
+          <strong>Calendar</strong> — a month view of who is on call in each rotation.
+        </li>
+        <li>
+          <strong>Help</strong> — these pages, readable without signing in.
+        </li>
+      </ul>
+      <h2>Who can do what</h2>
+      <p>
+        Baton has four roles: administrator, manager, on-call and incident manager. What each may do
+        is listed in <Link to="/help/user-roles">User Roles &amp; Permissions</Link>.
+      </p>
+      <h2>First steps</h2>
+      <Steps
+        steps={[
+          [
+            'Complete your profile',
+            <>
+              Add your phone number and choose how to be notified (
+              <Link to="/help/profile-setup">Setting Up Your Profile</Link>).
+            </>,
+          ],
+          [
+            'Learn how rotations work',
+            <Link key="intro" to="/help/rotations-intro">
+              Introduction to Rotations
+            </Link>,
+          ],
+          [
+            'Read the handoff guide',
+            <Link key="handoff" to="/help/handoff-process">
+              Handoff Process Guide
+            </Link>,
+          ],
+        ]}
+      />
+    </>
+  );
+}
+
+export function ProfileSetupArticle() {
+  return (
+    <>
+      <p>
+        Open your profile from the avatar menu at the top right (<strong>Profile</strong>). The
+        profile holds what Baton needs to reach you.
+      </p>
+      <h2>The profile form</h2>
+      <ul>
+        <li>
+          <strong>Name</strong> — at least 2 characters; your teammates see it on rotations and in
+          the audit log.
+        </li>
+        <li>
+          <strong>Phone Number</strong> — optional, but needed for SMS. Use the international
+          format, for example <code>+15550100001</code>.
+        </li>
+        <li>
+          <strong>Timezone</strong> — UTC unless you choose another. Rotations you create start in
+          this time zone.
+        </li>
+        <li>
+          <strong>Notification Preference</strong> — <em>Email only</em>, <em>SMS only</em> or{' '}
+          <em>Both Email and SMS</em> (email by default). If you choose SMS without a phone number,
+          Baton emails you instead.
+        </li>
+      </ul>
+      <p>
+        Press <strong>Save Changes</strong>. Your name, email address and phone number are stored
+        encrypted (see <Link to="/help/encryption">Data Encryption</Link>).
+      </p>
+      <h2>Settings</h2>
+      <p>
+        The <strong>Settings</strong> page has the same time zone, plus your{' '}
+        <strong>handoff reminder</strong>: how long before your shift ends Baton sends you the
+        handoff notice — 15 minutes, 30 minutes (the default), 1 hour, 2 hours or 1 day. Its
+        Notifications tab changes your notification preference too.
+      </p>
+      <Callout title="Your email address">
+        <p>
+          Your email address is the one you were invited with and sign in with; ask an administrator
+          if it needs to change.
+        </p>
+      </Callout>
+    </>
+  );
+}
+
+export function SupportArticle() {
+  return (
+    <>
+      <p>Baton is run by your own organisation, so help comes from two places.</p>
+      <h2>Questions about your team's rotations</h2>
+      <p>
+        Ask your manager or a Baton administrator: they can change rotations, roles and invitations.
+        The <Link to="/on-call-team">On-Call Team</Link> page lists everyone (you need to be signed
+        in).
+      </p>
+      <h2>Questions about Baton itself</h2>
+      <ul>
+        <li>
+          Ask in the{' '}
+          <a href={USERS_FORUM_URL} target="_blank" rel="noopener noreferrer">
+            users forum
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+          .
+        </li>
+        <li>
+          Report a bug in the{' '}
+          <a href={BUG_REPORT_URL} target="_blank" rel="noopener noreferrer">
+            bug backlog
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+          . Say what you did, what you expected and what happened; never include passwords, tokens
+          or other people's personal data.
+        </li>
+        <li>
+          Report a security problem privately, as described in{' '}
+          <Link to="/help/security-disclosures">Security Disclosures</Link>.
+        </li>
+      </ul>
+      <Callout title="During an incident" tone="warning">
+        <p>
+          Do not wait for support: page whoever is on call from the rotation's page (
+          <Link to="/help/paging-oncall">Paging On-Call Personnel</Link>).
+        </p>
+      </Callout>
+      <p>
+        Browse the <Link to="/help">Help Center</Link> for everything else.
+      </p>
+    </>
+  );
+}

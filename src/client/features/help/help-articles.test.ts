@@ -1,0 +1,75 @@
+import { describe, expect, test } from 'vitest';
+import { ARTICLE_CONTENT } from './articles/article-content';
+import {
+  findHelpArticle,
+  HELP_ARTICLES,
+  HELP_CATEGORIES,
+  helpArticlePath,
+  searchHelpArticles,
+} from './help-articles';
+
+// Every link the specification names for the Help Center and its guide pages.
+const SPEC_LINKS = [
+  '/help/user-roles',
+  '/help/handoff-process',
+  '/help/paging-oncall',
+  '/help/security-disclosures',
+  '/help/encryption',
+  '/help/welcome',
+  '/help/profile-setup',
+  '/help/rotations-intro',
+  '/help/create-rotation',
+  '/help/manage-oncall',
+  '/help/coverage-requests',
+  '/help/notification-methods',
+  '/help/sms-setup',
+  '/help/email-notifications',
+  '/help/inviting-users',
+  '/help/user-access',
+  '/help/audit-logs',
+  '/support',
+  '/notification-help',
+];
+
+describe('help articles', () => {
+  test('every link the specification names is an article with a body', () => {
+    const paths = HELP_ARTICLES.map(helpArticlePath);
+    expect([...paths].sort()).toEqual([...SPEC_LINKS].sort());
+    for (const article of HELP_ARTICLES)
+      expect(ARTICLE_CONTENT[article.slug]).toBeTypeOf('function');
+  });
+
+  test('slugs are unique, every category has articles, three are featured', () => {
+    expect(new Set(HELP_ARTICLES.map((a) => a.slug)).size).toBe(HELP_ARTICLES.length);
+    expect(HELP_CATEGORIES).toHaveLength(5);
+    for (const c of HELP_CATEGORIES) {
+      expect(HELP_ARTICLES.some((a) => a.category === c.id)).toBe(true);
+    }
+    expect(HELP_ARTICLES.filter((a) => a.featured)).toHaveLength(3);
+  });
+
+  test('findHelpArticle finds /help/{slug} articles only', () => {
+    expect(findHelpArticle('encryption')?.title).toBe('Data Encryption');
+    expect(findHelpArticle('support')).toBeUndefined(); // lives at /support
+    expect(findHelpArticle('nope')).toBeUndefined();
+    expect(findHelpArticle(undefined)).toBeUndefined();
+  });
+
+  test.each([
+    ['', HELP_ARTICLES.length],
+    ['SMS', undefined],
+    ['zzz-no-such-thing', 0],
+  ])('searchHelpArticles(%j)', (query, count) => {
+    const found = searchHelpArticles(query);
+    if (count !== undefined) expect(found).toHaveLength(count);
+    else expect(found.length).toBeGreaterThan(0);
+  });
+
+  test('search matches every word, in titles, summaries and keywords, title matches first', () => {
+    expect(searchHelpArticles('sms')[0].slug).toBe('sms-setup');
+    expect(searchHelpArticles('csv').map((a) => a.slug)).toEqual(['audit-logs']);
+    expect(searchHelpArticles('ENCRYPTION key').map((a) => a.slug)).toContain('encryption');
+    expect(searchHelpArticles('encryption sms')).toEqual([]);
+    expect(searchHelpArticles('iphone').map((a) => a.slug)).toEqual(['notification-settings']);
+  });
+});

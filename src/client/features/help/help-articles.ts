@@ -1,0 +1,225 @@
+/** The five groups the Help Center sorts its articles into. */
+export const HELP_CATEGORIES = [
+  {
+    id: 'getting-started',
+    title: 'Getting Started',
+    description: 'Signing in, finding your way around and setting up your profile.',
+  },
+  {
+    id: 'rotations',
+    title: 'Rotations & Handoffs',
+    description: 'How rotations work, and passing, taking and covering on-call duty.',
+  },
+  {
+    id: 'notifications',
+    title: 'Notifications & Paging',
+    description: 'How Baton reaches you by email and SMS, and paging whoever is on call.',
+  },
+  {
+    id: 'administration',
+    title: 'Administration',
+    description: 'Inviting people, roles and permissions, and the audit log.',
+  },
+  {
+    id: 'security',
+    title: 'Security & Privacy',
+    description: 'How Baton signs people in and protects personal data.',
+  },
+] as const;
+
+export type HelpCategoryId = (typeof HELP_CATEGORIES)[number]['id'];
+
+/** A help article: reachable at /help/{slug} unless `path` says otherwise. */
+export type HelpArticle = {
+  slug: string;
+  title: string;
+  /** one sentence, shown in lists and under the article's title */
+  summary: string;
+  category: HelpCategoryId;
+  /** extra words the Help Center's search matches */
+  keywords: readonly string[];
+  featured?: boolean;
+  /** where the article lives when not under /help (e.g. /support) */
+  path?: string;
+};
+
+/** HELP_ARTICLES lists every help article by slug, in the order the Help Center shows them. */
+export const HELP_ARTICLES: readonly HelpArticle[] = [
+  {
+    slug: 'welcome',
+    title: 'Welcome to Baton',
+    summary: 'What Baton does, who it is for, and where to find everything.',
+    category: 'getting-started',
+    keywords: ['introduction', 'overview', 'dashboard', 'sign in', 'google', 'invitation', 'start'],
+    featured: true,
+  },
+  {
+    slug: 'profile-setup',
+    title: 'Setting Up Your Profile',
+    summary: 'Your name, phone number, time zone and how Baton should reach you.',
+    category: 'getting-started',
+    keywords: ['profile', 'phone', 'timezone', 'time zone', 'name', 'settings', 'reminder'],
+  },
+  {
+    slug: 'rotations-intro',
+    title: 'Introduction to Rotations',
+    summary: 'Members, the baton, cadences, fixed and scheduled rotations, and suspension.',
+    category: 'rotations',
+    keywords: ['rotation', 'member', 'cadence', 'daily', 'weekly', 'fixed', 'scheduled', 'suspend'],
+  },
+  {
+    slug: 'create-rotation',
+    title: 'Creating a Rotation',
+    summary: 'Create a rotation, choose its cadence and handoff time, and add members.',
+    category: 'rotations',
+    keywords: ['new rotation', 'create', 'members', 'order', 'handoff time', 'time zone'],
+  },
+  {
+    slug: 'manage-oncall',
+    title: 'Managing On-Call Duty',
+    summary: 'Take on-call, pass the baton with notes, reassign and reorder members.',
+    category: 'rotations',
+    keywords: ['pass baton', 'take on-call', 'reassign', 'handoff', 'notes', 'reorder', 'holder'],
+  },
+  {
+    slug: 'coverage-requests',
+    title: 'Coverage Requests',
+    summary: 'Ask a teammate to hold the baton for part of your shift.',
+    category: 'rotations',
+    keywords: ['coverage', 'cover', 'swap', 'vacation', 'time off', 'request'],
+  },
+  {
+    slug: 'handoff-process',
+    title: 'Handoff Process Guide',
+    summary: 'The standard and emergency handoff, step by step, with their timings.',
+    category: 'rotations',
+    keywords: ['handoff', 'escalation', 'acknowledge', 'emergency', 'shift end', 'backup'],
+    featured: true,
+  },
+  {
+    slug: 'notification-methods',
+    title: 'Notification Methods',
+    summary: 'Email and SMS, your notification preference, and what triggers a message.',
+    category: 'notifications',
+    keywords: ['email', 'sms', 'text', 'preference', 'push', 'channels'],
+  },
+  {
+    slug: 'sms-setup',
+    title: 'Setting Up SMS Notifications',
+    summary: 'Add your phone number and choose SMS so pages reach your phone.',
+    category: 'notifications',
+    keywords: ['sms', 'text message', 'phone', 'twilio', 'mobile'],
+  },
+  {
+    slug: 'email-notifications',
+    title: 'Email Notifications',
+    summary: 'What Baton emails you, and making sure those emails arrive.',
+    category: 'notifications',
+    keywords: ['email', 'smtp', 'spam', 'inbox', 'filter'],
+  },
+  {
+    slug: 'paging-oncall',
+    title: 'Paging On-Call Personnel',
+    summary: 'Page whoever holds the baton during an incident, and what happens next.',
+    category: 'notifications',
+    keywords: ['page', 'incident', 'urgency', 'escalation', 'severity', 'p1', 'alert'],
+    featured: true,
+  },
+  {
+    slug: 'notification-settings',
+    title: 'Notification Settings',
+    summary: 'Make sure Baton’s emails and texts get through on iPhone and Android.',
+    category: 'notifications',
+    keywords: ['ios', 'iphone', 'android', 'do not disturb', 'focus', 'push', 'faq'],
+    path: '/notification-help',
+  },
+  {
+    slug: 'inviting-users',
+    title: 'Inviting Users',
+    summary: 'Administrators invite people by email; an invitation is valid for 7 days.',
+    category: 'administration',
+    keywords: ['invite', 'invitation', 'new user', 'register', 'domain', 'expire'],
+  },
+  {
+    slug: 'user-access',
+    title: 'Managing User Access',
+    summary: 'Change a person’s roles, remove a user, and what happens to their rotations.',
+    category: 'administration',
+    keywords: ['roles', 'delete user', 'remove', 'access', 'admin', 'permissions'],
+  },
+  {
+    slug: 'user-roles',
+    title: 'User Roles & Permissions',
+    summary: 'The four roles and exactly what each one may do.',
+    category: 'administration',
+    keywords: ['role', 'permission', 'admin', 'manager', 'on-call', 'incident manager'],
+  },
+  {
+    slug: 'audit-logs',
+    title: 'Audit Logs',
+    summary: 'Search the handoff history, export it, and review administrative actions.',
+    category: 'administration',
+    keywords: ['audit', 'history', 'export', 'csv', 'search', 'trail', 'log'],
+  },
+  {
+    slug: 'security-disclosures',
+    title: 'Security Disclosures',
+    summary: 'How sign-in, sessions and personal data are protected, and the known limits.',
+    category: 'security',
+    keywords: ['security', 'authentication', 'session', 'cookie', 'csrf', 'vulnerability'],
+  },
+  {
+    slug: 'encryption',
+    title: 'Data Encryption',
+    summary: 'Which fields are encrypted, how, and how keys are rotated.',
+    category: 'security',
+    keywords: ['encryption', 'aes', 'gcm', 'key', 'privacy', 'tls', 'personal data'],
+  },
+  {
+    slug: 'support',
+    title: 'Contact Support',
+    summary: 'Where to ask a question, report a bug or get help in an emergency.',
+    category: 'getting-started',
+    keywords: ['support', 'contact', 'help', 'bug', 'forum', 'question'],
+    path: '/support',
+  },
+];
+
+/** helpArticlePath returns where an article lives. */
+export function helpArticlePath(article: HelpArticle): string {
+  return article.path ?? `/help/${article.slug}`;
+}
+
+/** findHelpArticle returns the article at /help/{slug}, or undefined. */
+export function findHelpArticle(slug: string | undefined): HelpArticle | undefined {
+  return HELP_ARTICLES.find((article) => article.slug === slug && !article.path);
+}
+
+/** findHelpArticleBySlug returns any article with this slug, wherever it lives. */
+export function findHelpArticleBySlug(slug: string): HelpArticle | undefined {
+  return HELP_ARTICLES.find((article) => article.slug === slug);
+}
+
+/**
+ * searchHelpArticles returns the articles whose title, summary, category or keywords contain
+ * every word of the query (ignoring case), best matches (title hits) first.
+ */
+export function searchHelpArticles(query: string): HelpArticle[] {
+  const words = query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return [...HELP_ARTICLES];
+  const categoryTitle = (id: HelpCategoryId) =>
+    HELP_CATEGORIES.find((c) => c.id === id)?.title ?? '';
+  const scored = HELP_ARTICLES.map((article) => {
+    const title = article.title.toLocaleLowerCase();
+    const text = [article.summary, categoryTitle(article.category), ...article.keywords]
+      .join(' ')
+      .toLocaleLowerCase();
+    const matches = words.every((w) => title.includes(w) || text.includes(w));
+    const score = words.filter((w) => title.includes(w)).length;
+    return { article, matches, score };
+  });
+  return scored
+    .filter((s) => s.matches)
+    .sort((a, b) => b.score - a.score)
+    .map((s) => s.article);
+}

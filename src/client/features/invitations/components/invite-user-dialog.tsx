@@ -1,0 +1,159 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type CreateInvitationInput,
+  createInvitationInputSchema,
+  INVITATION_ROLES,
+} from '@shared/contracts/invitations';
+import { UserPlus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog';
+import {
+  Form,
+  FormControl,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { useCreateInvitation } from '../api/create-invitation';
+import { invitationRoleLabel } from '../api/validate-invitation';
+
+type FormValues = { email: string; name: string; role: (typeof INVITATION_ROLES)[number] };
+const EMPTY: FormValues = { email: '', name: '', role: 'member' };
+
+/** InviteUserDialog invites a person by email, name and role (default member, shown as On-Call). */
+export function InviteUserDialog({ companyDomain }: { companyDomain: string }) {
+  const [open, setOpen] = useState(false);
+  const createInvitation = useCreateInvitation();
+  const schema = useMemo(() => createInvitationInputSchema(companyDomain), [companyDomain]);
+  const form = useForm<CreateInvitationInput, unknown, FormValues>({
+    resolver: zodResolver(schema),
+    defaultValues: EMPTY,
+  });
+
+  const changeOpen = (next: boolean) => {
+    if (createInvitation.isPending) return;
+    setOpen(next);
+    if (!next) form.reset(EMPTY);
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={changeOpen}>
+      <DialogTrigger asChild>
+        <Button>
+          <UserPlus aria-hidden="true" />
+          Invite User
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Invite User</DialogTitle>
+          <DialogDescription>
+            Send an invitation to join Baton. The email must be on the {companyDomain} domain.
+          </DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit((values) =>
+              createInvitation.mutate(values, {
+                onSuccess: () => {
+                  setOpen(false);
+                  form.reset(EMPTY);
+                },
+              }),
+            )}
+          >
+            <FormField
+              control={form.control}
+              name="email"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Email</FormLabel>
+                  <FormControl>
+                    <Input
+                      type="email"
+                      autoComplete="off"
+                      placeholder={`name@${companyDomain}`}
+                      {...field}
+                    />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="name"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Name</FormLabel>
+                  <FormControl>
+                    <Input autoComplete="off" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="role"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Role</FormLabel>
+                  <Select value={field.value} onValueChange={field.onChange}>
+                    <FormControl>
+                      <SelectTrigger>
+                        <SelectValue placeholder="Select a role" />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      {INVITATION_ROLES.map((role) => (
+                        <SelectItem key={role} value={role}>
+                          {invitationRoleLabel(role)}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <DialogFooter>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={createInvitation.isPending}
+                onClick={() => changeOpen(false)}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" pending={createInvitation.isPending}>
+                {createInvitation.isPending ? 'Sending...' : 'Send Invitation'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,177 @@
+import type { OutboxEntry } from '@shared/contracts/notifications';
+import { Mail, MessageSquare, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { LoadingState } from '@/components/loading-state';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { getErrorMessage } from '@/lib/api-client';
+import { cn, formatDateTime } from '@/lib/utils';
+import { OUTBOX_FILTERS, OUTBOX_LIMIT, type OutboxFilter, useOutbox } from '../api/get-outbox';
+
+const compact = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  second: '2-digit',
+});
+/** when writes an instant briefly ('Nov 22, 3:20:05 AM'): the outbox is read to the second. */
+const when = (iso: string) => compact.format(new Date(iso));
+
+const FILTER_LABELS: Record<OutboxFilter, string> = {
+  all: 'All',
+  pending: 'Pending',
+  sent: 'Sent',
+  failed: 'Failed',
+};
+
+const STATUS_CLASSES: Record<string, string> = {
+  sent: 'border-transparent bg-emerald-700 text-white dark:bg-emerald-800',
+  failed: 'border-transparent bg-destructive text-white dark:bg-destructive/70',
+  pending: 'border-transparent bg-amber-700 text-white dark:bg-amber-800',
+};
+
+function DeliveryState({ entry }: { entry: OutboxEntry }) {
+  const detail =
+    entry.status === 'sent'
+      ? entry.sentAt
+        ? `sent ${when(entry.sentAt)}`
+        : null
+      : entry.status === 'pending' && entry.attempts > 0
+        ? `retry ${when(entry.nextAttemptAt)}`
+        : null;
+  return (
+    <div className="grid gap-1">
+      <Badge variant="outline" className={cn('capitalize', STATUS_CLASSES[entry.status])}>
+        {entry.status}
+      </Badge>
+      <span className="text-muted-foreground text-xs">
+        {entry.attempts} attempt{entry.attempts === 1 ? '' : 's'}
+        {detail ? ` · ${detail}` : ''}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * OutboxTable is the administrators' view of the outbox: every email and SMS Baton queued, with
+ * its delivery state, attempts, the last error and the provider's answer. Nothing is dropped
+ * silently: without a configured channel a notification shows here as failed with the reason.
+ */
+export function OutboxTable() {
+  const [filter, setFilter] = useState<OutboxFilter>('all');
+  const outbox = useOutbox(filter);
+  const entries = outbox.data ?? [];
+
+  return (
+    <Card className="gap-0 py-0">
+      <CardHeader className="border-b py-5">
+        <CardTitle asChild>
+          <h2>Outbox</h2>
+        </CardTitle>
+        <CardDescription>
+          The latest {OUTBOX_LIMIT} notifications, newest first. Refreshed every 10 seconds.
+        </CardDescription>
+      </CardHeader>
+      <Tabs value={filter} onValueChange={(v) => setFilter(v as OutboxFilter)} className="gap-0">
+        <div className="flex flex-wrap items-center justify-between gap-3 border-b px-6 py-3">
+          <TabsList aria-label="Delivery state">
+            {OUTBOX_FILTERS.map((f) => (
+              <TabsTrigger key={f} value={f}>
+                {FILTER_LABELS[f]}
+              </TabsTrigger>
+            ))}
+          </TabsList>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => outbox.refetch()}
+            pending={outbox.isFetching}
+          >
+            {outbox.isFetching ? null : <RefreshCw aria-hidden />}
+            Refresh
+          </Button>
+        </div>
+        <TabsContent value={filter}>
+          <CardContent className="px-0">
+            {outbox.isPending ? (
+              <LoadingState label="Loading notifications..." className="py-12" />
+            ) : outbox.isError ? (
+              <div className="p-6">
+                <Alert variant="destructive">
+                  <AlertTitle>Failed to fetch notifications</AlertTitle>
+                  <AlertDescription>
+                    {getErrorMessage(outbox.error, 'Please try again.')}
+                  </AlertDescription>
+                </Alert>
+              </div>
+            ) : entries.length === 0 ? (
+              <p className="px-6 py-12 text-center text-muted-foreground text-sm">
+                {filter === 'all' ? 'No notifications yet' : `No ${filter} notifications`}
+              </p>
+            ) : (
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead className="pl-6">Recipient</TableHead>
+                    <TableHead>Message</TableHead>
+                    <TableHead>Delivery</TableHead>
+                    <TableHead className="pr-6">Provider answer</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {entries.map((entry) => (
+                    <TableRow key={entry.id} className="align-top">
+                      <TableCell className="pl-6">
+                        <span className="flex items-center gap-1.5">
+                          {entry.channel === 'sms' ? (
+                            <MessageSquare
+                              aria-label="SMS"
+                              className="size-4 text-muted-foreground"
+                            />
+                          ) : (
+                            <Mail aria-label="Email" className="size-4 text-muted-foreground" />
+                          )}
+                          {entry.to || '—'}
+                        </span>
+                      </TableCell>
+                      <TableCell className="min-w-56 max-w-sm whitespace-normal">
+                        <p className="font-medium">{entry.subject}</p>
+                        <p className="text-muted-foreground text-xs">
+                          {entry.kind} · created{' '}
+                          <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
+                            {when(entry.createdAt)}
+                          </time>
+                        </p>
+                      </TableCell>
+                      <TableCell>
+                        <DeliveryState entry={entry} />
+                      </TableCell>
+                      <TableCell className="max-w-56 whitespace-normal break-all pr-6 text-muted-foreground text-xs">
+                        {entry.lastError ?? ''}
+                        {entry.lastError && entry.providerResponse ? <br /> : null}
+                        {entry.providerResponse ?? ''}
+                        {!entry.lastError && !entry.providerResponse ? '—' : null}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            )}
+          </CardContent>
+        </TabsContent>
+      </Tabs>
+    </Card>
+  );
+}

@@ -1,0 +1,127 @@
+import type { Page, PageEvent } from '@shared/contracts/paging';
+import { ArrowRight, Check, CircleCheck, Forward } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { formatDateTime } from '@/lib/utils';
+import { useAcknowledgePage } from '../api/acknowledge-page';
+import { useResolvePage } from '../api/resolve-page';
+import { EscalatePageDialog } from './escalate-page-dialog';
+import { PageStatusBadge, UrgencyBadge } from './page-badges';
+
+const name = (person: { name: string } | null | undefined, fallback = 'a deleted user') =>
+  person?.name ?? fallback;
+
+function eventText(event: PageEvent): string {
+  switch (event.kind) {
+    case 'escalated':
+      return `Escalated from ${name(event.from)} to ${name(event.to)}${
+        event.automatic ? ' automatically' : ` by ${name(event.actor)}`
+      }${event.reason ? `: ${event.reason}` : ''}`;
+    case 'acknowledged':
+      return `Acknowledged by ${name(event.actor)}${event.via === 'link' ? ' from the link' : ''}`;
+    case 'resolved':
+      return `Resolved by ${name(event.actor)}`;
+  }
+}
+
+/**
+ * PageItem is one page: who paged whom, when, the message, urgency and state, its history, the
+ * next automatic step and what the viewer may do with it.
+ */
+export function PageItem({ page, showRotation = false }: { page: Page; showRotation?: boolean }) {
+  const acknowledge = useAcknowledgePage();
+  const resolve = useResolvePage();
+  const [escalating, setEscalating] = useState(false);
+  const busy = acknowledge.isPending || resolve.isPending;
+  const escalatedAway = page.firstTarget && page.target && page.firstTarget.id !== page.target.id;
+
+  return (
+    <li className="grid gap-3 px-6 py-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <PageStatusBadge status={page.status} />
+        <UrgencyBadge urgency={page.urgency} />
+        {showRotation ? (
+          <Link
+            to={`/rotations/${page.rotation.id}`}
+            className="font-medium text-sm underline-offset-4 hover:underline"
+          >
+            {page.rotation.name}
+          </Link>
+        ) : null}
+        <time dateTime={page.createdAt} className="ml-auto text-muted-foreground text-xs">
+          {formatDateTime(page.createdAt)}
+        </time>
+      </div>
+      <p className="flex flex-wrap items-center gap-1.5 text-sm">
+        <span className="font-medium">{name(page.pagedBy)}</span>
+        <span className="text-muted-foreground">paged</span>
+        <span className="font-medium">{name(page.firstTarget)}</span>
+        {escalatedAway ? (
+          <>
+            <ArrowRight aria-hidden className="size-3.5 text-muted-foreground" />
+            <span className="sr-only">now with</span>
+            <span className="font-medium">{name(page.target)}</span>
+          </>
+        ) : null}
+      </p>
+      <p className="whitespace-pre-wrap break-words rounded-md border bg-muted/40 px-3 py-2 text-sm">
+        {page.message}
+      </p>
+      {page.events.length > 0 ? (
+        <ol className="grid gap-1 text-muted-foreground text-xs">
+          {page.events.map((event) => (
+            <li key={`${event.kind}-${event.at}`}>
+              <time dateTime={event.at}>{formatDateTime(event.at)}</time>: {eventText(event)}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {page.escalatesAt || page.reminderAt ? (
+        <p className="text-muted-foreground text-xs">
+          {page.reminderAt ? `Reminder ${formatDateTime(page.reminderAt)}` : null}
+          {page.reminderAt && page.escalatesAt ? ' · ' : null}
+          {page.escalatesAt
+            ? `Escalates to the next person ${formatDateTime(page.escalatesAt)} unless acknowledged`
+            : null}
+        </p>
+      ) : null}
+      {page.actions.acknowledge || page.actions.escalate || page.actions.resolve ? (
+        <div className="flex flex-wrap gap-2">
+          {page.actions.acknowledge ? (
+            <Button
+              size="sm"
+              onClick={() => acknowledge.mutate(page)}
+              pending={acknowledge.isPending}
+              disabled={busy}
+            >
+              {acknowledge.isPending ? null : <Check aria-hidden />}
+              {acknowledge.isPending ? 'Acknowledging...' : 'Acknowledge'}
+            </Button>
+          ) : null}
+          {page.actions.escalate ? (
+            <Button size="sm" variant="outline" onClick={() => setEscalating(true)} disabled={busy}>
+              <Forward aria-hidden />
+              Escalate
+            </Button>
+          ) : null}
+          {page.actions.resolve ? (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => resolve.mutate(page)}
+              pending={resolve.isPending}
+              disabled={busy}
+            >
+              {resolve.isPending ? null : <CircleCheck aria-hidden />}
+              {resolve.isPending ? 'Resolving...' : 'Resolve'}
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
+      {page.actions.escalate ? (
+        <EscalatePageDialog page={page} open={escalating} onOpenChange={setEscalating} />
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,150 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  NOTIFICATION_PREFERENCE_LABELS,
+  PROFILE_NOTIFICATION_PREFERENCES,
+  ProfileFormSchema,
+  type ProfileFormValues,
+  TIMEZONES,
+  type User,
+} from '@shared/contracts/users';
+import { useForm } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import {
+  Form,
+  FormControl,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { useUpdateProfile } from '../api/update-profile';
+
+/** profileDefaults returns the form's values for a user: timezone UTC and preference email by default. */
+export function profileDefaults(user: User): ProfileFormValues {
+  const preference = (PROFILE_NOTIFICATION_PREFERENCES as readonly string[]).includes(
+    user.notificationPreference,
+  )
+    ? (user.notificationPreference as ProfileFormValues['notificationPreference'])
+    : 'email';
+  return {
+    name: user.name,
+    phone: user.phone ?? '',
+    timezone: user.timezone || 'UTC',
+    notificationPreference: preference,
+  };
+}
+
+/** ProfileForm edits the signed-in user's name, phone, timezone and notification preference. */
+export function ProfileForm({ user }: { user: User }) {
+  const updateProfile = useUpdateProfile();
+  const form = useForm<ProfileFormValues>({
+    resolver: zodResolver(ProfileFormSchema),
+    defaultValues: profileDefaults(user),
+  });
+  // A stored zone outside the list (set elsewhere) stays choosable rather than silently changing.
+  const zones: readonly string[] = TIMEZONES.includes(user.timezone as (typeof TIMEZONES)[number])
+    ? TIMEZONES
+    : [...TIMEZONES, user.timezone];
+
+  return (
+    <Form {...form}>
+      <form
+        noValidate
+        className="grid gap-5"
+        onSubmit={form.handleSubmit((values) =>
+          updateProfile.mutate(values, {
+            onSuccess: (saved) => form.reset(profileDefaults(saved)),
+          }),
+        )}
+      >
+        <FormField
+          control={form.control}
+          name="name"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Name</FormLabel>
+              <FormControl>
+                <Input autoComplete="name" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="phone"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Phone Number</FormLabel>
+              <FormControl>
+                <Input type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="timezone"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Timezone</FormLabel>
+              <Select value={field.value} onValueChange={field.onChange}>
+                <FormControl>
+                  <SelectTrigger>
+                    <SelectValue placeholder="Select a timezone" />
+                  </SelectTrigger>
+                </FormControl>
+                <SelectContent>
+                  {zones.map((zone) => (
+                    <SelectItem key={zone} value={zone}>
+                      {zone}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="notificationPreference"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Notification Preference</FormLabel>
+              <Select value={field.value} onValueChange={field.onChange}>
+                <FormControl>
+                  <SelectTrigger>
+                    <SelectValue placeholder="Select a preference" />
+                  </SelectTrigger>
+                </FormControl>
+                <SelectContent>
+                  {PROFILE_NOTIFICATION_PREFERENCES.map((preference) => (
+                    <SelectItem key={preference} value={preference}>
+                      {NOTIFICATION_PREFERENCE_LABELS[preference]}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <div>
+          <Button type="submit" pending={updateProfile.isPending}>
+            {updateProfile.isPending ? 'Saving...' : 'Save Changes'}
+          </Button>
+        </div>
+      </form>
+    </Form>
+  );
+}

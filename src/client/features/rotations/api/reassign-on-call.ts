@@ -1,0 +1,39 @@
+import type { ReassignInput } from '@shared/contracts/rotations';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '../lib/notify';
+import { RECENT_HANDOFFS_KEY_ROOT, refreshRotationViews } from './refresh';
+
+export type ReassignVariables = {
+  rotationId: number;
+  toUserId: number;
+  notes?: string;
+  toUserName?: string;
+};
+
+/** useReassignOnCall moves the baton to another member, by a manager (POST .../assign-oncall). */
+export function useReassignOnCall() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ rotationId, toUserId, notes }: ReassignVariables) => {
+      const body: ReassignInput = { toUserId, notes: notes?.trim() ? notes.trim() : null };
+      return apiRequest<unknown>('POST', `/api/rotations/${rotationId}/assign-oncall`, body);
+    },
+    onSuccess: async (_data, { toUserName }) => {
+      notifySuccess(
+        'On-call duties reassigned',
+        `${toUserName || 'The selected team member'} is now on call.`,
+      );
+      await Promise.all([
+        refreshRotationViews(queryClient),
+        queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT }),
+      ]);
+    },
+    onError: (error) =>
+      notifyError(
+        'Error assigning on-call',
+        error,
+        'There was an error assigning on-call. Please try again.',
+      ),
+  });
+}

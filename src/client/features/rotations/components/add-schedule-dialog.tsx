@@ -1,0 +1,358 @@
+import type { Rotation } from '@shared/contracts/rotations';
+import { membersInOrder } from '@shared/domain/rotation';
+import { formatDistanceStrict } from 'date-fns';
+import { CalendarIcon } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Calendar } from '@/components/ui/calendar';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { cn, formatDate, formatDateTime } from '@/lib/utils';
+import { useCreateSchedule } from '../api/create-schedule';
+import { type ScheduleFormErrors, validateScheduleForm } from '../lib/schedule-form';
+import {
+  DURATION_PRESETS,
+  HOURS_12,
+  isBeforeStartDay,
+  isPastDay,
+  type Meridiem,
+  MINUTES,
+  pickEndDay,
+  pickStartDay,
+  roundToMinuteStep,
+  START_PRESETS,
+  to12Hour,
+  to24Hour,
+  withClockTime,
+} from '../lib/schedule-picker';
+import { PersonSelect } from './person-select';
+
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * AddScheduleDialog adds a schedule entry: a member and a window picked with the date and time
+ * rules of specification section 5 (no past start days, 12:00 default start, end 24 hours later,
+ * time presets, custom time in 5-minute steps, duration presets).
+ */
+export function AddScheduleDialog({
+  rotation,
+  open,
+  onOpenChange,
+}: {
+  rotation: Rotation;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const createSchedule = useCreateSchedule();
+  const [userId, setUserId] = useState('');
+  const [start, setStart] = useState<Date | null>(null);
+  const [end, setEnd] = useState<Date | null>(null);
+  const [startOpen, setStartOpen] = useState(false);
+  const [endOpen, setEndOpen] = useState(false);
+  const [errors, setErrors] = useState<ScheduleFormErrors>({});
+  const ids = useId();
+  const pending = createSchedule.isPending;
+  const people = membersInOrder(rotation.members).map((m) => m.user);
+
+  const reset = () => {
+    setUserId('');
+    setStart(null);
+    setEnd(null);
+    setErrors({});
+  };
+  const close = (next: boolean) => {
+    if (pending) return;
+    if (!next) reset();
+    onOpenChange(next);
+  };
+
+  const changeStart = (next: Date) => {
+    setStart(next);
+    setErrors((e) => ({ ...e, startTime: undefined, endTime: undefined }));
+  };
+  const changeEnd = (next: Date) => {
+    setEnd(next);
+    setErrors((e) => ({ ...e, endTime: undefined }));
+  };
+
+  const clock = start ? to12Hour(start.getHours()) : null;
+  const setClock = (hour12: number, minute: number, meridiem: Meridiem) => {
+    if (start) changeStart(withClockTime(start, to24Hour(hour12, meridiem), minute));
+  };
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const values = {
+      userId,
+      startTime: start ? start.toISOString() : '',
+      endTime: end ? end.toISOString() : '',
+    };
+    const found = validateScheduleForm(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    createSchedule.mutate(
+      {
+        rotationId: rotation.id,
+        userId: Number(userId),
+        startTime: values.startTime,
+        endTime: values.endTime,
+      },
+      {
+        onSuccess: () => {
+          reset();
+          onOpenChange(false);
+        },
+      },
+    );
+  };
+
+  const chosen = people.find((p) => String(p.id) === userId);
+
+  return (
+    <Dialog open={open} onOpenChange={close}>
+      <DialogContent className="sm:max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Add schedule</DialogTitle>
+          <DialogDescription>
+            Choose who holds the baton of {rotation.name}, and when. Times are in your time zone (
+            {browserTimeZone()}).
+          </DialogDescription>
+        </DialogHeader>
+        <form noValidate onSubmit={submit} className="grid gap-5">
+          <PersonSelect
+            id={`${ids}-user`}
+            label="Team member"
+            people={people}
+            value={userId}
+            onChange={(value) => {
+              setUserId(value);
+              setErrors((e) => ({ ...e, userId: undefined }));
+            }}
+            disabled={pending}
+            error={errors.userId}
+            emptyText="Add members to the rotation before scheduling them."
+          />
+
+          <fieldset className="grid gap-3" disabled={pending}>
+            <legend
+              className={cn('mb-2 font-medium text-sm', errors.startTime && 'text-destructive')}
+            >
+              Start
+            </legend>
+            <Popover open={startOpen} onOpenChange={setStartOpen}>
+              <PopoverTrigger asChild>
+                <Button
+                  type="button"
+                  variant="outline"
+                  aria-label={start ? `Start date: ${formatDate(start)}` : 'Pick a start date'}
+                  aria-invalid={errors.startTime ? true : undefined}
+                  className={cn('justify-start font-normal', !start && 'text-muted-foreground')}
+                >
+                  <CalendarIcon aria-hidden="true" />
+                  {start ? formatDate(start) : 'Pick a start date'}
+                </Button>
+              </PopoverTrigger>
+              <PopoverContent
+                className="w-auto p-0"
+                align="start"
+                aria-label="Choose the start day"
+              >
+                <Calendar
+                  mode="single"
+                  selected={start ?? undefined}
+                  defaultMonth={start ?? undefined}
+                  disabled={(day) => isPastDay(day, new Date())}
+                  onSelect={(day) => {
+                    if (!day) return;
+                    const picked = pickStartDay(day, end);
+                    changeStart(picked.start);
+                    setEnd(picked.end);
+                    setStartOpen(false);
+                  }}
+                />
+              </PopoverContent>
+            </Popover>
+            <div className="grid gap-2">
+              <fieldset className="flex flex-wrap gap-1.5">
+                <legend className="mb-1.5 text-muted-foreground text-xs">Start time</legend>
+                {START_PRESETS.map((preset) => {
+                  const active =
+                    start?.getHours() === preset.hour && start.getMinutes() === preset.minute;
+                  return (
+                    <Button
+                      key={preset.label}
+                      type="button"
+                      size="sm"
+                      variant={active ? 'default' : 'outline'}
+                      aria-pressed={active}
+                      disabled={!start}
+                      className="h-7 px-2 text-xs"
+                      onClick={() =>
+                        start && changeStart(withClockTime(start, preset.hour, preset.minute))
+                      }
+                    >
+                      {preset.label}
+                    </Button>
+                  );
+                })}
+              </fieldset>
+              <div className="flex items-center gap-2">
+                <Select
+                  value={clock ? String(clock.hour) : ''}
+                  onValueChange={(v) =>
+                    clock && start && setClock(Number(v), start.getMinutes(), clock.meridiem)
+                  }
+                  disabled={!start}
+                >
+                  <SelectTrigger className="w-20" aria-label="Start hour" size="sm">
+                    <SelectValue placeholder="Hour" />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {HOURS_12.map((h) => (
+                      <SelectItem key={h} value={String(h)}>
+                        {h}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                <span aria-hidden="true" className="text-muted-foreground">
+                  :
+                </span>
+                <Select
+                  value={start ? String(roundToMinuteStep(start.getMinutes())) : ''}
+                  onValueChange={(v) => clock && setClock(clock.hour, Number(v), clock.meridiem)}
+                  disabled={!start}
+                >
+                  <SelectTrigger className="w-20" aria-label="Start minute" size="sm">
+                    <SelectValue placeholder="Min" />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {MINUTES.map((m) => (
+                      <SelectItem key={m} value={String(m)}>
+                        {pad(m)}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                <Select
+                  value={clock?.meridiem ?? ''}
+                  onValueChange={(v) =>
+                    clock && start && setClock(clock.hour, start.getMinutes(), v as Meridiem)
+                  }
+                  disabled={!start}
+                >
+                  <SelectTrigger className="w-20" aria-label="AM or PM" size="sm">
+                    <SelectValue placeholder="AM" />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value="AM">AM</SelectItem>
+                    <SelectItem value="PM">PM</SelectItem>
+                  </SelectContent>
+                </Select>
+              </div>
+            </div>
+            {errors.startTime ? (
+              <p className="text-destructive text-sm">{errors.startTime}</p>
+            ) : null}
+          </fieldset>
+
+          <fieldset className="grid gap-3" disabled={pending}>
+            <legend
+              className={cn('mb-2 font-medium text-sm', errors.endTime && 'text-destructive')}
+            >
+              End
+            </legend>
+            <Popover open={endOpen} onOpenChange={setEndOpen}>
+              <PopoverTrigger asChild>
+                <Button
+                  type="button"
+                  variant="outline"
+                  disabled={!start}
+                  aria-label={end ? `End date: ${formatDate(end)}` : 'Pick an end date'}
+                  aria-invalid={errors.endTime ? true : undefined}
+                  className={cn('justify-start font-normal', !end && 'text-muted-foreground')}
+                >
+                  <CalendarIcon aria-hidden="true" />
+                  {end ? formatDate(end) : 'Pick an end date'}
+                </Button>
+              </PopoverTrigger>
+              <PopoverContent className="w-auto p-0" align="start" aria-label="Choose the end day">
+                <Calendar
+                  mode="single"
+                  selected={end ?? undefined}
+                  defaultMonth={end ?? start ?? undefined}
+                  disabled={(day) => isBeforeStartDay(day, start)}
+                  onSelect={(day) => {
+                    if (!day || !start) return;
+                    changeEnd(pickEndDay(day, start));
+                    setEndOpen(false);
+                  }}
+                />
+              </PopoverContent>
+            </Popover>
+            <div className="grid gap-2">
+              <fieldset className="flex flex-wrap gap-1.5">
+                <legend className="mb-1.5 text-muted-foreground text-xs">Duration</legend>
+                {DURATION_PRESETS.map((preset) => {
+                  const target = start ? preset.add(start) : null;
+                  const active = Boolean(target && end && target.getTime() === end.getTime());
+                  return (
+                    <Button
+                      key={preset.label}
+                      type="button"
+                      size="sm"
+                      variant={active ? 'default' : 'outline'}
+                      aria-pressed={active}
+                      disabled={!start}
+                      className="h-7 px-2 text-xs"
+                      onClick={() => target && changeEnd(target)}
+                    >
+                      {preset.label}
+                    </Button>
+                  );
+                })}
+              </fieldset>
+            </div>
+            {errors.endTime ? <p className="text-destructive text-sm">{errors.endTime}</p> : null}
+          </fieldset>
+
+          {start && end && end > start ? (
+            <p className="rounded-md bg-muted px-3 py-2 text-muted-foreground text-sm">
+              {chosen ? (
+                <span className="font-medium text-foreground">{chosen.name}</span>
+              ) : (
+                'On call'
+              )}{' '}
+              from {formatDateTime(start)} until {formatDateTime(end)} (
+              {formatDistanceStrict(end, start)}).
+            </p>
+          ) : null}
+
+          <DialogFooter>
+            <Button type="button" variant="outline" disabled={pending} onClick={() => close(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" pending={pending}>
+              {pending ? 'Adding...' : 'Add schedule'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,66 @@
+import { useNavigate } from 'react-router';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useCreateRotation } from '../api/create-rotation';
+import { RotationForm } from './rotation-form';
+
+const DEFAULT_HANDOFF_TIME = '09:00';
+const DEFAULT_WEEKDAY = 1; // Monday
+
+/**
+ * CreateRotationDialog is 'Create New Rotation'. On success the form resets, the dialog closes
+ * and the new rotation opens, where its members are added.
+ */
+export function CreateRotationDialog({
+  open,
+  onOpenChange,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { user } = useAuth();
+  const createRotation = useCreateRotation();
+  const navigate = useNavigate();
+  const pending = createRotation.isPending;
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
+      <DialogContent className="sm:max-w-xl">
+        <DialogHeader>
+          <DialogTitle>Create New Rotation</DialogTitle>
+          <DialogDescription>Set up a new on-call rotation for your team.</DialogDescription>
+        </DialogHeader>
+        <RotationForm
+          defaultValues={{
+            name: '',
+            description: '',
+            type: 'fixed',
+            cadence: 'weekly',
+            timeZone: user?.timezone ?? 'UTC',
+            handoffTime: DEFAULT_HANDOFF_TIME,
+            handoffWeekday: DEFAULT_WEEKDAY,
+          }}
+          submitLabel="Create Rotation"
+          pendingLabel="Creating..."
+          pending={pending}
+          onCancel={() => onOpenChange(false)}
+          onSubmit={(values, form) =>
+            createRotation.mutate(values, {
+              onSuccess: (created) => {
+                form.reset();
+                onOpenChange(false);
+                if (created?.id) navigate(`/rotations/${created.id}`);
+              },
+            })
+          }
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}

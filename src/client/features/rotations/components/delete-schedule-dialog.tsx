@@ -1,0 +1,35 @@
+import type { ScheduleEntry } from '@shared/contracts/rotations';
+import { formatDateTime } from '@/lib/utils';
+import { useDeleteSchedule } from '../api/delete-schedule';
+import { ConfirmDialog } from './confirm-dialog';
+
+/** DeleteScheduleDialog confirms, then deletes, one schedule entry. */
+export function DeleteScheduleDialog({
+  entry,
+  onOpenChange,
+}: {
+  /** the entry to delete; the dialog is open while one is given */
+  entry: ScheduleEntry | null;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const deleteSchedule = useDeleteSchedule();
+  return (
+    <ConfirmDialog
+      open={entry !== null}
+      onOpenChange={onOpenChange}
+      title="Delete schedule entry?"
+      description={
+        entry
+          ? `${entry.user.name}'s shift from ${formatDateTime(entry.startTime)} to ${formatDateTime(entry.endTime)} will be removed. This cannot be undone.`
+          : ''
+      }
+      confirmLabel="Delete"
+      pendingLabel="Deleting..."
+      pending={deleteSchedule.isPending}
+      onConfirm={() => {
+        if (!entry) return;
+        deleteSchedule.mutate({ scheduleId: entry.id }, { onSuccess: () => onOpenChange(false) });
+      }}
+    />
+  );
+}

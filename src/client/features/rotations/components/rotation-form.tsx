@@ -1,0 +1,265 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  CADENCES,
+  type CreateRotationInput,
+  CreateRotationInputSchema,
+  ROTATION_TYPES,
+} from '@shared/contracts/rotations';
+import { TIMEZONES } from '@shared/contracts/users';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import {
+  Form,
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { Textarea } from '@/components/ui/textarea';
+import { guardSubmission } from '../lib/notify';
+
+export type RotationFormValues = CreateRotationInput;
+export type RotationFormOutput = z.output<typeof CreateRotationInputSchema>;
+
+const TYPE_LABELS = { fixed: 'Fixed', scheduled: 'Scheduled' } as const;
+const TYPE_HINTS = {
+  fixed: 'Members take turns in a fixed order.',
+  scheduled: 'On-call follows a calendar of schedule entries.',
+} as const;
+const CADENCE_LABELS = { daily: 'Daily', weekly: 'Weekly' } as const;
+export const WEEKDAYS = [
+  'Sunday',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+] as const;
+
+/** timeZoneChoices returns the profile time zones plus any extra ones in use, without repeats. */
+function timeZoneChoices(...extra: (string | undefined)[]): string[] {
+  return [...new Set([...TIMEZONES, ...extra.filter((z): z is string => Boolean(z))])];
+}
+
+/**
+ * RotationForm edits a rotation's name (at least 3 characters), description (3 rows), type,
+ * cadence, time zone, handoff time and, for weekly rotations, handoff weekday. It validates with
+ * the API's own CreateRotationInputSchema.
+ */
+export function RotationForm({
+  defaultValues,
+  submitLabel,
+  pendingLabel,
+  pending,
+  showType = true,
+  onSubmit,
+  onCancel,
+}: {
+  defaultValues: RotationFormValues;
+  submitLabel: string;
+  pendingLabel: string;
+  pending: boolean;
+  /** whether the type can be chosen here */
+  showType?: boolean;
+  onSubmit: (values: RotationFormOutput, form: { reset: () => void }) => void;
+  onCancel: () => void;
+}) {
+  const form = useForm<RotationFormValues, unknown, RotationFormOutput>({
+    resolver: zodResolver(CreateRotationInputSchema),
+    defaultValues,
+  });
+  const cadence = form.watch('cadence');
+  const zones = timeZoneChoices(defaultValues.timeZone);
+
+  return (
+    <Form {...form}>
+      <form
+        noValidate
+        className="grid gap-4"
+        onSubmit={form.handleSubmit((values) =>
+          guardSubmission(() => onSubmit(values, { reset: () => form.reset() })),
+        )}
+      >
+        <FormField
+          control={form.control}
+          name="name"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Name</FormLabel>
+              <FormControl>
+                <Input placeholder="e.g. Platform Primary" disabled={pending} {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="description"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Description</FormLabel>
+              <FormControl>
+                <Textarea
+                  rows={3}
+                  placeholder="What this rotation covers (optional)"
+                  disabled={pending}
+                  {...field}
+                  value={field.value ?? ''}
+                />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <div className="grid gap-4 sm:grid-cols-2">
+          {showType ? (
+            <FormField
+              control={form.control}
+              name="type"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Type</FormLabel>
+                  <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
+                    <FormControl>
+                      <SelectTrigger>
+                        <SelectValue />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      {ROTATION_TYPES.map((t) => (
+                        <SelectItem key={t} value={t}>
+                          {TYPE_LABELS[t]}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <FormDescription className="text-xs">
+                    {TYPE_HINTS[field.value ?? 'fixed']}
+                  </FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+          ) : null}
+          <FormField
+            control={form.control}
+            name="cadence"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>Cadence</FormLabel>
+                <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
+                  <FormControl>
+                    <SelectTrigger>
+                      <SelectValue />
+                    </SelectTrigger>
+                  </FormControl>
+                  <SelectContent>
+                    {CADENCES.map((c) => (
+                      <SelectItem key={c} value={c}>
+                        {CADENCE_LABELS[c]}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                <FormDescription className="text-xs">
+                  How often the baton changes hands.
+                </FormDescription>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+        </div>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <FormField
+            control={form.control}
+            name="timeZone"
+            render={({ field }) => (
+              <FormItem className="sm:col-span-3">
+                <FormLabel>Time zone</FormLabel>
+                <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
+                  <FormControl>
+                    <SelectTrigger>
+                      <SelectValue placeholder="Select a time zone" />
+                    </SelectTrigger>
+                  </FormControl>
+                  <SelectContent>
+                    {zones.map((z) => (
+                      <SelectItem key={z} value={z}>
+                        {z}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          <FormField
+            control={form.control}
+            name="handoffTime"
+            render={({ field }) => (
+              <FormItem className={cadence === 'weekly' ? '' : 'sm:col-span-3'}>
+                <FormLabel>Handoff time</FormLabel>
+                <FormControl>
+                  <Input type="time" step={60} disabled={pending} {...field} />
+                </FormControl>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+          {cadence === 'weekly' ? (
+            <FormField
+              control={form.control}
+              name="handoffWeekday"
+              render={({ field }) => (
+                <FormItem className="sm:col-span-2">
+                  <FormLabel>Handoff day</FormLabel>
+                  <Select
+                    value={field.value === undefined ? '' : String(field.value)}
+                    onValueChange={(v) => field.onChange(Number(v))}
+                    disabled={pending}
+                  >
+                    <FormControl>
+                      <SelectTrigger>
+                        <SelectValue placeholder="Select a day" />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      {WEEKDAYS.map((day, index) => (
+                        <SelectItem key={day} value={String(index)}>
+                          {day}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+          ) : null}
+        </div>
+        <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
+          <Button type="button" variant="outline" disabled={pending} onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" pending={pending}>
+            {pending ? pendingLabel : submitLabel}
+          </Button>
+        </div>
+      </form>
+    </Form>
+  );
+}

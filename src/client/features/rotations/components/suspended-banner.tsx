@@ -1,0 +1,44 @@
+import type { Rotation } from '@shared/contracts/rotations';
+import { CircleHelp, PauseCircle } from 'lucide-react';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { suspendedBannerText } from '../lib/rotation-view';
+
+/** SuspendedBanner appears when any rotation is suspended, with a 'What does this mean?' help. */
+export function SuspendedBanner({
+  rotations,
+}: {
+  rotations: readonly Pick<Rotation, 'suspended'>[];
+}) {
+  const text = suspendedBannerText(rotations);
+  if (!text) return null;
+  return (
+    <Alert className="border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-100">
+      <PauseCircle aria-hidden="true" />
+      <AlertTitle className="line-clamp-none">{text}</AlertTitle>
+      <AlertDescription className="text-amber-900/80 dark:text-amber-100/80">
+        <Popover>
+          <PopoverTrigger asChild>
+            <Button
+              variant="link"
+              size="sm"
+              className="h-auto p-0 text-amber-900 underline dark:text-amber-100"
+            >
+              <CircleHelp aria-hidden="true" />
+              What does this mean?
+            </Button>
+          </PopoverTrigger>
+          <PopoverContent align="start" className="w-80 text-sm" aria-label="Suspended rotations">
+            <p className="font-medium">Suspended rotations</p>
+            <p className="mt-1 text-muted-foreground">
+              Suspended rotations do not take part in alerting or automated handoffs. An
+              administrator reactivates a rotation from its details page with the 'Activate
+              Rotation' button.
+            </p>
+          </PopoverContent>
+        </Popover>
+      </AlertDescription>
+    </Alert>
+  );
+}

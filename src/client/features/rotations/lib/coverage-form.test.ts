@@ -1,0 +1,30 @@
+import { describe, expect, test } from 'vitest';
+import { toLocalInput, validateCoverage } from './coverage-form';
+
+const valid = {
+  coveringUserId: '4',
+  startTime: '2026-03-10T09:00',
+  endTime: '2026-03-10T17:00',
+  requesterIsHolder: true,
+};
+
+describe('validateCoverage', () => {
+  test('a complete request by the holder passes', () => {
+    expect(validateCoverage(valid)).toEqual({});
+  });
+
+  test.each([
+    [{ coveringUserId: '' }, { coveringUserId: 'Please select a team member to cover you' }],
+    [{ startTime: '' }, { startTime: 'Please select a start time' }],
+    [{ endTime: '' }, { endTime: 'Please select an end time' }],
+    [{ endTime: '2026-03-10T09:00' }, { endTime: 'End time must be after start time' }],
+    [{ endTime: '2026-03-09T09:00' }, { endTime: 'End time must be after start time' }],
+    [{ requesterIsHolder: false }, { form: 'You must be on-call to request coverage' }],
+  ])('%j gives %j', (change, errors) => {
+    expect(validateCoverage({ ...valid, ...change })).toEqual(errors);
+  });
+});
+
+test('toLocalInput gives a datetime-local value', () => {
+  expect(toLocalInput(new Date(2026, 2, 5, 7, 9))).toBe('2026-03-05T07:09');
+});

@@ -1,0 +1,136 @@
+import { describe, expect, test } from 'vitest';
+import {
+  cadenceLabel,
+  canPage,
+  cardBadge,
+  memberStatusLabel,
+  moveItem,
+  needsScheduleFirst,
+  reorderPayload,
+  rotationSummary,
+  rotationsInTab,
+  showingAllText,
+  suspendedBannerText,
+} from './rotation-view';
+
+const person = (id: number) => ({ id, name: `User ${id}`, email: `u${id}@example.com` });
+const member = (userId: number, order: number) => ({
+  id: 100 + userId,
+  userId,
+  order,
+  user: person(userId),
+});
+
+const rotation = {
+  currentOnCallUserId: 1 as number | null,
+  nextOnCall: person(2) as ReturnType<typeof person> | null,
+  members: [member(1, 0), member(2, 1), member(3, 2)],
+  createdById: 9 as number | null,
+};
+
+describe('labels', () => {
+  test.each([
+    ['weekly', 'Weekly'],
+    ['daily', 'Daily'],
+    ['anything', 'Daily'],
+  ])('cadence %s reads %s', (cadence, label) => {
+    expect(cadenceLabel(cadence)).toBe(label);
+  });
+
+  test.each([
+    [{ description: 'Front line', cadence: 'daily' as const }, 'Front line'],
+    [{ description: null, cadence: 'weekly' as const }, 'Weekly rotation'],
+    [{ description: '  ', cadence: 'daily' as const }, 'Daily rotation'],
+  ])('summary of %j is %s', (r, text) => {
+    expect(rotationSummary(r)).toBe(text);
+  });
+
+  test.each([
+    [1, 'Currently On-Call', 'Active'],
+    [2, 'Next On-Call', 'Up next'],
+    [3, 'In Rotation', 'Member'],
+  ] as const)('user %i is %s with badge %s', (userId, status, badge) => {
+    expect(memberStatusLabel(rotation, userId)).toBe(status);
+    expect(cardBadge(rotation, userId)).toBe(badge);
+  });
+});
+
+describe('paging', () => {
+  test.each([
+    [['admin'], 42, true],
+    [['incident_manager'], 42, true],
+    [['manager'], 9, true],
+    [['manager'], 2, true],
+    [['manager'], 42, false],
+    [['on-call'], 2, false],
+  ] as const)('%j user %i may page: %s', (roles, userId, expected) => {
+    expect(canPage(rotation, userId, roles)).toBe(expected);
+  });
+});
+
+describe('lists', () => {
+  const list = [
+    { suspended: false, currentOnCallUserId: 1 },
+    { suspended: true, currentOnCallUserId: null },
+    { suspended: false, currentOnCallUserId: null },
+  ];
+  test.each([
+    ['all', 3],
+    ['active', 2],
+    ['suspended', 1],
+    ['on-call', 1],
+  ] as const)('tab %s shows %i', (tab, count) => {
+    expect(rotationsInTab(list, tab)).toHaveLength(count);
+  });
+
+  test.each([
+    [[], null],
+    [[{ suspended: false }], null],
+    [[{ suspended: true }], 'All rotations are currently suspended'],
+    [
+      [{ suspended: true }, { suspended: false }],
+      'Showing 1 suspended rotation and 1 active rotation',
+    ],
+    [
+      [{ suspended: true }, { suspended: true }, { suspended: false }, { suspended: false }],
+      'Showing 2 suspended rotations and 2 active rotations',
+    ],
+  ])('banner for %j is %j', (rotations, text) => {
+    expect(suspendedBannerText(rotations)).toBe(text);
+  });
+
+  test.each([
+    [0, 'Showing all 0 rotations'],
+    [1, 'Showing all 1 rotation'],
+    [3, 'Showing all 3 rotations'],
+  ])('%i rotations: %s', (count, text) => {
+    expect(showingAllText(count)).toBe(text);
+  });
+});
+
+describe('reordering', () => {
+  test('moveItem moves one item and keeps the rest in order', () => {
+    expect(moveItem([1, 2, 3, 4], 0, 2)).toEqual([2, 3, 1, 4]);
+    expect(moveItem([1, 2, 3, 4], 3, 0)).toEqual([4, 1, 2, 3]);
+    expect(moveItem([1, 2, 3], 0, 5)).toEqual([1, 2, 3]);
+  });
+
+  test('reorderPayload numbers the complete list from zero', () => {
+    expect(reorderPayload([7, 3, 5])).toEqual([
+      { id: 7, order: 0 },
+      { id: 3, order: 1 },
+      { id: 5, order: 2 },
+    ]);
+  });
+});
+
+test.each([
+  [
+    'Cannot change the rotation type to scheduled without at least one schedule entry. Add a schedule entry first.',
+    true,
+  ],
+  ['This rotation is suspended and does not accept handoffs. Activate it first.', false],
+  [undefined, false],
+])('%j needs a schedule first: %s', (message, expected) => {
+  expect(needsScheduleFirst(message)).toBe(expected);
+});

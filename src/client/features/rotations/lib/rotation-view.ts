@@ -1,0 +1,119 @@
+import type { Rotation } from '@shared/contracts/rotations';
+import { canPageRotation } from '@shared/domain/permissions-rotation';
+import type { Role } from '@shared/domain/roles';
+import { MEMBER_STATUS_LABELS, memberStatus } from '@shared/domain/rotation';
+
+/*
+ * What the rotation screens show, built on the shared rules of src/shared/domain/rotation.ts
+ * (the same ones the server enforces): labels, badges, tabs and banner texts.
+ */
+
+/** cadenceLabel returns 'Weekly' for weekly rotations and 'Daily' otherwise. */
+export function cadenceLabel(cadence: string): 'Weekly' | 'Daily' {
+  return cadence === 'weekly' ? 'Weekly' : 'Daily';
+}
+
+/** rotationSummary returns the description, or 'Weekly rotation' / 'Daily rotation'. */
+export function rotationSummary(rotation: Pick<Rotation, 'description' | 'cadence'>): string {
+  return rotation.description?.trim() || `${cadenceLabel(rotation.cadence)} rotation`;
+}
+
+/** memberStatusLabel returns 'Currently On-Call', 'Next On-Call' or 'In Rotation'. */
+export function memberStatusLabel(
+  rotation: Pick<Rotation, 'currentOnCallUserId' | 'nextOnCall'>,
+  userId: number,
+): string {
+  return MEMBER_STATUS_LABELS[memberStatus(rotation, userId)];
+}
+
+/**
+ * canPage tells whether the user may page the rotation's holder: incident managers and admins any
+ * rotation, managers those they manage (created, or are a member of).
+ */
+export function canPage(
+  rotation: Pick<Rotation, 'createdById' | 'members'>,
+  userId: number,
+  roles: readonly Role[],
+): boolean {
+  return canPageRotation(
+    { roles, userId },
+    { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
+  );
+}
+
+export type CardBadge = 'Active' | 'Up next' | 'Member';
+
+/** cardBadge returns the rotation card's badge for the signed-in user. */
+export function cardBadge(
+  rotation: Pick<Rotation, 'currentOnCallUserId' | 'nextOnCall'>,
+  userId: number,
+): CardBadge {
+  if (rotation.currentOnCallUserId === userId) return 'Active';
+  if (rotation.nextOnCall?.id === userId) return 'Up next';
+  return 'Member';
+}
+
+export type RotationTab = 'all' | 'active' | 'suspended' | 'on-call';
+
+/** rotationsInTab returns the rotations a list tab shows. */
+export function rotationsInTab<R extends Pick<Rotation, 'suspended' | 'currentOnCallUserId'>>(
+  rotations: readonly R[],
+  tab: RotationTab,
+): R[] {
+  switch (tab) {
+    case 'active':
+      return rotations.filter((r) => !r.suspended);
+    case 'suspended':
+      return rotations.filter((r) => r.suspended);
+    case 'on-call':
+      return rotations.filter((r) => r.currentOnCallUserId !== null);
+    default:
+      return [...rotations];
+  }
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** showingAllText returns the dashboard's count line, 'Showing all N rotations'. */
+export function showingAllText(count: number): string {
+  return `Showing all ${plural(count, 'rotation')}`;
+}
+
+/**
+ * suspendedBannerText returns the suspended banner's line, or null when none is suspended:
+ * 'All rotations are currently suspended', or 'Showing N suspended rotation(s) and M active
+ * rotation(s)' with the plural spelled out.
+ */
+export function suspendedBannerText(
+  rotations: readonly Pick<Rotation, 'suspended'>[],
+): string | null {
+  const suspended = rotations.filter((r) => r.suspended).length;
+  if (suspended === 0) return null;
+  const active = rotations.length - suspended;
+  if (active === 0) return 'All rotations are currently suspended';
+  return `Showing ${plural(suspended, 'suspended rotation')} and ${plural(active, 'active rotation')}`;
+}
+
+/** reorderPayload returns the complete reorder body: every member id with its new position. */
+export function reorderPayload(memberIds: readonly number[]): { id: number; order: number }[] {
+  return memberIds.map((id, order) => ({ id, order }));
+}
+
+/** moveItem returns a copy of the list with the item at `from` moved to `to`. */
+export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
+  const next = [...list];
+  if (from < 0 || from >= next.length || to < 0 || to >= next.length) return next;
+  const [item] = next.splice(from, 1);
+  next.splice(to, 0, item as T);
+  return next;
+}
+
+/** SCHEDULE_NEEDED_FRAGMENT is what the server's refusal to go scheduled without entries says. */
+export const SCHEDULE_NEEDED_FRAGMENT = 'without at least one schedule entry';
+
+/** needsScheduleFirst tells whether an error message is the server's 'no schedule entry' refusal. */
+export function needsScheduleFirst(message: string | undefined | null): boolean {
+  return Boolean(message?.includes(SCHEDULE_NEEDED_FRAGMENT));
+}

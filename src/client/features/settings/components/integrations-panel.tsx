@@ -1,0 +1,71 @@
+import { CalendarDays, type LucideIcon, Mail, Siren, Ticket } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+
+const INTEGRATIONS: { name: string; description: string; icon: LucideIcon }[] = [
+  {
+    name: 'Google calendar',
+    description: 'Show your on-call shifts in Google Calendar.',
+    icon: CalendarDays,
+  },
+  { name: 'Outlook', description: 'Show your on-call shifts in Outlook.', icon: Mail },
+  {
+    name: 'PagerDuty',
+    description: 'Route PagerDuty incidents to whoever holds the baton.',
+    icon: Siren,
+  },
+  {
+    name: 'Jira Service Desk',
+    description: 'Link service desk tickets to rotations.',
+    icon: Ticket,
+  },
+];
+
+/** IntegrationsPanel lists the integrations; none is available yet, so each shows 'Not connected'. */
+export function IntegrationsPanel() {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle asChild>
+          <h2>Integrations</h2>
+        </CardTitle>
+        <CardDescription>
+          Connections to other tools. They are not available in this version of Baton yet.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <ul className="divide-y rounded-lg border">
+          {INTEGRATIONS.map(({ name, description, icon: Icon }) => (
+            <li
+              key={name}
+              className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
+            >
+              <div className="flex items-start gap-3">
+                <div className="flex size-9 shrink-0 items-center justify-center rounded-md bg-muted">
+                  <Icon className="size-4" aria-hidden="true" />
+                </div>
+                <div>
+                  <h3 className="font-medium text-sm">{name}</h3>
+                  <p className="text-muted-foreground text-sm">{description}</p>
+                </div>
+              </div>
+              <div className="flex items-center gap-3 sm:shrink-0">
+                <Badge variant="outline">Not connected</Badge>
+                <Button
+                  type="button"
+                  variant="outline"
+                  size="sm"
+                  disabled
+                  aria-label={`Connect ${name} (not available yet)`}
+                >
+                  Connect
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+    </Card>
+  );
+}

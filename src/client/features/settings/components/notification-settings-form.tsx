@@ -1,0 +1,157 @@
+import {
+  DEFAULT_NOTIFICATION_TYPE_CHOICE,
+  NOTIFICATION_TYPE_CHOICES,
+  type NotificationTypeChoice,
+} from '@shared/contracts/settings';
+import type { NotificationPreference, User } from '@shared/contracts/users';
+import { Info } from 'lucide-react';
+import { useState } from 'react';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardFooter,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { useUpdateNotificationPreference } from '../api/update-notification-preference';
+
+const PREFERENCE_OPTIONS: { value: NotificationPreference; label: string }[] = [
+  { value: 'email', label: 'Email only' },
+  { value: 'sms', label: 'SMS only' },
+  { value: 'both', label: 'Both Email and SMS' },
+];
+
+const CHOICE_LABELS: Record<NotificationTypeChoice, string> = {
+  email: 'Email',
+  sms: 'SMS',
+  both: 'Both',
+  none: 'None',
+};
+
+const NOTIFICATION_TYPES = [
+  { id: 'handoffs', label: 'Baton handoffs', description: 'When the baton is passed to you.' },
+  {
+    id: 'reminders',
+    label: 'Handoff reminders and escalations',
+    description: 'Before your shift ends, and when a handoff is late.',
+  },
+  { id: 'pages', label: 'Page alerts', description: 'When someone pages you while on call.' },
+  {
+    id: 'coverage',
+    label: 'Coverage requests',
+    description: 'When a teammate asks you to cover their shift.',
+  },
+] as const;
+
+/**
+ * NotificationSettingsForm saves the notification preference (through PATCH /api/users/{id}) and
+ * shows the per-type choices, which specification section 9 says are not saved.
+ */
+export function NotificationSettingsForm({ user }: { user: User }) {
+  const [preference, setPreference] = useState<NotificationPreference>(user.notificationPreference);
+  const [perType, setPerType] = useState<Record<string, NotificationTypeChoice>>(() =>
+    Object.fromEntries(NOTIFICATION_TYPES.map((t) => [t.id, DEFAULT_NOTIFICATION_TYPE_CHOICE])),
+  );
+  const save = useUpdateNotificationPreference();
+  const options = PREFERENCE_OPTIONS.some((o) => o.value === user.notificationPreference)
+    ? PREFERENCE_OPTIONS
+    : [...PREFERENCE_OPTIONS, { value: user.notificationPreference, label: 'All channels' }];
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        save.mutate({ userId: user.id, notificationPreference: preference });
+      }}
+    >
+      <Card>
+        <CardHeader>
+          <CardTitle asChild>
+            <h2>Notifications</h2>
+          </CardTitle>
+          <CardDescription>
+            How Baton reaches you about handoffs, pages and coverage.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-6">
+          <div className="grid max-w-sm gap-2">
+            <Label htmlFor="settings-preference">Notification preference</Label>
+            <Select
+              value={preference}
+              onValueChange={(value) => setPreference(value as NotificationPreference)}
+            >
+              <SelectTrigger id="settings-preference">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {options.map((option) => (
+                  <SelectItem key={option.value} value={option.value}>
+                    {option.label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+
+          <fieldset className="grid gap-4">
+            <legend className="mb-2 font-medium text-sm">By notification type</legend>
+            <Alert>
+              <Info aria-hidden="true" />
+              <AlertDescription>
+                These per-type choices are not saved yet: your notification preference above applies
+                to every notification.
+              </AlertDescription>
+            </Alert>
+            {NOTIFICATION_TYPES.map((type) => (
+              <div
+                key={type.id}
+                className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between"
+              >
+                <div>
+                  <Label htmlFor={`notify-${type.id}`}>{type.label}</Label>
+                  <p className="text-muted-foreground text-sm">{type.description}</p>
+                </div>
+                <Select
+                  value={perType[type.id]}
+                  onValueChange={(value) =>
+                    setPerType((current) => ({
+                      ...current,
+                      [type.id]: value as NotificationTypeChoice,
+                    }))
+                  }
+                >
+                  <SelectTrigger id={`notify-${type.id}`} className="sm:w-36">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {NOTIFICATION_TYPE_CHOICES.map((choice) => (
+                      <SelectItem key={choice} value={choice}>
+                        {CHOICE_LABELS[choice]}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </div>
+            ))}
+          </fieldset>
+        </CardContent>
+        <CardFooter className="justify-end">
+          <Button type="submit" pending={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save Preferences'}
+          </Button>
+        </CardFooter>
+      </Card>
+    </form>
+  );
+}

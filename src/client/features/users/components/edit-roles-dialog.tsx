@@ -1,0 +1,98 @@
+import { RolesFormSchema, type User } from '@shared/contracts/users';
+import { effectiveRoles, ROLE_LABELS, ROLES, type Role } from '@shared/domain/roles';
+import { CircleAlert } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Label } from '@/components/ui/label';
+import { getErrorMessage } from '@/lib/api-client';
+import { useUpdateUserRoles } from '../api/update-user-roles';
+
+/**
+ * EditRolesDialog changes a user's roles: it opens with their current roles (legacy member as
+ * on-call, on-call by default), cannot be closed while saving, and saving needs at least one role.
+ */
+export function EditRolesDialog({ user, onClose }: { user: User; onClose: () => void }) {
+  const [roles, setRoles] = useState<Role[]>(() => effectiveRoles(user.roles, user.role));
+  const updateRoles = useUpdateUserRoles();
+  const saving = updateRoles.isPending;
+  const check = RolesFormSchema.safeParse({ roles });
+  const formError = check.success ? null : check.error.issues[0]?.message;
+  const baseId = useId();
+
+  const toggle = (role: Role, on: boolean) =>
+    setRoles((current) => ROLES.filter((r) => (r === role ? on : current.includes(r))));
+
+  return (
+    <Dialog
+      open
+      onOpenChange={(open) => {
+        if (!open && !saving) onClose();
+      }}
+    >
+      <DialogContent
+        showCloseButton={!saving}
+        onEscapeKeyDown={(event) => saving && event.preventDefault()}
+        onPointerDownOutside={(event) => saving && event.preventDefault()}
+        onInteractOutside={(event) => saving && event.preventDefault()}
+      >
+        <DialogHeader>
+          <DialogTitle>Edit User Roles</DialogTitle>
+          <DialogDescription>
+            Choose the roles of {user.name}. An administrator also counts as a manager and an
+            incident manager.
+          </DialogDescription>
+        </DialogHeader>
+        <fieldset className="grid gap-3" disabled={saving}>
+          <legend className="sr-only">Roles</legend>
+          {ROLES.map((role) => {
+            const id = `${baseId}-${role}`;
+            return (
+              <div key={role} className="flex items-center gap-3">
+                <Checkbox
+                  id={id}
+                  checked={roles.includes(role)}
+                  onCheckedChange={(value) => toggle(role, value === true)}
+                  disabled={saving}
+                />
+                <Label htmlFor={id}>{ROLE_LABELS[role]}</Label>
+              </div>
+            );
+          })}
+        </fieldset>
+        {formError ? <p className="text-destructive text-sm">{formError}</p> : null}
+        {updateRoles.isError ? (
+          <Alert variant="destructive">
+            <CircleAlert aria-hidden="true" />
+            <AlertDescription>
+              {`Error: ${getErrorMessage(updateRoles.error, 'Failed to update roles')}`}
+            </AlertDescription>
+          </Alert>
+        ) : null}
+        <DialogFooter>
+          <Button variant="outline" onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          <Button
+            disabled={roles.length === 0}
+            pending={saving}
+            onClick={() =>
+              updateRoles.mutate({ userId: user.id, roles }, { onSuccess: () => onClose() })
+            }
+          >
+            {saving ? 'Saving...' : 'Save Roles'}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

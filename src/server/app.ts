@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { FieldCipher } from './crypto/field-crypto';
+import type { Database } from './db/client';
+import type { EngineStatus } from './engine/engine-loop';
+import { isDatabaseUnavailable } from './http/database-unavailable';
+import { AppError } from './http/errors';
+import { auditRoutes } from './modules/audit/audit-routes';
+import { authRoutes } from './modules/auth/auth-routes';
+import { calendarRoutes } from './modules/calendar/calendar-routes';
+import { coverageRoutes } from './modules/coverage/coverage-routes';
+import { debugRoutes } from './modules/debug/debug-routes';
+import { handoffRoutes } from './modules/handoffs/handoff-routes';
+import { healthRoutes } from './modules/health/health-routes';
+import { invitationRoutes } from './modules/invitations/invitation-routes';
+import { notificationRoutes } from './modules/notifications/notification-routes';
+import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
+import { pagingRoutes } from './modules/paging/paging-routes';
+import { rotationRoutes } from './modules/rotations/rotation-routes';
+import { scheduleRoutes } from './modules/schedules/schedule-routes';
+import { resolveSession, SESSION_COOKIE } from './modules/sessions/session-service';
+import { settingsRoutes } from './modules/settings/settings-routes';
+import { toUser } from './modules/users/user-repository';
+import { userRoutes } from './modules/users/user-routes';
+
+/** AppDeps is everything the app is wired from; tests pass fakes (a manual clock) here. */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  cipher: FieldCipher;
+  clock: Clock;
+  /** folder of the built client; omitted in API tests */
+  clientDir?: string;
+  /** false silences request logs (tests) */
+  logger?: boolean;
+  /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
+  engineStatus?: () => EngineStatus;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeList: { method: string; url: string }[];
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** redactUrl drops query strings and secret path segments before a URL reaches the logs. */
+export function redactUrl(url: string): string {
+  return url
+    .split('?')[0]
+    .replace(/\/invitations\/[^/]+\/validate/, '/invitations/:token/validate')
+    .replace(/\/pages\/ack\/[^/]+/, '/pages/ack/:token')
+    .replace(/\/calendar\/feeds\/[^/]+/, '/calendar/feeds/:token');
+}
+
+/** buildApp returns the Fastify app, ready for `inject` in tests or `listen` in main.ts. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, cipher, clock } = deps;
+  const app = Fastify({
+    logger:
+      deps.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: [
+              'req.headers.cookie',
+              'req.headers.authorization',
+              'res.headers["set-cookie"]',
+            ],
+            serializers: {
+              req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url) }),
+            },
+          },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 100 * 1024,
+    // Only behind a proxy (TRUST_PROXY) may X-Forwarded-For name the client: rate limits key on it.
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
+  });
+
+  app.decorateRequest('principal', null);
+  // Every route registered, for the permission test that checks each one against its table.
+  const routeList: { method: string; url: string }[] = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routeList.push({ method, url: route.url });
+    }
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Radix injects style tags at run time; only styles get 'unsafe-inline'.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: config.isProduction ? [] : null,
+      },
+    },
+    // Google's sign-in popup needs to talk back to its opener.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    hsts: config.isProduction,
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({
+      statusCode: 429,
+      message: `Too many attempts. Try again in ${Math.ceil(ctx.ttl / 1000)} seconds.`,
+      code: 'RATE_LIMITED',
+    }),
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/api/')) return;
+    reply.header('Cache-Control', 'no-store');
+    // Cross-site request forgery: a state change must come from Baton's own origin.
+    if (!SAFE_METHODS.has(req.method)) {
+      const origin = req.headers.origin;
+      if (origin && !isOwnOrigin(origin, req, config.publicUrl)) {
+        throw new AppError('FORBIDDEN', 'Cross-site request refused.');
+      }
+    }
+    // Identity comes from the session cookie alone; X-User-Id / X-User-Role headers are ignored.
+    const token = req.cookies[SESSION_COOKIE];
+    if (token) {
+      const session = await resolveSession(database.db, clock, config.session, token);
+      if (session) {
+        req.principal = { user: toUser(session.user, cipher), tokenHash: session.tokenHash };
+      }
+    }
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof AppError) {
+      return reply
+        .code(err.status)
+        .send({ message: err.message, code: err.code, fields: err.fields });
+    }
+    const status = err.statusCode ?? 500;
+    if (status < 500) {
+      return reply
+        .code(status)
+        .send({ message: clientMessage(err, status), code: codeFor(status) });
+    }
+    if (isDatabaseUnavailable(err)) {
+      req.log.error({ err }, 'database unavailable');
+      return reply.code(503).send({
+        message: 'The database is unavailable. Try again shortly.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.code(500).send({ message: 'Something went wrong on our side.', code: 'INTERNAL' });
+  });
+
+  await app.register(healthRoutes, deps);
+  await app.register(authRoutes, deps);
+  await app.register(invitationRoutes, deps);
+  await app.register(userRoutes, deps);
+  await app.register(rotationRoutes, deps);
+  await app.register(scheduleRoutes, deps);
+  await app.register(handoffRoutes, deps);
+  await app.register(coverageRoutes, deps);
+  await app.register(calendarRoutes, deps);
+  await app.register(auditRoutes, deps);
+  await app.register(onCallTeamRoutes, deps);
+  await app.register(settingsRoutes, deps);
+  await app.register(debugRoutes, deps);
+  await app.register(notificationRoutes, deps);
+  await app.register(pagingRoutes, deps);
+
+  const clientDir = deps.clientDir;
+  const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;
+  if (clientDir && indexHtml && existsSync(indexHtml)) {
+    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api' || !SAFE_METHODS.has(req.method)) {
+      return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+    }
+    if (!indexHtml || !existsSync(indexHtml)) {
+      return reply
+        .code(404)
+        .type('text/plain')
+        .send(
+          'The Baton client is not built. Run `npm run build`, or `npm run dev` for development.',
+        );
+    }
+    // The single-page app renders its own not-found screen for unknown paths.
+    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+
+  return app;
+}
+
+function isOwnOrigin(origin: string, req: FastifyRequest, publicUrl?: string): boolean {
+  if (publicUrl && origin === new URL(publicUrl).origin) return true;
+  return origin === `${req.protocol}://${req.host}`;
+}
+
+function clientMessage(err: FastifyError, status: number): string {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'The request body is not valid JSON.';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'The request body is too large.';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'Unsupported content type; send JSON.';
+    default:
+      return status === 429 ? err.message : err.message || 'Bad request';
+  }
+}
+
+function codeFor(status: number): string {
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 404) return 'NOT_FOUND';
+  return 'BAD_REQUEST';
+}

@@ -1,0 +1,154 @@
+import { sql } from 'drizzle-orm';
+import { effectiveRoles } from '../shared/domain/roles';
+import { type Clock, FileClock, systemClock } from './clock';
+import { type Config, isDemoMode, loadConfig } from './config';
+import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
+import { countRows, type Database, openDatabase, type Tx } from './db/client';
+import {
+  countAdmins,
+  findUserRowByEmail,
+  insertUsers,
+  setUserRoles,
+  toUser,
+} from './modules/users/user-repository';
+import { loadOrCreateDemoSecrets } from './secrets';
+import { demoAccounts, seedDemoData } from './seed/demo-seed';
+
+export interface Runtime {
+  config: Config;
+  database: Database;
+  cipher: FieldCipher;
+  clock: Clock;
+  /** what start-up did, for the banner */
+  notes: { demo: boolean; seeded: boolean; generatedPassword: boolean; adminCreated?: string };
+}
+
+/**
+ * resolveSecrets fills in what demo mode generates: the encryption key and the local sign-in
+ * password, kept in DATA_DIR. Production must configure ENCRYPTION_KEY (loadConfig enforces it).
+ */
+export async function resolveSecrets(
+  config: Config,
+): Promise<{ config: Config; generatedPassword: boolean }> {
+  const demo = isDemoMode(config);
+  if (config.encryptionKey && (config.localLoginPassword || !demo))
+    return { config, generatedPassword: false };
+  const secrets = await loadOrCreateDemoSecrets(config.dataDir);
+  const generatedPassword = demo && !config.localLoginPassword;
+  return {
+    generatedPassword,
+    config: {
+      ...config,
+      encryptionKey: config.encryptionKey ?? secrets.encryptionKey,
+      previousEncryptionKeys: config.encryptionKey
+        ? config.previousEncryptionKeys
+        : [...config.previousEncryptionKeys, ...secrets.previousEncryptionKeys],
+      localLoginPassword:
+        config.localLoginPassword ?? (demo ? secrets.localLoginPassword : undefined),
+    },
+  };
+}
+
+/** createCipher builds the field cipher from the configured current and previous keys. */
+export function createCipher(config: Config): FieldCipher {
+  if (!config.encryptionKey) throw new Error('No encryption key configured');
+  return new FieldCipher(
+    parseMasterKey(config.encryptionKey),
+    config.previousEncryptionKeys.map(parseMasterKey),
+  );
+}
+
+/**
+ * lockStartup serialises the start-up writes of instances starting at once on one database (the
+ * first administrator, the demo seed) until the transaction ends: each one then sees what the
+ * one before it wrote, instead of both inserting and one failing to start.
+ */
+async function lockStartup(tx: Tx): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(7411002)`);
+}
+
+/** ensureAdmin makes ADMIN_EMAIL an administrator when no administrator exists yet. */
+export async function ensureAdmin(
+  runtime: Pick<Runtime, 'config' | 'database' | 'cipher'>,
+): Promise<string | undefined> {
+  const { config, database, cipher } = runtime;
+  const email = config.adminEmail;
+  if (!email) return undefined;
+  return database.db.transaction(async (tx) => {
+    await lockStartup(tx);
+    if ((await countAdmins(tx)) > 0) return undefined;
+    const existing = await findUserRowByEmail(tx, cipher, email);
+    if (existing) {
+      const user = toUser(existing, cipher);
+      await setUserRoles(tx, user.id, effectiveRoles(['admin', ...user.roles]));
+      return email;
+    }
+    const name = email
+      .split('@')[0]
+      .replace(/[._-]+/g, ' ')
+      .replace(/\b\w/g, (c) => c.toUpperCase());
+    await insertUsers(tx, cipher, [{ name, email, roles: ['admin'] }]);
+    return email;
+  });
+}
+
+/**
+ * startRuntime reads configuration, opens and migrates the database, and seeds what is due. The
+ * clock is the system clock unless given, or (NODE_ENV=test only) BATON_TEST_CLOCK_FILE's.
+ */
+export async function startRuntime(
+  env: Record<string, string | undefined> = process.env,
+  givenClock?: Clock,
+): Promise<Runtime> {
+  const resolved = await resolveSecrets(loadConfig(env));
+  const config = resolved.config;
+  const clock =
+    givenClock ?? (config.testClockFile ? new FileClock(config.testClockFile) : systemClock);
+  const cipher = createCipher(config);
+  const database = await openDatabase(config);
+  try {
+    await database.migrate();
+    const demo = isDemoMode(config);
+    const adminCreated = await ensureAdmin({ config, database, cipher });
+    const shouldSeed = config.demo ?? demo;
+    const seeded =
+      shouldSeed &&
+      (await database.db.transaction(async (tx) => {
+        await lockStartup(tx);
+        const due =
+          (await countRows(tx, 'users')) === 0 ||
+          (config.demo === true && (await countRows(tx, 'rotations')) === 0);
+        if (due) await seedDemoData({ db: tx, cipher, clock, domain: config.companyDomain });
+        return due;
+      }));
+    return {
+      config,
+      database,
+      cipher,
+      clock,
+      notes: { demo, seeded, generatedPassword: resolved.generatedPassword, adminCreated },
+    };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
+
+/** bannerLines returns what start-up prints: where Baton listens and how to sign in. */
+export function bannerLines(runtime: Runtime, url: string): string[] {
+  const { config, notes } = runtime;
+  const lines = [`Baton is running at ${url} (database: ${runtime.database.location})`];
+  if (config.localLoginPassword && (notes.demo || config.demo)) {
+    lines.push('', 'Demo mode: sign in with any demo account and the local password below.');
+    lines.push(
+      `  password: ${notes.generatedPassword ? config.localLoginPassword : '(the LOCAL_LOGIN_PASSWORD you configured)'}`,
+    );
+    for (const account of demoAccounts(config.companyDomain)) {
+      lines.push(`  ${account.roles.join(', ').padEnd(22)} ${account.email}`);
+    }
+    if (notes.generatedPassword)
+      lines.push(`  (generated once and kept in ${config.dataDir}/secrets.json)`);
+  }
+  if (notes.adminCreated) lines.push('', `Administrator account: ${notes.adminCreated}`);
+  return lines;
+}

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError, isDemoMode, loadConfig } from './config';
+
+const key = Buffer.alloc(32, 1).toString('base64');
+
+describe('loadConfig', () => {
+  test('has working defaults outside production', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      companyDomain: 'example.com',
+      nodeEnv: 'development',
+    });
+    expect(config.dataDir).toMatch(/data$/);
+    expect(isDemoMode(config)).toBe(true);
+  });
+
+  test.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ ENCRYPTION_KEY: 'c2hvcnQ=' }, 'ENCRYPTION_KEY'],
+    [{ ADMIN_EMAIL: 'not-an-email' }, 'ADMIN_EMAIL'],
+    [{ COMPANY_DOMAIN: 'no spaces.com' }, 'COMPANY_DOMAIN'],
+    [{ LOCAL_LOGIN_PASSWORD: 'short' }, 'LOCAL_LOGIN_PASSWORD'],
+    [{ DEMO: 'maybe' }, 'DEMO'],
+    [{ NODE_ENV: 'staging' }, 'NODE_ENV'],
+    [{ NODE_ENV: 'production', COMPANY_DOMAIN: 'acme.com' }, 'ENCRYPTION_KEY'],
+    [{ NODE_ENV: 'production', ENCRYPTION_KEY: key }, 'COMPANY_DOMAIN'],
+    [{ BATON_TEST_CLOCK_FILE: '/tmp/clock' }, 'BATON_TEST_CLOCK_FILE'],
+    [
+      {
+        NODE_ENV: 'production',
+        ENCRYPTION_KEY: key,
+        COMPANY_DOMAIN: 'acme.com',
+        BATON_TEST_CLOCK_FILE: '/tmp/clock',
+      },
+      'BATON_TEST_CLOCK_FILE',
+    ],
+  ])('a bad value stops start-up naming the variable: %o', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}:`));
+  });
+
+  test('production with a key and a domain, and no identity provider, is not demo mode', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      ENCRYPTION_KEY: key,
+      COMPANY_DOMAIN: 'Acme.com',
+    });
+    expect(config.companyDomain).toBe('acme.com');
+    expect(isDemoMode(config)).toBe(false);
+  });
+
+  test('an identity provider turns demo mode off', () => {
+    expect(isDemoMode(loadConfig({ OIDC_CLIENT_ID: 'baton' }))).toBe(false);
+  });
+});

@@ -1,0 +1,253 @@
+import path from 'node:path';
+import { z } from 'zod';
+import type { HandoffFlowTimings } from '../shared/domain/handoff-flow';
+
+const MINUTE = 60_000;
+
+/**
+ * Configuration is read from environment variables once, at start, and validated here. A bad value
+ * stops start-up with a message naming the variable (see ConfigError).
+ */
+
+const optionalString = z
+  .string()
+  .transform((s) => s.trim())
+  .pipe(z.string())
+  .optional()
+  .transform((s) => (s ? s : undefined));
+
+const boolFlag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true'));
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  DATA_DIR: z.string().default('./data'),
+  ENCRYPTION_KEY: optionalString,
+  /** comma-separated previous keys, readable while `npm run keys:rotate` re-encrypts */
+  ENCRYPTION_KEYS_PREVIOUS: optionalString,
+  COMPANY_DOMAIN: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'must be a domain name such as example.com')
+      .optional(),
+  ),
+  ADMIN_EMAIL: optionalString.pipe(z.email('must be an email address').optional()),
+  LOCAL_LOGIN_PASSWORD: optionalString.pipe(
+    z.string().min(12, 'must be at least 12 characters').optional(),
+  ),
+  DEMO: boolFlag,
+  PUBLIC_URL: optionalString.pipe(
+    z.url('must be a URL such as https://baton.example.com').optional(),
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OIDC_ISSUER: z.url('must be a URL').default('https://accounts.google.com'),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  FIREBASE_PROJECT_ID: optionalString,
+  /** where Firebase ID tokens' signing keys are published (tests point it at a loopback server) */
+  FIREBASE_JWKS_URL: z
+    .url('must be a URL')
+    .default(
+      'https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com',
+    ),
+  SMTP_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+      .optional(),
+  ),
+  MAIL_FROM: optionalString,
+  TWILIO_ACCOUNT_SID: optionalString,
+  TWILIO_AUTH_TOKEN: optionalString,
+  TWILIO_FROM: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number such as +15551234567')
+      .optional(),
+  ),
+  TWILIO_API_BASE: z.url('must be a URL').default('https://api.twilio.com'),
+  OUTBOX_INTERVAL_SECONDS: z.coerce.number().positive().default(5),
+  ENGINE_INTERVAL_SECONDS: z.coerce.number().positive().default(15),
+  HANDOFF_NOTICE_MINUTES: z.coerce.number().int().min(0).default(30),
+  HANDOFF_ESCALATE_MINUTES: z.coerce.number().int().positive().default(30),
+  HANDOFF_AUTO_TRANSFER_MINUTES: z.coerce.number().int().positive().default(60),
+  HANDOFF_ACK_MINUTES: z.coerce.number().int().positive().default(30),
+  HANDOFF_BACKUP_MINUTES: z.coerce.number().int().min(0).default(15),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d{1,2})$/, 'must be true, false or the number of proxy hops')
+    .default('false'),
+  SIGN_IN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  SESSION_IDLE_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 14),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
+  /** tests only (NODE_ENV=test): a file holding the ISO time the process clock reads (decision 090) */
+  BATON_TEST_CLOCK_FILE: optionalString,
+});
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  dataDir: string;
+  /** base64 32-byte key; required in production, otherwise generated into DATA_DIR */
+  encryptionKey?: string;
+  previousEncryptionKeys: string[];
+  companyDomain: string;
+  adminEmail?: string;
+  /** set: local sign-in is on with this password; unset: POST /api/auth/login answers 404 */
+  localLoginPassword?: string;
+  /** seed demo data on an empty database: true forces, false never, undefined = demo mode */
+  demo?: boolean;
+  publicUrl?: string;
+  logLevel: string;
+  oidc: {
+    issuer: string;
+    clientId?: string;
+    clientSecret?: string;
+    firebaseProjectId?: string;
+    firebaseJwksUrl: string;
+  };
+  session: { idleMs: number; absoluteMs: number };
+  /** whether (or how many hops of) X-Forwarded-For to believe for the client address */
+  trustProxy: boolean | number;
+  /** sign-in attempts per minute per client address */
+  signInRateLimit: number;
+  mail: { smtpUrl?: string; from: string };
+  sms: { accountSid?: string; authToken?: string; from?: string; apiBase: string };
+  outboxIntervalMs: number;
+  /** how often the engine does what is due (automatic handoffs, notices, schedule changes) */
+  engineIntervalMs: number;
+  /** the documented handoff flow's timings (specification section 9) */
+  handoffTimings: HandoffFlowTimings;
+  /** NODE_ENV=test only: the clock reads the current time from this file (decision 090) */
+  testClockFile?: string;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** loadConfig validates the environment and returns the configuration, or throws ConfigError. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  if (isProduction && !e.ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  ENCRYPTION_KEY: is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`)',
+    );
+  }
+  if (isProduction && !e.COMPANY_DOMAIN) {
+    throw new ConfigError(
+      'Invalid configuration:\n  COMPANY_DOMAIN: is required when NODE_ENV=production',
+    );
+  }
+  for (const [name, value] of [
+    ['ENCRYPTION_KEY', e.ENCRYPTION_KEY],
+    ...(e.ENCRYPTION_KEYS_PREVIOUS ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((k) => ['ENCRYPTION_KEYS_PREVIOUS', k] as const),
+  ] as const) {
+    if (value && Buffer.from(value.trim(), 'base64').length !== 32) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${name}: must be 32 bytes encoded in base64`,
+      );
+    }
+  }
+  if (e.BATON_TEST_CLOCK_FILE && e.NODE_ENV !== 'test') {
+    throw new ConfigError(
+      'Invalid configuration:\n  BATON_TEST_CLOCK_FILE: is for tests only and needs NODE_ENV=test; remove it',
+    );
+  }
+  if (e.HANDOFF_AUTO_TRANSFER_MINUTES <= e.HANDOFF_ESCALATE_MINUTES) {
+    throw new ConfigError(
+      'Invalid configuration:\n  HANDOFF_AUTO_TRANSFER_MINUTES: must be greater than HANDOFF_ESCALATE_MINUTES',
+    );
+  }
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    encryptionKey: e.ENCRYPTION_KEY,
+    previousEncryptionKeys: (e.ENCRYPTION_KEYS_PREVIOUS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    companyDomain: (e.COMPANY_DOMAIN ?? 'example.com').toLowerCase(),
+    adminEmail: e.ADMIN_EMAIL,
+    localLoginPassword: e.LOCAL_LOGIN_PASSWORD,
+    demo: e.DEMO,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    logLevel: e.LOG_LEVEL,
+    oidc: {
+      issuer: e.OIDC_ISSUER,
+      clientId: e.OIDC_CLIENT_ID,
+      clientSecret: e.OIDC_CLIENT_SECRET,
+      firebaseProjectId: e.FIREBASE_PROJECT_ID,
+      firebaseJwksUrl: e.FIREBASE_JWKS_URL,
+    },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `Baton <baton@${(e.COMPANY_DOMAIN ?? 'example.com').toLowerCase()}>`,
+    },
+    sms: {
+      accountSid: e.TWILIO_ACCOUNT_SID,
+      authToken: e.TWILIO_AUTH_TOKEN,
+      from: e.TWILIO_FROM,
+      apiBase: e.TWILIO_API_BASE.replace(/\/$/, ''),
+    },
+    outboxIntervalMs: e.OUTBOX_INTERVAL_SECONDS * 1000,
+    engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,
+    handoffTimings: {
+      noticeBeforeMs: e.HANDOFF_NOTICE_MINUTES * MINUTE,
+      escalateAfterMs: e.HANDOFF_ESCALATE_MINUTES * MINUTE,
+      autoTransferAfterMs: e.HANDOFF_AUTO_TRANSFER_MINUTES * MINUTE,
+      acknowledgeWithinMs: e.HANDOFF_ACK_MINUTES * MINUTE,
+      backupMs: e.HANDOFF_BACKUP_MINUTES * MINUTE,
+    },
+    trustProxy:
+      e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
+    signInRateLimit: e.SIGN_IN_RATE_LIMIT,
+    session: {
+      idleMs: e.SESSION_IDLE_HOURS * 3600_000,
+      absoluteMs: e.SESSION_ABSOLUTE_DAYS * 86400_000,
+    },
+    testClockFile: e.BATON_TEST_CLOCK_FILE ? path.resolve(e.BATON_TEST_CLOCK_FILE) : undefined,
+  };
+}
+
+/** isIdentityProviderConfigured tells whether Google / OpenID Connect sign-in is set up. */
+export function isIdentityProviderConfigured(config: Config): boolean {
+  return Boolean(config.oidc.clientId || config.oidc.firebaseProjectId);
+}
+
+/** isDemoMode tells whether Baton runs as a zero-setup demo: not production, no identity provider. */
+export function isDemoMode(config: Config): boolean {
+  return !config.isProduction && !isIdentityProviderConfigured(config);
+}

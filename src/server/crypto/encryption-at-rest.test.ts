@@ -1,0 +1,130 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestDatabase } from '../../../tests/setup/test-database';
+import { type Database, selectRows } from '../db/client';
+import { allocateIds } from '../db/ids';
+import { invitations, notifications, users } from '../db/schema';
+import { insertInvitation, toInvitation } from '../modules/invitations/invitation-repository';
+import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
+import {
+  FieldCipher,
+  FieldDecryptionError,
+  generateMasterKey,
+  parseMasterKey,
+} from './field-crypto';
+import { reencryptAll } from './key-rotation';
+
+// Runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set (.ci/run does both).
+let database: Database;
+const oldKey = parseMasterKey(generateMasterKey());
+const cipher = new FieldCipher(oldKey);
+const secrets = [
+  'Grace Hopper',
+  'grace.hopper',
+  '+15550199999',
+  'Alan Turing',
+  'alan.turing',
+  'Page: disk full on db-7',
+];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { db } = database;
+  await insertUsers(db, cipher, [
+    {
+      name: 'Grace Hopper',
+      email: 'Grace.Hopper@example.com',
+      phone: '+15550199999',
+      roles: ['admin'],
+    },
+    { name: 'Alan Turing', email: 'alan.turing@example.com', roles: ['on-call'] },
+  ]);
+  await insertInvitation(db, cipher, {
+    name: 'Ada Lovelace',
+    email: 'ada.lovelace@example.com',
+    role: 'manager',
+    expiresAt: new Date('2030-01-01T00:00:00Z'),
+  });
+  const [id] = await allocateIds(db, 'notifications');
+  await db.insert(notifications).values({
+    id,
+    channel: 'email',
+    kind: 'page',
+    contentEnc: cipher.encrypt(JSON.stringify({ text: 'Page: disk full on db-7' }), {
+      table: 'notifications',
+      column: 'content',
+      rowId: id,
+    }),
+    dedupeKey: 'test-1',
+  });
+});
+afterAll(() => database.close());
+
+async function rawDump(): Promise<string> {
+  const out: unknown[] = [];
+  for (const table of ['users', 'invitations', 'notifications']) {
+    out.push(await selectRows(database.db, sql.raw(`select * from ${table}`)));
+  }
+  return JSON.stringify(out);
+}
+
+describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  test('raw rows hold no personal value in clear', async () => {
+    const dump = (await rawDump()).toLowerCase();
+    for (const secret of [...secrets, 'Ada Lovelace', 'ada.lovelace']) {
+      expect(dump).not.toContain(secret.toLowerCase());
+    }
+    expect(dump).toContain('v1.');
+  });
+
+  test('users are found by email through the blind index, in any letter case', async () => {
+    const row = await findUserRowByEmail(database.db, cipher, '  GRACE.hopper@EXAMPLE.com');
+    expect(row && toUser(row, cipher)).toMatchObject({
+      name: 'Grace Hopper',
+      phone: '+15550199999',
+    });
+  });
+
+  test('a value swapped between rows is refused on read', async () => {
+    const [grace, alan] = await database.db.select().from(users).orderBy(users.id);
+    const swapped = { ...grace, emailEnc: alan.emailEnc };
+    expect(() => toUser(swapped, cipher)).toThrow(FieldDecryptionError);
+    const moved = { ...grace, nameEnc: grace.emailEnc };
+    expect(() => toUser(moved, cipher)).toThrow(FieldDecryptionError);
+  });
+
+  test('a value changed in the database is refused on read', async () => {
+    const [grace] = await database.db.select().from(users).orderBy(users.id).limit(1);
+    const parts = grace.nameEnc.split('.');
+    const body = Buffer.from(parts[3], 'base64url');
+    body[0] ^= 0x80;
+    parts[3] = body.toString('base64url');
+    await database.db
+      .update(users)
+      .set({ nameEnc: parts.join('.') })
+      .where(eq(users.id, grace.id));
+    const [tampered] = await database.db.select().from(users).where(eq(users.id, grace.id));
+    expect(() => toUser(tampered, cipher)).toThrow(FieldDecryptionError);
+    await database.db.update(users).set({ nameEnc: grace.nameEnc }).where(eq(users.id, grace.id));
+  });
+
+  test('key rotation re-encrypts everything; afterwards the new key alone reads it all', async () => {
+    const newKey = parseMasterKey(generateMasterKey());
+    const during = new FieldCipher(newKey, [oldKey]);
+    const rewritten = await reencryptAll(database.db, during);
+    // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email; 1 notification
+    expect(rewritten).toBe(8);
+    expect(await reencryptAll(database.db, during)).toBe(0);
+
+    const after = new FieldCipher(newKey);
+    const rows = await database.db.select().from(users).orderBy(users.id);
+    expect(rows.map((r) => toUser(r, after).name)).toEqual(['Grace Hopper', 'Alan Turing']);
+    const row = await findUserRowByEmail(database.db, after, 'alan.turing@example.com');
+    expect(row?.id).toBe(rows[1].id);
+    const [invitation] = await database.db.select().from(invitations);
+    expect(toInvitation(invitation, after).name).toBe('Ada Lovelace');
+    expect(() => toInvitation(invitation, new FieldCipher(oldKey))).toThrow(FieldDecryptionError);
+    const dump = (await rawDump()).toLowerCase();
+    for (const secret of secrets) expect(dump).not.toContain(secret.toLowerCase());
+  });
+});

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { type Db, selectRows } from '../db/client';
+import type { FieldCipher } from './field-crypto';
+
+/** Every encrypted column: table, column as stored, the name bound into the associated data. */
+export const ENCRYPTED_COLUMNS = [
+  { table: 'users', column: 'name_enc', field: 'name' },
+  { table: 'users', column: 'email_enc', field: 'email', blindIndex: 'email_index' },
+  { table: 'users', column: 'phone_enc', field: 'phone' },
+  { table: 'invitations', column: 'name_enc', field: 'name' },
+  { table: 'invitations', column: 'email_enc', field: 'email', blindIndex: 'email_index' },
+  { table: 'notifications', column: 'content_enc', field: 'content' },
+] as const;
+
+const BATCH = 500;
+
+/**
+ * reencryptAll re-seals every encrypted value not yet under the cipher's current key (and
+ * recomputes blind indexes), in batches of one transaction each. Values under previous keys stay
+ * readable throughout, so Baton can keep running. Returns how many values were rewritten.
+ */
+export async function reencryptAll(db: Db, cipher: FieldCipher): Promise<number> {
+  const prefix = `v1.${cipher.keyId}.%`;
+  let total = 0;
+  for (const spec of ENCRYPTED_COLUMNS) {
+    const table = sql.identifier(spec.table);
+    const column = sql.identifier(spec.column);
+    for (;;) {
+      const rewritten = await db.transaction(async (tx) => {
+        const rows = await selectRows<{ id: number; value: string }>(
+          tx,
+          sql`select id, ${column} as value from ${table}
+              where ${column} is not null and ${column} not like ${prefix}
+              order by id limit ${BATCH} for update`,
+        );
+        for (const row of rows) {
+          const ctx = { table: spec.table, column: spec.field, rowId: Number(row.id) };
+          const plain = cipher.decrypt(row.value, ctx);
+          const sealed = cipher.encrypt(plain, ctx);
+          const index =
+            'blindIndex' in spec
+              ? sql`, ${sql.identifier(spec.blindIndex)} = ${cipher.blindIndex(plain)}`
+              : sql``;
+          await tx.execute(
+            sql`update ${table} set ${column} = ${sealed}${index} where id = ${row.id}`,
+          );
+        }
+        return rows.length;
+      });
+      total += rewritten;
+      if (rewritten < BATCH) break;
+    }
+  }
+  return total;
+}

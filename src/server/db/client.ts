@@ -1,0 +1,190 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { type SQL, sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import lockfile from 'proper-lockfile';
+import * as schema from './schema';
+
+/** Db is the Drizzle handle both engines share: every query is written once against it. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** Tx is a transaction handle; services take it so a state change happens in one transaction. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Engine = 'pglite' | 'postgres';
+
+export interface Database {
+  db: Db;
+  engine: Engine;
+  /** where the data lives, without credentials (for diagnostics) */
+  location: string;
+  ping(): Promise<void>;
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** called for every SQL statement; tests count queries with it */
+  onQuery?: (query: string) => void;
+}
+
+export class DataDirLockedError extends Error {
+  constructor(dir: string) {
+    super(
+      `Another Baton process is already using the data directory ${dir}. Stop that process, or set DATA_DIR to a different directory.`,
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+/** migrationsFolder finds the committed SQL migrations whether running from src/ or dist/. */
+export function migrationsFolder(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, 'drizzle');
+    if (existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error('Cannot find the drizzle/ migrations folder');
+}
+
+function logger(options: OpenOptions) {
+  const onQuery = options.onQuery;
+  return onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined;
+}
+
+/** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
+export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
+  const pgDir = path.join(dataDir, 'pgdata');
+  await mkdir(pgDir, { recursive: true });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(pgDir, {
+      lockfilePath: path.join(dataDir, 'baton.lock'),
+      stale: 15_000,
+      update: 5_000,
+      retries: 0,
+      realpath: false,
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dataDir);
+    throw err;
+  }
+  try {
+    const client = await PGlite.create(pgDir);
+    return wrapPglite(client, `pglite:${pgDir}`, options, release);
+  } catch (err) {
+    await release();
+    throw err;
+  }
+}
+
+/** wrapPglite turns an open PGlite instance (tests load one from a template dump) into a Database. */
+export function wrapPglite(
+  client: PGlite,
+  location: string,
+  options: OpenOptions = {},
+  release?: () => Promise<void>,
+): Database {
+  const db = drizzlePglite(client, { schema, logger: logger(options) }) as unknown as Db;
+  return {
+    db,
+    engine: 'pglite',
+    location,
+    ping: async () => {
+      await client.query('select 1');
+    },
+    migrate: async () => {
+      await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
+    },
+    close: async () => {
+      await client.close();
+      await release?.();
+    },
+  };
+}
+
+/** openPostgres connects a node-postgres pool to a PostgreSQL server. */
+export function openPostgres(url: string, options: OpenOptions & { max?: number } = {}): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  // Nor may a checked-out one (the pool listens only while a client is idle): when the server
+  // stops between two statements of a transaction, node-postgres emits 'error' on the client,
+  // and an 'error' event without a listener ends the process. The transaction's next statement
+  // fails instead (answered 503), and the pool drops the broken client when it is released.
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  const db = drizzleNodePg(pool, { schema, logger: logger(options) }) as unknown as Db;
+  return {
+    db,
+    engine: 'postgres',
+    location: describePostgresUrl(url),
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    migrate: async () => {
+      // Several instances may start at once: one migrates while the others wait on the lock.
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock(7411001)');
+        await migrateNodePg(drizzleNodePg(client, { schema }), {
+          migrationsFolder: migrationsFolder(),
+        });
+      } finally {
+        await client.query('select pg_advisory_unlock(7411001)').catch(() => {});
+        client.release();
+      }
+    },
+    close: async () => {
+      await pool.end();
+    },
+  };
+}
+
+/** describePostgresUrl returns host, port and database of a URL, never its credentials. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `postgres://${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return 'postgres://(unparsable url)';
+  }
+}
+
+/** openDatabase opens PostgreSQL when a URL is given, else PGlite in dataDir. */
+export async function openDatabase(
+  settings: { databaseUrl?: string; dataDir: string },
+  options: OpenOptions = {},
+): Promise<Database> {
+  return settings.databaseUrl
+    ? openPostgres(settings.databaseUrl, options)
+    : openPglite(settings.dataDir, options);
+}
+
+/** selectRows runs raw SQL and returns its rows; both engines answer `{ rows }`. */
+export async function selectRows<T>(db: Db | Tx, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+/** countRows is a small helper for health and seed checks. */
+export async function countRows(db: Db, table: 'users' | 'rotations'): Promise<number> {
+  const rows = await selectRows<{ n: number }>(
+    db,
+    sql.raw(`select count(*)::int as n from ${table}`),
+  );
+  return Number(rows[0]?.n ?? 0);
+}

@@ -1,0 +1,117 @@
+import { eq } from 'drizzle-orm';
+import type { Role } from '../../shared/domain/roles';
+import { nextHandoffAt } from '../../shared/domain/shifts';
+import type { FieldCipher } from '../crypto/field-crypto';
+import { insertUsers, type NewUser } from '../modules/users/user-repository';
+import type { Db, Tx } from './client';
+import { handoffs, rotationMembers, rotations } from './schema';
+
+/**
+ * Factories build plain objects (build*) and insert rows (insert*). Tests and the demo seed share
+ * them, so what tests exercise is what a demo shows.
+ */
+let sequence = 0;
+
+/** buildUser returns a new-user object with unique defaults, overridden by `overrides`. */
+export function buildUser(overrides: Partial<NewUser> = {}, domain = 'example.com'): NewUser {
+  sequence += 1;
+  const n = `${Date.now().toString(36)}${sequence}`;
+  return { name: `Test User ${n}`, email: `user.${n}@${domain}`, roles: ['on-call'], ...overrides };
+}
+
+/** insertUser creates one user. */
+export async function insertUser(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  overrides: Partial<NewUser> & { roles?: Role[] } = {},
+  domain?: string,
+) {
+  const [user] = await insertUsers(db, cipher, [buildUser(overrides, domain)]);
+  return user;
+}
+
+export interface RotationSeed {
+  name?: string;
+  description?: string | null;
+  cadence?: 'daily' | 'weekly';
+  type?: 'fixed' | 'scheduled';
+  suspended?: boolean;
+  timeZone?: string;
+  handoffTime?: string;
+  handoffWeekday?: number;
+  memberIds?: number[];
+  holderId?: number | null;
+  holderSince?: Date;
+  createdById?: number | null;
+  now?: Date;
+}
+
+/** insertRotation creates a rotation with members in the given order and an optional holder. */
+export async function insertRotation(db: Db | Tx, seed: RotationSeed = {}) {
+  sequence += 1;
+  const now = seed.now ?? new Date();
+  const pattern = {
+    cadence: seed.cadence ?? 'weekly',
+    timeZone: seed.timeZone ?? 'UTC',
+    handoffTime: seed.handoffTime ?? '09:00',
+    handoffWeekday: seed.handoffWeekday ?? 1,
+  } as const;
+  const [rotation] = await db
+    .insert(rotations)
+    .values({
+      name: seed.name ?? `Rotation ${sequence}`,
+      description: seed.description ?? null,
+      type: seed.type ?? 'fixed',
+      suspended: seed.suspended ?? false,
+      ...pattern,
+      nextHandoffAt: seed.suspended ? null : nextHandoffAt(pattern, now),
+      createdById: seed.createdById ?? null,
+    })
+    .returning();
+  const memberIds = seed.memberIds ?? [];
+  if (memberIds.length > 0) {
+    await db
+      .insert(rotationMembers)
+      .values(memberIds.map((userId, order) => ({ rotationId: rotation.id, userId, order })));
+  }
+  if (seed.holderId) {
+    const [updated] = await db
+      .update(rotations)
+      .set({ holderUserId: seed.holderId, holderSince: seed.holderSince ?? now })
+      .where(eq(rotations.id, rotation.id))
+      .returning();
+    return updated;
+  }
+  return rotation;
+}
+
+export interface HandoffSeed {
+  rotationId: number;
+  fromUserId?: number | null;
+  toUserId?: number | null;
+  status?: string;
+  kind?: string;
+  notes?: string | null;
+  occurredAt?: Date;
+  acknowledgedAt?: Date | null;
+}
+
+/** insertHandoffs records handoff history rows. */
+export async function insertHandoffs(db: Db | Tx, seeds: HandoffSeed[]) {
+  if (seeds.length === 0) return [];
+  return db
+    .insert(handoffs)
+    .values(
+      seeds.map((h) => ({
+        rotationId: h.rotationId,
+        fromUserId: h.fromUserId ?? null,
+        toUserId: h.toUserId ?? null,
+        status: h.status ?? 'success',
+        kind: h.kind ?? 'pass',
+        notes: h.notes ?? null,
+        occurredAt: h.occurredAt ?? new Date(),
+        acknowledgedAt: h.acknowledgedAt ?? null,
+      })),
+    )
+    .returning();
+}

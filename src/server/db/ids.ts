@@ -1,0 +1,20 @@
+import { sql } from 'drizzle-orm';
+import { type Db, selectRows, type Tx } from './client';
+
+type TableWithSerial = 'users' | 'invitations' | 'notifications';
+
+/**
+ * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their
+ * ciphertext to the row id, so rows holding them get their id before the insert.
+ */
+export async function allocateIds(
+  db: Db | Tx,
+  table: TableWithSerial,
+  count = 1,
+): Promise<number[]> {
+  const rows = await selectRows<{ id: number }>(
+    db,
+    sql`select nextval(pg_get_serial_sequence(${table}, 'id'))::int as id from generate_series(1, ${count})`,
+  );
+  return rows.map((r) => Number(r.id));
+}

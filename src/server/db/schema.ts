@@ -1,0 +1,321 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+// Columns named *_enc hold AES-256-GCM envelopes (see src/server/crypto/field-crypto.ts), bound
+// to their table, column and row id. Never compare or sort on them in SQL.
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    nameEnc: text('name_enc').notNull(),
+    emailEnc: text('email_enc').notNull(),
+    /** HMAC-SHA256 blind index of the normalised email address */
+    emailIndex: text('email_index').notNull(),
+    phoneEnc: text('phone_enc'),
+    /** legacy single role, kept readable; 'member' is read as on-call */
+    role: text('role').notNull().default('on-call'),
+    roles: text('roles').array().notNull().default(sql`ARRAY['on-call']::text[]`),
+    timezone: text('timezone').notNull().default('UTC'),
+    notificationPreference: text('notification_preference').notNull().default('email'),
+    handoffReminderMinutes: integer('handoff_reminder_minutes').notNull().default(30),
+    oidcIssuer: text('oidc_issuer'),
+    oidcSubject: text('oidc_subject'),
+    /** secret for this user's calendar feed URL, stored hashed */
+    calendarTokenHash: text('calendar_token_hash'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_email_index_key').on(t.emailIndex),
+    uniqueIndex('users_oidc_subject_key').on(t.oidcIssuer, t.oidcSubject),
+    check(
+      'users_notification_preference_check',
+      sql`${t.notificationPreference} in ('email', 'sms', 'both', 'all')`,
+    ),
+    check('users_roles_not_empty', sql`cardinality(${t.roles}) > 0`),
+  ],
+);
+
+export const rotations = pgTable(
+  'rotations',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    description: text('description'),
+    cadence: text('cadence').notNull().default('weekly'),
+    type: text('type').notNull().default('fixed'),
+    suspended: boolean('suspended').notNull().default(false),
+    /** the member holding the baton; a composite foreign key keeps it a member (see migration 0001) */
+    holderUserId: integer('holder_user_id'),
+    holderSince: ts('holder_since'),
+    nextHandoffAt: ts('next_handoff_at'),
+    timeZone: text('time_zone').notNull().default('UTC'),
+    /** local wall-clock time of the shift boundary, HH:MM */
+    handoffTime: text('handoff_time').notNull().default('09:00'),
+    /** weekday of the boundary for weekly rotations, 0 = Sunday … 6 = Saturday */
+    handoffWeekday: smallint('handoff_weekday').notNull().default(1),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('rotations_cadence_check', sql`${t.cadence} in ('daily', 'weekly')`),
+    check('rotations_type_check', sql`${t.type} in ('fixed', 'scheduled')`),
+    check('rotations_name_check', sql`char_length(${t.name}) between 1 and 200`),
+    check(
+      'rotations_handoff_time_check',
+      sql`${t.handoffTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`,
+    ),
+    check('rotations_handoff_weekday_check', sql`${t.handoffWeekday} between 0 and 6`),
+    index('rotations_next_handoff_at_idx').on(t.nextHandoffAt),
+  ],
+);
+
+export const rotationMembers = pgTable(
+  'rotation_members',
+  {
+    id: serial('id').primaryKey(),
+    rotationId: integer('rotation_id')
+      .notNull()
+      .references(() => rotations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    order: integer('order').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('rotation_members_rotation_user_key').on(t.rotationId, t.userId),
+    index('rotation_members_user_idx').on(t.userId),
+    check('rotation_members_order_check', sql`${t.order} >= 0`),
+  ],
+);
+
+export const scheduleEntries = pgTable(
+  'schedule_entries',
+  {
+    id: serial('id').primaryKey(),
+    rotationId: integer('rotation_id')
+      .notNull()
+      .references(() => rotations.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startAt: ts('start_at').notNull(),
+    endAt: ts('end_at').notNull(),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('schedule_entries_end_after_start', sql`${t.endAt} > ${t.startAt}`),
+    index('schedule_entries_rotation_start_idx').on(t.rotationId, t.startAt),
+  ],
+);
+
+export const handoffs = pgTable(
+  'handoffs',
+  {
+    id: serial('id').primaryKey(),
+    rotationId: integer('rotation_id')
+      .notNull()
+      .references(() => rotations.id, { onDelete: 'cascade' }),
+    fromUserId: integer('from_user_id').references(() => users.id, { onDelete: 'set null' }),
+    toUserId: integer('to_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** success, acknowledged, missed, escalated (or another status shown raw) */
+    status: text('status').notNull().default('success'),
+    /** take, pass, reassign, auto, schedule, coverage, coverage_end, member_removed */
+    kind: text('kind').notNull(),
+    notes: text('notes'),
+    urgent: boolean('urgent').notNull().default(false),
+    occurredAt: ts('occurred_at').notNull().defaultNow(),
+    acknowledgedAt: ts('acknowledged_at'),
+    /** idempotency key of an automatic handoff: the same boundary is never handed off twice */
+    effectKey: text('effect_key'),
+  },
+  (t) => [
+    // NULLS FIRST is what `order by … desc` means: an index sorted otherwise is not used for it.
+    index('handoffs_occurred_at_idx').on(
+      t.occurredAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('handoffs_rotation_idx').on(
+      t.rotationId,
+      t.occurredAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    uniqueIndex('handoffs_effect_key_key').on(t.effectKey),
+  ],
+);
+
+export const coverageRequests = pgTable(
+  'coverage_requests',
+  {
+    id: serial('id').primaryKey(),
+    rotationId: integer('rotation_id')
+      .notNull()
+      .references(() => rotations.id, { onDelete: 'cascade' }),
+    requesterId: integer('requester_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    coveringUserId: integer('covering_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startAt: ts('start_at').notNull(),
+    endAt: ts('end_at').notNull(),
+    notes: text('notes'),
+    /** pending, accepted, declined, cancelled, active, completed */
+    status: text('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    respondedAt: ts('responded_at'),
+  },
+  (t) => [
+    check('coverage_requests_end_after_start', sql`${t.endAt} > ${t.startAt}`),
+    index('coverage_requests_rotation_idx').on(t.rotationId, t.startAt),
+  ],
+);
+
+export const pages = pgTable(
+  'pages',
+  {
+    id: serial('id').primaryKey(),
+    rotationId: integer('rotation_id')
+      .notNull()
+      .references(() => rotations.id, { onDelete: 'cascade' }),
+    pagedById: integer('paged_by_id').references(() => users.id, { onDelete: 'set null' }),
+    targetUserId: integer('target_user_id').references(() => users.id, { onDelete: 'set null' }),
+    message: text('message').notNull(),
+    urgency: text('urgency').notNull().default('high'),
+    /** triggered, acknowledged, escalated, resolved */
+    status: text('status').notNull().default('triggered'),
+    ackTokenHash: text('ack_token_hash'),
+    createdAt: createdAt(),
+    acknowledgedAt: ts('acknowledged_at'),
+    escalatedAt: ts('escalated_at'),
+    resolvedAt: ts('resolved_at'),
+  },
+  (t) => [
+    check('pages_urgency_check', sql`${t.urgency} in ('low', 'medium', 'high')`),
+    index('pages_rotation_idx').on(t.rotationId, t.createdAt.desc()),
+  ],
+);
+
+export const invitations = pgTable(
+  'invitations',
+  {
+    id: serial('id').primaryKey(),
+    nameEnc: text('name_enc').notNull(),
+    emailEnc: text('email_enc').notNull(),
+    emailIndex: text('email_index').notNull(),
+    role: text('role').notNull(),
+    /** SHA-256 of the single-use token; the token itself is never stored */
+    tokenHash: text('token_hash').notNull(),
+    /** pending, accepted, revoked */
+    status: text('status').notNull().default('pending'),
+    expiresAt: ts('expires_at').notNull(),
+    invitedById: integer('invited_by_id').references(() => users.id, { onDelete: 'set null' }),
+    acceptedUserId: integer('accepted_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+    acceptedAt: ts('accepted_at'),
+  },
+  (t) => [
+    uniqueIndex('invitations_token_hash_key').on(t.tokenHash),
+    uniqueIndex('invitations_pending_email_key')
+      .on(t.emailIndex)
+      .where(sql`${t.status} = 'pending'`),
+    check(
+      'invitations_role_check',
+      sql`${t.role} in ('admin', 'manager', 'on-call', 'incident_manager', 'member')`,
+    ),
+  ],
+);
+
+/**
+ * ID tokens accepted by POST /api/auth/firebase, by a SHA-256 of what identifies one use (issuer
+ * and nonce, or jti, or the token), until each expires: a token signs in once on every instance
+ * (decision 011).
+ */
+export const usedIdTokens = pgTable(
+  'used_id_tokens',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('used_id_tokens_expires_idx').on(t.expiresAt)],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the session token; the token itself lives only in the browser's cookie */
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
+    idleExpiresAt: ts('idle_expires_at').notNull(),
+    absoluteExpiresAt: ts('absolute_expires_at').notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.userId)],
+);
+
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** email or sms */
+    channel: text('channel').notNull(),
+    kind: text('kind').notNull(),
+    /** encrypted JSON { to, subject, text, html } */
+    contentEnc: text('content_enc').notNull(),
+    /** one notification per (event, recipient, channel) */
+    dedupeKey: text('dedupe_key').notNull(),
+    /** pending, sending, sent, failed */
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    providerResponse: text('provider_response'),
+    createdAt: createdAt(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [
+    uniqueIndex('notifications_dedupe_key_key').on(t.dedupeKey),
+    index('notifications_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    check('notifications_channel_check', sql`${t.channel} in ('email', 'sms')`),
+  ],
+);
+
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index('audit_events_created_at_idx').on(t.createdAt.desc())],
+);

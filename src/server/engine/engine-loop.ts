@@ -1,0 +1,76 @@
+import type { Clock } from '../clock';
+
+/** EngineStatus is what /readyz and the diagnostics read about the time-driven loop. */
+export interface EngineStatus {
+  intervalMs: number;
+  /** when the last tick finished without error */
+  lastTickAt: Date | null;
+  lastError: string | null;
+  running: boolean;
+}
+
+export interface EngineLoop {
+  status(): EngineStatus;
+  /** runs one tick now (tests, and the first tick at start) */
+  runOnce(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** engineIsStale tells whether the loop has missed several intervals (readiness fails then). */
+export function engineIsStale(status: EngineStatus, now: Date, intervals = 4): boolean {
+  const last = status.lastTickAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+  return now.getTime() - last > status.intervalMs * intervals;
+}
+
+/**
+ * startEngineLoop calls `tick(now)` every interval. Ticks never overlap; a failing tick is
+ * reported and the loop goes on. Effects are idempotent, so a tick that is cut off midway (a
+ * killed process) is simply done again by the next one, here or on another instance.
+ */
+export function startEngineLoop(options: {
+  clock: Clock;
+  intervalMs: number;
+  tick: (now: Date) => Promise<void>;
+  onError?: (err: unknown) => void;
+  /** false: do not schedule ticks (tests call runOnce) */
+  autoStart?: boolean;
+}): EngineLoop {
+  const state: EngineStatus = {
+    intervalMs: options.intervalMs,
+    lastTickAt: null,
+    lastError: null,
+    running: options.autoStart !== false,
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+
+  const runOnce = () => {
+    current = current.then(async () => {
+      try {
+        await options.tick(options.clock.now());
+        state.lastTickAt = options.clock.now();
+        state.lastError = null;
+      } catch (err) {
+        state.lastError = err instanceof Error ? err.message : String(err);
+        options.onError?.(err);
+      }
+    });
+    return current;
+  };
+  const schedule = () => {
+    if (!state.running) return;
+    timer = setTimeout(() => void runOnce().finally(schedule), options.intervalMs);
+    timer.unref();
+  };
+  if (state.running) void runOnce().finally(schedule);
+
+  return {
+    status: () => ({ ...state }),
+    runOnce,
+    stop: async () => {
+      state.running = false;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { User } from '../../shared/contracts/users';
+import type { Config } from '../config';
+import type { FieldCipher } from '../crypto/field-crypto';
+import type { Tx } from '../db/client';
+import { publicBaseUrl } from '../modules/notifications/messages';
+import { enqueueNotifications } from '../modules/notifications/outbox';
+import type { EngineMessage, MessageContext } from './handoff-messages';
+
+/** One notification the engine sends: to whom, what, and the key that makes it once-only. */
+export interface EngineNotice {
+  eventKey: string;
+  kind: string;
+  recipient: User | undefined;
+  message: (context: MessageContext) => EngineMessage;
+}
+
+/**
+ * sendNotices writes the notices to the outbox in the caller's transaction, each in its reader's
+ * time zone; a notice whose event key was sent to that person before is not sent again.
+ */
+export async function sendNotices(
+  tx: Tx,
+  deps: { cipher: FieldCipher; config: Pick<Config, 'publicUrl' | 'port'> },
+  now: Date,
+  rotation: { id: number; name: string },
+  notices: EngineNotice[],
+): Promise<number> {
+  const baseUrl = publicBaseUrl(deps.config);
+  const inputs = notices
+    .filter((n): n is EngineNotice & { recipient: User } => n.recipient !== undefined)
+    .map((n) => {
+      const content = n.message({ baseUrl, rotation, timeZone: validZone(n.recipient.timezone) });
+      return {
+        eventKey: n.eventKey,
+        kind: n.kind,
+        recipient: n.recipient,
+        subject: content.subject,
+        text: content.text,
+        html: content.html,
+        sms: content.sms,
+      };
+    });
+  if (inputs.length === 0) return 0;
+  return enqueueNotifications(tx, deps.cipher, now, inputs);
+}
+
+/** Zones already checked: making a DateTimeFormat to test one is costly, and ticks repeat them. */
+const zoneChecks = new Map<string, string>();
+
+function validZone(zone: string): string {
+  let valid = zoneChecks.get(zone);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      valid = zone;
+    } catch {
+      valid = 'UTC';
+    }
+    if (zoneChecks.size < 1000) zoneChecks.set(zone, valid);
+  }
+  return valid;
+}

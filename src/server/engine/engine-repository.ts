@@ -1,0 +1,298 @@
+import { eq, inArray, type SQL, sql } from 'drizzle-orm';
+import type { User } from '../../shared/contracts/users';
+import { KINDS_HANDLING_A_BOUNDARY } from '../../shared/domain/handoff-flow';
+import { effectiveRoles } from '../../shared/domain/roles';
+import { canHoldBaton } from '../../shared/domain/rotation';
+import type { FieldCipher } from '../crypto/field-crypto';
+import { type Db, selectRows, type Tx } from '../db/client';
+import { rotations, users } from '../db/schema';
+import type { RotationRow } from '../modules/rotations/rotation-repository';
+import { toUser } from '../modules/users/user-repository';
+
+/**
+ * The engine's reads. Each task finds what is due in one statement over every rotation (the
+ * index on next_handoff_at keeps it cheap), then works on each due rotation in its own
+ * transaction, re-reading it under a row lock taken with SKIP LOCKED: two engines never work on
+ * the same rotation at once, and one never waits for the other.
+ */
+
+const asDate = (value: Date | string | null): Date | null =>
+  value === null ? null : value instanceof Date ? value : new Date(value);
+
+/** lockRotationOrSkip locks a rotation row for this transaction, or answers undefined when another holds it. */
+export async function lockRotationOrSkip(tx: Tx, id: number): Promise<RotationRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(rotations)
+    .where(eq(rotations.id, id))
+    .for('update', { skipLocked: true });
+  return row;
+}
+
+/** A member as the engine reads them: whether they can hold the baton, and their own notice lead. */
+export interface EngineMember {
+  userId: number;
+  canHold: boolean;
+  reminderMinutes: number;
+}
+
+/** What the fixed-rotation flow plans from. */
+export interface FixedFlowRow {
+  id: number;
+  name: string;
+  cadence: 'daily' | 'weekly';
+  timeZone: string;
+  handoffTime: string;
+  handoffWeekday: number;
+  holderUserId: number | null;
+  nextHandoffAt: Date;
+  members: EngineMember[];
+  /** when the holder last changed in a way that handles a boundary */
+  lastHandoffAt: Date | null;
+  /** a coverage window is running: the covering member holds the baton, the flow waits */
+  coverageActive: boolean;
+}
+
+interface RawMember {
+  userId: number;
+  roles: string[];
+  role: string;
+  reminderMinutes: number;
+}
+
+const boundaryKinds = sql.join(
+  KINDS_HANDLING_A_BOUNDARY.map((k) => sql`${k}`),
+  sql`, `,
+);
+
+/**
+ * listFixedFlowRows returns the active fixed rotations whose next boundary is at or before
+ * `horizon` (one statement), or just rotation `id`, locked (`for update skip locked`: nothing when
+ * another transaction holds it).
+ */
+export async function listFixedFlowRows(
+  db: Db | Tx,
+  horizon: Date,
+  id?: number,
+): Promise<FixedFlowRow[]> {
+  const only: SQL = id === undefined ? sql`` : sql`and r.id = ${id}`;
+  // One rotation is read under its row lock, skipped when another engine holds it: one statement.
+  const lock: SQL = id === undefined ? sql`` : sql`for update of r skip locked`;
+  const rows = await selectRows<{
+    id: number;
+    name: string;
+    cadence: 'daily' | 'weekly';
+    timeZone: string;
+    handoffTime: string;
+    handoffWeekday: number;
+    holderUserId: number | null;
+    nextHandoffAt: Date | string;
+    members: RawMember[] | string;
+    lastHandoffAt: Date | string | null;
+    coverageActive: boolean;
+  }>(
+    db,
+    sql`select r.id, r.name, r.cadence, r.time_zone as "timeZone", r.handoff_time as "handoffTime",
+               r.handoff_weekday as "handoffWeekday", r.holder_user_id as "holderUserId",
+               r.next_handoff_at as "nextHandoffAt",
+               coalesce((select json_agg(json_build_object('userId', m.user_id, 'roles', u.roles,
+                                 'role', u.role, 'reminderMinutes', u.handoff_reminder_minutes)
+                                 order by m."order")
+                           from rotation_members m join users u on u.id = m.user_id
+                          where m.rotation_id = r.id), '[]'::json) as members,
+               (select max(h.occurred_at) from handoffs h
+                 where h.rotation_id = r.id and h.kind in (${boundaryKinds})) as "lastHandoffAt",
+               exists (select 1 from coverage_requests c
+                        where c.rotation_id = r.id and c.status = 'active') as "coverageActive"
+          from rotations r
+         where r.type = 'fixed' and not r.suspended and r.next_handoff_at <= ${horizon} ${only}
+         order by r.next_handoff_at, r.id ${lock}`,
+  );
+  return rows.map((r) => {
+    const members = (
+      typeof r.members === 'string' ? JSON.parse(r.members) : r.members
+    ) as RawMember[];
+    return {
+      ...r,
+      nextHandoffAt: asDate(r.nextHandoffAt) as Date,
+      lastHandoffAt: asDate(r.lastHandoffAt),
+      members: members.map((m) => ({
+        userId: m.userId,
+        canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
+        reminderMinutes: m.reminderMinutes,
+      })),
+    };
+  });
+}
+
+/** listDueScheduledRotations returns the ids of active scheduled rotations with a change due at `now`. */
+export async function listDueScheduledRotations(db: Db | Tx, now: Date): Promise<number[]> {
+  const rows = await selectRows<{ id: number }>(
+    db,
+    sql`select id from rotations
+         where type = 'scheduled' and not suspended and next_handoff_at <= ${now}
+         order by next_handoff_at, id`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/** A schedule entry or coverage window as the engine reads it. */
+export interface EngineWindow {
+  id: number;
+  userId: number;
+  start: Date;
+  end: Date;
+}
+
+/** listEntriesEndingFrom returns a rotation's schedule entries that end at or after `from`, earliest first. */
+export async function listEntriesEndingFrom(
+  tx: Tx,
+  rotationId: number,
+  from: Date,
+): Promise<EngineWindow[]> {
+  const rows = await selectRows<{
+    id: number;
+    userId: number;
+    start: Date | string;
+    end: Date | string;
+  }>(
+    tx,
+    sql`select id, user_id as "userId", start_at as start, end_at as "end"
+          from schedule_entries where rotation_id = ${rotationId} and end_at >= ${from}
+         order by start_at, id`,
+  );
+  return rows.map((r) => ({ ...r, start: asDate(r.start) as Date, end: asDate(r.end) as Date }));
+}
+
+/** listRunningCoverage returns a rotation's running (active) coverage windows. */
+export async function listRunningCoverage(tx: Tx, rotationId: number): Promise<EngineWindow[]> {
+  const rows = await selectRows<{
+    id: number;
+    userId: number;
+    start: Date | string;
+    end: Date | string;
+  }>(
+    tx,
+    sql`select id, covering_user_id as "userId", start_at as start, end_at as "end"
+          from coverage_requests where rotation_id = ${rotationId} and status = 'active'`,
+  );
+  return rows.map((r) => ({ ...r, start: asDate(r.start) as Date, end: asDate(r.end) as Date }));
+}
+
+/** listMembers returns a rotation's members in order, with whether each can hold the baton. */
+export async function listEngineMembers(tx: Db | Tx, rotationId: number): Promise<EngineMember[]> {
+  const rows = await selectRows<RawMember>(
+    tx,
+    sql`select m.user_id as "userId", u.roles, u.role, u.handoff_reminder_minutes as "reminderMinutes"
+          from rotation_members m join users u on u.id = m.user_id
+         where m.rotation_id = ${rotationId} order by m."order"`,
+  );
+  return rows.map((m) => ({
+    userId: m.userId,
+    canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
+    reminderMinutes: m.reminderMinutes,
+  }));
+}
+
+/** listDueCoverage returns the coverage windows of active rotations due to start or end at `now`. */
+export async function listDueCoverage(
+  db: Db | Tx,
+  now: Date,
+): Promise<{ id: number; rotationId: number }[]> {
+  return selectRows<{ id: number; rotationId: number }>(
+    db,
+    sql`select c.id, c.rotation_id as "rotationId"
+          from coverage_requests c join rotations r on r.id = c.rotation_id
+         where not r.suspended
+           and ((c.status = 'accepted' and c.start_at <= ${now})
+             or (c.status = 'active' and c.end_at <= ${now}))
+         order by least(c.start_at, c.end_at), c.id`,
+  );
+}
+
+/** The latest handoff of a rotation while its receiver holds the baton and has not acknowledged it. */
+export interface AwaitingHandoff {
+  id: number;
+  rotationId: number;
+  rotationName: string;
+  fromUserId: number | null;
+  toUserId: number;
+  urgent: boolean;
+  occurredAt: Date;
+}
+
+/**
+ * listOverdueAcknowledgements returns, per active rotation, its latest handoff when the receiver
+ * still holds the baton, has not acknowledged it, and it happened at or before `occurredBy`
+ * (one statement; a lateral read of each rotation's latest handoff by index), or just rotation `id`.
+ */
+export async function listOverdueAcknowledgements(
+  db: Db | Tx,
+  occurredBy: Date,
+  id?: number,
+): Promise<AwaitingHandoff[]> {
+  const only: SQL = id === undefined ? sql`` : sql`and r.id = ${id}`;
+  const rows = await selectRows<AwaitingHandoff & { occurredAt: Date | string }>(
+    db,
+    sql`select h.id, r.id as "rotationId", r.name as "rotationName", h.from_user_id as "fromUserId",
+               h.to_user_id as "toUserId", h.urgent, h.occurred_at as "occurredAt"
+          from rotations r
+          join lateral (select * from handoffs x where x.rotation_id = r.id
+                         order by x.occurred_at desc, x.id desc limit 1) h on true
+         where not r.suspended and h.status = 'success' and h.acknowledged_at is null
+           and h.kind <> 'take' and h.to_user_id = r.holder_user_id
+           and h.occurred_at <= ${occurredBy} ${only}
+         order by h.occurred_at, h.id`,
+  );
+  return rows.map((r) => ({ ...r, occurredAt: asDate(r.occurredAt) as Date }));
+}
+
+/** loadUsers reads and decrypts the users of the ids (one query). */
+export async function loadUsers(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  ids: readonly (number | null | undefined)[],
+): Promise<Map<number, User>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.select().from(users).where(inArray(users.id, wanted));
+  return new Map(rows.map((row) => [row.id, toUser(row, cipher)]));
+}
+
+/** EffectAlreadyDone aborts a transaction whose keyed effect another engine already made. */
+export class EffectAlreadyDone extends Error {
+  constructor(key: string) {
+    super(`Effect ${key} was already done`);
+    this.name = 'EffectAlreadyDone';
+  }
+}
+
+/** How many due items one engine task works on at once (each in its own transaction). */
+export const ENGINE_CONCURRENCY = 4;
+
+/**
+ * eachDue works through due items, a few at once (each item locks only its own rows, so they do
+ * not wait on one another); one item's failure does not stop the others. The failures are thrown
+ * together at the end, so the tick reports them and the next tick retries.
+ */
+export async function eachDue<T>(
+  items: readonly T[],
+  work: (item: T) => Promise<unknown>,
+  concurrency = ENGINE_CONCURRENCY,
+) {
+  const failures: unknown[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      try {
+        await work(item);
+      } catch (err) {
+        if (!(err instanceof EffectAlreadyDone)) failures.push(err);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  if (failures.length === 1) throw failures[0];
+  if (failures.length > 1) throw new AggregateError(failures, `${failures.length} items failed`);
+}

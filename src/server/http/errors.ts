@@ -1,0 +1,75 @@
+import type { ZodType } from 'zod';
+import { type ErrorCode, ErrorCodes } from '../../shared/contracts/errors';
+
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  INVALID_CREDENTIALS: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  SERVICE_UNAVAILABLE: 503,
+  INTERNAL: 500,
+  ROTATION_SUSPENDED: 409,
+  NOT_ON_CALL: 409,
+  NOT_A_MEMBER: 409,
+  BATON_ALREADY_HELD: 409,
+  BATON_HOLDER_CHANGED: 409,
+  NO_ONE_ON_CALL: 409,
+  CANNOT_HOLD_BATON: 409,
+  SCHEDULE_REQUIRED: 409,
+  SCHEDULE_OVERLAP: 409,
+};
+
+/** AppError is the one coded error domain and service code throws; the error handler maps it. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = STATUS_BY_CODE[code];
+  }
+}
+
+export const notFound = (message = 'Not found') => new AppError(ErrorCodes.NOT_FOUND, message);
+export const forbidden = (message = 'You do not have permission to do that.') =>
+  new AppError(ErrorCodes.FORBIDDEN, message);
+export const unauthenticated = (message = 'Not authenticated') =>
+  new AppError(ErrorCodes.UNAUTHENTICATED, message);
+export const conflict = (message: string) => new AppError(ErrorCodes.CONFLICT, message);
+export const badRequest = (message: string) => new AppError(ErrorCodes.BAD_REQUEST, message);
+
+/** parseInput validates untrusted input with a shared schema, or throws a 400 with field errors. */
+export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const key = issue.path.join('.') || '_';
+    fields[key] ??= issue.message;
+  }
+  const first = result.error.issues[0];
+  const where = first?.path.length ? `${first.path.join('.')}: ` : '';
+  return throwValidation(`${where}${first?.message ?? 'Invalid input'}`, fields);
+}
+
+function throwValidation(message: string, fields: Record<string, string>): never {
+  throw new AppError(ErrorCodes.VALIDATION_FAILED, message, fields);
+}
+
+/** parseId reads a positive integer path parameter or throws 400. */
+export function parseId(value: unknown, name = 'id'): number {
+  const n = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) {
+    throw new AppError(ErrorCodes.BAD_REQUEST, `${name} must be a positive integer`);
+  }
+  return n;
+}

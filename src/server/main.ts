@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { bannerLines, startRuntime } from './bootstrap';
+import { ConfigError } from './config';
+import { DataDirLockedError } from './db/client';
+import { startEngine } from './engine/run-tick';
+import { channelsFromConfig } from './modules/notifications/channels';
+import { startOutboxWorker } from './modules/notifications/outbox';
+
+/** main starts Baton: configuration, database, HTTP; it shuts down gracefully on SIGINT/SIGTERM. */
+async function main() {
+  const runtime = await startRuntime();
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // dist/server/main.js serves dist/client; src/server/main.ts (dev) serves dist/client too.
+  const clientDir = path.resolve(
+    here,
+    here.includes(`${path.sep}dist${path.sep}`) ? '../client' : '../../dist/client',
+  );
+  // The engine starts first, so readiness can report on it from the first request.
+  let log: ((err: unknown) => void) | undefined;
+  const engine = startEngine(runtime, { onError: (err) => log?.(err) });
+  const app = await buildApp({ ...runtime, clientDir, engineStatus: () => engine.status() });
+  log = (err) => app.log.error({ err }, 'engine tick failed');
+  const { config } = runtime;
+  const outbox = startOutboxWorker({
+    db: runtime.database.db,
+    cipher: runtime.cipher,
+    clock: runtime.clock,
+    channels: channelsFromConfig(config),
+    intervalMs: config.outboxIntervalMs,
+    onError: (err) => app.log.error({ err }, 'outbox delivery failed'),
+  });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await engine.stop();
+      await outbox.stop();
+      await runtime.database.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = config.publicUrl ?? `http://localhost:${port}`;
+  process.stdout.write(`\n${bannerLines(runtime, url).join('\n')}\n\n`);
+}
+
+main().catch((err) => {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    process.stderr.write(`${err.message}\n`);
+  } else {
+    process.stderr.write(
+      `Baton failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+  }
+  process.exit(1);
+});

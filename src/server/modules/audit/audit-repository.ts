@@ -1,0 +1,275 @@
+import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { type AdminEvent, UNKNOWN_PERSON } from '../../../shared/contracts/audit';
+import type { Handoff, Person } from '../../../shared/contracts/rotations';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import type { Db } from '../../db/client';
+import { auditEvents, handoffs, invitations, rotations, users } from '../../db/schema';
+
+/**
+ * Queries of the Audit Log. Names are encrypted at rest (decision 002), so a name search decrypts
+ * the users' names in memory — users are far fewer than handoffs — and filters the handoffs in
+ * SQL by the matching user ids (decision 040). Every read is a fixed number of queries.
+ */
+
+const userCtx = (column: string, rowId: number) => ({ table: 'users', column, rowId });
+
+export interface HandoffFilter {
+  search?: string;
+  status?: string;
+}
+
+/** A position in the history, newest first: entries strictly older than it come next. */
+export interface HistoryCursor {
+  /** occurred_at with microseconds, UTC, as PostgreSQL prints it */
+  at: string;
+  id: number;
+}
+
+const CURSOR_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** encodeCursor turns a history position into the opaque `before` parameter. */
+export function encodeCursor(cursor: HistoryCursor): string {
+  return Buffer.from(`${cursor.at}|${cursor.id}`, 'utf8').toString('base64url');
+}
+
+/** decodeCursor reads a `before` parameter, or returns null when it is not one of ours. */
+export function decodeCursor(value: string): HistoryCursor | null {
+  const text = Buffer.from(value, 'base64url').toString('utf8');
+  const [at, id] = text.split('|');
+  if (!at || !CURSOR_AT.test(at) || !/^\d{1,9}$/.test(id ?? '')) return null;
+  if (Number.isNaN(Date.parse(at))) return null;
+  return { at, id: Number(id) };
+}
+
+/** escapeLike escapes LIKE wildcards; backslash is PostgreSQL's default LIKE escape character. */
+function escapeLike(term: string): string {
+  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** findUserIdsByName returns the ids of users whose decrypted name contains the term (any case). */
+export async function findUserIdsByName(
+  db: Db,
+  cipher: FieldCipher,
+  term: string,
+): Promise<number[]> {
+  const needle = term.toLocaleLowerCase();
+  const rows = await db.select({ id: users.id, nameEnc: users.nameEnc }).from(users);
+  return rows
+    .filter((r) =>
+      cipher.decrypt(r.nameEnc, userCtx('name', r.id)).toLocaleLowerCase().includes(needle),
+    )
+    .map((r) => r.id);
+}
+
+/** loadPeople returns the decrypted name and email of each user id, in one query. */
+export async function loadPeople(
+  db: Db,
+  cipher: FieldCipher,
+  ids: Iterable<number | null>,
+): Promise<Map<number, Person>> {
+  const wanted = [...new Set([...ids].filter((id): id is number => id !== null))];
+  const people = new Map<number, Person>();
+  if (wanted.length === 0) return people;
+  const rows = await db
+    .select({ id: users.id, nameEnc: users.nameEnc, emailEnc: users.emailEnc })
+    .from(users)
+    .where(inArray(users.id, wanted));
+  for (const r of rows) {
+    people.set(r.id, {
+      id: r.id,
+      name: cipher.decrypt(r.nameEnc, userCtx('name', r.id)),
+      email: cipher.decrypt(r.emailEnc, userCtx('email', r.id)),
+    });
+  }
+  return people;
+}
+
+export interface HandoffHistoryRow {
+  id: number;
+  status: string;
+  kind: string;
+  notes: string | null;
+  urgent: boolean;
+  occurredAt: Date;
+  acknowledgedAt: Date | null;
+  fromUserId: number | null;
+  toUserId: number | null;
+  rotationId: number;
+  rotationName: string;
+  /** occurred_at with microseconds, for the next page's cursor */
+  cursorAt: string;
+}
+
+/**
+ * listHandoffHistory returns handoffs matching the filter, newest first, older than the cursor,
+ * at most `limit` (all when omitted). With a search term it first decrypts the users' names.
+ */
+export async function listHandoffHistory(
+  db: Db,
+  cipher: FieldCipher,
+  filter: HandoffFilter,
+  page: { limit?: number; before?: HistoryCursor | null } = {},
+): Promise<HandoffHistoryRow[]> {
+  const conditions: SQL[] = [];
+  if (filter.status) conditions.push(eq(handoffs.status, filter.status));
+  if (filter.search) {
+    const userIds = await findUserIdsByName(db, cipher, filter.search);
+    const matches: SQL[] = [sql`${rotations.name} ilike ${`%${escapeLike(filter.search)}%`}`];
+    if (userIds.length > 0) {
+      matches.push(inArray(handoffs.fromUserId, userIds), inArray(handoffs.toUserId, userIds));
+    }
+    conditions.push(or(...matches)!);
+  }
+  if (page.before) {
+    conditions.push(
+      sql`(${handoffs.occurredAt}, ${handoffs.id}) < (${page.before.at}::timestamptz, ${page.before.id}::int)`,
+    );
+  }
+  const query = db
+    .select({
+      id: handoffs.id,
+      status: handoffs.status,
+      kind: handoffs.kind,
+      notes: handoffs.notes,
+      urgent: handoffs.urgent,
+      occurredAt: handoffs.occurredAt,
+      acknowledgedAt: handoffs.acknowledgedAt,
+      fromUserId: handoffs.fromUserId,
+      toUserId: handoffs.toUserId,
+      rotationId: handoffs.rotationId,
+      rotationName: rotations.name,
+      cursorAt: sql<string>`to_char(${handoffs.occurredAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(handoffs)
+    .innerJoin(rotations, eq(rotations.id, handoffs.rotationId))
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(handoffs.occurredAt), desc(handoffs.id));
+  return page.limit === undefined ? query : query.limit(page.limit);
+}
+
+/** toHandoff gives a history row the API's handoff shape, with its people looked up. */
+export function toHandoff(row: HandoffHistoryRow, people: Map<number, Person>): Handoff {
+  return {
+    id: row.id,
+    status: row.status,
+    kind: row.kind,
+    fromUser: row.fromUserId === null ? null : (people.get(row.fromUserId) ?? null),
+    toUser: row.toUserId === null ? null : (people.get(row.toUserId) ?? null),
+    rotation: { id: row.rotationId, name: row.rotationName },
+    timestamp: row.occurredAt.toISOString(),
+    ...(row.notes ? { notes: row.notes } : {}),
+    urgent: row.urgent,
+    acknowledgedAt: row.acknowledgedAt ? row.acknowledgedAt.toISOString() : null,
+  };
+}
+
+/**
+ * listAdminEvents returns the administrative audit trail, newest first, with the actor's name and
+ * a readable target: the user's, invitee's or rotation's name while it still exists.
+ */
+export async function listAdminEvents(
+  db: Db,
+  cipher: FieldCipher,
+  page: { limit: number; before?: number },
+): Promise<{ events: AdminEvent[]; nextCursor: number | null }> {
+  const rows = await db
+    .select()
+    .from(auditEvents)
+    .where(page.before ? lt(auditEvents.id, page.before) : undefined)
+    .orderBy(desc(auditEvents.id))
+    .limit(page.limit + 1);
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+
+  const idsOf = (type: string) =>
+    shown
+      .filter((e) => e.targetType === type && e.targetId && /^\d{1,9}$/.test(e.targetId))
+      .map((e) => Number(e.targetId));
+  const userIds = [
+    ...shown.map((e) => e.actorUserId),
+    ...idsOf('user'),
+    ...shown.flatMap((e) => Object.values(personRefs(e.details ?? {})).flat()),
+  ];
+  const rotationIds = idsOf('rotation');
+  const invitationIds = idsOf('invitation');
+
+  const [people, rotationRows, invitationRows] = await Promise.all([
+    loadPeople(db, cipher, userIds),
+    rotationIds.length > 0
+      ? db
+          .select({ id: rotations.id, name: rotations.name })
+          .from(rotations)
+          .where(inArray(rotations.id, rotationIds))
+      : [],
+    invitationIds.length > 0
+      ? db
+          .select({ id: invitations.id, nameEnc: invitations.nameEnc })
+          .from(invitations)
+          .where(inArray(invitations.id, invitationIds))
+      : [],
+  ]);
+  const rotationNames = new Map(rotationRows.map((r) => [r.id, r.name]));
+  const invitationNames = new Map(
+    invitationRows.map((r) => [
+      r.id,
+      cipher.decrypt(r.nameEnc, { table: 'invitations', column: 'name', rowId: r.id }),
+    ]),
+  );
+
+  const events = shown.map((e): AdminEvent => {
+    const targetNumber = e.targetId && /^\d{1,9}$/.test(e.targetId) ? Number(e.targetId) : null;
+    const named =
+      targetNumber === null
+        ? undefined
+        : e.targetType === 'user'
+          ? people.get(targetNumber)?.name
+          : e.targetType === 'rotation'
+            ? rotationNames.get(targetNumber)
+            : e.targetType === 'invitation'
+              ? invitationNames.get(targetNumber)
+              : undefined;
+    const fromDetails = ['name', 'rotationName', 'targetName']
+      .map((k) => e.details?.[k])
+      .find((v): v is string => typeof v === 'string' && v.length > 0);
+    const actor = e.actorUserId === null ? undefined : people.get(e.actorUserId);
+    return {
+      id: e.id,
+      actor: actor ? { id: actor.id, name: actor.name } : null,
+      action: e.action,
+      targetType: e.targetType,
+      targetId: e.targetId,
+      target: named ?? fromDetails ?? `${e.targetType}${e.targetId ? ` #${e.targetId}` : ''}`,
+      details: withPeopleNames(e.details ?? {}, people),
+      createdAt: e.createdAt.toISOString(),
+    };
+  });
+  return { events, nextCursor: more ? shown[shown.length - 1].id : null };
+}
+
+// Details name people by id (userId, newHolderUserId, userIds): the trail shows their names.
+const PERSON_KEY = /^(userIds?|[a-z][a-zA-Z]*UserIds?)$/;
+
+function personRefs(details: Record<string, unknown>): Record<string, number[]> {
+  const refs: Record<string, number[]> = {};
+  for (const [key, value] of Object.entries(details)) {
+    if (!PERSON_KEY.test(key)) continue;
+    const ids = (Array.isArray(value) ? value : [value]).filter(
+      (v): v is number => typeof v === 'number' && Number.isSafeInteger(v),
+    );
+    if (ids.length > 0) refs[key] = ids;
+  }
+  return refs;
+}
+
+/** withPeopleNames adds userName (userNames...) beside each person id in an event's details. */
+function withPeopleNames(
+  details: Record<string, unknown>,
+  people: Map<number, Person>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...details };
+  for (const [key, ids] of Object.entries(personRefs(details))) {
+    const names = ids.map((id) => people.get(id)?.name ?? UNKNOWN_PERSON);
+    out[key.replace(/Id(s?)$/, 'Name$1')] = Array.isArray(details[key]) ? names : names[0];
+  }
+  return out;
+}

@@ -1,0 +1,133 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { User } from '../../../shared/contracts/users';
+import { effectiveRoles } from '../../../shared/domain/roles';
+import type { Clock } from '../../clock';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import type { Db, Tx } from '../../db/client';
+import { users } from '../../db/schema';
+import { AppError } from '../../http/errors';
+import {
+  findPendingInvitationByEmail,
+  markInvitationAccepted,
+  toInvitation,
+} from '../invitations/invitation-repository';
+import { findUserRowByEmail, insertUsers, type NewUser, toUser } from '../users/user-repository';
+
+/** passwordMatches compares a password with the configured one in constant time. */
+export function passwordMatches(given: string, expected: string): boolean {
+  // Hashing first gives equal-length buffers, so the comparison leaks neither content nor length.
+  const a = createHash('sha256').update(given, 'utf8').digest();
+  const b = createHash('sha256').update(expected, 'utf8').digest();
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * signInByEmail returns the user with this verified (or password-checked) email address, or,
+ * when a pending invitation exists for it, accepts the invitation and creates the user with the
+ * invited role, all in one transaction. Throws 401 for anyone else.
+ */
+export async function signInByEmail(
+  deps: { db: Db; cipher: FieldCipher; clock: Clock },
+  email: string,
+  refusal: AppError = new AppError('INVALID_CREDENTIALS', 'Invalid credentials'),
+): Promise<User> {
+  const { db, cipher, clock } = deps;
+  return db.transaction(async (tx) => {
+    const existing = await findUserRowByEmail(tx, cipher, email);
+    if (existing) return toUser(existing, cipher);
+    const user = await acceptInvitation(tx, cipher, clock.now(), email);
+    if (!user) throw refusal;
+    return user;
+  });
+}
+
+/**
+ * acceptInvitation creates the user of the live pending invitation for an address, with the
+ * invited role, and marks the invitation accepted; undefined when there is none. The invitation
+ * row is locked so two simultaneous first sign-ins cannot both use it.
+ */
+async function acceptInvitation(
+  tx: Tx,
+  cipher: FieldCipher,
+  now: Date,
+  email: string,
+  /** from a verified identity: the provider's spelling of the address, and its subject */
+  extra: Partial<Pick<NewUser, 'email' | 'oidcIssuer' | 'oidcSubject'>> = {},
+): Promise<User | undefined> {
+  const invitationRow = await findPendingInvitationByEmail(tx, cipher, email, now, {
+    lock: true,
+  });
+  if (!invitationRow) return undefined;
+  const invitation = toInvitation(invitationRow, cipher);
+  const [user] = await insertUsers(tx, cipher, [
+    {
+      name: invitation.name,
+      email: invitation.email,
+      roles: effectiveRoles([invitation.role]),
+      ...extra,
+    },
+  ]);
+  if (!(await markInvitationAccepted(tx, invitation.id, user.id, now))) {
+    throw new AppError('CONFLICT', 'This invitation has already been used.');
+  }
+  return user;
+}
+
+/** What a verified ID token says about the person signing in. */
+export interface SignInIdentity {
+  issuer: string;
+  subject: string;
+  email: string;
+}
+
+/**
+ * signInWithIdentity returns the user a verified identity belongs to, in one transaction: the
+ * user linked to the provider's subject; else the user with the email address, linking the
+ * subject on this first sign-in; else the invitee of a pending invitation, created with the
+ * invited role and linked. Throws 403 for a verified person with neither a user nor an invitation.
+ */
+export async function signInWithIdentity(
+  deps: { db: Db; cipher: FieldCipher; clock: Clock },
+  identity: SignInIdentity,
+): Promise<User> {
+  const { db, cipher, clock } = deps;
+  const { issuer, subject, email } = identity;
+  return db.transaction(async (tx) => {
+    const [linked] = await tx
+      .select()
+      .from(users)
+      .where(and(eq(users.oidcIssuer, issuer), eq(users.oidcSubject, subject)))
+      .limit(1);
+    if (linked) return toUser(linked, cipher);
+
+    const byEmail = await findUserRowByEmail(tx, cipher, email);
+    if (byEmail) {
+      if (byEmail.oidcIssuer === issuer && byEmail.oidcSubject && byEmail.oidcSubject !== subject) {
+        // The address now belongs to another account at the provider (deleted and re-created).
+        throw new AppError(
+          'FORBIDDEN',
+          'This email address is linked to a different Google account. Ask an administrator for help.',
+        );
+      }
+      if (!byEmail.oidcSubject) {
+        await tx
+          .update(users)
+          .set({ oidcIssuer: issuer, oidcSubject: subject, updatedAt: sql`now()` })
+          .where(eq(users.id, byEmail.id));
+      }
+      return toUser(byEmail, cipher);
+    }
+
+    const invitee = await acceptInvitation(tx, cipher, clock.now(), email, {
+      email,
+      oidcIssuer: issuer,
+      oidcSubject: subject,
+    });
+    if (invitee) return invitee;
+    throw new AppError(
+      'FORBIDDEN',
+      `There is no invitation for ${email}. You do not have permission to access this application; ask an administrator for an invitation.`,
+    );
+  });
+}

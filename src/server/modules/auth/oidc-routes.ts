@@ -1,0 +1,258 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  FirebaseSignInInputSchema,
+  OIDC_RESULT_MESSAGE,
+  type OidcFailureReason,
+  type OidcResult,
+  SIGN_IN_MESSAGES,
+} from '../../../shared/contracts/auth';
+import type { AppDeps } from '../../app';
+import { AppError, notFound, parseInput, unauthenticated } from '../../http/errors';
+import { signInWithIdentity } from './auth-service';
+import {
+  classifyProviderError,
+  newFlowSecrets,
+  OidcClient,
+  ProviderError,
+  providerAppError,
+} from './oidc-client';
+import { POPUP_SCRIPT, POPUP_SCRIPT_PATH, popupPage } from './oidc-popup-page';
+import { claimIdToken, replayKey } from './oidc-replay';
+import { CLOCK_SKEW_SECONDS, createKeySet, verifyIdToken } from './oidc-verifier';
+
+/** The cookie binding a sign-in popup's state, nonce and PKCE verifier to this browser. */
+export const FLOW_COOKIE = 'baton_oidc';
+const FLOW_PATH = '/api/auth/oidc';
+const FLOW_TTL_MS = 10 * 60_000;
+const FLOW_CONTEXT = { table: 'oidc_flow', column: 'cookie', rowId: 0 };
+
+/** The sealed content of the flow cookie. */
+interface Flow {
+  state: string;
+  nonce: string;
+  verifier: string;
+  redirectUri: string;
+  expiresAt: number;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * oidcRoutes: the sign-in popup (GET /api/auth/oidc/start → the provider → GET
+ * /api/auth/oidc/callback, a page that tells the main window and closes) and POST
+ * /api/auth/firebase for an ID token the client already holds (decision 010).
+ */
+export async function oidcRoutes(
+  app: FastifyInstance,
+  deps: AppDeps & { startSession: (reply: FastifyReply, userId: number) => Promise<void> },
+) {
+  const { config, database, cipher, clock, startSession } = deps;
+  const { clientId, clientSecret, issuer, firebaseProjectId, firebaseJwksUrl } = config.oidc;
+  const SIGN_IN_RATE_LIMIT = { rateLimit: { max: config.signInRateLimit, timeWindow: '1 minute' } };
+  const POPUP_RATE_LIMIT = {
+    rateLimit: { max: 2 * config.signInRateLimit, timeWindow: '1 minute' },
+  };
+  const oidc = clientId
+    ? new OidcClient({ issuer, clientId, clientSecret, companyDomain: config.companyDomain })
+    : null;
+  const firebaseKeys = firebaseProjectId ? createKeySet(firebaseJwksUrl) : null;
+  const signInDeps = { db: database.db, cipher, clock };
+
+  const baseUrl = (req: FastifyRequest) => config.publicUrl ?? `${req.protocol}://${req.host}`;
+
+  function sendPopup(reply: FastifyReply, status: number, result: OidcResult) {
+    // The provider's page and this one must share a browsing context group, or the popup loses
+    // its opener; the default policy of the rest of the app would cut it.
+    return reply
+      .code(status)
+      .header('Cross-Origin-Opener-Policy', 'unsafe-none')
+      .type('text/html; charset=utf-8')
+      .send(popupPage(result));
+  }
+  const failure = (reason: OidcFailureReason, status: number, message: string): OidcResult => ({
+    type: OIDC_RESULT_MESSAGE,
+    ok: false,
+    status,
+    reason,
+    message,
+  });
+
+  app.get(POPUP_SCRIPT_PATH, async (_req, reply) =>
+    reply.type('text/javascript; charset=utf-8').send(POPUP_SCRIPT),
+  );
+
+  app.get('/api/auth/oidc/start', { config: POPUP_RATE_LIMIT }, async (req, reply) => {
+    if (!oidc) {
+      return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
+    }
+    const secrets = newFlowSecrets();
+    const redirectUri = `${baseUrl(req)}${FLOW_PATH}/callback`;
+    let url: string;
+    try {
+      url = await oidc.authorizationUrl({ ...secrets, redirectUri });
+    } catch (err) {
+      req.log.warn({ err }, 'OpenID Connect discovery failed');
+      return sendPopup(reply, 502, failure('failed', 502, SIGN_IN_MESSAGES.problem));
+    }
+    const flow: Flow = {
+      state: secrets.state,
+      nonce: secrets.nonce,
+      verifier: secrets.verifier,
+      redirectUri,
+      expiresAt: clock.now().getTime() + FLOW_TTL_MS,
+    };
+    reply.setCookie(FLOW_COOKIE, cipher.encrypt(JSON.stringify(flow), FLOW_CONTEXT), {
+      path: FLOW_PATH,
+      httpOnly: true,
+      // Lax: the provider's redirect back is a top-level GET navigation, which carries it.
+      sameSite: 'lax',
+      secure: config.isProduction,
+      maxAge: FLOW_TTL_MS / 1000,
+    });
+    reply.header('Cross-Origin-Opener-Policy', 'unsafe-none');
+    return reply.redirect(url, 302);
+  });
+
+  function readFlow(req: FastifyRequest): Flow | null {
+    const sealed = req.cookies[FLOW_COOKIE];
+    if (!sealed || sealed.length > 4096) return null;
+    try {
+      const flow = JSON.parse(cipher.decrypt(sealed, FLOW_CONTEXT)) as Flow;
+      return flow.expiresAt > clock.now().getTime() ? flow : null;
+    } catch {
+      return null;
+    }
+  }
+
+  app.get('/api/auth/oidc/callback', { config: POPUP_RATE_LIMIT }, async (req, reply) => {
+    if (!oidc) {
+      return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
+    }
+    const query = req.query as Record<string, unknown>;
+    const param = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
+    const flow = readFlow(req);
+    // Single use: whatever happens next, this browser's flow is over.
+    reply.clearCookie(FLOW_COOKIE, { path: FLOW_PATH });
+    const state = param('state');
+    if (!flow || !state || !sameSecret(state, flow.state)) {
+      return sendPopup(
+        reply,
+        400,
+        failure(
+          'failed',
+          400,
+          'The sign-in expired or was started in another window. Please try again.',
+        ),
+      );
+    }
+    const error = param('error');
+    if (error) {
+      req.log.info({ error }, 'the identity provider refused the sign-in');
+      return classifyProviderError(error) === 'refused'
+        ? sendPopup(
+            reply,
+            400,
+            failure('provider_refused', 400, SIGN_IN_MESSAGES.operationNotAllowed),
+          )
+        : sendPopup(reply, 400, failure('provider_error', 400, SIGN_IN_MESSAGES.failed));
+    }
+    const code = param('code');
+    if (!code) return sendPopup(reply, 400, failure('failed', 400, SIGN_IN_MESSAGES.problem));
+    try {
+      const issuers = await oidc.issuers();
+      // RFC 9207: when the provider names itself in the response, it must be ours.
+      const iss = param('iss');
+      if (iss !== undefined && !issuers.includes(iss)) {
+        return sendPopup(reply, 400, failure('failed', 400, SIGN_IN_MESSAGES.problem));
+      }
+      const idToken = await oidc.exchangeCode({
+        code,
+        redirectUri: flow.redirectUri,
+        verifier: flow.verifier,
+      });
+      const identity = await verifyIdToken(idToken, {
+        issuers,
+        audience: oidc.settings.clientId,
+        keys: await oidc.keys(),
+        now: clock.now(),
+        companyDomain: config.companyDomain,
+        expectedNonce: flow.nonce,
+      });
+      const user = await signInWithIdentity(signInDeps, identity);
+      await startSession(reply, user.id);
+      req.log.info({ userId: user.id }, 'signed in with OpenID Connect');
+      return sendPopup(reply, 200, { type: OIDC_RESULT_MESSAGE, ok: true });
+    } catch (err) {
+      if (err instanceof ProviderError) {
+        req.log.warn({ err }, 'OpenID Connect sign-in failed at the provider');
+        return err.kind === 'refused'
+          ? sendPopup(
+              reply,
+              400,
+              failure('provider_refused', 400, SIGN_IN_MESSAGES.operationNotAllowed),
+            )
+          : sendPopup(reply, 502, failure('failed', 502, SIGN_IN_MESSAGES.problem));
+      }
+      if (err instanceof AppError) {
+        // The message can name the person (their email address): log the code only.
+        req.log.info({ code: err.code, status: err.status }, 'OpenID Connect sign-in refused');
+        const denied = err.status === 401 || err.status === 403;
+        return sendPopup(
+          reply,
+          err.status,
+          failure(denied ? 'denied' : 'failed', err.status, err.message),
+        );
+      }
+      req.log.error({ err }, 'OpenID Connect sign-in failed');
+      return sendPopup(reply, 500, failure('failed', 500, SIGN_IN_MESSAGES.problem));
+    }
+  });
+
+  /** The issuer, audience and keys POST /api/auth/firebase verifies against, or null. */
+  async function tokenVerification() {
+    if (firebaseProjectId && firebaseKeys) {
+      return {
+        issuers: [`https://securetoken.google.com/${firebaseProjectId}`],
+        audience: firebaseProjectId,
+        keys: firebaseKeys,
+      };
+    }
+    if (!oidc) return null;
+    try {
+      return {
+        issuers: await oidc.issuers(),
+        audience: oidc.settings.clientId,
+        keys: await oidc.keys(),
+      };
+    } catch (err) {
+      if (err instanceof ProviderError) throw providerAppError(err);
+      throw err;
+    }
+  }
+
+  app.post('/api/auth/firebase', { config: SIGN_IN_RATE_LIMIT }, async (req, reply) => {
+    const verification = await tokenVerification();
+    if (!verification) throw notFound(SIGN_IN_MESSAGES.notConfigured);
+    const { token } = parseInput(FirebaseSignInInputSchema, req.body);
+    const now = clock.now();
+    const identity = await verifyIdToken(token, {
+      ...verification,
+      now,
+      companyDomain: config.companyDomain,
+    });
+    // A token is good for one sign-in (decision 011): a replay is refused until it expires.
+    const rememberUntil = new Date(identity.expiresAt.getTime() + CLOCK_SKEW_SECONDS * 1000);
+    if (!(await claimIdToken(database.db, replayKey(token, identity), rememberUntil, now))) {
+      throw unauthenticated('This sign-in token was already used. Please sign in again.');
+    }
+    const user = await signInWithIdentity(signInDeps, identity);
+    await startSession(reply, user.id);
+    req.log.info({ userId: user.id }, 'signed in with an ID token');
+    return { user };
+  });
+}

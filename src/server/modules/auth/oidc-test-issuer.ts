@@ -1,0 +1,180 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
+
+/**
+ * A loopback stand-in for an OpenID provider, for API tests only: discovery, a JWKS of local keys,
+ * and a token endpoint that checks the client, the redirect URI and the PKCE verifier. Tests sign
+ * crafted ID tokens with `sign` and hand out codes with `authorize`.
+ */
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+
+export interface TestKey {
+  kid: string;
+  alg: 'RS256' | 'ES256';
+  pair: KeyPair;
+  published: boolean;
+}
+
+interface PendingCode {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  claims: JWTPayload;
+}
+
+export interface TestIssuer {
+  issuer: string;
+  jwksUrl: string;
+  /** how often the JWKS was fetched */
+  jwksFetches: () => number;
+  /** a signing key (published in the JWKS unless `published: false`) */
+  addKey(options?: { alg?: 'RS256' | 'ES256'; published?: boolean }): Promise<TestKey>;
+  /** sign claims with a key; defaults fill iss, iat, exp */
+  sign(
+    claims: JWTPayload,
+    options?: { key?: TestKey; header?: Record<string, unknown>; now?: Date },
+  ): Promise<string>;
+  /**
+   * authorize plays the provider's login: given the authorization URL Baton redirected to, it
+   * returns the callback query (code and state) for an account with these claims.
+   */
+  authorize(authorizationUrl: string, claims: JWTPayload): URLSearchParams;
+  /** make the token endpoint answer this OAuth error next time */
+  failTokenRequestWith(error: string | null): void;
+  close(): Promise<void>;
+}
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let body = '';
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => resolve(body));
+  });
+
+/** startTestIssuer starts the stand-in provider on 127.0.0.1 with one published RS256 key. */
+export async function startTestIssuer(
+  options: { clientId?: string; clientSecret?: string; now?: () => Date } = {},
+): Promise<TestIssuer> {
+  const clientId = options.clientId ?? 'baton-test-client';
+  const clientSecret = options.clientSecret ?? 'baton-test-secret';
+  const now = options.now ?? (() => new Date());
+  const keys: TestKey[] = [];
+  const codes = new Map<string, PendingCode>();
+  let fetches = 0;
+  let tokenError: string | null = null;
+  let issuer = '';
+
+  const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', issuer);
+    if (url.pathname === '/.well-known/openid-configuration') {
+      return json(res, 200, {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        jwks_uri: `${issuer}/jwks`,
+        token_endpoint_auth_methods_supported: ['client_secret_basic'],
+        id_token_signing_alg_values_supported: ['RS256', 'ES256'],
+      });
+    }
+    if (url.pathname === '/jwks') {
+      fetches += 1;
+      const published: JWK[] = [];
+      for (const k of keys.filter((k) => k.published)) {
+        published.push({
+          ...(await exportJWK(k.pair.publicKey)),
+          kid: k.kid,
+          alg: k.alg,
+          use: 'sig',
+        });
+      }
+      return json(res, 200, { keys: published });
+    }
+    if (url.pathname === '/token' && req.method === 'POST') {
+      const form = new URLSearchParams(await readBody(req));
+      const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+      if (req.headers.authorization !== basic) return json(res, 401, { error: 'invalid_client' });
+      if (tokenError) {
+        const error = tokenError;
+        tokenError = null;
+        return json(res, 400, { error });
+      }
+      const pending = codes.get(form.get('code') ?? '');
+      codes.delete(form.get('code') ?? '');
+      const verifier = form.get('code_verifier') ?? '';
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      if (
+        !pending ||
+        form.get('grant_type') !== 'authorization_code' ||
+        form.get('redirect_uri') !== pending.redirectUri ||
+        challenge !== pending.challenge
+      ) {
+        return json(res, 400, { error: 'invalid_grant' });
+      }
+      const idToken = await sign({ aud: pending.clientId, ...pending.claims });
+      return json(res, 200, { access_token: 'opaque', token_type: 'Bearer', id_token: idToken });
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  async function addKey(opts: { alg?: 'RS256' | 'ES256'; published?: boolean } = {}) {
+    const alg = opts.alg ?? 'RS256';
+    const key: TestKey = {
+      kid: randomBytes(6).toString('hex'),
+      alg,
+      pair: await generateKeyPair(alg, { extractable: true }),
+      published: opts.published ?? true,
+    };
+    keys.push(key);
+    return key;
+  }
+
+  async function sign(
+    claims: JWTPayload,
+    opts: { key?: TestKey; header?: Record<string, unknown>; now?: Date } = {},
+  ) {
+    const key = opts.key ?? keys[0];
+    const at = Math.floor((opts.now ?? now()).getTime() / 1000);
+    return new SignJWT({ iss: issuer, iat: at, exp: at + 3600, ...claims })
+      .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT', ...opts.header })
+      .sign(key.pair.privateKey);
+  }
+
+  await addKey();
+
+  return {
+    get issuer() {
+      return issuer;
+    },
+    jwksUrl: `${issuer}/jwks`,
+    jwksFetches: () => fetches,
+    addKey,
+    sign,
+    authorize(authorizationUrl, claims) {
+      const request = new URL(authorizationUrl).searchParams;
+      const code = randomBytes(16).toString('base64url');
+      codes.set(code, {
+        clientId: request.get('client_id') ?? '',
+        redirectUri: request.get('redirect_uri') ?? '',
+        challenge: request.get('code_challenge') ?? '',
+        claims: { nonce: request.get('nonce') ?? undefined, ...claims },
+      });
+      return new URLSearchParams({ code, state: request.get('state') ?? '' });
+    },
+    failTokenRequestWith(error) {
+      tokenError = error;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

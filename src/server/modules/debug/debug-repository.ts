@@ -1,0 +1,110 @@
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { DebugRotation } from '../../../shared/contracts/debug';
+import { type Db, selectRows } from '../../db/client';
+import { rotationMembers, rotations } from '../../db/schema';
+
+/**
+ * The two reads the diagnostics compare: the rotations table read with plain SQL, as the driver
+ * returns its rows, and the storage layer's read through the typed Drizzle schema that every
+ * repository uses. Both give the same fields, so a mapping or type problem shows as a difference.
+ */
+
+const iso = (value: unknown): string | null =>
+  value === null || value === undefined ? null : new Date(value as string | Date).toISOString();
+
+type DirectRow = Record<string, unknown>;
+
+/** readRotationsDirect reads every rotation with one plain SQL statement, ordered by id. */
+export async function readRotationsDirect(db: Db): Promise<DebugRotation[]> {
+  const rows = await selectRows<DirectRow>(
+    db,
+    sql`select r.id, r.name, r.description, r.cadence, r.type, r.suspended, r.holder_user_id,
+               r.next_handoff_at, r.time_zone, r.handoff_time, r.handoff_weekday,
+               (select count(*) from rotation_members m where m.rotation_id = r.id)::int as member_count
+          from rotations r
+         order by r.id`,
+  );
+  // Only what JSON cannot carry is converted (timestamps); anything else the driver gives
+  // stays as it is, so a type surprise surfaces as a field difference.
+  return rows.map((r) => ({
+    id: r.id as number,
+    name: r.name as string,
+    description: (r.description ?? null) as string | null,
+    cadence: r.cadence as string,
+    type: r.type as string,
+    suspended: r.suspended as boolean,
+    holderUserId: (r.holder_user_id ?? null) as number | null,
+    nextHandoffAt: iso(r.next_handoff_at),
+    timeZone: r.time_zone as string,
+    handoffTime: r.handoff_time as string,
+    handoffWeekday: r.handoff_weekday as number,
+    memberCount: r.member_count as number,
+  }));
+}
+
+/** readRotationsStorage reads every rotation through the typed schema, ordered by id. */
+export async function readRotationsStorage(db: Db): Promise<DebugRotation[]> {
+  const rows = await db
+    .select({
+      id: rotations.id,
+      name: rotations.name,
+      description: rotations.description,
+      cadence: rotations.cadence,
+      type: rotations.type,
+      suspended: rotations.suspended,
+      holderUserId: rotations.holderUserId,
+      nextHandoffAt: rotations.nextHandoffAt,
+      timeZone: rotations.timeZone,
+      handoffTime: rotations.handoffTime,
+      handoffWeekday: rotations.handoffWeekday,
+      memberCount: count(rotationMembers.id),
+    })
+    .from(rotations)
+    .leftJoin(rotationMembers, eq(rotationMembers.rotationId, rotations.id))
+    .groupBy(rotations.id)
+    .orderBy(asc(rotations.id));
+  return rows.map((r) => ({ ...r, nextHandoffAt: iso(r.nextHandoffAt) }));
+}
+
+/** fieldDifferences returns the names of the fields whose values differ between two reads. */
+export function fieldDifferences(direct: DebugRotation, storage: DebugRotation): string[] {
+  return (Object.keys(direct) as (keyof DebugRotation)[]).filter(
+    (key) => !Object.is(direct[key], storage[key]),
+  );
+}
+
+/** readDatabaseFacts returns the server version, applied migrations and row counts. */
+export async function readDatabaseFacts(db: Db) {
+  const [versionRows, migrationRows, tableRows] = await Promise.all([
+    selectRows<{ version: string }>(db, sql`select version() as version`),
+    selectRows<{ n: number }>(db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+    selectRows<{ name: string; rows: number }>(
+      db,
+      sql.raw(
+        TABLES.map((t) => `select '${t}' as name, count(*)::int as rows from ${t}`).join(
+          ' union all ',
+        ),
+      ),
+    ),
+  ]);
+  return {
+    serverVersion: versionRows[0]?.version ?? 'unknown',
+    migrationsApplied: Number(migrationRows[0]?.n ?? 0),
+    tables: tableRows.map((t) => ({ name: t.name, rows: Number(t.rows) })),
+  };
+}
+
+// A fixed list of our own table names: nothing from a request reaches the raw SQL above.
+const TABLES = [
+  'users',
+  'rotations',
+  'rotation_members',
+  'schedule_entries',
+  'handoffs',
+  'coverage_requests',
+  'pages',
+  'invitations',
+  'sessions',
+  'notifications',
+  'audit_events',
+] as const;

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  createTestApp,
+  TEST_KEY,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../../../../tests/setup/test-app';
+import {
+  ClientCheckSchema,
+  DatabaseDiagnosticsSchema,
+  type DebugRotation,
+  DirectRotationsSchema,
+  ProductionFilteringSchema,
+  RotationsCompareSchema,
+} from '../../../shared/contracts/debug';
+import { insertRotation } from '../../db/factories';
+import { fieldDifferences } from './debug-repository';
+
+let t: TestApp;
+let cookie: string;
+const ids: number[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const admin = await t.createUser({ roles: ['admin'] });
+  const member = await t.createUser();
+  cookie = await t.cookieFor(admin);
+  for (const seed of [
+    { name: 'Diag One', memberIds: [admin.id, member.id], holderId: member.id },
+    { name: 'Diag Two', suspended: true },
+    { name: 'Diag Three', cadence: 'daily' as const },
+    { name: 'Diag Four', suspended: true, memberIds: [member.id] },
+  ]) {
+    ids.push((await insertRotation(t.database.db, { ...seed, now: t.clock.now() })).id);
+  }
+});
+afterAll(() => t.close());
+
+async function get(path: string) {
+  const res = await t.app.inject({ url: path, headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  // No secret ever leaves the diagnostics: not the key, not the password, not credentials.
+  expect(res.body).not.toContain(TEST_KEY);
+  expect(res.body).not.toContain(TEST_PASSWORD);
+  expect(res.body).not.toMatch(/postgres(ql)?:\/\/[^/\s"]*@/);
+  return res.json();
+}
+
+describe('diagnostics', () => {
+  test('rotations-compare: the direct SQL read and the storage read agree, with samples and environment', async () => {
+    const body = RotationsCompareSchema.parse(await get('/api/debug/rotations-compare?_t=1'));
+    expect(body.summary).toEqual({ directCount: 4, storageCount: 4, match: true });
+    expect(body.idComparison).toEqual({ onlyInDirect: [], onlyInStorage: [] });
+    expect(body.fieldDifferences).toEqual([]);
+    expect(body.samples.directFirst.map((r) => r.id)).toEqual(ids.slice(0, 2));
+    expect(body.samples.storageFirst).toEqual(body.samples.directFirst);
+    expect(body.samples.directFirst[0]).toMatchObject({
+      name: 'Diag One',
+      suspended: false,
+      memberCount: 2,
+      cadence: 'weekly',
+      type: 'fixed',
+    });
+    expect(body.samples.directFirst[0].holderUserId).toEqual(expect.any(Number));
+    expect(body.environment).toEqual({
+      nodeEnv: 'test',
+      hostname: expect.any(String),
+      dbHost: t.database.location,
+      encryptionKeyAvailable: true,
+    });
+  });
+
+  test('fieldDifferences names each field whose values differ, types included', () => {
+    const base: DebugRotation = {
+      id: 1,
+      name: 'A',
+      description: null,
+      cadence: 'weekly',
+      type: 'fixed',
+      suspended: false,
+      holderUserId: null,
+      nextHandoffAt: '2026-11-02T09:00:00.000Z',
+      timeZone: 'UTC',
+      handoffTime: '09:00',
+      handoffWeekday: 1,
+      memberCount: 0,
+    };
+    expect(fieldDifferences(base, { ...base })).toEqual([]);
+    expect(
+      fieldDifferences(base, {
+        ...base,
+        suspended: 'false' as unknown as boolean,
+        memberCount: 2,
+        description: '',
+      }),
+    ).toEqual(['description', 'suspended', 'memberCount']);
+  });
+
+  test('production-filtering: counts, percentage suspended, and no filtering found', async () => {
+    const body = ProductionFilteringSchema.parse(await get('/api/debug/production-filtering'));
+    expect(body.environment).toEqual({ environment: 'test', dbHost: t.database.location });
+    expect(body.rotationsStats).toEqual({
+      total: 4,
+      active: 2,
+      suspended: 2,
+      percentSuspended: 50,
+    });
+    expect(body.potentialFilteringIssues).toEqual({
+      hasFilteringSuspended: false,
+      hasFilteringProduction: false,
+    });
+    expect(body.allRotationsWithStatus).toEqual([
+      { id: ids[0], name: 'Diag One', status: 'active' },
+      { id: ids[1], name: 'Diag Two', status: 'suspended' },
+      { id: ids[2], name: 'Diag Three', status: 'active' },
+      { id: ids[3], name: 'Diag Four', status: 'suspended' },
+    ]);
+  });
+
+  test('rotations: the rotations table read with plain SQL', async () => {
+    const body = DirectRotationsSchema.parse(await get('/api/debug/rotations'));
+    expect(body.count).toBe(4);
+    expect(body.rotations.map((r) => r.name)).toEqual([
+      'Diag One',
+      'Diag Two',
+      'Diag Three',
+      'Diag Four',
+    ]);
+  });
+
+  test('database: engine, location without credentials, version, migrations and row counts', async () => {
+    const body = DatabaseDiagnosticsSchema.parse(await get('/api/debug/database'));
+    expect(body.engine).toBe(t.database.engine);
+    expect(body.dbHost).toBe(t.database.location);
+    expect(body.serverVersion).toMatch(/PostgreSQL/);
+    expect(body.migrationsApplied).toBeGreaterThan(0);
+    expect(body.checkedAt).toBe(t.clock.now().toISOString());
+    const rows = Object.fromEntries(body.tables.map((r) => [r.name, r.rows]));
+    expect(rows.rotations).toBe(4);
+    expect(rows.rotation_members).toBe(3);
+    expect(rows.users).toBe(2);
+    expect(Object.keys(rows)).toContain('audit_events');
+  });
+
+  test('client-check: the rotations as object, array and JSON string, the environment and typed test values', async () => {
+    const body = ClientCheckSchema.parse(await get('/api/debug/client-check?_t=2'));
+    expect(body.rotations.asObject).toEqual({ count: 4, ids });
+    expect(JSON.parse(body.rotations.stringified)).toEqual(body.rotations.jsonArray);
+    expect(body.rotations.sampleRotation).toEqual(body.rotations.jsonArray[0]);
+    expect(body.environment).toEqual({
+      nodeEnv: 'test',
+      hostname: expect.any(String),
+      isProd: false,
+    });
+    expect(body.testValues).toMatchObject({
+      booleanAsBoolean: true,
+      booleanAsString: 'true',
+      falseAsBoolean: false,
+      falseAsString: 'false',
+      nullValue: null,
+      zero: 0,
+    });
+  });
+
+  test('an empty database answers zeros, not errors', async () => {
+    const empty = await createTestApp();
+    try {
+      const admin = await empty.createUser({ roles: ['admin'] });
+      const res = await empty.app.inject({
+        url: '/api/debug/production-filtering',
+        headers: { cookie: await empty.cookieFor(admin) },
+      });
+      expect(res.json().rotationsStats).toEqual({
+        total: 0,
+        active: 0,
+        suspended: 0,
+        percentSuspended: 0,
+      });
+      const check = await empty.app.inject({
+        url: '/api/debug/client-check',
+        headers: { cookie: await empty.cookieFor(admin) },
+      });
+      expect(check.json().rotations.sampleRotation).toBeNull();
+    } finally {
+      await empty.close();
+    }
+  });
+});

@@ -1,0 +1,153 @@
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import type { FastifyInstance } from 'fastify';
+import {
+  type ClientCheck,
+  type DatabaseDiagnostics,
+  DEBUG_SAMPLE_SIZE,
+  type DebugEnvironment,
+  type DirectRotations,
+  type ProductionFiltering,
+  type RotationsCompare,
+} from '../../../shared/contracts/debug';
+import type { AppDeps } from '../../app';
+import { requirePermission } from '../../http/request-context';
+import {
+  fieldDifferences,
+  readDatabaseFacts,
+  readRotationsDirect,
+  readRotationsStorage,
+} from './debug-repository';
+
+/**
+ * Administrators' diagnostics (specification section 7). Read-only, from the live database. They
+ * never reveal a secret: the database is named without credentials (Database.location) and the
+ * encryption key appears only as available or not.
+ */
+export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { config, database, clock } = deps;
+  const { db } = database;
+
+  const environment = (): DebugEnvironment => ({
+    nodeEnv: config.nodeEnv,
+    hostname: os.hostname(),
+    dbHost: database.location,
+    encryptionKeyAvailable: Boolean(config.encryptionKey),
+  });
+
+  app.get('/api/debug/rotations-compare', async (req): Promise<RotationsCompare> => {
+    requirePermission(req, 'debug.view');
+    const [direct, storage] = await Promise.all([
+      readRotationsDirect(db),
+      readRotationsStorage(db),
+    ]);
+    const storageById = new Map(storage.map((r) => [r.id, r]));
+    const directIds = new Set(direct.map((r) => r.id));
+    const differences = direct.flatMap((d) => {
+      const s = storageById.get(d.id);
+      if (!s) return [];
+      const fields = fieldDifferences(d, s);
+      return fields.length > 0 ? [{ id: d.id, differences: fields, direct: d, storage: s }] : [];
+    });
+    const onlyInDirect = direct.filter((r) => !storageById.has(r.id)).map((r) => r.id);
+    const onlyInStorage = storage.filter((r) => !directIds.has(r.id)).map((r) => r.id);
+    return {
+      summary: {
+        directCount: direct.length,
+        storageCount: storage.length,
+        match:
+          direct.length === storage.length &&
+          onlyInDirect.length === 0 &&
+          onlyInStorage.length === 0 &&
+          differences.length === 0,
+      },
+      idComparison: { onlyInDirect, onlyInStorage },
+      environment: environment(),
+      fieldDifferences: differences,
+      samples: {
+        directFirst: direct.slice(0, DEBUG_SAMPLE_SIZE),
+        storageFirst: storage.slice(0, DEBUG_SAMPLE_SIZE),
+      },
+    };
+  });
+
+  app.get('/api/debug/production-filtering', async (req): Promise<ProductionFiltering> => {
+    requirePermission(req, 'debug.view');
+    const [direct, storage] = await Promise.all([
+      readRotationsDirect(db),
+      readRotationsStorage(db),
+    ]);
+    const suspended = direct.filter((r) => r.suspended).length;
+    const storageSuspended = storage.filter((r) => r.suspended).length;
+    return {
+      environment: { environment: config.nodeEnv, dbHost: database.location },
+      rotationsStats: {
+        total: direct.length,
+        active: direct.length - suspended,
+        suspended,
+        percentSuspended:
+          direct.length === 0 ? 0 : Math.round((suspended / direct.length) * 1000) / 10,
+      },
+      potentialFilteringIssues: {
+        hasFilteringSuspended: storageSuspended < suspended,
+        hasFilteringProduction: config.isProduction && storage.length < direct.length,
+      },
+      allRotationsWithStatus: direct.map((r) => ({
+        id: r.id,
+        name: r.name,
+        status: r.suspended ? 'suspended' : 'active',
+      })),
+    };
+  });
+
+  app.get('/api/debug/rotations', async (req): Promise<DirectRotations> => {
+    requirePermission(req, 'debug.view');
+    const rotations = await readRotationsDirect(db);
+    return { source: 'direct-sql', count: rotations.length, rotations };
+  });
+
+  app.get('/api/debug/database', async (req): Promise<DatabaseDiagnostics> => {
+    requirePermission(req, 'debug.view');
+    const started = performance.now();
+    await database.ping();
+    const pingMs = Math.round((performance.now() - started) * 100) / 100;
+    const facts = await readDatabaseFacts(db);
+    return {
+      engine: database.engine,
+      dbHost: database.location,
+      pingMs,
+      ...facts,
+      checkedAt: clock.now().toISOString(),
+    };
+  });
+
+  app.get('/api/debug/client-check', async (req): Promise<ClientCheck> => {
+    requirePermission(req, 'debug.view');
+    const rotations = await readRotationsStorage(db);
+    return {
+      rotations: {
+        asObject: { count: rotations.length, ids: rotations.map((r) => r.id) },
+        jsonArray: rotations,
+        stringified: JSON.stringify(rotations),
+        sampleRotation: rotations[0] ?? null,
+      },
+      environment: {
+        nodeEnv: config.nodeEnv,
+        hostname: os.hostname(),
+        isProd: config.isProduction,
+      },
+      testValues: {
+        number: 42,
+        zero: 0,
+        string: 'baton',
+        emptyString: '',
+        nullValue: null,
+        booleanAsBoolean: true,
+        booleanAsString: 'true',
+        falseAsBoolean: false,
+        falseAsString: 'false',
+        date: clock.now().toISOString(),
+      },
+    };
+  });
+}

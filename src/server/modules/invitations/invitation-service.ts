@@ -1,0 +1,141 @@
+import {
+  type CreateInvitationInput,
+  INVITATION_TTL_DAYS,
+  type InvitationListItem,
+} from '../../../shared/contracts/invitations';
+import type { User } from '../../../shared/contracts/users';
+import type { Clock } from '../../clock';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import type { Db } from '../../db/client';
+import { conflict, notFound } from '../../http/errors';
+import { notifyInvitation } from '../notifications/notify';
+import { recordAdminEvent } from '../users/admin-events';
+import { findUserRowByEmail } from '../users/user-repository';
+import {
+  deleteInvitationRow,
+  expirePendingInvitations,
+  findPendingInvitationByEmail,
+  type InvitationRow,
+  insertInvitation,
+  listInvitationRows,
+  recoverInvitationToken,
+  toInvitation,
+} from './invitation-repository';
+
+const DAY_MS = 86_400_000;
+
+export interface InvitationServiceDeps {
+  db: Db;
+  cipher: FieldCipher;
+  clock: Clock;
+  /** Baton's public origin, for invitation links */
+  baseUrl: string;
+}
+
+/** invitationUrl returns the sign-up link of a token. */
+export function invitationUrl(baseUrl: string, token: string): string {
+  return `${baseUrl}/invite/${token}`;
+}
+
+function toListItem(
+  deps: InvitationServiceDeps,
+  row: InvitationRow,
+  now: Date,
+): InvitationListItem {
+  const invitation = toInvitation(row, deps.cipher, now);
+  const token = invitation.status === 'pending' ? recoverInvitationToken(deps.cipher, row) : null;
+  return {
+    ...invitation,
+    createdAt: row.createdAt.toISOString(),
+    inviteUrl: token ? invitationUrl(deps.baseUrl, token) : null,
+  };
+}
+
+/**
+ * createInvitation sends (stores) an invitation valid for 7 days. Refused with 409 when a user
+ * already has the address or a live invitation for it is pending (in any letter case).
+ */
+export async function createInvitation(
+  deps: InvitationServiceDeps,
+  actor: User,
+  input: Required<Pick<CreateInvitationInput, 'email' | 'name' | 'role'>>,
+): Promise<InvitationListItem> {
+  const now = deps.clock.now();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      if (await findUserRowByEmail(tx, deps.cipher, input.email)) {
+        throw conflict('A user with this email address already exists.');
+      }
+      if (await findPendingInvitationByEmail(tx, deps.cipher, input.email, now)) {
+        throw conflict('An invitation is already pending for this email address.');
+      }
+      await expirePendingInvitations(tx, deps.cipher, input.email, now);
+      const { row } = await insertInvitation(tx, deps.cipher, {
+        name: input.name,
+        email: input.email,
+        role: input.role,
+        expiresAt: new Date(now.getTime() + INVITATION_TTL_DAYS * DAY_MS),
+        invitedById: actor.id,
+        createdAt: now,
+      });
+      const item = toListItem(deps, row, now);
+      // The invitation link goes out by email through the outbox, in this same transaction.
+      if (item.inviteUrl) {
+        await notifyInvitation(
+          tx,
+          { cipher: deps.cipher },
+          {
+            invitationId: row.id,
+            name: input.name,
+            email: input.email,
+            role: input.role,
+            expiresAt: row.expiresAt,
+            link: item.inviteUrl,
+            inviterName: actor.name,
+            now,
+          },
+        );
+      }
+      await recordAdminEvent(tx, {
+        actorUserId: actor.id,
+        action: 'user.invited',
+        targetType: 'invitation',
+        targetId: row.id,
+        details: { role: input.role },
+        at: now,
+      });
+      return item;
+    });
+  } catch (err) {
+    // Two administrators inviting the same address at once: the unique index decides.
+    if ((err as { code?: string }).code === '23505' || /23505|unique/i.test(String(err))) {
+      throw conflict('An invitation is already pending for this email address.');
+    }
+    throw err;
+  }
+}
+
+/** listInvitations returns the recent invitations, newest first, with links for pending ones. */
+export async function listInvitations(deps: InvitationServiceDeps): Promise<InvitationListItem[]> {
+  const now = deps.clock.now();
+  const rows = await listInvitationRows(deps.db);
+  return rows.map((row) => toListItem(deps, row, now));
+}
+
+/** deleteInvitation deletes an invitation (its link stops working) and records it. */
+export async function deleteInvitation(
+  deps: InvitationServiceDeps,
+  actor: User,
+  id: number,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    if (!(await deleteInvitationRow(tx, id))) throw notFound('Invitation not found');
+    await recordAdminEvent(tx, {
+      actorUserId: actor.id,
+      action: 'invitation.deleted',
+      targetType: 'invitation',
+      targetId: id,
+      at: deps.clock.now(),
+    });
+  });
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import nodemailer from 'nodemailer';
+import type { Config } from '../../config';
+
+/** A message ready for one channel. */
+export interface OutgoingMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  /** stable per notification: providers that honour it drop a repeated send */
+  idempotencyKey?: string;
+}
+
+/** DeliveryError is a failed send; `permanent` ones are not retried. */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    readonly providerResponse?: string,
+  ) {
+    super(message);
+    this.name = 'DeliveryError';
+  }
+}
+
+export interface Channel {
+  readonly name: 'email' | 'sms';
+  /** sends one message and returns the provider's answer (message id) */
+  send(message: OutgoingMessage): Promise<string>;
+}
+
+/** createEmailChannel sends email over SMTP (nodemailer) to SMTP_URL. */
+export function createEmailChannel(smtpUrl: string, from: string, timeoutMs = 15_000): Channel {
+  const url = new URL(smtpUrl);
+  const secure = url.protocol === 'smtps:';
+  const transport = nodemailer.createTransport({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    secure,
+    auth: url.username
+      ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+      : undefined,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  return {
+    name: 'email',
+    async send(message) {
+      try {
+        const { idempotencyKey, ...mail } = message;
+        // A Message-ID derived from the notification lets mail systems drop a repeated delivery.
+        const messageId = idempotencyKey
+          ? `<${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}@baton>`
+          : undefined;
+        const info = await transport.sendMail({ from, ...mail, messageId });
+        return `${info.messageId} ${info.response ?? ''}`.trim();
+      } catch (err) {
+        const e = err as { responseCode?: number; response?: string; message: string };
+        // SMTP 5xx replies are permanent (bad address, refused); 4xx and network errors are not.
+        const permanent = typeof e.responseCode === 'number' && e.responseCode >= 500;
+        throw new DeliveryError(e.response ?? e.message, permanent, e.response);
+      }
+    },
+  };
+}
+
+/** createSmsChannel sends SMS through Twilio's Messages API (TWILIO_API_BASE lets tests use a loopback server). */
+export function createSmsChannel(
+  settings: { accountSid: string; authToken: string; from: string; apiBase: string },
+  timeoutMs = 10_000,
+): Channel {
+  const url = `${settings.apiBase}/2010-04-01/Accounts/${encodeURIComponent(settings.accountSid)}/Messages.json`;
+  const auth = Buffer.from(`${settings.accountSid}:${settings.authToken}`).toString('base64');
+  return {
+    name: 'sms',
+    async send(message) {
+      const body = new URLSearchParams({ To: message.to, From: settings.from, Body: message.text });
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: 'POST',
+          headers: {
+            authorization: `Basic ${auth}`,
+            'content-type': 'application/x-www-form-urlencoded',
+            ...(message.idempotencyKey
+              ? { 'I-Twilio-Idempotency-Token': message.idempotencyKey }
+              : {}),
+          },
+          body,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        throw new DeliveryError(`SMS provider unreachable: ${(err as Error).message}`, false);
+      }
+      const text = await res.text().catch(() => '');
+      if (res.ok) {
+        try {
+          return String((JSON.parse(text) as { sid?: string }).sid ?? text.slice(0, 200));
+        } catch {
+          return text.slice(0, 200);
+        }
+      }
+      // 429 and 5xx are worth retrying; other 4xx (bad number, bad credentials) are not.
+      const permanent = res.status >= 400 && res.status < 500 && res.status !== 429;
+      throw new DeliveryError(`SMS provider answered ${res.status}`, permanent, text.slice(0, 500));
+    },
+  };
+}
+
+export interface Channels {
+  email?: Channel;
+  sms?: Channel;
+}
+
+/** channelsFromConfig builds the channels that are configured; missing ones stay undefined. */
+export function channelsFromConfig(config: Config): Channels {
+  const { accountSid, authToken, from, apiBase } = config.sms;
+  return {
+    email: config.mail.smtpUrl
+      ? createEmailChannel(config.mail.smtpUrl, config.mail.from)
+      : undefined,
+    sms:
+      accountSid && authToken && from
+        ? createSmsChannel({ accountSid, authToken, from, apiBase })
+        : undefined,
+  };
+}

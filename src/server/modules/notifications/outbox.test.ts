@@ -1,0 +1,275 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { startFakeTwilio } from '../../../../tests/setup/fake-twilio';
+import { startSmtpServer } from '../../../../tests/setup/smtp-server';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import type { User } from '../../../shared/contracts/users';
+import { MAX_DELIVERY_ATTEMPTS } from '../../../shared/domain/notification-routing';
+import { notifications } from '../../db/schema';
+import { type Channels, createEmailChannel, createSmsChannel } from './channels';
+import {
+  claimDue,
+  decryptContent,
+  deliverDue,
+  enqueueNotifications,
+  recordOutcome,
+} from './outbox';
+
+let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let twilio: Awaited<ReturnType<typeof startFakeTwilio>>;
+let channels: Channels;
+let both: User;
+let emailOnly: User;
+let smsNoPhone: User;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  smtp = await startSmtpServer();
+  twilio = await startFakeTwilio();
+  channels = {
+    email: createEmailChannel(smtp.url, 'Baton <baton@example.com>', 2_000),
+    sms: createSmsChannel({ ...twilio, from: '+15550000000' }, 500),
+  };
+  both = await t.createUser({
+    name: 'Bo Both',
+    email: 'bo.both@example.com',
+    phone: '+15551110001',
+    notificationPreference: 'both',
+  });
+  emailOnly = await t.createUser({
+    name: 'Em Email',
+    email: 'em.email@example.com',
+    notificationPreference: 'email',
+  });
+  smsNoPhone = await t.createUser({
+    name: 'Sid Nophone',
+    email: 'sid.nophone@example.com',
+    notificationPreference: 'sms',
+  });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+  await twilio.close();
+});
+beforeEach(async () => {
+  await t.database.db.delete(notifications);
+  smtp.received.length = 0;
+  twilio.sent.length = 0;
+});
+
+const deps = () => ({
+  db: t.database.db,
+  cipher: t.cipher,
+  channels,
+  clock: t.clock,
+  random: () => 0.5,
+});
+const enqueue = (recipient: User, eventKey = 'test:1') =>
+  enqueueNotifications(t.database.db, t.cipher, t.clock.now(), [
+    {
+      eventKey,
+      kind: 'handoff',
+      recipient,
+      subject: 'You hold the baton for Platform Primary',
+      text: 'Olivia passed you the baton. Notes: watch the queue lag.',
+      html: '<p>Olivia passed you the baton.</p>',
+    },
+  ]);
+const rows = () => t.database.db.select().from(notifications).orderBy(notifications.id);
+
+describe('enqueueing', () => {
+  test('one row per channel the preference asks for; SMS without a phone falls back to email', async () => {
+    expect(await enqueue(both)).toBe(2);
+    expect(await enqueue(emailOnly)).toBe(1);
+    expect(await enqueue(smsNoPhone)).toBe(1);
+    expect((await rows()).map((r) => [r.userId, r.channel])).toEqual([
+      [both.id, 'email'],
+      [both.id, 'sms'],
+      [emailOnly.id, 'email'],
+      [smsNoPhone.id, 'email'],
+    ]);
+  });
+
+  test('the same event for the same recipient is enqueued once', async () => {
+    expect(await enqueue(both, 'handoff:7')).toBe(2);
+    expect(await enqueue(both, 'handoff:7')).toBe(0);
+    expect(await rows()).toHaveLength(2);
+  });
+
+  test('content is encrypted at rest and decrypts to the message', async () => {
+    await enqueue(emailOnly);
+    const [row] = await rows();
+    expect(row.contentEnc).not.toContain('baton');
+    expect(decryptContent(row, t.cipher)).toMatchObject({
+      to: 'em.email@example.com',
+      subject: 'You hold the baton for Platform Primary',
+    });
+  });
+});
+
+describe('delivery', () => {
+  test('email goes over a real SMTP conversation; SMS through the Messages API', async () => {
+    await enqueue(both);
+    expect(await deliverDue(deps())).toEqual({ sent: 2, failed: 0, retrying: 0 });
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0];
+    expect(mail.to).toEqual(['bo.both@example.com']);
+    expect(mail.from).toBe('baton@example.com');
+    expect(mail.raw).toMatch(/Subject: You hold the baton for Platform Primary/);
+    expect(mail.raw).toContain('Olivia passed you the baton. Notes: watch the queue lag.');
+    expect(mail.raw).toMatch(/Message-ID: <[0-9a-f]{32}@baton>/i);
+    expect(twilio.sent).toEqual([
+      {
+        to: '+15551110001',
+        from: '+15550000000',
+        body: 'You hold the baton for Platform Primary: Olivia passed you the baton. Notes: watch the queue lag.',
+        idempotencyToken: `test:1:${both.id}:sms`,
+      },
+    ]);
+    const [email, sms] = await rows();
+    expect([email.status, sms.status]).toEqual(['sent', 'sent']);
+    expect(sms.providerResponse).toMatch(/^SM0+1$/);
+    expect(email.sentAt?.toISOString()).toBe(t.clock.now().toISOString());
+    // Nothing is sent twice.
+    expect(await deliverDue(deps())).toEqual({ sent: 0, failed: 0, retrying: 0 });
+  });
+
+  test('transient SMS failures (5xx, timeout) retry with backoff; email is not held up', async () => {
+    twilio.next({ kind: 'status', status: 503 }, { kind: 'hang' });
+    await enqueue(both);
+    expect(await deliverDue(deps())).toEqual({ sent: 1, failed: 0, retrying: 1 });
+    expect(smtp.received).toHaveLength(1);
+    let sms = (await rows())[1];
+    expect(sms).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastError: 'SMS provider answered 503',
+    });
+    // Not due before the backoff has passed.
+    expect(await deliverDue(deps())).toEqual({ sent: 0, failed: 0, retrying: 0 });
+    t.clock.advance(30_000);
+    expect(await deliverDue(deps())).toEqual({ sent: 0, failed: 0, retrying: 1 });
+    sms = (await rows())[1];
+    expect(sms.lastError).toMatch(/unreachable.*(timeout|aborted)/i);
+    t.clock.advance(60_000);
+    expect(await deliverDue(deps())).toEqual({ sent: 1, failed: 0, retrying: 0 });
+    expect(twilio.sent).toHaveLength(1);
+    expect((await rows())[1]).toMatchObject({ status: 'sent', attempts: 3 });
+  });
+
+  test('a permanent refusal fails at once, with the provider answer kept', async () => {
+    twilio.next({ kind: 'status', status: 400 });
+    await enqueue(both);
+    await deliverDue(deps());
+    const sms = (await rows())[1];
+    expect(sms).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      lastError: 'SMS provider answered 400',
+    });
+    expect(sms.providerResponse).toContain('Injected failure');
+  });
+
+  test('a permanent SMTP refusal fails; a transient one retries', async () => {
+    smtp.failNext(1, 550);
+    await enqueue(emailOnly, 'mail:1');
+    await deliverDue(deps());
+    expect((await rows())[0]).toMatchObject({ status: 'failed', attempts: 1 });
+    smtp.failNext(1, 451);
+    await enqueue(emailOnly, 'mail:2');
+    expect(await deliverDue(deps())).toEqual({ sent: 0, failed: 0, retrying: 1 });
+    t.clock.advance(60_000);
+    expect(await deliverDue(deps())).toEqual({ sent: 1, failed: 0, retrying: 0 });
+    expect(smtp.received).toHaveLength(1);
+  });
+
+  test('retries are bounded: after the last attempt the notification fails with its reason', async () => {
+    twilio.next(
+      ...Array.from({ length: MAX_DELIVERY_ATTEMPTS }, () => ({
+        kind: 'status' as const,
+        status: 500,
+      })),
+    );
+    await enqueueNotifications(t.database.db, t.cipher, t.clock.now(), [
+      {
+        eventKey: 'bounded',
+        kind: 'page',
+        recipient: { ...both, notificationPreference: 'sms' },
+        subject: 'Page',
+        text: 'Disk full',
+      },
+    ]);
+    for (let i = 0; i < MAX_DELIVERY_ATTEMPTS; i++) {
+      await deliverDue(deps());
+      t.clock.advance(3_600_000 * 2);
+    }
+    const [row] = await rows();
+    expect(row).toMatchObject({
+      status: 'failed',
+      attempts: MAX_DELIVERY_ATTEMPTS,
+      lastError: 'SMS provider answered 500',
+    });
+    expect(await deliverDue(deps())).toEqual({ sent: 0, failed: 0, retrying: 0 });
+  });
+
+  test('with no channel configured a notification is recorded as failed with the reason, never dropped', async () => {
+    await enqueue(both);
+    await deliverDue({ ...deps(), channels: {} });
+    const [email, sms] = await rows();
+    expect(email).toMatchObject({
+      status: 'failed',
+      lastError: 'Email is not configured on this server (SMTP_URL).',
+    });
+    expect(sms.status).toBe('failed');
+    expect(sms.lastError).toMatch(/SMS is not configured/);
+  });
+
+  test('two workers at once deliver each notification exactly once', async () => {
+    const recipients = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        t.createUser({
+          email: `many.${i}@example.com`,
+          phone: `+1555222${String(i).padStart(4, '0')}`,
+          notificationPreference: 'both',
+        }),
+      ),
+    );
+    await enqueueNotifications(
+      t.database.db,
+      t.cipher,
+      t.clock.now(),
+      recipients.map((recipient) => ({
+        eventKey: 'burst',
+        kind: 'notice',
+        recipient,
+        subject: 'Notice',
+        text: 'Shift ends soon',
+      })),
+    );
+    const [a, b] = await Promise.all([deliverDue(deps(), 15), deliverDue(deps(), 15)]);
+    const rest = await deliverDue(deps(), 50);
+    expect(a.sent + b.sent + rest.sent).toBe(24);
+    expect(smtp.received).toHaveLength(12);
+    expect(new Set(twilio.sent.map((s) => s.to)).size).toBe(12);
+    expect(twilio.sent).toHaveLength(12);
+    expect((await rows()).every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
+  });
+
+  test('a worker that lost its lease cannot overwrite the outcome', async () => {
+    await enqueue(emailOnly, 'lease');
+    // Worker A claims the row, then stalls past its lease; worker B takes it over and sends it.
+    const [claimedByA] = await claimDue(t.database.db, t.clock.now(), 10);
+    expect(claimedByA.attempts).toBe(1);
+    t.clock.advance(121_000);
+    expect(await deliverDue(deps())).toEqual({ sent: 1, failed: 0, retrying: 0 });
+    // A's late report (a failure) changes nothing.
+    await recordOutcome(
+      t.database.db,
+      { id: claimedByA.id, attempts: 1 },
+      { status: 'failed', lastError: 'late' },
+    );
+    expect((await rows())[0]).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
+    expect(smtp.received).toHaveLength(1);
+  });
+});

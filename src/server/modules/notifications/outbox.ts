@@ -1,0 +1,260 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { User } from '../../../shared/contracts/users';
+import {
+  type ChannelName,
+  MAX_DELIVERY_ATTEMPTS,
+  notificationRoute,
+  retryDelayMs,
+} from '../../../shared/domain/notification-routing';
+import type { Clock } from '../../clock';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import type { Db, Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
+import { notifications } from '../../db/schema';
+import { type Channels, DeliveryError, type OutgoingMessage } from './channels';
+
+/**
+ * The outbox: notifications are written in the same transaction as the event that causes them
+ * (content encrypted), then delivered by a worker with bounded retries. One row per (event,
+ * recipient, channel): the dedupe key makes enqueueing twice a no-op.
+ */
+
+export type NotificationRow = typeof notifications.$inferSelect;
+
+/** Who a notification goes to: a user, or an address with no account yet (an invitee, id null). */
+export type Recipient = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
+  id: number | null;
+};
+
+export interface NotificationInput {
+  /** identifies the causing event, e.g. `handoff:42` or `page:7:reminder` */
+  eventKey: string;
+  kind: string;
+  recipient: Recipient;
+  subject: string;
+  /** plain-text body (also the SMS text unless `sms` is given) */
+  text: string;
+  html?: string;
+  /** a short SMS text; default: the subject and the plain text, cut to 600 characters */
+  sms?: string;
+  /** email only, whatever the recipient's preference (low-urgency pages, invitations) */
+  emailOnly?: boolean;
+}
+
+/** claimed rows are leased this long; a worker that dies mid-send loses the lease and another retries */
+const LEASE_MS = 120_000;
+
+const contentCtx = (id: number) => ({ table: 'notifications', column: 'content', rowId: id });
+
+/** enqueueNotifications writes one outbox row per recipient channel; returns how many were new. */
+export async function enqueueNotifications(
+  tx: Db | Tx,
+  cipher: FieldCipher,
+  now: Date,
+  inputs: NotificationInput[],
+): Promise<number> {
+  const planned: { channel: ChannelName; input: NotificationInput; message: OutgoingMessage }[] =
+    [];
+  for (const input of inputs) {
+    const { recipient } = input;
+    const route = notificationRoute(recipient.notificationPreference, recipient.phone);
+    const channels: ChannelName[] = input.emailOnly ? ['email'] : route.channels;
+    for (const channel of channels) {
+      const to = channel === 'email' ? recipient.email : (route.smsTo ?? '');
+      const message: OutgoingMessage =
+        channel === 'email'
+          ? { to, subject: input.subject, text: input.text, html: input.html }
+          : { to, subject: input.subject, text: smsText(input) };
+      planned.push({ channel, input, message });
+    }
+  }
+  if (planned.length === 0) return 0;
+  const ids = await allocateIds(tx, 'notifications', planned.length);
+  const inserted = await tx
+    .insert(notifications)
+    .values(
+      planned.map(({ channel, input, message }, i) => ({
+        id: ids[i],
+        userId: input.recipient.id,
+        channel,
+        kind: input.kind,
+        contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(ids[i])),
+        dedupeKey: `${input.eventKey}:${input.recipient.id ?? 'guest'}:${channel}`,
+        createdAt: now,
+        nextAttemptAt: now,
+      })),
+    )
+    .onConflictDoNothing({ target: notifications.dedupeKey })
+    .returning({ id: notifications.id });
+  return inserted.length;
+}
+
+function smsText(input: NotificationInput): string {
+  const text = (input.sms ?? `${input.subject}: ${input.text}`).replace(/\s+/g, ' ').trim();
+  return text.length > 600 ? `${text.slice(0, 597)}...` : text;
+}
+
+/** decryptContent opens a notification's content. */
+export function decryptContent(
+  row: Pick<NotificationRow, 'id' | 'contentEnc'>,
+  cipher: FieldCipher,
+): OutgoingMessage {
+  return JSON.parse(cipher.decrypt(row.contentEnc, contentCtx(row.id))) as OutgoingMessage;
+}
+
+/** claimDue leases up to `limit` due notifications to this worker (SKIP LOCKED: workers never share a row). */
+export async function claimDue(db: Db, now: Date, limit: number): Promise<NotificationRow[]> {
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: notifications.id })
+      .from(notifications)
+      .where(
+        and(eq(notifications.status, 'pending'), sql`${notifications.nextAttemptAt} <= ${now}`),
+      )
+      .orderBy(notifications.nextAttemptAt, notifications.id)
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(notifications)
+      .set({
+        attempts: sql`${notifications.attempts} + 1`,
+        nextAttemptAt: new Date(now.getTime() + LEASE_MS),
+      })
+      .where(
+        sql`${notifications.id} in (${sql.join(
+          due.map((d) => sql`${d.id}`),
+          sql`, `,
+        )})`,
+      )
+      .returning();
+  });
+}
+
+export interface DeliveryDeps {
+  db: Db;
+  cipher: FieldCipher;
+  channels: Channels;
+  clock: Clock;
+  random?: () => number;
+}
+
+export interface DeliveryReport {
+  sent: number;
+  failed: number;
+  retrying: number;
+}
+
+/**
+ * deliverDue sends what is due, each notification independently (a slow or failing provider never
+ * holds up the other channel), and records the outcome: sent, a retry with backoff, or failed
+ * with the reason once retries are exhausted or the failure is permanent.
+ */
+export async function deliverDue(deps: DeliveryDeps, limit = 50): Promise<DeliveryReport> {
+  const rows = await claimDue(deps.db, deps.clock.now(), limit);
+  const report: DeliveryReport = { sent: 0, failed: 0, retrying: 0 };
+  await Promise.all(
+    rows.map(async (row) => {
+      const outcome = await deliverOne(deps, row);
+      report[outcome] += 1;
+    }),
+  );
+  return report;
+}
+
+async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<keyof DeliveryReport> {
+  const channel = deps.channels[row.channel as ChannelName];
+  const lease = { id: row.id, attempts: row.attempts };
+  if (!channel) {
+    const setting =
+      row.channel === 'email'
+        ? 'SMTP_URL'
+        : 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM';
+    await recordOutcome(deps.db, lease, {
+      status: 'failed',
+      lastError: `${row.channel === 'email' ? 'Email' : 'SMS'} is not configured on this server (${setting}).`,
+    });
+    return 'failed';
+  }
+  try {
+    const message = decryptContent(row, deps.cipher);
+    const response = await channel.send({ ...message, idempotencyKey: row.dedupeKey });
+    await recordOutcome(deps.db, lease, {
+      status: 'sent',
+      sentAt: deps.clock.now(),
+      providerResponse: response.slice(0, 1000),
+      lastError: null,
+    });
+    return 'sent';
+  } catch (err) {
+    const permanent = err instanceof DeliveryError ? err.permanent : false;
+    const reason = (err as Error).message.slice(0, 1000);
+    const providerResponse = err instanceof DeliveryError ? (err.providerResponse ?? null) : null;
+    if (permanent || row.attempts >= MAX_DELIVERY_ATTEMPTS) {
+      await recordOutcome(deps.db, lease, {
+        status: 'failed',
+        lastError: reason,
+        providerResponse,
+      });
+      return 'failed';
+    }
+    const delay = retryDelayMs(row.attempts, (deps.random ?? Math.random)());
+    await recordOutcome(deps.db, lease, {
+      nextAttemptAt: new Date(deps.clock.now().getTime() + delay),
+      lastError: reason,
+      providerResponse,
+    });
+    return 'retrying';
+  }
+}
+
+/** recordOutcome records an outcome, only if this worker still holds the lease (same attempt count). */
+export async function recordOutcome(
+  db: Db,
+  lease: { id: number; attempts: number },
+  values: Partial<typeof notifications.$inferInsert>,
+): Promise<void> {
+  await db
+    .update(notifications)
+    .set(values)
+    .where(
+      and(
+        eq(notifications.id, lease.id),
+        eq(notifications.status, 'pending'),
+        eq(notifications.attempts, lease.attempts),
+      ),
+    );
+}
+
+/** startOutboxWorker delivers due notifications every interval until stopped; ticks never overlap. */
+export function startOutboxWorker(
+  deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
+): { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> } {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const tick = async () => {
+    const report = await deliverDue(deps);
+    // Keep going while a full batch came back, so a backlog drains without waiting.
+    if (report.sent + report.failed + report.retrying === 50 && !stopped) await tick();
+    return report;
+  };
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick()
+        .catch((err) => deps.onError?.(err))
+        .finally(schedule);
+    }, deps.intervalMs);
+    timer.unref();
+  };
+  schedule();
+  return {
+    tick,
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

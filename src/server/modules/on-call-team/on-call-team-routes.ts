@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app';
+import { requirePermission } from '../../http/request-context';
+import { listOnCallTeam } from './on-call-team-repository';
+
+export async function onCallTeamRoutes(app: FastifyInstance, deps: AppDeps) {
+  app.get('/api/on-call-team', async (req) => {
+    requirePermission(req, 'users.view');
+    return listOnCallTeam(deps.database.db, deps.cipher);
+  });
+}

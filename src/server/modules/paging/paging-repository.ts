@@ -1,0 +1,224 @@
+import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import {
+  auditEvents,
+  notifications,
+  pages,
+  rotationMembers,
+  rotations,
+  users,
+} from '../../db/schema';
+
+export type PageRow = typeof pages.$inferSelect;
+
+/** A page row with its rotation's name and the facts that decide who manages the rotation. */
+export interface PageWithRotation {
+  page: PageRow;
+  rotation: { id: number; name: string; createdById: number | null; suspended: boolean };
+}
+
+const rotationColumns = {
+  id: rotations.id,
+  name: rotations.name,
+  createdById: rotations.createdById,
+  suspended: rotations.suspended,
+};
+
+/** insertPageRow records a page as triggered. */
+export async function insertPageRow(
+  tx: Tx,
+  values: {
+    rotationId: number;
+    pagedById: number;
+    targetUserId: number;
+    message: string;
+    urgency: 'low' | 'medium' | 'high';
+    createdAt: Date;
+  },
+): Promise<PageRow> {
+  const [row] = await tx
+    .insert(pages)
+    .values({ ...values, status: 'triggered' })
+    .returning();
+  return row;
+}
+
+/** updatePageRow changes columns of a page. */
+export async function updatePageRow(
+  tx: Tx,
+  id: number,
+  values: Partial<typeof pages.$inferInsert>,
+): Promise<PageRow> {
+  const [row] = await tx.update(pages).set(values).where(eq(pages.id, id)).returning();
+  return row;
+}
+
+/** lockPageRow reads a page with its rotation and locks the page row until the transaction ends. */
+export async function lockPageRow(tx: Tx, id: number): Promise<PageWithRotation | undefined> {
+  const [row] = await tx
+    .select({ page: pages, rotation: rotationColumns })
+    .from(pages)
+    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
+    .where(eq(pages.id, id))
+    .for('update', { of: pages });
+  return row;
+}
+
+/** findPageRow reads a page with its rotation, without locking. */
+export async function findPageRow(db: Db | Tx, id: number): Promise<PageWithRotation | undefined> {
+  const [row] = await db
+    .select({ page: pages, rotation: rotationColumns })
+    .from(pages)
+    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
+    .where(eq(pages.id, id))
+    .limit(1);
+  return row;
+}
+
+/** findRotationFacts returns a rotation's id, name, creator and suspension, or undefined. */
+export async function findRotationFacts(db: Db | Tx, id: number) {
+  const [row] = await db.select(rotationColumns).from(rotations).where(eq(rotations.id, id));
+  return row;
+}
+
+/** listRotationPageRows returns a rotation's pages, newest first, below an id cursor. */
+export async function listRotationPageRows(
+  db: Db | Tx,
+  rotation: PageWithRotation['rotation'],
+  page: { limit: number; before?: number },
+): Promise<PageWithRotation[]> {
+  const rows = await db
+    .select()
+    .from(pages)
+    .where(
+      and(eq(pages.rotationId, rotation.id), page.before ? lt(pages.id, page.before) : undefined),
+    )
+    .orderBy(desc(pages.createdAt), desc(pages.id))
+    .limit(page.limit);
+  return rows.map((row) => ({ page: row, rotation }));
+}
+
+/** listTargetPageRows returns the unresolved pages with a user as their current recipient. */
+export async function listTargetPageRows(
+  db: Db | Tx,
+  userId: number,
+  limit: number,
+): Promise<PageWithRotation[]> {
+  return db
+    .select({ page: pages, rotation: rotationColumns })
+    .from(pages)
+    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
+    .where(and(eq(pages.targetUserId, userId), ne(pages.status, 'resolved')))
+    .orderBy(desc(pages.createdAt), desc(pages.id))
+    .limit(limit);
+}
+
+/** A rotation member with the stored roles of their user. */
+export interface MemberRoles {
+  rotationId: number;
+  userId: number;
+  order: number;
+  roles: string[];
+  role: string;
+}
+
+/** listMemberRoles returns the members of the rotations with their users' roles, in order. */
+export async function listMemberRoles(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<MemberRoles[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .select({
+      rotationId: rotationMembers.rotationId,
+      userId: rotationMembers.userId,
+      order: rotationMembers.order,
+      roles: users.roles,
+      role: users.role,
+    })
+    .from(rotationMembers)
+    .innerJoin(users, eq(users.id, rotationMembers.userId))
+    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
+    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+}
+
+export type PageEventRow = typeof auditEvents.$inferSelect;
+
+/** insertPageEvent records a step in a page's history (audit_events, target type 'page'). */
+export async function insertPageEvent(
+  tx: Tx,
+  event: {
+    actorUserId: number | null;
+    action: 'page.escalated' | 'page.acknowledged' | 'page.resolved';
+    pageId: number;
+    details: Record<string, unknown>;
+    at: Date;
+  },
+): Promise<void> {
+  await tx.insert(auditEvents).values({
+    actorUserId: event.actorUserId,
+    action: event.action,
+    targetType: 'page',
+    targetId: String(event.pageId),
+    details: event.details,
+    createdAt: event.at,
+  });
+}
+
+/** listPageEvents returns the history of the pages, oldest first (one query). */
+export async function listPageEvents(
+  db: Db | Tx,
+  pageIds: readonly number[],
+): Promise<PageEventRow[]> {
+  if (pageIds.length === 0) return [];
+  return db
+    .select()
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.targetType, 'page'),
+        inArray(
+          auditEvents.targetId,
+          pageIds.map((id) => String(id)),
+        ),
+      ),
+    )
+    .orderBy(asc(auditEvents.createdAt), asc(auditEvents.id));
+}
+
+/**
+ * listTimerCandidates returns the open pages of active rotations whose current recipient was paged
+ * between `oldest` and `latest` (the engine looks at nothing else).
+ */
+export async function listTimerCandidates(
+  db: Db | Tx,
+  window: { oldest: Date; latest: Date },
+): Promise<PageWithRotation[]> {
+  const stepStart = sql`coalesce(${pages.escalatedAt}, ${pages.createdAt})`;
+  return db
+    .select({ page: pages, rotation: rotationColumns })
+    .from(pages)
+    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
+    .where(
+      and(
+        inArray(pages.status, ['triggered', 'escalated']),
+        eq(rotations.suspended, false),
+        sql`${stepStart} <= ${window.latest}`,
+        sql`${stepStart} > ${window.oldest}`,
+      ),
+    )
+    .orderBy(asc(pages.id));
+}
+
+/** existingDedupeKeys returns which of the notification dedupe keys already exist (one query). */
+export async function existingDedupeKeys(
+  db: Db | Tx,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .select({ key: notifications.dedupeKey })
+    .from(notifications)
+    .where(inArray(notifications.dedupeKey, [...keys]));
+  return new Set(rows.map((r) => r.key));
+}

@@ -1,0 +1,614 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { startFakeTwilio } from '../../../../tests/setup/fake-twilio';
+import { startSmtpServer } from '../../../../tests/setup/smtp-server';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import type { Page } from '../../../shared/contracts/paging';
+import type { User } from '../../../shared/contracts/users';
+import { insertRotation } from '../../db/factories';
+import { auditEvents, notifications, pages } from '../../db/schema';
+import { ENGINE_TASKS } from '../../engine/tasks';
+import { type Channels, createEmailChannel, createSmsChannel } from '../notifications/channels';
+import { decryptContent, deliverDue } from '../notifications/outbox';
+import { runPageTimers } from './paging-service';
+import { pageTimersTask } from './paging-task';
+
+const PUBLIC_URL = 'https://baton.example.test';
+const MINUTE = 60_000;
+
+let t: TestApp;
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let twilio: Awaited<ReturnType<typeof startFakeTwilio>>;
+let channels: Channels;
+const people = {} as Record<
+  'morgan' | 'olivia' | 'noah' | 'priya' | 'iris' | 'admin' | 'outsider' | 'otherManager',
+  User
+>;
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { PUBLIC_URL } });
+  smtp = await startSmtpServer();
+  twilio = await startFakeTwilio();
+  channels = {
+    email: createEmailChannel(smtp.url, 'Baton <baton@example.com>', 2_000),
+    sms: createSmsChannel({ ...twilio, from: '+15550000000' }, 500),
+  };
+  people.morgan = await t.createUser({ name: 'Morgan Manager', roles: ['manager'] });
+  people.olivia = await t.createUser({
+    name: 'Olivia Ortiz',
+    email: 'olivia.ortiz@example.com',
+    phone: '+1 555 010 0001',
+    notificationPreference: 'both',
+    timezone: 'America/Chicago',
+  });
+  people.noah = await t.createUser({ name: 'Noah Nakamura', email: 'noah@example.com' });
+  people.priya = await t.createUser({ name: 'Priya Patel', roles: ['on-call', 'manager'] });
+  people.iris = await t.createUser({ name: 'Iris Incident', roles: ['incident_manager'] });
+  people.admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
+  people.outsider = await t.createUser({ name: 'Sam Outsider' });
+  people.otherManager = await t.createUser({ name: 'Other Manager', roles: ['manager'] });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+  await twilio.close();
+});
+beforeEach(async () => {
+  // Each test starts with no pages, so the clock's steps are only this test's.
+  await t.database.db.delete(pages);
+  smtp.received.length = 0;
+  twilio.sent.length = 0;
+});
+
+async function call(user: User | null, method: 'GET' | 'POST', url: string, payload?: unknown) {
+  return t.app.inject({
+    method,
+    url,
+    payload: payload as never,
+    headers: user ? { cookie: await t.cookieFor(user) } : {},
+  });
+}
+
+/** A fresh rotation: Olivia holds the baton, then Noah, then Priya; Morgan created it. */
+async function rotation(overrides: { suspended?: boolean; memberIds?: number[] } = {}) {
+  const memberIds = overrides.memberIds ?? [people.olivia.id, people.noah.id, people.priya.id];
+  return insertRotation(t.database.db, {
+    name: `Platform ${Math.random().toString(36).slice(2, 7)}`,
+    memberIds,
+    holderId: memberIds[0],
+    createdById: people.morgan.id,
+    suspended: overrides.suspended,
+    now: t.clock.now(),
+  });
+}
+
+async function pageRotation(
+  rotationId: number,
+  body: { message: string; urgency?: string } = { message: 'Checkout is failing' },
+  by: User = people.morgan,
+) {
+  const res = await call(by, 'POST', `/api/rotations/${rotationId}/page`, body);
+  expect(res.statusCode, res.body).toBe(201);
+  const [row] = await t.database.db
+    .select()
+    .from(pages)
+    .where(eq(pages.rotationId, rotationId))
+    .orderBy(desc(pages.id))
+    .limit(1);
+  return { res, row };
+}
+
+const deliver = () =>
+  deliverDue({ db: t.database.db, cipher: t.cipher, channels, clock: t.clock, random: () => 0.5 });
+
+/** Quoted-printable bodies: soft line breaks joined, escapes decoded (ASCII is all we send). */
+const decodeMail = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+const ackLinkIn = (text: string) => {
+  const match = new RegExp(`${PUBLIC_URL}/pages/ack/([0-9]+\\.[A-Za-z0-9_-]{43})`).exec(text);
+  if (!match) throw new Error(`no acknowledgement link in:\n${text}`);
+  return match[1];
+};
+
+async function outboxFor(pageId: number) {
+  const rows = await t.database.db.select().from(notifications).orderBy(notifications.id);
+  return rows
+    .filter((r) => r.dedupeKey.startsWith(`page:${pageId}:`))
+    .map((r) => ({ ...r, content: decryptContent(r, t.cipher) }));
+}
+
+const timers = (now = t.clock.now()) =>
+  runPageTimers({ database: t.database, cipher: t.cipher, clock: t.clock, config: t.config }, now);
+
+describe('paging the holder', () => {
+  test('the page reaches the holder by email (real SMTP) and SMS (Twilio API), with an acknowledgement link', async () => {
+    const r = await rotation();
+    const { res, row } = await pageRotation(r.id, {
+      message: 'Checkout is failing for EU customers',
+      urgency: 'high',
+    });
+    expect(res.json()).toEqual({ sentTo: { name: 'Olivia Ortiz' } });
+    expect(row).toMatchObject({ status: 'triggered', targetUserId: people.olivia.id });
+    expect(row.ackTokenHash).toMatch(/^[0-9a-f]{64}$/);
+
+    expect(await deliver()).toEqual({ sent: 2, failed: 0, retrying: 0 });
+    expect(smtp.received).toHaveLength(1);
+    const mail = smtp.received[0];
+    expect(mail.to).toEqual(['olivia.ortiz@example.com']);
+    const raw = decodeMail(mail.raw);
+    expect(raw).toContain(`Subject: Page (high urgency): ${r.name}: Checkout is failing for EU`);
+    expect(raw).toContain('Morgan Manager paged you as the on-call person for');
+    expect(raw).toContain('> Checkout is failing for EU customers');
+    expect(raw).toMatch(/Content-Type: text\/html/);
+    const token = ackLinkIn(raw);
+    // The link is in both bodies, and the way back to Baton too.
+    expect(raw.split(`/pages/ack/${token}`).length).toBeGreaterThanOrEqual(3);
+    expect(raw).toContain(`${PUBLIC_URL}/pages?rotation=${r.id}`);
+
+    // SMS: short, to the normalized E.164 number, with the same link.
+    expect(twilio.sent).toHaveLength(1);
+    expect(twilio.sent[0].to).toBe('+15550100001');
+    expect(twilio.sent[0].body).toBe(
+      `Baton PAGE (High) ${r.name} from Morgan Manager: Checkout is failing for EU customers Ack: ${PUBLIC_URL}/pages/ack/${token}`,
+    );
+    // Only the hash of the token is stored, and the outbox view hides the link from admins.
+    expect(JSON.stringify(row)).not.toContain(token.split('.')[1]);
+    const outbox = await call(people.admin, 'GET', '/api/admin/notifications');
+    expect(outbox.body).not.toContain(token.split('.')[1]);
+    expect(outbox.body).toContain('/pages/ack/(hidden)');
+  });
+
+  test('a low-urgency page goes by email only, whatever the preference', async () => {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id, {
+      message: 'FYI: certificate renews Monday',
+      urgency: 'low',
+    });
+    const rows = await outboxFor(row.id);
+    expect(rows.map((n) => [n.userId, n.channel])).toEqual([[people.olivia.id, 'email']]);
+  });
+
+  test('urgency defaults to high; a blank message is refused with the form message', async () => {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id, { message: 'Disk almost full' });
+    expect(row.urgency).toBe('high');
+    const blank = await call(people.morgan, 'POST', `/api/rotations/${r.id}/page`, {
+      message: ' ',
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().fields).toEqual({ message: 'Please enter a message' });
+  });
+});
+
+describe('acknowledging from the link, without signing in', () => {
+  async function pagedWithLink() {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id, { message: 'Queue lag above 5 minutes' });
+    const [email] = (await outboxFor(row.id)).filter((n) => n.channel === 'email');
+    return { r, row, token: ackLinkIn(email.content.text) };
+  }
+
+  test('GET shows the page and changes nothing; POST acknowledges once; a second POST is refused', async () => {
+    const { r, row, token } = await pagedWithLink();
+    const shown = await call(null, 'GET', `/api/pages/ack/${token}`);
+    expect(shown.statusCode).toBe(200);
+    expect(shown.json()).toMatchObject({
+      state: 'open',
+      page: {
+        rotationName: r.name,
+        message: 'Queue lag above 5 minutes',
+        urgency: 'high',
+        pagedByName: 'Morgan Manager',
+        recipientName: 'Olivia Ortiz',
+        acknowledgedAt: null,
+      },
+    });
+    // A mail scanner fetching the link twice acknowledges nothing.
+    await call(null, 'GET', `/api/pages/ack/${token}`);
+    const [still] = await t.database.db.select().from(pages).where(eq(pages.id, row.id));
+    expect(still.status).toBe('triggered');
+
+    const ack = await call(null, 'POST', `/api/pages/ack/${token}`);
+    expect(ack.statusCode, ack.body).toBe(200);
+    expect(ack.json()).toMatchObject({ state: 'acknowledged' });
+    const [done] = await t.database.db.select().from(pages).where(eq(pages.id, row.id));
+    expect(done.status).toBe('acknowledged');
+    expect(done.acknowledgedAt?.toISOString()).toBe(t.clock.now().toISOString());
+
+    const again = await call(null, 'POST', `/api/pages/ack/${token}`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      message: 'This page has already been acknowledged.',
+      code: 'CONFLICT',
+    });
+    expect((await call(null, 'GET', `/api/pages/ack/${token}`)).json().state).toBe('acknowledged');
+
+    // The pager hears of it, once; the history records how.
+    const toPager = (await outboxFor(row.id)).filter((n) => n.userId === people.morgan.id);
+    expect(toPager.map((n) => n.kind)).toEqual(['page.acknowledged']);
+    expect(toPager[0].content.subject).toBe(`Olivia Ortiz acknowledged your page for ${r.name}`);
+    const events = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.targetType, 'page'), eq(auditEvents.targetId, String(row.id))));
+    expect(events.map((e) => [e.action, e.actorUserId, e.details.via])).toEqual([
+      ['page.acknowledged', people.olivia.id, 'link'],
+    ]);
+  });
+
+  test('a link expires after a day; a tampered or unknown token is not found', async () => {
+    const { token } = await pagedWithLink();
+    const tampered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    for (const bad of [tampered, '12345.short', 'not-a-token', `999999.${token.split('.')[1]}`]) {
+      const res = await call(null, 'POST', `/api/pages/ack/${bad}`);
+      expect(res.statusCode, bad).toBe(404);
+      expect(res.json().message).toMatch(/not valid/);
+    }
+    const tooLong = await call(null, 'GET', `/api/pages/ack/${'9'.repeat(120)}`);
+    expect(tooLong.statusCode).toBe(414);
+
+    t.clock.advance(24 * 60 * MINUTE);
+    expect((await call(null, 'GET', `/api/pages/ack/${token}`)).json().state).toBe('expired');
+    const late = await call(null, 'POST', `/api/pages/ack/${token}`);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe(
+      'This acknowledgement link has expired. Sign in to Baton to acknowledge the page.',
+    );
+  });
+
+  test('after an escalation the first recipient’s link no longer works', async () => {
+    const { row, token } = await pagedWithLink();
+    const esc = await call(people.morgan, 'POST', `/api/pages/${row.id}/escalate`, {
+      reason: 'Olivia is on a flight',
+    });
+    expect(esc.statusCode, esc.body).toBe(200);
+    expect((await call(null, 'POST', `/api/pages/ack/${token}`)).statusCode).toBe(404);
+  });
+});
+
+describe('acknowledge, resolve and escalate in the app', () => {
+  test('only the current recipient acknowledges, once', async () => {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id);
+    const byOther = await call(people.morgan, 'POST', `/api/pages/${row.id}/acknowledge`);
+    expect(byOther.statusCode).toBe(403);
+    expect(byOther.json().message).toBe(
+      'Only the person this page was sent to can acknowledge it.',
+    );
+    const ack = await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`);
+    expect(ack.statusCode).toBe(200);
+    expect(ack.json()).toMatchObject({
+      status: 'acknowledged',
+      actions: { acknowledge: false, resolve: true, escalate: false },
+      events: [{ kind: 'acknowledged', actor: { id: people.olivia.id }, via: 'app' }],
+    });
+    expect((await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
+      409,
+    );
+    expect((await call(people.olivia, 'POST', '/api/pages/999999/acknowledge')).statusCode).toBe(
+      404,
+    );
+  });
+
+  test('resolve: the pager, the recipient, admins and the rotation’s managers; not others; once', async () => {
+    const r = await rotation();
+    const pager = await t.createUser({ name: 'Ian Incident', roles: ['incident_manager'] });
+    for (const [user, allowed] of [
+      [people.morgan, true],
+      [people.olivia, true],
+      [people.admin, true],
+      [people.priya, true], // manager and member
+      [people.noah, false], // member, not manager
+      [people.otherManager, false],
+      [people.iris, false], // may page, but did not send this one
+    ] as const) {
+      const { row } = await pageRotation(r.id, { message: `For ${user.name}` }, pager);
+      const res = await call(user, 'POST', `/api/pages/${row.id}/resolve`);
+      expect(res.statusCode, `${user.name}: ${res.body}`).toBe(allowed ? 200 : 403);
+      await t.database.db.delete(pages).where(eq(pages.id, row.id));
+    }
+    const { row } = await pageRotation(r.id);
+    const res = await call(people.morgan, 'POST', `/api/pages/${row.id}/resolve`);
+    expect(res.json()).toMatchObject({
+      status: 'resolved',
+      resolvedAt: t.clock.now().toISOString(),
+    });
+    // The recipient of a page still open is told it needs nothing more.
+    const told = (await outboxFor(row.id)).filter((n) => n.kind === 'page.resolved');
+    expect(told.map((n) => n.userId)).toEqual([people.olivia.id, people.olivia.id]);
+    expect((await call(people.morgan, 'POST', `/api/pages/${row.id}/resolve`)).statusCode).toBe(
+      409,
+    );
+    // Nothing more happens to a resolved page.
+    expect((await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
+      409,
+    );
+  });
+
+  test('manual escalation needs a reason, moves the page to the next member, and keeps its history', async () => {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id, { message: 'Payments down' });
+    const blank = await call(people.morgan, 'POST', `/api/pages/${row.id}/escalate`, {
+      reason: '  ',
+    });
+    expect(blank.statusCode).toBe(400);
+    expect(blank.json().fields).toEqual({ reason: 'Please enter a reason' });
+    expect(
+      (await call(people.noah, 'POST', `/api/pages/${row.id}/escalate`, { reason: 'x' }))
+        .statusCode,
+    ).toBe(403);
+
+    t.clock.advance(5 * MINUTE);
+    const res = await call(people.olivia, 'POST', `/api/pages/${row.id}/escalate`, {
+      reason: 'I am driving',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      status: 'escalated',
+      firstTarget: { id: people.olivia.id, name: 'Olivia Ortiz' },
+      target: { id: people.noah.id, name: 'Noah Nakamura' },
+      escalatedAt: t.clock.now().toISOString(),
+      events: [
+        {
+          kind: 'escalated',
+          actor: { id: people.olivia.id },
+          from: { id: people.olivia.id },
+          to: { id: people.noah.id },
+          reason: 'I am driving',
+          automatic: false,
+        },
+      ],
+    });
+    const sent = (await outboxFor(row.id)).filter((n) => n.kind.startsWith('page.escalat'));
+    expect(sent.map((n) => [n.kind, n.userId])).toEqual([
+      ['page.escalated', people.noah.id],
+      ['page.escalation_notice', people.morgan.id],
+    ]);
+    expect(sent[0].content.text).toContain('because Olivia Ortiz did not acknowledge it');
+    expect(sent[0].content.text).toContain('Reason: I am driving');
+    // Noah now acknowledges; Olivia no longer can.
+    expect((await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
+      403,
+    );
+    expect((await call(people.noah, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
+      200,
+    );
+    const late = await call(people.morgan, 'POST', `/api/pages/${row.id}/escalate`, {
+      reason: 'again',
+    });
+    expect(late.statusCode).toBe(409);
+  });
+
+  test('escalating with no one else in the rotation is refused with a message', async () => {
+    const r = await rotation({ memberIds: [people.olivia.id] });
+    const { row } = await pageRotation(r.id);
+    const res = await call(people.morgan, 'POST', `/api/pages/${row.id}/escalate`, {
+      reason: 'No answer',
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('There is no one else in this rotation to escalate to.');
+  });
+});
+
+describe('the clock: reminder and warning at 15 minutes, escalation at 30', () => {
+  test('a high-urgency page nobody acknowledges is reminded, then escalated on time, each once', async () => {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id, { message: 'API 500s' });
+    const pagedAt = t.clock.now().getTime();
+    const at = (minutes: number) => new Date(pagedAt + minutes * MINUTE);
+
+    expect(await timers(at(14.9))).toEqual({ reminded: 0, escalated: 0 });
+    expect(await timers(at(15))).toEqual({ reminded: 1, escalated: 0 });
+    expect(await timers(at(16))).toEqual({ reminded: 0, escalated: 0 });
+    let sent = await outboxFor(row.id);
+    expect(sent.filter((n) => n.kind === 'page.reminder').map((n) => n.channel)).toEqual([
+      'email',
+      'sms',
+    ]);
+    const warning = sent.filter((n) => n.kind === 'page.warning');
+    expect(warning.map((n) => n.userId)).toEqual([people.morgan.id]);
+    expect(warning[0].content.text).toContain('Olivia Ortiz has not acknowledged your page for');
+    expect(warning[0].content.text).toContain('it escalates to Noah Nakamura at');
+    // The reminder carries the same link as the page.
+    const first = sent.find((n) => n.kind === 'page' && n.channel === 'email');
+    const reminder = sent.find((n) => n.kind === 'page.reminder' && n.channel === 'email');
+    expect(ackLinkIn(reminder?.content.text ?? '')).toBe(ackLinkIn(first?.content.text ?? ''));
+
+    expect(await timers(at(29.9))).toEqual({ reminded: 0, escalated: 0 });
+    expect(await timers(at(30))).toEqual({ reminded: 0, escalated: 1 });
+    expect(await timers(at(31))).toEqual({ reminded: 0, escalated: 0 });
+    const [escalated] = await t.database.db.select().from(pages).where(eq(pages.id, row.id));
+    expect(escalated).toMatchObject({ status: 'escalated', targetUserId: people.noah.id });
+    expect(escalated.escalatedAt?.getTime()).toBe(at(30).getTime());
+    sent = await outboxFor(row.id);
+    expect(sent.filter((n) => n.kind === 'page.escalated').map((n) => n.userId)).toEqual([
+      people.noah.id,
+    ]);
+    // The new recipient gets one reminder 15 minutes after the escalation; no second escalation.
+    expect(await timers(at(45))).toEqual({ reminded: 1, escalated: 0 });
+    expect(await timers(at(75))).toEqual({ reminded: 0, escalated: 0 });
+    const history = await call(people.noah, 'GET', `/api/rotations/${r.id}/pages`);
+    expect(history.json()[0].events).toMatchObject([
+      { kind: 'escalated', actor: null, automatic: true, to: { id: people.noah.id } },
+    ]);
+  });
+
+  test('the engine runs the page timers on every tick', async () => {
+    expect(ENGINE_TASKS.map((task) => task.run)).toContain(pageTimersTask);
+    const r = await rotation();
+    const { row } = await pageRotation(r.id);
+    await pageTimersTask(
+      { config: t.config, database: t.database, cipher: t.cipher, clock: t.clock },
+      new Date(row.createdAt.getTime() + 30 * MINUTE),
+    );
+    const [after] = await t.database.db.select().from(pages).where(eq(pages.id, row.id));
+    expect(after).toMatchObject({ status: 'escalated', targetUserId: people.noah.id });
+  });
+
+  test('nothing is sent for a step once the page is acknowledged', async () => {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id);
+    t.clock.advance(10 * MINUTE);
+    await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`);
+    for (const minutes of [15, 30, 60]) {
+      expect(await timers(new Date(row.createdAt.getTime() + minutes * MINUTE))).toEqual({
+        reminded: 0,
+        escalated: 0,
+      });
+    }
+    const kinds = (await outboxFor(row.id)).map((n) => n.kind);
+    expect(kinds.filter((k) => k !== 'page' && k !== 'page.acknowledged')).toEqual([]);
+  });
+
+  test('medium and low urgency are reminded but never escalate on their own; low by email only', async () => {
+    const r = await rotation();
+    const medium = (await pageRotation(r.id, { message: 'Medium', urgency: 'medium' })).row;
+    const low = (await pageRotation(r.id, { message: 'Low', urgency: 'low' }, people.iris)).row;
+    const base = t.clock.now().getTime();
+    expect(await timers(new Date(base + 15 * MINUTE))).toEqual({ reminded: 2, escalated: 0 });
+    expect(await timers(new Date(base + 60 * MINUTE))).toEqual({ reminded: 0, escalated: 0 });
+    const lowSent = await outboxFor(low.id);
+    expect(new Set(lowSent.map((n) => n.channel))).toEqual(new Set(['email']));
+    const warning = (await outboxFor(medium.id)).find((n) => n.kind === 'page.warning');
+    expect(warning?.content.text).toContain('It will not escalate on its own');
+    const [m] = await t.database.db.select().from(pages).where(eq(pages.id, medium.id));
+    expect(m.status).toBe('triggered');
+  });
+
+  test('after downtime an overdue page escalates without a stale reminder first', async () => {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id);
+    expect(await timers(new Date(row.createdAt.getTime() + 50 * MINUTE))).toEqual({
+      reminded: 0,
+      escalated: 1,
+    });
+    expect((await outboxFor(row.id)).some((n) => n.kind === 'page.reminder')).toBe(false);
+  });
+
+  test('pages of a suspended rotation take no automatic steps', async () => {
+    const r = await rotation();
+    const { row } = await pageRotation(r.id);
+    const { rotations } = await import('../../db/schema');
+    await t.database.db.update(rotations).set({ suspended: true }).where(eq(rotations.id, r.id));
+    expect(await timers(new Date(row.createdAt.getTime() + 40 * MINUTE))).toEqual({
+      reminded: 0,
+      escalated: 0,
+    });
+  });
+});
+
+describe('reading pages', () => {
+  test('the rotation’s page history: who paged whom, when, message, urgency, state and times', async () => {
+    const r = await rotation();
+    const first = (await pageRotation(r.id, { message: 'First', urgency: 'low' }, people.iris)).row;
+    t.clock.advance(MINUTE);
+    await pageRotation(r.id, { message: 'Second', urgency: 'high' });
+    await call(people.olivia, 'POST', `/api/pages/${first.id}/acknowledge`);
+
+    for (const viewer of [people.noah, people.iris, people.outsider, people.admin]) {
+      expect((await call(viewer, 'GET', `/api/rotations/${r.id}/pages`)).statusCode).toBe(200);
+    }
+    const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}/pages`);
+    const list = res.json() as Page[];
+    expect(
+      list.map((p) => [p.message, p.urgency, p.status, p.pagedBy?.name, p.target?.name]),
+    ).toEqual([
+      ['Second', 'high', 'triggered', 'Morgan Manager', 'Olivia Ortiz'],
+      ['First', 'low', 'acknowledged', 'Iris Incident', 'Olivia Ortiz'],
+    ]);
+    expect(list[0]).toMatchObject({
+      rotation: { id: r.id, name: r.name },
+      actions: { acknowledge: true, resolve: true, escalate: true },
+      reminderAt: new Date(t.clock.now().getTime() + 15 * MINUTE).toISOString(),
+      escalatesAt: new Date(t.clock.now().getTime() + 30 * MINUTE).toISOString(),
+    });
+    expect(list[1].acknowledgedAt).toBe(t.clock.now().toISOString());
+    expect(
+      (await call(people.olivia, 'GET', `/api/rotations/${r.id}/pages?limit=1`)).json(),
+    ).toHaveLength(1);
+    const older = await call(
+      people.olivia,
+      'GET',
+      `/api/rotations/${r.id}/pages?before=${list[0].id}`,
+    );
+    expect(older.json().map((p: Page) => p.message)).toEqual(['First']);
+    expect((await call(people.olivia, 'GET', '/api/rotations/999999/pages')).statusCode).toBe(404);
+    expect(
+      (await call(people.olivia, 'GET', `/api/rotations/${r.id}/pages?limit=0`)).statusCode,
+    ).toBe(400);
+  });
+
+  test('the history reads a fixed number of statements for 2 and for 12 pages', async () => {
+    const counted: string[] = [];
+    const c = await createTestApp({ db: { onQuery: (q) => counted.push(q) } });
+    try {
+      const pager = await c.createUser({ roles: ['incident_manager'] });
+      const members = await Promise.all([0, 1, 2].map(() => c.createUser()));
+      const r = await insertRotation(c.database.db, {
+        memberIds: members.map((m) => m.id),
+        holderId: members[0].id,
+      });
+      const cookie = await c.cookieFor(pager);
+      const read = async () => {
+        counted.length = 0;
+        const res = await c.app.inject({
+          method: 'GET',
+          url: `/api/rotations/${r.id}/pages`,
+          headers: { cookie },
+        });
+        expect(res.statusCode).toBe(200);
+        return counted.length;
+      };
+      const send = async (n: number) => {
+        for (let i = 0; i < n; i++) {
+          await c.app.inject({
+            method: 'POST',
+            url: `/api/rotations/${r.id}/page`,
+            payload: { message: `Page ${i}` },
+            headers: { cookie },
+          });
+        }
+      };
+      await send(2);
+      const few = await read();
+      await send(10);
+      expect(await read()).toBe(few);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('pages for me: the unresolved pages I am the current recipient of', async () => {
+    const r = await rotation();
+    const open = (await pageRotation(r.id, { message: 'Open one' })).row;
+    const resolved = (await pageRotation(r.id, { message: 'Resolved one' })).row;
+    await call(people.morgan, 'POST', `/api/pages/${resolved.id}/resolve`);
+    const mine = (await call(people.olivia, 'GET', '/api/user/pages')).json() as Page[];
+    expect(mine.map((p) => p.id)).toContain(open.id);
+    expect(mine.map((p) => p.id)).not.toContain(resolved.id);
+    expect(mine.find((p) => p.id === open.id)?.actions.acknowledge).toBe(true);
+    expect(
+      (await call(people.noah, 'GET', '/api/user/pages')).json().map((p: Page) => p.id),
+    ).not.toContain(open.id);
+  });
+});
+
+describe('notification status', () => {
+  test('says where notifications go, and why SMS is not used', async () => {
+    const withPhone = (await call(people.olivia, 'GET', '/api/user/notification-status')).json();
+    expect(withPhone).toEqual({ preference: 'both', channels: ['email', 'sms'], note: null });
+    const noPhone = await t.createUser({ notificationPreference: 'sms' });
+    expect((await call(noPhone, 'GET', '/api/user/notification-status')).json()).toEqual({
+      preference: 'sms',
+      channels: ['email'],
+      note: 'SMS needs a phone number on your profile; notifications go by email until you add one.',
+    });
+    const badPhone = await t.createUser({ notificationPreference: 'sms', phone: '555-0100' });
+    const bad = (await call(badPhone, 'GET', '/api/user/notification-status')).json();
+    expect(bad.channels).toEqual(['email']);
+    expect(bad.note).toMatch(/international format/);
+  });
+});

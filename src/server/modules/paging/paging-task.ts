@@ -1,0 +1,7 @@
+import type { EngineTask } from '../../engine/tasks';
+import { runPageTimers } from './paging-service';
+
+/** pageTimersTask is the engine task of the paging flow: reminders, warnings, escalations. */
+export const pageTimersTask: EngineTask = async (deps, now) => {
+  await runPageTimers(deps, now);
+};

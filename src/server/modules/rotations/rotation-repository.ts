@@ -1,0 +1,416 @@
+import { and, asc, desc, eq, exists, gt, inArray, max, type SQL, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import {
+  auditEvents,
+  coverageRequests,
+  handoffs,
+  pages,
+  rotationMembers,
+  rotations,
+  scheduleEntries,
+  users,
+} from '../../db/schema';
+import type { UserRow } from '../users/user-repository';
+
+export type RotationRow = typeof rotations.$inferSelect;
+export type NewRotationRow = typeof rotations.$inferInsert;
+export type MemberRow = typeof rotationMembers.$inferSelect;
+export type ScheduleEntryRow = typeof scheduleEntries.$inferSelect;
+
+/** A member with their stored user row (decrypted by the caller, once per user). */
+export interface MemberWithUser {
+  member: MemberRow;
+  user: UserRow;
+}
+
+/** A member with the user's stored roles, for rules that need no personal data. */
+export interface MemberWithRoles {
+  member: MemberRow;
+  roles: string[];
+  role: string;
+}
+
+const byName = [asc(sql`lower(${rotations.name})`), asc(rotations.id)];
+
+/** The latest handoff of a rotation, as the rotation answer reads it (acknowledgement, backup). */
+export interface LatestHandoffRow {
+  id: number;
+  fromUserId: number | null;
+  toUserId: number | null;
+  kind: string;
+  status: string;
+  urgent: boolean;
+  occurredAt: Date;
+  acknowledgedAt: Date | null;
+}
+
+/** A rotation row with its latest handoff (null when it has none). */
+export interface RotationWithLatest {
+  row: RotationRow;
+  latest: LatestHandoffRow | null;
+}
+
+/**
+ * listRotationsWithLatest returns rotations by name (every one, those `memberUserId` belongs to,
+ * or the one with `id`), each with its latest handoff: one statement (a lateral join).
+ */
+export async function listRotationsWithLatest(
+  db: Db | Tx,
+  filter: { memberUserId?: number; id?: number } = {},
+): Promise<RotationWithLatest[]> {
+  const latest = db
+    .select({
+      id: handoffs.id,
+      fromUserId: handoffs.fromUserId,
+      toUserId: handoffs.toUserId,
+      kind: handoffs.kind,
+      status: handoffs.status,
+      urgent: handoffs.urgent,
+      occurredAt: handoffs.occurredAt,
+      acknowledgedAt: handoffs.acknowledgedAt,
+    })
+    .from(handoffs)
+    .where(eq(handoffs.rotationId, rotations.id))
+    .orderBy(desc(handoffs.occurredAt), desc(handoffs.id))
+    .limit(1)
+    .as('latest_handoff');
+  const conditions: SQL[] = [];
+  if (filter.id !== undefined) conditions.push(eq(rotations.id, filter.id));
+  if (filter.memberUserId !== undefined) {
+    conditions.push(
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(rotationMembers)
+          .where(
+            and(
+              eq(rotationMembers.rotationId, rotations.id),
+              eq(rotationMembers.userId, filter.memberUserId),
+            ),
+          ),
+      ),
+    );
+  }
+  const rows = await db
+    .select({
+      row: rotations,
+      latest: {
+        id: latest.id,
+        fromUserId: latest.fromUserId,
+        toUserId: latest.toUserId,
+        kind: latest.kind,
+        status: latest.status,
+        urgent: latest.urgent,
+        occurredAt: latest.occurredAt,
+        acknowledgedAt: latest.acknowledgedAt,
+      },
+    })
+    .from(rotations)
+    .leftJoinLateral(latest, sql`true`)
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(...byName);
+  return rows.map((r) => ({
+    row: r.row,
+    latest: r.latest?.id ? (r.latest as LatestHandoffRow) : null,
+  }));
+}
+
+/** findRotationRow returns a rotation row without locking it, or undefined. */
+export async function findRotationRow(db: Db | Tx, id: number): Promise<RotationRow | undefined> {
+  const [row] = await db.select().from(rotations).where(eq(rotations.id, id)).limit(1);
+  return row;
+}
+
+/** lockRotationRow reads a rotation row and locks it (`for update`) until the transaction ends. */
+export async function lockRotationRow(tx: Tx, id: number): Promise<RotationRow | undefined> {
+  const [row] = await tx.select().from(rotations).where(eq(rotations.id, id)).for('update');
+  return row;
+}
+
+/** listMembersWithUsers returns the members of the rotations with their users, in order. */
+export async function listMembersWithUsers(
+  db: Db | Tx,
+  rotationIds: number[],
+): Promise<MemberWithUser[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .select({ member: rotationMembers, user: users })
+    .from(rotationMembers)
+    .innerJoin(users, eq(users.id, rotationMembers.userId))
+    .where(inArray(rotationMembers.rotationId, rotationIds))
+    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+}
+
+/** listMembersWithRoles returns one rotation's members with their users' roles, in order. */
+export async function listMembersWithRoles(
+  db: Db | Tx,
+  rotationId: number,
+): Promise<MemberWithRoles[]> {
+  return db
+    .select({ member: rotationMembers, roles: users.roles, role: users.role })
+    .from(rotationMembers)
+    .innerJoin(users, eq(users.id, rotationMembers.userId))
+    .where(eq(rotationMembers.rotationId, rotationId))
+    .orderBy(asc(rotationMembers.order));
+}
+
+/** listNextScheduleEntries returns, per rotation, the first schedule entry starting after `now`. */
+export async function listNextScheduleEntries(
+  db: Db | Tx,
+  rotationIds: number[],
+  now: Date,
+): Promise<{ entry: ScheduleEntryRow; user: UserRow }[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .selectDistinctOn([scheduleEntries.rotationId], { entry: scheduleEntries, user: users })
+    .from(scheduleEntries)
+    .innerJoin(users, eq(users.id, scheduleEntries.userId))
+    .where(and(inArray(scheduleEntries.rotationId, rotationIds), gt(scheduleEntries.startAt, now)))
+    .orderBy(
+      asc(scheduleEntries.rotationId),
+      asc(scheduleEntries.startAt),
+      asc(scheduleEntries.id),
+    );
+}
+
+/** countScheduleEntries counts a rotation's schedule entries. */
+export async function countScheduleEntries(db: Db | Tx, rotationId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(scheduleEntries)
+    .where(eq(scheduleEntries.rotationId, rotationId));
+  return Number(row?.n ?? 0);
+}
+
+/** insertRotationRow creates a rotation. */
+export async function insertRotationRow(tx: Tx, values: NewRotationRow): Promise<RotationRow> {
+  const [row] = await tx.insert(rotations).values(values).returning();
+  return row;
+}
+
+/** updateRotationRow changes columns of a rotation and stamps updated_at. */
+export async function updateRotationRow(
+  tx: Tx,
+  id: number,
+  values: Partial<NewRotationRow>,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(rotations)
+    .set({ ...values, updatedAt: now })
+    .where(eq(rotations.id, id));
+}
+
+/** deleteRotationRow deletes a rotation (members, schedule, handoffs, coverage and pages cascade). */
+export async function deleteRotationRow(tx: Tx, id: number): Promise<void> {
+  await tx.delete(rotations).where(eq(rotations.id, id));
+}
+
+/** findUserRow returns a user row by id, or undefined. */
+export async function findUserRow(db: Db | Tx, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** findUserRows returns the user rows of the ids (one query). */
+export async function findUserRows(db: Db | Tx, ids: number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(users)
+    .where(inArray(users.id, [...new Set(ids)]));
+}
+
+/** insertMember adds a user to a rotation at the highest order plus one (or 0), computed in SQL. */
+export async function insertMember(tx: Tx, rotationId: number, userId: number): Promise<MemberRow> {
+  const [{ next }] = await tx
+    .select({ next: sql<number>`coalesce(${max(rotationMembers.order)} + 1, 0)::int` })
+    .from(rotationMembers)
+    .where(eq(rotationMembers.rotationId, rotationId));
+  const [row] = await tx
+    .insert(rotationMembers)
+    .values({ rotationId, userId, order: Number(next) })
+    .returning();
+  return row;
+}
+
+/** deleteMember removes a user from a rotation and renumbers the rest 0…N-1 without gaps. */
+export async function deleteMember(tx: Tx, rotationId: number, userId: number): Promise<void> {
+  await tx
+    .delete(rotationMembers)
+    .where(and(eq(rotationMembers.rotationId, rotationId), eq(rotationMembers.userId, userId)));
+  // The (rotation, order) constraint is deferred, so shifting positions in one statement is safe.
+  await tx.execute(sql`
+    update rotation_members m
+       set "order" = r.position
+      from (select id, (row_number() over (order by "order", id) - 1)::int as position
+              from rotation_members where rotation_id = ${rotationId}) r
+     where m.id = r.id and m."order" <> r.position`);
+}
+
+/** setMemberOrders writes new positions for members of one rotation in a single statement. */
+export async function setMemberOrders(
+  tx: Tx,
+  rotationId: number,
+  orders: { id: number; order: number }[],
+): Promise<void> {
+  if (orders.length === 0) return;
+  const values = sql.join(
+    orders.map((o) => sql`(${o.id}::int, ${o.order}::int)`),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update rotation_members m
+       set "order" = v.position
+      from (values ${values}) as v(id, position)
+     where m.id = v.id and m.rotation_id = ${rotationId}`);
+}
+
+/** deleteScheduleEntriesFrom removes a user's schedule entries in a rotation that end after `now`. */
+export async function deleteScheduleEntriesFrom(
+  tx: Tx,
+  rotationId: number,
+  userId: number,
+  now: Date,
+): Promise<number> {
+  const deleted = await tx
+    .delete(scheduleEntries)
+    .where(
+      and(
+        eq(scheduleEntries.rotationId, rotationId),
+        eq(scheduleEntries.userId, userId),
+        gt(scheduleEntries.endAt, now),
+      ),
+    )
+    .returning({ id: scheduleEntries.id });
+  return deleted.length;
+}
+
+/** setHolder gives the baton to a user (or nobody) from `since`. */
+export async function setHolder(
+  tx: Tx,
+  rotationId: number,
+  userId: number | null,
+  since: Date,
+): Promise<void> {
+  await tx
+    .update(rotations)
+    .set({ holderUserId: userId, holderSince: userId === null ? null : since, updatedAt: since })
+    .where(eq(rotations.id, rotationId));
+}
+
+export type HandoffKind =
+  | 'take'
+  | 'pass'
+  | 'reassign'
+  | 'member_removed'
+  | 'auto'
+  | 'schedule'
+  | 'coverage'
+  | 'coverage_end';
+
+export interface NewHandoff {
+  rotationId: number;
+  fromUserId: number | null;
+  toUserId: number | null;
+  kind: HandoffKind;
+  notes?: string | null;
+  urgent?: boolean;
+  occurredAt: Date;
+  /** default success; an automatic transfer is recorded escalated */
+  status?: 'success' | 'escalated';
+  /** set when the receiver needs no acknowledgement (they took the baton themselves) */
+  acknowledgedAt?: Date | null;
+}
+
+function handoffValues(handoff: NewHandoff) {
+  return {
+    rotationId: handoff.rotationId,
+    fromUserId: handoff.fromUserId,
+    toUserId: handoff.toUserId,
+    kind: handoff.kind,
+    status: handoff.status ?? 'success',
+    notes: handoff.notes || null,
+    urgent: handoff.urgent ?? false,
+    occurredAt: handoff.occurredAt,
+    acknowledgedAt: handoff.acknowledgedAt ?? null,
+  };
+}
+
+/** insertHandoff records one change of holder (status success unless given). */
+export async function insertHandoff(tx: Tx, handoff: NewHandoff) {
+  const [row] = await tx.insert(handoffs).values(handoffValues(handoff)).returning();
+  return row;
+}
+
+/**
+ * insertKeyedHandoff records a change of holder the engine makes, under its effect key: the
+ * database refuses the same key twice, so it answers undefined when the change was already made.
+ */
+export async function insertKeyedHandoff(tx: Tx, handoff: NewHandoff & { effectKey: string }) {
+  const [row] = await tx
+    .insert(handoffs)
+    .values({ ...handoffValues(handoff), effectKey: handoff.effectKey })
+    .onConflictDoNothing({ target: handoffs.effectKey })
+    .returning();
+  return row;
+}
+
+export interface NewCoverageRequest {
+  rotationId: number;
+  requesterId: number;
+  coveringUserId: number;
+  startAt: Date;
+  endAt: Date;
+  notes: string | null;
+  createdAt: Date;
+}
+
+/** insertCoverageRequest stores a coverage request as pending. */
+export async function insertCoverageRequest(tx: Tx, request: NewCoverageRequest) {
+  const [row] = await tx
+    .insert(coverageRequests)
+    .values({ ...request, status: 'pending' })
+    .returning();
+  return row;
+}
+
+export interface NewPage {
+  rotationId: number;
+  pagedById: number;
+  targetUserId: number;
+  message: string;
+  urgency: 'low' | 'medium' | 'high';
+  createdAt: Date;
+}
+
+/** insertPage records a page to the holder as triggered. */
+export async function insertPage(tx: Tx, page: NewPage) {
+  const [row] = await tx
+    .insert(pages)
+    .values({ ...page, status: 'triggered' })
+    .returning();
+  return row;
+}
+
+/** insertAuditEvent records an administrative action on a rotation. */
+export async function insertAuditEvent(
+  tx: Tx,
+  event: {
+    /** null: the system (the engine) */
+    actorUserId: number | null;
+    action: string;
+    rotationId: number;
+    details: Record<string, unknown>;
+    at: Date;
+  },
+): Promise<void> {
+  await tx.insert(auditEvents).values({
+    actorUserId: event.actorUserId,
+    action: event.action,
+    targetType: 'rotation',
+    targetId: String(event.rotationId),
+    details: event.details,
+    createdAt: event.at,
+  });
+}

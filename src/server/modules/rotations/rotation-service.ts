@@ -1,0 +1,700 @@
+import type {
+  CoverageRequest,
+  CreateRotationInputSchema,
+  PageInputSchema,
+  PassBatonInputSchema,
+  ReassignInputSchema,
+  ReorderMembersInput,
+  Rotation,
+  UpdateRotationInputSchema,
+} from '../../../shared/contracts/rotations';
+import type { User } from '../../../shared/contracts/users';
+import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
+import { can } from '../../../shared/domain/permissions';
+import { canPageRotation } from '../../../shared/domain/permissions-rotation';
+import { effectiveRoles } from '../../../shared/domain/roles';
+import {
+  type Actor,
+  canHoldBaton,
+  changeTypeRefusal,
+  coverageRefusal,
+  isPermutation,
+  pageRefusal,
+  passBatonRefusal,
+  type Refusal,
+  ROTATION_MESSAGES,
+  type RotationState,
+  reassignRefusal,
+  successorOf,
+  takeOnCallRefusal,
+} from '../../../shared/domain/rotation';
+import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import type { Database, Tx } from '../../db/client';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors';
+import {
+  notifyBatonPassed,
+  notifyCoverageRequested,
+  notifyOnCallTaken,
+  notifyReassigned,
+} from '../notifications/notify';
+import { triggerPage } from '../paging/paging-service';
+import {
+  countScheduleEntries,
+  deleteMember,
+  deleteRotationRow,
+  deleteScheduleEntriesFrom,
+  findRotationRow,
+  findUserRow,
+  findUserRows,
+  insertAuditEvent,
+  insertCoverageRequest,
+  insertHandoff,
+  insertMember,
+  insertRotationRow,
+  listMembersWithRoles,
+  listMembersWithUsers,
+  listNextScheduleEntries,
+  listRotationsWithLatest,
+  lockRotationRow,
+  type MemberWithRoles,
+  type RotationRow,
+  type RotationWithLatest,
+  setHolder,
+  setMemberOrders,
+  updateRotationRow,
+} from './rotation-repository';
+import { personReader, toRotations } from './rotation-view';
+
+/** What the rotation services need from the app. */
+export interface RotationDeps {
+  database: Database;
+  cipher: FieldCipher;
+  clock: Clock;
+  /** the handoff flow's timings, and PUBLIC_URL/PORT for links in notifications (absent: defaults) */
+  config?: Pick<Config, 'handoffTimings' | 'publicUrl' | 'port'>;
+}
+
+const timingsOf = (deps: RotationDeps) => deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
+
+/**
+ * firstHandoffAt returns where a rotation's clock starts from `now`: a fixed rotation's next shift
+ * boundary; for a scheduled one `now`, so the engine gives the baton to whoever the schedule names
+ * at its next tick (decision 054).
+ */
+export function firstHandoffAt(
+  row: Pick<RotationRow, 'type' | 'cadence' | 'timeZone' | 'handoffTime' | 'handoffWeekday'>,
+  now: Date,
+): Date {
+  return row.type === 'scheduled' ? now : nextHandoffAt(patternOf(row), now);
+}
+
+export const ROTATION_NOT_FOUND = 'Rotation not found';
+
+type CreateInput = ReturnType<typeof CreateRotationInputSchema.parse>;
+type UpdateInput = ReturnType<typeof UpdateRotationInputSchema.parse>;
+type PassInput = ReturnType<typeof PassBatonInputSchema.parse>;
+type ReassignInput = ReturnType<typeof ReassignInputSchema.parse>;
+type PageInput = ReturnType<typeof PageInputSchema.parse>;
+
+/** refusalError turns a domain refusal into the coded error the API answers with. */
+export function refusalError(refusal: Refusal): AppError {
+  return new AppError(
+    refusal.code,
+    refusal.message,
+    refusal.field ? { [refusal.field]: refusal.message } : undefined,
+  );
+}
+
+const actorOf = (user: User): Actor => ({ id: user.id, roles: user.roles });
+const rolesOf = (m: MemberWithRoles) => effectiveRoles(m.roles, m.role);
+
+function stateOf(row: RotationRow, members: MemberWithRoles[]): RotationState {
+  return {
+    type: row.type as RotationState['type'],
+    suspended: row.suspended,
+    currentOnCallUserId: row.holderUserId,
+    members: members.map((m) => ({ userId: m.member.userId, order: m.member.order })),
+  };
+}
+
+/** patternOf returns the shift pattern of a rotation row. */
+export function patternOf(
+  row: Pick<RotationRow, 'cadence' | 'timeZone' | 'handoffTime' | 'handoffWeekday'>,
+): ShiftPattern {
+  return {
+    cadence: row.cadence as ShiftPattern['cadence'],
+    timeZone: row.timeZone,
+    handoffTime: row.handoffTime,
+    handoffWeekday: row.handoffWeekday,
+  };
+}
+
+function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads: a fixed number of queries whatever the number of rotations; each user decrypted once.
+
+async function assemble(
+  deps: RotationDeps,
+  found: RotationWithLatest[],
+  viewer?: User,
+): Promise<Rotation[]> {
+  const db = deps.database.db;
+  const now = deps.clock.now();
+  const rows = found.map((f) => f.row);
+  const ids = rows.map((r) => r.id);
+  const scheduledIds = rows.filter((r) => r.type === 'scheduled').map((r) => r.id);
+  const members = await listMembersWithUsers(db, ids);
+  const next = await listNextScheduleEntries(db, scheduledIds, now);
+  return toRotations(rows, members, next, personReader(deps.cipher, viewer ? [viewer] : []), now, {
+    latest: new Map(found.map((f) => [f.row.id, f.latest])),
+    timings: timingsOf(deps),
+  });
+}
+
+/**
+ * listRotations returns every rotation, or those `memberUserId` belongs to, by name. The viewer
+ * (the signed-in user) is already decrypted and is not decrypted again.
+ */
+export async function listRotations(
+  deps: RotationDeps,
+  viewer: User,
+  filter: { memberUserId?: number } = {},
+): Promise<Rotation[]> {
+  return assemble(deps, await listRotationsWithLatest(deps.database.db, filter), viewer);
+}
+
+/** getRotation returns one rotation with its members, or throws 404. */
+export async function getRotation(
+  deps: RotationDeps,
+  id: number,
+  viewer?: User,
+): Promise<Rotation> {
+  const found = await listRotationsWithLatest(deps.database.db, { id });
+  if (found.length === 0) throw notFound(ROTATION_NOT_FOUND);
+  const [rotation] = await assemble(deps, found, viewer);
+  return rotation;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State changes: one transaction each, with the rotation row locked and the rule re-checked.
+
+interface Locked {
+  tx: Tx;
+  row: RotationRow;
+  members: MemberWithRoles[];
+  now: Date;
+}
+
+/** inLockedRotation runs `work` in one transaction holding the rotation row's lock (404 if none). */
+async function inLockedRotation<T>(
+  deps: RotationDeps,
+  id: number,
+  work: (locked: Locked) => Promise<T>,
+): Promise<T> {
+  return deps.database.db.transaction(async (tx) => {
+    const row = await lockRotationRow(tx, id);
+    if (!row) throw notFound(ROTATION_NOT_FOUND);
+    const members = await listMembersWithRoles(tx, id);
+    return work({ tx, row, members, now: deps.clock.now() });
+  });
+}
+
+/**
+ * inBatonChange is inLockedRotation for a change of holder. The holder is read once before
+ * waiting for the lock: if another request changed hands while this one waited, it answers
+ * BATON_HOLDER_CHANGED instead of acting on a state its sender never saw. (Twenty simultaneous
+ * passes: one wins, nineteen get 409.)
+ */
+async function inBatonChange<T>(
+  deps: RotationDeps,
+  id: number,
+  work: (locked: Locked) => Promise<T>,
+): Promise<T> {
+  const seen = await findRotationRow(deps.database.db, id);
+  if (!seen) throw notFound(ROTATION_NOT_FOUND);
+  return inLockedRotation(deps, id, async (locked) => {
+    if (locked.row.holderUserId !== seen.holderUserId) {
+      throw new AppError('BATON_HOLDER_CHANGED', ROTATION_MESSAGES.holderChanged);
+    }
+    return work(locked);
+  });
+}
+
+async function audit(
+  locked: Locked,
+  actor: User,
+  action: string,
+  details: Record<string, unknown> = {},
+) {
+  await insertAuditEvent(locked.tx, {
+    actorUserId: actor.id,
+    action,
+    rotationId: locked.row.id,
+    details,
+    at: locked.now,
+  });
+}
+
+/** createRotation creates a rotation; the time zone defaults to the creator's profile zone. */
+export async function createRotation(
+  deps: RotationDeps,
+  actor: User,
+  input: CreateInput,
+): Promise<Rotation> {
+  const now = deps.clock.now();
+  const pattern: ShiftPattern = {
+    cadence: input.cadence,
+    timeZone: input.timeZone ?? (isTimeZone(actor.timezone) ? actor.timezone : 'UTC'),
+    handoffTime: input.handoffTime ?? '09:00',
+    handoffWeekday: input.handoffWeekday ?? 1,
+  };
+  const row = await deps.database.db.transaction(async (tx) => {
+    const created = await insertRotationRow(tx, {
+      name: input.name,
+      description: input.description,
+      type: input.type,
+      ...pattern,
+      // A scheduled rotation has no entries yet: nothing to hand off until one is added.
+      nextHandoffAt: input.type === 'scheduled' ? null : nextHandoffAt(pattern, now),
+      createdById: actor.id,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await insertAuditEvent(tx, {
+      actorUserId: actor.id,
+      action: 'rotation.created',
+      rotationId: created.id,
+      details: { name: created.name, type: created.type, cadence: created.cadence },
+      at: now,
+    });
+    return created;
+  });
+  return getRotation(deps, row.id, actor);
+}
+
+/**
+ * updateRotation changes any of name, description, type, cadence, time zone and handoff time.
+ * A change of type needs the change-type permission and, to scheduled, a schedule entry.
+ */
+export async function updateRotation(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: UpdateInput,
+  options: { descriptionGiven: boolean },
+): Promise<Rotation> {
+  await inLockedRotation(deps, id, async (locked) => {
+    const { row } = locked;
+    const changes: Partial<RotationRow> = {};
+    if (input.name !== undefined && input.name !== row.name) changes.name = input.name;
+    if (options.descriptionGiven && input.description !== row.description) {
+      changes.description = input.description;
+    }
+    for (const key of ['cadence', 'timeZone', 'handoffTime', 'handoffWeekday'] as const) {
+      const value = input[key];
+      if (value !== undefined && value !== row[key]) Object.assign(changes, { [key]: value });
+    }
+    if (input.type !== undefined && input.type !== row.type) {
+      if (!can(actor.roles, 'rotation.changeType')) {
+        throw forbidden('Only administrators can change the rotation type.');
+      }
+      const refusal = changeTypeRefusal(input.type, await countScheduleEntries(locked.tx, id));
+      if (refusal) throw refusalError(refusal);
+      changes.type = input.type;
+      await audit(locked, actor, 'rotation.type_changed', { from: row.type, to: input.type });
+    }
+    const patternChanged = ['cadence', 'timeZone', 'handoffTime', 'handoffWeekday'].some(
+      (k) => k in changes,
+    );
+    const type = changes.type ?? row.type;
+    if (!row.suspended && ('type' in changes || (patternChanged && type === 'fixed'))) {
+      changes.nextHandoffAt = firstHandoffAt({ ...row, ...changes }, locked.now);
+    }
+    if (Object.keys(changes).length === 0) return;
+    await updateRotationRow(locked.tx, id, changes, locked.now);
+    await audit(locked, actor, 'rotation.updated', {
+      fields: Object.keys(changes).filter((k) => k !== 'nextHandoffAt'),
+    });
+  });
+  return getRotation(deps, id, actor);
+}
+
+/** deleteRotation deletes a rotation and everything that belongs to it; the audit trail keeps it. */
+export async function deleteRotation(deps: RotationDeps, actor: User, id: number): Promise<void> {
+  await inLockedRotation(deps, id, async (locked) => {
+    await audit(locked, actor, 'rotation.deleted', { name: locked.row.name });
+    await deleteRotationRow(locked.tx, id);
+  });
+}
+
+/**
+ * setSuspended suspends (no next handoff time) or activates a rotation (next handoff recomputed
+ * from now). Asking for the state it is already in changes nothing.
+ */
+export async function setSuspended(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  suspended: boolean,
+): Promise<Rotation> {
+  await inLockedRotation(deps, id, async (locked) => {
+    if (locked.row.suspended === suspended) return;
+    await updateRotationRow(
+      locked.tx,
+      id,
+      {
+        suspended,
+        nextHandoffAt: suspended ? null : firstHandoffAt(locked.row, locked.now),
+      },
+      locked.now,
+    );
+    await audit(locked, actor, suspended ? 'rotation.suspended' : 'rotation.activated');
+  });
+  return getRotation(deps, id, actor);
+}
+
+/** changeType switches between fixed and scheduled; scheduled needs at least one schedule entry. */
+export async function changeType(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  type: RotationState['type'],
+): Promise<Rotation> {
+  await inLockedRotation(deps, id, async (locked) => {
+    if (locked.row.type === type) return;
+    const refusal = changeTypeRefusal(type, await countScheduleEntries(locked.tx, id));
+    if (refusal) throw refusalError(refusal);
+    await updateRotationRow(
+      locked.tx,
+      id,
+      {
+        type,
+        nextHandoffAt: locked.row.suspended
+          ? null
+          : firstHandoffAt({ ...locked.row, type }, locked.now),
+      },
+      locked.now,
+    );
+    await audit(locked, actor, 'rotation.type_changed', { from: locked.row.type, to: type });
+  });
+  return getRotation(deps, id, actor);
+}
+
+/** reorderMembers applies a complete new order; anything but a permutation of the members is refused. */
+export async function reorderMembers(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: ReorderMembersInput,
+): Promise<Rotation> {
+  await inLockedRotation(deps, id, async (locked) => {
+    const memberIds = locked.members.map((m) => m.member.id);
+    if (!isPermutation(memberIds, input.members)) {
+      const given = new Set(input.members.map((m) => m.id));
+      const sameMembers =
+        given.size === memberIds.length && memberIds.every((memberId) => given.has(memberId));
+      throw sameMembers
+        ? new AppError('BAD_REQUEST', ROTATION_MESSAGES.notPermutation)
+        : conflict(ROTATION_MESSAGES.membersChanged);
+    }
+    await setMemberOrders(locked.tx, id, input.members);
+    const userIdOf = new Map(locked.members.map((m) => [m.member.id, m.member.userId]));
+    await audit(locked, actor, 'rotation.members_reordered', {
+      userIds: [...input.members].sort((a, b) => a.order - b.order).map((m) => userIdOf.get(m.id)),
+    });
+  });
+  return getRotation(deps, id, actor);
+}
+
+/** addMember puts an eligible user (on-call or manager, not yet a member) last in the rotation. */
+export async function addMember(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  userId: number,
+): Promise<Rotation> {
+  await inLockedRotation(deps, id, async (locked) => {
+    const user = await findUserRow(locked.tx, userId);
+    if (!user) throw notFound('User not found');
+    if (!canHoldBaton(effectiveRoles(user.roles, user.role))) {
+      throw conflict('Only users with the on-call or manager role can be added to a rotation.');
+    }
+    if (locked.members.some((m) => m.member.userId === userId)) {
+      throw conflict('That person is already a member of this rotation.');
+    }
+    const member = await insertMember(locked.tx, id, userId);
+    await audit(locked, actor, 'rotation.member_added', { userId, order: member.order });
+  });
+  return getRotation(deps, id, actor);
+}
+
+/**
+ * removeMember takes a user out of the rotation and renumbers the rest without gaps. Removing
+ * the holder of an active rotation passes the baton to the next member who can hold it (a
+ * handoff of kind member_removed); a suspended rotation, or one with nobody eligible, is left
+ * with no holder (recorded the same way). The user's current and upcoming schedule entries in
+ * the rotation go too (decision 021).
+ */
+export async function removeMember(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  userId: number,
+): Promise<Rotation> {
+  await inLockedRotation(deps, id, async (locked) => {
+    const { tx, row, members, now } = locked;
+    if (!members.some((m) => m.member.userId === userId)) {
+      throw notFound('That person is not a member of this rotation.');
+    }
+    const wasHolder = row.holderUserId === userId;
+    let newHolderUserId: number | null = null;
+    if (wasHolder) {
+      newHolderUserId = row.suspended
+        ? null
+        : successorOf(
+            members.map((m) => ({
+              userId: m.member.userId,
+              order: m.member.order,
+              roles: rolesOf(m),
+            })),
+            userId,
+          );
+      // Move the baton before the membership goes, so the holder foreign key never dangles.
+      await setHolder(tx, id, newHolderUserId, now);
+      await insertHandoff(tx, {
+        rotationId: id,
+        fromUserId: userId,
+        toUserId: newHolderUserId,
+        kind: 'member_removed',
+        occurredAt: now,
+      });
+    }
+    await deleteMember(tx, id, userId);
+    const removedScheduleEntries = await deleteScheduleEntriesFrom(tx, id, userId, now);
+    await audit(locked, actor, 'rotation.member_removed', {
+      userId,
+      wasHolder,
+      newHolderUserId,
+      removedScheduleEntries,
+    });
+  });
+  return getRotation(deps, id, actor);
+}
+
+/** takeOnCall gives the baton to the caller: a member, when no one holds it. */
+export async function takeOnCall(deps: RotationDeps, actor: User, id: number): Promise<Rotation> {
+  await inBatonChange(deps, id, async (locked) => {
+    const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actorOf(actor));
+    if (refusal) throw refusalError(refusal);
+    await setHolder(locked.tx, id, actor.id, locked.now);
+    const handoff = await insertHandoff(locked.tx, {
+      rotationId: id,
+      fromUserId: null,
+      toUserId: actor.id,
+      kind: 'take',
+      occurredAt: locked.now,
+      // Taking the baton is its own acknowledgement.
+      acknowledgedAt: locked.now,
+    });
+    await notifyOnCallTaken(locked.tx, deps, {
+      handoffId: handoff.id,
+      rotation: { ...locked.row, members: locked.members },
+      takerId: actor.id,
+      now: locked.now,
+    });
+  });
+  return getRotation(deps, id, actor);
+}
+
+function receiverOf(members: MemberWithRoles[], userId: number) {
+  const member = members.find((m) => m.member.userId === userId);
+  return { id: userId, roles: member ? rolesOf(member) : undefined };
+}
+
+/** passBaton hands the baton from the caller (the holder) to another member, with notes. */
+export async function passBaton(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: PassInput,
+): Promise<Rotation> {
+  await inBatonChange(deps, id, async (locked) => {
+    const refusal = passBatonRefusal(
+      stateOf(locked.row, locked.members),
+      actorOf(actor),
+      receiverOf(locked.members, input.toUserId),
+    );
+    if (refusal) throw refusalError(refusal);
+    await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const handoff = await insertHandoff(locked.tx, {
+      rotationId: id,
+      fromUserId: actor.id,
+      toUserId: input.toUserId,
+      kind: 'pass',
+      notes: input.notes,
+      urgent: input.urgent,
+      occurredAt: locked.now,
+    });
+    await notifyBatonPassed(locked.tx, deps, {
+      handoffId: handoff.id,
+      rotation: locked.row,
+      fromUserId: actor.id,
+      toUserId: input.toUserId,
+      notes: input.notes,
+      urgent: input.urgent,
+      now: locked.now,
+    });
+  });
+  return getRotation(deps, id, actor);
+}
+
+/** reassign moves the baton (a manager or admin) to a member other than the holder. */
+export async function reassign(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: ReassignInput,
+): Promise<Rotation> {
+  await inBatonChange(deps, id, async (locked) => {
+    const refusal = reassignRefusal(
+      stateOf(locked.row, locked.members),
+      actorOf(actor),
+      receiverOf(locked.members, input.toUserId),
+    );
+    if (refusal) throw refusalError(refusal);
+    await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const handoff = await insertHandoff(locked.tx, {
+      rotationId: id,
+      fromUserId: locked.row.holderUserId,
+      toUserId: input.toUserId,
+      kind: 'reassign',
+      notes: input.notes,
+      occurredAt: locked.now,
+    });
+    await notifyReassigned(locked.tx, deps, {
+      handoffId: handoff.id,
+      rotation: locked.row,
+      actorId: actor.id,
+      fromUserId: locked.row.holderUserId,
+      toUserId: input.toUserId,
+      notes: input.notes,
+      now: locked.now,
+    });
+  });
+  return getRotation(deps, id, actor);
+}
+
+/** requestCoverage stores the holder's request for another member to cover a window (pending). */
+export async function requestCoverage(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: {
+    coveringUserId: number;
+    startTime: string;
+    endTime: string;
+    notes?: string | null;
+  },
+): Promise<CoverageRequest> {
+  const row = await inLockedRotation(deps, id, async (locked) => {
+    const refusal = coverageRefusal(
+      stateOf(locked.row, locked.members),
+      actorOf(actor),
+      {
+        coveringUser: receiverOf(locked.members, input.coveringUserId),
+        startTime: input.startTime,
+        endTime: input.endTime,
+      },
+      locked.now,
+    );
+    if (refusal) throw refusalError(refusal);
+    const request = await insertCoverageRequest(locked.tx, {
+      rotationId: id,
+      requesterId: actor.id,
+      coveringUserId: input.coveringUserId,
+      startAt: new Date(input.startTime),
+      endAt: new Date(input.endTime),
+      notes: input.notes?.trim() ? input.notes.trim() : null,
+      createdAt: locked.now,
+    });
+    await notifyCoverageRequested(locked.tx, deps, {
+      requestId: request.id,
+      rotation: locked.row,
+      requesterId: actor.id,
+      coveringUserId: request.coveringUserId,
+      startAt: request.startAt,
+      endAt: request.endAt,
+      notes: request.notes,
+      now: locked.now,
+    });
+    return request;
+  });
+  const readPerson = personReader(deps.cipher, [actor]);
+  const people = new Map(
+    (await findUserRows(deps.database.db, [row.requesterId, row.coveringUserId])).map((u) => [
+      u.id,
+      readPerson(u),
+    ]),
+  );
+  const requester = people.get(row.requesterId);
+  const coveringUser = people.get(row.coveringUserId);
+  if (!requester || !coveringUser) throw notFound('User not found');
+  return {
+    id: row.id,
+    rotationId: row.rotationId,
+    requester,
+    coveringUser,
+    startTime: row.startAt.toISOString(),
+    endTime: row.endAt.toISOString(),
+    notes: row.notes,
+    status: row.status,
+  };
+}
+
+/**
+ * pageRotation records a page to the holder and names who it went to. Incident managers and
+ * admins page any rotation, managers only the ones they manage; the paging module sends it.
+ */
+export async function pageRotation(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: PageInput,
+): Promise<{ sentTo: { name: string } }> {
+  return inLockedRotation(deps, id, async (locked) => {
+    const { row, members, tx } = locked;
+    const managed = {
+      createdById: row.createdById,
+      memberUserIds: members.map((m) => m.member.userId),
+    };
+    if (!canPageRotation({ roles: actor.roles, userId: actor.id }, managed)) {
+      throw forbidden('Managers can page only the rotations they manage.');
+    }
+    const refusal = pageRefusal(stateOf(row, members));
+    if (refusal) throw refusalError(refusal);
+    const holderId = row.holderUserId as number;
+    const holder = await findUserRow(tx, holderId);
+    if (!holder) throw new AppError('NO_ONE_ON_CALL', ROTATION_MESSAGES.noOneOnCall);
+    // The page row, its acknowledgement link and its notifications (paging module).
+    await triggerPage(tx, deps, {
+      rotation: row,
+      pager: actor,
+      target: holder,
+      message: input.message,
+      urgency: input.urgency,
+      now: locked.now,
+    });
+    return { sentTo: { name: personReader(deps.cipher, [actor])(holder).name } };
+  });
+}

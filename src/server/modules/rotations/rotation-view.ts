@@ -1,0 +1,174 @@
+import type { Person, Rotation } from '../../../shared/contracts/rotations';
+import {
+  acknowledgementDeadline,
+  awaitsAcknowledgement,
+  backupAfter,
+  type HandoffFlowTimings,
+  handoffDue,
+} from '../../../shared/domain/handoff-flow';
+import { nextOnCall } from '../../../shared/domain/rotation';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import { toUser, type UserRow } from '../users/user-repository';
+import type {
+  LatestHandoffRow,
+  MemberWithUser,
+  RotationRow,
+  ScheduleEntryRow,
+} from './rotation-repository';
+
+/** PersonReader decrypts a user row into a Person, once per user id for its lifetime. */
+export type PersonReader = (row: UserRow) => Person;
+
+/**
+ * personReader returns a reader that decrypts each user once; make one per request. `known`
+ * people (the signed-in user, already decrypted by the session hook) are not decrypted again.
+ */
+export function personReader(cipher: FieldCipher, known: readonly Person[] = []): PersonReader {
+  const cache = new Map<number, Person>(
+    known.map((p) => [p.id, { id: p.id, name: p.name, email: p.email, phone: p.phone ?? null }]),
+  );
+  return (row) => {
+    let person = cache.get(row.id);
+    if (!person) {
+      const user = toUser(row, cipher);
+      person = { id: user.id, name: user.name, email: user.email, phone: user.phone };
+      cache.set(row.id, person);
+    }
+    return person;
+  };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+const dueIso = (due: ReturnType<typeof handoffDue>) =>
+  due
+    ? {
+        boundary: due.boundary.toISOString(),
+        escalateAt: due.escalateAt.toISOString(),
+        autoTransferAt: due.autoTransferAt.toISOString(),
+      }
+    : null;
+
+/**
+ * toRotations assembles API rotations from their rows, their members and, for scheduled
+ * rotations, the next schedule entry of each: no query per rotation.
+ */
+export function toRotations(
+  rows: RotationRow[],
+  members: MemberWithUser[],
+  nextEntries: { entry: ScheduleEntryRow; user: UserRow }[],
+  readPerson: PersonReader,
+  now: Date,
+  handoffState: {
+    latest: ReadonlyMap<number, LatestHandoffRow | null>;
+    timings: HandoffFlowTimings;
+  },
+): Rotation[] {
+  const membersByRotation = new Map<number, MemberWithUser[]>();
+  for (const m of members) {
+    const list = membersByRotation.get(m.member.rotationId) ?? [];
+    list.push(m);
+    membersByRotation.set(m.member.rotationId, list);
+  }
+  const nextByRotation = new Map(nextEntries.map((n) => [n.entry.rotationId, n]));
+
+  return rows.map((row) => {
+    const own = (membersByRotation.get(row.id) ?? []).sort(
+      (a, b) => a.member.order - b.member.order,
+    );
+    const next = nextByRotation.get(row.id);
+    const people = new Map<number, Person>();
+    for (const m of own) people.set(m.user.id, readPerson(m.user));
+    if (next) people.set(next.user.id, readPerson(next.user));
+
+    const type = row.type as Rotation['type'];
+    const nextUserId = nextOnCall(
+      {
+        type,
+        suspended: row.suspended,
+        currentOnCallUserId: row.holderUserId,
+        members: own.map((m) => ({ userId: m.member.userId, order: m.member.order })),
+        schedule: next
+          ? [
+              {
+                userId: next.entry.userId,
+                startTime: next.entry.startAt,
+                endTime: next.entry.endAt,
+              },
+            ]
+          : [],
+      },
+      now,
+    );
+    const holder = row.holderUserId === null ? null : (people.get(row.holderUserId) ?? null);
+    const latest = handoffState.latest.get(row.id) ?? null;
+    const backup = backupAfter(latest, row.holderUserId, now, handoffState.timings);
+    const backupPerson = backup ? (people.get(backup.userId) ?? null) : null;
+    const unacknowledged =
+      latest &&
+      latest.acknowledgedAt === null &&
+      latest.toUserId !== null &&
+      latest.toUserId === row.holderUserId &&
+      awaitsAcknowledgement(latest.kind)
+        ? latest
+        : null;
+    // A scheduled rotation's next handoff is when the next entry starts; a fixed one's is its
+    // next shift boundary.
+    const nextHandoff = type === 'scheduled' ? (next?.entry.startAt ?? null) : row.nextHandoffAt;
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      cadence: row.cadence as Rotation['cadence'],
+      type,
+      suspended: row.suspended,
+      timeZone: row.timeZone,
+      handoffTime: row.handoffTime,
+      handoffWeekday: row.handoffWeekday,
+      members: own.map((m) => ({
+        id: m.member.id,
+        userId: m.member.userId,
+        order: m.member.order,
+        user: readPerson(m.user),
+      })),
+      currentOnCallUserId: holder ? row.holderUserId : null,
+      currentOnCall: holder,
+      holderSince: holder ? iso(row.holderSince) : null,
+      nextOnCall: nextUserId === null ? null : (people.get(nextUserId) ?? null),
+      nextHandoffTime: row.suspended ? null : iso(nextHandoff),
+      createdById: row.createdById,
+      unacknowledgedHandoff: unacknowledged
+        ? {
+            id: unacknowledged.id,
+            kind: unacknowledged.kind,
+            status: unacknowledged.status,
+            fromUserId: unacknowledged.fromUserId,
+            toUserId: unacknowledged.toUserId as number,
+            urgent: unacknowledged.urgent,
+            occurredAt: unacknowledged.occurredAt.toISOString(),
+            acknowledgeBy: acknowledgementDeadline(
+              unacknowledged.occurredAt,
+              handoffState.timings,
+            ).toISOString(),
+          }
+        : null,
+      handoffDue: dueIso(
+        handoffDue(
+          {
+            type,
+            suspended: row.suspended,
+            holderUserId: holder ? row.holderUserId : null,
+            nextHandoffAt: row.nextHandoffAt,
+          },
+          latest,
+          now,
+          handoffState.timings,
+        ),
+      ),
+      // Only a member still in the rotation can stand by as backup.
+      backupUserId: backupPerson ? backup?.userId : null,
+      backupOnCall: backupPerson,
+      backupUntil: backupPerson && backup?.until ? backup.until.toISOString() : null,
+    };
+  });
+}

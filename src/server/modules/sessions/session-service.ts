@@ -1,0 +1,100 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
+import type { Clock } from '../../clock';
+import type { Db, Tx } from '../../db/client';
+import { sessions, users } from '../../db/schema';
+import type { UserRow } from '../users/user-repository';
+
+export const SESSION_COOKIE = 'baton_session';
+/** last-seen is written at most this often, so reads do not each cost a write */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** hashToken returns the SHA-256 of a bearer secret; only hashes are stored. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** newToken returns a random 256-bit token, base64url. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** createSession stores a new session for a user and returns its token (for the cookie). */
+export async function createSession(
+  db: Db | Tx,
+  clock: Clock,
+  policy: SessionPolicy,
+  userId: number,
+): Promise<{ token: string; expiresAt: Date }> {
+  const token = newToken();
+  const now = clock.now();
+  const absolute = new Date(now.getTime() + policy.absoluteMs);
+  const idle = new Date(Math.min(now.getTime() + policy.idleMs, absolute.getTime()));
+  await db.insert(sessions).values({
+    tokenHash: hashToken(token),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    idleExpiresAt: idle,
+    absoluteExpiresAt: absolute,
+  });
+  return { token, expiresAt: absolute };
+}
+
+/** resolveSession returns the user of a live session token, extending its idle expiry. */
+export async function resolveSession(
+  db: Db,
+  clock: Clock,
+  policy: SessionPolicy,
+  token: string,
+): Promise<{ user: UserRow; tokenHash: string } | null> {
+  if (!token || token.length > 100) return null;
+  const now = clock.now();
+  const tokenHash = hashToken(token);
+  const [row] = await db
+    .select({ user: users, lastSeenAt: sessions.lastSeenAt, absolute: sessions.absoluteExpiresAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, tokenHash),
+        gt(sessions.idleExpiresAt, now),
+        gt(sessions.absoluteExpiresAt, now),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
+    const idle = new Date(Math.min(now.getTime() + policy.idleMs, row.absolute.getTime()));
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now, idleExpiresAt: idle })
+      .where(eq(sessions.tokenHash, tokenHash));
+  }
+  return { user: row.user, tokenHash };
+}
+
+/** deleteSession ends a session (logout). */
+export async function deleteSession(db: Db | Tx, tokenHash: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
+}
+
+/** deleteExpiredSessions removes sessions past either expiry; returns how many. */
+export async function deleteExpiredSessions(db: Db, clock: Clock): Promise<number> {
+  const now = clock.now();
+  const deleted = await db
+    .delete(sessions)
+    .where(or(lt(sessions.idleExpiresAt, now), lt(sessions.absoluteExpiresAt, now)))
+    .returning({ h: sessions.tokenHash });
+  return deleted.length;
+}
+
+/** deleteUserSessions ends every session of a user (used when a user is deleted or demoted). */
+export async function deleteUserSessions(db: Db | Tx, userId: number): Promise<void> {
+  await db.delete(sessions).where(sql`${sessions.userId} = ${userId}`);
+}

@@ -1,0 +1,178 @@
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { User } from '../../../shared/contracts/users';
+import { effectiveRoles, hasRole, primaryRole, type Role } from '../../../shared/domain/roles';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import type { Db, Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
+import { users } from '../../db/schema';
+
+export type UserRow = typeof users.$inferSelect;
+
+export interface NewUser {
+  name: string;
+  email: string;
+  phone?: string | null;
+  roles: Role[];
+  timezone?: string;
+  notificationPreference?: User['notificationPreference'];
+  oidcIssuer?: string;
+  oidcSubject?: string;
+}
+
+const ctx = (column: string, rowId: number) => ({ table: 'users', column, rowId });
+
+/** toUser decrypts a stored user row into the API's user shape. */
+export function toUser(row: UserRow, cipher: FieldCipher): User {
+  const roles = effectiveRoles(row.roles, row.role);
+  return {
+    id: row.id,
+    name: cipher.decrypt(row.nameEnc, ctx('name', row.id)),
+    email: cipher.decrypt(row.emailEnc, ctx('email', row.id)),
+    phone: cipher.decryptNullable(row.phoneEnc, ctx('phone', row.id)),
+    role: primaryRole(roles),
+    roles,
+    timezone: row.timezone,
+    notificationPreference: row.notificationPreference as User['notificationPreference'],
+  };
+}
+
+/** insertUsers creates users with their personal fields encrypted and returns them decrypted. */
+export async function insertUsers(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  input: NewUser[],
+): Promise<User[]> {
+  if (input.length === 0) return [];
+  const ids = await allocateIds(db, 'users', input.length);
+  const rows = await db
+    .insert(users)
+    .values(
+      input.map((u, i) => {
+        const id = ids[i];
+        return {
+          id,
+          nameEnc: cipher.encrypt(u.name, ctx('name', id)),
+          emailEnc: cipher.encrypt(u.email.trim(), ctx('email', id)),
+          emailIndex: cipher.blindIndex(u.email),
+          phoneEnc: cipher.encryptNullable(u.phone || null, ctx('phone', id)),
+          role: primaryRole(u.roles),
+          roles: u.roles,
+          timezone: u.timezone ?? 'UTC',
+          notificationPreference: u.notificationPreference ?? 'email',
+          oidcIssuer: u.oidcIssuer ?? null,
+          oidcSubject: u.oidcSubject ?? null,
+        };
+      }),
+    )
+    .returning();
+  return rows.map((r) => toUser(r, cipher));
+}
+
+/** findUserRowByEmail looks a user up through the blind index of the address. */
+export async function findUserRowByEmail(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  email: string,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(inArray(users.emailIndex, cipher.blindIndexes(email)))
+    .limit(1);
+  return row;
+}
+
+/** findUserRowById returns the stored row of a user, or undefined. */
+export async function findUserRowById(db: Db | Tx, id: number): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+/** countAdmins counts users holding the admin role. */
+export async function countAdmins(db: Db | Tx): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(users)
+    .where(sql`'admin' = any(${users.roles}) or ${users.role} = 'admin'`);
+  return Number(row?.n ?? 0);
+}
+
+/** setUserRoles replaces a user's roles, keeping the legacy single role in step. */
+export async function setUserRoles(db: Db | Tx, id: number, roles: Role[]): Promise<void> {
+  await db
+    .update(users)
+    .set({ roles, role: primaryRole(roles), updatedAt: sql`now()` })
+    .where(eq(users.id, id));
+}
+
+/**
+ * listUsersWithRoles returns the users holding any of the roles (admin counts as manager and
+ * incident manager; legacy member as on-call), sorted by name.
+ */
+export async function listUsersWithRoles(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  roles: Role[],
+): Promise<User[]> {
+  const stored = new Set<string>(roles);
+  if (roles.includes('on-call')) stored.add('member');
+  if (roles.includes('manager') || roles.includes('incident_manager')) stored.add('admin');
+  const list = [...stored];
+  const rows = await db
+    .select()
+    .from(users)
+    .where(
+      sql`${users.roles} && ${sql.param(list)}::text[] or ${users.role} = any(${sql.param(list)}::text[])`,
+    );
+  return rows
+    .map((r) => toUser(r, cipher))
+    .filter((u) => roles.some((r) => hasRole(u.roles, r)))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** listAllUsers returns every user, decrypted, sorted by name (one query). */
+export async function listAllUsers(db: Db | Tx, cipher: FieldCipher): Promise<User[]> {
+  const rows = await db.select().from(users);
+  return rows.map((r) => toUser(r, cipher)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** lockUserRow returns a user's row locked for update (until the transaction ends), or undefined. */
+export async function lockUserRow(tx: Tx, id: number): Promise<UserRow | undefined> {
+  const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1).for('update');
+  return row;
+}
+
+/** updateUserProfile writes the given profile fields (personal ones encrypted) and returns the user. */
+export async function updateUserProfile(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  id: number,
+  input: {
+    name?: string;
+    phone?: string | null;
+    timezone?: string;
+    notificationPreference?: User['notificationPreference'];
+  },
+): Promise<User | undefined> {
+  const [row] = await db
+    .update(users)
+    .set({
+      ...(input.name !== undefined ? { nameEnc: cipher.encrypt(input.name, ctx('name', id)) } : {}),
+      ...(input.phone !== undefined
+        ? { phoneEnc: cipher.encryptNullable(input.phone, ctx('phone', id)) }
+        : {}),
+      ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+      ...(input.notificationPreference !== undefined
+        ? { notificationPreference: input.notificationPreference }
+        : {}),
+      updatedAt: sql`now()`,
+    })
+    .where(eq(users.id, id))
+    .returning();
+  return row ? toUser(row, cipher) : undefined;
+}
+
+/** deleteUserRow deletes a user; memberships, sessions and schedule entries go with it (cascade). */
+export async function deleteUserRow(tx: Tx, id: number): Promise<void> {
+  await tx.delete(users).where(eq(users.id, id));
+}

@@ -1,0 +1,192 @@
+import type { Role } from '../../shared/domain/roles';
+import type { Clock } from '../clock';
+import type { FieldCipher } from '../crypto/field-crypto';
+import type { Db } from '../db/client';
+import { insertHandoffs, insertRotation } from '../db/factories';
+import { insertUsers } from '../modules/users/user-repository';
+
+const DAY = 86_400_000;
+
+export interface DemoAccount {
+  name: string;
+  email: string;
+  roles: Role[];
+}
+
+/** demoAccounts lists the demo team: one user of each role and a few more on-call engineers. */
+export function demoAccounts(
+  domain: string,
+): (DemoAccount & { phone?: string; timezone: string })[] {
+  const at = (local: string) => `${local}@${domain}`;
+  return [
+    {
+      name: 'Avery Admin',
+      email: at('avery.admin'),
+      roles: ['admin'],
+      timezone: 'America/New_York',
+    },
+    {
+      name: 'Morgan Manager',
+      email: at('morgan.manager'),
+      roles: ['manager'],
+      timezone: 'Europe/London',
+    },
+    {
+      name: 'Iris Incident',
+      email: at('iris.incident'),
+      roles: ['incident_manager'],
+      timezone: 'UTC',
+    },
+    {
+      name: 'Olivia Ortiz',
+      email: at('olivia.ortiz'),
+      roles: ['on-call'],
+      phone: '+15550100001',
+      timezone: 'America/Chicago',
+    },
+    {
+      name: 'Noah Nakamura',
+      email: at('noah.nakamura'),
+      roles: ['on-call'],
+      phone: '+15550100002',
+      timezone: 'Asia/Tokyo',
+    },
+    {
+      name: 'Priya Patel',
+      email: at('priya.patel'),
+      roles: ['on-call', 'manager'],
+      timezone: 'Europe/London',
+    },
+    {
+      name: 'Sam Sullivan',
+      email: at('sam.sullivan'),
+      roles: ['on-call'],
+      timezone: 'Australia/Sydney',
+    },
+  ];
+}
+
+/**
+ * seedDemoData fills an empty database with a living demo team: a user of each role, a weekly and
+ * a daily fixed rotation with holders, a suspended one, and some handoff history. One transaction.
+ */
+export async function seedDemoData(deps: {
+  db: Db;
+  cipher: FieldCipher;
+  clock: Clock;
+  domain: string;
+}) {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const accounts = demoAccounts(deps.domain);
+    const users = await insertUsers(tx, deps.cipher, accounts);
+    const [admin, manager, , olivia, noah, priya, sam] = users;
+
+    const platform = await insertRotation(tx, {
+      name: 'Platform Primary',
+      description: 'Front line for the public API, web tier and queues.',
+      cadence: 'weekly',
+      timeZone: 'America/New_York',
+      handoffTime: '09:00',
+      handoffWeekday: 1,
+      memberIds: [olivia.id, noah.id, priya.id, manager.id],
+      holderId: olivia.id,
+      holderSince: new Date(now.getTime() - 2 * DAY),
+      createdById: manager.id,
+      now,
+    });
+    const database = await insertRotation(tx, {
+      name: 'Database On-Call',
+      description: null,
+      cadence: 'daily',
+      timeZone: 'UTC',
+      handoffTime: '08:00',
+      memberIds: [noah.id, sam.id, priya.id],
+      holderId: sam.id,
+      holderSince: new Date(now.getTime() - 5 * 3_600_000),
+      createdById: admin.id,
+      now,
+    });
+    const payments = await insertRotation(tx, {
+      name: 'Legacy Payments',
+      description: 'Paused while the payments service moves to the new platform.',
+      cadence: 'weekly',
+      timeZone: 'Europe/London',
+      memberIds: [priya.id, olivia.id],
+      suspended: true,
+      createdById: admin.id,
+      now,
+    });
+
+    await insertHandoffs(tx, [
+      {
+        rotationId: platform.id,
+        fromUserId: priya.id,
+        toUserId: noah.id,
+        kind: 'pass',
+        status: 'acknowledged',
+        occurredAt: new Date(now.getTime() - 16 * DAY),
+        notes: 'Queue lag alarms are noisy after the deploy; tuned thresholds, watch for a day.',
+      },
+      {
+        rotationId: platform.id,
+        fromUserId: noah.id,
+        toUserId: olivia.id,
+        kind: 'pass',
+        status: 'success',
+        occurredAt: new Date(now.getTime() - 9 * DAY),
+      },
+      {
+        rotationId: payments.id,
+        fromUserId: olivia.id,
+        toUserId: priya.id,
+        kind: 'pass',
+        status: 'missed',
+        occurredAt: new Date(now.getTime() - 8 * DAY),
+      },
+      {
+        rotationId: platform.id,
+        fromUserId: olivia.id,
+        toUserId: noah.id,
+        kind: 'auto',
+        status: 'escalated',
+        occurredAt: new Date(now.getTime() - 7 * DAY),
+      },
+      {
+        rotationId: platform.id,
+        fromUserId: noah.id,
+        toUserId: olivia.id,
+        kind: 'reassign',
+        status: 'success',
+        occurredAt: new Date(now.getTime() - 2 * DAY),
+        notes: 'Noah is out sick; Olivia takes the rest of the week.',
+      },
+      {
+        rotationId: database.id,
+        fromUserId: noah.id,
+        toUserId: priya.id,
+        kind: 'pass',
+        status: 'acknowledged',
+        occurredAt: new Date(now.getTime() - 2 * DAY - 5 * 3_600_000),
+      },
+      {
+        rotationId: database.id,
+        fromUserId: priya.id,
+        toUserId: noah.id,
+        kind: 'pass',
+        status: 'acknowledged',
+        occurredAt: new Date(now.getTime() - DAY - 5 * 3_600_000),
+        notes: 'Replica 3 restarted overnight; no action needed.',
+      },
+      {
+        rotationId: database.id,
+        fromUserId: noah.id,
+        toUserId: sam.id,
+        kind: 'pass',
+        status: 'success',
+        occurredAt: new Date(now.getTime() - 5 * 3_600_000),
+      },
+    ]);
+    return { users, rotations: [platform, database, payments] };
+  });
+}

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { CADENCES, PersonSchema, ROTATION_TYPES } from './rotations';
+
+/** Contracts of the calendar read and the calendar feeds (decisions 056 and 057). */
+
+/** The widest span one calendar read covers: a month grid (six weeks) with room to spare. */
+export const CALENDAR_MAX_DAYS = 62;
+
+const instant = (name: string) =>
+  z
+    .string({ error: `${name} must be a date and time (ISO 8601)` })
+    .refine((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date and time (ISO 8601)`);
+
+/** CalendarQuerySchema is the query of GET /api/calendar: the span to show, [from, to). */
+export const CalendarQuerySchema = z
+  .object({ from: instant('from'), to: instant('to') })
+  .refine((q) => Date.parse(q.to) > Date.parse(q.from), {
+    message: 'to must be after from',
+    path: ['to'],
+  })
+  .refine((q) => Date.parse(q.to) - Date.parse(q.from) <= CALENDAR_MAX_DAYS * 86_400_000, {
+    message: `The calendar shows at most ${CALENDAR_MAX_DAYS} days at a time`,
+    path: ['to'],
+  });
+export type CalendarQuery = z.infer<typeof CalendarQuerySchema>;
+
+export const SHIFT_SOURCES = ['history', 'rotation', 'schedule', 'coverage'] as const;
+
+/** A stretch of time one person holds a rotation's baton. */
+export const CalendarShiftSchema = z.object({
+  userId: z.number().int(),
+  /** ISO */
+  start: z.string(),
+  /** ISO */
+  end: z.string(),
+  /** history: recorded; rotation / schedule: projected; coverage: an accepted coverage window */
+  source: z.enum(SHIFT_SOURCES),
+});
+export type CalendarShift = z.infer<typeof CalendarShiftSchema>;
+
+export const CalendarRotationSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  type: z.enum(ROTATION_TYPES),
+  cadence: z.enum(CADENCES),
+  suspended: z.boolean(),
+  timeZone: z.string(),
+  shifts: z.array(CalendarShiftSchema),
+});
+export type CalendarRotation = z.infer<typeof CalendarRotationSchema>;
+
+/** CalendarSchema is GET /api/calendar: every rotation's shifts in the span, and the people in them. */
+export const CalendarSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  rotations: z.array(CalendarRotationSchema),
+  people: z.array(PersonSchema),
+});
+export type Calendar = z.infer<typeof CalendarSchema>;
+
+/** CalendarFeedStatusSchema is GET /api/calendar/feed: whether the user has feed links. */
+export const CalendarFeedStatusSchema = z.object({ active: z.boolean() });
+export type CalendarFeedStatus = z.infer<typeof CalendarFeedStatusSchema>;
+
+/**
+ * CalendarFeedLinksSchema is POST /api/calendar/feed/reset: the new secret links (shown once;
+ * only a hash of the secret is stored). Any old links stop working.
+ */
+export const CalendarFeedLinksSchema = z.object({
+  /** the user's own shifts in every rotation */
+  personalUrl: z.string(),
+  /** one rotation's shifts: replace {rotationId} */
+  rotationUrlTemplate: z.string(),
+  rotations: z.array(z.object({ id: z.number().int(), name: z.string(), url: z.string() })),
+});
+export type CalendarFeedLinks = z.infer<typeof CalendarFeedLinksSchema>;

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+/** ErrorCodes lists every machine-readable error code the API answers with. */
+export const ErrorCodes = {
+  VALIDATION_FAILED: 'VALIDATION_FAILED',
+  BAD_REQUEST: 'BAD_REQUEST',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  INVALID_CREDENTIALS: 'INVALID_CREDENTIALS',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  RATE_LIMITED: 'RATE_LIMITED',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL: 'INTERNAL',
+  // Rotations and the baton: all answer 409 (src/server/http/errors.ts)
+  ROTATION_SUSPENDED: 'ROTATION_SUSPENDED',
+  NOT_ON_CALL: 'NOT_ON_CALL',
+  NOT_A_MEMBER: 'NOT_A_MEMBER',
+  BATON_ALREADY_HELD: 'BATON_ALREADY_HELD',
+  BATON_HOLDER_CHANGED: 'BATON_HOLDER_CHANGED',
+  NO_ONE_ON_CALL: 'NO_ONE_ON_CALL',
+  CANNOT_HOLD_BATON: 'CANNOT_HOLD_BATON',
+  SCHEDULE_REQUIRED: 'SCHEDULE_REQUIRED',
+  SCHEDULE_OVERLAP: 'SCHEDULE_OVERLAP',
+} as const;
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+/** ApiErrorSchema is the one error shape every failed API call answers with. */
+export const ApiErrorSchema = z.object({
+  message: z.string(),
+  code: z.string().optional(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ApiError = z.infer<typeof ApiErrorSchema>;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { PAGE_MESSAGES, PAGE_STATUSES } from '../domain/paging';
+import { URGENCIES } from './rotations';
+
+/** A person as pages name them. */
+export const PagePersonSchema = z.object({ id: z.number().int(), name: z.string() });
+export type PagePerson = z.infer<typeof PagePersonSchema>;
+
+/** PageEventSchema is one step in a page's history after it was sent. */
+export const PageEventSchema = z.object({
+  kind: z.enum(['escalated', 'acknowledged', 'resolved']),
+  at: z.string(),
+  /** who did it; null for an automatic escalation or an unknown (deleted) user */
+  actor: PagePersonSchema.nullable(),
+  /** escalations: from whom to whom, why, and whether the clock did it */
+  from: PagePersonSchema.nullable().optional(),
+  to: PagePersonSchema.nullable().optional(),
+  reason: z.string().nullable().optional(),
+  automatic: z.boolean().optional(),
+  /** acknowledgements: in the app or from the link in the email or SMS */
+  via: z.enum(['app', 'link']).optional(),
+});
+export type PageEvent = z.infer<typeof PageEventSchema>;
+
+/** PageSchema is a page as the history and "pages for me" show it, with what the viewer may do. */
+export const PageSchema = z.object({
+  id: z.number().int(),
+  rotation: z.object({ id: z.number().int(), name: z.string() }),
+  pagedBy: PagePersonSchema.nullable(),
+  /** who was paged first (the holder at the time) */
+  firstTarget: PagePersonSchema.nullable(),
+  /** who the page is with now (differs from firstTarget after an escalation) */
+  target: PagePersonSchema.nullable(),
+  message: z.string(),
+  urgency: z.enum(URGENCIES),
+  status: z.enum(PAGE_STATUSES),
+  createdAt: z.string(),
+  acknowledgedAt: z.string().nullable(),
+  escalatedAt: z.string().nullable(),
+  resolvedAt: z.string().nullable(),
+  /** the next automatic step, while the page is open */
+  reminderAt: z.string().nullable(),
+  escalatesAt: z.string().nullable(),
+  events: z.array(PageEventSchema),
+  actions: z.object({ acknowledge: z.boolean(), resolve: z.boolean(), escalate: z.boolean() }),
+});
+export type Page = z.infer<typeof PageSchema>;
+
+/** PageListQuerySchema pages through a rotation's history, newest first. */
+export const PageListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** only pages with an id below this (the last id of the previous answer) */
+  before: z.coerce.number().int().positive().optional(),
+});
+
+/** EscalatePageInputSchema is the body of POST /api/pages/{id}/escalate. */
+export const EscalatePageInputSchema = z.object({
+  reason: z
+    .string({ error: PAGE_MESSAGES.reasonRequired })
+    .trim()
+    .min(1, PAGE_MESSAGES.reasonRequired)
+    .max(500, 'Keep the reason under 500 characters'),
+});
+export type EscalatePageInput = z.input<typeof EscalatePageInputSchema>;
+
+/** AckLinkSchema is what an acknowledgement link shows before and after it is used (no sign-in). */
+export const AckLinkSchema = z.object({
+  state: z.enum(['open', 'acknowledged', 'resolved', 'expired']),
+  expiresAt: z.string(),
+  page: z.object({
+    rotationName: z.string(),
+    message: z.string(),
+    urgency: z.enum(URGENCIES),
+    pagedByName: z.string().nullable(),
+    recipientName: z.string().nullable(),
+    createdAt: z.string(),
+    acknowledgedAt: z.string().nullable(),
+    resolvedAt: z.string().nullable(),
+  }),
+});
+export type AckLink = z.infer<typeof AckLinkSchema>;

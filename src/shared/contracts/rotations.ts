@@ -1,0 +1,275 @@
+import { z } from 'zod';
+
+/**
+ * Contracts of the rotation API (specification sections 3, 5 and 7). Server routes validate with
+ * these schemas; client forms use them (or a form schema derived from them).
+ */
+
+export const CADENCES = ['daily', 'weekly'] as const;
+export const ROTATION_TYPES = ['fixed', 'scheduled'] as const;
+export const URGENCIES = ['low', 'medium', 'high'] as const;
+export const HANDOFF_STATUSES = ['success', 'acknowledged', 'missed', 'escalated'] as const;
+
+/** A user as rotation answers embed them. */
+export const PersonSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable().optional(),
+});
+export type Person = z.infer<typeof PersonSchema>;
+
+export const RotationMemberSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  order: z.number().int(),
+  user: PersonSchema,
+});
+export type RotationMember = z.infer<typeof RotationMemberSchema>;
+
+/** RotationSchema is a rotation as GET /api/rotations, /api/rotations/{id} and /api/user/rotations answer it. */
+export const RotationSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  cadence: z.enum(CADENCES),
+  type: z.enum(ROTATION_TYPES),
+  suspended: z.boolean(),
+  timeZone: z.string(),
+  /** local wall-clock time of the shift boundary, HH:MM */
+  handoffTime: z.string(),
+  /** 0 = Sunday … 6 = Saturday (weekly rotations) */
+  handoffWeekday: z.number().int(),
+  members: z.array(RotationMemberSchema),
+  currentOnCallUserId: z.number().int().nullable(),
+  currentOnCall: PersonSchema.nullable(),
+  /** when the holder took the baton (ISO) */
+  holderSince: z.string().nullable(),
+  nextOnCall: PersonSchema.nullable(),
+  /** next shift boundary (ISO), null while suspended; a scheduled rotation's next entry start */
+  nextHandoffTime: z.string().nullable(),
+  createdById: z.number().int().nullable(),
+  /**
+   * the handoff that gave the holder the baton, while they have not acknowledged it (the
+   * 'Acknowledge' button shows to them); null when there is none to acknowledge
+   */
+  unacknowledgedHandoff: z
+    .object({
+      id: z.number().int(),
+      kind: z.string(),
+      status: z.string(),
+      fromUserId: z.number().int().nullable(),
+      toUserId: z.number().int(),
+      urgent: z.boolean(),
+      /** ISO */
+      occurredAt: z.string(),
+      /** ISO: after this the handoff is marked missed */
+      acknowledgeBy: z.string(),
+    })
+    .nullable()
+    .optional(),
+  /**
+   * a fixed rotation's passed shift boundary that no handoff has handled yet: the holder is asked
+   * to pass the baton; at `escalateAt` both are told, at `autoTransferAt` it moves by itself
+   */
+  handoffDue: z
+    .object({
+      /** ISO */
+      boundary: z.string(),
+      /** ISO */
+      escalateAt: z.string(),
+      /** ISO */
+      autoTransferAt: z.string(),
+    })
+    .nullable()
+    .optional(),
+  /** the previous holder while they stay backup after a handoff (decision 052) */
+  backupUserId: z.number().int().nullable().optional(),
+  backupOnCall: PersonSchema.nullable().optional(),
+  /** ISO end of the backup time; null with a backup: until the emergency handoff is acknowledged */
+  backupUntil: z.string().nullable().optional(),
+});
+export type Rotation = z.infer<typeof RotationSchema>;
+
+const name = z
+  .string({ error: 'Rotation name must be at least 3 characters.' })
+  .trim()
+  .min(3, 'Rotation name must be at least 3 characters.')
+  .max(200, 'Rotation name must be at most 200 characters.');
+const description = z
+  .string()
+  .trim()
+  .max(2000, 'Description must be at most 2000 characters.')
+  .nullish()
+  .transform((d) => (d ? d : null));
+const timeZone = z.string().refine((tz) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}, 'Time zone must be an IANA time zone such as Europe/London');
+const handoffTime = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Handoff time must be HH:MM (24-hour)');
+const handoffWeekday = z.number().int().min(0).max(6);
+
+/** CreateRotationInputSchema is the body of POST /api/rotations. */
+export const CreateRotationInputSchema = z.object({
+  name,
+  description,
+  type: z.enum(ROTATION_TYPES).default('fixed'),
+  cadence: z.enum(CADENCES).default('weekly'),
+  timeZone: timeZone.optional(),
+  handoffTime: handoffTime.optional(),
+  handoffWeekday: handoffWeekday.optional(),
+});
+export type CreateRotationInput = z.input<typeof CreateRotationInputSchema>;
+
+/** UpdateRotationInputSchema is the body of PATCH /api/rotations/{id}: any of the fields. */
+export const UpdateRotationInputSchema = z.object({
+  name: name.optional(),
+  description,
+  type: z.enum(ROTATION_TYPES).optional(),
+  cadence: z.enum(CADENCES).optional(),
+  timeZone: timeZone.optional(),
+  handoffTime: handoffTime.optional(),
+  handoffWeekday: handoffWeekday.optional(),
+});
+export type UpdateRotationInput = z.input<typeof UpdateRotationInputSchema>;
+
+export const ChangeTypeInputSchema = z.object({ type: z.enum(ROTATION_TYPES) });
+
+/** ReorderMembersInputSchema: the complete list of members (member id and new order). */
+export const ReorderMembersInputSchema = z.object({
+  members: z
+    .array(z.object({ id: z.number().int().positive(), order: z.number().int().min(0) }))
+    .min(1)
+    .max(500),
+});
+export type ReorderMembersInput = z.infer<typeof ReorderMembersInputSchema>;
+
+/** AddMemberInputSchema is the body of POST /api/rotations/{id}/on-call. */
+export const AddMemberInputSchema = z.object({
+  userId: z.number({ error: 'Please select a team member' }).int().positive(),
+  order: z.number().int().min(0).optional(),
+});
+export type AddMemberInput = z.infer<typeof AddMemberInputSchema>;
+
+const notes = z
+  .string()
+  .max(5000, 'Notes must be at most 5000 characters.')
+  .optional()
+  .transform((n) => (n?.trim() ? n.trim() : undefined));
+
+/** PassBatonInputSchema is the body of POST /api/rotations/{id}/handoff. */
+export const PassBatonInputSchema = z.object({
+  toUserId: z
+    .number({ error: 'Please select a team member to pass the baton to' })
+    .int()
+    .positive(),
+  notes,
+  /** an emergency handoff needs the receiver's acknowledgement */
+  urgent: z.boolean().optional(),
+});
+export type PassBatonInput = z.input<typeof PassBatonInputSchema>;
+
+/** ReassignInputSchema is the body of POST /api/rotations/{id}/assign-oncall. */
+export const ReassignInputSchema = z.object({
+  toUserId: z
+    .number({ error: 'Please select a team member to assign on-call to' })
+    .int()
+    .positive(),
+  notes: z
+    .string()
+    .max(5000)
+    .nullish()
+    .transform((n) => (n?.trim() ? n.trim() : undefined)),
+});
+export type ReassignInput = z.input<typeof ReassignInputSchema>;
+
+const isoDate = (message: string) =>
+  z.string({ error: message }).refine((s) => !Number.isNaN(Date.parse(s)), message);
+
+/** ScheduleEntryInputSchema is the body of POST /api/rotations/{id}/schedules. */
+export const ScheduleEntryInputSchema = z
+  .object({
+    userId: z.number({ error: 'Please select a team member' }).int().positive(),
+    startTime: isoDate('Start time must be a valid date and time'),
+    endTime: isoDate('End time must be a valid date and time'),
+  })
+  .refine((s) => Date.parse(s.endTime) > Date.parse(s.startTime), {
+    message: 'End time must be after start time',
+    path: ['endTime'],
+  });
+export type ScheduleEntryInput = z.infer<typeof ScheduleEntryInputSchema>;
+
+export const ScheduleEntrySchema = z.object({
+  id: z.number().int(),
+  rotationId: z.number().int(),
+  userId: z.number().int(),
+  user: PersonSchema,
+  startTime: z.string(),
+  endTime: z.string(),
+});
+export type ScheduleEntry = z.infer<typeof ScheduleEntrySchema>;
+
+/** CoverageRequestInputSchema is the body of POST /api/rotations/{id}/cover. */
+export const CoverageRequestInputSchema = z
+  .object({
+    rotationId: z.number().int().positive().optional(),
+    coveringUserId: z
+      .number({ error: 'Please select a team member to cover you' })
+      .int()
+      .positive(),
+    startTime: isoDate('Please select a start time'),
+    endTime: isoDate('Please select an end time'),
+    notes: z.string().max(5000).nullable().optional(),
+  })
+  .refine((c) => Date.parse(c.endTime) > Date.parse(c.startTime), {
+    message: 'End time must be after start time',
+    path: ['endTime'],
+  });
+export type CoverageRequestInput = z.infer<typeof CoverageRequestInputSchema>;
+
+export const CoverageRequestSchema = z.object({
+  id: z.number().int(),
+  rotationId: z.number().int(),
+  requester: PersonSchema,
+  coveringUser: PersonSchema,
+  startTime: z.string(),
+  endTime: z.string(),
+  notes: z.string().nullable(),
+  status: z.string(),
+});
+export type CoverageRequest = z.infer<typeof CoverageRequestSchema>;
+
+/** PageInputSchema is the body of POST /api/rotations/{id}/page. */
+export const PageInputSchema = z.object({
+  message: z
+    .string({ error: 'Please enter a message' })
+    .trim()
+    .min(1, 'Please enter a message')
+    .max(2000),
+  urgency: z.enum(URGENCIES).default('high'),
+});
+export type PageInput = z.input<typeof PageInputSchema>;
+
+export const PageResponseSchema = z.object({ sentTo: z.object({ name: z.string() }) });
+
+/** HandoffSchema is a handoff record as /api/handoffs/recent answers it. */
+export const HandoffSchema = z.object({
+  id: z.number().int(),
+  status: z.string(),
+  /** take, pass, reassign, auto, schedule, coverage, coverage_end, member_removed */
+  kind: z.string(),
+  fromUser: PersonSchema.nullable(),
+  toUser: PersonSchema.nullable(),
+  rotation: z.object({ id: z.number().int(), name: z.string() }),
+  timestamp: z.string(),
+  notes: z.string().optional(),
+  urgent: z.boolean(),
+  acknowledgedAt: z.string().nullable(),
+});
+export type Handoff = z.infer<typeof HandoffSchema>;

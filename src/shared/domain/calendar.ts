@@ -1,0 +1,304 @@
+import { type HandoffFlowTimings, isBoundaryHandedOff } from './handoff-flow';
+import {
+  instantOfWallTime,
+  nextScheduleTransition,
+  type Shift,
+  type ShiftPattern,
+  scheduledShifts,
+  type TimeWindow,
+  upcomingShifts,
+  wallTimeOf,
+} from './shifts';
+
+/**
+ * Who is on call when, for the calendar screen and the calendar feeds alike: the past from the
+ * handoff history, the future projected by the same shift functions the engine follows, with
+ * accepted coverage windows laid over it. Pure: `now` and the time zone come in.
+ */
+
+export interface CalendarDay {
+  year: number;
+  /** 1-12 */
+  month: number;
+  day: number;
+  /** 0 = Sunday … 6 = Saturday */
+  weekday: number;
+  /** 'YYYY-MM-DD' */
+  key: string;
+  /** false for the leading and trailing days of the neighbouring months */
+  inMonth: boolean;
+}
+
+const DAY = 86_400_000;
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** dayKey returns 'YYYY-MM-DD' for a calendar date. */
+export function dayKey(d: { year: number; month: number; day: number }): string {
+  return `${d.year}-${pad(d.month)}-${pad(d.day)}`;
+}
+
+/** dayKeyOf returns the local calendar date ('YYYY-MM-DD') of an instant in a zone. */
+export function dayKeyOf(instant: Date, timeZone: string): string {
+  return dayKey(wallTimeOf(instant, timeZone));
+}
+
+/** monthGrid returns the weeks (Sunday to Saturday) that show a month, with the days around it. */
+export function monthGrid(year: number, month: number): CalendarDay[][] {
+  const first = Date.UTC(year, month - 1, 1);
+  const start = first - new Date(first).getUTCDay() * DAY;
+  const lastDay = Date.UTC(year, month, 0);
+  const end = lastDay + (6 - new Date(lastDay).getUTCDay()) * DAY;
+  const weeks: CalendarDay[][] = [];
+  for (let t = start; t <= end; t += DAY) {
+    const d = new Date(t);
+    const day: CalendarDay = {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      weekday: d.getUTCDay(),
+      key: '',
+      inMonth: d.getUTCMonth() + 1 === month,
+    };
+    day.key = dayKey(day);
+    if (day.weekday === 0) weeks.push([]);
+    weeks[weeks.length - 1].push(day);
+  }
+  return weeks;
+}
+
+/** shiftMonth returns the month `delta` months away. */
+export function shiftMonth(
+  year: number,
+  month: number,
+  delta: number,
+): { year: number; month: number } {
+  const d = new Date(Date.UTC(year, month - 1 + delta, 1));
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1 };
+}
+
+/** dayBounds returns a local calendar day in a zone as instants [start, end): midnight to midnight. */
+export function dayBounds(
+  d: { year: number; month: number; day: number },
+  timeZone: string,
+): { start: Date; end: Date } {
+  const next = new Date(Date.UTC(d.year, d.month - 1, d.day) + DAY);
+  return {
+    start: instantOfWallTime({ ...d, hour: 0, minute: 0 }, timeZone),
+    end: instantOfWallTime(
+      {
+        year: next.getUTCFullYear(),
+        month: next.getUTCMonth() + 1,
+        day: next.getUTCDate(),
+        hour: 0,
+        minute: 0,
+      },
+      timeZone,
+    ),
+  };
+}
+
+/** gridBounds returns the instants a month grid spans in a zone: its first day's start to its last day's end. */
+export function gridBounds(weeks: CalendarDay[][], timeZone: string): { from: Date; to: Date } {
+  const first = weeks[0][0];
+  const last = weeks.at(-1)?.at(-1) ?? first;
+  return { from: dayBounds(first, timeZone).start, to: dayBounds(last, timeZone).end };
+}
+
+/** Where a shift comes from: the recorded history, the rotation's order, its schedule, or a coverage window. */
+export type ShiftSource = 'history' | 'rotation' | 'schedule' | 'coverage';
+
+export interface CalendarShift extends Shift {
+  source: ShiftSource;
+}
+
+/** One recorded change of holder, as history reads it. */
+export interface HolderChange {
+  at: Date;
+  toUserId: number | null;
+  kind: string;
+}
+
+/**
+ * historyShifts returns who held the baton in [from, until) from the recorded changes of holder
+ * (oldest first) and the holder at `from`. A stretch begun by a coverage window is marked so.
+ */
+export function historyShifts(
+  changes: readonly HolderChange[],
+  holderAtFrom: { userId: number | null; kind: string | null },
+  from: Date,
+  until: Date,
+): CalendarShift[] {
+  const out: CalendarShift[] = [];
+  let holder = holderAtFrom.userId;
+  let kind = holderAtFrom.kind;
+  let start = from;
+  const close = (end: Date) => {
+    if (holder !== null && end.getTime() > start.getTime()) {
+      out.push({
+        userId: holder,
+        start,
+        end,
+        source: kind === 'coverage' ? 'coverage' : 'history',
+      });
+    }
+  };
+  for (const change of changes) {
+    if (change.at.getTime() < from.getTime()) continue;
+    if (change.at.getTime() >= until.getTime()) break;
+    close(change.at);
+    holder = change.toUserId;
+    kind = change.kind;
+    start = change.at;
+  }
+  close(until);
+  return out;
+}
+
+/** An accepted (or running) coverage window to lay over the projection. */
+export interface CoverageWindow extends TimeWindow {
+  requesterId: number;
+}
+
+/**
+ * overlayCoverage returns the shifts with each coverage window laid over them: inside a window
+ * the covering user holds the baton; around it the shifts are cut.
+ */
+export function overlayCoverage(
+  shifts: readonly CalendarShift[],
+  windows: readonly TimeWindow[],
+): CalendarShift[] {
+  let out = [...shifts];
+  for (const w of [...windows].sort((a, b) => a.start.getTime() - b.start.getTime())) {
+    const cut: CalendarShift[] = [];
+    for (const s of out) {
+      if (s.end.getTime() <= w.start.getTime() || s.start.getTime() >= w.end.getTime()) {
+        cut.push(s);
+        continue;
+      }
+      if (s.start.getTime() < w.start.getTime()) cut.push({ ...s, end: w.start });
+      if (s.end.getTime() > w.end.getTime()) cut.push({ ...s, start: w.end });
+    }
+    cut.push({ userId: w.userId, start: w.start, end: w.end, source: 'coverage' });
+    out = cut.sort((a, b) => a.start.getTime() - b.start.getTime());
+  }
+  return out;
+}
+
+/** mergeShifts joins back-to-back shifts of the same user (a coverage stretch stays apart). */
+export function mergeShifts(shifts: readonly CalendarShift[]): CalendarShift[] {
+  const out: CalendarShift[] = [];
+  for (const s of [...shifts].sort((a, b) => a.start.getTime() - b.start.getTime())) {
+    const last = out.at(-1);
+    const isCoverage = s.source === 'coverage';
+    if (
+      last &&
+      last.userId === s.userId &&
+      last.end.getTime() === s.start.getTime() &&
+      (last.source === 'coverage') === isCoverage
+    ) {
+      last.end = s.end.getTime() > last.end.getTime() ? s.end : last.end;
+      continue;
+    }
+    out.push({ ...s });
+  }
+  return out;
+}
+
+/** Everything needed to lay out one rotation's shifts. */
+export interface RotationCalendarInput {
+  type: 'fixed' | 'scheduled';
+  suspended: boolean;
+  pattern: ShiftPattern;
+  /** members who can hold the baton, in order */
+  memberIds: readonly number[];
+  holderId: number | null;
+  /** the stored next handoff (fixed rotations' pending boundary) */
+  nextBoundary: Date | null;
+  /** when the holder last changed in a way that handles a boundary (KINDS_HANDLING_A_BOUNDARY) */
+  lastHandoffAt: Date | null;
+  /** schedule entries (scheduled rotations) */
+  entries: readonly TimeWindow[];
+  /** accepted and running coverage windows */
+  coverage: readonly CoverageWindow[];
+  /** the holder at `from` and the changes of holder in [from, now), oldest first */
+  holderAtFrom: { userId: number | null; kind: string | null };
+  changes: readonly HolderChange[];
+}
+
+/**
+ * rotationShifts returns one rotation's shifts overlapping [from, to): recorded history until
+ * `now`, then the projection: a fixed rotation's members in order from its pending boundary, a
+ * scheduled rotation's entries, with accepted coverage windows laid over both. A suspended
+ * rotation has no future shifts.
+ */
+export function rotationShifts(
+  input: RotationCalendarInput,
+  from: Date,
+  to: Date,
+  now: Date,
+  t: HandoffFlowTimings,
+): CalendarShift[] {
+  const past =
+    from.getTime() < now.getTime()
+      ? historyShifts(
+          input.changes,
+          input.holderAtFrom,
+          from,
+          new Date(Math.min(now.getTime(), to.getTime())),
+        )
+      : [];
+  if (input.suspended || to.getTime() <= now.getTime()) return mergeShifts(past);
+  const start = new Date(Math.max(now.getTime(), from.getTime()));
+  let future: CalendarShift[] = [];
+  const running = input.coverage.find(
+    (c) => c.start.getTime() <= now.getTime() && now.getTime() < c.end.getTime(),
+  );
+  if (input.type === 'fixed') {
+    if (input.nextBoundary) {
+      // While a window runs, the rotation's own order goes on underneath it from the requester.
+      const holderId = running ? running.requesterId : input.holderId;
+      const handled = !running && isBoundaryHandedOff(input.nextBoundary, input.lastHandoffAt, t);
+      future = upcomingShifts(
+        {
+          pattern: input.pattern,
+          memberIds: input.memberIds,
+          holderId,
+          nextBoundary: input.nextBoundary,
+          boundaryHandled: handled,
+        },
+        start,
+        to,
+      ).map((s) => ({ ...s, source: 'rotation' as const }));
+    }
+  } else {
+    // The holder now keeps the baton until the schedule's next change; then the entries rule.
+    const change = nextScheduleTransition(input.entries, now) ?? to;
+    const current = running ? null : input.holderId;
+    if (current !== null && change.getTime() > start.getTime()) {
+      future.push({ userId: current, start, end: change, source: 'schedule' });
+    }
+    future.push(
+      ...scheduledShifts(input.entries, change, to)
+        .map((s) => ({
+          ...s,
+          start: new Date(Math.max(s.start.getTime(), change.getTime())),
+          source: 'schedule' as const,
+        }))
+        .filter((s) => s.end.getTime() > s.start.getTime()),
+    );
+  }
+  const windows = input.coverage
+    .filter((c) => c.end.getTime() > start.getTime())
+    .map((c) => ({ ...c, start: new Date(Math.max(c.start.getTime(), start.getTime())) }));
+  future = overlayCoverage(future, windows);
+  return mergeShifts([...past, ...future]).filter(
+    (s) => s.end.getTime() > from.getTime() && s.start.getTime() < to.getTime(),
+  );
+}
+
+/** shiftsBetween returns the shifts that overlap [start, end) (a calendar day). */
+export function shiftsBetween<S extends Shift>(shifts: readonly S[], start: Date, end: Date): S[] {
+  return shifts.filter(
+    (s) => s.start.getTime() < end.getTime() && s.end.getTime() > start.getTime(),
+  );
+}

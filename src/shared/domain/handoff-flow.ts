@@ -1,0 +1,308 @@
+import { nextHandoffAt, type ShiftPattern } from './shifts';
+
+/**
+ * The documented handoff flow of a fixed rotation (specification sections 4 and 9): a notice
+ * before the shift boundary, a request to pass at the boundary, an escalation notice when the
+ * handoff is late, and an automatic transfer when it is very late. Pure: `now` comes in.
+ */
+export interface HandoffFlowTimings {
+  /** notice to the holder and the next person this long before the boundary */
+  noticeBeforeMs: number;
+  /** escalation notice to both when no handoff this long after the boundary */
+  escalateAfterMs: number;
+  /** the baton moves automatically this long after the boundary */
+  autoTransferAfterMs: number;
+  /** the incoming holder acknowledges within this, or the handoff is marked missed */
+  acknowledgeWithinMs: number;
+  /** the previous holder stays backup this long after a handoff */
+  backupMs: number;
+}
+
+const MINUTE = 60_000;
+
+export const DEFAULT_HANDOFF_TIMINGS: HandoffFlowTimings = {
+  noticeBeforeMs: 30 * MINUTE,
+  escalateAfterMs: 30 * MINUTE,
+  autoTransferAfterMs: 60 * MINUTE,
+  acknowledgeWithinMs: 30 * MINUTE,
+  backupMs: 15 * MINUTE,
+};
+
+export type FlowStep = 'notice' | 'due' | 'escalate' | 'auto_transfer';
+
+/** stepTime returns when a step of the flow for `boundary` happens. */
+export function stepTime(step: FlowStep, boundary: Date, t: HandoffFlowTimings): Date {
+  const b = boundary.getTime();
+  switch (step) {
+    case 'notice':
+      return new Date(b - t.noticeBeforeMs);
+    case 'due':
+      return boundary;
+    case 'escalate':
+      return new Date(b + t.escalateAfterMs);
+    case 'auto_transfer':
+      return new Date(b + t.autoTransferAfterMs);
+  }
+}
+
+/**
+ * isBoundaryHandedOff tells whether a handoff made at `lastHandoffAt` counts for `boundary`: any
+ * change of holder from the notice onwards does, so the engine never moves the baton again for a
+ * boundary someone already handled by hand.
+ */
+export function isBoundaryHandedOff(
+  boundary: Date,
+  lastHandoffAt: Date | null,
+  t: HandoffFlowTimings,
+): boolean {
+  return lastHandoffAt !== null && lastHandoffAt.getTime() >= boundary.getTime() - t.noticeBeforeMs;
+}
+
+export interface FlowInput {
+  pattern: ShiftPattern;
+  /** the boundary the rotation waits for (its stored nextHandoffAt) */
+  boundary: Date;
+  /** when the holder last changed, for any reason */
+  lastHandoffAt: Date | null;
+  /** members in order, and the holder */
+  memberIds: readonly number[];
+  holderId: number | null;
+  /**
+   * each person's own notice lead (their handoff reminder), by user id; people not listed get
+   * the deployment's `noticeBeforeMs`
+   */
+  noticeLeadMs?: Readonly<Record<number, number>>;
+}
+
+export type FlowEffect =
+  | {
+      kind: 'notify';
+      step: 'notice' | 'due' | 'escalate';
+      boundary: Date;
+      holderId: number | null;
+      nextId: number;
+      /** who is told: notice → holder and next, each from their own lead; due → the holder; escalate → both */
+      recipientIds: number[];
+    }
+  | { kind: 'transfer'; boundary: Date; fromId: number | null; toId: number }
+  | { kind: 'advance'; boundary: Date; nextBoundary: Date };
+
+/** nextMemberId returns the member after `holderId` in order (wrapping), the first with no holder, or null. */
+export function nextMemberId(memberIds: readonly number[], holderId: number | null): number | null {
+  if (memberIds.length === 0) return null;
+  if (holderId === null) return memberIds[0];
+  const at = memberIds.indexOf(holderId);
+  if (at === -1) return memberIds[0];
+  const next = memberIds[(at + 1) % memberIds.length];
+  return next === holderId ? null : next;
+}
+
+/**
+ * planHandoffFlow returns what is due for a fixed rotation at `now`, in order. Boundaries long
+ * past (after downtime) each get one automatic transfer and no stale notices; a notice is sent
+ * only while its step is the latest one reached. Each effect carries its boundary: the engine
+ * keys it, so doing a plan twice does nothing twice. The handoff notice goes to each person at
+ * their own lead (`noticeLeadMs`); the window in which a manual change counts for the boundary
+ * stays the deployment's `noticeBeforeMs` (decision 051).
+ */
+export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimings): FlowEffect[] {
+  const effects: FlowEffect[] = [];
+  let boundary = input.boundary;
+  let holderId = input.holderId;
+  let lastHandoffAt = input.lastHandoffAt;
+  // Bounded: one iteration per boundary that has come and gone (a year of daily boundaries at most).
+  for (let guard = 0; guard < 400; guard++) {
+    const nextId = nextMemberId(input.memberIds, holderId);
+    const handedOff = isBoundaryHandedOff(boundary, lastHandoffAt, t);
+    const autoAt = stepTime('auto_transfer', boundary, t).getTime();
+    if (handedOff || nextId === null) {
+      // Handled by hand (or nobody to hand to): the boundary passes once it is reached.
+      if (now.getTime() < boundary.getTime()) return effects;
+      const nextBoundary = nextHandoffAt(input.pattern, boundary);
+      effects.push({ kind: 'advance', boundary, nextBoundary });
+      boundary = nextBoundary;
+      continue;
+    }
+    if (now.getTime() >= autoAt) {
+      effects.push({ kind: 'transfer', boundary, fromId: holderId, toId: nextId });
+      const nextBoundary = nextHandoffAt(input.pattern, boundary);
+      effects.push({ kind: 'advance', boundary, nextBoundary });
+      holderId = nextId;
+      lastHandoffAt = new Date(autoAt);
+      boundary = nextBoundary;
+      continue;
+    }
+    // Before the automatic transfer: notify for the latest step reached, if any.
+    const both = holderId === null ? [nextId] : [holderId, nextId];
+    if (now.getTime() >= stepTime('escalate', boundary, t).getTime()) {
+      effects.push({
+        kind: 'notify',
+        step: 'escalate',
+        boundary,
+        holderId,
+        nextId,
+        recipientIds: both,
+      });
+    } else if (now.getTime() >= boundary.getTime()) {
+      // The holder is asked to pass; with nobody holding, the next person is asked to take it.
+      const asked = [holderId ?? nextId];
+      effects.push({
+        kind: 'notify',
+        step: 'due',
+        boundary,
+        holderId,
+        nextId,
+        recipientIds: asked,
+      });
+    } else {
+      const lead = (id: number) => input.noticeLeadMs?.[id] ?? t.noticeBeforeMs;
+      const told = both.filter((id) => now.getTime() >= boundary.getTime() - lead(id));
+      if (told.length > 0) {
+        effects.push({
+          kind: 'notify',
+          step: 'notice',
+          boundary,
+          holderId,
+          nextId,
+          recipientIds: told,
+        });
+      }
+    }
+    return effects;
+  }
+  return effects;
+}
+
+/** isAcknowledgementMissed tells whether a handoff waiting for acknowledgement has run out of time. */
+export function isAcknowledgementMissed(
+  occurredAt: Date,
+  now: Date,
+  t: HandoffFlowTimings,
+): boolean {
+  return now.getTime() >= occurredAt.getTime() + t.acknowledgeWithinMs;
+}
+
+/** isBackup tells whether the previous holder is still backup after a handoff at `occurredAt`. */
+export function isBackup(occurredAt: Date, now: Date, t: HandoffFlowTimings): boolean {
+  return now.getTime() < occurredAt.getTime() + t.backupMs;
+}
+
+/** Handoff kinds whose receiver did not act themselves, so they acknowledge (a take needs none). */
+export const KINDS_AWAITING_ACKNOWLEDGEMENT = [
+  'pass',
+  'reassign',
+  'auto',
+  'schedule',
+  'coverage',
+  'coverage_end',
+  'member_removed',
+] as const;
+
+/** awaitsAcknowledgement tells whether a handoff of this kind asks its receiver to acknowledge. */
+export function awaitsAcknowledgement(kind: string): boolean {
+  return (KINDS_AWAITING_ACKNOWLEDGEMENT as readonly string[]).includes(kind);
+}
+
+/**
+ * Handoff kinds that count as a change of holder for the shift boundary they come close to
+ * (isBoundaryHandedOff). A coverage window's start and end follow the rotation's own rules and
+ * never handle a boundary.
+ */
+export const KINDS_HANDLING_A_BOUNDARY = [
+  'take',
+  'pass',
+  'reassign',
+  'auto',
+  'schedule',
+  'member_removed',
+] as const;
+
+/** The latest handoff of a rotation, as far as backup and acknowledgement rules read it. */
+export interface LatestHandoff {
+  fromUserId: number | null;
+  toUserId: number | null;
+  kind: string;
+  urgent: boolean;
+  occurredAt: Date;
+  acknowledgedAt: Date | null;
+}
+
+/**
+ * backupAfter returns who stays backup after the rotation's latest handoff, and until when: the
+ * previous holder for `backupMs` after any handoff; after an emergency (urgent) handoff, until the
+ * receiver acknowledges it (`until` null), and never less than `backupMs` (decision 052).
+ */
+export function backupAfter(
+  latest: LatestHandoff | null,
+  holderId: number | null,
+  now: Date,
+  t: HandoffFlowTimings,
+): { userId: number; until: Date | null } | null {
+  if (!latest || latest.fromUserId === null || latest.fromUserId === holderId) return null;
+  if (latest.toUserId !== holderId) return null;
+  const until = new Date(latest.occurredAt.getTime() + t.backupMs);
+  if (latest.urgent && latest.acknowledgedAt === null) {
+    return { userId: latest.fromUserId, until: null };
+  }
+  return now.getTime() < until.getTime() ? { userId: latest.fromUserId, until } : null;
+}
+
+/** acknowledgementDeadline returns when a handoff's receiver must have acknowledged it. */
+export function acknowledgementDeadline(occurredAt: Date, t: HandoffFlowTimings): Date {
+  return new Date(occurredAt.getTime() + t.acknowledgeWithinMs);
+}
+
+/**
+ * isMissedNoticeStale tells whether a missed acknowledgement is too old to tell anyone about
+ * (the engine was down past a whole further acknowledgement window): the handoff is marked missed
+ * silently, so a restart sends no burst of stale notices.
+ */
+export function isMissedNoticeStale(occurredAt: Date, now: Date, t: HandoffFlowTimings): boolean {
+  return now.getTime() >= occurredAt.getTime() + 2 * t.acknowledgeWithinMs;
+}
+
+/** A fixed rotation whose shift boundary has passed without a handoff: the holder should pass. */
+export interface HandoffDue {
+  /** the boundary that passed */
+  boundary: Date;
+  /** when both are told it is late */
+  escalateAt: Date;
+  /** when the baton moves to the next member by itself */
+  autoTransferAt: Date;
+}
+
+/**
+ * handoffDue says whether a fixed rotation's holder is being asked to pass the baton at `now`:
+ * its boundary (stored `nextHandoffAt`, which the engine moves on once the boundary is handled)
+ * has passed, the rotation is active, someone holds the baton, and no change of holder handled
+ * that boundary. A running coverage window (latest handoff of kind 'coverage') holds it off,
+ * as it holds off the engine.
+ */
+export function handoffDue(
+  rotation: {
+    type: string;
+    suspended: boolean;
+    holderUserId: number | null;
+    nextHandoffAt: Date | null;
+  },
+  latest: Pick<LatestHandoff, 'kind' | 'occurredAt'> | null,
+  now: Date,
+  t: HandoffFlowTimings,
+): HandoffDue | null {
+  const boundary = rotation.nextHandoffAt;
+  if (rotation.type !== 'fixed' || rotation.suspended || rotation.holderUserId === null) {
+    return null;
+  }
+  if (!boundary || boundary.getTime() > now.getTime()) return null;
+  if (latest?.kind === 'coverage') return null;
+  const handling =
+    latest && (KINDS_HANDLING_A_BOUNDARY as readonly string[]).includes(latest.kind)
+      ? latest.occurredAt
+      : null;
+  if (isBoundaryHandedOff(boundary, handling, t)) return null;
+  return {
+    boundary,
+    escalateAt: stepTime('escalate', boundary, t),
+    autoTransferAt: stepTime('auto_transfer', boundary, t),
+  };
+}

@@ -1,0 +1,423 @@
+import type { ErrorCode } from '../contracts/errors';
+import { can } from './permissions';
+import type { Role } from './roles';
+
+/**
+ * The rules of a rotation and its baton (specification sections 4, 5 and 6): who is next, who may
+ * take, pass or reassign the baton, coverage and schedule validation. Pure: the clock comes in as
+ * `now`. The server enforces these inside a transaction; the client uses them to show controls.
+ */
+
+export interface RotationMemberState {
+  userId: number;
+  /** zero-based position in the rotation */
+  order: number;
+}
+
+/** A window in which one user holds the baton (a schedule entry, or a coverage window). */
+export interface ScheduleWindow {
+  userId: number;
+  startTime: string | Date;
+  endTime: string | Date;
+}
+
+/** RotationState is what the rules read; the API's Rotation shape satisfies it. */
+export interface RotationState {
+  type: 'fixed' | 'scheduled';
+  suspended: boolean;
+  /** the holder of the baton, or null */
+  currentOnCallUserId: number | null;
+  members: readonly RotationMemberState[];
+  /** the rotation's schedule entries; only scheduled rotations read them (absent: none known) */
+  schedule?: readonly ScheduleWindow[];
+}
+
+/** Actor is the user asking: their id and effective roles. */
+export interface Actor {
+  id: number;
+  roles: readonly Role[];
+}
+
+/** Refusal says why a rule refuses: an error code, a message users see, and the field at fault. */
+export interface Refusal {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+}
+
+/**
+ * How far in the past a start time may lie and still count as "now": the time between opening a
+ * form and submitting it, and small clock differences between browser and server.
+ */
+export const START_TIME_GRACE_MS = 5 * 60_000;
+
+/** The messages of each refusal; the server answers with these and the client may show them. */
+export const ROTATION_MESSAGES = {
+  suspended: 'This rotation is suspended and does not accept handoffs. Activate it first.',
+  suspendedPaging: 'This rotation is suspended and takes no part in alerting. Activate it first.',
+  cannotHold: 'Incident managers cannot hold or pass the baton.',
+  takeNotMember: 'You must be a member of this rotation to take on-call.',
+  alreadyHeld: 'Someone is already on call for this rotation.',
+  youAlreadyHold: 'You are already on call for this rotation.',
+  passNotHolder: 'You must be on-call to pass the baton.',
+  passToSelf: 'You already hold the baton. Choose another team member.',
+  targetNotMember: 'The person you chose is not a member of this rotation.',
+  targetCannotHold:
+    'The person you chose cannot hold the baton: only on-call members and managers hold on-call.',
+  reassignNotAllowed: 'Only managers and administrators can reassign on-call.',
+  reassignToHolder: 'That person is already on call. Choose someone else.',
+  holderChanged: 'The baton changed hands while your request was waiting. Refresh and try again.',
+  coverageNotHolder: 'You must be on-call to request coverage',
+  coverageSelf: 'Choose a team member other than yourself to cover you.',
+  noOneOnCall: 'No one is on call for this rotation, so there is no one to page.',
+  startInPast: 'Start time cannot be in the past',
+  startInvalid: 'Start time must be a valid date and time',
+  endInvalid: 'End time must be a valid date and time',
+  endBeforeStart: 'End time must be after start time',
+  scheduleOverlap: 'This schedule entry overlaps another entry of this rotation.',
+  scheduleRequired:
+    'Cannot change the rotation type to scheduled without at least one schedule entry. Add a schedule entry first.',
+  notPermutation: 'The new order must list every member once, with positions 0 to N-1.',
+  membersChanged: 'The members of this rotation have changed. Refresh and try again.',
+} as const;
+
+const refuse = (code: ErrorCode, message: string, field?: string): Refusal =>
+  field ? { code, message, field } : { code, message };
+
+const time = (value: string | Date): number =>
+  value instanceof Date ? value.getTime() : Date.parse(value);
+
+/** membersInOrder returns the members sorted by their order. */
+export function membersInOrder<M extends RotationMemberState>(members: readonly M[]): M[] {
+  return [...members].sort((a, b) => a.order - b.order);
+}
+
+/** isMember tells whether the user is a member of the rotation. */
+export function isMember(rotation: Pick<RotationState, 'members'>, userId: number): boolean {
+  return rotation.members.some((m) => m.userId === userId);
+}
+
+/** canHoldBaton tells whether roles allow holding the baton: on-call or manager (admin counts). */
+export function canHoldBaton(roles: readonly Role[]): boolean {
+  return can(roles, 'baton.hold');
+}
+
+/**
+ * memberAfter returns the user id of the member after `userId` in order, wrapping around; the
+ * first member when `userId` is null or not a member; null when no other member exists.
+ */
+export function memberAfter(
+  members: readonly RotationMemberState[],
+  userId: number | null,
+): number | null {
+  const ordered = membersInOrder(members);
+  if (ordered.length === 0) return null;
+  const at = userId === null ? -1 : ordered.findIndex((m) => m.userId === userId);
+  if (at === -1) return ordered[0].userId;
+  const next = ordered[(at + 1) % ordered.length];
+  return next.userId === userId ? null : next.userId;
+}
+
+/**
+ * nextOnCall returns the user id of the next person on call: for a fixed rotation the member
+ * after the holder in order, wrapping (no holder: the first member; a sole member holding the
+ * baton: no one); for a scheduled rotation the user of the first schedule entry starting after
+ * `now`. Null when there is no one.
+ */
+export function nextOnCall(rotation: RotationState, now: Date): number | null {
+  if (rotation.type === 'scheduled') {
+    const at = now.getTime();
+    let best: ScheduleWindow | null = null;
+    for (const entry of rotation.schedule ?? []) {
+      const start = time(entry.startTime);
+      if (!(start > at)) continue;
+      if (!best || start < time(best.startTime)) best = entry;
+    }
+    return best ? best.userId : null;
+  }
+  return memberAfter(rotation.members, rotation.currentOnCallUserId);
+}
+
+export type MemberStatus = 'current' | 'next' | 'in_rotation';
+
+/** MEMBER_STATUS_LABELS are the badges of the On-Call Team table. */
+export const MEMBER_STATUS_LABELS: Record<MemberStatus, string> = {
+  current: 'Currently On-Call',
+  next: 'Next On-Call',
+  in_rotation: 'In Rotation',
+};
+
+/**
+ * memberStatus returns a member's standing: holding the baton, next on call, or in rotation. It
+ * reads the holder and the next on call as the API answers them (Rotation satisfies the input).
+ */
+export function memberStatus(
+  rotation: { currentOnCallUserId: number | null; nextOnCall: { id: number } | null },
+  userId: number,
+): MemberStatus {
+  if (rotation.currentOnCallUserId === userId) return 'current';
+  if (rotation.nextOnCall?.id === userId) return 'next';
+  return 'in_rotation';
+}
+
+/** takeOnCallRefusal returns why the actor may not take the baton, or null when they may. */
+export function takeOnCallRefusal(rotation: RotationState, actor: Actor): Refusal | null {
+  if (!canHoldBaton(actor.roles)) return refuse('FORBIDDEN', ROTATION_MESSAGES.cannotHold);
+  if (rotation.suspended) return refuse('ROTATION_SUSPENDED', ROTATION_MESSAGES.suspended);
+  if (!isMember(rotation, actor.id)) return refuse('NOT_A_MEMBER', ROTATION_MESSAGES.takeNotMember);
+  if (rotation.currentOnCallUserId === actor.id) {
+    return refuse('BATON_ALREADY_HELD', ROTATION_MESSAGES.youAlreadyHold);
+  }
+  if (rotation.currentOnCallUserId !== null) {
+    return refuse('BATON_ALREADY_HELD', ROTATION_MESSAGES.alreadyHeld);
+  }
+  return null;
+}
+
+/** canTakeOnCall tells whether the actor may take the baton: no one holds it and they are a member. */
+export function canTakeOnCall(rotation: RotationState, actor: Actor): boolean {
+  return takeOnCallRefusal(rotation, actor) === null;
+}
+
+/** A user the baton would go to: their id and roles (roles unknown: not checked). */
+export interface Receiver {
+  id: number;
+  roles?: readonly Role[];
+}
+
+function receiverRefusal(rotation: RotationState, receiver: Receiver): Refusal | null {
+  if (!isMember(rotation, receiver.id)) {
+    return refuse('NOT_A_MEMBER', ROTATION_MESSAGES.targetNotMember, 'toUserId');
+  }
+  if (receiver.roles && !canHoldBaton(receiver.roles)) {
+    return refuse('CANNOT_HOLD_BATON', ROTATION_MESSAGES.targetCannotHold, 'toUserId');
+  }
+  return null;
+}
+
+/**
+ * passBatonRefusal returns why the actor may not pass the baton (to `receiver`, when given), or
+ * null when they may: only the holder passes, to another member who can hold the baton.
+ */
+export function passBatonRefusal(
+  rotation: RotationState,
+  actor: Actor,
+  receiver?: Receiver,
+): Refusal | null {
+  if (!canHoldBaton(actor.roles)) return refuse('FORBIDDEN', ROTATION_MESSAGES.cannotHold);
+  if (rotation.suspended) return refuse('ROTATION_SUSPENDED', ROTATION_MESSAGES.suspended);
+  if (rotation.currentOnCallUserId !== actor.id) {
+    return refuse('NOT_ON_CALL', ROTATION_MESSAGES.passNotHolder);
+  }
+  if (!receiver) return null;
+  if (receiver.id === actor.id) {
+    return refuse('BAD_REQUEST', ROTATION_MESSAGES.passToSelf, 'toUserId');
+  }
+  return receiverRefusal(rotation, receiver);
+}
+
+/** canPassBaton tells whether the actor may pass the baton (to `receiver`, when given). */
+export function canPassBaton(rotation: RotationState, actor: Actor, receiver?: Receiver): boolean {
+  return passBatonRefusal(rotation, actor, receiver) === null;
+}
+
+/**
+ * reassignRefusal returns why the actor may not reassign the baton (to `receiver`, when given),
+ * or null: managers and administrators move it to a member other than the holder.
+ */
+export function reassignRefusal(
+  rotation: RotationState,
+  actor: Actor,
+  receiver?: Receiver,
+): Refusal | null {
+  if (!can(actor.roles, 'baton.reassign')) {
+    return refuse('FORBIDDEN', ROTATION_MESSAGES.reassignNotAllowed);
+  }
+  if (rotation.suspended) return refuse('ROTATION_SUSPENDED', ROTATION_MESSAGES.suspended);
+  if (!receiver) return null;
+  if (receiver.id === rotation.currentOnCallUserId) {
+    return refuse('CONFLICT', ROTATION_MESSAGES.reassignToHolder, 'toUserId');
+  }
+  return receiverRefusal(rotation, receiver);
+}
+
+/** canReassign tells whether the actor may reassign the baton (to `receiver`, when given). */
+export function canReassign(rotation: RotationState, actor: Actor, receiver?: Receiver): boolean {
+  return reassignRefusal(rotation, actor, receiver) === null;
+}
+
+/** canRequestCoverage tells whether the actor may ask for coverage: they hold the baton. */
+export function canRequestCoverage(rotation: RotationState, actor: Actor): boolean {
+  return (
+    canHoldBaton(actor.roles) && !rotation.suspended && rotation.currentOnCallUserId === actor.id
+  );
+}
+
+/** coverageCandidates returns the members who may cover the actor: members other than themselves. */
+export function coverageCandidates<M extends RotationMemberState>(
+  members: readonly M[],
+  actorId: number,
+): M[] {
+  return membersInOrder(members).filter((m) => m.userId !== actorId);
+}
+
+/** What a coverage request asks: who covers, and when. */
+export interface CoverageAsk {
+  coveringUser: Receiver;
+  startTime: string | Date;
+  endTime: string | Date;
+}
+
+/**
+ * coverageRefusal returns why a coverage request may not be made, or null: only the holder asks,
+ * another member who can hold the baton covers, the window starts now or later and ends after it
+ * starts.
+ */
+export function coverageRefusal(
+  rotation: RotationState,
+  actor: Actor,
+  ask: CoverageAsk,
+  now: Date,
+): Refusal | null {
+  if (!canHoldBaton(actor.roles)) return refuse('FORBIDDEN', ROTATION_MESSAGES.cannotHold);
+  if (rotation.suspended) return refuse('ROTATION_SUSPENDED', ROTATION_MESSAGES.suspended);
+  if (rotation.currentOnCallUserId !== actor.id) {
+    return refuse('NOT_ON_CALL', ROTATION_MESSAGES.coverageNotHolder);
+  }
+  if (ask.coveringUser.id === actor.id) {
+    return refuse('BAD_REQUEST', ROTATION_MESSAGES.coverageSelf, 'coveringUserId');
+  }
+  const receiver = receiverRefusal(rotation, ask.coveringUser);
+  if (receiver) return { ...receiver, field: 'coveringUserId' };
+  return windowRefusal(ask, now);
+}
+
+function windowRefusal(
+  window: { startTime: string | Date; endTime: string | Date },
+  now: Date,
+): Refusal | null {
+  const start = time(window.startTime);
+  const end = time(window.endTime);
+  if (Number.isNaN(start)) {
+    return refuse('VALIDATION_FAILED', ROTATION_MESSAGES.startInvalid, 'startTime');
+  }
+  if (Number.isNaN(end)) {
+    return refuse('VALIDATION_FAILED', ROTATION_MESSAGES.endInvalid, 'endTime');
+  }
+  if (start < now.getTime() - START_TIME_GRACE_MS) {
+    return refuse('VALIDATION_FAILED', ROTATION_MESSAGES.startInPast, 'startTime');
+  }
+  if (!(end > start)) {
+    return refuse('VALIDATION_FAILED', ROTATION_MESSAGES.endBeforeStart, 'endTime');
+  }
+  return null;
+}
+
+export type ScheduleStatus = 'Current' | 'Past' | 'Upcoming' | 'Unknown';
+
+/** scheduleStatus returns Current, Past or Upcoming for an entry at `now`; Unknown for bad dates. */
+export function scheduleStatus(
+  entry: { startTime: string | Date; endTime: string | Date },
+  now: Date,
+): ScheduleStatus {
+  const start = time(entry.startTime);
+  const end = time(entry.endTime);
+  const at = now.getTime();
+  if (Number.isNaN(start) || Number.isNaN(end) || end <= start) return 'Unknown';
+  if (at >= end) return 'Past';
+  if (at >= start) return 'Current';
+  return 'Upcoming';
+}
+
+/** schedulesOverlap tells whether two windows share any instant; touching ends do not overlap. */
+export function schedulesOverlap(
+  a: { startTime: string | Date; endTime: string | Date },
+  b: { startTime: string | Date; endTime: string | Date },
+): boolean {
+  return time(a.startTime) < time(b.endTime) && time(b.startTime) < time(a.endTime);
+}
+
+/**
+ * scheduleEntryRefusal returns why a new schedule entry may not be added, or null: a member who
+ * can hold the baton, a window that starts now or later and ends after it starts, and no overlap
+ * with the rotation's other entries.
+ */
+export function scheduleEntryRefusal(
+  rotation: RotationState,
+  entry: ScheduleWindow & { roles?: readonly Role[] },
+  existing: readonly ScheduleWindow[],
+  now: Date,
+): Refusal | null {
+  const window = windowRefusal(entry, now);
+  if (window) return window;
+  if (!isMember(rotation, entry.userId)) {
+    return refuse('NOT_A_MEMBER', ROTATION_MESSAGES.targetNotMember, 'userId');
+  }
+  if (entry.roles && !canHoldBaton(entry.roles)) {
+    return refuse('CANNOT_HOLD_BATON', ROTATION_MESSAGES.targetCannotHold, 'userId');
+  }
+  if (existing.some((other) => schedulesOverlap(entry, other))) {
+    return refuse('SCHEDULE_OVERLAP', ROTATION_MESSAGES.scheduleOverlap, 'startTime');
+  }
+  return null;
+}
+
+/** changeTypeRefusal returns why the type may not change, or null: scheduled needs an entry. */
+export function changeTypeRefusal(
+  to: RotationState['type'],
+  scheduleEntryCount: number,
+): Refusal | null {
+  if (to === 'scheduled' && scheduleEntryCount === 0) {
+    return refuse('SCHEDULE_REQUIRED', ROTATION_MESSAGES.scheduleRequired, 'type');
+  }
+  return null;
+}
+
+/**
+ * isPermutation tells whether `proposed` lists every member id exactly once with the orders
+ * 0…N-1, each once: the only reorder the server accepts.
+ */
+export function isPermutation(
+  memberIds: readonly number[],
+  proposed: readonly { id: number; order: number }[],
+): boolean {
+  if (proposed.length !== memberIds.length) return false;
+  const ids = new Set(proposed.map((p) => p.id));
+  const orders = new Set(proposed.map((p) => p.order));
+  if (ids.size !== proposed.length || orders.size !== proposed.length) return false;
+  if (!memberIds.every((id) => ids.has(id))) return false;
+  return proposed.every(
+    (p) => Number.isInteger(p.order) && p.order >= 0 && p.order < proposed.length,
+  );
+}
+
+/**
+ * successorOf returns the member who takes the baton when `userId` leaves: the next member after
+ * them in order (wrapping) whose roles let them hold it; null when there is none.
+ */
+export function successorOf(
+  members: readonly (RotationMemberState & { roles: readonly Role[] })[],
+  userId: number,
+): number | null {
+  const ordered = membersInOrder(members);
+  const at = ordered.findIndex((m) => m.userId === userId);
+  for (let step = 1; step < ordered.length; step++) {
+    const candidate = ordered[(Math.max(at, 0) + step) % ordered.length];
+    if (candidate.userId !== userId && canHoldBaton(candidate.roles)) return candidate.userId;
+  }
+  return null;
+}
+
+/** nextMemberOrder returns the order a new member gets: the highest order plus one, or 0. */
+export function nextMemberOrder(members: readonly RotationMemberState[]): number {
+  return members.reduce((max, m) => Math.max(max, m.order + 1), 0);
+}
+
+/** pageRefusal returns why the rotation's holder cannot be paged, or null: active, with a holder. */
+export function pageRefusal(rotation: RotationState): Refusal | null {
+  if (rotation.suspended) return refuse('ROTATION_SUSPENDED', ROTATION_MESSAGES.suspendedPaging);
+  if (rotation.currentOnCallUserId === null) {
+    return refuse('NO_ONE_ON_CALL', ROTATION_MESSAGES.noOneOnCall);
+  }
+  return null;
+}

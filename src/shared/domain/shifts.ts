@@ -1,0 +1,230 @@
+import { tzOffset } from '@date-fns/tz';
+
+/** What decides when a rotation's shifts change hands. */
+export interface ShiftPattern {
+  cadence: 'daily' | 'weekly';
+  /** IANA time zone name */
+  timeZone: string;
+  /** local wall-clock time of the boundary, 'HH:MM' */
+  handoffTime: string;
+  /** weekday of the boundary for weekly rotations, 0 = Sunday … 6 = Saturday */
+  handoffWeekday: number;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+interface WallTime {
+  year: number;
+  month: number; // 1-12
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+/** wallTimeOf returns the local calendar date and time of an instant in a zone. */
+export function wallTimeOf(instant: Date, timeZone: string): WallTime & { weekday: number } {
+  const local = new Date(instant.getTime() + tzOffset(timeZone, instant) * MINUTE);
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    weekday: local.getUTCDay(),
+  };
+}
+
+/**
+ * instantOfWallTime returns the instant a local wall-clock time names in a zone. A time skipped by
+ * a daylight-saving change moves to the first instant after the gap; a time that happens twice
+ * takes the first (earlier) occurrence.
+ */
+export function instantOfWallTime(wall: WallTime, timeZone: string): Date {
+  const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
+  // Offsets either side of any transition near this time; candidates are asUtc minus each.
+  const before = tzOffset(timeZone, new Date(asUtc - DAY)) * MINUTE;
+  const after = tzOffset(timeZone, new Date(asUtc + DAY)) * MINUTE;
+  const valid = [asUtc - before, asUtc - after]
+    .filter((t) => t + tzOffset(timeZone, new Date(t)) * MINUTE === asUtc)
+    .sort((a, b) => a - b);
+  if (valid.length > 0) return new Date(valid[0]);
+  // In a gap: find the transition instant between the two candidates (minute precision).
+  let lo = Math.min(asUtc - before, asUtc - after);
+  let hi = Math.max(asUtc - before, asUtc - after);
+  const offsetAtLo = tzOffset(timeZone, new Date(lo));
+  while (hi - lo > MINUTE) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
+    if (tzOffset(timeZone, new Date(mid)) === offsetAtLo) lo = mid;
+    else hi = mid;
+  }
+  return new Date(hi);
+}
+
+function parseHandoffTime(handoffTime: string): { hour: number; minute: number } {
+  const match = /^(\d{2}):(\d{2})$/.exec(handoffTime);
+  if (!match) throw new Error(`Invalid handoff time ${handoffTime}`);
+  return { hour: Number(match[1]), minute: Number(match[2]) };
+}
+
+/** boundaryOnLocalDate returns the boundary instant on a local calendar date (UTC-based day number). */
+function boundaryOn(dayUtc: number, pattern: ShiftPattern): Date {
+  const d = new Date(dayUtc);
+  const { hour, minute } = parseHandoffTime(pattern.handoffTime);
+  return instantOfWallTime(
+    { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour, minute },
+    pattern.timeZone,
+  );
+}
+
+/** nextHandoffAt returns the first shift boundary strictly after `now`. */
+export function nextHandoffAt(pattern: ShiftPattern, now: Date): Date {
+  const today = wallTimeOf(now, pattern.timeZone);
+  let day = Date.UTC(today.year, today.month - 1, today.day);
+  if (pattern.cadence === 'weekly') {
+    day += ((pattern.handoffWeekday - today.weekday + 7) % 7) * DAY;
+  }
+  const step = pattern.cadence === 'weekly' ? 7 * DAY : DAY;
+  for (;;) {
+    const boundary = boundaryOn(day, pattern);
+    if (boundary.getTime() > now.getTime()) return boundary;
+    day += step;
+  }
+}
+
+/** previousHandoffAt returns the last shift boundary at or before `now`. */
+export function previousHandoffAt(pattern: ShiftPattern, now: Date): Date {
+  const next = nextHandoffAt(pattern, now);
+  const local = wallTimeOf(next, pattern.timeZone);
+  const step = pattern.cadence === 'weekly' ? 7 * DAY : DAY;
+  return boundaryOn(Date.UTC(local.year, local.month - 1, local.day) - step, pattern);
+}
+
+/** handoffsBetween returns every boundary in (from, to], oldest first. */
+export function handoffsBetween(pattern: ShiftPattern, from: Date, to: Date): Date[] {
+  const out: Date[] = [];
+  let cursor = from;
+  for (;;) {
+    const next = nextHandoffAt(pattern, cursor);
+    if (next.getTime() > to.getTime()) return out;
+    out.push(next);
+    cursor = next;
+  }
+}
+
+/** A stretch of time in which one user holds a rotation's baton: [start, end). */
+export interface Shift {
+  userId: number;
+  start: Date;
+  end: Date;
+}
+
+/** What projects a fixed rotation's shifts: its pattern, members in order, holder and pending boundary. */
+export interface FixedShiftInput {
+  pattern: ShiftPattern;
+  /** members who can hold the baton, in order */
+  memberIds: readonly number[];
+  holderId: number | null;
+  /** the boundary the rotation waits for (its stored next handoff) */
+  nextBoundary: Date;
+  /**
+   * true when the holder took the baton inside the handoff window of `nextBoundary`
+   * (isBoundaryHandedOff): that boundary passes without a change, as the engine does it
+   */
+  boundaryHandled?: boolean;
+}
+
+/** memberAfterId returns the member after `holderId` in order (wrapping), the first with no holder, or null. */
+function memberAfterId(memberIds: readonly number[], holderId: number | null): number | null {
+  if (memberIds.length === 0) return null;
+  if (holderId === null) return memberIds[0];
+  const at = memberIds.indexOf(holderId);
+  if (at === -1) return memberIds[0];
+  const next = memberIds[(at + 1) % memberIds.length];
+  return next === holderId ? null : next;
+}
+
+/**
+ * upcomingShifts returns the shifts of a fixed rotation that overlap [from, to): the holder from
+ * `from` until the pending boundary (the one after, when that boundary was already handled by
+ * hand), then each member in order, one shift per boundary. A boundary with nobody to hand to
+ * leaves the baton where it is (a sole member keeps it). Nobody holding shows as no shift.
+ */
+export function upcomingShifts(input: FixedShiftInput, from: Date, to: Date): Shift[] {
+  const shifts: Shift[] = [];
+  const push = (userId: number | null, start: Date, end: Date) => {
+    const s = Math.max(start.getTime(), from.getTime());
+    if (userId === null || end.getTime() <= s || s >= to.getTime()) return;
+    const last = shifts.at(-1);
+    if (last && last.userId === userId && last.end.getTime() === s) {
+      last.end = end;
+      return;
+    }
+    shifts.push({ userId, start: new Date(s), end });
+  };
+  let holder = input.holderId;
+  let start = from;
+  let boundary = input.nextBoundary;
+  if (input.boundaryHandled) boundary = nextHandoffAt(input.pattern, boundary);
+  // Bounded: one step per boundary up to `to` (ten years of daily boundaries at most).
+  for (let guard = 0; guard < 4000 && start.getTime() < to.getTime(); guard++) {
+    push(holder, start, boundary);
+    holder = memberAfterId(input.memberIds, holder) ?? holder;
+    start = boundary;
+    boundary = nextHandoffAt(input.pattern, boundary);
+  }
+  return shifts;
+}
+
+/** A schedule entry or coverage window as the shift functions read it. */
+export interface TimeWindow {
+  userId: number;
+  start: Date;
+  end: Date;
+}
+
+/** windowAt returns the window covering `at` (start ≤ at < end), or null. */
+export function windowAt<W extends TimeWindow>(windows: readonly W[], at: Date): W | null {
+  const t = at.getTime();
+  return windows.find((w) => w.start.getTime() <= t && t < w.end.getTime()) ?? null;
+}
+
+/**
+ * scheduleTransitions returns each instant in [from, to] at which a scheduled rotation's holder is
+ * due to change (an entry starts or ends), oldest first, with who the schedule names from then
+ * on: the user of the entry covering that instant, or null in a gap.
+ */
+export function scheduleTransitions(
+  entries: readonly TimeWindow[],
+  from: Date,
+  to: Date,
+): { at: Date; userId: number | null }[] {
+  const instants = new Set<number>();
+  for (const e of entries) {
+    for (const t of [e.start.getTime(), e.end.getTime()]) {
+      if (t >= from.getTime() && t <= to.getTime()) instants.add(t);
+    }
+  }
+  return [...instants]
+    .sort((a, b) => a - b)
+    .map((t) => ({ at: new Date(t), userId: windowAt(entries, new Date(t))?.userId ?? null }));
+}
+
+/** nextScheduleTransition returns the first instant after `after` at which an entry starts or ends, or null. */
+export function nextScheduleTransition(entries: readonly TimeWindow[], after: Date): Date | null {
+  let best: number | null = null;
+  for (const e of entries) {
+    for (const t of [e.start.getTime(), e.end.getTime()]) {
+      if (t > after.getTime() && (best === null || t < best)) best = t;
+    }
+  }
+  return best === null ? null : new Date(best);
+}
+
+/** scheduledShifts returns the schedule entries overlapping [from, to) as shifts, earliest first. */
+export function scheduledShifts(entries: readonly TimeWindow[], from: Date, to: Date): Shift[] {
+  return entries
+    .filter((e) => e.start.getTime() < to.getTime() && e.end.getTime() > from.getTime())
+    .sort((a, b) => a.start.getTime() - b.start.getTime())
+    .map((e) => ({ userId: e.userId, start: e.start, end: e.end }));
+}

@@ -1,0 +1,47 @@
+import { type RouteAccess, SIGNED_IN } from './types';
+
+// Made-up ids and tokens: allowed callers get 404 or 400, never 401/403.
+const missingPage = '/api/pages/999999';
+const missingToken = '999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+export const access: RouteAccess[] = [
+  {
+    method: 'GET',
+    route: '/api/rotations/:id/pages',
+    url: '/api/rotations/999999/pages',
+    allowed: SIGNED_IN,
+  },
+  { method: 'GET', route: '/api/user/pages', url: '/api/user/pages', allowed: SIGNED_IN },
+  {
+    method: 'POST',
+    route: '/api/pages/:id/acknowledge',
+    url: `${missingPage}/acknowledge`,
+    allowed: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    route: '/api/pages/:id/resolve',
+    url: `${missingPage}/resolve`,
+    allowed: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    route: '/api/pages/:id/escalate',
+    url: `${missingPage}/escalate`,
+    body: { reason: 'Not answering' },
+    allowed: SIGNED_IN,
+  },
+  // The acknowledgement link needs no sign-in: the token is the credential.
+  {
+    method: 'GET',
+    route: '/api/pages/ack/:token',
+    url: `/api/pages/ack/${missingToken}`,
+    allowed: 'everyone',
+  },
+  {
+    method: 'POST',
+    route: '/api/pages/ack/:token',
+    url: `/api/pages/ack/${missingToken}`,
+    allowed: 'everyone',
+  },
+];

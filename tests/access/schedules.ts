@@ -1,0 +1,29 @@
+import { ADMIN, type RouteAccess, SIGNED_IN } from './types';
+
+export const access: RouteAccess[] = [
+  {
+    method: 'GET',
+    route: '/api/rotations/:id/schedules',
+    url: '/api/rotations/999999/schedules',
+    allowed: SIGNED_IN,
+  },
+  {
+    method: 'GET',
+    route: '/api/rotations/:id/schedules/current',
+    url: '/api/rotations/999999/schedules/current',
+    allowed: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    route: '/api/rotations/:id/schedules',
+    url: '/api/rotations/999999/schedules',
+    body: { userId: 1, startTime: '2030-01-01T09:00:00Z', endTime: '2030-01-02T09:00:00Z' },
+    allowed: ADMIN,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/rotation-schedules/:scheduleId',
+    url: '/api/rotation-schedules/999999',
+    allowed: ADMIN,
+  },
+];

@@ -1,0 +1,27 @@
+import { ADMIN, type RouteAccess, SIGNED_IN } from './types';
+
+export const access: RouteAccess[] = [
+  { method: 'GET', route: '/api/users', url: '/api/users', allowed: SIGNED_IN },
+  {
+    method: 'GET',
+    route: '/api/users/by-roles',
+    url: '/api/users/by-roles?roles=on-call,manager',
+    allowed: SIGNED_IN,
+  },
+  {
+    // Someone else's profile: administrators only (one's own is tested in user-routes.test.ts).
+    method: 'PATCH',
+    route: '/api/users/:id',
+    url: '/api/users/999999',
+    body: { name: 'Some Body' },
+    allowed: ADMIN,
+  },
+  { method: 'DELETE', route: '/api/users/:id', url: '/api/users/999999', allowed: ADMIN },
+  {
+    method: 'PATCH',
+    route: '/api/admin/users/:id/roles',
+    url: '/api/admin/users/999999/roles',
+    body: { roles: ['on-call'] },
+    allowed: ADMIN,
+  },
+];

@@ -1,0 +1,180 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { accounts, signIn } from './support';
+
+/**
+ * The accessibility sweep: every route of the app, as an administrator (and the sign-in screens
+ * signed out), in light and dark mode, checked with axe-core. No serious or critical violation
+ * may remain.
+ */
+
+const HELP_ROUTES = [
+  '/help',
+  '/help/user-roles',
+  '/help/handoff-process',
+  '/help/paging-oncall',
+  '/help/security-disclosures',
+  '/help/encryption',
+  '/help/welcome',
+  '/help/profile-setup',
+  '/help/rotations-intro',
+  '/help/create-rotation',
+  '/help/manage-oncall',
+  '/help/coverage-requests',
+  '/help/notification-methods',
+  '/help/sms-setup',
+  '/help/email-notifications',
+  '/help/inviting-users',
+  '/help/user-access',
+  '/help/audit-logs',
+  '/support',
+  '/notification-help',
+];
+
+const APP_ROUTES = [
+  '/',
+  '/profile',
+  '/rotations',
+  '/rotations/new',
+  '/on-call-team',
+  '/audit-log',
+  '/calendar',
+  '/settings',
+  '/admin/users',
+  '/admin/debug',
+  '/no/such/page',
+];
+
+type Finding = { route: string; id: string; impact: string; help: string; targets: string[] };
+
+async function audit(page: Page, route: string): Promise<Finding[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({
+      route,
+      id: v.id,
+      impact: v.impact ?? '',
+      help: v.help,
+      targets: v.nodes.map((n) => n.target.join(' ')),
+    }));
+}
+
+/** visit opens a route and waits until the page has settled: a heading shown, spinners gone. */
+async function visit(page: Page, route: string) {
+  await page.goto(route);
+  // A page opening with a dialog (/rotations/new) hides the rest of the page from the tree.
+  await expect(
+    page.getByRole('heading', { level: 1 }).or(page.getByRole('dialog')).first(),
+  ).toBeVisible();
+  await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+}
+
+async function rotationRoute(page: Page): Promise<string> {
+  const res = await page.request.get('/api/rotations');
+  const rotations = (await res.json()) as { id: number }[];
+  expect(rotations.length).toBeGreaterThan(0);
+  return `/rotations/${rotations[0].id}`;
+}
+
+for (const dark of [false, true]) {
+  const mode = dark ? 'dark' : 'light';
+
+  test(`every route as an administrator has no serious or critical axe violations (${mode})`, async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
+    await signIn(page, accounts.admin.email);
+    const routes = [...APP_ROUTES, await rotationRoute(page), ...HELP_ROUTES];
+    const findings: Finding[] = [];
+    for (const route of routes) {
+      await test.step(route, async () => {
+        await visit(page, route);
+        findings.push(...(await audit(page, route)));
+      });
+    }
+    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+  });
+
+  test(`the sign-in and invitation screens have no serious or critical axe violations (${mode})`, async ({
+    page,
+  }) => {
+    await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
+    const findings: Finding[] = [];
+    for (const route of ['/login', '/invite/not-a-real-token', '/help']) {
+      await page.goto(route);
+      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+      await expect(page.getByText(/Validating/)).toHaveCount(0);
+      findings.push(...(await audit(page, route)));
+    }
+    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+  });
+}
+
+test('opened states of the audit log, settings and debug tools have no serious or critical violations', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page, accounts.admin.email);
+  const findings: Finding[] = [];
+
+  await visit(page, '/audit-log');
+  await page.getByRole('tab', { name: 'Administrative Trail' }).click();
+  await expect(page.getByRole('heading', { name: 'Administrative Audit Trail' })).toBeVisible();
+  findings.push(...(await audit(page, '/audit-log (trail)')));
+
+  await visit(page, '/settings');
+  for (const tab of ['Notifications', 'Integrations']) {
+    await page.getByRole('tab', { name: tab }).click();
+    await expect(page.getByRole('heading', { name: tab, level: 2 })).toBeVisible();
+    findings.push(...(await audit(page, `/settings (${tab})`)));
+  }
+
+  await visit(page, '/admin/debug');
+  await page.getByRole('button', { name: 'Run Diagnostics' }).click();
+  await expect(page.getByRole('tab', { name: 'Samples' })).toBeVisible();
+  findings.push(...(await audit(page, '/admin/debug (diagnostics)')));
+  await page.getByRole('tab', { name: 'Environment Check' }).click();
+  await page.getByRole('button', { name: 'Run Environment Check' }).click();
+  await expect(page.getByRole('tab', { name: 'Filtering Issues' })).toBeVisible();
+  findings.push(...(await audit(page, '/admin/debug (environment)')));
+  await page.getByRole('tab', { name: 'Client Check' }).click();
+  await page.getByRole('button', { name: 'Run Client Check' }).click();
+  await expect(page.getByRole('tab', { name: 'Type Handling' })).toBeVisible();
+  for (const tab of ['Summary', 'Rotations Data', 'Type Handling']) {
+    await page.getByRole('tab', { name: tab }).click();
+    findings.push(...(await audit(page, `/admin/debug (client check: ${tab})`)));
+  }
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+});
+
+/**
+ * A phone-sized window: every app screen, light and dark, fits its width (no sideways scrolling
+ * of the page) and is kept as a full-page screenshot in test-results/narrow/ to look at.
+ */
+for (const dark of [false, true]) {
+  const mode = dark ? 'dark' : 'light';
+  test(`every screen fits a narrow window without sideways scrolling (${mode})`, async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
+    await signIn(page, accounts.admin.email);
+    const routes = [...APP_ROUTES, await rotationRoute(page), '/help', '/help/handoff-process'];
+    const overflowing: { route: string; width: number }[] = [];
+    for (const route of routes) {
+      await test.step(route, async () => {
+        await visit(page, route);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        if (width > 375) overflowing.push({ route, width });
+        const name = route === '/' ? 'dashboard' : route.slice(1).replaceAll('/', '-');
+        await page.screenshot({ path: `test-results/narrow/${name}-${mode}.png`, fullPage: true });
+      });
+    }
+    expect(overflowing).toEqual([]);
+  });
+}

@@ -1,0 +1,249 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { accounts, E2E_PASSWORD } from './support';
+
+// Waiting out the sign-in rate limit can take most of a minute.
+test.describe.configure({ timeout: 120_000 });
+
+/*
+ * The calendar in Chromium against the real server with the demo team (DEMO=1): the month grid,
+ * moving between months, the rotation filter and legend, the chosen day's details, and the
+ * calendar feed links. Olivia (America/Chicago) holds 'Platform Primary' (weekly, Monday 09:00
+ * New York = 08:00 Chicago) and is in 'Legacy Payments'; 'Database On-Call' changes daily at
+ * 08:00 UTC.
+ */
+
+/** signInAs signs the page's browser in through the API, waiting out the sign-in rate limit. */
+async function signInAs(page: Page, email: string) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await page.request.post('/api/auth/login', {
+      data: { email, password: E2E_PASSWORD },
+    });
+    if (res.status() === 429 && attempt < 8) {
+      await page.waitForTimeout(10_000);
+      continue;
+    }
+    expect(res.ok(), `sign-in as ${email}`).toBe(true);
+    return;
+  }
+}
+
+const monthName = (d: Date) =>
+  new Intl.DateTimeFormat('en-US', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'America/Chicago',
+  }).format(d);
+
+function monthAfter(d: Date, delta: number): Date {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', {
+    year: 'numeric',
+    month: '2-digit',
+    timeZone: 'America/Chicago',
+  })
+    .format(d)
+    .split('-')
+    .map(Number);
+  return new Date(Date.UTC(year, month - 1 + delta, 15));
+}
+
+test('the month grid: Sunday to Saturday, today marked, Prev / Today / Next, filter and legend', async ({
+  page,
+}) => {
+  await signInAs(page, accounts.onCall.email);
+  await page.goto('/calendar');
+  await expect(page.getByRole('heading', { name: 'Calendar', level: 1 })).toBeVisible();
+  const now = new Date();
+  const title = page.getByRole('heading', { level: 2, name: monthName(now) });
+  await expect(title).toBeVisible();
+  const headers = page.getByRole('columnheader');
+  await expect(headers).toHaveText(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']);
+
+  // Today stands out, and Olivia's own Platform Primary shift is on it.
+  const today = page.locator('button[aria-current="date"]');
+  await expect(today).toHaveCount(1);
+  await expect(today).toHaveAccessibleName(/\(today\)\. .*Platform Primary: .*Olivia Ortiz/);
+  const legend = page.getByRole('region', { name: 'Legend' });
+  await expect(legend).toContainText('Platform Primary');
+  await expect(legend).toContainText('Database On-Call');
+  await expect(legend).toContainText('Legacy Payments');
+  await expect(legend).toContainText('Your shifts');
+
+  // The coming months are projected: each Monday at 08:00 Chicago time Platform Primary moves on.
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await expect(
+    page.getByRole('heading', { level: 2, name: monthName(monthAfter(now, 1)) }),
+  ).toBeVisible();
+  await expect(page).toHaveURL(/month=\d{4}-\d{2}/);
+  const mondays = page.getByRole('button', { name: /^Monday, / });
+  const firstMonday = mondays.nth(1);
+  await firstMonday.click();
+  const details = page.getByRole('heading', { level: 2 }).filter({ hasText: /^Monday, / });
+  await expect(details).toBeVisible();
+  const detailsCard = page.locator('[data-slot="card"]').filter({ has: details });
+  const platform = detailsCard.getByRole('listitem').filter({ hasText: /^Platform Primary/ });
+  await expect(platform).toContainText(/from 8:00 AM/);
+  const database = detailsCard.getByRole('listitem').filter({ hasText: /^Database On-Call/ });
+  await expect(database).toContainText(/from [23]:00 AM/);
+
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await expect(
+    page.getByRole('heading', { level: 2, name: monthName(monthAfter(now, 2)) }),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: /Platform Primary: / }).first()).toBeVisible();
+
+  await page.getByRole('button', { name: 'Prev', exact: true }).click();
+  await page.getByRole('button', { name: 'Prev', exact: true }).click();
+  await page.getByRole('button', { name: 'Prev', exact: true }).click();
+  await expect(
+    page.getByRole('heading', { level: 2, name: monthName(monthAfter(now, -1)) }),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Today', exact: true }).click();
+  await expect(title).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2 }).filter({ hasText: 'Today' })).toBeVisible();
+
+  // The filter shows one rotation: the legend and the days name only it.
+  await page.getByRole('combobox', { name: 'Rotation filter' }).click();
+  await page.getByRole('option', { name: 'Database On-Call' }).click();
+  await expect(legend).toContainText('Database On-Call');
+  await expect(legend).not.toContainText('Platform Primary');
+  await expect(today).not.toHaveAccessibleName(/Platform Primary/);
+  await expect(today).toHaveAccessibleName(/Database On-Call: /);
+  await page.getByRole('combobox', { name: 'Rotation filter' }).click();
+  await page.getByRole('option', { name: 'All rotations' }).click();
+  await expect(legend).toContainText('Platform Primary');
+
+  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  expect(
+    axe.violations.map(
+      (v) =>
+        `${v.id}: ${v.help} ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.failureSummary + n.html)
+          .join(' | ')}`,
+    ),
+  ).toEqual([]);
+});
+
+test('calendar feed links: made once, they serve iCalendar; a reset secret stops the old ones', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signInAs(page, accounts.noah.email);
+  await page.goto('/calendar');
+  const card = page
+    .getByRole('heading', { name: 'Calendar feeds' })
+    .locator('xpath=ancestor::*[@data-slot="card"][1]');
+  await expect(card).toContainText('You have no feed links yet.');
+  await card.getByRole('button', { name: 'Create feed links' }).click();
+  await expect(page.getByText('Feed links created', { exact: true }).first()).toBeVisible();
+
+  const mine = card.getByRole('textbox', { name: 'Your shifts' });
+  await expect(mine).toHaveValue(/\/api\/calendar\/feeds\/[\w-]+\/me\.ics$/);
+  const personalUrl = await mine.inputValue();
+  await card.getByRole('button', { name: 'Copy your shifts link' }).click();
+  await expect(page.getByText('Link copied', { exact: true }).first()).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(personalUrl);
+
+  const feed = await page.request.get(personalUrl);
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()['content-type']).toContain('text/calendar');
+  const body = await feed.text();
+  expect(body).toContain('BEGIN:VCALENDAR');
+  expect(body).toContain('BEGIN:VTIMEZONE');
+  expect(body).toMatch(/DTSTART;TZID=(America\/New_York|UTC):/);
+  expect(body).toMatch(/SUMMARY:On call: (Platform Primary|Database On-Call)/);
+
+  // A rotation's feed, picked from the list.
+  await card.getByRole('combobox', { name: 'A rotation’s shifts' }).click();
+  await page.getByRole('option', { name: 'Platform Primary' }).click();
+  const rotationUrl = await card
+    .getByRole('textbox', { name: 'Platform Primary feed link' })
+    .inputValue();
+  const rotationFeed = await page.request.get(rotationUrl);
+  expect(await rotationFeed.text()).toContain('SUMMARY:Platform Primary: Olivia Ortiz');
+
+  // Reset: confirm, new links; the old ones answer 404.
+  await page.reload();
+  await expect(card).toContainText('Your feed links are active.');
+  await card.getByRole('button', { name: 'Reset secret' }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Reset your calendar feed links?' });
+  await dialog.getByRole('button', { name: 'Reset secret' }).click();
+  await expect(dialog).toBeHidden();
+  const fresh = await card.getByRole('textbox', { name: 'Your shifts' }).inputValue();
+  expect(fresh).not.toBe(personalUrl);
+  expect((await page.request.get(personalUrl)).status()).toBe(404);
+  expect((await page.request.get(fresh)).status()).toBe(200);
+});
+
+test('a coverage request: the covering member accepts it on the calendar, and the window is marked', async ({
+  browser,
+  page,
+}) => {
+  // Olivia holds Platform Primary and asks Noah to cover two hours from an hour from now.
+  await signInAs(page, accounts.onCall.email);
+  const rotations = (await (await page.request.get('/api/rotations')).json()) as {
+    id: number;
+    name: string;
+    members: { userId: number; user: { name: string } }[];
+  }[];
+  const platform = rotations.find((r) => r.name === 'Platform Primary');
+  const noahId = platform?.members.find((m) => m.user.name === accounts.noah.name)?.userId;
+  const start = new Date(Date.now() + 60 * 60_000);
+  const asked = await page.request.post(`/api/rotations/${platform?.id}/cover`, {
+    data: {
+      coveringUserId: noahId,
+      startTime: start.toISOString(),
+      endTime: new Date(start.getTime() + 2 * 60 * 60_000).toISOString(),
+      notes: 'School run',
+    },
+  });
+  expect(asked.status()).toBe(201);
+  const requestId = (await asked.json()).id as number;
+
+  const noah = await browser.newContext();
+  const noahPage = await noah.newPage();
+  await signInAs(noahPage, accounts.noah.email);
+  await noahPage.goto('/calendar');
+  const card = noahPage
+    .getByRole('heading', { name: 'Coverage requests' })
+    .locator('xpath=ancestor::*[@data-slot="card"][1]');
+  const request = card.getByRole('listitem').filter({ hasText: 'Olivia Ortiz asks you to cover' });
+  await expect(request).toContainText('Platform Primary');
+  await expect(request).toContainText('Pending');
+  await expect(request).toContainText('School run');
+  await request.getByRole('button', { name: 'Accept' }).click();
+  await expect(noahPage.getByText('Coverage accepted', { exact: true }).first()).toBeVisible();
+  await expect(request).toContainText('Accepted');
+
+  // The window's day (in Noah's zone, Tokyo) shows him covering.
+  const label = new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'Asia/Tokyo',
+  }).format(start);
+  const dayButton = noahPage.getByRole('button', { name: new RegExp(`^${label}`) });
+  if ((await dayButton.count()) === 0)
+    await noahPage.getByRole('button', { name: 'Next', exact: true }).click();
+  await noahPage
+    .getByRole('button', { name: new RegExp(`^${label}`) })
+    .first()
+    .click();
+  const details = noahPage
+    .getByRole('heading', { level: 2, name: new RegExp(`^${label}`) })
+    .locator('xpath=ancestor::*[@data-slot="card"][1]');
+  const platformDay = details.getByRole('listitem').filter({ hasText: /^Platform Primary/ });
+  await expect(
+    platformDay
+      .getByRole('listitem')
+      .filter({ hasText: 'Noah Nakamura' })
+      .filter({ hasText: 'Coverage' }),
+  ).toBeVisible();
+  await noah.close();
+
+  // Olivia cancels it again, leaving the demo as it was.
+  const cancelled = await page.request.post(`/api/coverage-requests/${requestId}/cancel`);
+  expect((await cancelled.json()).status).toBe('cancelled');
+});

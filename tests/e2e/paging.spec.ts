@@ -1,0 +1,297 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { startSmtpServer } from '../setup/smtp-server';
+import { accounts, E2E_PASSWORD } from './support';
+
+/**
+ * A manager pages the holder; the email arrives over SMTP; its link acknowledges the page without
+ * signing in; the page history shows it. This spec runs its own Baton (the built app) with
+ * SMTP_URL pointing at a loopback SMTP server it starts, and the outbox worker every second.
+ */
+
+const PORT = 3800 + Math.floor(Math.random() * 90);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+let server: ChildProcess;
+let dataDir: string;
+let serverErrors = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  smtp = await startSmtpServer();
+  dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-paging-'));
+  server = spawn(process.execPath, ['dist/server/main.js'], {
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(PORT),
+      DATA_DIR: dataDir,
+      DEMO: '1',
+      LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
+      PUBLIC_URL: BASE,
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Baton <baton@example.com>',
+      OUTBOX_INTERVAL_SECONDS: '1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  server.stderr?.on('data', (chunk: Buffer) => {
+    serverErrors += chunk.toString();
+  });
+  await expect
+    .poll(
+      async () => {
+        if (server.exitCode !== null) throw new Error(`Baton exited: ${serverErrors}`);
+        return fetch(`${BASE}/readyz`).then(
+          (res) => res.status,
+          () => 0,
+        );
+      },
+      { timeout: 60_000, intervals: [250] },
+    )
+    .toBe(200);
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  await smtp?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${BASE}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(E2E_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(`${BASE}/`);
+}
+
+/** Quoted-printable bodies: soft line breaks joined, escapes decoded (Baton's mail is ASCII). */
+const decodeMail = (raw: string) =>
+  raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+async function mailTo(address: string, subject: RegExp) {
+  let found = '';
+  await expect
+    .poll(
+      () => {
+        const mail = smtp.received
+          .filter((m) => m.to.includes(address))
+          .map((m) => decodeMail(m.raw))
+          .find((raw) => subject.test(raw));
+        found = mail ?? '';
+        return Boolean(mail);
+      },
+      { timeout: 20_000, message: `an email to ${address} matching ${subject}` },
+    )
+    .toBe(true);
+  return found;
+}
+
+async function anonymousPage(browser: Browser) {
+  const context = await browser.newContext();
+  return { context, page: await context.newPage() };
+}
+
+test('a manager pages the holder; the email’s link acknowledges the page; the history shows it', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const message = `Checkout errors above 5% (${Date.now()})`;
+
+  // Morgan manages Platform Primary, where Olivia holds the baton.
+  await signIn(page, accounts.manager.email);
+  await page.goto(`${BASE}/rotations`);
+  await page.getByText('Platform Primary', { exact: true }).first().click();
+  await expect(page.getByRole('heading', { name: 'Platform Primary' })).toBeVisible();
+  await page.getByRole('button', { name: 'Page On-Call' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Message').fill(message);
+  await dialog.getByRole('button', { name: 'Send page' }).click();
+  await expect(page.getByText('Page alert sent', { exact: true }).first()).toBeVisible();
+  await expect(page.getByText('Page alert sent to Olivia Ortiz.').first()).toBeVisible();
+
+  // The email reaches Olivia through the SMTP server, with the message and a link back.
+  const mail = await mailTo(
+    accounts.onCall.email,
+    /Subject: Page \(high urgency\): Platform Primary/,
+  );
+  expect(mail).toContain('Morgan Manager paged you as the on-call person for Platform Primary.');
+  expect(mail).toContain(message);
+  const ackLink = new RegExp(`${BASE}/pages/ack/[0-9]+\\.[A-Za-z0-9_-]{43}`).exec(mail)?.[0];
+  expect(ackLink, 'acknowledgement link in the email').toBeTruthy();
+  const historyLink = new RegExp(`${BASE}/pages\\?rotation=\\d+`).exec(mail)?.[0];
+  expect(historyLink, 'link back to Baton in the email').toBeTruthy();
+
+  // Olivia opens the link without signing in; only pressing the button acknowledges.
+  const olivia = await anonymousPage(browser);
+  await olivia.page.goto(ackLink as string);
+  await expect(
+    olivia.page.getByRole('heading', { name: 'Page for Platform Primary' }),
+  ).toBeVisible();
+  await expect(olivia.page.getByText(message)).toBeVisible();
+  await olivia.page.getByRole('button', { name: 'Acknowledge page' }).click();
+  await expect(olivia.page.getByRole('heading', { name: 'Page acknowledged' })).toBeVisible();
+  await expect(olivia.page.getByRole('button', { name: 'Acknowledge page' })).toHaveCount(0);
+  // The link works once: opened again, it says so.
+  await olivia.page.reload();
+  await expect(olivia.page.getByRole('heading', { name: 'Page acknowledged' })).toBeVisible();
+  await expect(olivia.page.getByText('This link cannot be used again.')).toBeVisible();
+  await olivia.context.close();
+
+  // Morgan is told by email, and the page history shows the acknowledgement.
+  await mailTo(accounts.manager.email, /Subject: Olivia Ortiz acknowledged your page for Platform/);
+  await page.goto(historyLink as string);
+  const history = page.getByRole('list', { name: 'Page history: Platform Primary' });
+  const entry = history.getByRole('listitem').filter({ hasText: message });
+  await expect(entry).toBeVisible();
+  await expect(entry.getByText('Acknowledged', { exact: true })).toBeVisible();
+  await expect(entry.getByText('Morgan Manager', { exact: true })).toBeVisible();
+  await expect(entry.getByText('Olivia Ortiz', { exact: true })).toBeVisible();
+  await expect(entry.getByText(/Acknowledged by Olivia Ortiz from the link/)).toBeVisible();
+});
+
+test('the outbox view shows administrators what was sent', async ({ page }) => {
+  await signIn(page, accounts.admin.email);
+  // Its own data: a page to Database On-Call, whose holder is Sam.
+  const rotations = (await (await page.request.get(`${BASE}/api/rotations`)).json()) as {
+    id: number;
+    name: string;
+  }[];
+  const database = rotations.find((r) => r.name === 'Database On-Call');
+  const sent = await page.request.post(`${BASE}/api/rotations/${database?.id}/page`, {
+    data: { message: 'Replica lag on db-3', urgency: 'medium' },
+  });
+  expect(sent.status()).toBe(201);
+  await mailTo(accounts.sam.email, /Subject: Page \(medium urgency\): Database On-Call/);
+
+  await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+  await expect(page).toHaveURL(`${BASE}/admin/notifications`);
+  await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Sent' }).click();
+  const row = page.getByRole('row').filter({ hasText: accounts.sam.email }).first();
+  await expect(row).toBeVisible();
+  await expect(
+    row.getByText('Page (medium urgency): Database On-Call: Replica lag on db-3'),
+  ).toBeVisible();
+  await expect(row.getByText('sent', { exact: true })).toBeVisible();
+});
+
+test('the recipient acknowledges in the app, and escalates another page with a reason', async ({
+  page,
+  browser,
+}) => {
+  // Its own data: Morgan pages Platform Primary twice through the API.
+  const morgan = await browser.newContext();
+  const morganPage = await morgan.newPage();
+  await signIn(morganPage, accounts.manager.email);
+  const rotations = (await (await morganPage.request.get(`${BASE}/api/rotations`)).json()) as {
+    id: number;
+    name: string;
+  }[];
+  const platform = rotations.find((r) => r.name === 'Platform Primary');
+  const stamp = Date.now();
+  for (const message of [`Ack me ${stamp}`, `Escalate me ${stamp}`]) {
+    const res = await morganPage.request.post(`${BASE}/api/rotations/${platform?.id}/page`, {
+      data: { message },
+    });
+    expect(res.status()).toBe(201);
+  }
+  await morgan.close();
+
+  await signIn(page, accounts.onCall.email);
+  await page.goto(`${BASE}/pages`);
+  const mine = page.getByRole('list', { name: 'Pages for me' });
+  const ackItem = mine.getByRole('listitem').filter({ hasText: `Ack me ${stamp}` });
+  await ackItem.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(page.getByText('Page acknowledged', { exact: true }).first()).toBeVisible();
+  await expect(ackItem.getByText('Acknowledged', { exact: true })).toBeVisible();
+  await expect(ackItem.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
+
+  const escItem = mine.getByRole('listitem').filter({ hasText: `Escalate me ${stamp}` });
+  await escItem.getByRole('button', { name: 'Escalate' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Escalate page' });
+  await dialog.getByRole('button', { name: 'Escalate' }).click();
+  await expect(dialog.getByText('Please enter a reason')).toBeVisible();
+  await dialog.getByLabel('Reason').fill('Boarding a flight');
+  await dialog.getByRole('button', { name: 'Escalate' }).click();
+  await expect(page.getByText('The page went to Noah Nakamura.').first()).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+  // No longer Olivia's: it leaves her list, and the history tells the story.
+  await expect(escItem).toHaveCount(0);
+  const history = page.getByRole('list', { name: 'Page history: Platform Primary' });
+  const entry = history.getByRole('listitem').filter({ hasText: `Escalate me ${stamp}` });
+  await expect(entry.getByText('Escalated', { exact: true })).toBeVisible();
+  await expect(
+    entry.getByText(
+      /Escalated from Olivia Ortiz to Noah Nakamura by Olivia Ortiz: Boarding a flight/,
+    ),
+  ).toBeVisible();
+  await mailTo(accounts.noah.email, /Subject: Escalated page \(high urgency\): Platform Primary/);
+});
+
+test('an unknown acknowledgement link says so, without signing in', async ({ browser }) => {
+  const visitor = await anonymousPage(browser);
+  await visitor.page.goto(`${BASE}/pages/ack/1.${'A'.repeat(43)}`);
+  await expect(visitor.page.getByRole('heading', { name: 'Link not valid' })).toBeVisible();
+  await expect(visitor.page).toHaveURL(/\/pages\/ack\//);
+  await visitor.context.close();
+});
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+for (const dark of [false, true]) {
+  test(`the paging screens have no serious or critical axe violations (${dark ? 'dark' : 'light'})`, async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(60_000);
+    await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
+    await signIn(page, accounts.admin.email);
+    const rotations = (await (await page.request.get(`${BASE}/api/rotations`)).json()) as {
+      id: number;
+      name: string;
+    }[];
+    const platform = rotations.find((r) => r.name === 'Platform Primary');
+    const message = `Axe check ${dark} ${Date.now()}`;
+    await page.request.post(`${BASE}/api/rotations/${platform?.id}/page`, { data: { message } });
+    const mail = await mailTo(accounts.onCall.email, new RegExp(message));
+    const ackLink = new RegExp(`${BASE}/pages/ack/[0-9]+\\.[A-Za-z0-9_-]{43}`).exec(mail)?.[0];
+
+    for (const route of [`/pages?rotation=${platform?.id}`, '/admin/notifications']) {
+      await page.goto(`${BASE}${route}`);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByText(message).first()).toBeVisible();
+      await expect(page.getByText(/^Loading/)).toHaveCount(0);
+      expect(await seriousViolations(page), route).toEqual([]);
+    }
+    const visitor = await browser.newContext();
+    const anonymous = await visitor.newPage();
+    await anonymous.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
+    await anonymous.goto(ackLink as string);
+    await expect(anonymous.getByRole('button', { name: 'Acknowledge page' })).toBeVisible();
+    expect(await seriousViolations(anonymous), 'acknowledgement page').toEqual([]);
+    await visitor.close();
+  });
+}

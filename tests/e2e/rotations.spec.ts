@@ -1,0 +1,676 @@
+import AxeBuilder from '@axe-core/playwright';
+import {
+  type APIRequest,
+  type APIRequestContext,
+  expect,
+  type Locator,
+  type Page,
+  test,
+} from '@playwright/test';
+import { accounts, E2E_PASSWORD } from './support';
+
+// Waiting out the sign-in rate limit can take most of a minute.
+test.describe.configure({ timeout: 120_000 });
+
+/*
+ * Rotation journeys in Chromium against the real server. Each test makes its own rotation
+ * (unique name) so tests do not depend on each other or on the order they run in.
+ */
+
+type Account = { email: string; name: string };
+type ApiRotation = {
+  id: number;
+  name: string;
+  suspended: boolean;
+  currentOnCallUserId: number | null;
+  members: { id: number; userId: number; order: number; user: { name: string } }[];
+};
+
+const uniqueName = (label: string) => `${label} ${Date.now().toString(36)}`;
+
+type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
+
+// Sign-in is limited to 10 attempts a minute per address, and every spec signs in from the same
+// one: each account signs in once per worker and its session is reused by the tests that follow.
+const sessions = new Map<string, StorageState>();
+
+/** sessionOf returns a signed-in session of the account, waiting out the sign-in rate limit. */
+async function sessionOf(
+  request: APIRequest,
+  baseURL: string,
+  who: Account,
+): Promise<StorageState> {
+  const known = sessions.get(who.email);
+  if (known) return known;
+  const api = await request.newContext({ baseURL });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const res = await api.post('/api/auth/login', {
+        data: { email: who.email, password: E2E_PASSWORD },
+      });
+      if (res.status() === 429 && attempt < 8) {
+        await new Promise((resolve) => setTimeout(resolve, 10_000));
+        continue;
+      }
+      expect(res.ok(), `sign-in as ${who.email}`).toBe(true);
+      break;
+    }
+    const state = await api.storageState();
+    sessions.set(who.email, state);
+    return state;
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** apiAs returns a request context signed in as the account; dispose it when done. */
+async function apiAs(request: APIRequest, baseURL: string, who: Account) {
+  const storageState = await sessionOf(request, baseURL, who);
+  return request.newContext({ baseURL, storageState });
+}
+
+/** actAs makes the page the account's browser and opens the dashboard. */
+async function actAs(page: Page, request: APIRequest, baseURL: string, who: Account) {
+  const state = await sessionOf(request, baseURL, who);
+  await page.context().clearCookies();
+  await page.context().addCookies(state.cookies);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+}
+
+async function userIds(api: APIRequestContext): Promise<Map<string, number>> {
+  const res = await api.get('/api/users/by-roles?roles=on-call,manager');
+  expect(res.ok()).toBe(true);
+  const users = (await res.json()) as { id: number; email: string }[];
+  return new Map(users.map((u) => [u.email, u.id]));
+}
+
+/** createRotation creates a rotation through the API with the given members, in order. */
+async function createRotation(api: APIRequestContext, name: string, members: Account[]) {
+  const res = await api.post('/api/rotations', {
+    data: { name, description: 'Made by a browser test', cadence: 'daily', type: 'fixed' },
+  });
+  expect(res.status()).toBe(201);
+  const rotation = (await res.json()) as ApiRotation;
+  const ids = await userIds(api);
+  for (const [order, member] of members.entries()) {
+    const added = await api.post(`/api/rotations/${rotation.id}/on-call`, {
+      data: { userId: ids.get(member.email), order },
+    });
+    expect(added.ok()).toBe(true);
+  }
+  return rotation;
+}
+
+async function readRotation(page: Page, id: number): Promise<ApiRotation> {
+  const res = await page.request.get(`/api/rotations/${id}`);
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as ApiRotation;
+}
+
+async function memberNamesInOrder(page: Page, id: number): Promise<string[]> {
+  const rotation = await readRotation(page, id);
+  return [...rotation.members].sort((a, b) => a.order - b.order).map((m) => m.user.name);
+}
+
+/** teamRows returns the names shown in the On-Call Team table, top to bottom. */
+async function teamNames(page: Page): Promise<string[]> {
+  const handles = page.getByRole('button', { name: /^Drag to reorder / });
+  const labels = await handles.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  return labels.map((l) => (l ?? '').replace('Drag to reorder ', ''));
+}
+
+function toast(page: Page, text: string): Locator {
+  return page.getByText(text, { exact: true }).first();
+}
+
+async function chooseOption(page: Page, scope: Locator, label: string, option: string) {
+  await scope.getByLabel(label).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** dragHandle drags a row's handle onto another row with the mouse, in small steps. */
+async function dragHandle(page: Page, from: Locator, to: Locator) {
+  const start = await from.boundingBox();
+  const end = await to.boundingBox();
+  if (!start || !end) throw new Error('drag handle not visible');
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2 - 8, { steps: 4 });
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2 - 6, { steps: 12 });
+  await page.mouse.up();
+}
+
+test('a manager creates a rotation, adds three members and reorders them by drag and keyboard', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const name = uniqueName('E2E Team');
+  await actAs(page, playwright.request, baseURL ?? '', accounts.manager);
+
+  // /rotations/new opens the same creation flow as 'New Rotation' on the list.
+  await page.goto('/rotations/new');
+  const create = page.getByRole('dialog', { name: 'Create New Rotation' });
+  await expect(create).toBeVisible();
+  await expect(create.getByText('Set up a new on-call rotation for your team.')).toBeVisible();
+  await create.getByLabel('Name').fill('ab');
+  await create.getByRole('button', { name: 'Create Rotation' }).click();
+  await expect(create.getByText('Rotation name must be at least 3 characters.')).toBeVisible();
+  await create.getByLabel('Name').fill(name);
+  await create.getByLabel('Description').fill('Checkout and payments, nights and weekends.');
+  await expect(create.getByLabel('Description')).toHaveAttribute('rows', '3');
+  await chooseOption(page, create, 'Cadence', 'Daily');
+  await create.getByRole('button', { name: 'Create Rotation' }).click();
+  await expect(toast(page, 'Rotation created')).toBeVisible();
+  await expect(toast(page, 'Your rotation has been created successfully.')).toBeVisible();
+  await expect(page).toHaveURL(/\/rotations\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByText('Checkout and payments, nights and weekends.')).toBeVisible();
+  await expect(page.getByText('No one is in this rotation yet')).toBeVisible();
+  const id = Number(page.url().split('/').pop());
+
+  for (const person of [accounts.onCall, accounts.noah, accounts.sam]) {
+    await page.getByRole('button', { name: 'Add On-Call Person' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add on-call person' });
+    await dialog.getByRole('button', { name: 'Add person' }).click();
+    await expect(dialog.getByText('Please select a team member', { exact: true })).toBeVisible();
+    await chooseOption(page, dialog, 'Team member', person.name);
+    await expect(dialog.getByText(person.email)).toBeVisible();
+    await dialog.getByRole('button', { name: 'Add person' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(toast(page, 'On-call person added')).toBeVisible();
+    await expect(page.getByRole('cell', { name: person.name, exact: true })).toBeVisible();
+  }
+  await expect
+    .poll(() => teamNames(page))
+    .toEqual(['Olivia Ortiz', 'Noah Nakamura', 'Sam Sullivan']);
+  // With nobody holding the baton, the first member is next.
+  await expect(
+    page
+      .getByRole('row', { name: /Olivia Ortiz/ })
+      .getByText('Next On-Call')
+      .filter({ visible: true }),
+  ).toBeVisible();
+
+  // Drag Sam to the top with the mouse.
+  await dragHandle(
+    page,
+    page.getByRole('button', { name: 'Drag to reorder Sam Sullivan' }),
+    page.getByRole('button', { name: 'Drag to reorder Olivia Ortiz' }),
+  );
+  await expect(toast(page, 'Rotation order updated')).toBeVisible();
+  await expect
+    .poll(() => teamNames(page))
+    .toEqual(['Sam Sullivan', 'Olivia Ortiz', 'Noah Nakamura']);
+  await expect
+    .poll(() => memberNamesInOrder(page, id))
+    .toEqual(['Sam Sullivan', 'Olivia Ortiz', 'Noah Nakamura']);
+
+  // Move Sam back to the bottom from the keyboard: pick up, two steps down, drop.
+  const samHandle = page.getByRole('button', { name: 'Drag to reorder Sam Sullivan' });
+  await samHandle.focus();
+  // dnd-kit starts listening for the arrows just after the pick-up; a person types no faster.
+  for (const key of ['Space', 'ArrowDown', 'ArrowDown', 'Space']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(150);
+  }
+  await expect
+    .poll(() => memberNamesInOrder(page, id))
+    .toEqual(['Olivia Ortiz', 'Noah Nakamura', 'Sam Sullivan']);
+  await expect
+    .poll(() => teamNames(page))
+    .toEqual(['Olivia Ortiz', 'Noah Nakamura', 'Sam Sullivan']);
+
+  // And one step up with the accessible button.
+  await page.getByRole('button', { name: 'Move Sam Sullivan up' }).click();
+  await expect
+    .poll(() => memberNamesInOrder(page, id))
+    .toEqual(['Olivia Ortiz', 'Sam Sullivan', 'Noah Nakamura']);
+  await expect(page.getByRole('button', { name: 'Move Olivia Ortiz up' })).toBeDisabled();
+
+  // Removing asks first; cancelling changes nothing.
+  await page.getByRole('button', { name: 'Remove Noah Nakamura' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Remove Noah Nakamura?' });
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(confirm).toBeHidden();
+  await expect.poll(() => teamNames(page)).toHaveLength(3);
+  await page.getByRole('button', { name: 'Remove Noah Nakamura' }).click();
+  await confirm.getByRole('button', { name: 'Remove' }).click();
+  await expect(toast(page, 'On-call person removed')).toBeVisible();
+  await expect.poll(() => teamNames(page)).toEqual(['Olivia Ortiz', 'Sam Sullivan']);
+
+  // The new rotation is on the list.
+  await page.getByRole('link', { name: 'Back to Rotations' }).click();
+  await expect(page.getByRole('heading', { name: 'Rotations' })).toBeVisible();
+  await expect(page.getByRole('cell', { name, exact: true })).toBeVisible();
+});
+
+test('a member takes on-call and passes the baton with notes; the receiver sees it', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const name = uniqueName('E2E Relay');
+  const notes = `Disk alarms on db-3 are expected until the migration ends (${name}).`;
+  const manager = await apiAs(playwright.request, baseURL ?? '', accounts.manager);
+  await createRotation(manager, name, [accounts.noah, accounts.sam, accounts.onCall]);
+  await manager.dispose();
+
+  await actAs(page, playwright.request, baseURL ?? '', accounts.noah);
+  const card = page
+    .locator('[data-slot=card]')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
+  await expect(card.getByText('No one assigned')).toBeVisible();
+  // With nobody holding the baton the first member, Noah, is next.
+  await expect(card.getByText('Up next', { exact: true })).toBeVisible();
+  await card.getByRole('button', { name: 'Take On-Call' }).click();
+  await expect(toast(page, 'On-call responsibility taken')).toBeVisible();
+  await expect(toast(page, `You are now on-call for ${name}`)).toBeVisible();
+  await expect(card.getByText('Active', { exact: true })).toBeVisible();
+  await expect(card.getByText(/^Since /)).toBeVisible();
+
+  await card.getByRole('button', { name: 'Pass Baton' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pass the baton' });
+  await expect(
+    dialog.getByText(
+      `You are about to pass your on-call responsibilities for ${name}. Select a team member to take over.`,
+    ),
+  ).toBeVisible();
+  const confirm = dialog.getByRole('button', { name: 'Confirm handoff' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Pass baton to').click();
+  // The holder is not offered to themselves.
+  await expect(page.getByRole('option', { name: accounts.noah.name })).toHaveCount(0);
+  await page.getByRole('option', { name: accounts.sam.name, exact: true }).click();
+  await expect(dialog.getByText(accounts.sam.email)).toBeVisible();
+  await expect(dialog.getByLabel('Handoff notes (optional)')).toHaveAttribute('rows', '3');
+  await dialog.getByLabel('Handoff notes (optional)').fill(notes);
+  await confirm.click();
+  await expect(toast(page, 'Baton passed successfully')).toBeVisible();
+  await expect(toast(page, `You've passed the baton to ${accounts.sam.name}`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+  await expect(card.getByText('Member', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Pass Baton' })).toHaveCount(0);
+
+  // The receiver sees the baton on their dashboard and the handoff in Recent Handoffs.
+  await actAs(page, playwright.request, baseURL ?? '', accounts.sam);
+  const samCard = page
+    .locator('[data-slot=card]')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
+  await expect(samCard.getByText('Active', { exact: true })).toBeVisible();
+  await expect(samCard.getByRole('button', { name: 'Pass Baton' })).toBeVisible();
+  const recent = page.locator('[data-slot=card]').filter({
+    has: page.getByRole('heading', { name: 'Recent Handoffs' }),
+  });
+  const entry = recent.getByRole('link').filter({ hasText: name }).filter({ hasText: notes });
+  await expect(entry).toBeVisible();
+  await expect(entry).toContainText(`${accounts.noah.name}`);
+  await expect(entry).toContainText(`${accounts.sam.name}`);
+  await expect(entry).toContainText(notes);
+  await entry.click();
+  await expect(page).toHaveURL(/\/rotations\/\d+$/);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(
+    page
+      .getByRole('row', { name: /Sam Sullivan/ })
+      .getByText('Currently On-Call')
+      .filter({ visible: true }),
+  ).toBeVisible();
+});
+
+test('an emergency handoff waits for the receiver to acknowledge it on the card and the rotation page', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const name = uniqueName('E2E Emergency');
+  const manager = await apiAs(playwright.request, baseURL ?? '', accounts.manager);
+  await createRotation(manager, name, [accounts.noah, accounts.sam]);
+  await manager.dispose();
+
+  await actAs(page, playwright.request, baseURL ?? '', accounts.noah);
+  const card = page
+    .locator('[data-slot=card]')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
+  await card.getByRole('button', { name: 'Take On-Call' }).click();
+  await expect(toast(page, 'On-call responsibility taken')).toBeVisible();
+  // Taking on-call is its own acknowledgement.
+  await expect(card.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
+  await card.getByRole('button', { name: 'Pass Baton' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pass the baton' });
+  await dialog.getByLabel('Pass baton to').click();
+  await page.getByRole('option', { name: accounts.sam.name, exact: true }).click();
+  await dialog.getByRole('checkbox', { name: 'Emergency handoff' }).check();
+  await dialog.getByRole('button', { name: 'Confirm handoff' }).click();
+  await expect(toast(page, 'Baton passed successfully')).toBeVisible();
+  // The giver sees themselves as backup until the receiver acknowledges.
+  await expect(card.getByText(`Backup: ${accounts.noah.name}`)).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
+
+  await actAs(page, playwright.request, baseURL ?? '', accounts.sam);
+  const samCard = page
+    .locator('[data-slot=card]')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
+  await expect(samCard.getByRole('button', { name: 'Acknowledge' })).toBeVisible();
+  await samCard.getByRole('link', { name, exact: true }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  const notice = page.getByRole('alert').filter({
+    hasText: 'Emergency handoff: acknowledge your on-call duty',
+  });
+  await expect(notice).toBeVisible();
+  await expect(
+    page.getByText(`Backup: ${accounts.noah.name} until the emergency handoff is acknowledged`),
+  ).toBeVisible();
+  await notice.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(toast(page, 'Handoff acknowledged')).toBeVisible();
+  await expect(toast(page, `You acknowledged new on-call duty for ${name}.`)).toBeVisible();
+  await expect(notice).toBeHidden();
+  await expect(page.getByText(/until the emergency handoff is acknowledged/)).toHaveCount(0);
+
+  // The audit log tells the story.
+  await page.goto('/audit-log');
+  await page.getByLabel('Search handoffs').fill(name);
+  await expect(
+    page.getByText(`${accounts.sam.name} acknowledged new on-call duty`).first(),
+  ).toBeVisible();
+});
+
+test('a passed shift boundary asks the holder to pass the baton on the card and the rotation page', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  // The server's side (when a boundary is due) is covered with a manual clock in engine.test.ts;
+  // here the answers carry a due boundary an hour ago so the screens can be checked now.
+  const name = uniqueName('E2E Due');
+  const manager = await apiAs(playwright.request, baseURL ?? '', accounts.manager);
+  await createRotation(manager, name, [accounts.noah, accounts.sam]);
+  await manager.dispose();
+  const hour = 3_600_000;
+  const handoffDue = {
+    boundary: new Date(Date.now() - hour).toISOString(),
+    escalateAt: new Date(Date.now() - hour / 2).toISOString(),
+    autoTransferAt: new Date(Date.now() + 5 * hour).toISOString(),
+  };
+  const withDue = (r: { name: string }) => (r.name === name ? { ...r, handoffDue } : r);
+  await page.route(
+    (url) => url.pathname === '/api/user/rotations' || /^\/api\/rotations\/\d+$/.test(url.pathname),
+    async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      await route.fulfill({
+        response,
+        json: Array.isArray(body) ? body.map(withDue) : withDue(body),
+      });
+    },
+  );
+
+  await actAs(page, playwright.request, baseURL ?? '', accounts.noah);
+  const card = page
+    .locator('[data-slot=card]')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
+  await card.getByRole('button', { name: 'Take On-Call' }).click();
+  await expect(toast(page, 'On-call responsibility taken')).toBeVisible();
+  await expect(card.getByText(/^Handoff due since .+: pass the baton$/)).toBeVisible();
+
+  await card.getByRole('link', { name, exact: true }).click();
+  const notice = page
+    .getByRole('alert')
+    .filter({ hasText: 'Your shift has ended: pass the baton' });
+  await expect(notice).toBeVisible();
+  await expect(notice).toContainText(`Pass the baton to ${accounts.sam.name} with notes`);
+  await notice.getByRole('button', { name: 'Pass Baton' }).click();
+  await expect(page.getByRole('dialog', { name: 'Pass the baton' })).toBeVisible();
+});
+
+test('a suspended rotation refuses a handoff, and the pass-baton dialog stays open', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const name = uniqueName('E2E Frozen');
+  const admin = await apiAs(playwright.request, baseURL ?? '', accounts.admin);
+  const rotation = await createRotation(admin, name, [accounts.noah, accounts.sam]);
+
+  await actAs(page, playwright.request, baseURL ?? '', accounts.noah);
+  const take = await page.request.post(`/api/rotations/${rotation.id}/take-oncall`);
+  expect(take.ok()).toBe(true);
+  await page.reload();
+
+  const card = page
+    .locator('[data-slot=card]')
+    .filter({ has: page.getByRole('link', { name, exact: true }) });
+  await card.getByRole('button', { name: 'Pass Baton' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Pass the baton' });
+  await dialog.getByLabel('Pass baton to').click();
+  await page.getByRole('option', { name: accounts.sam.name, exact: true }).click();
+  await dialog.getByLabel('Handoff notes (optional)').fill('Handing over before the freeze');
+
+  // Meanwhile an administrator suspends the rotation.
+  const suspended = await admin.post(`/api/rotations/${rotation.id}/suspend`);
+  expect(suspended.ok()).toBe(true);
+
+  await dialog.getByRole('button', { name: 'Confirm handoff' }).click();
+  await expect(toast(page, 'Error passing baton')).toBeVisible();
+  await expect(
+    toast(page, 'This rotation is suspended and does not accept handoffs. Activate it first.'),
+  ).toBeVisible();
+  // A failed handoff leaves the dialog open with what was entered.
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Handoff notes (optional)')).toHaveValue(
+    'Handing over before the freeze',
+  );
+  await expect(dialog.getByRole('button', { name: 'Confirm handoff' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect((await readRotation(page, rotation.id)).currentOnCallUserId).not.toBeNull();
+  const after = await readRotation(page, rotation.id);
+  expect(after.suspended).toBe(true);
+
+  // The rotation now reads as suspended and offers no handoff.
+  await page.reload();
+  await expect(card.getByText('Suspended', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Pass Baton' })).toHaveCount(0);
+  const team = page.locator('[data-slot=card]').filter({
+    has: page.getByRole('heading', { name: 'Team Rotations' }),
+  });
+  await expect(team.getByText('Includes suspended')).toBeVisible();
+  await expect(
+    team.getByText(/^Showing \d+ suspended rotations? and \d+ active rotations?$/),
+  ).toBeVisible();
+  await team.getByRole('button', { name: 'What does this mean?' }).click();
+  await expect(page.getByText(/do not take part in alerting or automated handoffs/)).toBeVisible();
+
+  // An administrator activates it again from its details page.
+  await actAs(page, playwright.request, baseURL ?? '', accounts.admin);
+  await page.goto(`/rotations/${rotation.id}`);
+  await expect(page.getByText('This rotation is suspended')).toBeVisible();
+  await page.getByRole('button', { name: 'Activate Rotation' }).click();
+  await expect(toast(page, 'Rotation activated')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Suspend Rotation' })).toBeVisible();
+  await expect(page.getByText('This rotation is suspended')).toHaveCount(0);
+  await admin.dispose();
+});
+
+test('an admin changes the type: refused without a schedule entry, accepted with one', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const name = uniqueName('E2E Calendar');
+  const admin = await apiAs(playwright.request, baseURL ?? '', accounts.admin);
+  const rotation = await createRotation(admin, name, [accounts.noah, accounts.sam]);
+  await admin.dispose();
+
+  await actAs(page, playwright.request, baseURL ?? '', accounts.admin);
+  await page.goto(`/rotations/${rotation.id}`);
+  await expect(page.getByText('No schedule entries yet')).toBeVisible();
+
+  // Without an entry the server refuses: 'Schedule needed' and the set-up guide.
+  await page.getByLabel('Type').click();
+  await page.getByRole('option', { name: 'Scheduled' }).click();
+  await expect(toast(page, 'Schedule needed')).toBeVisible();
+  const guide = page.getByRole('dialog', { name: 'Set up scheduled mode' });
+  await expect(guide).toBeVisible();
+  await expect(page.getByLabel('Type')).toHaveText('Fixed');
+
+  // The guide leads to the add-schedule form.
+  await guide.getByRole('button', { name: 'Add schedule' }).click();
+  const form = page.getByRole('dialog', { name: 'Add schedule' });
+  await expect(form).toBeVisible();
+  await expect(form.getByRole('button', { name: 'Pick an end date' })).toBeDisabled();
+  await form.getByRole('button', { name: 'Add schedule' }).click();
+  await expect(form.getByText('Please select a team member', { exact: true })).toBeVisible();
+  await expect(form.getByText('Start time must be a valid date and time')).toBeVisible();
+
+  await chooseOption(page, form, 'Team member', accounts.noah.name);
+  await form.getByRole('button', { name: 'Pick a start date' }).click();
+  const calendar = page.locator('[data-slot=popover-content]');
+  // Past days cannot be picked; a day ahead can.
+  const today = new Date();
+  const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
+  const tomorrow = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1);
+  const dayButton = (d: Date) =>
+    calendar.locator(`button[data-day="${d.toLocaleDateString('en-US')}"]`);
+  if (yesterday.getMonth() === today.getMonth()) await expect(dayButton(yesterday)).toBeDisabled();
+  if (tomorrow.getMonth() !== today.getMonth() && (await dayButton(tomorrow).count()) === 0) {
+    await calendar.getByRole('button', { name: /next month/i }).click();
+  }
+  await dayButton(tomorrow).first().click();
+  // A picked start day starts at 12:00 PM and the end follows 24 hours later.
+  await expect(form.getByRole('button', { name: '12:00 PM' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(form.getByRole('button', { name: '1 day' })).toHaveAttribute('aria-pressed', 'true');
+  await form.getByRole('button', { name: '9:00 AM' }).click();
+  await form.getByRole('button', { name: '12 hours' }).click();
+  await expect(form.getByText(/from .* at 9:00 AM until .* at 9:00 PM \(12 hours\)/)).toBeVisible();
+  await form.getByRole('button', { name: 'Add schedule' }).click();
+  await expect(toast(page, 'Schedule created')).toBeVisible();
+  await expect(form).toBeHidden();
+  const row = page.getByRole('row', { name: /Noah Nakamura/ }).filter({ hasText: 'Upcoming' });
+  await expect(row).toBeVisible();
+
+  // With an entry the switch goes through.
+  await page.getByLabel('Type').click();
+  await page.getByRole('option', { name: 'Scheduled' }).click();
+  await expect(toast(page, 'Rotation type updated')).toBeVisible();
+  await expect(page.getByLabel('Type')).toHaveText('Scheduled');
+  await expect(page.getByText('On-call follows these entries.')).toBeVisible();
+
+  // And back, then delete the entry with confirmation.
+  await page.getByLabel('Type').click();
+  await page.getByRole('option', { name: 'Fixed' }).click();
+  await expect(toast(page, 'Rotation type updated')).toBeVisible();
+  await row.getByRole('button', { name: /^Delete Noah Nakamura's schedule entry/ }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Delete schedule entry?' });
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(toast(page, 'Schedule deleted')).toBeVisible();
+  await expect(page.getByText('No schedule entries yet')).toBeVisible();
+});
+
+test('a missing rotation shows Rotation Not Found with a way back', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  await actAs(page, playwright.request, baseURL ?? '', accounts.onCall);
+  await page.goto('/rotations/999999');
+  await expect(page.getByRole('heading', { name: 'Rotation Not Found' })).toBeVisible();
+  await expect(
+    page.getByText('The requested rotation could not be found. It may have been deleted.'),
+  ).toBeVisible();
+  await page.getByRole('link', { name: 'Return to Rotations' }).click();
+  await expect(page).toHaveURL(/\/rotations$/);
+  // An on-call engineer sees the list without creation controls.
+  await expect(page.getByRole('heading', { name: 'Rotations' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New Rotation' })).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: /All Rotations/ })).toBeVisible();
+  await page.getByRole('tab', { name: /Suspended/ }).click();
+  await expect(page.getByRole('cell', { name: 'Legacy Payments', exact: true })).toBeVisible();
+});
+
+/** seriousViolations returns axe's serious and critical findings on the page as it is now. */
+async function seriousViolations(page: Page, label: string) {
+  // Dialogs fade in: measure contrast once the animations have finished.
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+  );
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ label, id: v.id, targets: v.nodes.map((n) => n.target.join(' ')) }));
+}
+
+test('every rotation dialog, open, has no serious or critical axe violations', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  test.setTimeout(240_000);
+  const name = uniqueName('E2E Axe');
+  const admin = await apiAs(playwright.request, baseURL ?? '', accounts.admin);
+  const rotation = await createRotation(admin, name, [accounts.onCall, accounts.noah]);
+  await admin.dispose();
+  const olivia = await apiAs(playwright.request, baseURL ?? '', accounts.onCall);
+  expect((await olivia.post(`/api/rotations/${rotation.id}/take-oncall`)).ok()).toBe(true);
+  await olivia.dispose();
+  const findings: Awaited<ReturnType<typeof seriousViolations>> = [];
+  for (const dark of [false, true]) {
+    const mode = dark ? 'dark' : 'light';
+    await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
+
+    await actAs(page, playwright.request, baseURL ?? '', accounts.onCall);
+    await page.goto(`/rotations/${rotation.id}`);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    for (const [button, submit] of [
+      ['Pass Baton', null],
+      ['Request Coverage', 'Request coverage'],
+    ] as const) {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      // With its validation messages showing, where it has them.
+      if (submit) await dialog.getByRole('button', { name: submit }).click();
+      findings.push(...(await seriousViolations(page, `${button} (${mode})`)));
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+
+    await actAs(page, playwright.request, baseURL ?? '', accounts.admin);
+    await page.getByRole('button', { name: 'What does this mean?' }).click();
+    findings.push(...(await seriousViolations(page, `suspended help (${mode})`)));
+    await page.keyboard.press('Escape');
+    await page.goto('/rotations/new');
+    await page.getByRole('button', { name: 'Create Rotation' }).click();
+    findings.push(...(await seriousViolations(page, `create (${mode})`)));
+    await page.goto(`/rotations/${rotation.id}`);
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    for (const button of [
+      'Add Schedule',
+      'How scheduled mode works',
+      'Reassign',
+      'Page On-Call',
+      'Add On-Call Person',
+      'Edit',
+      'Delete Rotation',
+      'Remove Noah Nakamura',
+    ]) {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      const dialog = page.getByRole('dialog').or(page.getByRole('alertdialog'));
+      await expect(dialog).toBeVisible();
+      if (button === 'Add Schedule') {
+        await dialog.getByRole('button', { name: 'Pick a start date' }).click();
+        findings.push(...(await seriousViolations(page, `start calendar (${mode})`)));
+        await page.keyboard.press('Escape');
+      }
+      findings.push(...(await seriousViolations(page, `${button} (${mode})`)));
+      await page.keyboard.press('Escape');
+      await expect(dialog).toBeHidden();
+    }
+  }
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+});

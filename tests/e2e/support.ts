@@ -1,0 +1,23 @@
+import { expect, type Page } from '@playwright/test';
+
+export const E2E_PASSWORD = 'e2e-local-password';
+/** The demo team the e2e server seeds (DEMO=1, COMPANY_DOMAIN default example.com). */
+export const accounts = {
+  admin: { email: 'avery.admin@example.com', name: 'Avery Admin' },
+  manager: { email: 'morgan.manager@example.com', name: 'Morgan Manager' },
+  incidentManager: { email: 'iris.incident@example.com', name: 'Iris Incident' },
+  onCall: { email: 'olivia.ortiz@example.com', name: 'Olivia Ortiz' },
+  /** on-call and manager */
+  priya: { email: 'priya.patel@example.com', name: 'Priya Patel' },
+  noah: { email: 'noah.nakamura@example.com', name: 'Noah Nakamura' },
+  sam: { email: 'sam.sullivan@example.com', name: 'Sam Sullivan' },
+};
+
+/** signIn signs in through the login form with the local password and waits for the dashboard. */
+export async function signIn(page: Page, email: string) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(E2E_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+}

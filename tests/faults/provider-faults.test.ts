@@ -1,0 +1,290 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { ManualClock } from '../../src/server/clock';
+import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
+import { type Database, openPostgres } from '../../src/server/db/client';
+import { insertUser } from '../../src/server/db/factories';
+import { notifications } from '../../src/server/db/schema';
+import {
+  createEmailChannel,
+  createSmsChannel,
+} from '../../src/server/modules/notifications/channels';
+import {
+  decryptContent,
+  enqueueNotifications,
+  type NotificationInput,
+  startOutboxWorker,
+} from '../../src/server/modules/notifications/outbox';
+import { createSession, SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
+import type { OutboxEntry } from '../../src/shared/contracts/notifications';
+import { MAX_DELIVERY_ATTEMPTS } from '../../src/shared/domain/notification-routing';
+import { testConfig } from '../setup/test-app';
+import { createLocalDatabase } from './support/outage-postgres';
+import { seededRandom } from './support/providers-faults';
+import { startFaultySmtpServer } from './support/providers-smtp';
+import { startFaultyTwilio } from './support/providers-twilio';
+
+/**
+ * The SMTP and SMS providers fail 30% of requests (error answers, timeouts, and messages
+ * accepted whose answer is lost) and refuse some recipients permanently, while notifications
+ * flow through two outbox workers on one PostgreSQL database (two instances). Every
+ * notification ends sent, or failed with the reason; no recipient gets a message twice (the
+ * providers drop repeats by the idempotency key Baton sends: the SMS token, the email
+ * Message-ID); administrators see every failure, with the provider's answer, in the outbox view.
+ */
+const CI = process.env.FAULTS_SCALE === 'ci';
+// The shared setup file sets 30 s per test; these runs take longer at full size.
+const TEST_TIMEOUT_MS = 900_000;
+const NOTIFICATIONS = CI ? 1_000 : 10_000;
+const RECIPIENTS = NOTIFICATIONS / 2; // each gets an email and an SMS
+const FAILURE_RATE = 0.3;
+const SEED = Number(process.env.FAULTS_SEED ?? 20_261_102);
+/** the channels' timeouts: a provider that does not answer within this has failed */
+const TIMEOUT_MS = 500;
+
+const refusedEmail = (i: number) => i % 50 === 7;
+const refusedPhone = (i: number) => i % 50 === 23;
+const emailOf = (i: number) => `${refusedEmail(i) ? 'refused' : 'person'}${i}@example.com`;
+const phoneOf = (i: number) => `+1555${String(i).padStart(7, '0')}`;
+const refusedPhones = new Set(
+  Array.from({ length: RECIPIENTS }, (_, i) => i)
+    .filter(refusedPhone)
+    .map(phoneOf),
+);
+
+let dbUrl: { url: string; drop: () => Promise<void> };
+let databases: Database[];
+let smtp: Awaited<ReturnType<typeof startFaultySmtpServer>>;
+let twilio: Awaited<ReturnType<typeof startFaultyTwilio>>;
+let app: FastifyInstance;
+let adminCookie: string;
+const config = testConfig();
+const cipher = new FieldCipher(parseMasterKey(config.encryptionKey!));
+const clock = new ManualClock('2026-11-02T12:00:00Z');
+
+beforeAll(async () => {
+  dbUrl = await createLocalDatabase('baton_faults_providers');
+  // Two instances: two pools, two workers.
+  databases = [openPostgres(dbUrl.url, { max: 10 }), openPostgres(dbUrl.url, { max: 10 })];
+  await databases[0].migrate();
+  const random = seededRandom(SEED);
+  smtp = await startFaultySmtpServer({ failureRate: FAILURE_RATE, random }, (address) =>
+    address.startsWith('refused'),
+  );
+  twilio = await startFaultyTwilio({ failureRate: FAILURE_RATE, random }, (to) =>
+    refusedPhones.has(to),
+  );
+  app = await buildApp({ config, database: databases[0], cipher, clock, logger: false });
+  await app.ready();
+  const admin = await insertUser(databases[0].db, cipher, { roles: ['admin'] });
+  const { token } = await createSession(databases[0].db, clock, config.session, admin.id);
+  adminCookie = `${SESSION_COOKIE}=${token}`;
+});
+
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+  await twilio?.close();
+  for (const database of databases ?? []) await database.close();
+  await dbUrl?.drop();
+});
+
+async function enqueueAll() {
+  const inputs: NotificationInput[] = Array.from({ length: RECIPIENTS }, (_, i) => ({
+    eventKey: `drill:${i}`,
+    kind: 'handoff',
+    recipient: {
+      id: null,
+      email: emailOf(i),
+      phone: phoneOf(i),
+      notificationPreference: 'both',
+    },
+    subject: `Drill ${i}: you hold the baton`,
+    text: `Olivia passed you the baton for drill ${i}.`,
+  }));
+  for (let from = 0; from < inputs.length; from += 500) {
+    await enqueueNotifications(
+      databases[0].db,
+      cipher,
+      clock.now(),
+      inputs.slice(from, from + 500),
+    );
+  }
+}
+
+test(
+  `${NOTIFICATIONS} notifications through providers failing ${FAILURE_RATE * 100}% of the time`,
+  async () => {
+    const started = Date.now();
+    await enqueueAll();
+    const workers = databases.map((database) =>
+      startOutboxWorker({
+        db: database.db,
+        cipher,
+        clock,
+        // Ticks are driven below; the worker's own timer never fires during the test.
+        intervalMs: 3_600_000,
+        channels: {
+          email: createEmailChannel(smtp.url, 'Baton <baton@example.com>', TIMEOUT_MS),
+          sms: createSmsChannel(
+            {
+              accountSid: twilio.accountSid,
+              authToken: twilio.authToken,
+              from: '+15550000000',
+              apiBase: twilio.apiBase,
+            },
+            TIMEOUT_MS,
+          ),
+        },
+      }),
+    );
+    const db = databases[0].db;
+    let rounds = 0;
+    try {
+      // Both workers deliver what is due; then the clock moves past the next retry that is due
+      // (by two minutes, so that retries due close together go in one round).
+      for (;;) {
+        await Promise.all(workers.map((w) => w.tick()));
+        const [next] = await db
+          .select({ at: sql<Date | null>`min(${notifications.nextAttemptAt})` })
+          .from(notifications)
+          .where(eq(notifications.status, 'pending'));
+        if (!next?.at) break;
+        const at = new Date(next.at).getTime();
+        clock.set(new Date(Math.max(at, clock.now().getTime()) + 120_000));
+        rounds += 1;
+        console.info(
+          `round ${rounds} ${Date.now() - started} ms next=${String(next.at)} now=${clock.now().toISOString()}`,
+        );
+        expect(rounds, 'the outbox drains').toBeLessThan(500);
+      }
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()));
+    }
+    const elapsedMs = Date.now() - started;
+
+    const rows = await db.select().from(notifications).orderBy(notifications.id);
+    expect(rows).toHaveLength(NOTIFICATIONS);
+    const contentOf = new Map(rows.map((r) => [r.id, decryptContent(r, cipher)]));
+
+    // Every notification ends sent, or failed with a reason.
+    const byStatus: Record<string, typeof rows> = {};
+    for (const row of rows) {
+      byStatus[row.status] = [...(byStatus[row.status] ?? []), row];
+    }
+    expect(Object.keys(byStatus).sort()).toEqual(['failed', 'sent']);
+    for (const row of byStatus.failed ?? []) expect(row.lastError, `#${row.id}`).toBeTruthy();
+
+    // No recipient got a message twice: provider deliveries matched back to notifications by what
+    // arrived (address and text), whatever key came with them.
+    expect(smtp.log.unkeyed, 'every email carries a Message-ID').toBe(0);
+    expect(twilio.log.unkeyed, 'every SMS carries an idempotency token').toBe(0);
+    const identity = (channel: string, to: string, text: string) => `${channel}|${to}|${text}`;
+    const notificationBy = new Map(
+      rows.map((r) => {
+        const c = contentOf.get(r.id)!;
+        return [identity(r.channel, c.to, r.channel === 'email' ? c.subject : c.text), r];
+      }),
+    );
+    const deliveredTimes = new Map<number, number>();
+    const arrivals = [
+      ...smtp.log.deliveries.map((d) => identity('email', d.message.to[0], d.message.subject)),
+      ...twilio.log.deliveries.map((d) => identity('sms', d.message.to, d.message.body)),
+    ];
+    for (const arrival of arrivals) {
+      const row = notificationBy.get(arrival);
+      expect(row, `a delivery that matches no notification: ${arrival}`).toBeDefined();
+      if (row) deliveredTimes.set(row.id, (deliveredTimes.get(row.id) ?? 0) + 1);
+    }
+    const twice = [...deliveredTimes].filter(([, n]) => n > 1);
+    expect(twice, 'notifications delivered more than once').toEqual([]);
+    // A notification recorded as sent did arrive.
+    const sentNotDelivered = (byStatus.sent ?? []).filter((r) => deliveredTimes.get(r.id) !== 1);
+    expect(sentNotDelivered.map((r) => r.id)).toEqual([]);
+
+    // A permanent refusal ends the notification: failed, with the provider's answer, and the
+    // recipient is never tried again (the provider saw one refusal each). Attempts before it may
+    // have failed for a passing reason.
+    const refused = (r: (typeof rows)[number]) => {
+      const c = contentOf.get(r.id)!;
+      return r.channel === 'email' ? c.to.startsWith('refused') : refusedPhones.has(c.to);
+    };
+    for (const log of [smtp.log, twilio.log]) {
+      const repeated = [...log.refusals].filter(([, n]) => n > 1);
+      expect(repeated, 'recipients tried again after a permanent refusal').toEqual([]);
+    }
+    for (const row of rows.filter(refused)) {
+      const to = contentOf.get(row.id)!.to;
+      const log = row.channel === 'email' ? smtp.log : twilio.log;
+      expect(row.status, `#${row.id}`).toBe('failed');
+      if (log.refusals.get(to) !== 1) {
+        // Never reached the provider's refusal: every attempt failed on the way.
+        expect(row.attempts, `#${row.id}`).toBe(MAX_DELIVERY_ATTEMPTS);
+      } else if (row.channel === 'email') {
+        expect(row.lastError, `#${row.id}`).toMatch(/550.*recipient refused/);
+        expect(row.providerResponse, `#${row.id}`).toMatch(/550/);
+      } else {
+        expect(row.lastError, `#${row.id}`).toBe('SMS provider answered 400');
+        expect(row.providerResponse, `#${row.id}`).toContain('21610');
+      }
+    }
+    const exhausted = (byStatus.failed ?? []).filter((r) => !refused(r));
+    for (const row of exhausted) expect(row.attempts, `#${row.id}`).toBe(MAX_DELIVERY_ATTEMPTS);
+    expect(rows.filter(refused).length).toBe((byStatus.failed ?? []).length - exhausted.length);
+
+    // The faults did happen, each kind on each provider, and repeats were sent (and dropped).
+    for (const log of [smtp.log, twilio.log]) {
+      expect(log.outcomes.error).toBeGreaterThan(0);
+      expect(log.outcomes.timeout).toBeGreaterThan(0);
+      expect(log.outcomes['accepted-timeout']).toBeGreaterThan(0);
+      expect(log.outcomes.repeat).toBeGreaterThan(0);
+    }
+
+    // Administrators see every failure in the outbox view, with the reason and provider's answer.
+    const failed = byStatus.failed ?? [];
+    expect(failed.length).toBeLessThanOrEqual(500);
+    const res = await app.inject({
+      url: '/api/admin/notifications?status=failed&limit=500',
+      headers: { cookie: adminCookie },
+    });
+    expect(res.statusCode).toBe(200);
+    const listed = res.json() as OutboxEntry[];
+    expect(listed.map((e) => e.id).sort((a, b) => a - b)).toEqual(failed.map((r) => r.id));
+    for (const entry of listed) {
+      const row = failed.find((r) => r.id === entry.id)!;
+      expect(entry).toMatchObject({
+        status: 'failed',
+        lastError: row.lastError,
+        providerResponse: row.providerResponse,
+        to: contentOf.get(row.id)?.to,
+      });
+      expect(entry.lastError).toBeTruthy();
+    }
+    // What an administrator reads for a refused SMS and a refused email.
+    expect(listed.some((e) => /unsubscribed recipient/.test(e.providerResponse ?? ''))).toBe(true);
+    expect(listed.some((e) => /550 5\.1\.1/.test(e.lastError ?? ''))).toBe(true);
+
+    const pendingLeft = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(notifications)
+      .where(eq(notifications.status, 'pending'));
+    expect(pendingLeft[0].n).toBe(0);
+
+    console.info(
+      `[provider-faults] ${JSON.stringify({
+        notifications: NOTIFICATIONS,
+        sent: byStatus.sent?.length ?? 0,
+        failedRefused: failed.length - exhausted.length,
+        failedAfterRetries: exhausted.length,
+        deliveredTwice: twice.length,
+        smtp: smtp.log.outcomes,
+        sms: twilio.log.outcomes,
+        rounds,
+        elapsedMs,
+      })}`,
+    );
+  },
+  TEST_TIMEOUT_MS,
+);

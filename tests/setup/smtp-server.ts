@@ -1,0 +1,51 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/**
+ * startSmtpServer runs a real SMTP server on 127.0.0.1 for tests. `failNext(n, code)` makes the
+ * next n messages fail with an SMTP reply code (4xx transient, 5xx permanent).
+ */
+export async function startSmtpServer() {
+  const received: ReceivedMail[] = [];
+  let failures: { remaining: number; code: number } = { remaining: 0, code: 451 };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if (failures.remaining > 0) {
+          failures.remaining -= 1;
+          const err = Object.assign(new Error('Mailbox temporarily unavailable'), {
+            responseCode: failures.code,
+          });
+          return callback(err);
+        }
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    failNext(n: number, code = 451) {
+      failures = { remaining: n, code };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
