@@ -70,6 +70,12 @@ async function visit(page: Page, route: string) {
     page.getByRole('heading', { level: 1 }).or(page.getByRole('dialog')).first(),
   ).toBeVisible();
   await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+  // axe measures colour contrast as painted: a dialog still fading in reads as low contrast.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
 }
 
 async function rotationRoute(page: Page): Promise<string> {
