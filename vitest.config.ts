@@ -11,7 +11,12 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'tests/**/*.test.ts'],
     // multi-process fault tests have their own config (vitest.faults.config.ts)
-    exclude: ['**/node_modules/**', 'tests/faults/**'],
+    // *.pg.test.ts need a PostgreSQL server: they run with TEST_DATABASE_URL (npm run test:api:pg)
+    exclude: [
+      '**/node_modules/**',
+      'tests/faults/**',
+      ...(process.env.TEST_DATABASE_URL ? [] : ['**/*.pg.test.ts']),
+    ],
     environment: 'node',
     globalSetup: ['tests/setup/global-setup.ts'],
     setupFiles: ['tests/setup/fail-on-console-error.ts'],

@@ -5,6 +5,8 @@ import { expect, test } from 'vitest';
 import { isDatabaseUnavailable } from '../http/database-unavailable';
 import { openPostgres, selectRows } from './client';
 
+// PostgreSQL only (node-postgres pools): vitest.config.ts runs *.pg.test.ts files when
+// TEST_DATABASE_URL is set, as `npm run test:api:pg` and .ci/run do.
 const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 test('a connection lost between two statements of a transaction fails the transaction, not the process', async () => {
