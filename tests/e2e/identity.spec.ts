@@ -313,6 +313,8 @@ test.describe('invitations, User Management and Profile', () => {
 });
 
 test.describe('sign in with Google through a local OpenID provider', () => {
+  // Two browser windows and a second server per flow: more than the default 30 s on a busy machine.
+  test.describe.configure({ timeout: 60_000 });
   let provider: TestOpenIdProvider;
   let baton: BatonServer;
   const adminEmail = 'olga.oidc.admin@example.com';
