@@ -9,6 +9,7 @@ import {
 import type { User } from '../../../shared/contracts/users';
 import { auditEvents, invitations, notifications } from '../../db/schema';
 import { decryptContent } from '../notifications/outbox';
+import { hashToken } from '../sessions/session-service';
 
 let t: TestApp;
 let admin: User;
@@ -98,6 +99,41 @@ describe('POST /api/invitations', () => {
       409,
     );
     expect(await t.database.db.select().from(notifications)).toHaveLength(before);
+  });
+
+  test('each invitation gets its own random token; the link the list shows validates', async () => {
+    const made = [];
+    for (const name of ['Rae Random', 'Ravi Random']) {
+      const res = await invite({ email: email(), name, role: 'member' });
+      expect(res.statusCode, res.body).toBe(201);
+      made.push(res.json());
+    }
+    const tokens = made.map((m) => tokenOf(m.inviteUrl));
+    expect(tokens[0]).not.toBe(tokens[1]);
+    for (const token of tokens) expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+
+    const listed = (await list()).json() as { id: number; inviteUrl: string | null }[];
+    for (const m of made) {
+      const item = listed.find((i) => i.id === m.id);
+      expect(item?.inviteUrl).toBeTruthy();
+      const valid = await validate(tokenOf(item?.inviteUrl ?? ''));
+      expect(valid.statusCode, valid.body).toBe(200);
+      expect(valid.json().invitation).toMatchObject({ id: m.id, name: m.name });
+    }
+  });
+
+  test('an invitation from before random tokens keeps a working link, which cannot be shown again', async () => {
+    const created = (await invite({ email: email(), name: 'Leo Legacy', role: 'member' })).json();
+    const oldToken = 'derived-before-decision-110-aaaaaaaaaaaaaaa';
+    await t.database.db
+      .update(invitations)
+      .set({ tokenHash: hashToken(oldToken), tokenEnc: null })
+      .where(eq(invitations.id, created.id));
+    const item = (await list()).json().find((i: { id: number }) => i.id === created.id);
+    expect(item).toMatchObject({ status: 'pending', inviteUrl: null });
+    const valid = await validate(oldToken);
+    expect(valid.statusCode, valid.body).toBe(200);
+    expect(valid.json().invitation.id).toBe(created.id);
   });
 
   test('the role defaults to member (On-Call)', async () => {
