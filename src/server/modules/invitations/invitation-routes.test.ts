@@ -225,6 +225,24 @@ describe('accepting an invitation', () => {
     expect(row).toMatchObject({ status: 'accepted', inviteUrl: null });
   });
 
+  test('validation is rate limited per client: 30 a minute, then 429 in the one error shape', async () => {
+    const check = (address: string) =>
+      t.app.inject({
+        url: `/api/invitations/${'y'.repeat(43)}/validate`,
+        headers: { 'x-forwarded-for': address },
+      });
+    const codes: number[] = [];
+    for (let i = 0; i < 30; i++) codes.push((await check('198.18.9.9')).statusCode);
+    expect(codes.every((c) => c === 404)).toBe(true);
+    const limited = await check('198.18.9.9');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({
+      message: expect.stringMatching(/^Too many attempts\. Try again in \d+ seconds\.$/),
+      code: 'RATE_LIMITED',
+    });
+    expect((await check('198.18.9.10')).statusCode).toBe(404);
+  });
+
   test('an unknown token answers a message', async () => {
     const res = await validate('x'.repeat(43));
     expect(res.statusCode).toBe(404);
