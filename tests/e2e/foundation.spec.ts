@@ -15,9 +15,14 @@ test('a signed-out visitor is sent to /login, except on help pages', async ({ pa
 test('without OpenID Connect settings the Google button says sign-in with Google is not configured', async ({
   page,
 }) => {
-  // The e2e server runs without OIDC_CLIENT_ID: the button is there but disabled, with the reason.
+  // The e2e server runs without OIDC_CLIENT_ID: the button is there but disabled, and the
+  // button itself carries the reason (its accessible description), as well as the caption.
   await page.goto('/login');
-  await expect(page.getByRole('button', { name: /Sign in with Google/ })).toBeDisabled();
+  const google = page.getByRole('button', { name: 'Sign in with Google', exact: true });
+  await expect(google).toBeDisabled();
+  await expect(google).toHaveAccessibleDescription(
+    'Sign-in with Google is not configured on this server.',
+  );
   await expect(
     page.getByText('Sign-in with Google is not configured on this server.'),
   ).toBeVisible();
@@ -108,11 +113,41 @@ test('the avatar menu shows who is signed in, links to the profile and signs out
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByText('Logged Out', { exact: true })).toBeVisible();
+  await expect(
+    page.getByText('You have been logged out successfully', { exact: true }).first(),
+  ).toBeVisible();
   // The session is gone on the server, not just in the page.
   const res = await page.request.get('/api/auth/user');
   expect(res.status()).toBe(401);
   await page.goto('/');
   await expect(page).toHaveURL(/\/login$/);
+});
+
+test("a failed logout says 'Logout Error' and leaves the user signed in", async ({ page }) => {
+  await signIn(page, accounts.manager.email);
+  let attempts = 0;
+  await page.route('**/api/auth/logout*', (route) => {
+    attempts += 1;
+    return route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'Something went wrong on our side.', code: 'INTERNAL' }),
+    });
+  });
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  const toastItem = page
+    .getByRole('region', { name: /Notifications/ })
+    .getByRole('listitem')
+    .filter({ hasText: 'Logout Error' });
+  await expect(toastItem).toBeVisible();
+  await expect(toastItem).toContainText('There was a problem logging out. Please try again.');
+  await expect(toastItem).toHaveClass(/destructive/);
+  expect(attempts).toBe(1);
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  // The session still stands on the server.
+  expect((await page.request.get('/api/auth/user')).status()).toBe(200);
 });
 
 test('an unknown path shows the not-found screen with a way back', async ({ page }) => {

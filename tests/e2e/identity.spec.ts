@@ -65,6 +65,31 @@ const invitationRow = (page: Page, email: string) =>
 
 /** toast returns the visible toast text (each appears twice: visible and for screen readers). */
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first();
+/**
+ * toastItem returns the shown toast (an item of the notifications region) that has a title. An
+ * open modal dialog hides the rest of the page from the accessibility tree (the toast is still
+ * announced through its live region), hence includeHidden.
+ */
+const toastItem = (page: Page, title: string) =>
+  page
+    .getByRole('region', { name: /Notifications/, includeHidden: true })
+    .getByRole('listitem', { includeHidden: true })
+    .filter({ hasText: title });
+
+/** The invitation check of the invite screen, whatever the token. */
+const VALIDATE = /\/api\/invitations\/[^/]+\/validate/;
+
+/** invitedUser invites an address through the API and signs it in once, creating the user. */
+async function invitedUser(baseURL: string, prefix: string) {
+  const admin = await apiAs(baseURL, accounts.admin.email);
+  const email = `${prefix}.${unique()}@example.com`;
+  await invite(admin, { email, name: `${prefix} ${unique()}`, role: 'member' });
+  await admin.dispose();
+  const invitee = await apiAs(baseURL, email);
+  const name = (await (await invitee.get('/api/auth/user')).json()).user.name as string;
+  await invitee.dispose();
+  return { email, name };
+}
 
 test.describe('invitations, User Management and Profile', () => {
   test.beforeEach(async ({ context }) => {
@@ -156,6 +181,61 @@ test.describe('invitations, User Management and Profile', () => {
     await expect(page.getByRole('button', { name: 'Sign in with Google' })).toBeDisabled();
   });
 
+  test('the invite screen: validating first, then a network failure or a bare 404 says so', async ({
+    page,
+    baseURL,
+  }) => {
+    // A slow answer: the validating state shows until it arrives.
+    const admin = await apiAs(baseURL!, accounts.admin.email);
+    const link = await invite(admin, {
+      email: `vera.validating.${unique()}@example.com`,
+      name: 'Vera Validating',
+      role: 'manager',
+    });
+    await admin.dispose();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(VALIDATE, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(link);
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Validating invitation...' }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in with Google' })).toBeDisabled();
+    await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
+    release();
+    await expect(page.getByText('Valid Invitation', { exact: true })).toBeVisible();
+    await expect(page.getByText("You've been invited to join as Manager.")).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Complete Your Registration' })).toBeVisible();
+    await page.unroute(VALIDATE);
+
+    // The request never gets an answer (network failure).
+    await page.route(VALIDATE, (route) => route.abort('failed'));
+    await page.goto(`/invite/${'n'.repeat(43)}`);
+    await expect(page.getByText('Invalid Invitation', { exact: true })).toBeVisible();
+    await expect(
+      page.getByText('Unable to validate invitation. Please try again.', { exact: true }),
+    ).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in with Google' })).toBeDisabled();
+    await page.unroute(VALIDATE);
+
+    // A 404 without a message, with an empty body or a body without one: the fallback.
+    for (const body of ['', JSON.stringify({ code: 'NOT_FOUND' })]) {
+      await page.route(VALIDATE, (route) =>
+        route.fulfill({ status: 404, contentType: 'application/json', body }),
+      );
+      await page.goto(`/invite/${'m'.repeat(43)}`);
+      await expect(page.getByText('Invalid Invitation', { exact: true })).toBeVisible();
+      await expect(page.getByText('Invalid invitation', { exact: true })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Welcome' })).toBeVisible();
+      await page.unroute(VALIDATE);
+    }
+  });
+
   test('an admin deletes an invitation after confirming', async ({ page, baseURL }) => {
     const admin = await apiAs(baseURL!, accounts.admin.email);
     const email = `gone.soon.${unique()}@example.com`;
@@ -199,8 +279,13 @@ test.describe('invitations, User Management and Profile', () => {
     await own.getByRole('button', { name: `Edit roles for ${accounts.admin.name}` }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit User Roles' });
     await expect(dialog.getByRole('checkbox', { name: 'Administrator' })).toBeChecked();
+    // Administrator is the only role: it cannot be unchecked until another one is.
     await dialog.getByRole('checkbox', { name: 'Administrator' }).click();
+    await expect(toastItem(page, 'Role Required')).toBeVisible();
+    await expect(dialog.getByRole('checkbox', { name: 'Administrator' })).toBeChecked();
     await dialog.getByRole('checkbox', { name: 'Manager', exact: true }).click();
+    await dialog.getByRole('checkbox', { name: 'Administrator' }).click();
+    await expect(dialog.getByRole('checkbox', { name: 'Administrator' })).not.toBeChecked();
     await dialog.getByRole('button', { name: 'Save Roles' }).click();
     await expect(toast(page, 'Cannot Remove Admin Role')).toBeVisible();
     await expect(toast(page, 'You cannot remove your own admin role.')).toBeVisible();
@@ -212,17 +297,181 @@ test.describe('invitations, User Management and Profile', () => {
     await row.getByRole('button', { name: `Edit roles for ${name}` }).click();
     await expect(dialog.getByRole('checkbox', { name: 'On-Call' })).toBeChecked();
     await expect(dialog.getByRole('checkbox', { name: 'Manager', exact: true })).not.toBeChecked();
+    // Unchecking the last role is refused on the spot ('Role Required'): it stays checked.
     await dialog.getByRole('checkbox', { name: 'On-Call' }).click();
-    await expect(dialog.getByRole('button', { name: 'Save Roles' })).toBeDisabled();
-    await expect(dialog.getByText('At least one role must be selected')).toBeVisible();
+    const required = toastItem(page, 'Role Required');
+    await expect(required).toBeVisible();
+    await expect(required).toContainText('A user must have at least one role.');
+    await expect(required).toHaveClass(/destructive/);
+    await expect(dialog.getByRole('checkbox', { name: 'On-Call' })).toBeChecked();
+    await expect(dialog.getByRole('button', { name: 'Save Roles' })).toBeEnabled();
     await dialog.getByRole('checkbox', { name: 'Manager', exact: true }).click();
     await dialog.getByRole('checkbox', { name: 'Incident Manager' }).click();
+    // With other roles checked, On-Call may go.
+    await dialog.getByRole('checkbox', { name: 'On-Call' }).click();
+    await expect(dialog.getByRole('checkbox', { name: 'On-Call' })).not.toBeChecked();
     await dialog.getByRole('button', { name: 'Save Roles' }).click();
     await expect(toast(page, 'Roles Updated')).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(row).toContainText('Manager');
     await expect(row).toContainText('Incident Manager');
     await expect(row).not.toContainText('On-Call');
+  });
+
+  test('the Edit User Roles dialog cannot be closed while saving', async ({ page, baseURL }) => {
+    const { email, name } = await invitedUser(baseURL!, 'sasha.saving');
+    await page.goto('/login');
+    await signInLocally(page, accounts.admin.email);
+    await page.goto('/admin/users');
+    const row = userRow(page, email);
+    const dialog = page.getByRole('dialog', { name: 'Edit User Roles' });
+
+    // While idle, Escape closes it.
+    await row.getByRole('button', { name: `Edit roles for ${name}` }).click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    // The PATCH is held until the test lets it through.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/admin/users/*/roles*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await row.getByRole('button', { name: `Edit roles for ${name}` }).click();
+    await dialog.getByRole('checkbox', { name: 'Manager', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Save Roles' }).click();
+    await expect(dialog.getByRole('button', { name: 'Saving...' })).toBeDisabled();
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    await expect(dialog.getByRole('button', { name: 'Close' })).toHaveCount(0);
+    await page.keyboard.press('Escape');
+    await page.mouse.click(5, 5);
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Saving...' })).toBeVisible();
+
+    release();
+    await expect(toastItem(page, 'Roles Updated')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(row).toContainText('Manager');
+  });
+
+  test('User Management: both tables, Refresh, the empty list, statuses and a failed delete', async ({
+    page,
+    baseURL,
+  }) => {
+    const admin = await apiAs(baseURL!, accounts.admin.email);
+    const email = `una.undeleted.${unique()}@example.com`;
+    await invite(admin, { email, name: 'Una Undeleted', role: 'member' });
+    await admin.dispose();
+
+    await page.goto('/login');
+    await signInLocally(page, accounts.admin.email);
+    let listReads = 0;
+    page.on('request', (request) => {
+      if (request.method() === 'GET' && /\/api\/invitations(\?|$)/.test(request.url())) {
+        listReads += 1;
+      }
+    });
+    await page.goto('/admin/users');
+    const users = page
+      .getByRole('table')
+      .filter({ has: page.getByRole('columnheader', { name: 'Current Role' }) });
+    await expect(users.getByRole('columnheader')).toHaveText([
+      'User',
+      'Email',
+      'Current Role',
+      'Actions',
+    ]);
+    const invitations = page
+      .getByRole('table')
+      .filter({ has: page.getByRole('columnheader', { name: 'Expires' }) });
+    await expect(invitations.getByRole('columnheader')).toHaveText([
+      'Name',
+      'Email',
+      'Role',
+      'Status',
+      'Expires',
+      'Actions',
+    ]);
+    await expect(invitationRow(page, email)).toBeVisible();
+
+    // A failed delete says so and keeps the row.
+    await page.route('**/api/invitations/*', (route) =>
+      route.request().method() === 'DELETE'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              message: 'Something went wrong on our side.',
+              code: 'INTERNAL',
+            }),
+          })
+        : route.fallback(),
+    );
+    await invitationRow(page, email)
+      .getByRole('button', { name: `Delete invitation for ${email}` })
+      .click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    const failed = toastItem(page, 'Delete Failed');
+    await expect(failed).toBeVisible();
+    await expect(failed).toContainText('Failed to delete invitation. Please try again.');
+    await expect(failed).toHaveClass(/destructive/);
+    await expect(invitationRow(page, email)).toBeVisible();
+
+    // Refresh reads the list again. Polling (every 3 s) pauses while the page is hidden, as
+    // TanStack Query does by default, so every read counted from here on is Refresh's.
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    });
+    await page.waitForTimeout(3500);
+    const before = listReads;
+    const refresh = page.getByRole('button', { name: 'Refresh' });
+    await refresh.click();
+    await expect.poll(() => listReads).toBe(before + 1);
+    await expect(refresh).toBeEnabled();
+    await refresh.click();
+    await expect.poll(() => listReads).toBe(before + 2);
+
+    // An empty list, and every status: other than pending or accepted is shown as destructive.
+    let answer: unknown[] = [];
+    await page.route(/\/api\/invitations(\?|$)/, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) }),
+    );
+    await refresh.click();
+    await expect(page.getByText('No pending invitations', { exact: true })).toBeVisible();
+    await expect(invitations).toHaveCount(0);
+
+    const item = (id: number, status: string) => ({
+      id,
+      name: `Status ${status}`,
+      email: `status.${status}@example.com`,
+      role: 'member',
+      status,
+      expiresAt: '2026-11-29T12:00:00.000Z',
+      createdAt: '2026-11-22T12:00:00.000Z',
+      inviteUrl: null,
+    });
+    answer = [
+      item(9001, 'pending'),
+      item(9002, 'accepted'),
+      item(9003, 'expired'),
+      item(9004, 'revoked'),
+    ];
+    await refresh.click();
+    const badge = (status: string, label: string) =>
+      invitationRow(page, `status.${status}@example.com`).getByText(label, { exact: true });
+    await expect(badge('pending', 'Pending')).toBeVisible();
+    await expect(badge('pending', 'Pending')).not.toHaveClass(/bg-destructive/);
+    await expect(badge('accepted', 'Accepted')).not.toHaveClass(/bg-destructive/);
+    await expect(badge('expired', 'Expired')).toHaveClass(/bg-destructive/);
+    await expect(badge('revoked', 'Revoked')).toHaveClass(/bg-destructive/);
+    await expect(
+      invitationRow(page, 'status.expired@example.com').getByRole('cell').nth(4),
+    ).toHaveText('Nov 29, 2026');
   });
 
   test('deleting a user: refused while they are in rotations, done after confirming otherwise', async ({
@@ -392,8 +641,12 @@ test.describe('sign in with Google through a local OpenID provider', () => {
   test('an account without an invitation is refused', async ({ page }) => {
     await page.goto(`${baton.url}/login`);
     await chooseAccount(page, `stranger.${unique()}@example.com`);
-    await expect(toast(page, 'Authentication Failed')).toBeVisible();
-    await expect(page.getByText(/There is no invitation for stranger\./).first()).toBeVisible();
+    const refused = toastItem(page, 'Authentication Failed');
+    await expect(refused).toBeVisible();
+    await expect(refused).toContainText(
+      'You do not have permission to access this application. Ask an administrator for an invitation.',
+    );
+    await expect(refused).not.toContainText('stranger.');
     await expect(page).toHaveURL(`${baton.url}/login`);
     expect((await page.request.get(`${baton.url}/api/auth/user`)).status()).toBe(401);
   });

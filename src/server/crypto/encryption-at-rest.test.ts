@@ -4,7 +4,11 @@ import { createTestDatabase } from '../../../tests/setup/test-database';
 import { type Database, selectRows } from '../db/client';
 import { allocateIds } from '../db/ids';
 import { invitations, notifications, users } from '../db/schema';
-import { insertInvitation, toInvitation } from '../modules/invitations/invitation-repository';
+import {
+  insertInvitation,
+  recoverInvitationToken,
+  toInvitation,
+} from '../modules/invitations/invitation-repository';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
   FieldCipher,
@@ -26,6 +30,7 @@ const secrets = [
   'alan.turing',
   'Page: disk full on db-7',
 ];
+let invitationToken: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -39,12 +44,12 @@ beforeAll(async () => {
     },
     { name: 'Alan Turing', email: 'alan.turing@example.com', roles: ['on-call'] },
   ]);
-  await insertInvitation(db, cipher, {
+  ({ token: invitationToken } = await insertInvitation(db, cipher, {
     name: 'Ada Lovelace',
     email: 'ada.lovelace@example.com',
     role: 'manager',
     expiresAt: new Date('2030-01-01T00:00:00Z'),
-  });
+  }));
   const [id] = await allocateIds(db, 'notifications');
   await db.insert(notifications).values({
     id,
@@ -71,7 +76,7 @@ async function rawDump(): Promise<string> {
 describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   test('raw rows hold no personal value in clear', async () => {
     const dump = (await rawDump()).toLowerCase();
-    for (const secret of [...secrets, 'Ada Lovelace', 'ada.lovelace']) {
+    for (const secret of [...secrets, 'Ada Lovelace', 'ada.lovelace', invitationToken]) {
       expect(dump).not.toContain(secret.toLowerCase());
     }
     expect(dump).toContain('v1.');
@@ -112,8 +117,9 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const newKey = parseMasterKey(generateMasterKey());
     const during = new FieldCipher(newKey, [oldKey]);
     const rewritten = await reencryptAll(database.db, during);
-    // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email; 1 notification
-    expect(rewritten).toBe(8);
+    // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email, token;
+    // 1 notification
+    expect(rewritten).toBe(9);
     expect(await reencryptAll(database.db, during)).toBe(0);
 
     const after = new FieldCipher(newKey);
@@ -123,8 +129,11 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     expect(row?.id).toBe(rows[1].id);
     const [invitation] = await database.db.select().from(invitations);
     expect(toInvitation(invitation, after).name).toBe('Ada Lovelace');
+    expect(recoverInvitationToken(after, invitation)).toBe(invitationToken);
     expect(() => toInvitation(invitation, new FieldCipher(oldKey))).toThrow(FieldDecryptionError);
     const dump = (await rawDump()).toLowerCase();
-    for (const secret of secrets) expect(dump).not.toContain(secret.toLowerCase());
+    for (const secret of [...secrets, invitationToken]) {
+      expect(dump).not.toContain(secret.toLowerCase());
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Field-level encryption of personal data (users' name, email, phone; invitations' email and name;
- * notifications' content). Each stored value is an envelope
+ * Field-level encryption of personal data (users' name, email, phone; invitations' email, name and
+ * token; notifications' content). Each stored value is an envelope
  *   v1.<key id>.<96-bit nonce>.<ciphertext>.<128-bit tag>   (base64url parts)
  * sealed with AES-256-GCM under a key derived from ENCRYPTION_KEY. The associated data binds the
  * value to its table, column and row id, so a value copied to another row or column is refused.

@@ -9,6 +9,7 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'users', column: 'phone_enc', field: 'phone' },
   { table: 'invitations', column: 'name_enc', field: 'name' },
   { table: 'invitations', column: 'email_enc', field: 'email', blindIndex: 'email_index' },
+  { table: 'invitations', column: 'token_enc', field: 'token' },
   { table: 'notifications', column: 'content_enc', field: 'content' },
 ] as const;
 

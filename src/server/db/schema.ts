@@ -224,8 +224,13 @@ export const invitations = pgTable(
     emailEnc: text('email_enc').notNull(),
     emailIndex: text('email_index').notNull(),
     role: text('role').notNull(),
-    /** SHA-256 of the single-use token; the token itself is never stored */
+    /** SHA-256 of the single-use random token, for lookup (decision 110) */
     tokenHash: text('token_hash').notNull(),
+    /**
+     * The token sealed with the field cipher, so an administrator can copy the link of a pending
+     * invitation again; null for invitations made before decision 110 (their link still works)
+     */
+    tokenEnc: text('token_enc'),
     /** pending, accepted, revoked */
     status: text('status').notNull().default('pending'),
     expiresAt: ts('expires_at').notNull(),

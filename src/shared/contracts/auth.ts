@@ -38,6 +38,9 @@ export const SIGN_IN_MESSAGES = {
   popupClosed: 'Sign-in popup was closed before authentication was completed.',
   failed: 'Failed to sign in with Google',
   notPermitted: 'You do not have permission to access this application.',
+  /** a verified person with neither a user nor a pending invitation */
+  notInvited:
+    'You do not have permission to access this application. Ask an administrator for an invitation.',
   problem: 'There was a problem signing you in. Please try again.',
   notConfigured: 'Sign-in with Google is not configured on this server.',
 } as const;

@@ -115,6 +115,11 @@ export const ROLE_UPDATE_TITLES: Record<string, string> = {
   [ROLE_UPDATE_MESSAGES.invalid]: 'Invalid Role Selection',
 };
 
+/** roleUpdateFailureTitle returns the toast title for a refused role change (specification section 5). */
+export function roleUpdateFailureTitle(message: string): string {
+  return Object.hasOwn(ROLE_UPDATE_TITLES, message) ? ROLE_UPDATE_TITLES[message] : 'Update Failed';
+}
+
 /**
  * UpdateRolesInputSchema is the body of PATCH /api/admin/users/{id}/roles: role names, checked by
  * the server against the rules above (an empty list, an unknown role, one's own admin role).

@@ -1,5 +1,6 @@
 import type { User } from '@shared/contracts/users';
 import { LogOut, UserRound } from 'lucide-react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
@@ -24,8 +25,17 @@ export function UserMenu({
   onLogout: () => void;
   isLoggingOut: boolean;
 }) {
+  const [open, setOpen] = useState(false);
+  const [wasLoggingOut, setWasLoggingOut] = useState(isLoggingOut);
+  if (wasLoggingOut !== isLoggingOut) {
+    setWasLoggingOut(isLoggingOut);
+    // A sign-out that failed ends here (a successful one leaves the page): close the menu, or
+    // its modal layer would keep the 'Logout Error' toast hidden from screen readers.
+    if (!isLoggingOut) setOpen(false);
+  }
+
   return (
-    <DropdownMenu>
+    <DropdownMenu open={open} onOpenChange={setOpen}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu">
           <Avatar className="size-8">

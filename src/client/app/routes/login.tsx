@@ -1,4 +1,5 @@
 import { CircleAlert, Info } from 'lucide-react';
+import { useId } from 'react';
 import { useParams } from 'react-router';
 import { BatonMark } from '@/components/baton-logo';
 import { DarkModeToggle } from '@/components/dark-mode-toggle';
@@ -38,6 +39,7 @@ function SignInCard({ invitation }: { invitation: InvitationValidation | null })
   const invitationValid = invitation?.state === 'valid';
   const invitationBlocks = invitation !== null && !invitationValid;
   const google = options.data?.google ?? false;
+  const notConfiguredId = useId();
 
   return (
     <div className="relative flex min-h-dvh flex-col items-center justify-center bg-muted/40 px-4 py-10">
@@ -83,9 +85,12 @@ function SignInCard({ invitation }: { invitation: InvitationValidation | null })
             ) : (
               <>
                 <div className="grid gap-2">
-                  <GoogleSignInButton disabled={!google || invitationBlocks} />
+                  <GoogleSignInButton
+                    disabled={!google || invitationBlocks}
+                    describedBy={google ? undefined : notConfiguredId}
+                  />
                   {google ? null : (
-                    <p className="text-center text-muted-foreground text-xs">
+                    <p id={notConfiguredId} className="text-center text-muted-foreground text-xs">
                       Sign-in with Google is not configured on this server.
                     </p>
                   )}

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
+import { SIGN_IN_MESSAGES } from '../../../shared/contracts/auth';
 import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import type { Clock } from '../../clock';
@@ -125,9 +126,7 @@ export async function signInWithIdentity(
       oidcSubject: subject,
     });
     if (invitee) return invitee;
-    throw new AppError(
-      'FORBIDDEN',
-      `There is no invitation for ${email}. You do not have permission to access this application; ask an administrator for an invitation.`,
-    );
+    // The specification's sentence and what to do next; the address is not echoed back.
+    throw new AppError('FORBIDDEN', SIGN_IN_MESSAGES.notInvited);
   });
 }

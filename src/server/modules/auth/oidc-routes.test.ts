@@ -158,6 +158,17 @@ describe('POST /api/auth/firebase: a token corpus, each refused with the right s
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
+  test('a verified person without user or invitation gets the specification’s sentence, not their address', async () => {
+    const c = claims();
+    const res = await post(await issuer.sign(c));
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({
+      message:
+        'You do not have permission to access this application. Ask an administrator for an invitation.',
+      code: 'FORBIDDEN',
+    });
+  });
+
   test('a replayed nonce is refused, even in a freshly signed token', async () => {
     const c = claims();
     await inviteFor(c.email);
@@ -399,11 +410,43 @@ describe('sign-in with Google through the popup (authorization code + PKCE)', ()
   });
 
   test('an uninvited account is refused with 403 and no session', async () => {
-    const res = await signIn(person());
+    const who = person();
+    const res = await signIn(who);
     expect(res.statusCode).toBe(403);
-    expect(resultOf(res.body)).toMatchObject({ ok: false, status: 403, reason: 'denied' });
+    expect(resultOf(res.body)).toEqual({
+      type: 'baton:oidc-result',
+      ok: false,
+      status: 403,
+      reason: 'denied',
+      message:
+        'You do not have permission to access this application. Ask an administrator for an invitation.',
+    });
+    expect(res.body).not.toContain(who.email);
     expect([res.headers['set-cookie']].flat().join()).not.toMatch(/baton_session=[^;]/);
   });
+
+  test.each([
+    ['/api/auth/oidc/start', 302],
+    ['/api/auth/oidc/callback?state=s&code=c', 400],
+  ])(
+    '%s is rate limited per client: 2 × SIGN_IN_RATE_LIMIT a minute, then 429',
+    async (url, usual) => {
+      const from = (address: string) =>
+        g.app.inject({ url, headers: { 'x-forwarded-for': address } });
+      const codes: number[] = [];
+      for (let i = 0; i < 20; i++) codes.push((await from('203.0.113.21')).statusCode);
+      expect(codes.every((c) => c === usual)).toBe(true);
+      const limited = await from('203.0.113.21');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json()).toEqual({
+        message: expect.stringMatching(/^Too many attempts\. Try again in \d+ seconds\.$/),
+        code: 'RATE_LIMITED',
+      });
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // Another client is not held back.
+      expect((await from('203.0.113.22')).statusCode).toBe(usual);
+    },
+  );
 
   test('a response for another browser (state or cookie missing or different) is refused', async () => {
     const first = await start();

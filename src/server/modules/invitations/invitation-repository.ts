@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Invitation } from '../../../shared/contracts/invitations';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -33,34 +33,27 @@ export function toInvitation(row: InvitationRow, cipher: FieldCipher, now?: Date
 }
 
 /*
- * Invitation tokens (decision 012). A token is HMAC-SHA256, under a secret only the server holds,
- * of the invitation's id and creation instant: unpredictable without the secret, like a random
- * one, and only its SHA-256 is stored. Deriving it lets an administrator copy the link of a
- * pending invitation again later (no email channel yet) without the token being kept anywhere.
- * The secret is the blind-index HMAC of a fixed label that no email address can spell (it has
- * spaces and no '@'), so it comes from the encryption key and follows key rotation.
+ * Invitation tokens (decision 110, superseding the token part of 012). A token is 32 random bytes
+ * (base64url). Its SHA-256 is stored for lookup; the token itself is stored only sealed with the
+ * field cipher (bound to its row), so an administrator can copy the link of a pending invitation
+ * again while no email goes out. Invitations made before 110 have no sealed token: their links
+ * (HMAC-derived) still validate through the hash, but cannot be shown again.
  */
-const LINK_SECRET_LABEL = 'baton invitation link secret v1';
+const TOKEN_BYTES = 32;
 
-function tokenUnder(secret: string, id: number, createdAt: Date): string {
-  return createHmac('sha256', secret).update(`${id}:${createdAt.getTime()}`).digest('base64url');
-}
-
-/** invitationToken returns the token of an invitation under the current key. */
-export function invitationToken(cipher: FieldCipher, id: number, createdAt: Date): string {
-  return tokenUnder(cipher.blindIndex(LINK_SECRET_LABEL), id, createdAt);
+/** newInvitationToken returns a fresh single-use invitation token: 32 random bytes, base64url. */
+export function newInvitationToken(): string {
+  return randomBytes(TOKEN_BYTES).toString('base64url');
 }
 
 /**
- * recoverInvitationToken returns the token whose hash is stored for the row, trying every known
- * key (an invitation made before a key rotation keeps its link), or null when none matches.
+ * recoverInvitationToken returns the token of an invitation, opened from its sealed copy, or null
+ * when the row keeps none (made before decision 110) or the copy does not match the stored hash.
  */
 export function recoverInvitationToken(cipher: FieldCipher, row: InvitationRow): string | null {
-  for (const secret of cipher.blindIndexes(LINK_SECRET_LABEL)) {
-    const token = tokenUnder(secret, row.id, row.createdAt);
-    if (hashToken(token) === row.tokenHash) return token;
-  }
-  return null;
+  if (!row.tokenEnc) return null;
+  const token = cipher.decrypt(row.tokenEnc, ctx('token', row.id));
+  return hashToken(token) === row.tokenHash ? token : null;
 }
 
 /** insertInvitation stores a pending invitation and returns it with its single-use token. */
@@ -77,9 +70,7 @@ export async function insertInvitation(
   },
 ): Promise<{ invitation: Invitation; token: string; row: InvitationRow }> {
   const [id] = await allocateIds(db, 'invitations');
-  // Whole milliseconds: the token is derived from this instant, and the database keeps micros.
-  const createdAt = new Date(Math.floor((input.createdAt ?? new Date()).getTime()));
-  const token = invitationToken(cipher, id, createdAt);
+  const token = newInvitationToken();
   const [row] = await db
     .insert(invitations)
     .values({
@@ -89,9 +80,10 @@ export async function insertInvitation(
       emailIndex: cipher.blindIndex(input.email),
       role: input.role,
       tokenHash: hashToken(token),
+      tokenEnc: cipher.encrypt(token, ctx('token', id)),
       expiresAt: input.expiresAt,
       invitedById: input.invitedById ?? null,
-      createdAt,
+      createdAt: input.createdAt ?? new Date(),
     })
     .returning();
   return { invitation: toInvitation(row, cipher), token, row };
@@ -146,7 +138,8 @@ export async function expirePendingInvitations(
 ): Promise<void> {
   await db
     .update(invitations)
-    .set({ status: 'expired' })
+    // A link that can no longer be used need not stay showable (decision 110).
+    .set({ status: 'expired', tokenEnc: null })
     .where(
       and(
         inArray(invitations.emailIndex, cipher.blindIndexes(email)),
@@ -183,7 +176,7 @@ export async function markInvitationAccepted(
 ): Promise<boolean> {
   const updated = await db
     .update(invitations)
-    .set({ status: 'accepted', acceptedUserId: userId, acceptedAt: now })
+    .set({ status: 'accepted', acceptedUserId: userId, acceptedAt: now, tokenEnc: null })
     .where(and(eq(invitations.id, id), eq(invitations.status, 'pending')))
     .returning({ id: invitations.id });
   return updated.length === 1;

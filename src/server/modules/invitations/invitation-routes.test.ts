@@ -9,6 +9,7 @@ import {
 import type { User } from '../../../shared/contracts/users';
 import { auditEvents, invitations, notifications } from '../../db/schema';
 import { decryptContent } from '../notifications/outbox';
+import { hashToken } from '../sessions/session-service';
 
 let t: TestApp;
 let admin: User;
@@ -100,6 +101,41 @@ describe('POST /api/invitations', () => {
     expect(await t.database.db.select().from(notifications)).toHaveLength(before);
   });
 
+  test('each invitation gets its own random token; the link the list shows validates', async () => {
+    const made = [];
+    for (const name of ['Rae Random', 'Ravi Random']) {
+      const res = await invite({ email: email(), name, role: 'member' });
+      expect(res.statusCode, res.body).toBe(201);
+      made.push(res.json());
+    }
+    const tokens = made.map((m) => tokenOf(m.inviteUrl));
+    expect(tokens[0]).not.toBe(tokens[1]);
+    for (const token of tokens) expect(Buffer.from(token, 'base64url')).toHaveLength(32);
+
+    const listed = (await list()).json() as { id: number; inviteUrl: string | null }[];
+    for (const m of made) {
+      const item = listed.find((i) => i.id === m.id);
+      expect(item?.inviteUrl).toBeTruthy();
+      const valid = await validate(tokenOf(item?.inviteUrl ?? ''));
+      expect(valid.statusCode, valid.body).toBe(200);
+      expect(valid.json().invitation).toMatchObject({ id: m.id, name: m.name });
+    }
+  });
+
+  test('an invitation from before random tokens keeps a working link, which cannot be shown again', async () => {
+    const created = (await invite({ email: email(), name: 'Leo Legacy', role: 'member' })).json();
+    const oldToken = 'derived-before-decision-110-aaaaaaaaaaaaaaa';
+    await t.database.db
+      .update(invitations)
+      .set({ tokenHash: hashToken(oldToken), tokenEnc: null })
+      .where(eq(invitations.id, created.id));
+    const item = (await list()).json().find((i: { id: number }) => i.id === created.id);
+    expect(item).toMatchObject({ status: 'pending', inviteUrl: null });
+    const valid = await validate(oldToken);
+    expect(valid.statusCode, valid.body).toBe(200);
+    expect(valid.json().invitation.id).toBe(created.id);
+  });
+
   test('the role defaults to member (On-Call)', async () => {
     const res = await invite({ email: email(), name: 'Dee Default' });
     expect(res.json().role).toBe('member');
@@ -187,6 +223,24 @@ describe('accepting an invitation', () => {
     expect(used.json().message).toBe('This invitation has already been used.');
     const row = (await list()).json().find((i: { id: number }) => i.id === created.id);
     expect(row).toMatchObject({ status: 'accepted', inviteUrl: null });
+  });
+
+  test('validation is rate limited per client: 30 a minute, then 429 in the one error shape', async () => {
+    const check = (address: string) =>
+      t.app.inject({
+        url: `/api/invitations/${'y'.repeat(43)}/validate`,
+        headers: { 'x-forwarded-for': address },
+      });
+    const codes: number[] = [];
+    for (let i = 0; i < 30; i++) codes.push((await check('198.18.9.9')).statusCode);
+    expect(codes.every((c) => c === 404)).toBe(true);
+    const limited = await check('198.18.9.9');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({
+      message: expect.stringMatching(/^Too many attempts\. Try again in \d+ seconds\.$/),
+      code: 'RATE_LIMITED',
+    });
+    expect((await check('198.18.9.10')).statusCode).toBe(404);
   });
 
   test('an unknown token answers a message', async () => {

@@ -5,9 +5,13 @@ import { signInFailureToast } from './google-sign-in';
 describe('signInFailureToast', () => {
   test.each([
     [
-      new GoogleSignInError('denied', 'There is no invitation for x@example.com.', 403),
+      new GoogleSignInError(
+        'denied',
+        'You do not have permission to access this application. Ask an administrator for an invitation.',
+        403,
+      ),
       'Authentication Failed',
-      'There is no invitation for x@example.com.',
+      'You do not have permission to access this application. Ask an administrator for an invitation.',
     ],
     [
       new GoogleSignInError('denied', '', 401),

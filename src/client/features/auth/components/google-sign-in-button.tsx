@@ -24,8 +24,17 @@ function GoogleIcon() {
   );
 }
 
-/** GoogleSignInButton starts Google sign-in; it reads 'Signing in...' while that runs. */
-export function GoogleSignInButton({ disabled = false }: { disabled?: boolean }) {
+/**
+ * GoogleSignInButton starts Google sign-in; it reads 'Signing in...' while that runs.
+ * `describedBy` names the element that says why it is disabled, for its accessible description.
+ */
+export function GoogleSignInButton({
+  disabled = false,
+  describedBy,
+}: {
+  disabled?: boolean;
+  describedBy?: string;
+}) {
   const googleSignIn = useGoogleSignIn();
   const pending = googleSignIn.isPending;
 
@@ -36,6 +45,7 @@ export function GoogleSignInButton({ disabled = false }: { disabled?: boolean })
       size="lg"
       className="w-full"
       disabled={disabled}
+      aria-describedby={describedBy}
       pending={pending}
       onClick={() => googleSignIn.mutate()}
     >

@@ -1,15 +1,10 @@
-import { ROLE_UPDATE_TITLES, type User } from '@shared/contracts/users';
+import { roleUpdateFailureTitle, type User } from '@shared/contracts/users';
 import type { Role } from '@shared/domain/roles';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
 import { authUserQueryKey } from '@/features/auth/api/get-auth-user';
 import { apiRequest, getErrorMessage } from '@/lib/api-client';
 import { usersQueryOptions } from './get-users';
-
-/** roleUpdateFailureTitle returns the toast title for a refused role change (specification section 5). */
-export function roleUpdateFailureTitle(message: string): string {
-  return ROLE_UPDATE_TITLES[message] ?? 'Update Failed';
-}
 
 /** useUpdateUserRoles replaces a user's roles (administrators only) and refreshes the users list. */
 export function useUpdateUserRoles() {

@@ -1,4 +1,9 @@
-import { RolesFormSchema, type User } from '@shared/contracts/users';
+import {
+  ROLE_UPDATE_MESSAGES,
+  RolesFormSchema,
+  roleUpdateFailureTitle,
+  type User,
+} from '@shared/contracts/users';
 import { effectiveRoles, ROLE_LABELS, ROLES, type Role } from '@shared/domain/roles';
 import { CircleAlert } from 'lucide-react';
 import { useId, useState } from 'react';
@@ -14,12 +19,14 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
+import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 import { useUpdateUserRoles } from '../api/update-user-roles';
 
 /**
  * EditRolesDialog changes a user's roles: it opens with their current roles (legacy member as
- * on-call, on-call by default), cannot be closed while saving, and saving needs at least one role.
+ * on-call, on-call by default), cannot be closed while saving, and keeps at least one role:
+ * unchecking the last one says 'Role Required' and leaves it checked.
  */
 export function EditRolesDialog({ user, onClose }: { user: User; onClose: () => void }) {
   const [roles, setRoles] = useState<Role[]>(() => effectiveRoles(user.roles, user.role));
@@ -29,8 +36,18 @@ export function EditRolesDialog({ user, onClose }: { user: User; onClose: () => 
   const formError = check.success ? null : check.error.issues[0]?.message;
   const baseId = useId();
 
-  const toggle = (role: Role, on: boolean) =>
+  const toggle = (role: Role, on: boolean) => {
+    if (!on && roles.length === 1 && roles[0] === role) {
+      // The last role stays checked: a user must have at least one (specification section 5).
+      toast({
+        variant: 'destructive',
+        title: roleUpdateFailureTitle(ROLE_UPDATE_MESSAGES.none),
+        description: ROLE_UPDATE_MESSAGES.none,
+      });
+      return;
+    }
     setRoles((current) => ROLES.filter((r) => (r === role ? on : current.includes(r))));
+  };
 
   return (
     <Dialog
