@@ -12,6 +12,7 @@ import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { notifications } from '../../db/schema';
 import { type Channels, DeliveryError, type OutgoingMessage } from './channels';
+import { scrubProviderAnswer } from './provider-answers';
 
 /**
  * The outbox: notifications are written in the same transaction as the event that causes them
@@ -176,20 +177,26 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
     });
     return 'failed';
   }
+  // Provider answers quote the recipient: they are stored without personal data (decision 101).
+  let to: string | undefined;
   try {
     const message = decryptContent(row, deps.cipher);
+    to = message.to;
     const response = await channel.send({ ...message, idempotencyKey: row.dedupeKey });
     await recordOutcome(deps.db, lease, {
       status: 'sent',
       sentAt: deps.clock.now(),
-      providerResponse: response.slice(0, 1000),
+      providerResponse: scrubProviderAnswer(response, to).slice(0, 1000),
       lastError: null,
     });
     return 'sent';
   } catch (err) {
     const permanent = err instanceof DeliveryError ? err.permanent : false;
-    const reason = (err as Error).message.slice(0, 1000);
-    const providerResponse = err instanceof DeliveryError ? (err.providerResponse ?? null) : null;
+    const reason = scrubProviderAnswer((err as Error).message, to).slice(0, 1000);
+    const providerResponse = scrubProviderAnswer(
+      err instanceof DeliveryError ? (err.providerResponse ?? null) : null,
+      to,
+    );
     if (permanent || row.attempts >= MAX_DELIVERY_ATTEMPTS) {
       await recordOutcome(deps.db, lease, {
         status: 'failed',
