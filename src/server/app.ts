@@ -41,6 +41,8 @@ export interface AppDeps {
   clientDir?: string;
   /** false silences request logs (tests) */
   logger?: boolean;
+  /** where log lines go (default: standard output); tests pass a stream that captures them */
+  logStream?: { write(line: string): void };
   /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
   engineStatus?: () => EngineStatus;
 }
@@ -71,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? false
         : {
             level: config.logLevel,
+            ...(deps.logStream ? { stream: deps.logStream } : {}),
             redact: [
               'req.headers.cookie',
               'req.headers.authorization',

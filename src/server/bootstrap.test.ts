@@ -2,11 +2,16 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { TEST_KEY, testConfig } from '../../tests/setup/test-app';
+import { createTestDatabase } from '../../tests/setup/test-database';
 import { buildApp } from './app';
-import { bannerLines, startRuntime } from './bootstrap';
+import { bannerLines, ensureAdmin, startRuntime } from './bootstrap';
 import { ManualClock } from './clock';
+import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows } from './db/client';
-import { handoffs, rotations } from './db/schema';
+import { insertUser } from './db/factories';
+import { handoffs, rotations, users } from './db/schema';
+import { toUser } from './modules/users/user-repository';
 import { secretsPath } from './secrets';
 
 const dirs: string[] = [];
@@ -90,5 +95,93 @@ describe('start-up on an empty data directory (demo mode)', () => {
     } finally {
       await runtime.database.close();
     }
+  });
+});
+
+describe('the demo seed follows DEMO', () => {
+  test('DEMO=1 seeds the demo team even with an identity provider configured (not demo mode)', async () => {
+    const dataDir = await freshDataDir();
+    const runtime = await startRuntime(
+      {
+        DATA_DIR: dataDir,
+        DEMO: '1',
+        OIDC_CLIENT_ID: 'baton-client',
+        OIDC_CLIENT_SECRET: 's3cret',
+      },
+      clock,
+    );
+    try {
+      expect(runtime.notes).toMatchObject({ demo: false, seeded: true, generatedPassword: false });
+      // Not demo mode: no local password is generated; people sign in through the provider.
+      expect(runtime.config.localLoginPassword).toBeUndefined();
+      const names = (await runtime.database.db.select().from(rotations)).map((r) => r.name);
+      expect(names).toEqual(['Platform Primary', 'Database On-Call', 'Legacy Payments']);
+      expect(await countRows(runtime.database.db, 'users')).toBeGreaterThanOrEqual(4);
+    } finally {
+      await runtime.database.close();
+    }
+  });
+
+  test('DEMO=0 in demo mode seeds nothing, though local sign-in is on', async () => {
+    const dataDir = await freshDataDir();
+    const runtime = await startRuntime({ DATA_DIR: dataDir, DEMO: '0' }, clock);
+    try {
+      expect(runtime.notes).toMatchObject({ demo: true, seeded: false, generatedPassword: true });
+      expect(await countRows(runtime.database.db, 'users')).toBe(0);
+      expect(await countRows(runtime.database.db, 'rotations')).toBe(0);
+    } finally {
+      await runtime.database.close();
+    }
+  });
+});
+
+describe('ADMIN_EMAIL', () => {
+  const cipher = new FieldCipher(parseMasterKey(TEST_KEY));
+  const withDatabase = async (
+    run: (database: Awaited<ReturnType<typeof createTestDatabase>>) => Promise<void>,
+  ) => {
+    const database = await createTestDatabase();
+    try {
+      await run(database);
+    } finally {
+      await database.close();
+    }
+  };
+  const allUsers = async (database: Awaited<ReturnType<typeof createTestDatabase>>) =>
+    (await database.db.select().from(users).orderBy(users.id)).map((row) => toUser(row, cipher));
+
+  test('makes an existing user the first administrator, keeping their roles and name', async () => {
+    await withDatabase(async (database) => {
+      const casey = await insertUser(database.db, cipher, {
+        name: 'Casey Existing',
+        email: 'casey.existing@example.com',
+        roles: ['manager'],
+      });
+      const config = testConfig({ ADMIN_EMAIL: 'Casey.Existing@example.com' });
+      expect(await ensureAdmin({ config, database, cipher })).toBe('Casey.Existing@example.com');
+      expect(await allUsers(database)).toEqual([
+        expect.objectContaining({
+          id: casey.id,
+          name: 'Casey Existing',
+          roles: ['admin', 'manager'],
+        }),
+      ]);
+    });
+  });
+
+  test('does nothing when an administrator exists, whoever the address belongs to', async () => {
+    await withDatabase(async (database) => {
+      await insertUser(database.db, cipher, { email: 'avery.admin@example.com', roles: ['admin'] });
+      await insertUser(database.db, cipher, {
+        email: 'oscar.oncall@example.com',
+        roles: ['on-call'],
+      });
+      const before = await allUsers(database);
+      for (const address of ['oscar.oncall@example.com', 'nobody.yet@example.com']) {
+        const config = testConfig({ ADMIN_EMAIL: address });
+        expect(await ensureAdmin({ config, database, cipher })).toBeUndefined();
+      }
+      expect(await allUsers(database)).toEqual(before);
+    });
   });
 });

@@ -8,12 +8,18 @@ export interface SentSms {
   idempotencyToken?: string;
 }
 
-type Behaviour = { kind: 'ok' } | { kind: 'status'; status: number } | { kind: 'hang' };
+type Behaviour =
+  | { kind: 'ok' }
+  | { kind: 'status'; status: number }
+  | { kind: 'hang' }
+  /** a permanent refusal quoting the number, as Twilio's error 21610 does */
+  | { kind: 'unsubscribed' };
 
 /**
  * startFakeTwilio is a loopback HTTP server speaking Twilio's Messages API
  * (POST /2010-04-01/Accounts/{sid}/Messages.json, form-encoded, Basic auth). Tests queue
- * behaviours: transient 5xx answers, permanent 4xx answers, or a hang (timeout).
+ * behaviours: transient 5xx answers, permanent 4xx answers (one quoting the number), or a hang
+ * (timeout).
  */
 export async function startFakeTwilio(accountSid = 'AC_test', authToken = 'token_test') {
   const sent: SentSms[] = [];
@@ -39,6 +45,13 @@ export async function startFakeTwilio(accountSid = 'AC_test', authToken = 'token
       return json(behaviour.status, { code: 20500, message: 'Injected failure' });
     const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
     const to = form.get('To') ?? '';
+    if (behaviour.kind === 'unsubscribed')
+      return json(400, {
+        code: 21610,
+        message: `Attempt to send to unsubscribed recipient ${to}`,
+        more_info: 'https://www.twilio.com/docs/errors/21610',
+        status: 400,
+      });
     if (!/^\+[1-9]\d{6,14}$/.test(to))
       return json(400, {
         code: 21211,

@@ -8,12 +8,18 @@ export interface ReceivedMail {
 }
 
 /**
- * startSmtpServer runs a real SMTP server on 127.0.0.1 for tests. `failNext(n, code)` makes the
- * next n messages fail with an SMTP reply code (4xx transient, 5xx permanent).
+ * startSmtpServer runs a real SMTP server on 127.0.0.1 for tests. `failNext(n, code, reply)` makes
+ * the next n messages fail with an SMTP reply code (4xx transient, 5xx permanent) and a reply text,
+ * which may quote the recipients as real servers do.
  */
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
-  let failures: { remaining: number; code: number } = { remaining: 0, code: 451 };
+  type Reply = string | ((recipients: string[]) => string);
+  let failures: { remaining: number; code: number; reply: Reply } = {
+    remaining: 0,
+    code: 451,
+    reply: 'Mailbox temporarily unavailable',
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -24,9 +30,10 @@ export async function startSmtpServer() {
       stream.on('end', () => {
         if (failures.remaining > 0) {
           failures.remaining -= 1;
-          const err = Object.assign(new Error('Mailbox temporarily unavailable'), {
-            responseCode: failures.code,
-          });
+          const recipients = session.envelope.rcptTo.map((r) => r.address);
+          const { reply } = failures;
+          const text = typeof reply === 'function' ? reply(recipients) : reply;
+          const err = Object.assign(new Error(text), { responseCode: failures.code });
           return callback(err);
         }
         received.push({
@@ -43,8 +50,8 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
-    failNext(n: number, code = 451) {
-      failures = { remaining: n, code };
+    failNext(n: number, code = 451, reply: Reply = 'Mailbox temporarily unavailable') {
+      failures = { remaining: n, code, reply };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

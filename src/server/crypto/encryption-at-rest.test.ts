@@ -1,6 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startFakeTwilio } from '../../../tests/setup/fake-twilio';
+import { startSmtpServer } from '../../../tests/setup/smtp-server';
 import { createTestDatabase } from '../../../tests/setup/test-database';
+import type { User } from '../../shared/contracts/users';
+import { ManualClock } from '../clock';
 import { type Database, selectRows } from '../db/client';
 import { allocateIds } from '../db/ids';
 import { invitations, notifications, users } from '../db/schema';
@@ -9,6 +13,8 @@ import {
   recoverInvitationToken,
   toInvitation,
 } from '../modules/invitations/invitation-repository';
+import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
+import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
   FieldCipher,
@@ -35,7 +41,7 @@ let invitationToken: string;
 beforeAll(async () => {
   database = await createTestDatabase();
   const { db } = database;
-  await insertUsers(db, cipher, [
+  const [grace] = await insertUsers(db, cipher, [
     {
       name: 'Grace Hopper',
       email: 'Grace.Hopper@example.com',
@@ -62,8 +68,41 @@ beforeAll(async () => {
     }),
     dedupeKey: 'test-1',
   });
+  await failDeliveryTo(grace);
 });
 afterAll(() => database.close());
+
+/**
+ * failDeliveryTo sends the user an email and an SMS that the providers refuse with answers
+ * quoting the address and the number, as real ones do; the outbox stores those answers.
+ */
+async function failDeliveryTo(user: User) {
+  const smtp = await startSmtpServer();
+  const twilio = await startFakeTwilio();
+  try {
+    const clock = new ManualClock('2026-11-02T12:00:00Z');
+    await enqueueNotifications(database.db, cipher, clock.now(), [
+      {
+        eventKey: 'refused',
+        kind: 'page',
+        recipient: { ...user, notificationPreference: 'both' },
+        subject: 'Page: disk full on db-7',
+        text: 'Page: disk full on db-7',
+      },
+    ]);
+    smtp.failNext(1, 550, (to) => `5.1.1 <${to[0]}>: Recipient address rejected: User unknown`);
+    twilio.next({ kind: 'unsubscribed' });
+    const channels = {
+      email: createEmailChannel(smtp.url, 'Baton <baton@example.com>', 2_000),
+      sms: createSmsChannel({ ...twilio, from: '+15550000000' }, 2_000),
+    };
+    const report = await deliverDue({ db: database.db, cipher, channels, clock });
+    expect(report).toEqual({ sent: 0, failed: 2, retrying: 0 });
+  } finally {
+    await smtp.close();
+    await twilio.close();
+  }
+}
 
 async function rawDump(): Promise<string> {
   const out: unknown[] = [];
@@ -75,6 +114,21 @@ async function rawDump(): Promise<string> {
 
 describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   test('raw rows hold no personal value in clear', async () => {
+    // The refused deliveries kept the providers' answers, without the address and number.
+    const refused = await database.db
+      .select()
+      .from(notifications)
+      .where(eq(notifications.status, 'failed'))
+      .orderBy(notifications.channel);
+    expect(refused.map((r) => [r.channel, r.lastError, r.providerResponse])).toEqual([
+      [
+        'email',
+        '550 5.1.1 <(address hidden)>: Recipient address rejected: User unknown',
+        '550 5.1.1 <(address hidden)>: Recipient address rejected: User unknown',
+      ],
+      ['sms', 'SMS provider answered 400', expect.stringContaining('"code":21610')],
+    ]);
+    expect(refused[1].providerResponse).toContain('unsubscribed recipient (number hidden)');
     const dump = (await rawDump()).toLowerCase();
     for (const secret of [...secrets, 'Ada Lovelace', 'ada.lovelace', invitationToken]) {
       expect(dump).not.toContain(secret.toLowerCase());
@@ -118,8 +172,8 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const during = new FieldCipher(newKey, [oldKey]);
     const rewritten = await reencryptAll(database.db, during);
     // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email, token;
-    // 1 notification
-    expect(rewritten).toBe(9);
+    // 3 notifications
+    expect(rewritten).toBe(11);
     expect(await reencryptAll(database.db, during)).toBe(0);
 
     const after = new FieldCipher(newKey);

@@ -1,3 +1,4 @@
+import { createDecipheriv, createHmac, hkdfSync } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import {
   FieldCipher,
@@ -89,6 +90,39 @@ describe('FieldCipher', () => {
       new FieldCipher(key()).blindIndex('ada@example.com'),
     );
     expect(normalizeEmail(' A@B.C ')).toBe('a@b.c');
+  });
+
+  test('the blind index has its own key, derived apart from the encryption key', () => {
+    // The derivation is pinned here: stored envelopes and indexes depend on it.
+    const master = key();
+    const derived = (info: string) =>
+      Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), info, 32));
+    const encryptionKey = derived('baton/field-encryption/v1');
+    const indexKey = derived('baton/blind-index/v1');
+    const own = new FieldCipher(master);
+
+    // That is the encryption key: it opens a value the cipher sealed.
+    const [, , nonce, body, tag] = own.encrypt('ada@example.com', at).split('.');
+    const decipher = createDecipheriv(
+      'aes-256-gcm',
+      encryptionKey,
+      Buffer.from(nonce, 'base64url'),
+      { authTagLength: 16 },
+    );
+    decipher.setAAD(Buffer.from('baton:users.email:1'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+    expect(
+      Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(),
+    ).toBe('ada@example.com');
+
+    // The index is an HMAC under the other derived key, neither the encryption key nor the secret.
+    const hmac = (k: Buffer) =>
+      createHmac('sha256', k).update('ada@example.com').digest('base64url');
+    const index = own.blindIndex('ada@example.com');
+    expect(indexKey.equals(encryptionKey)).toBe(false);
+    expect(index).toBe(hmac(indexKey));
+    expect(index).not.toBe(hmac(encryptionKey));
+    expect(index).not.toBe(hmac(master));
   });
 
   test('rejects keys that are not 32 bytes', () => {

@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
-import { type Db, selectRows } from '../db/client';
-import type { FieldCipher } from './field-crypto';
+import { createCipher, resolveSecrets } from '../bootstrap';
+import { loadConfig } from '../config';
+import { type Db, openDatabase, selectRows } from '../db/client';
+import { loadOrCreateDemoSecrets, saveDemoSecrets } from '../secrets';
+import { type FieldCipher, generateMasterKey } from './field-crypto';
 
 /** Every encrypted column: table, column as stored, the name bound into the associated data. */
 export const ENCRYPTED_COLUMNS = [
@@ -53,4 +56,48 @@ export async function reencryptAll(db: Db, cipher: FieldCipher): Promise<number>
     }
   }
   return total;
+}
+
+export interface KeyRotationResult {
+  /** values re-encrypted */
+  count: number;
+  /** id of the key everything is now under */
+  keyId: string;
+  /** the new key came from ENCRYPTION_KEY (else it was generated into DATA_DIR/secrets.json) */
+  fromEnv: boolean;
+}
+
+/**
+ * rotateKeys is `npm run keys:rotate`: it re-encrypts every personal value under the new key and
+ * returns how many it rewrote. With ENCRYPTION_KEY configured, that is the new key and
+ * ENCRYPTION_KEYS_PREVIOUS the old ones. In demo mode (the key kept in DATA_DIR/secrets.json) it
+ * generates the new key itself, and forgets the old one once every value is under the new one.
+ */
+export async function rotateKeys(
+  env: Record<string, string | undefined> = process.env,
+): Promise<KeyRotationResult> {
+  let config = loadConfig(env);
+  const fromEnv = Boolean(config.encryptionKey);
+  if (!fromEnv) {
+    const secrets = await loadOrCreateDemoSecrets(config.dataDir);
+    // Write the new key first, keeping the old one readable, so a crash midway loses nothing.
+    secrets.previousEncryptionKeys = [secrets.encryptionKey, ...secrets.previousEncryptionKeys];
+    secrets.encryptionKey = generateMasterKey();
+    await saveDemoSecrets(config.dataDir, secrets);
+  }
+  config = (await resolveSecrets(config)).config;
+  const cipher = createCipher(config);
+  const database = await openDatabase(config);
+  try {
+    await database.migrate();
+    const count = await reencryptAll(database.db, cipher);
+    if (!fromEnv) {
+      const secrets = await loadOrCreateDemoSecrets(config.dataDir);
+      secrets.previousEncryptionKeys = [];
+      await saveDemoSecrets(config.dataDir, secrets);
+    }
+    return { count, keyId: cipher.keyId, fromEnv };
+  } finally {
+    await database.close();
+  }
 }

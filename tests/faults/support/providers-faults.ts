@@ -2,7 +2,8 @@
  * What a faulty provider does with one request. A fixed share of requests fails, in three
  * ways: an error answer (worth retrying), a timeout (no answer, nothing delivered), and the
  * worst one, an accepted message whose answer is lost (delivered, but the sender times out and
- * will send it again: only an idempotency key keeps the recipient from getting it twice).
+ * will send it again: a provider that drops repeats by key delivers it once, as these fakes do;
+ * real SMS and SMTP providers deliver it twice).
  */
 export type Fault = 'none' | 'error' | 'timeout' | 'accepted-timeout';
 

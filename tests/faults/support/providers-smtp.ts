@@ -10,8 +10,10 @@ export interface Mail {
 /**
  * startFaultySmtpServer is a real SMTP server on 127.0.0.1 that fails a share of messages
  * (451 answers, no answer at all, or an accepted message whose answer never comes), refuses
- * some recipients permanently (550 at RCPT TO), and is idempotent the way mail systems are:
- * a message whose Message-ID it already delivered is accepted again and not delivered twice.
+ * some recipients permanently (550 at RCPT TO), and drops repeats by Message-ID: a message whose
+ * Message-ID it already delivered is accepted again and not delivered twice. SMTP servers do not
+ * do that (some mail stores show the copies as one); like the Twilio fake, it lets the drill tell
+ * a repeat under the same key from one under another key (decision 006).
  */
 export async function startFaultySmtpServer(
   plan: FaultPlan,

@@ -11,8 +11,11 @@ export interface Sms {
  * startFaultyTwilio is a loopback server speaking Twilio's Messages API that fails a share of
  * requests (500, 503 and 429 answers; no answer; an accepted message whose answer never comes),
  * refuses some numbers permanently (400, Twilio error 21610: the recipient unsubscribed), and
- * honours `I-Twilio-Idempotency-Token` as Twilio does: a repeated token gets the first answer
- * again and sends nothing.
+ * drops a repeated `I-Twilio-Idempotency-Token`: the repeat gets the first answer again and sends
+ * nothing. Real Twilio does not: its Messages API documents no deduplication by that header (it
+ * is the header Twilio puts on its own webhook requests). The fake deduplicates so the drill can
+ * tell a repeat under the same key (dropped here) from one under another key or none (delivered
+ * twice here); it does not show that real SMS are never duplicated (decision 006).
  */
 export async function startFaultyTwilio(
   plan: FaultPlan,

@@ -76,6 +76,11 @@ function dispatch(action: Action): void {
 
 export type Toast = Omit<ToasterToast, 'id'>;
 
+/** getToasts returns the toasts held now: the one on screen, and dismissed ones not yet removed. */
+export function getToasts(): readonly ToasterToast[] {
+  return memoryState.toasts;
+}
+
 /** toast shows a notification and returns handles to update or dismiss it. */
 export function toast(props: Toast) {
   const id = genId();

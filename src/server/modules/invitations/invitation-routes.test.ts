@@ -136,6 +136,35 @@ describe('POST /api/invitations', () => {
     expect(valid.json().invitation.id).toBe(created.id);
   });
 
+  test('with PUBLIC_URL, the email links to Baton there: the invitation and the way back', async () => {
+    const publicUrl = 'https://baton.example.org/oncall';
+    const behindProxy = await createTestApp({ env: { PUBLIC_URL: publicUrl } });
+    try {
+      const a = await behindProxy.createUser({ roles: ['admin'] });
+      const res = await behindProxy.app.inject({
+        method: 'POST',
+        url: '/api/invitations',
+        payload: { email: 'pia.public@example.com', name: 'Pia Public', role: 'manager' },
+        headers: { cookie: await behindProxy.cookieFor(a) },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const { inviteUrl } = res.json();
+      expect(inviteUrl).toMatch(/^https:\/\/baton\.example\.org\/oncall\/invite\/[\w-]{43}$/);
+      const [row] = await behindProxy.database.db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.kind, 'invitation'));
+      const content = decryptContent(row, behindProxy.cipher);
+      expect(content.text).toContain(`Accept the invitation: ${inviteUrl}`);
+      expect(content.text).toContain(`Baton, ${publicUrl}`);
+      expect(content.html).toContain(`<a href="${inviteUrl}"`);
+      expect(content.html).toContain(`Sent by <a href="${publicUrl}"`);
+      expect(`${content.text}${content.html}`).not.toContain('localhost');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   test('the role defaults to member (On-Call)', async () => {
     const res = await invite({ email: email(), name: 'Dee Default' });
     expect(res.json().role).toBe('member');

@@ -81,9 +81,11 @@ export async function createInvitation(
       const item = toListItem(deps, row, now);
       // The invitation link goes out by email through the outbox, in this same transaction.
       if (item.inviteUrl) {
+        // The email's link back to Baton uses the same base as the invitation link: PUBLIC_URL,
+        // else the address the administrator reached Baton at.
         await notifyInvitation(
           tx,
-          { cipher: deps.cipher },
+          { cipher: deps.cipher, config: { publicUrl: deps.baseUrl } },
           {
             invitationId: row.id,
             name: input.name,

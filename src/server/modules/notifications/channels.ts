@@ -50,7 +50,8 @@ export function createEmailChannel(smtpUrl: string, from: string, timeoutMs = 15
     async send(message) {
       try {
         const { idempotencyKey, ...mail } = message;
-        // A Message-ID derived from the notification lets mail systems drop a repeated delivery.
+        // A Message-ID derived from the notification: mail stores and clients that collapse
+        // duplicates show a repeat once. SMTP servers accept it again (decision 006).
         const messageId = idempotencyKey
           ? `<${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}@baton>`
           : undefined;
@@ -84,6 +85,8 @@ export function createSmsChannel(
           headers: {
             authorization: `Basic ${auth}`,
             'content-type': 'application/x-www-form-urlencoded',
+            // Twilio documents no deduplication by this header: a repeat after a lost answer is
+            // delivered again (decision 006). A proxy or provider that deduplicates can use it.
             ...(message.idempotencyKey
               ? { 'I-Twilio-Idempotency-Token': message.idempotencyKey }
               : {}),

@@ -34,7 +34,7 @@ interface Parts {
 }
 
 /** publicBaseUrl returns Baton's address for links: PUBLIC_URL, else http://localhost:PORT. */
-export function publicBaseUrl(config?: { publicUrl?: string; port: number }): string {
+export function publicBaseUrl(config?: { publicUrl?: string; port?: number }): string {
   if (config?.publicUrl) return config.publicUrl.replace(/\/$/, '');
   return `http://localhost:${config?.port || 3000}`;
 }

@@ -29,7 +29,7 @@ import { enqueueNotifications, type NotificationInput } from './outbox';
 export interface NotifyDeps {
   cipher: FieldCipher;
   /** PUBLIC_URL and PORT for links; the app's deps carry it (absent: http://localhost:3000) */
-  config?: { publicUrl?: string; port: number };
+  config?: { publicUrl?: string; port?: number };
 }
 
 /** loadRecipients reads and decrypts the users of the ids (one query). */

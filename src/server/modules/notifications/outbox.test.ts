@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { startFakeTwilio } from '../../../../tests/setup/fake-twilio';
 import { startSmtpServer } from '../../../../tests/setup/smtp-server';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
@@ -12,6 +12,7 @@ import {
   deliverDue,
   enqueueNotifications,
   recordOutcome,
+  startOutboxWorker,
 } from './outbox';
 
 let t: TestApp;
@@ -156,6 +157,56 @@ describe('delivery', () => {
     expect(await deliverDue(deps())).toEqual({ sent: 1, failed: 0, retrying: 0 });
     expect(twilio.sent).toHaveLength(1);
     expect((await rows())[1]).toMatchObject({ status: 'sent', attempts: 3 });
+  });
+
+  test('a hanging SMS provider never holds up email: each channel has its own loop', async () => {
+    // Its own provider, so that closing it (to end the hang) leaves the others to later tests.
+    const hanging = await startFakeTwilio();
+    hanging.next({ kind: 'hang' });
+    const worker = startOutboxWorker({
+      ...deps(),
+      // The SMS waits 30 s for an answer; the email must not.
+      channels: {
+        email: channels.email,
+        sms: createSmsChannel({ ...hanging, from: '+15550000000' }, 30_000),
+      },
+      intervalMs: 20,
+    });
+    try {
+      await enqueueNotifications(t.database.db, t.cipher, t.clock.now(), [
+        {
+          eventKey: 'hang',
+          kind: 'page',
+          recipient: { ...both, notificationPreference: 'sms' },
+          subject: 'Page',
+          text: 'Disk full',
+        },
+      ]);
+      await vi.waitFor(() => expect(hanging.requests).toBe(1), { timeout: 10_000, interval: 10 });
+      // The SMS is now stuck at the provider; an email enqueued after it goes out on the next tick.
+      await enqueue(emailOnly, 'after-the-hang');
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), {
+        timeout: 10_000,
+        interval: 10,
+      });
+      const [sms, email] = await rows();
+      expect(email).toMatchObject({ channel: 'email', status: 'sent' });
+      // The SMS attempt is still under way: nothing recorded yet.
+      expect(sms).toMatchObject({
+        channel: 'sms',
+        status: 'pending',
+        attempts: 1,
+        lastError: null,
+      });
+    } finally {
+      // Cutting the connection ends the hung send (a retry is recorded) so the worker can stop.
+      await hanging.close();
+      await worker.stop();
+    }
+    expect((await rows())[0]).toMatchObject({
+      status: 'pending',
+      lastError: expect.stringMatching(/SMS provider unreachable/),
+    });
   });
 
   test('a permanent refusal fails at once, with the provider answer kept', async () => {

@@ -12,6 +12,7 @@ import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { notifications } from '../../db/schema';
 import { type Channels, DeliveryError, type OutgoingMessage } from './channels';
+import { scrubProviderAnswer } from './provider-answers';
 
 /**
  * The outbox: notifications are written in the same transaction as the event that causes them
@@ -43,6 +44,8 @@ export interface NotificationInput {
 
 /** claimed rows are leased this long; a worker that dies mid-send loses the lease and another retries */
 const LEASE_MS = 120_000;
+/** how many rows one claim takes */
+const BATCH_SIZE = 50;
 
 const contentCtx = (id: number) => ({ table: 'notifications', column: 'content', rowId: id });
 
@@ -102,14 +105,26 @@ export function decryptContent(
   return JSON.parse(cipher.decrypt(row.contentEnc, contentCtx(row.id))) as OutgoingMessage;
 }
 
-/** claimDue leases up to `limit` due notifications to this worker (SKIP LOCKED: workers never share a row). */
-export async function claimDue(db: Db, now: Date, limit: number): Promise<NotificationRow[]> {
+/**
+ * claimDue leases up to `limit` due notifications (of one channel, when given) to this worker;
+ * SKIP LOCKED: workers never share a row and never wait for each other.
+ */
+export async function claimDue(
+  db: Db,
+  now: Date,
+  limit: number,
+  channel?: ChannelName,
+): Promise<NotificationRow[]> {
   return db.transaction(async (tx) => {
     const due = await tx
       .select({ id: notifications.id })
       .from(notifications)
       .where(
-        and(eq(notifications.status, 'pending'), sql`${notifications.nextAttemptAt} <= ${now}`),
+        and(
+          eq(notifications.status, 'pending'),
+          sql`${notifications.nextAttemptAt} <= ${now}`,
+          channel ? eq(notifications.channel, channel) : undefined,
+        ),
       )
       .orderBy(notifications.nextAttemptAt, notifications.id)
       .limit(limit)
@@ -146,12 +161,17 @@ export interface DeliveryReport {
 }
 
 /**
- * deliverDue sends what is due, each notification independently (a slow or failing provider never
- * holds up the other channel), and records the outcome: sent, a retry with backoff, or failed
- * with the reason once retries are exhausted or the failure is permanent.
+ * deliverDue claims what is due (of one channel, when given), sends each notification on its own,
+ * and records the outcome: sent, a retry with backoff, or failed with the reason once retries are
+ * exhausted or the failure is permanent. It returns when the whole batch is done, so the worker
+ * calls it once per channel (startOutboxWorker): a hanging provider holds up only its own channel.
  */
-export async function deliverDue(deps: DeliveryDeps, limit = 50): Promise<DeliveryReport> {
-  const rows = await claimDue(deps.db, deps.clock.now(), limit);
+export async function deliverDue(
+  deps: DeliveryDeps,
+  limit = BATCH_SIZE,
+  channel?: ChannelName,
+): Promise<DeliveryReport> {
+  const rows = await claimDue(deps.db, deps.clock.now(), limit, channel);
   const report: DeliveryReport = { sent: 0, failed: 0, retrying: 0 };
   await Promise.all(
     rows.map(async (row) => {
@@ -176,20 +196,26 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
     });
     return 'failed';
   }
+  // Provider answers quote the recipient: they are stored without personal data (decision 101).
+  let to: string | undefined;
   try {
     const message = decryptContent(row, deps.cipher);
+    to = message.to;
     const response = await channel.send({ ...message, idempotencyKey: row.dedupeKey });
     await recordOutcome(deps.db, lease, {
       status: 'sent',
       sentAt: deps.clock.now(),
-      providerResponse: response.slice(0, 1000),
+      providerResponse: scrubProviderAnswer(response, to).slice(0, 1000),
       lastError: null,
     });
     return 'sent';
   } catch (err) {
     const permanent = err instanceof DeliveryError ? err.permanent : false;
-    const reason = (err as Error).message.slice(0, 1000);
-    const providerResponse = err instanceof DeliveryError ? (err.providerResponse ?? null) : null;
+    const reason = scrubProviderAnswer((err as Error).message, to).slice(0, 1000);
+    const providerResponse = scrubProviderAnswer(
+      err instanceof DeliveryError ? (err.providerResponse ?? null) : null,
+      to,
+    );
     if (permanent || row.attempts >= MAX_DELIVERY_ATTEMPTS) {
       await recordOutcome(deps.db, lease, {
         status: 'failed',
@@ -226,17 +252,57 @@ export async function recordOutcome(
     );
 }
 
-/** startOutboxWorker delivers due notifications every interval until stopped; ticks never overlap. */
+/** the channels the worker runs a delivery loop for, each on its own */
+export const OUTBOX_CHANNELS: readonly ChannelName[] = ['email', 'sms'];
+
+type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> };
+
+/**
+ * startOutboxWorker delivers due notifications every interval until stopped, with one loop per
+ * channel (decision 102): each claims only its channel's rows, and its ticks never overlap, so a
+ * provider that hangs until its timeout delays its own channel only. `tick` runs every channel's
+ * loop once and adds up what they did.
+ */
 export function startOutboxWorker(
   deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
-): { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> } {
+): Worker {
+  const loops = OUTBOX_CHANNELS.map((channel) => startChannelLoop(deps, channel));
+  return {
+    tick: async () => {
+      const reports = await Promise.all(loops.map((loop) => loop.tick()));
+      return reports.reduce(
+        (sum, r) => ({
+          sent: sum.sent + r.sent,
+          failed: sum.failed + r.failed,
+          retrying: sum.retrying + r.retrying,
+        }),
+        { sent: 0, failed: 0, retrying: 0 },
+      );
+    },
+    stop: async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
+    },
+  };
+}
+
+function startChannelLoop(
+  deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
+  channel: ChannelName,
+): Worker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
-  const tick = async () => {
-    const report = await deliverDue(deps);
+  const tick = async (): Promise<DeliveryReport> => {
+    const report = await deliverDue(deps, BATCH_SIZE, channel);
     // Keep going while a full batch came back, so a backlog drains without waiting.
-    if (report.sent + report.failed + report.retrying === 50 && !stopped) await tick();
+    if (report.sent + report.failed + report.retrying === BATCH_SIZE && !stopped) {
+      const more = await tick();
+      return {
+        sent: report.sent + more.sent,
+        failed: report.failed + more.failed,
+        retrying: report.retrying + more.retrying,
+      };
+    }
     return report;
   };
   const schedule = () => {

@@ -1,0 +1,99 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, expect, test } from 'vitest';
+import { startRuntime } from '../bootstrap';
+import { ManualClock } from '../clock';
+import { openPglite, selectRows } from '../db/client';
+import { insertInvitation } from '../modules/invitations/invitation-repository';
+import { enqueueNotifications } from '../modules/notifications/outbox';
+import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
+import { secretsPath } from '../secrets';
+import { FieldCipher, parseMasterKey } from './field-crypto';
+import { ENCRYPTED_COLUMNS, rotateKeys } from './key-rotation';
+
+let dataDir: string | undefined;
+afterAll(async () => {
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+const readSecrets = async (dir: string) =>
+  JSON.parse(await readFile(secretsPath(dir), 'utf8')) as {
+    encryptionKey: string;
+    previousEncryptionKeys: string[];
+  };
+
+test('keys:rotate on a demo data directory: a new key in secrets.json, every value under it', async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'baton-rotate-'));
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
+  const clock = new ManualClock('2026-11-04T15:00:00Z');
+
+  // A demo team, plus a value in every encrypted column: an invitation and a notification.
+  const runtime = await startRuntime(env, clock);
+  const oldKeyId = runtime.cipher.keyId;
+  try {
+    const { db } = runtime.database;
+    await insertInvitation(db, runtime.cipher, {
+      name: 'Ines Invitee',
+      email: 'ines.invitee@example.com',
+      role: 'manager',
+      expiresAt: new Date('2026-11-11T15:00:00Z'),
+    });
+    await enqueueNotifications(db, runtime.cipher, clock.now(), [
+      {
+        eventKey: 'rotation-check',
+        kind: 'notice',
+        recipient: {
+          id: null,
+          email: 'ines.invitee@example.com',
+          phone: null,
+          notificationPreference: 'email',
+        },
+        subject: 'Before the rotation',
+        text: 'Sealed under the old key.',
+      },
+    ]);
+  } finally {
+    await runtime.database.close();
+  }
+  const before = await readSecrets(dataDir);
+
+  const result = await rotateKeys(env);
+
+  // secrets.json holds the new key alone (the old one is forgotten once nothing needs it).
+  const after = await readSecrets(dataDir);
+  expect(after.encryptionKey).not.toBe(before.encryptionKey);
+  expect(after.previousEncryptionKeys).toEqual([]);
+  const cipher = new FieldCipher(parseMasterKey(after.encryptionKey));
+  expect(result).toEqual({ count: expect.any(Number), keyId: cipher.keyId, fromEnv: false });
+  expect(cipher.keyId).not.toBe(oldKeyId);
+
+  // Every value opens with the new key alone; none is under the old key id.
+  const database = await openPglite(dataDir);
+  try {
+    let values = 0;
+    for (const spec of ENCRYPTED_COLUMNS) {
+      const rows = await selectRows<{ id: number; value: string }>(
+        database.db,
+        sql`select id, ${sql.identifier(spec.column)} as value from ${sql.identifier(spec.table)}
+            where ${sql.identifier(spec.column)} is not null`,
+      );
+      expect(rows.length, `${spec.table}.${spec.column} has values`).toBeGreaterThan(0);
+      for (const row of rows) {
+        const where = `${spec.table}.${spec.column} #${row.id}`;
+        expect(row.value.startsWith(`v1.${oldKeyId}.`), where).toBe(false);
+        expect(row.value.startsWith(`v1.${cipher.keyId}.`), where).toBe(true);
+        const ctx = { table: spec.table, column: spec.field, rowId: Number(row.id) };
+        expect(() => cipher.decrypt(row.value, ctx), where).not.toThrow();
+      }
+      values += rows.length;
+    }
+    expect(result.count).toBe(values);
+    // Sign-in lookups work under the new key: the blind index was recomputed.
+    const admin = await findUserRowByEmail(database.db, cipher, 'avery.admin@example.com');
+    expect(admin && toUser(admin, cipher).name).toBe('Avery Admin');
+  } finally {
+    await database.close();
+  }
+});
