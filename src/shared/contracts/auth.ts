@@ -56,12 +56,14 @@ export const AUTH_BROADCAST_CHANNEL = 'baton-auth';
  * Why a popup sign-in ended without a user: 'provider_refused' (the identity provider will not do
  * Google sign-in for this client: operation not allowed), 'provider_error' (the provider answered
  * an error, e.g. the user declined), 'denied' (401/403: the token or the person was refused),
- * 'failed' (anything else: state lost, provider unreachable).
+ * 'rate_limited' (429: too many sign-in attempts from this client), 'failed' (anything else:
+ * state lost, provider unreachable).
  */
 export const OIDC_FAILURE_REASONS = [
   'provider_refused',
   'provider_error',
   'denied',
+  'rate_limited',
   'failed',
 ] as const;
 export type OidcFailureReason = (typeof OIDC_FAILURE_REASONS)[number];

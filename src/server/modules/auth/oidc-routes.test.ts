@@ -1,9 +1,18 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
-import { cookieFrom, createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import {
+  cookieFrom,
+  createTestApp,
+  type TestApp,
+  testConfig,
+} from '../../../../tests/setup/test-app';
 import { buildApp } from '../../app';
+import { ManualClock } from '../../clock';
+import { FieldCipher, parseMasterKey } from '../../crypto/field-crypto';
+import { openPostgres } from '../../db/client';
 import { invitations, users } from '../../db/schema';
 import { insertInvitation } from '../invitations/invitation-repository';
+import { SESSION_COOKIE } from '../sessions/session-service';
 import { startTestIssuer, type TestIssuer } from './oidc-test-issuer';
 
 const PROJECT = 'baton-corpus';
@@ -429,7 +438,7 @@ describe('sign-in with Google through the popup (authorization code + PKCE)', ()
     ['/api/auth/oidc/start', 302],
     ['/api/auth/oidc/callback?state=s&code=c', 400],
   ])(
-    '%s is rate limited per client: 2 × SIGN_IN_RATE_LIMIT a minute, then 429',
+    '%s is rate limited per client: 2 × SIGN_IN_RATE_LIMIT a minute, then 429 on the popup page',
     async (url, usual) => {
       const from = (address: string) =>
         g.app.inject({ url, headers: { 'x-forwarded-for': address } });
@@ -438,15 +447,78 @@ describe('sign-in with Google through the popup (authorization code + PKCE)', ()
       expect(codes.every((c) => c === usual)).toBe(true);
       const limited = await from('203.0.113.21');
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({
-        message: expect.stringMatching(/^Too many attempts\. Try again in \d+ seconds\.$/),
-        code: 'RATE_LIMITED',
+      // The popup is a window of its own: it ends on its page, which tells the main window.
+      expect(limited.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(limited.headers['cross-origin-opener-policy']).toBe('unsafe-none');
+      expect(limited.body).toContain('<title>Sign-in failed · Baton</title>');
+      expect(limited.body).toContain('<script src="/api/auth/oidc/popup.js"');
+      const retryAfter = Number(limited.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      const message = `Too many sign-in attempts. Try again in ${retryAfter} seconds.`;
+      expect(resultOf(limited.body)).toEqual({
+        type: 'baton:oidc-result',
+        ok: false,
+        status: 429,
+        reason: 'rate_limited',
+        message,
       });
-      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      expect(limited.body).toContain(`<p>${message} You can close this window.</p>`);
       // Another client is not held back.
       expect((await from('203.0.113.22')).statusCode).toBe(usual);
     },
   );
+
+  test('every other /api route keeps the JSON error shape for its rate limit', async () => {
+    const headers = { 'x-forwarded-for': '203.0.113.23' };
+    const attempt = () =>
+      g.app.inject({
+        method: 'POST',
+        url: '/api/auth/firebase',
+        payload: { token: 'not.a.token' },
+        headers,
+      });
+    for (let i = 0; i < 10; i++) expect((await attempt()).statusCode).toBe(401);
+    const limited = await attempt();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/^application\/json/);
+    expect(limited.json()).toEqual({
+      message: expect.stringMatching(/^Too many attempts\. Try again in \d+ seconds\.$/),
+      code: 'RATE_LIMITED',
+    });
+  });
+
+  test('a database outage before the popup route runs also ends on the popup page, with 503', async () => {
+    // Nothing listens on port 1: reading the session cookie fails with a real ECONNREFUSED.
+    const database = openPostgres('postgres://postgres@127.0.0.1:1/baton', { max: 1 });
+    const config = testConfig();
+    const down = await buildApp({
+      config,
+      database,
+      cipher: new FieldCipher(parseMasterKey(config.encryptionKey!)),
+      clock: new ManualClock('2026-11-02T12:00:00Z'),
+      logger: false,
+    });
+    try {
+      const cookie = `${SESSION_COOKIE}=abc`;
+      const res = await down.inject({ url: '/api/auth/oidc/callback', headers: { cookie } });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(resultOf(res.body)).toEqual({
+        type: 'baton:oidc-result',
+        ok: false,
+        status: 503,
+        reason: 'failed',
+        message: 'There was a problem signing you in. Please try again.',
+      });
+      // Elsewhere the same outage keeps the JSON shape.
+      const api = await down.inject({ url: '/api/auth/user', headers: { cookie } });
+      expect(api.statusCode).toBe(503);
+      expect(api.json().code).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      await down.close();
+      await database.close();
+    }
+  });
 
   test('a response for another browser (state or cookie missing or different) is refused', async () => {
     const first = await start();

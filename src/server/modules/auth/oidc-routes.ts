@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   FirebaseSignInInputSchema,
   OIDC_RESULT_MESSAGE,
@@ -8,6 +8,7 @@ import {
   SIGN_IN_MESSAGES,
 } from '../../../shared/contracts/auth';
 import type { AppDeps } from '../../app';
+import { isDatabaseUnavailable } from '../../http/database-unavailable';
 import { AppError, notFound, parseInput, unauthenticated } from '../../http/errors';
 import { signInWithIdentity } from './auth-service';
 import {
@@ -55,7 +56,16 @@ export async function oidcRoutes(
   const { clientId, clientSecret, issuer, firebaseProjectId, firebaseJwksUrl } = config.oidc;
   const SIGN_IN_RATE_LIMIT = { rateLimit: { max: config.signInRateLimit, timeWindow: '1 minute' } };
   const POPUP_RATE_LIMIT = {
-    rateLimit: { max: 2 * config.signInRateLimit, timeWindow: '1 minute' },
+    rateLimit: {
+      max: 2 * config.signInRateLimit,
+      timeWindow: '1 minute',
+      // Read by popupErrorHandler, which shows it on the popup's own page.
+      errorResponseBuilder: (_req: FastifyRequest, ctx: { ttl: number }) => ({
+        statusCode: 429,
+        code: 'RATE_LIMITED',
+        message: `Too many sign-in attempts. Try again in ${Math.ceil(ctx.ttl / 1000)} seconds.`,
+      }),
+    },
   };
   const oidc = clientId
     ? new OidcClient({ issuer, clientId, clientSecret, companyDomain: config.companyDomain })
@@ -82,11 +92,42 @@ export async function oidcRoutes(
     message,
   });
 
+  /**
+   * The popup routes' error handler. The popup is a window of its own, so a refusal raised before
+   * the handler runs (the rate limit's 429, a database outage while reading the session) ends on
+   * the popup's page, which tells the main window, instead of raw JSON (decision 150). Every
+   * other /api route keeps the app's JSON error shape.
+   */
+  function popupErrorHandler(
+    err: FastifyError | AppError,
+    req: FastifyRequest,
+    reply: FastifyReply,
+  ) {
+    if (err instanceof AppError) {
+      const denied = err.status === 401 || err.status === 403;
+      return sendPopup(
+        reply,
+        err.status,
+        failure(denied ? 'denied' : 'failed', err.status, err.message),
+      );
+    }
+    const status = err.statusCode ?? 500;
+    if (status === 429) return sendPopup(reply, 429, failure('rate_limited', 429, err.message));
+    if (status < 500) {
+      return sendPopup(reply, status, failure('failed', status, SIGN_IN_MESSAGES.problem));
+    }
+    const unavailable = isDatabaseUnavailable(err);
+    req.log.error({ err }, unavailable ? 'database unavailable' : 'OpenID Connect popup failed');
+    const code = unavailable ? 503 : 500;
+    return sendPopup(reply, code, failure('failed', code, SIGN_IN_MESSAGES.problem));
+  }
+  const POPUP_ROUTE = { config: POPUP_RATE_LIMIT, errorHandler: popupErrorHandler };
+
   app.get(POPUP_SCRIPT_PATH, async (_req, reply) =>
     reply.type('text/javascript; charset=utf-8').send(POPUP_SCRIPT),
   );
 
-  app.get('/api/auth/oidc/start', { config: POPUP_RATE_LIMIT }, async (req, reply) => {
+  app.get('/api/auth/oidc/start', POPUP_ROUTE, async (req, reply) => {
     if (!oidc) {
       return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
     }
@@ -129,7 +170,7 @@ export async function oidcRoutes(
     }
   }
 
-  app.get('/api/auth/oidc/callback', { config: POPUP_RATE_LIMIT }, async (req, reply) => {
+  app.get('/api/auth/oidc/callback', POPUP_ROUTE, async (req, reply) => {
     if (!oidc) {
       return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
     }

@@ -40,6 +40,20 @@ describe('signInFailureToast', () => {
     ],
     [new GoogleSignInError('provider_error', ''), 'Login Failed', 'Failed to sign in with Google'],
     [
+      new GoogleSignInError(
+        'rate_limited',
+        'Too many sign-in attempts. Try again in 42 seconds.',
+        429,
+      ),
+      'Login Failed',
+      'Too many sign-in attempts. Try again in 42 seconds.',
+    ],
+    [
+      new GoogleSignInError('rate_limited', '', 429),
+      'Login Failed',
+      'Failed to sign in with Google',
+    ],
+    [
       new TypeError('Failed to fetch'),
       'Authentication Error',
       'There was a problem signing you in. Please try again.',

@@ -12,7 +12,7 @@ type SignInToast = { title: string; description: string; duration?: number };
 /**
  * signInFailureToast returns the toast of specification section 8 for a failed Google sign-in:
  * 'Authentication Failed' when the server refused (401/403), 'Authentication Error' when sign-in
- * broke on the way, and 'Login Failed' with the popup's own message otherwise.
+ * broke on the way, and 'Login Failed' otherwise (with the server's wait when rate limited).
  */
 export function signInFailureToast(error: unknown): SignInToast {
   const loginFailed = (description: string) => ({
@@ -37,6 +37,9 @@ export function signInFailureToast(error: unknown): SignInToast {
       return loginFailed(SIGN_IN_MESSAGES.popupClosed);
     case 'provider_refused':
       return loginFailed(SIGN_IN_MESSAGES.operationNotAllowed);
+    case 'rate_limited':
+      // The server's own sentence says how long to wait, as local sign-in's 'Login Failed' does.
+      return loginFailed(error.message || SIGN_IN_MESSAGES.failed);
     default:
       return loginFailed(SIGN_IN_MESSAGES.failed);
   }
