@@ -377,7 +377,24 @@ test.describe('Settings', () => {
       const item = page.getByRole('listitem').filter({ hasText: name });
       await expect(item).toContainText('Not connected');
       await expect(item.getByRole('button', { name: /^Connect/ })).toBeDisabled();
+      // The calendar apps point to what already works: the Calendar page's iCalendar feed.
+      const calendarLink = item.getByRole('link', { name: 'Calendar page' });
+      if (name === 'Google calendar' || name === 'Outlook') {
+        await expect(item).toContainText(
+          'You can already subscribe to Baton’s iCalendar feed from the Calendar page.',
+        );
+        await expect(calendarLink).toHaveAttribute('href', '/calendar');
+      } else {
+        await expect(calendarLink).toHaveCount(0);
+      }
     }
+    await page
+      .getByRole('listitem')
+      .filter({ hasText: 'Outlook' })
+      .getByRole('link', { name: 'Calendar page' })
+      .click();
+    await expect(page).toHaveURL(/\/calendar$/);
+    await expect(page.getByRole('heading', { name: 'Calendar feeds' })).toBeVisible();
   });
 
   test('shows the error toasts of section 8', async ({ page, baseURL }) => {

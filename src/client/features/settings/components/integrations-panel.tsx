@@ -1,15 +1,23 @@
 import { CalendarDays, type LucideIcon, Mail, Siren, Ticket } from 'lucide-react';
+import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 
-const INTEGRATIONS: { name: string; description: string; icon: LucideIcon }[] = [
+const INTEGRATIONS: {
+  name: string;
+  description: string;
+  icon: LucideIcon;
+  /** the calendar app can already subscribe to Baton's iCalendar feed (decision 057) */
+  feed?: boolean;
+}[] = [
   {
     name: 'Google calendar',
     description: 'Show your on-call shifts in Google Calendar.',
     icon: CalendarDays,
+    feed: true,
   },
-  { name: 'Outlook', description: 'Show your on-call shifts in Outlook.', icon: Mail },
+  { name: 'Outlook', description: 'Show your on-call shifts in Outlook.', icon: Mail, feed: true },
   {
     name: 'PagerDuty',
     description: 'Route PagerDuty incidents to whoever holds the baton.',
@@ -22,7 +30,10 @@ const INTEGRATIONS: { name: string; description: string; icon: LucideIcon }[] = 
   },
 ];
 
-/** IntegrationsPanel lists the integrations; none is available yet, so each shows 'Not connected'. */
+/**
+ * IntegrationsPanel lists the integrations; none is available yet, so each shows 'Not connected'.
+ * The two calendar apps point to what already works: the Calendar page's iCalendar feeds.
+ */
 export function IntegrationsPanel() {
   return (
     <Card>
@@ -36,7 +47,7 @@ export function IntegrationsPanel() {
       </CardHeader>
       <CardContent>
         <ul className="divide-y rounded-lg border">
-          {INTEGRATIONS.map(({ name, description, icon: Icon }) => (
+          {INTEGRATIONS.map(({ name, description, icon: Icon, feed }) => (
             <li
               key={name}
               className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
@@ -48,6 +59,18 @@ export function IntegrationsPanel() {
                 <div>
                   <h3 className="font-medium text-sm">{name}</h3>
                   <p className="text-muted-foreground text-sm">{description}</p>
+                  {feed ? (
+                    <p className="mt-1 text-sm">
+                      You can already subscribe to Baton’s iCalendar feed from the{' '}
+                      <Link
+                        to="/calendar"
+                        className="font-medium text-primary underline underline-offset-4 hover:no-underline"
+                      >
+                        Calendar page
+                      </Link>
+                      .
+                    </p>
+                  ) : null}
                 </div>
               </div>
               <div className="flex items-center gap-3 sm:shrink-0">
