@@ -44,9 +44,6 @@ test('local sign-in: a wrong password is refused, the right one opens the dashbo
   await expect(page.getByText('Login Successful', { exact: true })).toBeVisible();
   await expect(page.getByText(`Welcome, ${accounts.onCall.name}!`, { exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
-  // A signed-in user on /login is sent to /.
-  await page.goto('/login');
-  await expect(page).toHaveURL(/\/$/);
 });
 
 test('the sidebar shows the admin group to administrators only', async ({ page }) => {
@@ -69,10 +66,6 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
   await expect(nav.getByRole('link', { name: /Users Forum/ })).toHaveAttribute('target', '_blank');
   await expect(nav.getByRole('link', { name: /Report a Bug/ })).toHaveAttribute('target', '_blank');
   await expect(nav.getByRole('link', { name: 'User Management' })).toHaveCount(0);
-  await page.goto('/admin/users');
-  await expect(page).toHaveURL(/\/$/);
-  await page.goto('/admin/debug');
-  await expect(page).toHaveURL(/\/$/);
 
   await page.context().clearCookies();
   await signIn(page, accounts.admin.email);
@@ -82,6 +75,142 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
   await page.getByRole('link', { name: 'User Management', exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
+});
+
+test('the protected layout: where a signed-in user is sent, the footer, the spinner while the session loads, and the sidebar on a narrow window', async ({
+  page,
+}) => {
+  await signIn(page, accounts.onCall.email);
+
+  // A signed-in user is sent to / from the sign-in and invitation screens, and an on-call user
+  // from the admin-only screens.
+  for (const path of ['/login', '/invite/anything', '/admin/users', '/admin/debug']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+  }
+
+  // Footer: the copyright year and the automation studio credit.
+  const footer = page.getByRole('contentinfo');
+  const year = await page.evaluate(() => new Date().getFullYear());
+  await expect(footer).toContainText(`© ${year} Baton`);
+  await expect(footer.getByText('Built by Relay Automation Studio', { exact: true })).toBeVisible();
+
+  // While GET /api/auth/user is held, a protected page shows the spinner with 'Loading...' and
+  // none of the layout; once it answers, the page.
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = 0;
+  await page.route('**/api/auth/user*', async (route) => {
+    held += 1;
+    await released;
+    await route.fallback();
+  });
+  await page.goto('/rotations');
+  await expect.poll(() => held).toBeGreaterThan(0);
+  const loading = page.getByRole('status').filter({ hasText: 'Loading...' });
+  await expect(loading).toBeVisible();
+  await expect(loading.locator('svg.animate-spin')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Toggle dark mode' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Rotations', level: 1 })).toHaveCount(0);
+  release();
+  await expect(page.getByRole('heading', { name: 'Rotations', level: 1 })).toBeVisible();
+  await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+  await page.unroute('**/api/auth/user*');
+
+  // Wide: the sidebar is always there and the top bar has no toggle.
+  const toggle = page.getByRole('button', { name: 'Toggle sidebar' });
+  await expect(toggle).toBeHidden();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+
+  // Narrow (390 px): the sidebar is hidden; the toggle opens it, its links are reachable, and
+  // following one closes it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+  await expect(toggle).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await toggle.click();
+  const sidebar = page.getByRole('dialog');
+  await expect(sidebar).toBeVisible();
+  // The open sidebar is modal: the rest of the page, the toggle included, is hidden from it.
+  await expect(
+    page.getByRole('button', { name: 'Toggle sidebar', includeHidden: true }),
+  ).toHaveAttribute('aria-expanded', 'true');
+  const sidebarNav = sidebar.getByRole('navigation', { name: 'Main' });
+  for (const link of ['Dashboard', 'Rotations', 'On-Call Team', 'Audit Log', 'Calendar']) {
+    await expect(sidebarNav.getByRole('link', { name: link, exact: true })).toBeInViewport();
+  }
+  await expect(sidebarNav.getByRole('link', { name: 'Notification Help' })).toBeVisible();
+  await sidebarNav.getByRole('link', { name: 'Audit Log', exact: true }).click();
+  await expect(page).toHaveURL(/\/audit-log$/);
+  await expect(sidebar).toBeHidden();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByRole('heading', { name: 'Audit Log', level: 1 })).toBeVisible();
+});
+
+test('toasts: one at a time, F8 moves focus to them, and each leaves after 5 seconds', async ({
+  page,
+}) => {
+  // The page's timers run on Playwright's clock: time flows until paused, then moves only when
+  // the test says so.
+  await page.clock.install();
+  await signIn(page, accounts.manager.email);
+  const region = page.getByRole('region', { name: 'Notifications (F8)' });
+  const welcome = region.getByRole('listitem').filter({ hasText: 'Login Successful' });
+  await expect(welcome).toBeVisible();
+  // The avatar menu loads just after the first paint; React reveals it on a timer.
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeEnabled();
+  // Pause a second ahead (the page's time goes on while the test asks for it; pausing in the
+  // past is refused), well within the welcome toast's 5 s. It is checked to be still there: from
+  // then on it can leave only by being replaced.
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 1_000);
+  await expect(welcome).toBeVisible();
+
+  // The sign-out fails; it is held until the page has shown it pending, as a real one would be.
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await page.route('**/api/auth/logout*', async (route) => {
+    await answered;
+    await route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ message: 'Something went wrong on our side.', code: 'INTERNAL' }),
+    });
+  });
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  // Zero-delay timers pass the pending state to the page (the toast's own timer needs 5 s).
+  await page.clock.runFor(10);
+  await expect(page.getByRole('menuitem', { name: 'Log out' })).toBeDisabled();
+  answer();
+  // The new toast's 5 s start when it shows; then the failed sign-out closes the menu.
+  await expect(page.getByText('Logout Error', { exact: true })).toBeVisible();
+  await page.clock.runFor(10);
+  await expect(page.getByRole('menu')).toHaveCount(0);
+
+  // One toast at a time: the second replaced the first.
+  await expect(region.getByRole('listitem')).toHaveCount(1);
+  const logoutError = region.getByRole('listitem').filter({ hasText: 'Logout Error' });
+  await expect(logoutError).toBeVisible();
+  await expect(page.getByText('Login Successful', { exact: true })).toHaveCount(0);
+
+  // F8 (Radix's viewport hotkey) moves focus to the toasts; focus leaving lets the timer go on.
+  await page.keyboard.press('F8');
+  await expect(region.getByRole('list')).toBeFocused();
+  await page.getByRole('heading', { name: 'Dashboard' }).click();
+  await expect(region.getByRole('list')).not.toBeFocused();
+
+  // It dismisses itself after its 5000 ms default: still there at 4.9 s, gone after 5 s.
+  await page.clock.runFor(4_880);
+  await expect(logoutError).toBeVisible();
+  await page.clock.runFor(200);
+  await expect(logoutError).toHaveCount(0);
+  await expect(region.getByRole('listitem')).toHaveCount(0);
 });
 
 test('dark mode is kept in localStorage and survives a reload', async ({ page }) => {
