@@ -164,12 +164,18 @@ describe('reading rotations', () => {
   });
 
   test('GET /api/rotations/{id} answers one rotation; a missing one is 404, a bad id 400', async () => {
-    const r = await rotation({ memberIds: ids(people.olivia) });
+    const r = await rotation({ memberIds: ids(people.olivia, people.noah) });
     const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}`);
     expect(res.statusCode).toBe(200);
     const body = expectRotationShape(res.json());
     expect(body.currentOnCall).toBeNull();
     expect(body.nextOnCall?.id).toBe(people.olivia.id); // no holder: the first member
+    // With one member, no one is next, whether or not they hold the baton (decision 120).
+    const alone = await rotation({ memberIds: ids(people.sam) });
+    expect((await call(people.sam, 'GET', `/api/rotations/${alone.id}`)).json()).toMatchObject({
+      currentOnCall: null,
+      nextOnCall: null,
+    });
     const missing = await call(people.olivia, 'GET', '/api/rotations/999999');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'Rotation not found', code: 'NOT_FOUND' });
