@@ -87,7 +87,7 @@ function TeamRotations({ canCreate }: { canCreate: boolean }) {
           <h2>Team Rotations</h2>
         </CardTitle>
         <CardDescription className="flex flex-wrap items-center gap-2">
-          {rotations.isPending ? 'Loading rotations...' : showingAllText(list.length)}
+          <span>{rotations.isPending ? 'Loading rotations...' : showingAllText(list.length)}</span>
           {anySuspended ? <Badge variant="outline">Includes suspended</Badge> : null}
         </CardDescription>
       </CardHeader>
