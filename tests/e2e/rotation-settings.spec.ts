@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { nextHandoffAt, type ShiftPattern } from '../../src/shared/domain/shifts';
 import { actAs, chooseOption, readRotation, toast, uniqueName } from './rotation-support';
@@ -46,6 +47,15 @@ test('a manager sets the time zone and handoff time when creating, then edits th
     'true',
   );
   expect(await list.getByRole('option').count()).toBeGreaterThan(400);
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
+  );
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual(
+    [],
+  );
   const top = await list.evaluate((el) => el.scrollTop);
   await list.hover();
   await page.mouse.wheel(0, 1500);
