@@ -1,5 +1,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { dayBounds, dayKeyOf } from '../../src/shared/domain/calendar';
+import { nextHandoffAt, type ShiftPattern, upcomingShifts } from '../../src/shared/domain/shifts';
+import { apiAs, createRotation, userIds } from './rotation-support';
 import { accounts, E2E_PASSWORD } from './support';
 
 // Waiting out the sign-in rate limit can take most of a minute.
@@ -247,3 +250,136 @@ test('a coverage request: the covering member accepts it on the calendar, and th
   const cancelled = await page.request.post(`/api/coverage-requests/${requestId}/cancel`);
   expect((await cancelled.json()).status).toBe('cancelled');
 });
+
+const DAY_MS = 86_400_000;
+
+/** dayName returns the day cell's label start, 'Monday, November 2'. */
+const dayName = (d: { year: number; month: number; day: number }) =>
+  new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(Date.UTC(d.year, d.month - 1, d.day)));
+
+test('the next two months of a fixed rotation, day by day, are what the shared shift functions project', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  // A daily rotation handing off in Tokyo about twelve hours from now (far from any handoff
+  // window), seen by Olivia in Chicago, who takes the baton first.
+  const name = `E2E Calendar ${Date.now().toString(36)}`;
+  const viewerZone = 'America/Chicago';
+  const [hh, mm] = new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'Asia/Tokyo',
+  })
+    .format(new Date(Date.now() + 12 * 3_600_000))
+    .split(':');
+  const handoffTime = `${hh}:${String(Math.floor(Number(mm) / 5) * 5).padStart(2, '0')}`;
+  const manager = await apiAs(playwright.request, baseURL ?? '', accounts.manager);
+  const members = [accounts.onCall, accounts.noah, accounts.sam];
+  const created = await createRotation(manager, name, members, {
+    cadence: 'daily',
+    timeZone: 'Asia/Tokyo',
+    handoffTime,
+  });
+  const ids = await userIds(manager);
+  await manager.dispose();
+  await signInAs(page, accounts.onCall.email);
+  expect((await page.request.post(`/api/rotations/${created.id}/take-oncall`)).ok()).toBe(true);
+  const rotation = await (await page.request.get(`/api/rotations/${created.id}`)).json();
+  const pattern: ShiftPattern = {
+    cadence: 'daily',
+    timeZone: 'Asia/Tokyo',
+    handoffTime,
+    handoffWeekday: 1,
+  };
+  expect(rotation.nextHandoffTime).toBe(nextHandoffAt(pattern, new Date()).toISOString());
+
+  // What the shared functions say, for each of the next 60 days in Olivia's zone from tomorrow.
+  const memberIds = members.map((m) => ids.get(m.email) ?? 0);
+  const nameOf = new Map(members.map((m) => [ids.get(m.email), m.name]));
+  const oliviaId = ids.get(accounts.onCall.email);
+  const [ty, tm, td] = dayKeyOf(new Date(), viewerZone).split('-').map(Number);
+  const days = Array.from({ length: 60 }, (_, i) => {
+    const d = new Date(Date.UTC(ty, tm - 1, td + 1 + i));
+    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
+  });
+  const first = dayBounds(days[0], viewerZone).start;
+  const shifts = upcomingShifts(
+    {
+      pattern,
+      memberIds,
+      holderId: oliviaId ?? null,
+      nextBoundary: new Date(rotation.nextHandoffTime),
+    },
+    first,
+    new Date(first.getTime() + 62 * DAY_MS),
+  );
+  const expected = new Map(
+    days.map((d) => {
+      const { start, end } = dayBounds(d, viewerZone);
+      const people = shifts
+        .filter((s) => s.start < end && s.end > start)
+        .map((s) => `${nameOf.get(s.userId)}${s.userId === oliviaId ? ' (you)' : ''}`);
+      expect(people.length).toBeGreaterThan(0);
+      return [dayName(d), `${dayName(d)}. ${name}: ${people.join(', ')}`];
+    }),
+  );
+
+  // The browser shows exactly that, month by month, with the rotation filter on.
+  const months = [...new Set(days.map((d) => `${d.year}-${String(d.month).padStart(2, '0')}`))];
+  for (const month of months) {
+    await page.goto(`/calendar?month=${month}&rotation=${created.id}`);
+    const [year, m] = month.split('-').map(Number);
+    const inMonth = days.filter((d) => d.year === year && d.month === m).map(dayName);
+    await expect(page.getByRole('button', { name: expected.get(inMonth[0]) })).toBeVisible();
+    const labels = await page
+      .getByRole('button', { name: /^(Sun|Mon|Tues|Wednes|Thurs|Fri|Satur)day, / })
+      .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    const shown = new Map(labels.map((l) => [l.split('.')[0] ?? '', l]));
+    expect(inMonth.map((d) => shown.get(d))).toEqual(inMonth.map((d) => expected.get(d)));
+  }
+  // Olivia's own shifts are marked for her, on the chip as well as in the day's name.
+  await expect(page.getByTitle(`${name}: ${accounts.onCall.name} (you)`).first()).toBeVisible();
+  await expect(page.getByTitle(`${name}: ${accounts.noah.name}`).first()).toBeVisible();
+
+  // Each legend swatch has the colour of its rotation's chips. One rotation at a time: a day lists
+  // four people at most, so with every rotation shown a late one may be cut off.
+  const all = (await (await page.request.get('/api/rotations')).json()) as {
+    id: number;
+    name: string;
+  }[];
+  const compared: string[] = [];
+  for (const rotationName of ['Platform Primary', 'Database On-Call', name]) {
+    const id = all.find((r) => r.name === rotationName)?.id;
+    await page.goto(`/calendar?month=${months[1]}&rotation=${id}`);
+    compared.push(...(await legendMatchesChips(page)));
+  }
+  expect(compared).toEqual(['Platform Primary', 'Database On-Call', name]);
+});
+
+/** legendMatchesChips checks each legend swatch against its rotation's chips; it returns the names checked. */
+async function legendMatchesChips(page: Page): Promise<string[]> {
+  const legend = page.getByRole('region', { name: 'Legend' });
+  await expect(page.getByTitle(/: /).first()).toBeVisible();
+  const compared: string[] = [];
+  for (const item of await legend.getByRole('listitem').all()) {
+    const label = (await item.textContent())?.replace(' (suspended)', '') ?? '';
+    const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const chips = page.getByTitle(new RegExp(`^${escaped}: `));
+    if (label === '' || (await chips.count()) === 0) continue;
+    const swatch = await item
+      .locator('span')
+      .first()
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+    const border = await chips.first().evaluate((el) => getComputedStyle(el).borderLeftColor);
+    expect(border, label).toBe(swatch);
+    compared.push(label);
+  }
+  return compared;
+}

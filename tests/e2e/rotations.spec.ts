@@ -1,13 +1,15 @@
 import AxeBuilder from '@axe-core/playwright';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import {
-  type APIRequest,
-  type APIRequestContext,
-  expect,
-  type Locator,
-  type Page,
-  test,
-} from '@playwright/test';
-import { accounts, E2E_PASSWORD } from './support';
+  actAs,
+  apiAs,
+  chooseOption,
+  createRotation,
+  readRotation,
+  toast,
+  uniqueName,
+} from './rotation-support';
+import { accounts } from './support';
 
 // Waiting out the sign-in rate limit can take most of a minute.
 test.describe.configure({ timeout: 120_000 });
@@ -16,97 +18,6 @@ test.describe.configure({ timeout: 120_000 });
  * Rotation journeys in Chromium against the real server. Each test makes its own rotation
  * (unique name) so tests do not depend on each other or on the order they run in.
  */
-
-type Account = { email: string; name: string };
-type ApiRotation = {
-  id: number;
-  name: string;
-  suspended: boolean;
-  currentOnCallUserId: number | null;
-  members: { id: number; userId: number; order: number; user: { name: string } }[];
-};
-
-const uniqueName = (label: string) => `${label} ${Date.now().toString(36)}`;
-
-type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
-
-// Sign-in is limited to 10 attempts a minute per address, and every spec signs in from the same
-// one: each account signs in once per worker and its session is reused by the tests that follow.
-const sessions = new Map<string, StorageState>();
-
-/** sessionOf returns a signed-in session of the account, waiting out the sign-in rate limit. */
-async function sessionOf(
-  request: APIRequest,
-  baseURL: string,
-  who: Account,
-): Promise<StorageState> {
-  const known = sessions.get(who.email);
-  if (known) return known;
-  const api = await request.newContext({ baseURL });
-  try {
-    for (let attempt = 0; ; attempt++) {
-      const res = await api.post('/api/auth/login', {
-        data: { email: who.email, password: E2E_PASSWORD },
-      });
-      if (res.status() === 429 && attempt < 8) {
-        await new Promise((resolve) => setTimeout(resolve, 10_000));
-        continue;
-      }
-      expect(res.ok(), `sign-in as ${who.email}`).toBe(true);
-      break;
-    }
-    const state = await api.storageState();
-    sessions.set(who.email, state);
-    return state;
-  } finally {
-    await api.dispose();
-  }
-}
-
-/** apiAs returns a request context signed in as the account; dispose it when done. */
-async function apiAs(request: APIRequest, baseURL: string, who: Account) {
-  const storageState = await sessionOf(request, baseURL, who);
-  return request.newContext({ baseURL, storageState });
-}
-
-/** actAs makes the page the account's browser and opens the dashboard. */
-async function actAs(page: Page, request: APIRequest, baseURL: string, who: Account) {
-  const state = await sessionOf(request, baseURL, who);
-  await page.context().clearCookies();
-  await page.context().addCookies(state.cookies);
-  await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
-}
-
-async function userIds(api: APIRequestContext): Promise<Map<string, number>> {
-  const res = await api.get('/api/users/by-roles?roles=on-call,manager');
-  expect(res.ok()).toBe(true);
-  const users = (await res.json()) as { id: number; email: string }[];
-  return new Map(users.map((u) => [u.email, u.id]));
-}
-
-/** createRotation creates a rotation through the API with the given members, in order. */
-async function createRotation(api: APIRequestContext, name: string, members: Account[]) {
-  const res = await api.post('/api/rotations', {
-    data: { name, description: 'Made by a browser test', cadence: 'daily', type: 'fixed' },
-  });
-  expect(res.status()).toBe(201);
-  const rotation = (await res.json()) as ApiRotation;
-  const ids = await userIds(api);
-  for (const [order, member] of members.entries()) {
-    const added = await api.post(`/api/rotations/${rotation.id}/on-call`, {
-      data: { userId: ids.get(member.email), order },
-    });
-    expect(added.ok()).toBe(true);
-  }
-  return rotation;
-}
-
-async function readRotation(page: Page, id: number): Promise<ApiRotation> {
-  const res = await page.request.get(`/api/rotations/${id}`);
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as ApiRotation;
-}
 
 async function memberNamesInOrder(page: Page, id: number): Promise<string[]> {
   const rotation = await readRotation(page, id);
@@ -118,15 +29,6 @@ async function teamNames(page: Page): Promise<string[]> {
   const handles = page.getByRole('button', { name: /^Drag to reorder / });
   const labels = await handles.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   return labels.map((l) => (l ?? '').replace('Drag to reorder ', ''));
-}
-
-function toast(page: Page, text: string): Locator {
-  return page.getByText(text, { exact: true }).first();
-}
-
-async function chooseOption(page: Page, scope: Locator, label: string, option: string) {
-  await scope.getByLabel(label).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 /** dragHandle drags a row's handle onto another row with the mouse, in small steps. */

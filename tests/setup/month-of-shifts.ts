@@ -1,4 +1,4 @@
-import { nextMemberId } from '../../src/shared/domain/handoff-flow';
+import { memberIdAfter } from '../../src/shared/domain/rotation';
 import { handoffsBetween, type ShiftPattern } from '../../src/shared/domain/shifts';
 
 export interface FixedSeed {
@@ -77,7 +77,7 @@ export function expectedAutoHandoffs(
   ];
   const rows: unknown[][] = [];
   for (const boundary of boundaries) {
-    const to = nextMemberId(f.memberIds, holder);
+    const to = memberIdAfter(f.memberIds, holder);
     if (to === null) continue;
     rows.push([
       f.id,

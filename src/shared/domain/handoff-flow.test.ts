@@ -8,7 +8,6 @@ import {
   isBoundaryHandedOff,
   isMissedNoticeStale,
   type LatestHandoff,
-  nextMemberId,
   planHandoffFlow,
   DEFAULT_HANDOFF_TIMINGS as t,
 } from './handoff-flow';
@@ -29,20 +28,6 @@ const input = (over: Partial<FlowInput> = {}): FlowInput => ({
   memberIds: [1, 2, 3],
   holderId: 1,
   ...over,
-});
-
-describe('nextMemberId', () => {
-  test.each([
-    [[1, 2, 3], 1, 2],
-    [[1, 2, 3], 3, 1],
-    [[1, 2, 3], null, 1],
-    [[1], 1, null],
-    [[1], null, 1],
-    [[], null, null],
-    [[4, 5], 9, 4],
-  ])('members %j, holder %s → %s', (members, holder, expected) => {
-    expect(nextMemberId(members, holder)).toBe(expected);
-  });
 });
 
 describe('planHandoffFlow', () => {
@@ -93,10 +78,17 @@ describe('planHandoffFlow', () => {
     expect(effects.filter((e) => e.kind === 'notify')).toHaveLength(1);
   });
 
-  test('a single member who holds the baton: boundaries pass without notices', () => {
-    const alone = input({ memberIds: [1], holderId: 1 });
+  test.each([
+    ['who holds the baton', 1],
+    ['who does not hold it', null],
+  ])('a single member %s: boundaries pass without notices or transfers', (_name, holderId) => {
+    // memberIdAfter names no one next for a sole member (decision 120).
+    const alone = input({ memberIds: [1], holderId });
     expect(planHandoffFlow(alone, at('2026-03-02T08:45:00Z'), t)).toEqual([]);
     expect(planHandoffFlow(alone, at('2026-03-02T09:00:00Z'), t).map((e) => e.kind)).toEqual([
+      'advance',
+    ]);
+    expect(planHandoffFlow(alone, at('2026-03-02T11:00:00Z'), t).map((e) => e.kind)).toEqual([
       'advance',
     ]);
   });

@@ -1,3 +1,4 @@
+import { memberIdAfter } from './rotation';
 import { nextHandoffAt, type ShiftPattern } from './shifts';
 
 /**
@@ -87,16 +88,6 @@ export type FlowEffect =
   | { kind: 'transfer'; boundary: Date; fromId: number | null; toId: number }
   | { kind: 'advance'; boundary: Date; nextBoundary: Date };
 
-/** nextMemberId returns the member after `holderId` in order (wrapping), the first with no holder, or null. */
-export function nextMemberId(memberIds: readonly number[], holderId: number | null): number | null {
-  if (memberIds.length === 0) return null;
-  if (holderId === null) return memberIds[0];
-  const at = memberIds.indexOf(holderId);
-  if (at === -1) return memberIds[0];
-  const next = memberIds[(at + 1) % memberIds.length];
-  return next === holderId ? null : next;
-}
-
 /**
  * planHandoffFlow returns what is due for a fixed rotation at `now`, in order. Boundaries long
  * past (after downtime) each get one automatic transfer and no stale notices; a notice is sent
@@ -112,7 +103,7 @@ export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimin
   let lastHandoffAt = input.lastHandoffAt;
   // Bounded: one iteration per boundary that has come and gone (a year of daily boundaries at most).
   for (let guard = 0; guard < 400; guard++) {
-    const nextId = nextMemberId(input.memberIds, holderId);
+    const nextId = memberIdAfter(input.memberIds, holderId);
     const handedOff = isBoundaryHandedOff(boundary, lastHandoffAt, t);
     const autoAt = stepTime('auto_transfer', boundary, t).getTime();
     if (handedOff || nextId === null) {

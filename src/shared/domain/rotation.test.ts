@@ -11,6 +11,7 @@ import {
   coverageRefusal,
   isPermutation,
   memberAfter,
+  memberIdAfter,
   memberStatus,
   nextMemberOrder,
   nextOnCall,
@@ -54,7 +55,7 @@ describe('nextOnCall', () => {
     ['the member after the holder', fixed([1, 2, 3], 1), 2],
     ['wraps around after the last member', fixed([1, 2, 3], 3), 1],
     ['one member holding the baton: no one', fixed([7], 7), null],
-    ['one member, nobody holds: that member', fixed([7]), 7],
+    ['one member, nobody holds: still no one', fixed([7]), null],
     ['two members: the other one', fixed([4, 9], 9), 4],
     [
       'follows order, not list position',
@@ -93,15 +94,34 @@ describe('nextOnCall', () => {
   });
 });
 
-describe('memberAfter', () => {
+describe('memberAfter and memberIdAfter', () => {
+  // The rule: the member after the holder in order, wrapping around; with no holder, the
+  // first member; with one member, no one (decision 120).
   test.each<[number[], number | null, number | null]>([
+    [[1, 2, 3], 1, 2],
     [[1, 2, 3], 2, 3],
     [[1, 2, 3], 3, 1],
     [[1, 2, 3], null, 1],
+    [[1, 2, 3], 99, 1],
+    [[4, 9], 9, 4],
     [[1], 1, null],
+    [[1], null, null],
+    [[1], 99, null],
     [[], null, null],
   ])('%j after %s → %s', (ids, userId, expected) => {
+    expect(memberIdAfter(ids, userId)).toBe(expected);
     expect(memberAfter(fixed(ids).members, userId)).toBe(expected);
+  });
+
+  test('memberAfter follows the order field, not list position', () => {
+    const members = [
+      { userId: 5, order: 2 },
+      { userId: 6, order: 0 },
+      { userId: 8, order: 1 },
+    ];
+    expect(memberAfter(members, 6)).toBe(8);
+    expect(memberAfter(members, 5)).toBe(6);
+    expect(memberAfter(members, null)).toBe(6);
   });
 });
 

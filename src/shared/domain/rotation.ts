@@ -103,25 +103,35 @@ export function canHoldBaton(roles: readonly Role[]): boolean {
 }
 
 /**
- * memberAfter returns the user id of the member after `userId` in order, wrapping around; the
- * first member when `userId` is null or not a member; null when no other member exists.
+ * memberIdAfter returns the member after `holderId` among `memberIds` (already in order), wrapping
+ * around; the first member when nobody, or a non-member, holds the baton; null when there are
+ * fewer than two members: a sole member is never next, holding the baton or not (decision 120).
+ * The rotation answer, the engine and the shift projections all ask this one function.
  */
+export function memberIdAfter(
+  memberIds: readonly number[],
+  holderId: number | null,
+): number | null {
+  if (memberIds.length < 2) return null;
+  const at = holderId === null ? -1 : memberIds.indexOf(holderId);
+  return memberIds[(at + 1) % memberIds.length];
+}
+
+/** memberAfter returns the user id of the member after `userId` in order: memberIdAfter of the members. */
 export function memberAfter(
   members: readonly RotationMemberState[],
   userId: number | null,
 ): number | null {
-  const ordered = membersInOrder(members);
-  if (ordered.length === 0) return null;
-  const at = userId === null ? -1 : ordered.findIndex((m) => m.userId === userId);
-  if (at === -1) return ordered[0].userId;
-  const next = ordered[(at + 1) % ordered.length];
-  return next.userId === userId ? null : next.userId;
+  return memberIdAfter(
+    membersInOrder(members).map((m) => m.userId),
+    userId,
+  );
 }
 
 /**
  * nextOnCall returns the user id of the next person on call: for a fixed rotation the member
- * after the holder in order, wrapping (no holder: the first member; a sole member holding the
- * baton: no one); for a scheduled rotation the user of the first schedule entry starting after
+ * after the holder in order, wrapping (no holder: the first member; a sole member: no one); for a
+ * scheduled rotation the user of the first schedule entry starting after
  * `now`. Null when there is no one.
  */
 export function nextOnCall(rotation: RotationState, now: Date): number | null {

@@ -279,6 +279,14 @@ describe('upcomingShifts', () => {
     );
     expect(alone).toHaveLength(1);
     expect(alone[0]).toMatchObject({ userId: 2, end: at('2026-03-23T13:00:00.000Z') });
+    // A sole member who does not hold the baton is never handed it: no shifts at all.
+    expect(
+      upcomingShifts(
+        { ...base, memberIds: [2], holderId: null },
+        at('2026-03-01T00:00:00Z'),
+        at('2026-03-20T00:00:00Z'),
+      ),
+    ).toEqual([]);
     expect(
       upcomingShifts(
         { ...base, memberIds: [], holderId: null },

@@ -1,4 +1,5 @@
 import { tzOffset } from '@date-fns/tz';
+import { memberIdAfter } from './rotation';
 
 /** What decides when a rotation's shifts change hands. */
 export interface ShiftPattern {
@@ -134,21 +135,12 @@ export interface FixedShiftInput {
   boundaryHandled?: boolean;
 }
 
-/** memberAfterId returns the member after `holderId` in order (wrapping), the first with no holder, or null. */
-function memberAfterId(memberIds: readonly number[], holderId: number | null): number | null {
-  if (memberIds.length === 0) return null;
-  if (holderId === null) return memberIds[0];
-  const at = memberIds.indexOf(holderId);
-  if (at === -1) return memberIds[0];
-  const next = memberIds[(at + 1) % memberIds.length];
-  return next === holderId ? null : next;
-}
-
 /**
  * upcomingShifts returns the shifts of a fixed rotation that overlap [from, to): the holder from
  * `from` until the pending boundary (the one after, when that boundary was already handled by
  * hand), then each member in order, one shift per boundary. A boundary with nobody to hand to
- * leaves the baton where it is (a sole member keeps it). Nobody holding shows as no shift.
+ * leaves the baton where it is (a sole member keeps it, and a sole member who does not hold it
+ * is never handed it: memberIdAfter). Nobody holding shows as no shift.
  */
 export function upcomingShifts(input: FixedShiftInput, from: Date, to: Date): Shift[] {
   const shifts: Shift[] = [];
@@ -169,7 +161,7 @@ export function upcomingShifts(input: FixedShiftInput, from: Date, to: Date): Sh
   // Bounded: one step per boundary up to `to` (ten years of daily boundaries at most).
   for (let guard = 0; guard < 4000 && start.getTime() < to.getTime(); guard++) {
     push(holder, start, boundary);
-    holder = memberAfterId(input.memberIds, holder) ?? holder;
+    holder = memberIdAfter(input.memberIds, holder) ?? holder;
     start = boundary;
     boundary = nextHandoffAt(input.pattern, boundary);
   }

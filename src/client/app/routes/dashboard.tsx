@@ -10,13 +10,12 @@ import { useAuth } from '@/features/auth/hooks/use-auth';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { RecentHandoffsCard } from '@/features/handoffs/components/recent-handoffs';
 import { PagesForMePanel } from '@/features/paging/components/pages-for-me-panel';
-import { useRotations } from '@/features/rotations/api/get-rotations';
+import { useDashboardRotations } from '@/features/rotations/api/get-rotations';
 import { useUserRotations } from '@/features/rotations/api/get-user-rotations';
 import { EmptyState } from '@/features/rotations/components/empty-state';
 import { RotationCard } from '@/features/rotations/components/rotation-card';
 import { RotationTable } from '@/features/rotations/components/rotation-table';
 import { SuspendedBanner } from '@/features/rotations/components/suspended-banner';
-import { DASHBOARD_STALE_MS } from '@/features/rotations/constants';
 import { showingAllText } from '@/features/rotations/lib/rotation-view';
 
 function CardSkeletons() {
@@ -78,7 +77,7 @@ function YourRotations() {
 }
 
 function TeamRotations({ canCreate }: { canCreate: boolean }) {
-  const rotations = useRotations({ staleTime: DASHBOARD_STALE_MS });
+  const rotations = useDashboardRotations();
   const list = rotations.data ?? [];
   const anySuspended = list.some((r) => r.suspended);
   return (
@@ -88,7 +87,7 @@ function TeamRotations({ canCreate }: { canCreate: boolean }) {
           <h2>Team Rotations</h2>
         </CardTitle>
         <CardDescription className="flex flex-wrap items-center gap-2">
-          {rotations.isPending ? 'Loading rotations...' : showingAllText(list.length)}
+          <span>{rotations.isPending ? 'Loading rotations...' : showingAllText(list.length)}</span>
           {anySuspended ? <Badge variant="outline">Includes suspended</Badge> : null}
         </CardDescription>
       </CardHeader>

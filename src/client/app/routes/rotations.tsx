@@ -16,11 +16,10 @@ import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth/hooks/use-auth';
-import { useRotations } from '@/features/rotations/api/get-rotations';
+import { useRotationsList } from '@/features/rotations/api/get-rotations';
 import { CreateRotationDialog } from '@/features/rotations/components/create-rotation-dialog';
 import { EmptyState } from '@/features/rotations/components/empty-state';
 import { RotationTable } from '@/features/rotations/components/rotation-table';
-import { ROTATIONS_LIST_STALE_MS } from '@/features/rotations/constants';
 import { type RotationTab, rotationsInTab } from '@/features/rotations/lib/rotation-view';
 import { statusLine } from '@/lib/api-client';
 
@@ -111,7 +110,7 @@ export function RotationsPage({ createOpen = false }: { createOpen?: boolean }) 
   const { roles } = useAuth();
   const navigate = useNavigate();
   const canCreate = can(roles, 'rotation.create');
-  const rotations = useRotations({ staleTime: ROTATIONS_LIST_STALE_MS });
+  const rotations = useRotationsList();
   const [dialogOpen, setDialogOpen] = useState(createOpen && canCreate);
   const [tab, setTab] = useState<RotationTab>('all');
   const list = rotations.data ?? [];

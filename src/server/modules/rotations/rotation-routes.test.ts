@@ -7,7 +7,7 @@ import {
   RotationSchema,
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { nextHandoffAt } from '../../../shared/domain/shifts';
+import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
 import { insertRotation, type RotationSeed } from '../../db/factories';
 import {
   auditEvents,
@@ -164,12 +164,18 @@ describe('reading rotations', () => {
   });
 
   test('GET /api/rotations/{id} answers one rotation; a missing one is 404, a bad id 400', async () => {
-    const r = await rotation({ memberIds: ids(people.olivia) });
+    const r = await rotation({ memberIds: ids(people.olivia, people.noah) });
     const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}`);
     expect(res.statusCode).toBe(200);
     const body = expectRotationShape(res.json());
     expect(body.currentOnCall).toBeNull();
     expect(body.nextOnCall?.id).toBe(people.olivia.id); // no holder: the first member
+    // With one member, no one is next, whether or not they hold the baton (decision 120).
+    const alone = await rotation({ memberIds: ids(people.sam) });
+    expect((await call(people.sam, 'GET', `/api/rotations/${alone.id}`)).json()).toMatchObject({
+      currentOnCall: null,
+      nextOnCall: null,
+    });
     const missing = await call(people.olivia, 'GET', '/api/rotations/999999');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'Rotation not found', code: 'NOT_FOUND' });
@@ -300,6 +306,57 @@ describe('creating, editing and deleting', () => {
     expect(missing.statusCode).toBe(404);
     const denied = await call(people.olivia, 'PATCH', `/api/rotations/${r.id}`, { name: 'abc' });
     expect(denied.statusCode).toBe(403);
+  });
+
+  test('PATCH of the time zone, handoff time or weekday moves the next handoff to what nextHandoffAt says', async () => {
+    // Weekly, Monday 09:00 UTC; now is Monday 2026-11-02 12:00 UTC, so the next is 9 November.
+    const r = await rotation({ cadence: 'weekly', timeZone: 'UTC', handoffTime: '09:00' });
+    const patch = (body: Record<string, unknown>) =>
+      call(people.manager, 'PATCH', `/api/rotations/${r.id}`, body);
+    const steps: [Record<string, unknown>, string][] = [
+      // 09:00 in Sydney on a Monday is Sunday 22:00 UTC (daylight time): 8 November.
+      [{ timeZone: 'Australia/Sydney' }, '2026-11-08T22:00:00.000Z'],
+      // 07:30 Sydney, still Mondays.
+      [{ handoffTime: '07:30' }, '2026-11-08T20:30:00.000Z'],
+      // Fridays at 07:30 Sydney: Thursday 20:30 UTC, 5 November.
+      [{ handoffWeekday: 5 }, '2026-11-05T20:30:00.000Z'],
+      // All three at once: Wednesdays 18:15 New York (EST after 1 November): 4 November 23:15 UTC.
+      [
+        { timeZone: 'America/New_York', handoffTime: '18:15', handoffWeekday: 3 },
+        '2026-11-04T23:15:00.000Z',
+      ],
+    ];
+    let pattern = {
+      cadence: 'weekly',
+      timeZone: 'UTC',
+      handoffTime: '09:00',
+      handoffWeekday: 1,
+    } as ShiftPattern;
+    for (const [body, expected] of steps) {
+      const res = await patch(body);
+      expect(res.statusCode).toBe(200);
+      pattern = { ...pattern, ...body };
+      const want = nextHandoffAt(pattern, t.clock.now()).toISOString();
+      expect(want).toBe(expected);
+      expect(res.json()).toMatchObject({ ...body, nextHandoffTime: want });
+      const [row] = await t.database.db.select().from(rotations).where(eq(rotations.id, r.id));
+      expect(row.nextHandoffAt?.toISOString()).toBe(want);
+    }
+    // A time zone that does not exist, or a time that is not HH:MM, is refused and changes nothing.
+    for (const body of [
+      { timeZone: 'Mars/Olympus' },
+      { handoffTime: '25:00' },
+      { handoffWeekday: 7 },
+    ]) {
+      expect((await patch(body)).statusCode).toBe(400);
+    }
+    const after = await call(people.manager, 'GET', `/api/rotations/${r.id}`);
+    expect(after.json()).toMatchObject({
+      timeZone: 'America/New_York',
+      handoffTime: '18:15',
+      handoffWeekday: 3,
+      nextHandoffTime: '2026-11-04T23:15:00.000Z',
+    });
   });
 
   test('PATCH changing the type needs an administrator, and a schedule entry for scheduled', async () => {

@@ -1,7 +1,14 @@
 import type { Calendar } from '@shared/contracts/calendar';
 import type { CalendarDay } from '@shared/domain/calendar';
 import { cn, initials } from '@/lib/utils';
-import { type DayRotation, dayLabel, dayRotations, shortName, timeOf } from '../lib/calendar-view';
+import {
+  type DayRotation,
+  dayLabel,
+  dayRotations,
+  shiftLabel,
+  shortName,
+  timeOf,
+} from '../lib/calendar-view';
 import { rotationColor } from '../lib/rotation-colors';
 
 const WEEKDAYS = [
@@ -103,7 +110,7 @@ function DayCell({
   const chips = entries.flatMap((e) => e.people.map((p) => ({ ...p, rotation: e })));
   const shown = chips.slice(0, MAX_CHIPS);
   const summary = entries
-    .map((e) => `${e.rotationName}: ${e.people.map((p) => p.name).join(', ')}`)
+    .map((e) => `${e.rotationName}: ${e.people.map(shiftLabel).join(', ')}`)
     .join('; ');
   return (
     <button
@@ -131,6 +138,7 @@ function DayCell({
         <span
           // biome-ignore lint/suspicious/noArrayIndexKey: a person may appear twice in one day
           key={`${chip.rotation.rotationId}-${chip.userId}-${i}`}
+          title={`${chip.rotation.rotationName}: ${shiftLabel(chip)}`}
           className={cn(
             'block truncate rounded-sm border-l-4 px-1 text-[11px] text-foreground leading-4',
             rotationColor(chip.rotation.index).chip,

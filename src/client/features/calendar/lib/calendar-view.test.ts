@@ -7,6 +7,7 @@ import {
   monthTitle,
   neighbours,
   parseMonth,
+  shiftLabel,
   shortName,
   timeOf,
 } from './calendar-view';
@@ -131,4 +132,15 @@ test('months: the current one in a zone, its neighbours, its title and address',
   expect(monthParam({ year: 2027, month: 3 })).toBe('2027-03');
   expect(shortName('Noah Nakamura')).toBe('Noah N.');
   expect(shortName('Cher')).toBe('Cher');
+});
+
+describe('shiftLabel', () => {
+  test.each([
+    [{ name: 'Noah Nakamura', mine: false, coverage: false }, 'Noah Nakamura'],
+    [{ name: 'Olivia Ortiz', mine: true, coverage: false }, 'Olivia Ortiz (you)'],
+    [{ name: 'Noah Nakamura', mine: false, coverage: true }, 'Noah Nakamura (coverage)'],
+    [{ name: 'Olivia Ortiz', mine: true, coverage: true }, 'Olivia Ortiz (you) (coverage)'],
+  ])('%j reads %s', (shift, label) => {
+    expect(shiftLabel(shift)).toBe(label);
+  });
 });

@@ -102,6 +102,15 @@ function toDayShift(
   };
 }
 
+/**
+ * shiftLabel returns how a day names one shift to assistive technology and in a chip's tooltip:
+ * 'Noah Nakamura', with ' (you)' for the signed-in user's own and ' (coverage)' for a coverage
+ * window, so neither is told by colour or weight alone.
+ */
+export function shiftLabel(shift: Pick<DayShift, 'name' | 'mine' | 'coverage'>): string {
+  return `${shift.name}${shift.mine ? ' (you)' : ''}${shift.coverage ? ' (coverage)' : ''}`;
+}
+
 /** shortName returns 'Noah N.' for 'Noah Nakamura'. */
 export function shortName(name: string): string {
   const [first, ...rest] = name.trim().split(/\s+/);

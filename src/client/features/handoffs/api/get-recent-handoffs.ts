@@ -9,7 +9,7 @@ export const RECENT_HANDOFFS_LIMIT = 5;
 export const recentHandoffsQueryKey = (limit: number) =>
   ['/api/handoffs/recent', { limit }] as const;
 
-/** recentHandoffsQueryOptions reads the latest handoffs (GET /api/handoffs/recent?limit=n). */
+/** recentHandoffsQueryOptions reads the latest `limit` handoffs (GET /api/handoffs/recent?limit=n). */
 export const recentHandoffsQueryOptions = (limit = RECENT_HANDOFFS_LIMIT) =>
   queryOptions({
     queryKey: recentHandoffsQueryKey(limit),
@@ -20,7 +20,8 @@ export const recentHandoffsQueryOptions = (limit = RECENT_HANDOFFS_LIMIT) =>
         undefined,
         { signal },
       );
-      return Array.isArray(data) ? (data as Handoff[]) : [];
+      // At most `limit`, whatever the server sends: the dashboard shows five.
+      return Array.isArray(data) ? (data as Handoff[]).slice(0, limit) : [];
     },
     refetchOnWindowFocus: true,
     refetchOnMount: 'always',

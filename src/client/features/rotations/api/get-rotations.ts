@@ -1,7 +1,11 @@
 import type { Rotation } from '@shared/contracts/rotations';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { ROTATIONS_REFETCH_INTERVAL_MS } from '../constants';
+import {
+  DASHBOARD_STALE_MS,
+  ROTATIONS_LIST_STALE_MS,
+  ROTATIONS_REFETCH_INTERVAL_MS,
+} from '../constants';
 
 export const rotationsQueryKey = ['/api/rotations'] as const;
 
@@ -39,7 +43,25 @@ export const rotationsQueryOptions = ({ staleTime }: { staleTime: number }) =>
     refetchOnMount: true,
   });
 
+/** rotationsListQueryOptions is the Rotations screen's read: stale after 5 s (section 9). */
+export const rotationsListQueryOptions = () =>
+  rotationsQueryOptions({ staleTime: ROTATIONS_LIST_STALE_MS });
+
+/** dashboardRotationsQueryOptions is the dashboard's read: stale after 10 s (section 9). */
+export const dashboardRotationsQueryOptions = () =>
+  rotationsQueryOptions({ staleTime: DASHBOARD_STALE_MS });
+
 /** useRotations returns every rotation the signed-in user can see. */
 export function useRotations({ staleTime }: { staleTime: number }) {
   return useQuery(rotationsQueryOptions({ staleTime }));
+}
+
+/** useRotationsList returns every rotation, as the Rotations screen reads them. */
+export function useRotationsList() {
+  return useQuery(rotationsListQueryOptions());
+}
+
+/** useDashboardRotations returns every rotation, as the dashboard's Team Rotations reads them. */
+export function useDashboardRotations() {
+  return useQuery(dashboardRotationsQueryOptions());
 }

@@ -1,5 +1,10 @@
 import type { PassBatonInput } from '@shared/contracts/rotations';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  mutationOptions,
+  type QueryClient,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
 import { rotationQueryKey } from './get-rotation';
@@ -27,10 +32,12 @@ export function passBatonPayload({ toUserId, notes, urgent }: PassBatonVariables
   };
 }
 
-/** usePassBaton hands the caller's baton to another member (POST .../handoff). */
-export function usePassBaton() {
-  const queryClient = useQueryClient();
-  return useMutation({
+/**
+ * passBatonMutationOptions hands the caller's baton to another member (POST .../handoff), then
+ * refreshes what section 7 names: the rotation, the user's rotations, recent handoffs and the list.
+ */
+export const passBatonMutationOptions = (queryClient: QueryClient) =>
+  mutationOptions({
     mutationFn: (variables: PassBatonVariables) =>
       apiRequest<unknown>(
         'POST',
@@ -56,4 +63,8 @@ export function usePassBaton() {
         'There was an error passing the baton. Please try again.',
       ),
   });
+
+/** usePassBaton hands the caller's baton to another member (POST .../handoff). */
+export function usePassBaton() {
+  return useMutation(passBatonMutationOptions(useQueryClient()));
 }

@@ -1,5 +1,10 @@
 import type { Rotation, UpdateRotationInput } from '@shared/contracts/rotations';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  mutationOptions,
+  type QueryClient,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { ApiRequestError, apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
 import { needsScheduleFirst } from '../lib/rotation-view';
@@ -10,12 +15,15 @@ import { rotationsQueryKey } from './get-rotations';
 export type UpdateRotationVariables = { rotationId: number; input: UpdateRotationInput };
 
 /**
- * useUpdateRotation edits a rotation (PATCH /api/rotations/{id}). A refused switch to scheduled
- * shows 'Schedule needed' and calls `onScheduleNeeded` (the set-up guide).
+ * updateRotationMutationOptions edits a rotation (PATCH /api/rotations/{id}), then invalidates the
+ * list and the rotation (section 7). A refused switch to scheduled shows 'Schedule needed' and
+ * calls `onScheduleNeeded` (the set-up guide).
  */
-export function useUpdateRotation({ onScheduleNeeded }: { onScheduleNeeded?: () => void } = {}) {
-  const queryClient = useQueryClient();
-  return useMutation({
+export const updateRotationMutationOptions = (
+  queryClient: QueryClient,
+  { onScheduleNeeded }: { onScheduleNeeded?: () => void } = {},
+) =>
+  mutationOptions({
     mutationFn: ({ rotationId, input }: UpdateRotationVariables) =>
       apiRequest<Rotation>('PATCH', `/api/rotations/${rotationId}`, input),
     onSuccess: async (_data, { rotationId }) => {
@@ -38,4 +46,8 @@ export function useUpdateRotation({ onScheduleNeeded }: { onScheduleNeeded?: () 
       );
     },
   });
+
+/** useUpdateRotation edits a rotation (PATCH /api/rotations/{id}). */
+export function useUpdateRotation(options: { onScheduleNeeded?: () => void } = {}) {
+  return useMutation(updateRotationMutationOptions(useQueryClient(), options));
 }

@@ -5,7 +5,6 @@ import {
   CreateRotationInputSchema,
   ROTATION_TYPES,
 } from '@shared/contracts/rotations';
-import { TIMEZONES } from '@shared/contracts/users';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
@@ -28,6 +27,7 @@ import {
 } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { guardSubmission } from '../lib/notify';
+import { TimeZonePicker } from './time-zone-picker';
 
 export type RotationFormValues = CreateRotationInput;
 export type RotationFormOutput = z.output<typeof CreateRotationInputSchema>;
@@ -48,15 +48,10 @@ export const WEEKDAYS = [
   'Saturday',
 ] as const;
 
-/** timeZoneChoices returns the profile time zones plus any extra ones in use, without repeats. */
-function timeZoneChoices(...extra: (string | undefined)[]): string[] {
-  return [...new Set([...TIMEZONES, ...extra.filter((z): z is string => Boolean(z))])];
-}
-
 /**
  * RotationForm edits a rotation's name (at least 3 characters), description (3 rows), type,
- * cadence, time zone, handoff time and, for weekly rotations, handoff weekday. It validates with
- * the API's own CreateRotationInputSchema.
+ * cadence, time zone (any IANA zone, from a searchable list), handoff time and, for weekly
+ * rotations, handoff weekday. It validates with the API's own CreateRotationInputSchema.
  */
 export function RotationForm({
   defaultValues,
@@ -81,7 +76,6 @@ export function RotationForm({
     defaultValues,
   });
   const cadence = form.watch('cadence');
-  const zones = timeZoneChoices(defaultValues.timeZone);
 
   return (
     <Form {...form}>
@@ -189,20 +183,16 @@ export function RotationForm({
             render={({ field }) => (
               <FormItem className="sm:col-span-3">
                 <FormLabel>Time zone</FormLabel>
-                <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
-                  <FormControl>
-                    <SelectTrigger>
-                      <SelectValue placeholder="Select a time zone" />
-                    </SelectTrigger>
-                  </FormControl>
-                  <SelectContent>
-                    {zones.map((z) => (
-                      <SelectItem key={z} value={z}>
-                        {z}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
+                <FormControl>
+                  <TimeZonePicker
+                    value={field.value}
+                    onChange={field.onChange}
+                    disabled={pending}
+                  />
+                </FormControl>
+                <FormDescription className="text-xs">
+                  Handoffs happen at this zone's wall-clock time, across daylight saving changes.
+                </FormDescription>
                 <FormMessage />
               </FormItem>
             )}

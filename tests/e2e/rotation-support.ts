@@ -1,0 +1,141 @@
+import {
+  type APIRequest,
+  type APIRequestContext,
+  expect,
+  type Locator,
+  type Page,
+} from '@playwright/test';
+import { E2E_PASSWORD } from './support';
+
+/*
+ * Helpers of the rotation browser specs (decision 034): sessions signed in once per worker and
+ * reused, and rotations made through the API with a unique name.
+ */
+
+export type Account = { email: string; name: string };
+export type ApiRotation = {
+  id: number;
+  name: string;
+  description: string | null;
+  suspended: boolean;
+  timeZone: string;
+  handoffTime: string;
+  handoffWeekday: number;
+  nextHandoffTime: string | null;
+  currentOnCallUserId: number | null;
+  members: { id: number; userId: number; order: number; user: { name: string } }[];
+};
+
+let counter = 0;
+/** uniqueName returns the label with a suffix no other test run uses. */
+export const uniqueName = (label: string) =>
+  `${label} ${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
+
+// Sign-in is limited to 10 attempts a minute per address, and every spec signs in from the same
+// one: each account signs in once per worker and its session is reused by the tests that follow.
+const sessions = new Map<string, StorageState>();
+
+/** sessionOf returns a signed-in session of the account, waiting out the sign-in rate limit. */
+export async function sessionOf(
+  request: APIRequest,
+  baseURL: string,
+  who: Account,
+): Promise<StorageState> {
+  const known = sessions.get(who.email);
+  if (known) return known;
+  const api = await request.newContext({ baseURL });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const res = await api.post('/api/auth/login', {
+        data: { email: who.email, password: E2E_PASSWORD },
+      });
+      if (res.status() === 429 && attempt < 8) {
+        await new Promise((resolve) => setTimeout(resolve, 10_000));
+        continue;
+      }
+      expect(res.ok(), `sign-in as ${who.email}`).toBe(true);
+      break;
+    }
+    const state = await api.storageState();
+    sessions.set(who.email, state);
+    return state;
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** apiAs returns a request context signed in as the account; dispose it when done. */
+export async function apiAs(request: APIRequest, baseURL: string, who: Account) {
+  const storageState = await sessionOf(request, baseURL, who);
+  return request.newContext({ baseURL, storageState });
+}
+
+/** signInPage gives the page the account's session cookies, without opening anything. */
+export async function signInPage(page: Page, request: APIRequest, baseURL: string, who: Account) {
+  const state = await sessionOf(request, baseURL, who);
+  await page.context().clearCookies();
+  await page.context().addCookies(state.cookies);
+}
+
+/** actAs makes the page the account's browser and opens the dashboard. */
+export async function actAs(page: Page, request: APIRequest, baseURL: string, who: Account) {
+  await signInPage(page, request, baseURL, who);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
+}
+
+/** userIds returns the ids of the users who may be members, by email. */
+export async function userIds(api: APIRequestContext): Promise<Map<string, number>> {
+  const res = await api.get('/api/users/by-roles?roles=on-call,manager');
+  expect(res.ok()).toBe(true);
+  const users = (await res.json()) as { id: number; email: string }[];
+  return new Map(users.map((u) => [u.email, u.id]));
+}
+
+/** createRotation creates a rotation through the API with the given members, in order. */
+export async function createRotation(
+  api: APIRequestContext,
+  name: string,
+  members: Account[],
+  fields: Record<string, unknown> = {},
+) {
+  const res = await api.post('/api/rotations', {
+    data: {
+      name,
+      description: 'Made by a browser test',
+      cadence: 'daily',
+      type: 'fixed',
+      ...fields,
+    },
+  });
+  expect(res.status()).toBe(201);
+  const rotation = (await res.json()) as ApiRotation;
+  const ids = await userIds(api);
+  for (const [order, member] of members.entries()) {
+    const added = await api.post(`/api/rotations/${rotation.id}/on-call`, {
+      data: { userId: ids.get(member.email), order },
+    });
+    expect(added.ok()).toBe(true);
+  }
+  return rotation;
+}
+
+/** readRotation reads a rotation through the page's session. */
+export async function readRotation(page: Page, id: number): Promise<ApiRotation> {
+  const res = await page.request.get(`/api/rotations/${id}`);
+  expect(res.ok()).toBe(true);
+  return (await res.json()) as ApiRotation;
+}
+
+/** toast returns the toast line with exactly this text. */
+export function toast(page: Page, text: string): Locator {
+  return page.getByText(text, { exact: true }).first();
+}
+
+/** chooseOption opens the labelled select in `scope` and picks the option. */
+export async function chooseOption(page: Page, scope: Locator, label: string, option: string) {
+  await scope.getByLabel(label).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
