@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase } from '../../../tests/setup/test-database';
 import { type Database, selectRows } from '../db/client';
 import { allocateIds } from '../db/ids';
-import { invitations, notifications, users } from '../db/schema';
+import { auditEvents, invitations, notifications, users } from '../db/schema';
 import { insertInvitation, toInvitation } from '../modules/invitations/invitation-repository';
+import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
   FieldCipher,
@@ -25,6 +26,7 @@ const secrets = [
   'Alan Turing',
   'alan.turing',
   'Page: disk full on db-7',
+  'Katherine Johnson',
 ];
 
 beforeAll(async () => {
@@ -57,12 +59,28 @@ beforeAll(async () => {
     }),
     dedupeKey: 'test-1',
   });
+  // A deletion's audit event keeps the target's name sealed in its details.
+  const [grace] = await db.select().from(users).orderBy(users.id).limit(1);
+  await db.transaction((tx) =>
+    recordAdminEvent(
+      tx,
+      {
+        actorUserId: grace.id,
+        action: 'user.deleted',
+        targetType: 'user',
+        targetId: 4242,
+        details: { roles: ['on-call'] },
+        at: new Date(),
+      },
+      { cipher, targetName: 'Katherine Johnson' },
+    ),
+  );
 });
 afterAll(() => database.close());
 
 async function rawDump(): Promise<string> {
   const out: unknown[] = [];
-  for (const table of ['users', 'invitations', 'notifications']) {
+  for (const table of ['users', 'invitations', 'notifications', 'audit_events']) {
     out.push(await selectRows(database.db, sql.raw(`select * from ${table}`)));
   }
   return JSON.stringify(out);
@@ -112,8 +130,9 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const newKey = parseMasterKey(generateMasterKey());
     const during = new FieldCipher(newKey, [oldKey]);
     const rewritten = await reencryptAll(database.db, during);
-    // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email; 1 notification
-    expect(rewritten).toBe(8);
+    // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email; 1 notification;
+    // 1 audit event's target name
+    expect(rewritten).toBe(9);
     expect(await reencryptAll(database.db, during)).toBe(0);
 
     const after = new FieldCipher(newKey);
@@ -124,6 +143,12 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const [invitation] = await database.db.select().from(invitations);
     expect(toInvitation(invitation, after).name).toBe('Ada Lovelace');
     expect(() => toInvitation(invitation, new FieldCipher(oldKey))).toThrow(FieldDecryptionError);
+    const [event] = await database.db.select().from(auditEvents);
+    const sealed = String(event.details.targetNameEnc);
+    const ctx = { table: 'audit_events', column: 'target_name', rowId: event.id };
+    expect(sealed.startsWith(`v1.${after.keyId}.`)).toBe(true);
+    expect(after.decrypt(sealed, ctx)).toBe('Katherine Johnson');
+    expect(event.details.roles).toEqual(['on-call']);
     const dump = (await rawDump()).toLowerCase();
     for (const secret of secrets) expect(dump).not.toContain(secret.toLowerCase());
   });
