@@ -17,6 +17,7 @@ import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
 import { coverageRoutes } from './modules/coverage/coverage-routes';
+import type { RotationsRead } from './modules/debug/debug-repository';
 import { debugRoutes } from './modules/debug/debug-routes';
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
@@ -43,6 +44,8 @@ export interface AppDeps {
   logger?: boolean;
   /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
   engineStatus?: () => EngineStatus;
+  /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
+  rotationsStorageRead?: RotationsRead;
 }
 
 declare module 'fastify' {
