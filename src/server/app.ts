@@ -21,6 +21,7 @@ import type { RotationsRead } from './modules/debug/debug-repository';
 import { debugRoutes } from './modules/debug/debug-routes';
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
+import { helpRoutes } from './modules/help/help-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
@@ -182,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, deps);
   await app.register(authRoutes, deps);
+  await app.register(helpRoutes, deps);
   await app.register(invitationRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(rotationRoutes, deps);
