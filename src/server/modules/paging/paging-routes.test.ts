@@ -596,23 +596,6 @@ describe('reading pages', () => {
   });
 });
 
-describe('notification status', () => {
-  test('says where notifications go, and why SMS is not used', async () => {
-    const withPhone = (await call(people.olivia, 'GET', '/api/user/notification-status')).json();
-    expect(withPhone).toEqual({ preference: 'both', channels: ['email', 'sms'], note: null });
-    const noPhone = await t.createUser({ notificationPreference: 'sms' });
-    expect((await call(noPhone, 'GET', '/api/user/notification-status')).json()).toEqual({
-      preference: 'sms',
-      channels: ['email'],
-      note: 'SMS needs a phone number on your profile; notifications go by email until you add one.',
-    });
-    const badPhone = await t.createUser({ notificationPreference: 'sms', phone: '555-0100' });
-    const bad = (await call(badPhone, 'GET', '/api/user/notification-status')).json();
-    expect(bad.channels).toEqual(['email']);
-    expect(bad.note).toMatch(/international format/);
-  });
-});
-
 describe('the backup after a handoff (decision 130)', () => {
   test('a page while the previous holder is backup also goes to them, without an acknowledgement link; not after the window, not at low urgency', async () => {
     const r = await rotation();
