@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type AdminEvent, UNKNOWN_PERSON } from '../../../shared/contracts/audit';
 import type { Handoff, Person } from '../../../shared/contracts/rotations';
 import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
@@ -176,7 +176,14 @@ export async function listAdminEvents(
   const rows = await db
     .select()
     .from(auditEvents)
-    .where(page.before ? lt(auditEvents.id, page.before) : undefined)
+    .where(
+      and(
+        // A copy of a page sent to the backup is the system's notice, not anyone's action: it
+        // belongs to the page's history only (decision 130).
+        ne(auditEvents.action, 'page.backup_notified'),
+        page.before ? lt(auditEvents.id, page.before) : undefined,
+      ),
+    )
     .orderBy(desc(auditEvents.id))
     .limit(page.limit + 1);
   const more = rows.length > page.limit;

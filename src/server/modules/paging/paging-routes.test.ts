@@ -652,6 +652,11 @@ describe('the backup after a handoff (decision 130)', () => {
       },
     ]);
     expect(history.actions.acknowledge).toBe(false);
+    // The system's notice belongs to the page's history, not to the administrators' trail.
+    const trail = await call(people.admin, 'GET', '/api/audit-log/admin-events?limit=100');
+    expect(trail.json().events.map((e: { action: string }) => e.action)).not.toContain(
+      'page.backup_notified',
+    );
 
     // A low-urgency page keeps the backup out; after 15 minutes there is no backup.
     const low = await pageRotation(r.id, { message: 'FYI', urgency: 'low' });

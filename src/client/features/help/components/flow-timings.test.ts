@@ -77,6 +77,7 @@ describe('the paging flow in the help follows the paging constants', () => {
     expect(flow).toContain('(high urgency only; the others are escalated by hand)');
     expect(flow).toContain('expires after 1 day');
     expect(flow).toContain('Low-urgency pages go by email only.');
+    expect(flow).toContain('they get a copy (high and medium urgency).');
   });
 
   test('other constants, other words', () => {

@@ -74,12 +74,16 @@ export function PagingFlowSteps() {
   const remindsAll = URGENCIES.every((u) => URGENCY_POLICY[u].remind);
   const escalated = urgenciesWhere((p) => p.autoEscalate);
   const emailOnly = urgenciesWhere((p) => p.emailOnly);
+  const backedUp = urgenciesWhere((p) => p.notifyBackup);
   return (
     <>
       <ol>
         <li>
-          <strong>0 minutes</strong> — the page goes to the person on call; while the previous
-          holder is still backup after a handoff, they get a copy.
+          <strong>0 minutes</strong> — the page goes to the person on call
+          {backedUp
+            ? `; while the previous holder is still backup after a handoff, they get a copy (${backedUp.toLowerCase()} urgency)`
+            : ''}
+          .
         </li>
         <li>
           <strong>{msText(PAGE_TIMINGS.reminderAfterMs)}</strong> without acknowledgement — a

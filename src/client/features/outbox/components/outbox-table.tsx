@@ -56,11 +56,14 @@ function DeliveryState({ entry }: { entry: OutboxEntry }) {
   return (
     <div className="grid gap-1">
       {noChannel ? (
-        <Badge variant="outline" className="bg-muted text-foreground">
+        <Badge variant="outline" className="min-w-max bg-muted text-foreground">
           Not sent: no channel
         </Badge>
       ) : (
-        <Badge variant="outline" className={cn('capitalize', STATUS_CLASSES[entry.status])}>
+        <Badge
+          variant="outline"
+          className={cn('min-w-max capitalize', STATUS_CLASSES[entry.status])}
+        >
           {entry.status}
         </Badge>
       )}
