@@ -17,9 +17,11 @@ import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
 import { coverageRoutes } from './modules/coverage/coverage-routes';
+import type { RotationsRead } from './modules/debug/debug-repository';
 import { debugRoutes } from './modules/debug/debug-routes';
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
+import { helpRoutes } from './modules/help/help-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
@@ -45,6 +47,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
   engineStatus?: () => EngineStatus;
+  /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
+  rotationsStorageRead?: RotationsRead;
 }
 
 declare module 'fastify' {
@@ -182,6 +186,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, deps);
   await app.register(authRoutes, deps);
+  await app.register(helpRoutes, deps);
   await app.register(invitationRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(rotationRoutes, deps);

@@ -1,4 +1,4 @@
-import { ADMIN, type RouteAccess, SIGNED_IN } from './types';
+import { ADMIN, type RouteAccess } from './types';
 
 export const access: RouteAccess[] = [
   {
@@ -6,11 +6,5 @@ export const access: RouteAccess[] = [
     route: '/api/admin/notifications',
     url: '/api/admin/notifications',
     allowed: ADMIN,
-  },
-  {
-    method: 'GET',
-    route: '/api/user/notification-status',
-    url: '/api/user/notification-status',
-    allowed: SIGNED_IN,
   },
 ];

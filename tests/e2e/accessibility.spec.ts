@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { accounts, signIn } from './support';
+import { accounts, E2E_PASSWORD, signIn } from './support';
 
 /**
  * The accessibility sweep: every route of the app, as an administrator (and the sign-in screens
@@ -40,8 +40,10 @@ const APP_ROUTES = [
   '/audit-log',
   '/calendar',
   '/settings',
+  '/pages',
   '/admin/users',
   '/admin/debug',
+  '/admin/notifications',
   '/no/such/page',
 ];
 
@@ -107,14 +109,40 @@ for (const dark of [false, true]) {
 
   test(`the sign-in and invitation screens have no serious or critical axe violations (${mode})`, async ({
     page,
+    playwright,
+    baseURL,
   }) => {
+    // A valid invitation of this test's own, made through the API by an administrator on a
+    // separate connection: the page itself stays signed out.
+    const admin = await playwright.request.newContext({ baseURL });
+    const login = await admin.post('/api/auth/login', {
+      data: { email: accounts.admin.email, password: E2E_PASSWORD },
+    });
+    expect(login.status(), await login.text()).toBe(200);
+    const invited = await admin.post('/api/invitations', {
+      data: {
+        email: `a11y.${mode}.${Date.now()}@example.com`,
+        name: 'Alex Access',
+        role: 'member',
+      },
+    });
+    expect(invited.status(), await invited.text()).toBe(201);
+    const validInvite = new URL((await invited.json()).inviteUrl).pathname;
+    await admin.dispose();
+
     await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
     const findings: Finding[] = [];
-    for (const route of ['/login', '/invite/not-a-real-token', '/help']) {
+    for (const route of ['/login', '/invite/not-a-real-token', validInvite, '/help']) {
       await page.goto(route);
       await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
       await expect(page.getByText(/Validating/)).toHaveCount(0);
-      findings.push(...(await audit(page, route)));
+      if (route === validInvite) {
+        await expect(page.getByText('Valid Invitation', { exact: true })).toBeVisible();
+        await expect(
+          page.getByRole('heading', { name: 'Complete Your Registration', level: 1 }),
+        ).toBeVisible();
+      }
+      findings.push(...(await audit(page, route === validInvite ? '/invite/{valid}' : route)));
     }
     expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
   });
@@ -158,19 +186,20 @@ test('opened states of the audit log, settings and debug tools have no serious o
 });
 
 /**
- * A phone-sized window: every app screen, light and dark, fits its width (no sideways scrolling
- * of the page) and is kept as a full-page screenshot in test-results/narrow/ to look at.
+ * A phone-sized window: every app screen and help page, light and dark, fits its width (no
+ * sideways scrolling of the page) and is kept as a full-page screenshot in test-results/narrow/
+ * to look at.
  */
 for (const dark of [false, true]) {
   const mode = dark ? 'dark' : 'light';
   test(`every screen fits a narrow window without sideways scrolling (${mode})`, async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     await page.setViewportSize({ width: 375, height: 800 });
     await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
     await signIn(page, accounts.admin.email);
-    const routes = [...APP_ROUTES, await rotationRoute(page), '/help', '/help/handoff-process'];
+    const routes = [...APP_ROUTES, await rotationRoute(page), ...HELP_ROUTES];
     const overflowing: { route: string; width: number }[] = [];
     for (const route of routes) {
       await test.step(route, async () => {

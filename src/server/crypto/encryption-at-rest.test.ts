@@ -7,7 +7,7 @@ import type { User } from '../../shared/contracts/users';
 import { ManualClock } from '../clock';
 import { type Database, selectRows } from '../db/client';
 import { allocateIds } from '../db/ids';
-import { invitations, notifications, users } from '../db/schema';
+import { auditEvents, invitations, notifications, users } from '../db/schema';
 import {
   insertInvitation,
   recoverInvitationToken,
@@ -15,6 +15,7 @@ import {
 } from '../modules/invitations/invitation-repository';
 import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
+import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
   FieldCipher,
@@ -35,6 +36,7 @@ const secrets = [
   'Alan Turing',
   'alan.turing',
   'Page: disk full on db-7',
+  'Katherine Johnson',
 ];
 let invitationToken: string;
 
@@ -69,6 +71,21 @@ beforeAll(async () => {
     dedupeKey: 'test-1',
   });
   await failDeliveryTo(grace);
+  // A deletion's audit event keeps the target's name sealed in its details.
+  await db.transaction((tx) =>
+    recordAdminEvent(
+      tx,
+      {
+        actorUserId: grace.id,
+        action: 'user.deleted',
+        targetType: 'user',
+        targetId: 4242,
+        details: { roles: ['on-call'] },
+        at: new Date(),
+      },
+      { cipher, targetName: 'Katherine Johnson' },
+    ),
+  );
 });
 afterAll(() => database.close());
 
@@ -106,7 +123,7 @@ async function failDeliveryTo(user: User) {
 
 async function rawDump(): Promise<string> {
   const out: unknown[] = [];
-  for (const table of ['users', 'invitations', 'notifications']) {
+  for (const table of ['users', 'invitations', 'notifications', 'audit_events']) {
     out.push(await selectRows(database.db, sql.raw(`select * from ${table}`)));
   }
   return JSON.stringify(out);
@@ -172,8 +189,8 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const during = new FieldCipher(newKey, [oldKey]);
     const rewritten = await reencryptAll(database.db, during);
     // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email, token;
-    // 3 notifications
-    expect(rewritten).toBe(11);
+    // 3 notifications; 1 audit event's target name
+    expect(rewritten).toBe(12);
     expect(await reencryptAll(database.db, during)).toBe(0);
 
     const after = new FieldCipher(newKey);
@@ -185,6 +202,12 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     expect(toInvitation(invitation, after).name).toBe('Ada Lovelace');
     expect(recoverInvitationToken(after, invitation)).toBe(invitationToken);
     expect(() => toInvitation(invitation, new FieldCipher(oldKey))).toThrow(FieldDecryptionError);
+    const [event] = await database.db.select().from(auditEvents);
+    const sealed = String(event.details.targetNameEnc);
+    const ctx = { table: 'audit_events', column: 'target_name', rowId: event.id };
+    expect(sealed.startsWith(`v1.${after.keyId}.`)).toBe(true);
+    expect(after.decrypt(sealed, ctx)).toBe('Katherine Johnson');
+    expect(event.details.roles).toEqual(['on-call']);
     const dump = (await rawDump()).toLowerCase();
     for (const secret of [...secrets, invitationToken]) {
       expect(dump).not.toContain(secret.toLowerCase());

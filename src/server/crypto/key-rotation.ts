@@ -16,6 +16,16 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'notifications', column: 'content_enc', field: 'content' },
 ] as const;
 
+/**
+ * The name of a deleted user or invitation, kept in its audit event's details (decision 132):
+ * an envelope under `details.targetNameEnc`, bound to (audit_events, target_name, event id).
+ */
+export const AUDIT_TARGET_NAME = {
+  table: 'audit_events',
+  field: 'target_name',
+  jsonKey: 'targetNameEnc',
+} as const;
+
 const BATCH = 500;
 
 /**
@@ -55,7 +65,35 @@ export async function reencryptAll(db: Db, cipher: FieldCipher): Promise<number>
       if (rewritten < BATCH) break;
     }
   }
-  return total;
+  return total + (await reencryptAuditNames(db, cipher, prefix));
+}
+
+/** reencryptAuditNames re-seals the audit trail's target names (a key inside a jsonb column). */
+async function reencryptAuditNames(db: Db, cipher: FieldCipher, prefix: string): Promise<number> {
+  const { table, field, jsonKey } = AUDIT_TARGET_NAME;
+  let total = 0;
+  for (;;) {
+    const rewritten = await db.transaction(async (tx) => {
+      const rows = await selectRows<{ id: number; value: string }>(
+        tx,
+        sql`select id, details ->> ${jsonKey} as value from audit_events
+            where details ->> ${jsonKey} is not null and details ->> ${jsonKey} not like ${prefix}
+            order by id limit ${BATCH} for update`,
+      );
+      for (const row of rows) {
+        const ctx = { table, column: field, rowId: Number(row.id) };
+        const sealed = cipher.encrypt(cipher.decrypt(row.value, ctx), ctx);
+        await tx.execute(
+          sql`update audit_events
+                 set details = jsonb_set(details, ${`{${jsonKey}}`}::text[], to_jsonb(${sealed}::text))
+               where id = ${row.id}`,
+        );
+      }
+      return rows.length;
+    });
+    total += rewritten;
+    if (rewritten < BATCH) return total;
+  }
 }
 
 export interface KeyRotationResult {

@@ -136,6 +136,84 @@ export async function listDueScheduledRotations(db: Db | Tx, now: Date): Promise
   return rows.map((r) => r.id);
 }
 
+/** What a scheduled rotation's handoff notices are planned from. */
+export interface ScheduleNoticeRow {
+  id: number;
+  name: string;
+  holderUserId: number | null;
+  /** entries ending at or after now and starting by the horizon */
+  entries: { userId: number; start: Date; end: Date }[];
+  /** running coverage windows */
+  running: { userId: number; start: Date; end: Date }[];
+  members: EngineMember[];
+}
+
+type RawWindow = { userId: number; start: string; end: string };
+
+/**
+ * listScheduleNoticeRows returns the active scheduled rotations with an entry starting or ending
+ * in (now, horizon], each with those entries, its running coverage and its members (one
+ * statement), or just rotation `id`, locked (`for update skip locked`: nothing when another
+ * transaction holds it).
+ */
+export async function listScheduleNoticeRows(
+  db: Db | Tx,
+  now: Date,
+  horizon: Date,
+  id?: number,
+): Promise<ScheduleNoticeRow[]> {
+  const only: SQL = id === undefined ? sql`` : sql`and r.id = ${id}`;
+  const lock: SQL = id === undefined ? sql`` : sql`for update of r skip locked`;
+  const rows = await selectRows<{
+    id: number;
+    name: string;
+    holderUserId: number | null;
+    entries: RawWindow[] | string;
+    running: RawWindow[] | string;
+    members: RawMember[] | string;
+  }>(
+    db,
+    sql`select r.id, r.name, r.holder_user_id as "holderUserId",
+               coalesce((select json_agg(json_build_object('userId', e.user_id, 'start', e.start_at,
+                                 'end', e.end_at) order by e.start_at, e.id)
+                           from schedule_entries e
+                          where e.rotation_id = r.id and e.end_at >= ${now}
+                            and e.start_at <= ${horizon}), '[]'::json) as entries,
+               coalesce((select json_agg(json_build_object('userId', c.covering_user_id,
+                                 'start', c.start_at, 'end', c.end_at))
+                           from coverage_requests c
+                          where c.rotation_id = r.id and c.status = 'active'), '[]'::json) as running,
+               coalesce((select json_agg(json_build_object('userId', m.user_id, 'roles', u.roles,
+                                 'role', u.role, 'reminderMinutes', u.handoff_reminder_minutes)
+                                 order by m."order")
+                           from rotation_members m join users u on u.id = m.user_id
+                          where m.rotation_id = r.id), '[]'::json) as members
+          from rotations r
+         where r.type = 'scheduled' and not r.suspended ${only}
+           and exists (select 1 from schedule_entries e
+                        where e.rotation_id = r.id
+                          and ((e.start_at > ${now} and e.start_at <= ${horizon})
+                            or (e.end_at > ${now} and e.end_at <= ${horizon})))
+         order by r.id ${lock}`,
+  );
+  const parse = <T>(value: T[] | string): T[] =>
+    typeof value === 'string' ? (JSON.parse(value) as T[]) : value;
+  const windows = (value: RawWindow[] | string) =>
+    parse(value).map((w) => ({ userId: w.userId, start: new Date(w.start), end: new Date(w.end) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    holderUserId: r.holderUserId,
+    entries: windows(r.entries),
+    running: windows(r.running),
+    members: parse(r.members).map((m) => ({
+      userId: m.userId,
+      canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
+      reminderMinutes: m.reminderMinutes,
+    })),
+  }));
+}
+
 /** A schedule entry or coverage window as the engine reads it. */
 export interface EngineWindow {
   id: number;

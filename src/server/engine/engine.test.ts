@@ -7,6 +7,7 @@ import { buildApp } from '../app';
 import { ConfigError } from '../config';
 import { insertRotation } from '../db/factories';
 import { handoffs, notifications, rotations, users } from '../db/schema';
+import { decryptContent } from '../modules/notifications/outbox';
 import { startEngineLoop } from './engine-loop';
 import { runEngineTick } from './run-tick';
 import type { EngineDeps } from './tasks';
@@ -63,6 +64,7 @@ async function sent(rotationId: number) {
     .filter(
       (r) =>
         r.key.startsWith(`handoff-flow:${rotationId}:`) ||
+        r.key.startsWith(`schedule-notice:${rotationId}:`) ||
         ownHandoffs.has(Number(/^handoff:(\d+):/.exec(r.key)?.[1])),
     )
     .map((r) => `${r.kind} → ${names.get(r.userId ?? 0) ?? r.userId}`);
@@ -590,6 +592,96 @@ describe('scheduled rotations', () => {
     t.clock.set('2026-11-02T18:00:00Z');
     await tick();
     expect((await rotationRow(r.id)).holderUserId).toBeNull();
+  });
+  test('a handoff notice before each schedule change, to the outgoing and the incoming holder, at their own reminder, once; none while suspended', async () => {
+    t.clock.set('2026-11-02T12:00:00Z');
+    await clearNotifications();
+    await t.database.db
+      .update(users)
+      .set({ handoffReminderMinutes: 60 })
+      .where(eq(users.id, ben.id));
+    const admin = await t.createUser({ roles: ['admin'] });
+    const cookie = await t.cookieFor(admin);
+    const r = await insertRotation(t.database.db, {
+      name: 'Scheduled Notices',
+      type: 'scheduled',
+      memberIds: [ana.id, ben.id, cal.id],
+      now: t.clock.now(),
+    });
+    for (const [userId, startTime, endTime] of [
+      [ana.id, '2026-11-02T13:00:00Z', '2026-11-02T17:00:00Z'],
+      [ben.id, '2026-11-02T17:00:00Z', '2026-11-02T21:00:00Z'],
+      [cal.id, '2026-11-03T09:00:00Z', '2026-11-03T17:00:00Z'],
+    ] as const) {
+      const added = await t.app.inject({
+        method: 'POST',
+        url: `/api/rotations/${r.id}/schedules`,
+        headers: { cookie },
+        payload: { userId, startTime, endTime },
+      });
+      expect(added.statusCode).toBe(201);
+    }
+    const notices = async () => (await sent(r.id)).filter((s) => s.startsWith('handoff.notice'));
+
+    // Ana's entry starts at 13:00: Ana (30 minutes) is told at 12:30.
+    t.clock.set('2026-11-02T12:29:00Z');
+    await tick();
+    expect(await notices()).toEqual([]);
+    t.clock.set('2026-11-02T12:30:00Z');
+    await tick();
+    expect(await notices()).toEqual(['handoff.notice → Ana']);
+    t.clock.set('2026-11-02T13:00:00Z');
+    await tick();
+    expect((await rotationRow(r.id)).holderUserId).toBe(ana.id);
+
+    // 17:00, Ana to Ben: Ben (1 hour) at 16:00, Ana (30 minutes) at 16:30, each once.
+    t.clock.set('2026-11-02T15:59:00Z');
+    await tick();
+    expect(await notices()).toEqual(['handoff.notice → Ana']);
+    t.clock.set('2026-11-02T16:00:00Z');
+    await tick();
+    await tick();
+    expect((await notices()).slice(1)).toEqual(['handoff.notice → Ben']);
+    t.clock.set('2026-11-02T16:30:00Z');
+    await tick();
+    // Another instance (its own memo) finds them in the outbox: the dedupe key sends each once.
+    await runEngineTick({ ...deps, database: { ...t.database } }, t.clock.now());
+    expect((await notices()).slice(1)).toEqual(['handoff.notice → Ben', 'handoff.notice → Ana']);
+    const [toAna] = await t.database.db
+      .select()
+      .from(notifications)
+      .where(
+        eq(
+          notifications.dedupeKey,
+          `schedule-notice:${r.id}:2026-11-02T17:00:00.000Z:${ana.id}:email`,
+        ),
+      );
+    const content = decryptContent(toAna, t.cipher);
+    expect(content.subject).toBe(
+      'Handoff soon: your on-call shift for Scheduled Notices ends Mon, Nov 2, 2026, 5:00 PM UTC',
+    );
+    expect(content.text).toContain('The schedule hands the baton to Ben Brooks then.');
+
+    // 21:00, Ben to nobody (a gap until Cal's entry): Ben alone, at 20:00.
+    t.clock.set('2026-11-02T17:00:00Z');
+    await tick();
+    t.clock.set('2026-11-02T20:00:00Z');
+    await tick();
+    expect((await notices()).slice(3)).toEqual(['handoff.notice → Ben']);
+
+    // Suspended: nothing before Cal's entry; the schedule applies afresh on activation.
+    t.clock.set('2026-11-02T21:00:00Z');
+    await tick();
+    const suspended = await t.app.inject({
+      method: 'POST',
+      url: `/api/rotations/${r.id}/suspend`,
+      headers: { cookie },
+    });
+    expect(suspended.statusCode).toBe(200);
+    t.clock.set('2026-11-03T08:45:00Z');
+    await tick();
+    expect(await notices()).toHaveLength(4);
+    await t.database.db.update(users).set({ handoffReminderMinutes: 30 });
   });
 });
 

@@ -9,6 +9,7 @@ import { insertKeyedHandoff, updateRotationRow } from '../modules/rotations/rota
 import { type EngineNotice, sendNotices } from './engine-notify';
 import {
   EffectAlreadyDone,
+  type EngineMember,
   eachDue,
   type FixedFlowRow,
   listFixedFlowRows,
@@ -33,17 +34,26 @@ const MINUTE = 60_000;
 /** The handoff reminder every user starts with (Settings); only a different choice is personal. */
 export const DEFAULT_REMINDER_MINUTES = 30;
 /** The longest handoff reminder a user can choose (Settings: 1 day). */
-const LONGEST_REMINDER_MS = 1440 * MINUTE;
+export const LONGEST_REMINDER_MS = 1440 * MINUTE;
+
+/**
+ * noticeLeadsOf returns the personal notice leads of the members who can hold the baton: only a
+ * reminder other than the default is personal (decision 051).
+ */
+export function noticeLeadsOf(members: readonly EngineMember[]): Record<number, number> {
+  const noticeLeadMs: Record<number, number> = {};
+  for (const m of members) {
+    if (m.canHold && m.reminderMinutes !== DEFAULT_REMINDER_MINUTES) {
+      noticeLeadMs[m.userId] = m.reminderMinutes * MINUTE;
+    }
+  }
+  return noticeLeadMs;
+}
 
 /** flowPlanOf plans one rotation's flow at `now` from what the engine read. */
 export function flowPlanOf(row: FixedFlowRow, now: Date, t: HandoffFlowTimings): FlowEffect[] {
   const eligible = row.members.filter((m) => m.canHold);
-  const noticeLeadMs: Record<number, number> = {};
-  for (const m of eligible) {
-    if (m.reminderMinutes !== DEFAULT_REMINDER_MINUTES) {
-      noticeLeadMs[m.userId] = m.reminderMinutes * MINUTE;
-    }
-  }
+  const noticeLeadMs = noticeLeadsOf(eligible);
   return planHandoffFlow(
     {
       pattern: {
@@ -75,7 +85,8 @@ const noticeEventKey = (rotationId: number, boundary: Date, step: string) =>
  */
 const sentByDatabase = new WeakMap<Database, Map<string, number>>();
 
-function memoOf(database: Database): Map<string, number> {
+/** memoOf returns the process's memo of notices already written to this database (key → expiry). */
+export function memoOf(database: Database): Map<string, number> {
   let memo = sentByDatabase.get(database);
   if (!memo) {
     memo = new Map();

@@ -92,6 +92,50 @@ export function handoffNoticeMessage(
   );
 }
 
+/**
+ * scheduleNoticeMessage: a scheduled rotation's baton moves soon, when an entry ends or starts
+ * (to the outgoing holder, or the incoming one). The schedule moves it; notes go with a pass.
+ */
+export function scheduleNoticeMessage(
+  c: MessageContext,
+  input: { at: Date; role: 'holder' | 'next'; otherName: string | null },
+): EngineMessage {
+  const when = formatWhen(input.at, c.timeZone);
+  const name = c.rotation.name;
+  if (input.role === 'holder') {
+    return compose(
+      {
+        subject: `Handoff soon: your on-call shift for ${name} ends ${when}`,
+        lines: [
+          `Your scheduled on-call shift for ${name} ends at ${when}.`,
+          input.otherName
+            ? `The schedule hands the baton to ${input.otherName} then. To leave handoff notes (open incidents, recent changes, anything unusual), pass the baton to ${input.otherName} with them before then.`
+            : 'Nobody is scheduled after you: from then nobody is on call for this rotation until the next schedule entry starts.',
+        ],
+        action: rotationLink(c),
+        sms: input.otherName
+          ? `Baton: your ${name} shift ends ${when}; ${input.otherName} takes over.`
+          : `Baton: your ${name} shift ends ${when}; nobody is scheduled after you.`,
+      },
+      c.baseUrl,
+    );
+  }
+  return compose(
+    {
+      subject: `Handoff soon: your on-call shift for ${name} starts ${when}`,
+      lines: [
+        `Your scheduled on-call shift for ${name} starts at ${when}.`,
+        input.otherName
+          ? `The schedule hands you the baton from ${input.otherName} then; acknowledge it when it arrives.`
+          : 'The schedule hands you the baton then; acknowledge it when it arrives.',
+      ],
+      action: rotationLink(c),
+      sms: `Baton: your ${name} shift starts ${when}.`,
+    },
+    c.baseUrl,
+  );
+}
+
 /** handoffDueMessage: the shift has ended; the holder is asked to pass (or, with no holder, the next person to take it). */
 export function handoffDueMessage(
   c: MessageContext,

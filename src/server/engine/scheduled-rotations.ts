@@ -1,3 +1,8 @@
+import {
+  type HandoffFlowTimings,
+  planScheduleNotices,
+  type ScheduleNotice,
+} from '../../shared/domain/handoff-flow';
 import { nextScheduleTransition, scheduleTransitions, windowAt } from '../../shared/domain/shifts';
 import {
   insertKeyedHandoff,
@@ -12,10 +17,13 @@ import {
   listEngineMembers,
   listEntriesEndingFrom,
   listRunningCoverage,
+  listScheduleNoticeRows,
   loadUsers,
   lockRotationOrSkip,
+  type ScheduleNoticeRow,
 } from './engine-repository';
-import { batonArrivedMessage, batonLeftMessage } from './handoff-messages';
+import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from './fixed-rotations';
+import { batonArrivedMessage, batonLeftMessage, scheduleNoticeMessage } from './handoff-messages';
 import type { EngineDeps, EngineTask } from './tasks';
 
 /**
@@ -109,5 +117,97 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
       });
     }
     await sendNotices(tx, deps, now, { id: rotationId, name: rotation.name }, notices);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handoff notices before the schedule moves the baton (decision 131).
+
+const DAY = 86_400_000;
+
+/** scheduleNoticePlanOf plans one scheduled rotation's notices at `now` from what the engine read. */
+export function scheduleNoticePlanOf(
+  row: ScheduleNoticeRow,
+  now: Date,
+  t: HandoffFlowTimings,
+): ScheduleNotice[] {
+  return planScheduleNotices(
+    {
+      entries: row.entries,
+      running: row.running,
+      holderId: row.holderUserId,
+      memberIds: row.members.filter((m) => m.canHold).map((m) => m.userId),
+      noticeLeadMs: noticeLeadsOf(row.members),
+    },
+    now,
+    t,
+  );
+}
+
+const scheduleNoticeKey = (rotationId: number, at: Date) =>
+  `schedule-notice:${rotationId}:${at.toISOString()}`;
+
+function scheduleNoticeKeys(rotationId: number, plan: ScheduleNotice[]): string[] {
+  return plan.flatMap((n) =>
+    n.recipientIds.map((id) => `${scheduleNoticeKey(rotationId, n.at)}:${id}`),
+  );
+}
+
+/**
+ * scheduleNoticesTask tells the outgoing and the incoming holder of each coming schedule change,
+ * each at their own handoff reminder, in active scheduled rotations. Every notice's event key
+ * names the rotation and the instant, so the outbox's dedupe key sends it once; the process's
+ * memo only spares a transaction per tick for notices already written.
+ */
+export const scheduleNoticesTask: EngineTask = async (deps, now) => {
+  const t = deps.config.handoffTimings;
+  const horizon = new Date(now.getTime() + Math.max(t.noticeBeforeMs, LONGEST_REMINDER_MS));
+  const memo = memoOf(deps.database);
+  const rows = await listScheduleNoticeRows(deps.database.db, now, horizon);
+  const due = rows.filter((row) =>
+    scheduleNoticeKeys(row.id, scheduleNoticePlanOf(row, now, t)).some((k) => !memo.has(k)),
+  );
+  await eachDue(due, async (row) => {
+    const sent = await writeScheduleNotices(deps, row.id, horizon, now);
+    for (const key of sent) memo.set(key, now.getTime() + 2 * DAY);
+  });
+};
+
+/** writeScheduleNotices re-plans one rotation under its row lock and writes its notices. */
+async function writeScheduleNotices(
+  deps: EngineDeps,
+  rotationId: number,
+  horizon: Date,
+  now: Date,
+): Promise<string[]> {
+  return deps.database.db.transaction(async (tx) => {
+    // Read again under the row lock: suspended, passed by hand or re-scheduled since.
+    const [row] = await listScheduleNoticeRows(tx, now, horizon, rotationId);
+    if (!row) return [];
+    const plan = scheduleNoticePlanOf(row, now, deps.config.handoffTimings);
+    const people = await loadUsers(
+      tx,
+      deps.cipher,
+      plan.flatMap((n) => [n.fromId, n.toId]),
+    );
+    const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
+    const notices: EngineNotice[] = plan.flatMap((n) =>
+      n.recipientIds.map((recipientId) => {
+        const role = recipientId === n.fromId ? 'holder' : 'next';
+        return {
+          eventKey: scheduleNoticeKey(row.id, n.at),
+          kind: 'handoff.notice',
+          recipient: people.get(recipientId),
+          message: (c) =>
+            scheduleNoticeMessage(c, {
+              at: n.at,
+              role,
+              otherName: nameOf(role === 'holder' ? n.toId : n.fromId),
+            }),
+        } satisfies EngineNotice;
+      }),
+    );
+    await sendNotices(tx, deps, now, { id: row.id, name: row.name }, notices);
+    return scheduleNoticeKeys(row.id, plan);
   });
 }

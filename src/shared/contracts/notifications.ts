@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { smsPhoneProblem } from '../domain/notification-routing';
-import { NOTIFICATION_PREFERENCES, type NotificationPreference } from './users';
+import type { NotificationPreference } from './users';
 
 export const NOTIFICATION_STATUSES = ['pending', 'sent', 'failed'] as const;
 
@@ -23,19 +23,28 @@ export const OutboxEntrySchema = z.object({
 });
 export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 
+/**
+ * channelNotConfiguredReason is the reason recorded on a notification whose channel this server has
+ * no settings for (demo mode): the notification is kept, not sent, with this reason, never dropped
+ * silently (decision 006).
+ */
+export function channelNotConfiguredReason(channel: OutboxEntry['channel']): string {
+  return channel === 'email'
+    ? 'Email is not configured on this server (SMTP_URL).'
+    : 'SMS is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).';
+}
+
+/** isNotSentForNoChannel tells whether a notification failed only because its channel is not configured. */
+export function isNotSentForNoChannel(
+  entry: Pick<OutboxEntry, 'status' | 'channel' | 'lastError'>,
+): boolean {
+  return entry.status === 'failed' && entry.lastError === channelNotConfiguredReason(entry.channel);
+}
+
 export const OutboxQuerySchema = z.object({
   status: z.enum(NOTIFICATION_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
-
-/** NotificationStatusSchema tells a user where their notifications go (GET /api/user/notification-status). */
-export const NotificationStatusSchema = z.object({
-  preference: z.enum(NOTIFICATION_PREFERENCES),
-  channels: z.array(z.enum(['email', 'sms'])),
-  /** why the channels differ from the preference (SMS without a usable phone), else null */
-  note: z.string().nullable(),
-});
-export type NotificationStatus = z.infer<typeof NotificationStatusSchema>;
 
 /**
  * checkSmsPhone is a zod refinement for profile forms and PATCH bodies: with a preference that

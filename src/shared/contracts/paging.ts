@@ -8,7 +8,7 @@ export type PagePerson = z.infer<typeof PagePersonSchema>;
 
 /** PageEventSchema is one step in a page's history after it was sent. */
 export const PageEventSchema = z.object({
-  kind: z.enum(['escalated', 'acknowledged', 'resolved']),
+  kind: z.enum(['escalated', 'acknowledged', 'resolved', 'backup_notified']),
   at: z.string(),
   /** who did it; null for an automatic escalation or an unknown (deleted) user */
   actor: PagePersonSchema.nullable(),
@@ -17,6 +17,8 @@ export const PageEventSchema = z.object({
   to: PagePersonSchema.nullable().optional(),
   reason: z.string().nullable().optional(),
   automatic: z.boolean().optional(),
+  /** backup_notified: the previous holder, told as backup, until then (null: until acknowledged) */
+  until: z.string().nullable().optional(),
   /** acknowledgements: in the app or from the link in the email or SMS */
   via: z.enum(['app', 'link']).optional(),
 });

@@ -9,6 +9,8 @@ import {
   isMissedNoticeStale,
   type LatestHandoff,
   planHandoffFlow,
+  planScheduleNotices,
+  type ScheduleNoticeInput,
   DEFAULT_HANDOFF_TIMINGS as t,
 } from './handoff-flow';
 import { handoffsBetween } from './shifts';
@@ -285,5 +287,99 @@ describe('handoffDue', () => {
     expect(
       handoffDue(fixed, handoff('coverage_end', '2026-03-02T08:50:00Z'), now, t),
     ).not.toBeNull();
+  });
+});
+
+describe('planScheduleNotices', () => {
+  // Ana (1) 09:00-17:00, Ben (2) 17:00-21:00, a gap, Cal (3) from 23:00; Ana holds the baton.
+  const entry = (userId: number, start: string, end: string) => ({
+    userId,
+    start: at(`2026-03-02T${start}:00Z`),
+    end: at(`2026-03-02T${end}:00Z`),
+  });
+  const schedule = (over: Partial<ScheduleNoticeInput> = {}): ScheduleNoticeInput => ({
+    entries: [entry(1, '09', '17'), entry(2, '17', '21'), entry(3, '23', '23:59')],
+    running: [],
+    holderId: 1,
+    memberIds: [1, 2, 3],
+    ...over,
+  });
+  const plan = (over: Partial<ScheduleNoticeInput>, nowIso: string) =>
+    planScheduleNotices(schedule(over), at(`2026-03-02T${nowIso}:00Z`), t).map((n) => [
+      n.at.toISOString().slice(11, 16),
+      n.fromId,
+      n.toId,
+      n.recipientIds,
+    ]);
+
+  test.each([
+    ['nothing before the 30-minute lead', {}, '16:29', []],
+    [
+      'the end of Ana’s entry: Ana and Ben, 30 minutes before',
+      {},
+      '16:30',
+      [['17:00', 1, 2, [1, 2]]],
+    ],
+    ['still due until the change', {}, '16:59', [['17:00', 1, 2, [1, 2]]]],
+    ['nothing once the change is reached', {}, '17:00', []],
+    [
+      'before a gap only the outgoing holder is told',
+      { holderId: 2 },
+      '20:30',
+      [['21:00', 2, null, [2]]],
+    ],
+    [
+      'after a gap the incoming one is told before their start',
+      { holderId: null },
+      '22:30',
+      [['23:00', null, 3, [3]]],
+    ],
+    [
+      'a baton passed by hand: its holder is the one told',
+      { holderId: 3 },
+      '16:45',
+      [['17:00', 3, 2, [3, 2]]],
+    ],
+    ['the schedule names the holder already: no change, no notice', { holderId: 2 }, '16:45', []],
+    [
+      'an entry of someone who is not a member names nobody',
+      { memberIds: [1, 3] },
+      '16:45',
+      [['17:00', 1, null, [1]]],
+    ],
+    [
+      'a running coverage window holds the baton through the change',
+      {
+        running: [
+          { userId: 3, start: at('2026-03-02T16:00:00Z'), end: at('2026-03-02T18:00:00Z') },
+        ],
+      },
+      '16:45',
+      [],
+    ],
+    [
+      'each at their own lead: Ben on 2 hours, Ana on 15 minutes',
+      { noticeLeadMs: { 1: 15 * 60_000, 2: 120 * 60_000 } },
+      '15:00',
+      [['17:00', 1, 2, [2]]],
+    ],
+    [
+      'each at their own lead, later: both',
+      { noticeLeadMs: { 1: 15 * 60_000, 2: 120 * 60_000 } },
+      '16:45',
+      [['17:00', 1, 2, [1, 2]]],
+    ],
+    [
+      'a day-ahead reminder sees every change within the day',
+      { noticeLeadMs: { 2: 1440 * 60_000 } },
+      '08:00',
+      [
+        ['17:00', 1, 2, [2]],
+        ['21:00', 2, null, [2]],
+      ],
+    ],
+    ['no entries: nothing', { entries: [] }, '16:45', []],
+  ] as const)('%s', (_, over, nowIso, expected) => {
+    expect(plan(over as Partial<ScheduleNoticeInput>, nowIso)).toEqual(expected);
   });
 });

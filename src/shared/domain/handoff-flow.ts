@@ -1,5 +1,11 @@
 import { memberIdAfter } from './rotation';
-import { nextHandoffAt, type ShiftPattern } from './shifts';
+import {
+  nextHandoffAt,
+  type ShiftPattern,
+  scheduleTransitions,
+  type TimeWindow,
+  windowAt,
+} from './shifts';
 
 /**
  * The documented handoff flow of a fixed rotation (specification sections 4 and 9): a notice
@@ -296,4 +302,60 @@ export function handoffDue(
     escalateAt: stepTime('escalate', boundary, t),
     autoTransferAt: stepTime('auto_transfer', boundary, t),
   };
+}
+
+/** What a scheduled rotation's notices are planned from. */
+export interface ScheduleNoticeInput {
+  /** the schedule entries that end at or after now */
+  entries: readonly TimeWindow[];
+  /** running coverage windows: the baton stays with the covering member through any change */
+  running: readonly TimeWindow[];
+  /** who holds the baton now */
+  holderId: number | null;
+  /** members who can hold the baton: an entry of anyone else names nobody */
+  memberIds: readonly number[];
+  /** each person's own notice lead (their handoff reminder); others get `noticeBeforeMs` */
+  noticeLeadMs?: Readonly<Record<number, number>>;
+}
+
+/** A coming change of holder in a scheduled rotation, and who is to be told of it now. */
+export interface ScheduleNotice {
+  at: Date;
+  fromId: number | null;
+  toId: number | null;
+  recipientIds: number[];
+}
+
+/**
+ * planScheduleNotices returns the handoff notices due at `now` for a scheduled rotation's coming
+ * changes of holder (decision 131): for each instant after `now` at which the schedule moves the
+ * baton (an entry ends or starts), the outgoing holder and the incoming one, each once `now` is
+ * within their own lead of it. The first change hands over from whoever holds the baton now
+ * (it may have been passed by hand); a change inside a running coverage window moves nothing and
+ * is skipped; nothing is planned for an instant already reached (the change itself is announced).
+ */
+export function planScheduleNotices(
+  input: ScheduleNoticeInput,
+  now: Date,
+  t: HandoffFlowTimings,
+): ScheduleNotice[] {
+  const lead = (id: number) => input.noticeLeadMs?.[id] ?? t.noticeBeforeMs;
+  const longest = Math.max(t.noticeBeforeMs, ...Object.values(input.noticeLeadMs ?? {}));
+  const horizon = new Date(now.getTime() + longest);
+  const notices: ScheduleNotice[] = [];
+  let holder = input.holderId;
+  for (const change of scheduleTransitions(input.entries, now, horizon)) {
+    if (change.at.getTime() <= now.getTime() || windowAt(input.running, change.at)) continue;
+    const named =
+      change.userId !== null && input.memberIds.includes(change.userId) ? change.userId : null;
+    if (named === holder) continue;
+    const recipientIds = [holder, named].filter(
+      (id): id is number => id !== null && now.getTime() >= change.at.getTime() - lead(id),
+    );
+    if (recipientIds.length > 0) {
+      notices.push({ at: change.at, fromId: holder, toId: named, recipientIds });
+    }
+    holder = named;
+  }
+  return notices;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { DEFAULT_HANDOFF_TIMINGS, type LatestHandoff } from './handoff-flow';
 import {
   ackLinkExpiresAt,
   ackLinkState,
@@ -9,6 +10,7 @@ import {
   escalationTarget,
   nextPageStep,
   type PageStatus,
+  pageBackupOf,
   reminderAt,
   type Urgency,
 } from './paging';
@@ -179,5 +181,62 @@ describe('who may act on a page', () => {
     expect(canResolvePage(recipient, acknowledged, rotation)).toBe(true);
     const resolved = { ...open, status: 'resolved' as const };
     expect(canResolvePage(actor(30, 'admin'), resolved, rotation)).toBe(false);
+  });
+});
+
+describe('pageBackupOf', () => {
+  // Ana (1) handed the baton to Ben (2) at 12:00; Cal (3) is another member; Ivy (9) pages.
+  const handedOver = (overrides: Partial<LatestHandoff> = {}): LatestHandoff => ({
+    fromUserId: 1,
+    toUserId: 2,
+    kind: 'pass',
+    urgent: false,
+    occurredAt: paged,
+    acknowledgedAt: null,
+    ...overrides,
+  });
+  const facts = (
+    overrides: Partial<Parameters<typeof pageBackupOf>[0]> = {},
+  ): Parameters<typeof pageBackupOf>[0] => ({
+    urgency: 'high',
+    pagerId: 9,
+    holderId: 2,
+    latest: handedOver(),
+    memberIds: [1, 2, 3],
+    ...overrides,
+  });
+
+  test.each([
+    ['high, 5 minutes after the handoff: the previous holder', facts(), 5, 1],
+    ['medium: the previous holder too', facts({ urgency: 'medium' }), 5, 1],
+    ['low urgency keeps the backup out', facts({ urgency: 'low' }), 5, null],
+    ['the last minute of the window', facts(), 14.99, 1],
+    ['15 minutes after: no backup', facts(), 15, null],
+    [
+      'an emergency handoff not yet acknowledged: still backup an hour later',
+      facts({ latest: handedOver({ urgent: true }) }),
+      60,
+      1,
+    ],
+    [
+      'an emergency handoff acknowledged: the 15 minutes only',
+      facts({ latest: handedOver({ urgent: true, acknowledgedAt: at(1) }) }),
+      16,
+      null,
+    ],
+    ['the backup sends the page: no copy to themselves', facts({ pagerId: 1 }), 5, null],
+    ['the backup left the rotation', facts({ memberIds: [2, 3] }), 5, null],
+    ['a take (nobody handed over)', facts({ latest: handedOver({ fromUserId: null }) }), 5, null],
+    ['the baton moved on since: not the holder it went to', facts({ holderId: 3 }), 5, null],
+    ['no handoff yet', facts({ latest: null }), 5, null],
+  ] as const)('%s', (_, input, minutes, expected) => {
+    const backup = pageBackupOf(input, at(minutes), DEFAULT_HANDOFF_TIMINGS);
+    expect(backup?.userId ?? null).toBe(expected);
+  });
+
+  test('the window follows the deployment: HANDOFF_BACKUP_MINUTES of 45', () => {
+    const t = { ...DEFAULT_HANDOFF_TIMINGS, backupMs: 45 * 60_000 };
+    expect(pageBackupOf(facts(), at(30), t)).toEqual({ userId: 1, until: at(45) });
+    expect(pageBackupOf(facts(), at(45), t)).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { backupAfter, type HandoffFlowTimings, type LatestHandoff } from './handoff-flow';
 import {
   canPageRotation,
   type ManagedRotationFacts,
@@ -46,12 +47,14 @@ export interface UrgencyPolicy {
   remind: boolean;
   /** automatic escalation to the next person after 30 minutes */
   autoEscalate: boolean;
+  /** a copy to the previous holder while they are backup after a handoff (decision 130) */
+  notifyBackup: boolean;
 }
 
 export const URGENCY_POLICY: Record<Urgency, UrgencyPolicy> = {
-  high: { emailOnly: false, remind: true, autoEscalate: true },
-  medium: { emailOnly: false, remind: true, autoEscalate: false },
-  low: { emailOnly: true, remind: true, autoEscalate: false },
+  high: { emailOnly: false, remind: true, autoEscalate: true, notifyBackup: true },
+  medium: { emailOnly: false, remind: true, autoEscalate: false, notifyBackup: true },
+  low: { emailOnly: true, remind: true, autoEscalate: false, notifyBackup: false },
 };
 
 export const URGENCY_LABELS: Record<Urgency, string> = {
@@ -140,6 +143,36 @@ export function nextPageStep(
   if (reminder && !page.reminderSent && now >= reminder)
     return { kind: 'remind', stepStart: start };
   return null;
+}
+
+/** What decides whether a new page also goes to the backup. */
+export interface PageBackupFacts {
+  urgency: Urgency;
+  /** who sends the page */
+  pagerId: number;
+  /** who holds the baton, and so is paged */
+  holderId: number;
+  /** the rotation's latest handoff (who handed over, when, urgent, acknowledged) */
+  latest: LatestHandoff | null;
+  /** the rotation's members now */
+  memberIds: readonly number[];
+}
+
+/**
+ * pageBackupOf returns who gets a copy of a new page as backup, or null (decision 130): the
+ * previous holder while they are still backup after the latest handoff (`backupAfter`: 15
+ * minutes, or until an emergency handoff is acknowledged) and still a member, unless they send
+ * the page themselves or its urgency keeps backups out (low).
+ */
+export function pageBackupOf(
+  facts: PageBackupFacts,
+  now: Date,
+  t: HandoffFlowTimings,
+): { userId: number; until: Date | null } | null {
+  if (!URGENCY_POLICY[facts.urgency].notifyBackup) return null;
+  const backup = backupAfter(facts.latest, facts.holderId, now, t);
+  if (!backup || backup.userId === facts.pagerId) return null;
+  return facts.memberIds.includes(backup.userId) ? backup : null;
 }
 
 /** The member facts escalation reads. */

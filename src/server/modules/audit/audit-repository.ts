@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type AdminEvent, UNKNOWN_PERSON } from '../../../shared/contracts/audit';
 import type { Handoff, Person } from '../../../shared/contracts/rotations';
-import type { FieldCipher } from '../../crypto/field-crypto';
+import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
+import { AUDIT_TARGET_NAME } from '../../crypto/key-rotation';
 import type { Db } from '../../db/client';
 import { auditEvents, handoffs, invitations, rotations, users } from '../../db/schema';
 
@@ -175,7 +176,14 @@ export async function listAdminEvents(
   const rows = await db
     .select()
     .from(auditEvents)
-    .where(page.before ? lt(auditEvents.id, page.before) : undefined)
+    .where(
+      and(
+        // A copy of a page sent to the backup is the system's notice, not anyone's action: it
+        // belongs to the page's history only (decision 130).
+        ne(auditEvents.action, 'page.backup_notified'),
+        page.before ? lt(auditEvents.id, page.before) : undefined,
+      ),
+    )
     .orderBy(desc(auditEvents.id))
     .limit(page.limit + 1);
   const more = rows.length > page.limit;
@@ -216,6 +224,17 @@ export async function listAdminEvents(
     ]),
   );
 
+  const deletedNames = await loadDeletedNames(
+    db,
+    cipher,
+    shown.filter((e) => {
+      const id = e.targetId && /^\d{1,9}$/.test(e.targetId) ? Number(e.targetId) : null;
+      if (id === null) return false;
+      if (e.targetType === 'user') return !people.has(id);
+      return e.targetType === 'invitation' && !invitationNames.has(id);
+    }),
+  );
+
   const events = shown.map((e): AdminEvent => {
     const targetNumber = e.targetId && /^\d{1,9}$/.test(e.targetId) ? Number(e.targetId) : null;
     const named =
@@ -231,6 +250,7 @@ export async function listAdminEvents(
     const fromDetails = ['name', 'rotationName', 'targetName']
       .map((k) => e.details?.[k])
       .find((v): v is string => typeof v === 'string' && v.length > 0);
+    const { [AUDIT_TARGET_NAME.jsonKey]: _sealed, ...details } = e.details ?? {};
     const actor = e.actorUserId === null ? undefined : people.get(e.actorUserId);
     return {
       id: e.id,
@@ -238,12 +258,68 @@ export async function listAdminEvents(
       action: e.action,
       targetType: e.targetType,
       targetId: e.targetId,
-      target: named ?? fromDetails ?? `${e.targetType}${e.targetId ? ` #${e.targetId}` : ''}`,
-      details: withPeopleNames(e.details ?? {}, people),
+      target:
+        named ??
+        deletedNames.get(`${e.targetType}:${e.targetId}`) ??
+        fromDetails ??
+        `${e.targetType}${e.targetId ? ` #${e.targetId}` : ''}`,
+      details: withPeopleNames(details, people),
       createdAt: e.createdAt.toISOString(),
     };
   });
   return { events, nextCursor: more ? shown[shown.length - 1].id : null };
+}
+
+const DELETIONS = ['user.deleted', 'invitation.deleted'];
+
+/**
+ * loadDeletedNames answers the names of deleted users and invitations that events target, by
+ * `{type}:{id}`, from the names their deletions sealed (decision 132): one query, so every event
+ * about someone since deleted (invited, roles changed, deleted) still names them.
+ */
+async function loadDeletedNames(
+  db: Db,
+  cipher: FieldCipher,
+  targets: { targetType: string; targetId: string | null }[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const ids = [...new Set(targets.map((e) => e.targetId as string))];
+  if (ids.length === 0) return names;
+  const wanted = new Set(targets.map((e) => `${e.targetType}:${e.targetId}`));
+  const rows = await db
+    .select({
+      id: auditEvents.id,
+      targetType: auditEvents.targetType,
+      targetId: auditEvents.targetId,
+      sealed: sql<string | null>`${auditEvents.details} ->> ${AUDIT_TARGET_NAME.jsonKey}`,
+    })
+    .from(auditEvents)
+    .where(and(inArray(auditEvents.action, DELETIONS), inArray(auditEvents.targetId, ids)));
+  for (const row of rows) {
+    const key = `${row.targetType}:${row.targetId}`;
+    const name = wanted.has(key) ? unsealedName(cipher, row.id, row.sealed) : undefined;
+    if (name !== undefined) names.set(key, name);
+  }
+  return names;
+}
+
+/**
+ * unsealedName opens the target name a deletion sealed into its event (decision 132), or answers
+ * undefined: none, or one that fails authentication (moved from another event, or tampered with),
+ * which the trail then shows by type and id rather than failing as a whole.
+ */
+function unsealedName(cipher: FieldCipher, eventId: number, sealed: unknown): string | undefined {
+  if (typeof sealed !== 'string') return undefined;
+  try {
+    return cipher.decrypt(sealed, {
+      table: AUDIT_TARGET_NAME.table,
+      column: AUDIT_TARGET_NAME.field,
+      rowId: eventId,
+    });
+  } catch (err) {
+    if (err instanceof FieldDecryptionError) return undefined;
+    throw err;
+  }
 }
 
 // Details name people by id (userId, newHolderUserId, userIds): the trail shows their names.

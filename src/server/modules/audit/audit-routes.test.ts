@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { HANDOFF_CSV_COLUMNS, type HandoffHistoryPage } from '../../../shared/contracts/audit';
 import type { User } from '../../../shared/contracts/users';
+import { selectRows } from '../../db/client';
 import { insertHandoffs, insertRotation } from '../../db/factories';
 import { auditEvents } from '../../db/schema';
 
@@ -375,5 +376,81 @@ describe('GET /api/audit-log/admin-events', () => {
       headers: { cookie: adminCookie },
     });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('deletions in the administrative trail (decision 132)', () => {
+  test('a deleted user and a deleted invitation are named in the trail; the raw rows hold no clear name', async () => {
+    const gone = await t.createUser({ name: 'Della Departed', roles: ['on-call'] });
+    const deleted = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${gone.id}`,
+      headers: { cookie: adminCookie },
+    });
+    expect(deleted.statusCode).toBeLessThan(300);
+    const invited = await t.app.inject({
+      method: 'POST',
+      url: '/api/invitations',
+      payload: { email: 'ivan.invitee@example.com', name: 'Ivan Invitee', role: 'member' },
+      headers: { cookie: adminCookie },
+    });
+    expect(invited.statusCode).toBeLessThan(300);
+    const invitationId = invited.json().id as number;
+    const withdrawn = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/invitations/${invitationId}`,
+      headers: { cookie: adminCookie },
+    });
+    expect(withdrawn.statusCode).toBeLessThan(300);
+
+    const trail = async () =>
+      (
+        await t.app.inject({
+          url: '/api/audit-log/admin-events?limit=3',
+          headers: { cookie: adminCookie },
+        })
+      ).json().events as { id: number; action: string; target: string; details: object }[];
+    const [invitationEvent, invitedEvent, userEvent] = await trail();
+    expect(invitationEvent).toMatchObject({
+      action: 'invitation.deleted',
+      actor: { id: admin.id, name: 'Avery Auditor' },
+      targetId: String(invitationId),
+      target: 'Ivan Invitee',
+      details: {},
+    });
+    // Earlier events about the same invitation name the invitee too.
+    expect(invitedEvent).toMatchObject({ action: 'user.invited', target: 'Ivan Invitee' });
+    expect(userEvent).toMatchObject({
+      action: 'user.deleted',
+      targetId: String(gone.id),
+      target: 'Della Departed',
+      details: { roles: ['on-call'] },
+    });
+    // The envelope itself is never shown.
+    expect(JSON.stringify(await trail())).not.toContain('v1.');
+
+    const rows = await selectRows<{ id: number; details: string }>(
+      t.database.db,
+      sql`select id, details::text as details from audit_events
+           where id in (${invitationEvent.id}, ${userEvent.id}) order by id`,
+    );
+    const text = JSON.stringify(rows);
+    expect(text).not.toMatch(/Della|Departed|Ivan|Invitee/);
+    expect(rows.map((r) => JSON.parse(r.details).targetNameEnc)).toEqual([
+      expect.stringMatching(/^v1\./),
+      expect.stringMatching(/^v1\./),
+    ]);
+
+    // Bound to its own event: copied onto another event it does not open there.
+    const userEnvelope = JSON.parse(rows[0].details).targetNameEnc;
+    await t.database.db.execute(
+      sql`update audit_events set details = jsonb_build_object('targetNameEnc', ${userEnvelope}::text)
+           where id = ${invitationEvent.id}`,
+    );
+    expect((await trail()).map((e) => e.target)).toEqual([
+      `invitation #${invitationId}`,
+      `invitation #${invitationId}`,
+      'Della Departed',
+    ]);
   });
 });

@@ -1,12 +1,13 @@
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { DebugRotation } from '../../../shared/contracts/debug';
 import { type Db, selectRows } from '../../db/client';
-import { rotationMembers, rotations } from '../../db/schema';
+import { listMembersWithUsers, listRotationsWithLatest } from '../rotations/rotation-repository';
 
 /**
  * The two reads the diagnostics compare: the rotations table read with plain SQL, as the driver
- * returns its rows, and the storage layer's read through the typed Drizzle schema that every
- * repository uses. Both give the same fields, so a mapping or type problem shows as a difference.
+ * returns its rows, and the storage layer's read that GET /api/rotations really uses (the
+ * rotation repository's list read and its member read), mapped to the same fields. A row the
+ * app's read drops, or a field it maps differently, shows as a difference (decision 133).
  */
 
 const iso = (value: unknown): string | null =>
@@ -42,29 +43,41 @@ export async function readRotationsDirect(db: Db): Promise<DebugRotation[]> {
   }));
 }
 
-/** readRotationsStorage reads every rotation through the typed schema, ordered by id. */
-export async function readRotationsStorage(db: Db): Promise<DebugRotation[]> {
-  const rows = await db
-    .select({
-      id: rotations.id,
-      name: rotations.name,
-      description: rotations.description,
-      cadence: rotations.cadence,
-      type: rotations.type,
-      suspended: rotations.suspended,
-      holderUserId: rotations.holderUserId,
-      nextHandoffAt: rotations.nextHandoffAt,
-      timeZone: rotations.timeZone,
-      handoffTime: rotations.handoffTime,
-      handoffWeekday: rotations.handoffWeekday,
-      memberCount: count(rotationMembers.id),
-    })
-    .from(rotations)
-    .leftJoin(rotationMembers, eq(rotationMembers.rotationId, rotations.id))
-    .groupBy(rotations.id)
-    .orderBy(asc(rotations.id));
-  return rows.map((r) => ({ ...r, nextHandoffAt: iso(r.nextHandoffAt) }));
-}
+/** A read of every rotation in the diagnostics' shape, ordered by id. */
+export type RotationsRead = (db: Db) => Promise<DebugRotation[]>;
+
+/**
+ * readRotationsStorage reads every rotation the way GET /api/rotations does: the rotation
+ * repository's list read (`listRotationsWithLatest`) and its member read (`listMembersWithUsers`),
+ * mapped to the diagnostics' shape, ordered by id.
+ */
+export const readRotationsStorage: RotationsRead = async (db) => {
+  const found = await listRotationsWithLatest(db);
+  const members = await listMembersWithUsers(
+    db,
+    found.map((f) => f.row.id),
+  );
+  const memberCount = new Map<number, number>();
+  for (const m of members) {
+    memberCount.set(m.member.rotationId, (memberCount.get(m.member.rotationId) ?? 0) + 1);
+  }
+  return found
+    .map(({ row }) => ({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      cadence: row.cadence,
+      type: row.type,
+      suspended: row.suspended,
+      holderUserId: row.holderUserId,
+      nextHandoffAt: iso(row.nextHandoffAt),
+      timeZone: row.timeZone,
+      handoffTime: row.handoffTime,
+      handoffWeekday: row.handoffWeekday,
+      memberCount: memberCount.get(row.id) ?? 0,
+    }))
+    .sort((a, b) => a.id - b.id);
+};
 
 /** fieldDifferences returns the names of the fields whose values differ between two reads. */
 export function fieldDifferences(direct: DebugRotation, storage: DebugRotation): string[] {

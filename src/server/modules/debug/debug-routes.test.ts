@@ -13,8 +13,9 @@ import {
   ProductionFilteringSchema,
   RotationsCompareSchema,
 } from '../../../shared/contracts/debug';
+import { buildApp } from '../../app';
 import { insertRotation } from '../../db/factories';
-import { fieldDifferences } from './debug-repository';
+import { fieldDifferences, readRotationsStorage } from './debug-repository';
 
 let t: TestApp;
 let cookie: string;
@@ -160,6 +161,65 @@ describe('diagnostics', () => {
       nullValue: null,
       zero: 0,
     });
+  });
+
+  test('a storage read that drops suspended rotations and alters a field is found out by every check', async () => {
+    // The app's own read, broken the way a filtering or mapping bug would break it.
+    const app = await buildApp({
+      config: t.config,
+      database: t.database,
+      cipher: t.cipher,
+      clock: t.clock,
+      logger: false,
+      rotationsStorageRead: async (db) =>
+        (await readRotationsStorage(db))
+          .filter((r) => !r.suspended)
+          .map((r) => (r.id === ids[2] ? { ...r, name: 'Diag 3', memberCount: 7 } : r)),
+    });
+    try {
+      const read = async (path: string) =>
+        (await app.inject({ url: path, headers: { cookie } })).json();
+      const compare = RotationsCompareSchema.parse(await read('/api/debug/rotations-compare'));
+      expect(compare.summary).toEqual({ directCount: 4, storageCount: 2, match: false });
+      expect(compare.idComparison).toEqual({ onlyInDirect: [ids[1], ids[3]], onlyInStorage: [] });
+      expect(compare.fieldDifferences).toEqual([
+        {
+          id: ids[2],
+          differences: ['name', 'memberCount'],
+          direct: expect.objectContaining({ name: 'Diag Three', memberCount: 0 }),
+          storage: expect.objectContaining({ name: 'Diag 3', memberCount: 7 }),
+        },
+      ]);
+      const filtering = ProductionFilteringSchema.parse(
+        await read('/api/debug/production-filtering'),
+      );
+      expect(filtering.potentialFilteringIssues).toEqual({
+        hasFilteringSuspended: true,
+        // Only a production server calls a missing row a production filter.
+        hasFilteringProduction: false,
+      });
+      const check = ClientCheckSchema.parse(await read('/api/debug/client-check'));
+      expect(check.rotations.asObject).toEqual({ count: 2, ids: [ids[0], ids[2]] });
+      expect(check.rotations.jsonArray[1]).toMatchObject({ name: 'Diag 3' });
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('the storage read is the one GET /api/rotations answers from', async () => {
+    const served = (await t.app.inject({ url: '/api/rotations', headers: { cookie } })).json();
+    const storage = await readRotationsStorage(t.database.db);
+    expect(storage.map((r) => r.id)).toEqual(
+      [...served.map((r: { id: number }) => r.id)].sort((a, b) => a - b),
+    );
+    for (const rotation of served) {
+      expect(storage.find((r) => r.id === rotation.id)).toMatchObject({
+        name: rotation.name,
+        suspended: rotation.suspended,
+        holderUserId: rotation.currentOnCallUserId,
+        memberCount: rotation.members.length,
+      });
+    }
   });
 
   test('an empty database answers zeros, not errors', async () => {

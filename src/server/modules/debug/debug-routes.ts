@@ -27,6 +27,7 @@ import {
 export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
   const { config, database, clock } = deps;
   const { db } = database;
+  const readStorage = deps.rotationsStorageRead ?? readRotationsStorage;
 
   const environment = (): DebugEnvironment => ({
     nodeEnv: config.nodeEnv,
@@ -37,10 +38,7 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get('/api/debug/rotations-compare', async (req): Promise<RotationsCompare> => {
     requirePermission(req, 'debug.view');
-    const [direct, storage] = await Promise.all([
-      readRotationsDirect(db),
-      readRotationsStorage(db),
-    ]);
+    const [direct, storage] = await Promise.all([readRotationsDirect(db), readStorage(db)]);
     const storageById = new Map(storage.map((r) => [r.id, r]));
     const directIds = new Set(direct.map((r) => r.id));
     const differences = direct.flatMap((d) => {
@@ -73,10 +71,7 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get('/api/debug/production-filtering', async (req): Promise<ProductionFiltering> => {
     requirePermission(req, 'debug.view');
-    const [direct, storage] = await Promise.all([
-      readRotationsDirect(db),
-      readRotationsStorage(db),
-    ]);
+    const [direct, storage] = await Promise.all([readRotationsDirect(db), readStorage(db)]);
     const suspended = direct.filter((r) => r.suspended).length;
     const storageSuspended = storage.filter((r) => r.suspended).length;
     return {
@@ -123,7 +118,7 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get('/api/debug/client-check', async (req): Promise<ClientCheck> => {
     requirePermission(req, 'debug.view');
-    const rotations = await readRotationsStorage(db);
+    const rotations = await readStorage(db);
     return {
       rotations: {
         asObject: { count: rotations.length, ids: rotations.map((r) => r.id) },

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import {
   type CreateInvitationInput,
   INVITATION_TTL_DAYS,
@@ -7,6 +8,7 @@ import type { User } from '../../../shared/contracts/users';
 import type { Clock } from '../../clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
+import { invitations } from '../../db/schema';
 import { conflict, notFound } from '../../http/errors';
 import { notifyInvitation } from '../notifications/notify';
 import { recordAdminEvent } from '../users/admin-events';
@@ -124,20 +126,37 @@ export async function listInvitations(deps: InvitationServiceDeps): Promise<Invi
   return rows.map((row) => toListItem(deps, row, now));
 }
 
-/** deleteInvitation deletes an invitation (its link stops working) and records it. */
+/**
+ * deleteInvitation deletes an invitation (its link stops working) and records it, with the
+ * invitee's name sealed in the event (decision 132).
+ */
 export async function deleteInvitation(
   deps: InvitationServiceDeps,
   actor: User,
   id: number,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    if (!(await deleteInvitationRow(tx, id))) throw notFound('Invitation not found');
-    await recordAdminEvent(tx, {
-      actorUserId: actor.id,
-      action: 'invitation.deleted',
-      targetType: 'invitation',
-      targetId: id,
-      at: deps.clock.now(),
+    const [row] = await tx
+      .select({ nameEnc: invitations.nameEnc })
+      .from(invitations)
+      .where(eq(invitations.id, id))
+      .for('update');
+    if (!row || !(await deleteInvitationRow(tx, id))) throw notFound('Invitation not found');
+    const targetName = deps.cipher.decrypt(row.nameEnc, {
+      table: 'invitations',
+      column: 'name',
+      rowId: id,
     });
+    await recordAdminEvent(
+      tx,
+      {
+        actorUserId: actor.id,
+        action: 'invitation.deleted',
+        targetType: 'invitation',
+        targetId: id,
+        at: deps.clock.now(),
+      },
+      { cipher: deps.cipher, targetName },
+    );
   });
 }

@@ -341,6 +341,41 @@ export function pageMessage(input: PageMessageInput): MessageContent {
   );
 }
 
+/**
+ * pageBackupMessage is a copy of a new page to the previous holder while they are backup after a
+ * handoff (decision 130): the holder was paged; the backup stands by. No acknowledgement link:
+ * the page is the holder's to acknowledge.
+ */
+export function pageBackupMessage(
+  input: Omit<PageMessageInput, 'ackUrl'> & { holderName: string; backupUntil: Date | null },
+): MessageContent {
+  const { rotation } = input;
+  const label = URGENCY_LABELS[input.urgency];
+  const until = input.backupUntil
+    ? `until ${formatWhen(input.backupUntil, input.timeZone)}`
+    : `until ${input.holderName} acknowledges the emergency handoff`;
+  return compose(
+    {
+      subject: `Backup: ${input.holderName} was paged (${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 60)}`,
+      lead: `${pager(input.pagerName)} paged ${input.holderName}, who took over ${rotation.name} from you. You are backup ${until}.`,
+      quote: { label: 'Message', text: input.message },
+      details: [
+        ['Urgency', label],
+        ['Sent', formatWhen(input.createdAt, input.timeZone)],
+      ],
+      after: [
+        `${input.holderName} acknowledges the page. Be ready to help if they do not; the page history shows whether they did.`,
+      ],
+      action: { label: 'Open the page history', url: pagesUrl(input.baseUrl, rotation.id) },
+      sms: `Baton BACKUP (${label}) ${rotation.name}: ${input.holderName} was paged: ${shorten(
+        input.message,
+        180,
+      )} ${pagesUrl(input.baseUrl, rotation.id)}`,
+    },
+    input.baseUrl,
+  );
+}
+
 /** pageEscalatedToYouMessage is the page, escalated to the next person in the rotation. */
 export function pageEscalatedToYouMessage(
   input: PageMessageInput & { fromName: string | null; reason: string; escalatedAt: Date },

@@ -1,15 +1,10 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import {
-  type NotificationStatus,
-  type OutboxEntry,
-  OutboxQuerySchema,
-} from '../../../shared/contracts/notifications';
-import { notificationRoute } from '../../../shared/domain/notification-routing';
+import { type OutboxEntry, OutboxQuerySchema } from '../../../shared/contracts/notifications';
 import type { AppDeps } from '../../app';
 import { notifications } from '../../db/schema';
 import { parseInput } from '../../http/errors';
-import { requirePermission, requireUser } from '../../http/request-context';
+import { requirePermission } from '../../http/request-context';
 import { decryptContent } from './outbox';
 
 /**
@@ -50,12 +45,5 @@ export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
         sentAt: row.sentAt?.toISOString() ?? null,
       };
     });
-  });
-
-  // Where the signed-in user's notifications go, and why when it is not what they chose.
-  app.get('/api/user/notification-status', async (req): Promise<NotificationStatus> => {
-    const user = requireUser(req);
-    const route = notificationRoute(user.notificationPreference, user.phone);
-    return { preference: user.notificationPreference, channels: route.channels, note: route.note };
   });
 }

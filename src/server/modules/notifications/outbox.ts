@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { channelNotConfiguredReason } from '../../../shared/contracts/notifications';
 import type { User } from '../../../shared/contracts/users';
 import {
   type ChannelName,
@@ -186,13 +187,9 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
   const channel = deps.channels[row.channel as ChannelName];
   const lease = { id: row.id, attempts: row.attempts };
   if (!channel) {
-    const setting =
-      row.channel === 'email'
-        ? 'SMTP_URL'
-        : 'TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM';
     await recordOutcome(deps.db, lease, {
       status: 'failed',
-      lastError: `${row.channel === 'email' ? 'Email' : 'SMS'} is not configured on this server (${setting}).`,
+      lastError: channelNotConfiguredReason(row.channel as ChannelName),
     });
     return 'failed';
   }

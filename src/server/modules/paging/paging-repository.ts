@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import {
   auditEvents,
+  handoffs,
   notifications,
   pages,
   rotationMembers,
@@ -113,6 +114,24 @@ export async function listTargetPageRows(
     .limit(limit);
 }
 
+/** findLatestHandoff returns a rotation's latest handoff (who, when, urgent, acknowledged), or null. */
+export async function findLatestHandoff(db: Db | Tx, rotationId: number) {
+  const [row] = await db
+    .select({
+      fromUserId: handoffs.fromUserId,
+      toUserId: handoffs.toUserId,
+      kind: handoffs.kind,
+      urgent: handoffs.urgent,
+      occurredAt: handoffs.occurredAt,
+      acknowledgedAt: handoffs.acknowledgedAt,
+    })
+    .from(handoffs)
+    .where(eq(handoffs.rotationId, rotationId))
+    .orderBy(desc(handoffs.occurredAt), desc(handoffs.id))
+    .limit(1);
+  return row ?? null;
+}
+
 /** A rotation member with the stored roles of their user. */
 export interface MemberRoles {
   rotationId: number;
@@ -149,7 +168,7 @@ export async function insertPageEvent(
   tx: Tx,
   event: {
     actorUserId: number | null;
-    action: 'page.escalated' | 'page.acknowledged' | 'page.resolved';
+    action: 'page.escalated' | 'page.acknowledged' | 'page.resolved' | 'page.backup_notified';
     pageId: number;
     details: Record<string, unknown>;
     at: Date;

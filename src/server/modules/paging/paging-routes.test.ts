@@ -596,19 +596,76 @@ describe('reading pages', () => {
   });
 });
 
-describe('notification status', () => {
-  test('says where notifications go, and why SMS is not used', async () => {
-    const withPhone = (await call(people.olivia, 'GET', '/api/user/notification-status')).json();
-    expect(withPhone).toEqual({ preference: 'both', channels: ['email', 'sms'], note: null });
-    const noPhone = await t.createUser({ notificationPreference: 'sms' });
-    expect((await call(noPhone, 'GET', '/api/user/notification-status')).json()).toEqual({
-      preference: 'sms',
-      channels: ['email'],
-      note: 'SMS needs a phone number on your profile; notifications go by email until you add one.',
+describe('the backup after a handoff (decision 130)', () => {
+  test('a page while the previous holder is backup also goes to them, without an acknowledgement link; not after the window, not at low urgency', async () => {
+    const r = await rotation();
+    // Olivia hands the baton to Noah: she is backup for 15 minutes.
+    const pass = await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+      toUserId: people.noah.id,
     });
-    const badPhone = await t.createUser({ notificationPreference: 'sms', phone: '555-0100' });
-    const bad = (await call(badPhone, 'GET', '/api/user/notification-status')).json();
-    expect(bad.channels).toEqual(['email']);
-    expect(bad.note).toMatch(/international format/);
+    expect(pass.statusCode).toBe(200);
+    const handedOverAt = t.clock.now().getTime();
+    t.clock.advance(5 * MINUTE);
+
+    const { res, row } = await pageRotation(r.id, { message: 'Search is timing out' });
+    expect(res.json()).toEqual({ sentTo: { name: 'Noah Nakamura' } });
+    const rows = await outboxFor(row.id);
+    // The page to Noah; a copy to Olivia by her own channels (both), keyed once per page.
+    expect(rows.map((n) => [n.kind, n.userId, n.channel, n.dedupeKey])).toEqual([
+      ['page', people.noah.id, 'email', `page:${row.id}:sent:${people.noah.id}:email`],
+      ['page.backup', people.olivia.id, 'email', `page:${row.id}:backup:${people.olivia.id}:email`],
+      ['page.backup', people.olivia.id, 'sms', `page:${row.id}:backup:${people.olivia.id}:sms`],
+    ]);
+    // Earlier tests leave their own mail in the outbox: deliver it all (50 a round), find this one.
+    for (let round = 0; round < 20; round++) {
+      const done = await deliver();
+      if (done.sent + done.failed === 0) break;
+    }
+    const body =
+      smtp.received
+        .filter((m) => m.to.includes('olivia.ortiz@example.com'))
+        .map((m) => decodeMail(m.raw))
+        .find((raw) => raw.includes('Subject: Backup:')) ?? '';
+    // Long headers are folded onto a continuation line.
+    expect(body.replace(/\r?\n /g, ' ')).toContain(
+      `Subject: Backup: Noah Nakamura was paged (high urgency): ${r.name}: Search is timing out`,
+    );
+    expect(body).toContain(
+      `Morgan Manager paged Noah Nakamura, who took over ${r.name} from you. You are backup until`,
+    );
+    expect(body).toContain(`${PUBLIC_URL}/pages?rotation=${r.id}`);
+    expect(body).not.toContain('/pages/ack/');
+    expect(twilio.sent.find((m) => m.body.startsWith('Baton BACKUP'))?.to).toBe('+15550100001');
+    expect(twilio.sent.find((m) => m.body.startsWith('Baton BACKUP'))?.body).toMatch(
+      /^Baton BACKUP \(High\) .* Noah Nakamura was paged: Search is timing out/,
+    );
+
+    // The page history says so; only Noah may acknowledge the page.
+    const [history] = (await call(people.olivia, 'GET', `/api/rotations/${r.id}/pages`)).json();
+    expect(history.events).toEqual([
+      {
+        kind: 'backup_notified',
+        at: row.createdAt.toISOString(),
+        actor: null,
+        to: { id: people.olivia.id, name: 'Olivia Ortiz' },
+        until: new Date(handedOverAt + 15 * MINUTE).toISOString(),
+      },
+    ]);
+    expect(history.actions.acknowledge).toBe(false);
+    // The system's notice belongs to the page's history, not to the administrators' trail.
+    const trail = await call(people.admin, 'GET', '/api/audit-log/admin-events?limit=100');
+    expect(trail.json().events.map((e: { action: string }) => e.action)).not.toContain(
+      'page.backup_notified',
+    );
+
+    // A low-urgency page keeps the backup out; after 15 minutes there is no backup.
+    const low = await pageRotation(r.id, { message: 'FYI', urgency: 'low' });
+    expect((await outboxFor(low.row.id)).map((n) => n.userId)).toEqual([people.noah.id]);
+    t.clock.set(new Date(handedOverAt + 15 * MINUTE));
+    const later = await pageRotation(r.id, { message: 'Search is down' });
+    expect((await outboxFor(later.row.id)).map((n) => n.userId)).toEqual([people.noah.id]);
+    expect(
+      (await call(people.noah, 'GET', `/api/rotations/${r.id}/pages`)).json()[0].events,
+    ).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { AckLink, Page, PageEvent, PagePerson } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
+import type { HandoffFlowTimings } from '../../../shared/domain/handoff-flow';
 import {
   ackLinkExpiresAt,
   ackLinkState,
@@ -15,6 +16,7 @@ import {
   PAGE_TIMINGS,
   type PageFacts,
   type PageStatus,
+  pageBackupOf,
   reminderAt,
   stepStartOf,
   URGENCY_POLICY,
@@ -30,6 +32,7 @@ import { users } from '../../db/schema';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import {
   pageAcknowledgedNotice,
+  pageBackupMessage,
   pageEscalatedNotice,
   pageEscalatedToYouMessage,
   pageMessage,
@@ -52,6 +55,7 @@ import {
 } from './ack-token';
 import {
   existingDedupeKeys,
+  findLatestHandoff,
   findPageRow,
   findRotationFacts,
   insertPageEvent,
@@ -107,8 +111,9 @@ const emailOnly = (urgency: string) => URGENCY_POLICY[urgency as Urgency]?.email
 
 /**
  * triggerPage records a page to the holder and puts the page in the outbox for them, with an
- * acknowledgement link, in the caller's transaction. Who may page, and whether anyone holds the
- * baton, the caller has already decided.
+ * acknowledgement link, in the caller's transaction; while the previous holder is backup after a
+ * handoff, they get a copy (decision 130). Who may page, and whether anyone holds the baton, the
+ * caller has already decided.
  */
 export async function triggerPage(
   tx: Tx,
@@ -120,6 +125,8 @@ export async function triggerPage(
     message: string;
     urgency: Urgency;
     now: Date;
+    /** the deployment's handoff timings: how long the previous holder stays backup */
+    handoffTimings: HandoffFlowTimings;
   },
 ): Promise<PageRow> {
   const inserted = await insertPageRow(tx, {
@@ -148,11 +155,55 @@ export async function triggerPage(
     createdAt: input.now,
     timeZone: target.timezone,
   });
-  await enqueueNotifications(tx, deps.cipher, input.now, [
+  const inputs = [
     toInput(`page:${page.id}:sent`, 'page', target, content, {
       emailOnly: emailOnly(page.urgency),
     }),
-  ]);
+  ];
+  const backup = pageBackupOf(
+    {
+      urgency: input.urgency,
+      pagerId: input.pager.id,
+      holderId: input.target.id,
+      latest: await findLatestHandoff(tx, input.rotation.id),
+      memberIds: (await listMemberRoles(tx, [input.rotation.id])).map((m) => m.userId),
+    },
+    input.now,
+    input.handoffTimings,
+  );
+  const backupUser = backup
+    ? (await loadRecipients(tx, deps.cipher, [backup.userId])).get(backup.userId)
+    : undefined;
+  if (backup && backupUser) {
+    const copy = pageBackupMessage({
+      baseUrl,
+      rotation: input.rotation,
+      pagerName: input.pager.name,
+      holderName: target.name,
+      message: page.message,
+      urgency: input.urgency,
+      createdAt: input.now,
+      timeZone: backupUser.timezone,
+      backupUntil: backup.until,
+    });
+    inputs.push(
+      toInput(`page:${page.id}:backup`, 'page.backup', backupUser, copy, {
+        emailOnly: emailOnly(page.urgency),
+      }),
+    );
+    await insertPageEvent(tx, {
+      actorUserId: null,
+      action: 'page.backup_notified',
+      pageId: page.id,
+      details: {
+        rotationName: input.rotation.name,
+        toUserId: backup.userId,
+        until: backup.until?.toISOString() ?? null,
+      },
+      at: input.now,
+    });
+  }
+  await enqueueNotifications(tx, deps.cipher, input.now, inputs);
   return page;
 }
 
@@ -560,6 +611,15 @@ function toEvent(e: PageEventRow, person: (id: number | null) => PagePerson | nu
       to: person(numberOr(e.details?.toUserId)),
       reason: typeof e.details?.reason === 'string' ? e.details.reason : null,
       automatic: e.details?.automatic === true,
+    };
+  }
+  if (e.action === 'page.backup_notified') {
+    return {
+      kind: 'backup_notified',
+      at,
+      actor,
+      to: person(numberOr(e.details?.toUserId)),
+      until: typeof e.details?.until === 'string' ? e.details.until : null,
     };
   }
   if (e.action === 'page.acknowledged') {

@@ -694,6 +694,7 @@ export async function pageRotation(
       message: input.message,
       urgency: input.urgency,
       now: locked.now,
+      handoffTimings: timingsOf(deps),
     });
     return { sentTo: { name: personReader(deps.cipher, [actor])(holder).name } };
   });

@@ -1,4 +1,7 @@
+import type { FieldCipher } from '../../crypto/field-crypto';
+import { AUDIT_TARGET_NAME } from '../../crypto/key-rotation';
 import type { Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
 import { auditEvents } from '../../db/schema';
 
 /** The administrative actions on people that the audit trail records. */
@@ -10,7 +13,9 @@ export type PeopleAction =
 
 /**
  * recordAdminEvent writes one row of the administrative audit trail, in the caller's transaction.
- * Details hold no personal data in clear (names and emails are encrypted elsewhere).
+ * Details hold no personal data in clear. A deletion passes `sealed`: the target's name, which
+ * nothing else will keep, is stored in the details as an envelope bound to the event's id (so the
+ * id comes from the sequence first), for the trail to show whom it targeted (decision 132).
  */
 export async function recordAdminEvent(
   tx: Tx,
@@ -22,13 +27,26 @@ export async function recordAdminEvent(
     details?: Record<string, unknown>;
     at: Date;
   },
+  sealed?: { cipher: FieldCipher; targetName: string },
 ): Promise<void> {
+  let id: number | undefined;
+  let details = event.details ?? {};
+  if (sealed) {
+    [id] = await allocateIds(tx, 'audit_events');
+    const envelope = sealed.cipher.encrypt(sealed.targetName, {
+      table: AUDIT_TARGET_NAME.table,
+      column: AUDIT_TARGET_NAME.field,
+      rowId: id,
+    });
+    details = { ...details, [AUDIT_TARGET_NAME.jsonKey]: envelope };
+  }
   await tx.insert(auditEvents).values({
+    ...(id === undefined ? {} : { id }),
     actorUserId: event.actorUserId,
     action: event.action,
     targetType: event.targetType,
     targetId: String(event.targetId),
-    details: event.details ?? {},
+    details,
     createdAt: event.at,
   });
 }

@@ -63,14 +63,18 @@ export async function deleteUser(deps: UserServiceDeps, actor: User, id: number)
       );
     }
     await deleteUserRow(tx, id);
-    await recordAdminEvent(tx, {
-      actorUserId: actor.id,
-      action: 'user.deleted',
-      targetType: 'user',
-      targetId: id,
-      details: { roles: row.roles },
-      at: now,
-    });
+    await recordAdminEvent(
+      tx,
+      {
+        actorUserId: actor.id,
+        action: 'user.deleted',
+        targetType: 'user',
+        targetId: id,
+        details: { roles: row.roles },
+        at: now,
+      },
+      { cipher: deps.cipher, targetName: toUser(row, deps.cipher).name },
+    );
   });
 }
 

@@ -41,7 +41,8 @@ export function RotationTools() {
             <h2>Rotation Diagnostics</h2>
           </CardTitle>
           <CardDescription>
-            Reads every rotation with plain SQL and through the storage layer, and compares them.
+            Reads every rotation with plain SQL and through the read the rotations list uses, and
+            compares them.
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { PagingFlowSteps } from '../components/flow-timings';
 import { Callout, Steps } from '../components/prose';
 
 export function NotificationMethodsArticle() {
@@ -165,25 +166,8 @@ export function PagingOnCallArticle() {
             </p>
           </Callout>
           <h2>What happens after you page</h2>
-          <p>This is the documented paging flow:</p>
-          <ol>
-            <li>
-              <strong>0 minutes</strong> — the page goes to the person on call.
-            </li>
-            <li>
-              <strong>15 minutes</strong> without acknowledgement — a reminder and a warning.
-            </li>
-            <li>
-              <strong>30 minutes</strong> without acknowledgement — automatic escalation to the next
-              person in the rotation.
-            </li>
-            <li>At any time, the page can be escalated by hand, with a reason.</li>
-          </ol>
-          <p>
-            The person paged acknowledges in Baton, or from the link in the email or text message,
-            which needs no sign-in, works once and expires. Nothing more is sent once a page is
-            acknowledged.
-          </p>
+          <p>This is Baton's paging flow:</p>
+          <PagingFlowSteps />
         </TabsContent>
         <TabsContent value="rotation" className="space-y-4 pt-4">
           <h2>Paging from a rotation's page</h2>

@@ -1,5 +1,11 @@
+import { type HandoffTimings, handoffTimingsInMinutes } from '@shared/contracts/help';
+import { DEFAULT_HANDOFF_TIMINGS } from '@shared/domain/handoff-flow';
+import type * as React from 'react';
 import { Link } from 'react-router';
+import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useHelpTimings } from '../api/get-help-timings';
+import { HandoffEmergencySteps, HandoffStandardSteps } from '../components/flow-timings';
 import { Callout, Steps } from '../components/prose';
 
 export function RotationsIntroArticle() {
@@ -195,13 +201,36 @@ export function CoverageRequestsArticle() {
 }
 
 export function HandoffProcessArticle() {
+  const { data, isError } = useHelpTimings();
+  // This server's timings; the documented defaults only if they cannot be read, and then said so.
+  const timings =
+    data?.handoff ?? (isError ? handoffTimingsInMinutes(DEFAULT_HANDOFF_TIMINGS) : null);
+  const steps = (render: (t: HandoffTimings) => React.ReactNode) =>
+    timings ? (
+      render(timings)
+    ) : (
+      <div className="space-y-2" role="status">
+        <span className="sr-only">Loading the timings...</span>
+        <Skeleton className="h-5 w-3/4" />
+        <Skeleton className="h-5 w-2/3" />
+        <Skeleton className="h-5 w-3/4" />
+      </div>
+    );
   return (
     <>
       <p>
-        This guide describes Baton's documented handoff flow for fixed rotations. The times below
-        are the documented defaults; your own notice time is the handoff reminder in{' '}
+        This guide describes Baton's handoff flow for fixed rotations, with the times this Baton
+        server uses; your own notice time is the handoff reminder in{' '}
         <Link to="/settings">Settings</Link>.
       </p>
+      {isError ? (
+        <Callout title="Documented defaults" tone="warning">
+          <p>
+            This server's timings could not be loaded, so the documented defaults are shown; an
+            administrator may have set others.
+          </p>
+        </Callout>
+      ) : null}
       <Tabs defaultValue="standard" className="mt-6">
         <TabsList>
           <TabsTrigger value="standard">Standard</TabsTrigger>
@@ -209,33 +238,14 @@ export function HandoffProcessArticle() {
         </TabsList>
         <TabsContent value="standard" className="space-y-4 pt-4">
           <h2>Standard handoff</h2>
-          <ol>
-            <li>
-              <strong>30 minutes before the shift ends</strong> — the holder and the next person get
-              a handoff notice.
-            </li>
-            <li>
-              <strong>At the end of the shift</strong> — the holder passes the baton with{' '}
-              <em>Pass Baton</em>, leaving handoff notes: open incidents, recent changes, anything
-              unusual.
-            </li>
-            <li>
-              <strong>The next person acknowledges</strong> — the audit log then reads “B
-              acknowledged new on-call duty”.
-            </li>
-            <li>
-              <strong>30 minutes late</strong> — with no handoff 30 minutes after the shift ended,
-              an escalation notice goes to both people.
-            </li>
-            <li>
-              <strong>60 minutes late</strong> — responsibility transfers automatically to the next
-              member, and the audit log flags it: “Handoff to B was escalated”.
-            </li>
-            <li>
-              <strong>Backup</strong> — after any handoff the previous holder stays backup for about
-              15 minutes, in case the new holder needs context.
-            </li>
-          </ol>
+          {steps((t) => (
+            <HandoffStandardSteps timings={t} />
+          ))}
+          <p>
+            In a scheduled rotation the schedule moves the baton at each entry's start and end; the
+            holder and the next person get the same handoff notice before it, at their handoff
+            reminder.
+          </p>
           <Callout title="Good handoff notes">
             <ul>
               <li>Incidents still open, with links.</li>
@@ -250,23 +260,14 @@ export function HandoffProcessArticle() {
             Use an emergency handoff when you must stop being on call now — you are ill, or called
             away during an incident.
           </p>
-          <ol>
-            <li>Pass the baton and mark it as an emergency (urgent) handoff.</li>
-            <li>
-              The next person must <strong>explicitly acknowledge</strong> it; until they do, stay
-              reachable.
-            </li>
-            <li>
-              If it is not acknowledged in time, the audit log records “B missed handoff
-              acknowledgment” and you are told, so you can reach them another way or ask a manager
-              to reassign.
-            </li>
-            <li>
-              If nobody can take over, a manager or administrator can <em>Reassign</em> the baton,
-              and incident managers can page the rotation (
-              <Link to="/help/paging-oncall">Paging On-Call Personnel</Link>).
-            </li>
-          </ol>
+          {steps((t) => (
+            <HandoffEmergencySteps timings={t} />
+          ))}
+          <p>
+            If nobody can take over, a manager or administrator can <em>Reassign</em> the baton, and
+            incident managers can page the rotation (
+            <Link to="/help/paging-oncall">Paging On-Call Personnel</Link>).
+          </p>
         </TabsContent>
       </Tabs>
     </>

@@ -145,7 +145,11 @@ export function EncryptionArticle() {
       <ul>
         <li>users' name, email address and phone number;</li>
         <li>invitations' name and email address;</li>
-        <li>notifications' content (recipient, subject and text).</li>
+        <li>notifications' content (recipient, subject and text);</li>
+        <li>
+          the name of a deleted user or invitation, which the administrators' audit trail keeps to
+          show whom the deletion removed.
+        </li>
       </ul>
       <h2>How</h2>
       <ul>

@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '@shared/contracts/notifications';
+import { isNotSentForNoChannel, type OutboxEntry } from '@shared/contracts/notifications';
 import { Mail, MessageSquare, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingState } from '@/components/loading-state';
@@ -43,6 +43,8 @@ const STATUS_CLASSES: Record<string, string> = {
 };
 
 function DeliveryState({ entry }: { entry: OutboxEntry }) {
+  // Not a delivery failure: this server has no settings for the channel (demo mode).
+  const noChannel = isNotSentForNoChannel(entry);
   const detail =
     entry.status === 'sent'
       ? entry.sentAt
@@ -53,9 +55,18 @@ function DeliveryState({ entry }: { entry: OutboxEntry }) {
         : null;
   return (
     <div className="grid gap-1">
-      <Badge variant="outline" className={cn('capitalize', STATUS_CLASSES[entry.status])}>
-        {entry.status}
-      </Badge>
+      {noChannel ? (
+        <Badge variant="outline" className="min-w-max bg-muted text-foreground">
+          Not sent: no channel
+        </Badge>
+      ) : (
+        <Badge
+          variant="outline"
+          className={cn('min-w-max capitalize', STATUS_CLASSES[entry.status])}
+        >
+          {entry.status}
+        </Badge>
+      )}
       <span className="text-muted-foreground text-xs">
         {entry.attempts} attempt{entry.attempts === 1 ? '' : 's'}
         {detail ? ` · ${detail}` : ''}
@@ -67,7 +78,8 @@ function DeliveryState({ entry }: { entry: OutboxEntry }) {
 /**
  * OutboxTable is the administrators' view of the outbox: every email and SMS Baton queued, with
  * its delivery state, attempts, the last error and the provider's answer. Nothing is dropped
- * silently: without a configured channel a notification shows here as failed with the reason.
+ * silently: without a configured channel a notification shows here as 'Not sent: no channel'
+ * with the setting it needs.
  */
 export function OutboxTable() {
   const [filter, setFilter] = useState<OutboxFilter>('all');

@@ -22,6 +22,12 @@ function eventText(event: PageEvent): string {
       return `Acknowledged by ${name(event.actor)}${event.via === 'link' ? ' from the link' : ''}`;
     case 'resolved':
       return `Resolved by ${name(event.actor)}`;
+    case 'backup_notified':
+      return `${name(event.to)} told as backup${
+        event.until
+          ? ` (until ${formatDateTime(event.until)})`
+          : ' (until the handoff is acknowledged)'
+      }`;
   }
 }
 

@@ -1,0 +1,136 @@
+import { type APIRequestContext, type APIResponse, expect, request, test } from '@playwright/test';
+import { accounts, E2E_PASSWORD, signIn } from './support';
+
+/**
+ * Where notifications go, as a user and an administrator see it: the profile explains a choice of
+ * SMS without a phone number, and on this server, which has no email or SMS channel configured
+ * (demo mode), the outbox view shows every notification as not sent, with the reason.
+ */
+
+async function ok(res: APIResponse, status = 200) {
+  expect(res.status(), await res.text()).toBe(status);
+  return res.json();
+}
+
+/** apiAs signs in through the API (local password) on a connection of its own. */
+async function apiAs(baseURL: string | undefined, email: string) {
+  const api = await request.newContext({ baseURL });
+  const { user } = await ok(
+    await api.post('/api/auth/login', { data: { email, password: E2E_PASSWORD } }),
+  );
+  return { api, user: user as { id: number; name: string } };
+}
+
+/** invite has an administrator invite a new person; their first sign-in creates the account. */
+async function invite(admin: APIRequestContext, who: string, name: string) {
+  const email = `${who}.${Date.now()}@example.com`;
+  await ok(await admin.post('/api/invitations', { data: { email, name, role: 'member' } }), 201);
+  return email;
+}
+
+test('a user who chooses SMS without a phone number is told notifications go by email, and why', async ({
+  page,
+  baseURL,
+}) => {
+  const admin = await apiAs(baseURL, accounts.admin.email);
+  const email = await invite(admin.api, 'sasha.sms', 'Sasha Sms');
+  await admin.api.dispose();
+  await signIn(page, email);
+
+  await page.goto('/profile');
+  await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible();
+  const note = page.getByRole('alert').filter({ hasText: 'Notifications go by email' });
+  await expect(note).toHaveCount(0);
+
+  await page.getByRole('combobox', { name: 'Notification Preference' }).click();
+  await page.getByRole('option', { name: 'SMS only' }).click();
+  await expect(page.getByLabel('Phone Number')).toHaveValue('');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Profile updated', { exact: true }).first()).toBeVisible();
+  await expect(note).toBeVisible();
+  await expect(
+    note.getByText(
+      'SMS needs a phone number on your profile; notifications go by email until you add one.',
+    ),
+  ).toBeVisible();
+
+  // It is what the server stored: after a reload the profile still says so.
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: 'Notification Preference' })).toHaveText(
+    'SMS only',
+  );
+  await expect(note).toBeVisible();
+
+  // With a phone number, SMS is used and the note goes.
+  await page.getByLabel('Phone Number').fill('+1 555 010 0077');
+  await page.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(page.getByText('Profile updated', { exact: true }).first()).toBeVisible();
+  await expect(note).toHaveCount(0);
+});
+
+test('with no channel configured, a page is recorded and the outbox view shows it not sent, with the reason', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  // Its own data: a rotation held by a new member, paged by the administrator.
+  const admin = await apiAs(baseURL, accounts.admin.email);
+  const email = await invite(admin.api, 'dana.demo', 'Dana Demo');
+  const dana = await apiAs(baseURL, email);
+  const rotation = await ok(
+    await admin.api.post('/api/rotations', {
+      data: { name: `Demo Outbox ${Date.now()}`, description: '', type: 'fixed' },
+    }),
+    201,
+  );
+  await ok(
+    await admin.api.post(`/api/rotations/${rotation.id}/on-call`, {
+      data: { userId: dana.user.id, order: 0 },
+    }),
+  );
+  await ok(await dana.api.post(`/api/rotations/${rotation.id}/take-oncall`));
+  const message = `Queue backing up (${Date.now()})`;
+  expect(
+    await ok(
+      await admin.api.post(`/api/rotations/${rotation.id}/page`, {
+        data: { message, urgency: 'high' },
+      }),
+      201,
+    ),
+  ).toEqual({ sentTo: { name: 'Dana Demo' } });
+
+  // API: the worker has tried it, and recorded why it was not sent.
+  await expect
+    .poll(
+      async () => {
+        const outbox = (await ok(await admin.api.get('/api/admin/notifications'))) as {
+          to: string;
+          kind: string;
+          status: string;
+          lastError: string | null;
+        }[];
+        const entry = outbox.find((e) => e.to === email && e.kind === 'page');
+        return entry && { status: entry.status, lastError: entry.lastError };
+      },
+      { timeout: 20_000 },
+    )
+    .toEqual({ status: 'failed', lastError: 'Email is not configured on this server (SMTP_URL).' });
+  await dana.api.dispose();
+  await admin.api.dispose();
+
+  // The screen: labelled as not sent for want of a channel, not as a red failure.
+  await signIn(page, accounts.admin.email);
+  await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+  // (Dana's invitation is in the outbox too: the row of the page is the one with its subject.)
+  const subject = `Page (high urgency): ${rotation.name}`;
+  const row = page.getByRole('row').filter({ hasText: email }).filter({ hasText: subject });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByText('Not sent: no channel', { exact: true })).toBeVisible();
+  await expect(row.getByText('Email is not configured on this server (SMTP_URL).')).toBeVisible();
+  await expect(row.getByText('failed', { exact: true })).toHaveCount(0);
+  // Still counted where an administrator looks for what did not go out.
+  await page.getByRole('tab', { name: 'Failed' }).click();
+  await expect(row).toHaveCount(1);
+  await expect(row.getByText('Not sent: no channel', { exact: true })).toBeVisible();
+});
