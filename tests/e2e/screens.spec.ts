@@ -272,7 +272,7 @@ test.describe('On-Call Team', () => {
     const row = (name: string) => table.getByRole('row').filter({ hasText: name });
     await expect(row('Iris Incident')).toContainText('Not Assigned');
     await expect(row('Iris Incident')).toContainText('Email only');
-    await expect(row('Noah Nakamura')).toContainText(/Active \(\d\)/);
+    await expect(row('Noah Nakamura')).toContainText(/Active \(\d+\)/);
     await expect(row('Noah Nakamura')).toContainText('Asia/Tokyo');
     await expect(row('Iris Incident').getByRole('link', { name: /^View User/ })).toHaveAttribute(
       'href',
