@@ -13,6 +13,7 @@ import type { Database } from './db/client';
 import type { EngineStatus } from './engine/engine-loop';
 import { isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
+import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
@@ -94,6 +95,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('principal', null);
+  app.decorate(
+    'readCache',
+    config.readCacheBytes > 0
+      ? new ReadCache({ clock, maxBytes: config.readCacheBytes, maxAgeMs: READ_CACHE_MAX_AGE_MS })
+      : null,
+  );
   // Every route registered, for the permission test that checks each one against its table.
   const routeList: { method: string; url: string }[] = [];
   app.decorate('routeList', routeList);
@@ -149,7 +156,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (token) {
       const session = await resolveSession(database.db, clock, config.session, token);
       if (session) {
-        req.principal = { user: toUser(session.user, cipher), tokenHash: session.tokenHash };
+        req.principal = {
+          user: toUser(session.user, cipher),
+          tokenHash: session.tokenHash,
+          snapshot: session.snapshot,
+        };
       }
     }
   });

@@ -66,7 +66,7 @@ import {
   setMemberOrders,
   updateRotationRow,
 } from './rotation-repository';
-import { personReader, toRotations } from './rotation-view';
+import { personReader, rotationsChangeAt, toRotations } from './rotation-view';
 
 /** What the rotation services need from the app. */
 export interface RotationDeps {
@@ -144,11 +144,18 @@ function isTimeZone(tz: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Reads: a fixed number of queries whatever the number of rotations; each user decrypted once.
 
+/** Rotations as read at `at`, and when the passing of time alone could change them. */
+export interface RotationsRead {
+  rotations: Rotation[];
+  at: Date;
+  changesAt: Date | null;
+}
+
 async function assemble(
   deps: RotationDeps,
   found: RotationWithLatest[],
   viewer?: User,
-): Promise<Rotation[]> {
+): Promise<RotationsRead> {
   const db = deps.database.db;
   const now = deps.clock.now();
   const rows = found.map((f) => f.row);
@@ -156,21 +163,26 @@ async function assemble(
   const scheduledIds = rows.filter((r) => r.type === 'scheduled').map((r) => r.id);
   const members = await listMembersWithUsers(db, ids);
   const next = await listNextScheduleEntries(db, scheduledIds, now);
-  return toRotations(rows, members, next, personReader(deps.cipher, viewer ? [viewer] : []), now, {
-    latest: new Map(found.map((f) => [f.row.id, f.latest])),
-    timings: timingsOf(deps),
-  });
+  const latest = new Map(found.map((f) => [f.row.id, f.latest]));
+  const timings = timingsOf(deps);
+  const readPerson = personReader(deps.cipher, viewer ? [viewer] : []);
+  return {
+    rotations: toRotations(rows, members, next, readPerson, now, { latest, timings }),
+    at: now,
+    changesAt: rotationsChangeAt(rows, next, latest, now, timings),
+  };
 }
 
 /**
- * listRotations returns every rotation, or those `memberUserId` belongs to, by name. The viewer
- * (the signed-in user) is already decrypted and is not decrypted again.
+ * listRotations returns every rotation, or those `memberUserId` belongs to, by name, with the
+ * instant they were read for and the next instant time alone could change them (for the read
+ * cache). The viewer (the signed-in user) is already decrypted and is not decrypted again.
  */
 export async function listRotations(
   deps: RotationDeps,
   viewer: User,
   filter: { memberUserId?: number } = {},
-): Promise<Rotation[]> {
+): Promise<RotationsRead> {
   return assemble(deps, await listRotationsWithLatest(deps.database.db, filter), viewer);
 }
 
@@ -182,8 +194,8 @@ export async function getRotation(
 ): Promise<Rotation> {
   const found = await listRotationsWithLatest(deps.database.db, { id });
   if (found.length === 0) throw notFound(ROTATION_NOT_FOUND);
-  const [rotation] = await assemble(deps, found, viewer);
-  return rotation;
+  const { rotations } = await assemble(deps, found, viewer);
+  return rotations[0];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -46,18 +46,27 @@ export async function createSession(
   return { token, expiresAt: absolute };
 }
 
-/** resolveSession returns the user of a live session token, extending its idle expiry. */
+/**
+ * resolveSession returns the user of a live session token, extending its idle expiry, with the
+ * database snapshot the session was read in: `pg_current_snapshot()` in the same statement, so
+ * the read cache's key costs no round trip (decision 140).
+ */
 export async function resolveSession(
   db: Db,
   clock: Clock,
   policy: SessionPolicy,
   token: string,
-): Promise<{ user: UserRow; tokenHash: string } | null> {
+): Promise<{ user: UserRow; tokenHash: string; snapshot: string } | null> {
   if (!token || token.length > 100) return null;
   const now = clock.now();
   const tokenHash = hashToken(token);
   const [row] = await db
-    .select({ user: users, lastSeenAt: sessions.lastSeenAt, absolute: sessions.absoluteExpiresAt })
+    .select({
+      user: users,
+      lastSeenAt: sessions.lastSeenAt,
+      absolute: sessions.absoluteExpiresAt,
+      snapshot: sql<string>`pg_current_snapshot()::text`,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -76,7 +85,7 @@ export async function resolveSession(
       .set({ lastSeenAt: now, idleExpiresAt: idle })
       .where(eq(sessions.tokenHash, tokenHash));
   }
-  return { user: row.user, tokenHash };
+  return { user: row.user, tokenHash, snapshot: row.snapshot };
 }
 
 /** deleteSession ends a session (logout). */
