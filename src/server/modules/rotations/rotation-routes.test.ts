@@ -881,6 +881,70 @@ describe('the baton', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('ROTATION_SUSPENDED');
   });
+
+  test('take, pass and reassign answer exactly what a read of the rotation shows right after', async () => {
+    const get = async (id: number, user: User) =>
+      (await call(user, 'GET', `/api/rotations/${id}`)).json();
+    const fixed = await rotation({ memberIds: ids(people.olivia, people.noah, people.sam) });
+    const scheduled = await rotation({
+      type: 'scheduled',
+      memberIds: ids(people.olivia, people.noah, people.sam),
+    });
+    const now = t.clock.now().getTime();
+    await t.database.db.insert(scheduleEntries).values({
+      rotationId: scheduled.id,
+      userId: people.sam.id,
+      startAt: new Date(now + 2 * HOUR),
+      endAt: new Date(now + 3 * HOUR),
+    });
+    for (const r of [fixed, scheduled]) {
+      const base = `/api/rotations/${r.id}`;
+      const took = await call(people.olivia, 'POST', `${base}/take-oncall`);
+      expect(took.statusCode).toBe(200);
+      expect(took.json()).toEqual(await get(r.id, people.olivia));
+      t.clock.advance(60_000);
+      const passed = await call(people.olivia, 'POST', `${base}/handoff`, {
+        toUserId: people.noah.id,
+        notes: 'Quiet night',
+        urgent: true,
+      });
+      expect(passed.statusCode).toBe(200);
+      // The receiver must acknowledge; the urgent pass keeps the previous holder as backup.
+      expect(passed.json().unacknowledgedHandoff).toMatchObject({ kind: 'pass', urgent: true });
+      expect(passed.json().backupOnCall?.id).toBe(people.olivia.id);
+      expect(passed.json()).toEqual(await get(r.id, people.olivia));
+      t.clock.advance(60_000);
+      const reassigned = await call(people.manager, 'POST', `${base}/assign-oncall`, {
+        toUserId: people.sam.id,
+      });
+      expect(reassigned.statusCode).toBe(200);
+      expect(reassigned.json()).toEqual(await get(r.id, people.manager));
+    }
+  });
+
+  test('a change recorded before a later handoff (a clock set back) answers the later one as latest', async () => {
+    const r = await rotation({
+      memberIds: ids(people.olivia, people.noah),
+      holderId: people.olivia.id,
+    });
+    // Another instance, its clock ahead, recorded a handoff ten minutes from now.
+    await t.database.db.insert(handoffs).values({
+      rotationId: r.id,
+      fromUserId: people.noah.id,
+      toUserId: people.olivia.id,
+      kind: 'pass',
+      urgent: true,
+      occurredAt: new Date(t.clock.now().getTime() + 10 * 60_000),
+    });
+    const passed = await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+      toUserId: people.noah.id,
+    });
+    expect(passed.statusCode).toBe(200);
+    const read = (await call(people.olivia, 'GET', `/api/rotations/${r.id}`)).json();
+    expect(passed.json()).toEqual(read);
+    // The later handoff is Noah → Olivia, which no longer matches the holder: no acknowledgement.
+    expect(read.unacknowledgedHandoff).toBeNull();
+  });
 });
 
 describe('coverage', () => {

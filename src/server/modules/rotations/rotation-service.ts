@@ -52,14 +52,15 @@ import {
   insertAuditEvent,
   insertCoverageRequest,
   insertHandoff,
+  insertLatestHandoff,
   insertMember,
   insertRotationRow,
-  listMembersWithRoles,
   listMembersWithUsers,
   listNextScheduleEntries,
   listRotationsWithLatest,
   lockRotationRow,
   type MemberWithRoles,
+  type MemberWithUser,
   type RotationRow,
   type RotationWithLatest,
   setHolder,
@@ -201,10 +202,13 @@ export async function getRotation(
 // ---------------------------------------------------------------------------------------------
 // State changes: one transaction each, with the rotation row locked and the rule re-checked.
 
+/** A member read under the rotation's lock: roles for the rules, the user row for the answer. */
+type LockedMember = MemberWithRoles & MemberWithUser;
+
 interface Locked {
   tx: Tx;
   row: RotationRow;
-  members: MemberWithRoles[];
+  members: LockedMember[];
   now: Date;
 }
 
@@ -217,9 +221,40 @@ async function inLockedRotation<T>(
   return deps.database.db.transaction(async (tx) => {
     const row = await lockRotationRow(tx, id);
     if (!row) throw notFound(ROTATION_NOT_FOUND);
-    const members = await listMembersWithRoles(tx, id);
+    const members = (await listMembersWithUsers(tx, [id])).map((m) => ({
+      ...m,
+      roles: m.user.roles,
+      role: m.user.role,
+    }));
     return work({ tx, row, members, now: deps.clock.now() });
   });
+}
+
+/**
+ * rotationAfterChange answers a baton change from what its transaction read and wrote, with no
+ * read after the commit: the row as updated, the members read under the lock, and the handoff
+ * just recorded as the latest. Undefined when another handoff is later (a clock set back):
+ * the caller then reads the rotation as getRotation does.
+ */
+async function rotationAfterChange(
+  deps: RotationDeps,
+  locked: Locked,
+  row: RotationRow,
+  handoff: Awaited<ReturnType<typeof insertLatestHandoff>>,
+  viewer: User,
+): Promise<Rotation | undefined> {
+  if (!handoff.isLatest) return undefined;
+  const next =
+    row.type === 'scheduled' ? await listNextScheduleEntries(locked.tx, [row.id], locked.now) : [];
+  const [rotation] = toRotations(
+    [row],
+    locked.members,
+    next,
+    personReader(deps.cipher, [viewer]),
+    locked.now,
+    { latest: new Map([[row.id, handoff]]), timings: timingsOf(deps) },
+  );
+  return rotation;
 }
 
 /**
@@ -506,11 +541,11 @@ export async function removeMember(
 
 /** takeOnCall gives the baton to the caller: a member, when no one holds it. */
 export async function takeOnCall(deps: RotationDeps, actor: User, id: number): Promise<Rotation> {
-  await inBatonChange(deps, id, async (locked) => {
+  const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actorOf(actor));
     if (refusal) throw refusalError(refusal);
-    await setHolder(locked.tx, id, actor.id, locked.now);
-    const handoff = await insertHandoff(locked.tx, {
+    const row = await setHolder(locked.tx, id, actor.id, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: null,
       toUserId: actor.id,
@@ -524,9 +559,11 @@ export async function takeOnCall(deps: RotationDeps, actor: User, id: number): P
       rotation: { ...locked.row, members: locked.members },
       takerId: actor.id,
       now: locked.now,
+      known: locked.members.map((m) => m.user),
     });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
   });
-  return getRotation(deps, id, actor);
+  return answer ?? getRotation(deps, id, actor);
 }
 
 function receiverOf(members: MemberWithRoles[], userId: number) {
@@ -541,15 +578,15 @@ export async function passBaton(
   id: number,
   input: PassInput,
 ): Promise<Rotation> {
-  await inBatonChange(deps, id, async (locked) => {
+  const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = passBatonRefusal(
       stateOf(locked.row, locked.members),
       actorOf(actor),
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
-    await setHolder(locked.tx, id, input.toUserId, locked.now);
-    const handoff = await insertHandoff(locked.tx, {
+    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: actor.id,
       toUserId: input.toUserId,
@@ -566,9 +603,11 @@ export async function passBaton(
       notes: input.notes,
       urgent: input.urgent,
       now: locked.now,
+      known: locked.members.map((m) => m.user),
     });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
   });
-  return getRotation(deps, id, actor);
+  return answer ?? getRotation(deps, id, actor);
 }
 
 /** reassign moves the baton (a manager or admin) to a member other than the holder. */
@@ -578,15 +617,15 @@ export async function reassign(
   id: number,
   input: ReassignInput,
 ): Promise<Rotation> {
-  await inBatonChange(deps, id, async (locked) => {
+  const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = reassignRefusal(
       stateOf(locked.row, locked.members),
       actorOf(actor),
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
-    await setHolder(locked.tx, id, input.toUserId, locked.now);
-    const handoff = await insertHandoff(locked.tx, {
+    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: locked.row.holderUserId,
       toUserId: input.toUserId,
@@ -602,9 +641,11 @@ export async function reassign(
       toUserId: input.toUserId,
       notes: input.notes,
       now: locked.now,
+      known: locked.members.map((m) => m.user),
     });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
   });
-  return getRotation(deps, id, actor);
+  return answer ?? getRotation(deps, id, actor);
 }
 
 /** requestCoverage stores the holder's request for another member to cover a window (pending). */
