@@ -1,7 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type Database, mayChangeData, wrapPglite } from './client';
+import { type Database, mayChangeData, openPglite, selectRows, wrapPglite } from './client';
 
 describe('mayChangeData', () => {
   test.each([
@@ -63,4 +66,22 @@ describe('the change count of a PGlite database', () => {
     await expect(database.db.execute(sql`insert into nowhere values (1)`)).rejects.toThrow();
     expect(count()).toBe(start + 4);
   });
+});
+
+test('openPglite opens the data directory with a 16 MB buffer cache', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'baton-pglite-'));
+  try {
+    const database = await openPglite(dir);
+    try {
+      const [row] = await selectRows<{ shared_buffers: string }>(
+        database.db,
+        sql`show shared_buffers`,
+      );
+      expect(row.shared_buffers).toBe('16MB');
+    } finally {
+      await database.close();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -65,6 +65,15 @@ function logger(options: OpenOptions) {
   return onQuery ? { logQuery: (query: string) => onQuery(query) } : undefined;
 }
 
+/**
+ * PGlite's defaults with a 16 MB buffer cache instead of 128 MB. PGlite is PostgreSQL in this
+ * process's WebAssembly memory, and it touches its whole buffer cache at start: 128 MB cost about
+ * 130 MB of resident memory before the first query. Against the bench's organisation, 16 MB showed
+ * no slower read, search or pass (docs/performance.md); the operating system's file cache holds
+ * the rest of the data.
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 /** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
 export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
   const pgDir = path.join(dataDir, 'pgdata');
@@ -83,7 +92,7 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
     throw err;
   }
   try {
-    const client = await PGlite.create(pgDir);
+    const client = await PGlite.create(pgDir, { startParams: PGLITE_START_PARAMS });
     return wrapPglite(client, `pglite:${pgDir}`, options, release);
   } catch (err) {
     await release();
