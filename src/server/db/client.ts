@@ -66,11 +66,11 @@ function logger(options: OpenOptions) {
 }
 
 /**
- * PGlite's defaults with a 16 MB buffer cache instead of 128 MB. PGlite is PostgreSQL in this
- * process's WebAssembly memory, and it touches its whole buffer cache at start: 128 MB cost about
- * 130 MB of resident memory before the first query. Against the bench's organisation, 16 MB showed
- * no slower read, search or pass (docs/performance.md); the operating system's file cache holds
- * the rest of the data.
+ * PGlite's defaults with a 16 MB buffer cache instead of 128 MB (decision 142). PGlite is
+ * PostgreSQL in this process's WebAssembly memory, and it touches its whole buffer cache at start:
+ * 128 MB cost about 115 MB more resident memory than 16 MB before the first query. Against the
+ * bench's organisation, 16 MB measured no slower reads or searches; the operating system's file
+ * cache holds the rest of the data.
  */
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
