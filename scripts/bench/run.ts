@@ -576,9 +576,10 @@ async function statementCounts() {
   const counted = await countStatements({ engine: 'pglite' }, env, sizes);
   for (const url of LIST_PATHS) {
     const [a, b] = counted.map((c) => c.statements[url]);
+    const reused = [...new Set(counted.map((c) => c.reused[url]))].join(' / ');
     record(
       `SQL statements per request, GET ${url}`,
-      `${a} at ${sizes[0].rotations} rotations, ${b} at ${sizes[1].rotations}`,
+      `${a} at ${sizes[0].rotations} rotations, ${b} at ${sizes[1].rotations} (repeated: ${reused})`,
       'constant in the number of rows',
       a === b,
     );

@@ -13,6 +13,8 @@ import type { Database } from './db/client';
 import type { EngineStatus } from './engine/engine-loop';
 import { isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
+import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
+import type { Principal } from './http/request-context';
 import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
@@ -28,7 +30,8 @@ import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
-import { resolveSession, SESSION_COOKIE } from './modules/sessions/session-service';
+import { SessionMemo } from './modules/sessions/session-memo';
+import { hashToken, resolveSession, SESSION_COOKIE } from './modules/sessions/session-service';
 import { settingsRoutes } from './modules/settings/settings-routes';
 import { toUser } from './modules/users/user-repository';
 import { userRoutes } from './modules/users/user-routes';
@@ -101,6 +104,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('principal', null);
+  app.decorate(
+    'readCache',
+    config.readCacheBytes > 0
+      ? new ReadCache({ clock, maxBytes: config.readCacheBytes, maxAgeMs: READ_CACHE_MAX_AGE_MS })
+      : null,
+  );
   // Every route registered, for the permission test that checks each one against its table.
   const routeList: { method: string; url: string }[] = [];
   app.decorate('routeList', routeList);
@@ -153,13 +162,41 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     // Identity comes from the session cookie alone; X-User-Id / X-User-Role headers are ignored.
     const token = req.cookies[SESSION_COOKIE];
-    if (token) {
-      const session = await resolveSession(database.db, clock, config.session, token);
-      if (session) {
-        req.principal = { user: toUser(session.user, cipher), tokenHash: session.tokenHash };
-      }
-    }
+    if (token) req.principal = await principalOf(token);
   });
+
+  // PGlite: this process is the database's one writer, so a session read while nothing has
+  // changed since is still what the database holds (decision 141). PostgreSQL reads it each time.
+  const sessionMemo = database.changeCount
+    ? new SessionMemo<Principal>(database.changeCount)
+    : null;
+
+  async function principalOf(token: string): Promise<Principal | null> {
+    if (!sessionMemo) {
+      const session = await resolveSession(database.db, clock, config.session, token);
+      return session
+        ? {
+            user: toUser(session.user, cipher),
+            tokenHash: session.tokenHash,
+            snapshot: session.snapshot,
+          }
+        : null;
+    }
+    const tokenHash = token.length > 100 ? '' : hashToken(token);
+    const remembered = tokenHash ? sessionMemo.get(tokenHash, clock.now()) : undefined;
+    if (remembered) return remembered;
+    // Counted before the read: what is read is at least this new.
+    const count = sessionMemo.count();
+    const session = await resolveSession(database.db, clock, config.session, token);
+    if (!session) return null;
+    const principal = {
+      user: toUser(session.user, cipher),
+      tokenHash: session.tokenHash,
+      snapshot: `changes:${count}`,
+    };
+    sessionMemo.remember(session.tokenHash, count, { ...session, value: principal });
+    return principal;
+  }
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {

@@ -28,6 +28,8 @@ describe('loadConfig', () => {
     [{ NODE_ENV: 'production', COMPANY_DOMAIN: 'acme.com' }, 'ENCRYPTION_KEY'],
     [{ NODE_ENV: 'production', ENCRYPTION_KEY: key }, 'COMPANY_DOMAIN'],
     [{ BATON_TEST_CLOCK_FILE: '/tmp/clock' }, 'BATON_TEST_CLOCK_FILE'],
+    [{ READ_CACHE_MB: '-1' }, 'READ_CACHE_MB'],
+    [{ READ_CACHE_MB: 'lots' }, 'READ_CACHE_MB'],
     [
       {
         NODE_ENV: 'production',
@@ -40,6 +42,12 @@ describe('loadConfig', () => {
   ])('a bad value stops start-up naming the variable: %o', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}:`));
+  });
+
+  test('READ_CACHE_MB sets the read cache in bytes: 16 MB by default, 0 turns it off', () => {
+    expect(loadConfig({}).readCacheBytes).toBe(16 * 1024 * 1024);
+    expect(loadConfig({ READ_CACHE_MB: '0.5' }).readCacheBytes).toBe(512 * 1024);
+    expect(loadConfig({ READ_CACHE_MB: '0' }).readCacheBytes).toBe(0);
   });
 
   test('production with a key and a domain, and no identity provider, is not demo mode', () => {

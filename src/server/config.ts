@@ -93,6 +93,8 @@ const EnvSchema = z.object({
     .positive()
     .default(24 * 14),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
+  /** megabytes of read answers kept per process (decision 140); 0 turns the cache off */
+  READ_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
   /** tests only (NODE_ENV=test): a file holding the ISO time the process clock reads (decision 090) */
   BATON_TEST_CLOCK_FILE: optionalString,
 });
@@ -134,6 +136,8 @@ export interface Config {
   engineIntervalMs: number;
   /** the documented handoff flow's timings (specification section 9) */
   handoffTimings: HandoffFlowTimings;
+  /** bytes of read answers kept per process (decision 140); 0: no read cache */
+  readCacheBytes: number;
   /** NODE_ENV=test only: the clock reads the current time from this file (decision 090) */
   testClockFile?: string;
 }
@@ -238,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       idleMs: e.SESSION_IDLE_HOURS * 3600_000,
       absoluteMs: e.SESSION_ABSOLUTE_DAYS * 86400_000,
     },
+    readCacheBytes: Math.round(e.READ_CACHE_MB * 1024 * 1024),
     testClockFile: e.BATON_TEST_CLOCK_FILE ? path.resolve(e.BATON_TEST_CLOCK_FILE) : undefined,
   };
 }

@@ -7,6 +7,8 @@ import { forbidden, unauthenticated } from './errors';
 export interface Principal {
   user: User;
   tokenHash: string;
+  /** the database snapshot (`pg_current_snapshot()`) the session was read in (decision 140) */
+  snapshot: string;
 }
 
 declare module 'fastify' {

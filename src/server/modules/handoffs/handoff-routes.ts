@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../app';
 import { parseId, parseInput } from '../../http/errors';
+import { sendCachedRead } from '../../http/read-cache';
 import { requirePermission } from '../../http/request-context';
 import { acknowledgeHandoff, recentHandoffs } from './handoff-service';
 
@@ -21,10 +22,15 @@ const RecentQuerySchema = z.object({
 
 /** handoffRoutes: the handoff history reads. */
 export async function handoffRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get('/api/handoffs/recent', async (req) => {
+  app.get('/api/handoffs/recent', async (req, reply) => {
     const user = requirePermission(req, 'handoff.viewHistory');
     const { limit } = parseInput(RecentQuerySchema, req.query);
-    return recentHandoffs(deps, user, limit ?? RECENT_HANDOFFS_DEFAULT);
+    const count = limit ?? RECENT_HANDOFFS_DEFAULT;
+    // Through the read cache (decision 140): the history does not change with time alone.
+    return sendCachedRead(req, reply, `handoffs.recent?limit=${count}`, async () => {
+      const at = deps.clock.now();
+      return { body: await recentHandoffs(deps, user, count), at, changesAt: null };
+    });
   });
 
   app.post<{ Params: { id: string } }>('/api/handoffs/:id/acknowledge', async (req) => {

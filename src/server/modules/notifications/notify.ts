@@ -4,7 +4,7 @@ import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
-import { toUser } from '../users/user-repository';
+import { toUser, type UserRow } from '../users/user-repository';
 import {
   batonPassedMessage,
   coverageOutcomeMessage,
@@ -32,15 +32,22 @@ export interface NotifyDeps {
   config?: { publicUrl?: string; port?: number };
 }
 
-/** loadRecipients reads and decrypts the users of the ids (one query). */
+/**
+ * loadRecipients reads and decrypts the users of the ids (one query at most): rows the caller
+ * already read in this transaction (`known`, such as the rotation's members) are not read again.
+ */
 export async function loadRecipients(
   db: Db | Tx,
   cipher: FieldCipher,
   ids: readonly (number | null | undefined)[],
+  known: readonly UserRow[] = [],
 ): Promise<Map<number, User>> {
   const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.select().from(users).where(inArray(users.id, wanted));
+  const knownById = new Map(known.map((row) => [row.id, row]));
+  const rows = wanted.flatMap((id) => knownById.get(id) ?? []);
+  const missing = wanted.filter((id) => !knownById.has(id));
+  if (missing.length > 0)
+    rows.push(...(await db.select().from(users).where(inArray(users.id, missing))));
   return new Map(rows.map((row) => [row.id, toUser(row, cipher)]));
 }
 
@@ -79,9 +86,16 @@ export async function notifyBatonPassed(
     notes?: string | null;
     urgent?: boolean;
     now: Date;
+    /** user rows already read in the transaction (the members), not read again */
+    known?: readonly UserRow[];
   },
 ): Promise<void> {
-  const people = await loadRecipients(tx, deps.cipher, [event.fromUserId, event.toUserId]);
+  const people = await loadRecipients(
+    tx,
+    deps.cipher,
+    [event.fromUserId, event.toUserId],
+    event.known,
+  );
   const receiver = people.get(event.toUserId);
   if (!receiver) return;
   const content = batonPassedMessage({
@@ -114,6 +128,8 @@ export async function notifyOnCallTaken(
     rotation: RotationRef & ManagerFacts;
     takerId: number;
     now: Date;
+    /** user rows already read in the transaction (the members), not read again */
+    known?: readonly UserRow[];
   },
 ): Promise<void> {
   const memberManagers = event.rotation.members
@@ -123,7 +139,7 @@ export async function notifyOnCallTaken(
     (id): id is number => id !== null && id !== event.takerId,
   );
   if (candidates.length === 0) return;
-  const people = await loadRecipients(tx, deps.cipher, [event.takerId, ...candidates]);
+  const people = await loadRecipients(tx, deps.cipher, [event.takerId, ...candidates], event.known);
   const takerName = nameOf(people, event.takerId) ?? 'A member';
   const content = onCallTakenMessage({
     baseUrl: publicBaseUrl(deps.config),
@@ -149,13 +165,16 @@ export async function notifyReassigned(
     toUserId: number;
     notes?: string | null;
     now: Date;
+    /** user rows already read in the transaction (the members), not read again */
+    known?: readonly UserRow[];
   },
 ): Promise<void> {
-  const people = await loadRecipients(tx, deps.cipher, [
-    event.actorId,
-    event.fromUserId,
-    event.toUserId,
-  ]);
+  const people = await loadRecipients(
+    tx,
+    deps.cipher,
+    [event.actorId, event.fromUserId, event.toUserId],
+    event.known,
+  );
   const baseUrl = publicBaseUrl(deps.config);
   const actorName = nameOf(people, event.actorId) ?? 'A manager';
   const notes = event.notes || null;

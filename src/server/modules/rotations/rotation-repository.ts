@@ -1,4 +1,16 @@
-import { and, asc, desc, eq, exists, gt, inArray, max, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  exists,
+  getTableColumns,
+  gt,
+  inArray,
+  max,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import {
   auditEvents,
@@ -286,17 +298,19 @@ export async function deleteScheduleEntriesFrom(
   return deleted.length;
 }
 
-/** setHolder gives the baton to a user (or nobody) from `since`. */
+/** setHolder gives the baton to a user (or nobody) from `since`; answers the rotation row after. */
 export async function setHolder(
   tx: Tx,
   rotationId: number,
   userId: number | null,
   since: Date,
-): Promise<void> {
-  await tx
+): Promise<RotationRow> {
+  const [row] = await tx
     .update(rotations)
     .set({ holderUserId: userId, holderSince: userId === null ? null : since, updatedAt: since })
-    .where(eq(rotations.id, rotationId));
+    .where(eq(rotations.id, rotationId))
+    .returning();
+  return row;
 }
 
 export type HandoffKind =
@@ -340,6 +354,26 @@ function handoffValues(handoff: NewHandoff) {
 /** insertHandoff records one change of holder (status success unless given). */
 export async function insertHandoff(tx: Tx, handoff: NewHandoff) {
   const [row] = await tx.insert(handoffs).values(handoffValues(handoff)).returning();
+  return row;
+}
+
+/**
+ * insertLatestHandoff records one change of holder, as insertHandoff does, and tells in the same
+ * statement whether it is now the rotation's latest handoff (by time, then id): true unless a
+ * handoff recorded at a later time exists (a clock set back, or instances whose clocks differ).
+ */
+export async function insertLatestHandoff(tx: Tx, handoff: NewHandoff) {
+  const [row] = await tx
+    .insert(handoffs)
+    .values(handoffValues(handoff))
+    .returning({
+      ...getTableColumns(handoffs),
+      // Written out: Drizzle leaves column names unqualified inside RETURNING.
+      isLatest: sql<boolean>`not exists (
+        select 1 from handoffs later
+         where later.rotation_id = handoffs.rotation_id
+           and (later.occurred_at, later.id) > (handoffs.occurred_at, handoffs.id))`,
+    });
   return row;
 }
 

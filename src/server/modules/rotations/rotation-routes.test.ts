@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import {
@@ -938,6 +938,70 @@ describe('the baton', () => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().code).toBe('ROTATION_SUSPENDED');
   });
+
+  test('take, pass and reassign answer exactly what a read of the rotation shows right after', async () => {
+    const get = async (id: number, user: User) =>
+      (await call(user, 'GET', `/api/rotations/${id}`)).json();
+    const fixed = await rotation({ memberIds: ids(people.olivia, people.noah, people.sam) });
+    const scheduled = await rotation({
+      type: 'scheduled',
+      memberIds: ids(people.olivia, people.noah, people.sam),
+    });
+    const now = t.clock.now().getTime();
+    await t.database.db.insert(scheduleEntries).values({
+      rotationId: scheduled.id,
+      userId: people.sam.id,
+      startAt: new Date(now + 2 * HOUR),
+      endAt: new Date(now + 3 * HOUR),
+    });
+    for (const r of [fixed, scheduled]) {
+      const base = `/api/rotations/${r.id}`;
+      const took = await call(people.olivia, 'POST', `${base}/take-oncall`);
+      expect(took.statusCode).toBe(200);
+      expect(took.json()).toEqual(await get(r.id, people.olivia));
+      t.clock.advance(60_000);
+      const passed = await call(people.olivia, 'POST', `${base}/handoff`, {
+        toUserId: people.noah.id,
+        notes: 'Quiet night',
+        urgent: true,
+      });
+      expect(passed.statusCode).toBe(200);
+      // The receiver must acknowledge; the urgent pass keeps the previous holder as backup.
+      expect(passed.json().unacknowledgedHandoff).toMatchObject({ kind: 'pass', urgent: true });
+      expect(passed.json().backupOnCall?.id).toBe(people.olivia.id);
+      expect(passed.json()).toEqual(await get(r.id, people.olivia));
+      t.clock.advance(60_000);
+      const reassigned = await call(people.manager, 'POST', `${base}/assign-oncall`, {
+        toUserId: people.sam.id,
+      });
+      expect(reassigned.statusCode).toBe(200);
+      expect(reassigned.json()).toEqual(await get(r.id, people.manager));
+    }
+  });
+
+  test('a change recorded before a later handoff (a clock set back) answers the later one as latest', async () => {
+    const r = await rotation({
+      memberIds: ids(people.olivia, people.noah),
+      holderId: people.olivia.id,
+    });
+    // Another instance, its clock ahead, recorded a handoff ten minutes from now.
+    await t.database.db.insert(handoffs).values({
+      rotationId: r.id,
+      fromUserId: people.noah.id,
+      toUserId: people.olivia.id,
+      kind: 'pass',
+      urgent: true,
+      occurredAt: new Date(t.clock.now().getTime() + 10 * 60_000),
+    });
+    const passed = await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+      toUserId: people.noah.id,
+    });
+    expect(passed.statusCode).toBe(200);
+    const read = (await call(people.olivia, 'GET', `/api/rotations/${r.id}`)).json();
+    expect(passed.json()).toEqual(read);
+    // The later handoff is Noah → Olivia, which no longer matches the holder: no acknowledgement.
+    expect(read.unacknowledgedHandoff).toBeNull();
+  });
 });
 
 describe('coverage', () => {
@@ -1117,9 +1181,13 @@ describe('paging', () => {
 });
 
 describe('query counts', () => {
-  /** count returns how many SQL statements one request ran. */
+  /**
+   * count returns how many SQL statements one request ran that computed its answer: a committed
+   * transaction first changes the database snapshot, so the read cache has nothing to reuse.
+   */
   async function count(user: User, url: string) {
     await call(user, 'GET', url); // warm the session cookie cache
+    await t.database.db.execute(sql`select pg_current_xact_id()`);
     statements = 0;
     counting = true;
     const res = await call(user, 'GET', url);

@@ -12,6 +12,7 @@ import {
 } from '../../../shared/contracts/rotations';
 import type { AppDeps } from '../../app';
 import { badRequest, parseId, parseInput } from '../../http/errors';
+import { sendCachedRead } from '../../http/read-cache';
 import { requirePermission } from '../../http/request-context';
 import {
   addMember,
@@ -22,6 +23,7 @@ import {
   listRotations,
   pageRotation,
   passBaton,
+  type RotationsRead,
   reassign,
   removeMember,
   reorderMembers,
@@ -37,14 +39,25 @@ type IdParams = { Params: { id: string } };
 export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
   const id = (params: { id: string }) => parseId(params.id);
 
-  app.get('/api/rotations', async (req) => {
-    const user = requirePermission(req, 'rotation.view');
-    return listRotations(deps, user);
+  // The two lists go through the read cache (decision 140), after the permission check.
+  const answer = (read: RotationsRead) => ({
+    body: read.rotations,
+    at: read.at,
+    changesAt: read.changesAt,
   });
 
-  app.get('/api/user/rotations', async (req) => {
+  app.get('/api/rotations', async (req, reply) => {
     const user = requirePermission(req, 'rotation.view');
-    return listRotations(deps, user, { memberUserId: user.id });
+    return sendCachedRead(req, reply, 'rotations', async () =>
+      answer(await listRotations(deps, user)),
+    );
+  });
+
+  app.get('/api/user/rotations', async (req, reply) => {
+    const user = requirePermission(req, 'rotation.view');
+    return sendCachedRead(req, reply, 'user.rotations', async () =>
+      answer(await listRotations(deps, user, { memberUserId: user.id })),
+    );
   });
 
   app.get<IdParams>('/api/rotations/:id', async (req) => {

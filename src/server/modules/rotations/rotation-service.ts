@@ -52,21 +52,22 @@ import {
   insertAuditEvent,
   insertCoverageRequest,
   insertHandoff,
+  insertLatestHandoff,
   insertMember,
   insertRotationRow,
-  listMembersWithRoles,
   listMembersWithUsers,
   listNextScheduleEntries,
   listRotationsWithLatest,
   lockRotationRow,
   type MemberWithRoles,
+  type MemberWithUser,
   type RotationRow,
   type RotationWithLatest,
   setHolder,
   setMemberOrders,
   updateRotationRow,
 } from './rotation-repository';
-import { personReader, toRotations } from './rotation-view';
+import { personReader, rotationsChangeAt, toRotations } from './rotation-view';
 
 /** What the rotation services need from the app. */
 export interface RotationDeps {
@@ -144,11 +145,18 @@ function isTimeZone(tz: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Reads: a fixed number of queries whatever the number of rotations; each user decrypted once.
 
+/** Rotations as read at `at`, and when the passing of time alone could change them. */
+export interface RotationsRead {
+  rotations: Rotation[];
+  at: Date;
+  changesAt: Date | null;
+}
+
 async function assemble(
   deps: RotationDeps,
   found: RotationWithLatest[],
   viewer?: User,
-): Promise<Rotation[]> {
+): Promise<RotationsRead> {
   const db = deps.database.db;
   const now = deps.clock.now();
   const rows = found.map((f) => f.row);
@@ -156,21 +164,26 @@ async function assemble(
   const scheduledIds = rows.filter((r) => r.type === 'scheduled').map((r) => r.id);
   const members = await listMembersWithUsers(db, ids);
   const next = await listNextScheduleEntries(db, scheduledIds, now);
-  return toRotations(rows, members, next, personReader(deps.cipher, viewer ? [viewer] : []), now, {
-    latest: new Map(found.map((f) => [f.row.id, f.latest])),
-    timings: timingsOf(deps),
-  });
+  const latest = new Map(found.map((f) => [f.row.id, f.latest]));
+  const timings = timingsOf(deps);
+  const readPerson = personReader(deps.cipher, viewer ? [viewer] : []);
+  return {
+    rotations: toRotations(rows, members, next, readPerson, now, { latest, timings }),
+    at: now,
+    changesAt: rotationsChangeAt(rows, next, latest, now, timings),
+  };
 }
 
 /**
- * listRotations returns every rotation, or those `memberUserId` belongs to, by name. The viewer
- * (the signed-in user) is already decrypted and is not decrypted again.
+ * listRotations returns every rotation, or those `memberUserId` belongs to, by name, with the
+ * instant they were read for and the next instant time alone could change them (for the read
+ * cache). The viewer (the signed-in user) is already decrypted and is not decrypted again.
  */
 export async function listRotations(
   deps: RotationDeps,
   viewer: User,
   filter: { memberUserId?: number } = {},
-): Promise<Rotation[]> {
+): Promise<RotationsRead> {
   return assemble(deps, await listRotationsWithLatest(deps.database.db, filter), viewer);
 }
 
@@ -182,17 +195,20 @@ export async function getRotation(
 ): Promise<Rotation> {
   const found = await listRotationsWithLatest(deps.database.db, { id });
   if (found.length === 0) throw notFound(ROTATION_NOT_FOUND);
-  const [rotation] = await assemble(deps, found, viewer);
-  return rotation;
+  const { rotations } = await assemble(deps, found, viewer);
+  return rotations[0];
 }
 
 // ---------------------------------------------------------------------------------------------
 // State changes: one transaction each, with the rotation row locked and the rule re-checked.
 
+/** A member read under the rotation's lock: roles for the rules, the user row for the answer. */
+type LockedMember = MemberWithRoles & MemberWithUser;
+
 interface Locked {
   tx: Tx;
   row: RotationRow;
-  members: MemberWithRoles[];
+  members: LockedMember[];
   now: Date;
 }
 
@@ -205,9 +221,40 @@ async function inLockedRotation<T>(
   return deps.database.db.transaction(async (tx) => {
     const row = await lockRotationRow(tx, id);
     if (!row) throw notFound(ROTATION_NOT_FOUND);
-    const members = await listMembersWithRoles(tx, id);
+    const members = (await listMembersWithUsers(tx, [id])).map((m) => ({
+      ...m,
+      roles: m.user.roles,
+      role: m.user.role,
+    }));
     return work({ tx, row, members, now: deps.clock.now() });
   });
+}
+
+/**
+ * rotationAfterChange answers a baton change from what its transaction read and wrote, with no
+ * read after the commit: the row as updated, the members read under the lock, and the handoff
+ * just recorded as the latest. Undefined when another handoff is later (a clock set back):
+ * the caller then reads the rotation as getRotation does.
+ */
+async function rotationAfterChange(
+  deps: RotationDeps,
+  locked: Locked,
+  row: RotationRow,
+  handoff: Awaited<ReturnType<typeof insertLatestHandoff>>,
+  viewer: User,
+): Promise<Rotation | undefined> {
+  if (!handoff.isLatest) return undefined;
+  const next =
+    row.type === 'scheduled' ? await listNextScheduleEntries(locked.tx, [row.id], locked.now) : [];
+  const [rotation] = toRotations(
+    [row],
+    locked.members,
+    next,
+    personReader(deps.cipher, [viewer]),
+    locked.now,
+    { latest: new Map([[row.id, handoff]]), timings: timingsOf(deps) },
+  );
+  return rotation;
 }
 
 /**
@@ -494,11 +541,11 @@ export async function removeMember(
 
 /** takeOnCall gives the baton to the caller: a member, when no one holds it. */
 export async function takeOnCall(deps: RotationDeps, actor: User, id: number): Promise<Rotation> {
-  await inBatonChange(deps, id, async (locked) => {
+  const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actorOf(actor));
     if (refusal) throw refusalError(refusal);
-    await setHolder(locked.tx, id, actor.id, locked.now);
-    const handoff = await insertHandoff(locked.tx, {
+    const row = await setHolder(locked.tx, id, actor.id, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: null,
       toUserId: actor.id,
@@ -512,9 +559,11 @@ export async function takeOnCall(deps: RotationDeps, actor: User, id: number): P
       rotation: { ...locked.row, members: locked.members },
       takerId: actor.id,
       now: locked.now,
+      known: locked.members.map((m) => m.user),
     });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
   });
-  return getRotation(deps, id, actor);
+  return answer ?? getRotation(deps, id, actor);
 }
 
 function receiverOf(members: MemberWithRoles[], userId: number) {
@@ -529,15 +578,15 @@ export async function passBaton(
   id: number,
   input: PassInput,
 ): Promise<Rotation> {
-  await inBatonChange(deps, id, async (locked) => {
+  const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = passBatonRefusal(
       stateOf(locked.row, locked.members),
       actorOf(actor),
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
-    await setHolder(locked.tx, id, input.toUserId, locked.now);
-    const handoff = await insertHandoff(locked.tx, {
+    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: actor.id,
       toUserId: input.toUserId,
@@ -554,9 +603,11 @@ export async function passBaton(
       notes: input.notes,
       urgent: input.urgent,
       now: locked.now,
+      known: locked.members.map((m) => m.user),
     });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
   });
-  return getRotation(deps, id, actor);
+  return answer ?? getRotation(deps, id, actor);
 }
 
 /** reassign moves the baton (a manager or admin) to a member other than the holder. */
@@ -566,15 +617,15 @@ export async function reassign(
   id: number,
   input: ReassignInput,
 ): Promise<Rotation> {
-  await inBatonChange(deps, id, async (locked) => {
+  const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = reassignRefusal(
       stateOf(locked.row, locked.members),
       actorOf(actor),
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
-    await setHolder(locked.tx, id, input.toUserId, locked.now);
-    const handoff = await insertHandoff(locked.tx, {
+    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: locked.row.holderUserId,
       toUserId: input.toUserId,
@@ -590,9 +641,11 @@ export async function reassign(
       toUserId: input.toUserId,
       notes: input.notes,
       now: locked.now,
+      known: locked.members.map((m) => m.user),
     });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
   });
-  return getRotation(deps, id, actor);
+  return answer ?? getRotation(deps, id, actor);
 }
 
 /** requestCoverage stores the holder's request for another member to cover a window (pending). */

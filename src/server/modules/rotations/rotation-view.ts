@@ -172,3 +172,32 @@ export function toRotations(
     };
   });
 }
+
+/**
+ * rotationsChangeAt returns the first instant after `now` at which toRotations, given the rows
+ * read at `now`, could answer differently by the passing of time alone, or null when none lies
+ * ahead. The answer reads `now` in three places: a fixed rotation's boundary coming due
+ * (handoffDue), a backup window ending (backupAfter), and a scheduled rotation's next entry
+ * starting (nextOnCall, the next handoff time, and which entry the read finds next). A new use
+ * of `now` in toRotations belongs here too; the read cache trusts this (decision 140).
+ */
+export function rotationsChangeAt(
+  rows: readonly RotationRow[],
+  nextEntries: readonly { entry: ScheduleEntryRow }[],
+  latest: ReadonlyMap<number, LatestHandoffRow | null>,
+  now: Date,
+  timings: HandoffFlowTimings,
+): Date | null {
+  const at = now.getTime();
+  let first = Number.POSITIVE_INFINITY;
+  const consider = (instant: number | undefined) => {
+    if (instant !== undefined && instant > at && instant < first) first = instant;
+  };
+  for (const row of rows) {
+    consider(row.nextHandoffAt?.getTime());
+    const handoff = latest.get(row.id);
+    if (handoff) consider(handoff.occurredAt.getTime() + timings.backupMs);
+  }
+  for (const { entry } of nextEntries) consider(entry.startAt.getTime());
+  return Number.isFinite(first) ? new Date(first) : null;
+}

@@ -7,7 +7,7 @@ import type { UserRow } from '../users/user-repository';
 
 export const SESSION_COOKIE = 'baton_session';
 /** last-seen is written at most this often, so reads do not each cost a write */
-const TOUCH_INTERVAL_MS = 60_000;
+export const TOUCH_INTERVAL_MS = 60_000;
 
 export interface SessionPolicy {
   idleMs: number;
@@ -46,37 +46,88 @@ export async function createSession(
   return { token, expiresAt: absolute };
 }
 
-/** resolveSession returns the user of a live session token, extending its idle expiry. */
+/**
+ * The session read runs on every API request: it is built once per database and prepared (on
+ * PostgreSQL a named statement per connection, planned once), not rebuilt per request.
+ */
+function prepareSessionLookup(db: Db) {
+  const now = sql.placeholder('now');
+  return db
+    .select({
+      user: users,
+      lastSeenAt: sessions.lastSeenAt,
+      idle: sessions.idleExpiresAt,
+      absolute: sessions.absoluteExpiresAt,
+      snapshot: sql<string>`pg_current_snapshot()::text`,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, sql.placeholder('tokenHash')),
+        gt(sessions.idleExpiresAt, now),
+        gt(sessions.absoluteExpiresAt, now),
+      ),
+    )
+    .limit(1)
+    .prepare('baton_session_lookup');
+}
+
+const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+
+function sessionLookup(db: Db) {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  return lookup;
+}
+
+/** A live session as resolveSession reads it. */
+export interface ResolvedSession {
+  user: UserRow;
+  tokenHash: string;
+  /** `pg_current_snapshot()` of the statement that read it (decision 140) */
+  snapshot: string;
+  lastSeenAt: Date;
+  idleExpiresAt: Date;
+  absoluteExpiresAt: Date;
+}
+
+/**
+ * resolveSession returns the user of a live session token, extending its idle expiry, with the
+ * database snapshot the session was read in: `pg_current_snapshot()` in the same statement, so
+ * the read cache's key costs no round trip (decision 140).
+ */
 export async function resolveSession(
   db: Db,
   clock: Clock,
   policy: SessionPolicy,
   token: string,
-): Promise<{ user: UserRow; tokenHash: string } | null> {
+): Promise<ResolvedSession | null> {
   if (!token || token.length > 100) return null;
   const now = clock.now();
   const tokenHash = hashToken(token);
-  const [row] = await db
-    .select({ user: users, lastSeenAt: sessions.lastSeenAt, absolute: sessions.absoluteExpiresAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(
-      and(
-        eq(sessions.tokenHash, tokenHash),
-        gt(sessions.idleExpiresAt, now),
-        gt(sessions.absoluteExpiresAt, now),
-      ),
-    )
-    .limit(1);
+  const [row] = await sessionLookup(db).execute({ tokenHash, now: now.toISOString() });
   if (!row) return null;
+  const session = {
+    user: row.user,
+    tokenHash,
+    snapshot: row.snapshot,
+    lastSeenAt: row.lastSeenAt,
+    idleExpiresAt: row.idle,
+    absoluteExpiresAt: row.absolute,
+  };
   if (now.getTime() - row.lastSeenAt.getTime() > TOUCH_INTERVAL_MS) {
     const idle = new Date(Math.min(now.getTime() + policy.idleMs, row.absolute.getTime()));
     await db
       .update(sessions)
       .set({ lastSeenAt: now, idleExpiresAt: idle })
       .where(eq(sessions.tokenHash, tokenHash));
+    return { ...session, lastSeenAt: now, idleExpiresAt: idle };
   }
-  return { user: row.user, tokenHash };
+  return session;
 }
 
 /** deleteSession ends a session (logout). */
