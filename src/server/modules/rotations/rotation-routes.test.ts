@@ -197,6 +197,18 @@ describe('reading rotations', () => {
     expect(none.json()).toEqual([]);
   });
 
+  test('next on call skips a member who can no longer hold the baton, as the engine does', async () => {
+    // Iris joined before her roles changed to incident manager only: she stays a member, but
+    // the clock never hands her the baton, so the answer must not name her next either.
+    const r = await rotation({
+      memberIds: ids(people.olivia, people.iris, people.noah),
+      holderId: people.olivia.id,
+    });
+    const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}`);
+    expect(res.json().members).toHaveLength(3);
+    expect(res.json().nextOnCall).toMatchObject({ id: people.noah.id });
+  });
+
   test('a suspended rotation has no next handoff time', async () => {
     const r = await rotation({ suspended: true, memberIds: ids(people.olivia) });
     const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}`);

@@ -6,7 +6,8 @@ import {
   type HandoffFlowTimings,
   handoffDue,
 } from '../../../shared/domain/handoff-flow';
-import { nextOnCall } from '../../../shared/domain/rotation';
+import { effectiveRoles } from '../../../shared/domain/roles';
+import { canHoldBaton, nextOnCall } from '../../../shared/domain/rotation';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import { toUser, type UserRow } from '../users/user-repository';
 import type {
@@ -87,7 +88,11 @@ export function toRotations(
         type,
         suspended: row.suspended,
         currentOnCallUserId: row.holderUserId,
-        members: own.map((m) => ({ userId: m.member.userId, order: m.member.order })),
+        // Only members who may hold the baton come next, the engine's rule (fixed-rotations.ts):
+        // a member whose roles changed after joining stays listed but is passed over.
+        members: own
+          .filter((m) => canHoldBaton(effectiveRoles(m.user.roles, m.user.role)))
+          .map((m) => ({ userId: m.member.userId, order: m.member.order })),
         schedule: next
           ? [
               {
