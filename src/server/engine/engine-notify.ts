@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Tx } from '../db/client';
 import { publicBaseUrl } from '../modules/notifications/messages';
-import { enqueueNotifications } from '../modules/notifications/outbox';
+import { enqueueNotifications, type NotificationInput } from '../modules/notifications/outbox';
 import type { EngineMessage, MessageContext } from './handoff-messages';
 
 /** One notification the engine sends: to whom, what, and the key that makes it once-only. */
@@ -25,8 +25,19 @@ export async function sendNotices(
   rotation: { id: number; name: string },
   notices: EngineNotice[],
 ): Promise<number> {
+  const inputs = noticeInputs(deps, rotation, notices);
+  if (inputs.length === 0) return 0;
+  return enqueueNotifications(tx, deps.cipher, now, inputs);
+}
+
+/** noticeInputs writes each notice out for the outbox, in its reader's time zone. */
+export function noticeInputs(
+  deps: { config: Pick<Config, 'publicUrl' | 'port'> },
+  rotation: { id: number; name: string },
+  notices: EngineNotice[],
+): NotificationInput[] {
   const baseUrl = publicBaseUrl(deps.config);
-  const inputs = notices
+  return notices
     .filter((n): n is EngineNotice & { recipient: User } => n.recipient !== undefined)
     .map((n) => {
       const content = n.message({ baseUrl, rotation, timeZone: validZone(n.recipient.timezone) });
@@ -40,8 +51,6 @@ export async function sendNotices(
         sms: content.sms,
       };
     });
-  if (inputs.length === 0) return 0;
-  return enqueueNotifications(tx, deps.cipher, now, inputs);
 }
 
 /** Zones already checked: making a DateTimeFormat to test one is costly, and ticks repeat them. */

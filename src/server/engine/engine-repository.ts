@@ -67,17 +67,18 @@ const boundaryKinds = sql.join(
 
 /**
  * listFixedFlowRows returns the active fixed rotations whose next boundary is at or before
- * `horizon` (one statement), or just rotation `id`, locked (`for update skip locked`: nothing when
- * another transaction holds it).
+ * `horizon` (one statement), or just the rotations `ids`, locked (`for update skip locked`: a
+ * rotation another transaction holds is left out).
  */
 export async function listFixedFlowRows(
   db: Db | Tx,
   horizon: Date,
-  id?: number,
+  ids?: readonly number[],
 ): Promise<FixedFlowRow[]> {
-  const only: SQL = id === undefined ? sql`` : sql`and r.id = ${id}`;
-  // One rotation is read under its row lock, skipped when another engine holds it: one statement.
-  const lock: SQL = id === undefined ? sql`` : sql`for update of r skip locked`;
+  const only: SQL = ids === undefined ? sql`` : sql`and r.id = any(${sql.param(ids)}::int[])`;
+  // The rotations are read under their row locks, skipped when another engine holds one.
+  const order: SQL =
+    ids === undefined ? sql`order by r.next_handoff_at, r.id` : sql`for update of r skip locked`;
   const rows = await selectRows<{
     id: number;
     name: string;
@@ -106,7 +107,7 @@ export async function listFixedFlowRows(
                         where c.rotation_id = r.id and c.status = 'active') as "coverageActive"
           from rotations r
          where r.type = 'fixed' and not r.suspended and r.next_handoff_at <= ${horizon} ${only}
-         order by r.next_handoff_at, r.id ${lock}`,
+         ${order}`,
   );
   return rows.map((r) => {
     const members = (
@@ -212,6 +213,36 @@ export async function listScheduleNoticeRows(
       reminderMinutes: m.reminderMinutes,
     })),
   }));
+}
+
+/** A fixed rotation's new holder and next boundary, as the handoff flow writes them. */
+export interface FlowRowUpdate {
+  id: number;
+  holderUserId?: number;
+  holderSince?: Date;
+  nextHandoffAt?: Date;
+}
+
+/**
+ * updateFlowRows writes the rotations' new holders and next boundaries in one statement; a
+ * value left out keeps the rotation's own.
+ */
+export async function updateFlowRows(tx: Tx, updates: FlowRowUpdate[], now: Date): Promise<void> {
+  if (updates.length === 0) return;
+  const column = <T>(pick: (u: FlowRowUpdate) => T | undefined) =>
+    sql.param(updates.map((u) => pick(u) ?? null));
+  const isoOf = (d: Date | undefined) => d?.toISOString();
+  await tx.execute(sql`
+    update rotations r
+       set holder_user_id = coalesce(v.holder_user_id, r.holder_user_id),
+           holder_since = coalesce(v.holder_since, r.holder_since),
+           next_handoff_at = coalesce(v.next_handoff_at, r.next_handoff_at),
+           updated_at = ${now}
+      from unnest(${column((u) => u.id)}::int[], ${column((u) => u.holderUserId)}::int[],
+                  ${column((u) => isoOf(u.holderSince))}::timestamptz[],
+                  ${column((u) => isoOf(u.nextHandoffAt))}::timestamptz[])
+           as v(id, holder_user_id, holder_since, next_handoff_at)
+     where r.id = v.id`);
 }
 
 /** A schedule entry or coverage window as the engine reads it. */

@@ -797,6 +797,64 @@ describe('the engine as a process', () => {
     expect(await sent(r.id)).toEqual(['handoff.auto → Ben', 'handoff.auto → Ana']);
   });
 
+  test('in a batch, a rotation whose flow fails holds back no other, and one already handed off is skipped', async () => {
+    t.clock.set('2026-11-02T12:00:00Z');
+    await clearNotifications();
+    const make = (name: string) =>
+      insertRotation(t.database.db, {
+        name,
+        cadence: 'daily',
+        handoffTime: '09:00',
+        memberIds: [ana.id, ben.id],
+        holderId: ana.id,
+        now: t.clock.now(),
+      });
+    const fine = await make('Batch Daily Fine');
+    const broken = await make('Batch Daily Broken');
+    const done = await make('Batch Daily Done');
+    t.clock.set('2026-11-03T10:00:00Z');
+    // Another engine already recorded Done's automatic transfer.
+    const boundary = (await rotationRow(done.id)).nextHandoffAt?.toISOString();
+    await t.database.db.insert(handoffs).values({
+      rotationId: done.id,
+      fromUserId: ana.id,
+      toUserId: ben.id,
+      kind: 'auto',
+      status: 'escalated',
+      occurredAt: t.clock.now(),
+      effectKey: `auto:${done.id}:${boundary}`,
+    });
+    // Broken's notices cannot be written, whatever is tried.
+    const failing: EngineDeps = {
+      ...deps,
+      cipher: new Proxy(t.cipher, {
+        get(target, prop, receiver) {
+          if (prop === 'encrypt') {
+            return (plain: string, ctx: never) => {
+              if (plain.includes('Batch Daily Broken')) throw new Error('cannot write Broken');
+              return target.encrypt(plain, ctx);
+            };
+          }
+          const value = Reflect.get(target, prop, receiver);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }),
+    };
+    await expect(runEngineTick(failing, t.clock.now())).rejects.toThrow(/cannot write Broken/);
+    expect((await history(fine.id)).map((h) => h.toUserId)).toEqual([ben.id]);
+    expect(await sent(fine.id)).toEqual(['handoff.auto → Ben', 'handoff.auto → Ana']);
+    expect(await history(broken.id)).toEqual([]);
+    expect((await rotationRow(broken.id)).holderUserId).toBe(ana.id);
+    expect(await history(done.id)).toHaveLength(1);
+    expect(await sent(done.id)).toEqual([]);
+
+    await tick();
+    expect((await history(broken.id)).map((h) => h.toUserId)).toEqual([ben.id]);
+    expect(await sent(broken.id)).toEqual(['handoff.auto → Ben', 'handoff.auto → Ana']);
+    expect(await history(fine.id)).toHaveLength(1);
+    expect(await sent(fine.id)).toHaveLength(2);
+  });
+
   test('the flow timings and the interval come from the environment', () => {
     const config = testConfig({
       ENGINE_INTERVAL_SECONDS: '5',

@@ -1,12 +1,14 @@
+import type { User } from '../../shared/contracts/users';
 import {
   type FlowEffect,
   type HandoffFlowTimings,
   planHandoffFlow,
   stepTime,
 } from '../../shared/domain/handoff-flow';
-import type { Database, Tx } from '../db/client';
-import { insertKeyedHandoff, updateRotationRow } from '../modules/rotations/rotation-repository';
-import { type EngineNotice, sendNotices } from './engine-notify';
+import type { Database } from '../db/client';
+import { enqueueNotifications } from '../modules/notifications/outbox';
+import { insertKeyedHandoffs, type NewHandoff } from '../modules/rotations/rotation-repository';
+import { type EngineNotice, noticeInputs } from './engine-notify';
 import {
   EffectAlreadyDone,
   type EngineMember,
@@ -14,6 +16,7 @@ import {
   type FixedFlowRow,
   listFixedFlowRows,
   loadUsers,
+  updateFlowRows,
 } from './engine-repository';
 import {
   autoTransferAwayMessage,
@@ -103,75 +106,180 @@ function noticeKeysOf(rotationId: number, plan: FlowEffect[]): string[] {
   );
 }
 
-/** fixedRotationsTask runs the handoff flow of every active fixed rotation with work due. */
+/** peopleOf answers the ids of the people a plan names: holders, next members, both ends of a transfer. */
+function peopleOf(plan: FlowEffect[]): number[] {
+  return plan
+    .flatMap((e) =>
+      e.kind === 'notify'
+        ? [e.holderId, e.nextId]
+        : e.kind === 'transfer'
+          ? [e.fromId, e.toId]
+          : [],
+    )
+    .filter((id): id is number => typeof id === 'number');
+}
+
+/** How many due rotations one transaction of the flow works on (decision 143). */
+export const FLOW_BATCH = 25;
+
+/**
+ * fixedRotationsTask runs the handoff flow of every active fixed rotation with work due, in
+ * batches: one transaction applies the flow of up to FLOW_BATCH rotations with a handful of
+ * statements. A batch that fails is done again one rotation per transaction, so one rotation's
+ * trouble holds back no other (decision 143). The people the plans name are read (and
+ * decrypted) once for the whole tick, before the transactions; a transaction reads only someone
+ * its plan under the lock names and the tick did not read (a member added in between).
+ */
 export const fixedRotationsTask: EngineTask = async (deps, now) => {
   const t = deps.config.handoffTimings;
   const horizon = new Date(now.getTime() + Math.max(t.noticeBeforeMs, LONGEST_REMINDER_MS));
   const memo = memoOf(deps.database);
   for (const [key, expires] of memo) if (expires < now.getTime()) memo.delete(key);
   const rows = await listFixedFlowRows(deps.database.db, horizon);
-  const due = rows.filter((row) => {
-    if (row.coverageActive) return false;
+  const due: { id: number; plan: FlowEffect[] }[] = [];
+  for (const row of rows) {
+    if (row.coverageActive) continue;
     const plan = flowPlanOf(row, now, t);
-    const keys = noticeKeysOf(row.id, plan);
     const onlyKnownNotices =
-      plan.every((e) => e.kind === 'notify') && keys.every((k) => memo.has(k));
-    return plan.length > 0 && !onlyKnownNotices;
-  });
-  await eachDue(due, async (row) => {
-    const sent = await runFlow(deps, row.id, horizon, now);
-    const expires = row.nextHandoffAt.getTime() + t.autoTransferAfterMs + 2 * 86_400_000;
-    for (const key of sent) memo.set(key, expires);
+      plan.every((e) => e.kind === 'notify') &&
+      noticeKeysOf(row.id, plan).every((k) => memo.has(k));
+    if (plan.length > 0 && !onlyKnownNotices) due.push({ id: row.id, plan });
+  }
+  if (due.length === 0) return;
+  const people = await loadUsers(
+    deps.database.db,
+    deps.cipher,
+    due.flatMap(({ plan }) => peopleOf(plan)),
+  );
+  const batches: number[][] = [];
+  for (let i = 0; i < due.length; i += FLOW_BATCH) {
+    batches.push(due.slice(i, i + FLOW_BATCH).map((d) => d.id));
+  }
+  await eachDue(batches, async (ids) => {
+    for (const { key, expires } of await runBatch(deps, ids, horizon, now, people)) {
+      memo.set(key, expires);
+    }
   });
 };
 
-/** runFlow applies one rotation's flow under its row lock; answers the notice keys it wrote. */
-async function runFlow(
+/** A notice written, and until when the memo remembers it. */
+interface WrittenNotice {
+  key: string;
+  expires: number;
+}
+
+/**
+ * runBatch applies the flow of the rotations in one transaction; when that fails, each rotation
+ * in its own. A rotation whose automatic transfer another engine already recorded is skipped.
+ */
+async function runBatch(
   deps: EngineDeps,
-  rotationId: number,
+  ids: number[],
   horizon: Date,
   now: Date,
-): Promise<string[]> {
+  known: ReadonlyMap<number, User>,
+): Promise<WrittenNotice[]> {
   try {
-    return await deps.database.db.transaction(async (tx) => {
-      // Read again under the row lock (a pass, a reassign or another engine may have changed it);
-      // nothing when another engine holds the lock or the rotation is no longer due.
-      const [row] = await listFixedFlowRows(tx, horizon, rotationId);
-      if (!row || row.coverageActive) return [];
-      return applyFlow(tx, deps, row, flowPlanOf(row, now, deps.config.handoffTimings), now);
-    });
+    return await runFlows(deps, ids, horizon, now, known);
   } catch (err) {
-    if (err instanceof EffectAlreadyDone) return [];
-    throw err;
+    if (ids.length === 1) {
+      if (err instanceof EffectAlreadyDone) return [];
+      throw err;
+    }
+    const written: WrittenNotice[] = [];
+    await eachDue(
+      ids,
+      async (id) => {
+        written.push(...(await runBatch(deps, [id], horizon, now, known)));
+      },
+      1,
+    );
+    return written;
   }
 }
 
-async function applyFlow(
-  tx: Tx,
+/** An automatic transfer as recorded: keyed by its rotation and boundary. */
+type AutoTransfer = NewHandoff & { fromUserId: number | null; toUserId: number; effectKey: string };
+
+/** What one rotation's plan writes, gathered so a batch writes each kind in one statement. */
+interface FlowWrites {
+  row: FixedFlowRow;
+  transfers: AutoTransfer[];
+  update: { holderUserId?: number; holderSince?: Date; nextHandoffAt?: Date } | null;
+  notices: EngineNotice[];
+  written: WrittenNotice[];
+}
+
+/**
+ * runFlows applies the flow of the rotations in one transaction, under their row locks (read
+ * again: a pass, a reassign or another engine may have changed them; a rotation another engine
+ * holds is left to it). Throws EffectAlreadyDone, undoing the whole batch, when a transfer was
+ * already recorded.
+ */
+async function runFlows(
   deps: EngineDeps,
+  ids: number[],
+  horizon: Date,
+  now: Date,
+  known: ReadonlyMap<number, User>,
+): Promise<WrittenNotice[]> {
+  const t = deps.config.handoffTimings;
+  return deps.database.db.transaction(async (tx) => {
+    const rows = (await listFixedFlowRows(tx, horizon, ids)).filter((r) => !r.coverageActive);
+    const plans = rows.map((row) => ({ row, plan: flowPlanOf(row, now, t) }));
+    const unknown = plans.flatMap(({ plan }) => peopleOf(plan)).filter((id) => !known.has(id));
+    const people =
+      unknown.length === 0
+        ? known
+        : new Map([...known, ...(await loadUsers(tx, deps.cipher, unknown))]);
+    const writes = plans.map(({ row, plan }) => flowWritesOf(row, plan, people, t));
+
+    const transfers = writes.flatMap((w) => w.transfers);
+    const recorded = await insertKeyedHandoffs(tx, transfers);
+    if (recorded.size < transfers.length) {
+      const done = transfers.find((x) => !recorded.has(x.effectKey));
+      throw new EffectAlreadyDone(done?.effectKey ?? 'an automatic transfer');
+    }
+    await updateFlowRows(
+      tx,
+      writes.flatMap((w) => (w.update ? [{ id: w.row.id, ...w.update }] : [])),
+      now,
+    );
+    const inputs = writes.flatMap((w) => {
+      // After downtime only the transfer that left the baton where it is now is announced.
+      const last = w.transfers.at(-1);
+      const handoffId = last ? recorded.get(last.effectKey) : undefined;
+      const notices =
+        last && handoffId !== undefined
+          ? [...w.notices, ...autoTransferNotices(handoffId, last, people)]
+          : w.notices;
+      return noticeInputs(deps, { id: w.row.id, name: w.row.name }, notices);
+    });
+    if (inputs.length > 0) await enqueueNotifications(tx, deps.cipher, now, inputs);
+    return writes.flatMap((w) => w.written);
+  });
+}
+
+/** flowWritesOf turns one rotation's plan into what it writes: transfers, the row, notices. */
+function flowWritesOf(
   row: FixedFlowRow,
   plan: FlowEffect[],
-  now: Date,
-): Promise<string[]> {
-  const t = deps.config.handoffTimings;
-  const ids = plan.flatMap((e) =>
-    e.kind === 'notify' ? [e.holderId, e.nextId] : e.kind === 'transfer' ? [e.fromId, e.toId] : [],
-  );
-  const people = await loadUsers(tx, deps.cipher, ids);
+  people: ReadonlyMap<number, User>,
+  t: HandoffFlowTimings,
+): FlowWrites {
   const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-  const notices: EngineNotice[] = [];
-  let nextBoundary: Date | null = null;
-  let holder: { holderUserId: number; holderSince: Date } | null = null;
-  let lastTransfer: { handoffId: number; fromId: number | null; toId: number } | null = null;
-
+  const writes: FlowWrites = { row, transfers: [], update: null, notices: [], written: [] };
+  let update: NonNullable<FlowWrites['update']> = {};
   for (const effect of plan) {
     if (effect.kind === 'notify') {
       const eventKey = noticeEventKey(row.id, effect.boundary, effect.step);
       const autoAt = stepTime('auto_transfer', effect.boundary, t);
+      const expires = effect.boundary.getTime() + t.autoTransferAfterMs + 2 * 86_400_000;
       for (const recipientId of effect.recipientIds) {
         const role = recipientId === effect.holderId ? 'holder' : 'next';
         const otherName = nameOf(role === 'holder' ? effect.nextId : effect.holderId);
-        notices.push({
+        writes.written.push({ key: `${eventKey}:${recipientId}`, expires });
+        writes.notices.push({
           eventKey,
           kind: `handoff.${effect.step}`,
           recipient: people.get(recipientId),
@@ -191,46 +299,48 @@ async function applyFlow(
     } else if (effect.kind === 'transfer') {
       // Recorded at the moment it was due, so a catch-up after downtime writes the same history.
       const occurredAt = stepTime('auto_transfer', effect.boundary, t);
-      const effectKey = `auto:${row.id}:${effect.boundary.toISOString()}`;
-      const handoff = await insertKeyedHandoff(tx, {
+      writes.transfers.push({
         rotationId: row.id,
         fromUserId: effect.fromId,
         toUserId: effect.toId,
         kind: 'auto',
         status: 'escalated',
         occurredAt,
-        effectKey,
+        effectKey: `auto:${row.id}:${effect.boundary.toISOString()}`,
       });
-      if (!handoff) throw new EffectAlreadyDone(effectKey);
-      holder = { holderUserId: effect.toId, holderSince: occurredAt };
-      lastTransfer = { handoffId: handoff.id, fromId: effect.fromId, toId: effect.toId };
+      update = { ...update, holderUserId: effect.toId, holderSince: occurredAt };
     } else {
-      nextBoundary = effect.nextBoundary;
+      update = { ...update, nextHandoffAt: effect.nextBoundary };
     }
   }
   // The new holder and the next boundary in one update of the locked row.
-  if (nextBoundary || holder) {
-    const values = { ...holder, ...(nextBoundary ? { nextHandoffAt: nextBoundary } : {}) };
-    await updateRotationRow(tx, row.id, values, now);
-  }
-  // After downtime only the transfer that left the baton where it is now is announced.
-  if (lastTransfer) {
-    const { handoffId, fromId, toId } = lastTransfer;
-    notices.push({
+  if (Object.keys(update).length > 0) writes.update = update;
+  return writes;
+}
+
+/** autoTransferNotices tells the receiver and the previous holder of an automatic transfer. */
+function autoTransferNotices(
+  handoffId: number,
+  transfer: AutoTransfer,
+  people: ReadonlyMap<number, User>,
+): EngineNotice[] {
+  const { fromUserId: fromId, toUserId: toId } = transfer;
+  const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
+  const notices: EngineNotice[] = [
+    {
       eventKey: `handoff:${handoffId}`,
       kind: 'handoff.auto',
       recipient: people.get(toId),
       message: (c) => autoTransferToYouMessage(c, { fromName: nameOf(fromId) }),
+    },
+  ];
+  if (fromId !== null) {
+    notices.push({
+      eventKey: `handoff:${handoffId}`,
+      kind: 'handoff.auto',
+      recipient: people.get(fromId),
+      message: (c) => autoTransferAwayMessage(c, { toName: nameOf(toId) }),
     });
-    if (fromId !== null) {
-      notices.push({
-        eventKey: `handoff:${handoffId}`,
-        kind: 'handoff.auto',
-        recipient: people.get(fromId),
-        message: (c) => autoTransferAwayMessage(c, { toName: nameOf(toId) }),
-      });
-    }
   }
-  await sendNotices(tx, deps, now, { id: row.id, name: row.name }, notices);
-  return noticeKeysOf(row.id, plan);
+  return notices;
 }

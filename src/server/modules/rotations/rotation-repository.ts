@@ -390,6 +390,23 @@ export async function insertKeyedHandoff(tx: Tx, handoff: NewHandoff & { effectK
   return row;
 }
 
+/**
+ * insertKeyedHandoffs records several keyed handoffs in one statement; answers the id of each
+ * one recorded, by effect key (a key recorded before is left out).
+ */
+export async function insertKeyedHandoffs(
+  tx: Tx,
+  list: (NewHandoff & { effectKey: string })[],
+): Promise<Map<string, number>> {
+  if (list.length === 0) return new Map();
+  const rows = await tx
+    .insert(handoffs)
+    .values(list.map((h) => ({ ...handoffValues(h), effectKey: h.effectKey })))
+    .onConflictDoNothing({ target: handoffs.effectKey })
+    .returning({ id: handoffs.id, effectKey: handoffs.effectKey });
+  return new Map(rows.map((r) => [r.effectKey as string, r.id]));
+}
+
 export interface NewCoverageRequest {
   rotationId: number;
   requesterId: number;
