@@ -3,7 +3,7 @@ import { type AdminEvent, UNKNOWN_PERSON } from '../../../shared/contracts/audit
 import type { Handoff, Person } from '../../../shared/contracts/rotations';
 import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
 import { AUDIT_TARGET_NAME } from '../../crypto/key-rotation';
-import type { Db } from '../../db/client';
+import type { Database, Db } from '../../db/client';
 import { auditEvents, handoffs, invitations, rotations, users } from '../../db/schema';
 
 /**
@@ -47,19 +47,43 @@ function escapeLike(term: string): string {
   return term.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** findUserIdsByName returns the ids of users whose decrypted name contains the term (any case). */
-export async function findUserIdsByName(
-  db: Db,
-  cipher: FieldCipher,
-  term: string,
-): Promise<number[]> {
-  const needle = term.toLocaleLowerCase();
-  const rows = await db.select({ id: users.id, nameEnc: users.nameEnc }).from(users);
-  return rows
-    .filter((r) =>
-      cipher.decrypt(r.nameEnc, userCtx('name', r.id)).toLocaleLowerCase().includes(needle),
-    )
-    .map((r) => r.id);
+/**
+ * UserNameIndex answers the name search: the ids of users whose decrypted name contains a term,
+ * in any case. On PGlite it keeps every user's decrypted name while the database's change count
+ * stays where it was when they were read: this process is the database's one writer, so an
+ * unchanged count means unchanged names (decisions 141 and 144). Without a change count
+ * (PostgreSQL, where other instances write) it reads and decrypts them for every search.
+ */
+export class UserNameIndex {
+  private kept: { count: number; names: { id: number; name: string }[] } | null = null;
+
+  constructor(
+    private readonly database: Pick<Database, 'db' | 'changeCount'>,
+    private readonly cipher: FieldCipher,
+  ) {}
+
+  /** idsMatching returns the ids of users whose name contains the term (any case). */
+  async idsMatching(term: string): Promise<number[]> {
+    const needle = term.toLocaleLowerCase();
+    const names = await this.names();
+    return names.filter((n) => n.name.includes(needle)).map((n) => n.id);
+  }
+
+  private async names(): Promise<{ id: number; name: string }[]> {
+    const { changeCount } = this.database;
+    const count = changeCount?.();
+    if (count !== undefined && this.kept?.count === count) return this.kept.names;
+    const rows = await this.database.db
+      .select({ id: users.id, nameEnc: users.nameEnc })
+      .from(users);
+    const names = rows.map((r) => ({
+      id: r.id,
+      name: this.cipher.decrypt(r.nameEnc, userCtx('name', r.id)).toLocaleLowerCase(),
+    }));
+    // Kept only when nothing was written while they were read.
+    if (count !== undefined && changeCount?.() === count) this.kept = { count, names };
+    return names;
+  }
 }
 
 /** loadPeople returns the decrypted name and email of each user id, in one query. */
@@ -103,18 +127,18 @@ export interface HandoffHistoryRow {
 
 /**
  * listHandoffHistory returns handoffs matching the filter, newest first, older than the cursor,
- * at most `limit` (all when omitted). With a search term it first decrypts the users' names.
+ * at most `limit` (all when omitted). With a search term it first finds the users by name.
  */
 export async function listHandoffHistory(
   db: Db,
-  cipher: FieldCipher,
+  names: UserNameIndex,
   filter: HandoffFilter,
   page: { limit?: number; before?: HistoryCursor | null } = {},
 ): Promise<HandoffHistoryRow[]> {
   const conditions: SQL[] = [];
   if (filter.status) conditions.push(eq(handoffs.status, filter.status));
   if (filter.search) {
-    const userIds = await findUserIdsByName(db, cipher, filter.search);
+    const userIds = await names.idsMatching(filter.search);
     const matches: SQL[] = [sql`${rotations.name} ilike ${`%${escapeLike(filter.search)}%`}`];
     if (userIds.length > 0) {
       matches.push(inArray(handoffs.fromUserId, userIds), inArray(handoffs.toUserId, userIds));

@@ -18,10 +18,12 @@ import {
   listHandoffHistory,
   loadPeople,
   toHandoff,
+  UserNameIndex,
 } from './audit-repository';
 
 export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
+  const names = new UserNameIndex(deps.database, deps.cipher);
 
   // The handoff history, searched, filtered and paged on the server (newest first).
   app.get('/api/audit-log/handoffs', async (req): Promise<HandoffHistoryPage> => {
@@ -30,7 +32,7 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     const before = query.before ? decodeCursor(query.before) : null;
     if (query.before && !before) throw badRequest('before is not a valid cursor');
     // One row more than asked tells whether another page exists.
-    const rows = await listHandoffHistory(db, deps.cipher, query, {
+    const rows = await listHandoffHistory(db, names, query, {
       limit: query.limit + 1,
       before,
     });
@@ -55,7 +57,7 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
       HandoffHistoryQuerySchema.pick({ search: true, status: true }),
       req.query,
     );
-    const rows = await listHandoffHistory(db, deps.cipher, { search, status });
+    const rows = await listHandoffHistory(db, names, { search, status });
     const people = await loadPeople(
       db,
       deps.cipher,
