@@ -1,3 +1,7 @@
+import {
+  DEFAULT_HANDOFF_REMINDER_MINUTES,
+  HANDOFF_REMINDER_MINUTES,
+} from '../../shared/contracts/settings';
 import type { User } from '../../shared/contracts/users';
 import {
   type FlowEffect,
@@ -35,9 +39,9 @@ import type { EngineDeps, EngineTask } from './tasks';
 
 const MINUTE = 60_000;
 /** The handoff reminder every user starts with (Settings); only a different choice is personal. */
-export const DEFAULT_REMINDER_MINUTES = 30;
+export const DEFAULT_REMINDER_MINUTES = DEFAULT_HANDOFF_REMINDER_MINUTES;
 /** The longest handoff reminder a user can choose (Settings: 1 day). */
-export const LONGEST_REMINDER_MS = 1440 * MINUTE;
+export const LONGEST_REMINDER_MS = Math.max(...HANDOFF_REMINDER_MINUTES) * MINUTE;
 
 /**
  * noticeLeadsOf returns the personal notice leads of the members who can hold the baton: only a

@@ -28,6 +28,18 @@ export function handoffReminderLabel(minutes: number): string {
   return `${minutes} minutes`;
 }
 
+/**
+ * handoffReminderChoicesText lists the reminder choices for help text: '15 minutes, 30 minutes
+ * (the default), 1 hour, 2 hours or 1 day'.
+ */
+export function handoffReminderChoicesText(): string {
+  const labels = HANDOFF_REMINDER_MINUTES.map(
+    (m) =>
+      `${handoffReminderLabel(m)}${m === DEFAULT_HANDOFF_REMINDER_MINUTES ? ' (the default)' : ''}`,
+  );
+  return `${labels.slice(0, -1).join(', ')} or ${labels.at(-1)}`;
+}
+
 /** Per-type notification choices; shown on the Notifications tab but not saved (section 9). */
 export const NOTIFICATION_TYPE_CHOICES = ['email', 'sms', 'both', 'none'] as const;
 export type NotificationTypeChoice = (typeof NOTIFICATION_TYPE_CHOICES)[number];

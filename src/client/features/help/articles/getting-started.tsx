@@ -1,3 +1,4 @@
+import { handoffReminderChoicesText } from '@shared/contracts/settings';
 import { Link } from 'react-router';
 import { BUG_REPORT_URL, USERS_FORUM_URL } from '@/lib/constants';
 import { Callout, Steps } from '../components/prose';
@@ -109,8 +110,8 @@ export function ProfileSetupArticle() {
       <p>
         The <strong>Settings</strong> page has the same time zone, plus your{' '}
         <strong>handoff reminder</strong>: how long before your shift ends Baton sends you the
-        handoff notice — 15 minutes, 30 minutes (the default), 1 hour, 2 hours or 1 day. Its
-        Notifications tab changes your notification preference too.
+        handoff notice — {handoffReminderChoicesText()}. Its Notifications tab changes your
+        notification preference too.
       </p>
       <Callout title="Your email address">
         <p>

@@ -1,3 +1,4 @@
+import { handoffReminderChoicesText } from '@shared/contracts/settings';
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -29,8 +30,8 @@ const FAQ: [string, React.ReactNode][] = [
   [
     'Can I get the handoff notice earlier?',
     <>
-      Yes: set the handoff reminder in <Link to="/settings">Settings</Link> to 15 minutes, 30
-      minutes (the default), 1 hour, 2 hours or 1 day before your shift ends.
+      Yes: set the handoff reminder in <Link to="/settings">Settings</Link> to{' '}
+      {handoffReminderChoicesText()} before your shift ends.
     </>,
   ],
   [
