@@ -26,6 +26,13 @@ export const AUDIT_TARGET_NAME = {
   jsonKey: 'targetNameEnc',
 } as const;
 
+/** auditTargetNameCtx is the associated data that binds a sealed target name to its event. */
+export const auditTargetNameCtx = (eventId: number) => ({
+  table: AUDIT_TARGET_NAME.table,
+  column: AUDIT_TARGET_NAME.field,
+  rowId: eventId,
+});
+
 const BATCH = 500;
 
 /**
@@ -70,7 +77,7 @@ export async function reencryptAll(db: Db, cipher: FieldCipher): Promise<number>
 
 /** reencryptAuditNames re-seals the audit trail's target names (a key inside a jsonb column). */
 async function reencryptAuditNames(db: Db, cipher: FieldCipher, prefix: string): Promise<number> {
-  const { table, field, jsonKey } = AUDIT_TARGET_NAME;
+  const { jsonKey } = AUDIT_TARGET_NAME;
   let total = 0;
   for (;;) {
     const rewritten = await db.transaction(async (tx) => {
@@ -81,7 +88,7 @@ async function reencryptAuditNames(db: Db, cipher: FieldCipher, prefix: string):
             order by id limit ${BATCH} for update`,
       );
       for (const row of rows) {
-        const ctx = { table, column: field, rowId: Number(row.id) };
+        const ctx = auditTargetNameCtx(Number(row.id));
         const sealed = cipher.encrypt(cipher.decrypt(row.value, ctx), ctx);
         await tx.execute(
           sql`update audit_events

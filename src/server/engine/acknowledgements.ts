@@ -1,13 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { isMissedNoticeStale } from '../../shared/domain/handoff-flow';
 import { handoffs } from '../db/schema';
+import { loadRecipients } from '../modules/notifications/notify';
 import { sendNotices } from './engine-notify';
-import {
-  eachDue,
-  listOverdueAcknowledgements,
-  loadUsers,
-  lockRotationOrSkip,
-} from './engine-repository';
+import { eachDue, listOverdueAcknowledgements, lockRotationOrSkip } from './engine-repository';
 import { acknowledgementMissedMessage } from './handoff-messages';
 import type { EngineTask } from './tasks';
 
@@ -39,7 +35,7 @@ export const acknowledgementsTask: EngineTask = async (deps, now) => {
         .returning({ id: handoffs.id });
       if (!missed || handoff.fromUserId === null) return;
       if (isMissedNoticeStale(handoff.occurredAt, now, t)) return;
-      const people = await loadUsers(tx, deps.cipher, [handoff.fromUserId, handoff.toUserId]);
+      const people = await loadRecipients(tx, deps.cipher, [handoff.fromUserId, handoff.toUserId]);
       await sendNotices(tx, deps, now, { id: handoff.rotationId, name: handoff.rotationName }, [
         {
           eventKey: `handoff:${handoff.id}:missed`,

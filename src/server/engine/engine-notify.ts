@@ -1,4 +1,5 @@
 import type { User } from '../../shared/contracts/users';
+import { zoneOrUtc } from '../../shared/domain/time-zones';
 import type { Config } from '../config';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Tx } from '../db/client';
@@ -40,7 +41,7 @@ export function noticeInputs(
   return notices
     .filter((n): n is EngineNotice & { recipient: User } => n.recipient !== undefined)
     .map((n) => {
-      const content = n.message({ baseUrl, rotation, timeZone: validZone(n.recipient.timezone) });
+      const content = n.message({ baseUrl, rotation, timeZone: zoneOrUtc(n.recipient.timezone) });
       return {
         eventKey: n.eventKey,
         kind: n.kind,
@@ -51,21 +52,4 @@ export function noticeInputs(
         sms: content.sms,
       };
     });
-}
-
-/** Zones already checked: making a DateTimeFormat to test one is costly, and ticks repeat them. */
-const zoneChecks = new Map<string, string>();
-
-function validZone(zone: string): string {
-  let valid = zoneChecks.get(zone);
-  if (valid === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      valid = zone;
-    } catch {
-      valid = 'UTC';
-    }
-    if (zoneChecks.size < 1000) zoneChecks.set(zone, valid);
-  }
-  return valid;
 }

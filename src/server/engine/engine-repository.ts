@@ -1,13 +1,10 @@
-import { eq, inArray, type SQL, sql } from 'drizzle-orm';
-import type { User } from '../../shared/contracts/users';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import { KINDS_HANDLING_A_BOUNDARY } from '../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../shared/domain/roles';
 import { canHoldBaton } from '../../shared/domain/rotation';
-import type { FieldCipher } from '../crypto/field-crypto';
 import { type Db, selectRows, type Tx } from '../db/client';
-import { rotations, users } from '../db/schema';
+import { rotations } from '../db/schema';
 import type { RotationRow } from '../modules/rotations/rotation-repository';
-import { toUser } from '../modules/users/user-repository';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the
@@ -60,6 +57,24 @@ interface RawMember {
   reminderMinutes: number;
 }
 
+/** The members of rotation `r`, in order, as a JSON array of RawMember (a select-list item). */
+const membersOfRotation = sql`coalesce((select json_agg(json_build_object('userId', m.user_id,
+      'roles', u.roles, 'role', u.role, 'reminderMinutes', u.handoff_reminder_minutes)
+      order by m."order")
+    from rotation_members m join users u on u.id = m.user_id
+   where m.rotation_id = r.id), '[]'::json)`;
+
+/** jsonArray reads a JSON column: parsed already by node-postgres, text on some paths. */
+const jsonArray = <T>(value: T[] | string): T[] =>
+  typeof value === 'string' ? (JSON.parse(value) as T[]) : value;
+
+/** toEngineMember reads a member's rights and notice lead from their roles and settings. */
+const toEngineMember = (m: RawMember): EngineMember => ({
+  userId: m.userId,
+  canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
+  reminderMinutes: m.reminderMinutes,
+});
+
 const boundaryKinds = sql.join(
   KINDS_HANDLING_A_BOUNDARY.map((k) => sql`${k}`),
   sql`, `,
@@ -96,11 +111,7 @@ export async function listFixedFlowRows(
     sql`select r.id, r.name, r.cadence, r.time_zone as "timeZone", r.handoff_time as "handoffTime",
                r.handoff_weekday as "handoffWeekday", r.holder_user_id as "holderUserId",
                r.next_handoff_at as "nextHandoffAt",
-               coalesce((select json_agg(json_build_object('userId', m.user_id, 'roles', u.roles,
-                                 'role', u.role, 'reminderMinutes', u.handoff_reminder_minutes)
-                                 order by m."order")
-                           from rotation_members m join users u on u.id = m.user_id
-                          where m.rotation_id = r.id), '[]'::json) as members,
+               ${membersOfRotation} as members,
                (select max(h.occurred_at) from handoffs h
                  where h.rotation_id = r.id and h.kind in (${boundaryKinds})) as "lastHandoffAt",
                exists (select 1 from coverage_requests c
@@ -109,21 +120,12 @@ export async function listFixedFlowRows(
          where r.type = 'fixed' and not r.suspended and r.next_handoff_at <= ${horizon} ${only}
          ${order}`,
   );
-  return rows.map((r) => {
-    const members = (
-      typeof r.members === 'string' ? JSON.parse(r.members) : r.members
-    ) as RawMember[];
-    return {
-      ...r,
-      nextHandoffAt: asDate(r.nextHandoffAt) as Date,
-      lastHandoffAt: asDate(r.lastHandoffAt),
-      members: members.map((m) => ({
-        userId: m.userId,
-        canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
-        reminderMinutes: m.reminderMinutes,
-      })),
-    };
-  });
+  return rows.map((r) => ({
+    ...r,
+    nextHandoffAt: asDate(r.nextHandoffAt) as Date,
+    lastHandoffAt: asDate(r.lastHandoffAt),
+    members: jsonArray(r.members).map(toEngineMember),
+  }));
 }
 
 /** listDueScheduledRotations returns the ids of active scheduled rotations with a change due at `now`. */
@@ -184,11 +186,7 @@ export async function listScheduleNoticeRows(
                                  'start', c.start_at, 'end', c.end_at))
                            from coverage_requests c
                           where c.rotation_id = r.id and c.status = 'active'), '[]'::json) as running,
-               coalesce((select json_agg(json_build_object('userId', m.user_id, 'roles', u.roles,
-                                 'role', u.role, 'reminderMinutes', u.handoff_reminder_minutes)
-                                 order by m."order")
-                           from rotation_members m join users u on u.id = m.user_id
-                          where m.rotation_id = r.id), '[]'::json) as members
+               ${membersOfRotation} as members
           from rotations r
          where r.type = 'scheduled' and not r.suspended ${only}
            and exists (select 1 from schedule_entries e
@@ -197,21 +195,19 @@ export async function listScheduleNoticeRows(
                             or (e.end_at > ${now} and e.end_at <= ${horizon})))
          order by r.id ${lock}`,
   );
-  const parse = <T>(value: T[] | string): T[] =>
-    typeof value === 'string' ? (JSON.parse(value) as T[]) : value;
   const windows = (value: RawWindow[] | string) =>
-    parse(value).map((w) => ({ userId: w.userId, start: new Date(w.start), end: new Date(w.end) }));
+    jsonArray(value).map((w) => ({
+      userId: w.userId,
+      start: new Date(w.start),
+      end: new Date(w.end),
+    }));
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
     holderUserId: r.holderUserId,
     entries: windows(r.entries),
     running: windows(r.running),
-    members: parse(r.members).map((m) => ({
-      userId: m.userId,
-      canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
-      reminderMinutes: m.reminderMinutes,
-    })),
+    members: jsonArray(r.members).map(toEngineMember),
   }));
 }
 
@@ -296,11 +292,7 @@ export async function listEngineMembers(tx: Db | Tx, rotationId: number): Promis
           from rotation_members m join users u on u.id = m.user_id
          where m.rotation_id = ${rotationId} order by m."order"`,
   );
-  return rows.map((m) => ({
-    userId: m.userId,
-    canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
-    reminderMinutes: m.reminderMinutes,
-  }));
+  return rows.map(toEngineMember);
 }
 
 /** listDueCoverage returns the coverage windows of active rotations due to start or end at `now`. */
@@ -354,18 +346,6 @@ export async function listOverdueAcknowledgements(
          order by h.occurred_at, h.id`,
   );
   return rows.map((r) => ({ ...r, occurredAt: asDate(r.occurredAt) as Date }));
-}
-
-/** loadUsers reads and decrypts the users of the ids (one query). */
-export async function loadUsers(
-  db: Db | Tx,
-  cipher: FieldCipher,
-  ids: readonly (number | null | undefined)[],
-): Promise<Map<number, User>> {
-  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.select().from(users).where(inArray(users.id, wanted));
-  return new Map(rows.map((row) => [row.id, toUser(row, cipher)]));
 }
 
 /** EffectAlreadyDone aborts a transaction whose keyed effect another engine already made. */

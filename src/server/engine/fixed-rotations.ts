@@ -10,6 +10,7 @@ import {
   stepTime,
 } from '../../shared/domain/handoff-flow';
 import type { Database } from '../db/client';
+import { loadRecipients } from '../modules/notifications/notify';
 import { enqueueNotifications } from '../modules/notifications/outbox';
 import { insertKeyedHandoffs, type NewHandoff } from '../modules/rotations/rotation-repository';
 import { type EngineNotice, noticeInputs } from './engine-notify';
@@ -19,7 +20,6 @@ import {
   eachDue,
   type FixedFlowRow,
   listFixedFlowRows,
-  loadUsers,
   updateFlowRows,
 } from './engine-repository';
 import {
@@ -102,12 +102,27 @@ export function memoOf(database: Database): Map<string, number> {
   return memo;
 }
 
-function noticeKeysOf(rotationId: number, plan: FlowEffect[]): string[] {
-  return plan.flatMap((e) =>
-    e.kind === 'notify'
-      ? e.recipientIds.map((id) => `${noticeEventKey(rotationId, e.boundary, e.step)}:${id}`)
-      : [],
-  );
+/** A notice written, and until when the memo remembers it. */
+interface WrittenNotice {
+  key: string;
+  expires: number;
+}
+
+/**
+ * noticesWrittenBy names the notices a plan writes, by the memo's key, each remembered until two
+ * days after its boundary's automatic transfer.
+ */
+function noticesWrittenBy(
+  rotationId: number,
+  plan: FlowEffect[],
+  t: HandoffFlowTimings,
+): WrittenNotice[] {
+  return plan.flatMap((e) => {
+    if (e.kind !== 'notify') return [];
+    const expires = e.boundary.getTime() + t.autoTransferAfterMs + 2 * 86_400_000;
+    const eventKey = noticeEventKey(rotationId, e.boundary, e.step);
+    return e.recipientIds.map((id) => ({ key: `${eventKey}:${id}`, expires }));
+  });
 }
 
 /** peopleOf answers the ids of the people a plan names: holders, next members, both ends of a transfer. */
@@ -146,11 +161,11 @@ export const fixedRotationsTask: EngineTask = async (deps, now) => {
     const plan = flowPlanOf(row, now, t);
     const onlyKnownNotices =
       plan.every((e) => e.kind === 'notify') &&
-      noticeKeysOf(row.id, plan).every((k) => memo.has(k));
+      noticesWrittenBy(row.id, plan, t).every(({ key }) => memo.has(key));
     if (plan.length > 0 && !onlyKnownNotices) due.push({ id: row.id, plan });
   }
   if (due.length === 0) return;
-  const people = await loadUsers(
+  const people = await loadRecipients(
     deps.database.db,
     deps.cipher,
     due.flatMap(({ plan }) => peopleOf(plan)),
@@ -165,12 +180,6 @@ export const fixedRotationsTask: EngineTask = async (deps, now) => {
     }
   });
 };
-
-/** A notice written, and until when the memo remembers it. */
-interface WrittenNotice {
-  key: string;
-  expires: number;
-}
 
 /**
  * runBatch applies the flow of the rotations in one transaction; when that fails, each rotation
@@ -211,7 +220,6 @@ interface FlowWrites {
   transfers: AutoTransfer[];
   update: { holderUserId?: number; holderSince?: Date; nextHandoffAt?: Date } | null;
   notices: EngineNotice[];
-  written: WrittenNotice[];
 }
 
 /**
@@ -235,7 +243,7 @@ async function runFlows(
     const people =
       unknown.length === 0
         ? known
-        : new Map([...known, ...(await loadUsers(tx, deps.cipher, unknown))]);
+        : new Map([...known, ...(await loadRecipients(tx, deps.cipher, unknown))]);
     const writes = plans.map(({ row, plan }) => flowWritesOf(row, plan, people, t));
 
     const transfers = writes.flatMap((w) => w.transfers);
@@ -260,7 +268,7 @@ async function runFlows(
       return noticeInputs(deps, { id: w.row.id, name: w.row.name }, notices);
     });
     if (inputs.length > 0) await enqueueNotifications(tx, deps.cipher, now, inputs);
-    return writes.flatMap((w) => w.written);
+    return plans.flatMap(({ row, plan }) => noticesWrittenBy(row.id, plan, t));
   });
 }
 
@@ -272,17 +280,15 @@ function flowWritesOf(
   t: HandoffFlowTimings,
 ): FlowWrites {
   const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-  const writes: FlowWrites = { row, transfers: [], update: null, notices: [], written: [] };
+  const writes: FlowWrites = { row, transfers: [], update: null, notices: [] };
   let update: NonNullable<FlowWrites['update']> = {};
   for (const effect of plan) {
     if (effect.kind === 'notify') {
       const eventKey = noticeEventKey(row.id, effect.boundary, effect.step);
       const autoAt = stepTime('auto_transfer', effect.boundary, t);
-      const expires = effect.boundary.getTime() + t.autoTransferAfterMs + 2 * 86_400_000;
       for (const recipientId of effect.recipientIds) {
         const role = recipientId === effect.holderId ? 'holder' : 'next';
         const otherName = nameOf(role === 'holder' ? effect.nextId : effect.holderId);
-        writes.written.push({ key: `${eventKey}:${recipientId}`, expires });
         writes.notices.push({
           eventKey,
           kind: `handoff.${effect.step}`,

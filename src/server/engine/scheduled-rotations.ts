@@ -4,6 +4,7 @@ import {
   type ScheduleNotice,
 } from '../../shared/domain/handoff-flow';
 import { nextScheduleTransition, scheduleTransitions, windowAt } from '../../shared/domain/shifts';
+import { loadRecipients } from '../modules/notifications/notify';
 import {
   insertKeyedHandoff,
   setHolder,
@@ -18,7 +19,6 @@ import {
   listEntriesEndingFrom,
   listRunningCoverage,
   listScheduleNoticeRows,
-  loadUsers,
   lockRotationOrSkip,
   type ScheduleNoticeRow,
 } from './engine-repository';
@@ -94,7 +94,7 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
     if (!last) return;
     // After downtime only the change that left the baton where it is now is announced.
     const { handoffId, fromId, toId, until } = last;
-    const people = await loadUsers(tx, deps.cipher, [fromId, toId]);
+    const people = await loadRecipients(tx, deps.cipher, [fromId, toId]);
     const notices: EngineNotice[] = [];
     if (toId !== null) {
       notices.push({
@@ -185,7 +185,7 @@ async function writeScheduleNotices(
     const [row] = await listScheduleNoticeRows(tx, now, horizon, rotationId);
     if (!row) return [];
     const plan = scheduleNoticePlanOf(row, now, deps.config.handoffTimings);
-    const people = await loadUsers(
+    const people = await loadRecipients(
       tx,
       deps.cipher,
       plan.flatMap((n) => [n.fromId, n.toId]),

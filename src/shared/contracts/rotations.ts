@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimeZone } from '../domain/time-zones';
 
 /**
  * Contracts of the rotation API (specification sections 3, 5 and 7). Server routes validate with
@@ -102,14 +103,9 @@ const description = z
   .max(2000, 'Description must be at most 2000 characters.')
   .nullish()
   .transform((d) => (d ? d : null));
-const timeZone = z.string().refine((tz) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}, 'Time zone must be an IANA time zone such as Europe/London');
+const timeZone = z
+  .string()
+  .refine(isTimeZone, 'Time zone must be an IANA time zone such as Europe/London');
 const handoffTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Handoff time must be HH:MM (24-hour)');

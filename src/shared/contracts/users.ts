@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { smsPhoneProblem } from '../domain/notification-routing';
 import { ROLES } from '../domain/roles';
+import { isTimeZone } from '../domain/time-zones';
 
 export const TIMEZONES = [
   'UTC',
@@ -41,15 +42,6 @@ export const UserSchema = z.object({
   notificationPreference: z.enum(NOTIFICATION_PREFERENCES),
 });
 export type User = z.infer<typeof UserSchema>;
-
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const profileName = z
   .string({ error: 'Name must be at least 2 characters' })

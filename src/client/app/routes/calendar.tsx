@@ -1,4 +1,5 @@
 import { dayKeyOf, gridBounds, monthGrid } from '@shared/domain/calendar';
+import { zoneOrUtc } from '@shared/domain/time-zones';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -29,16 +30,6 @@ import {
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { getErrorMessage } from '@/lib/api-client';
 
-function validZone(zone: string | undefined): string {
-  if (!zone) return 'UTC';
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return zone;
-  } catch {
-    return 'UTC';
-  }
-}
-
 /**
  * CalendarPage (/calendar): a month from Sunday to Saturday with who is on call in each rotation
  * each day, in the signed-in user's time zone; Prev, Today and Next; a rotation filter; a legend;
@@ -47,7 +38,7 @@ function validZone(zone: string | undefined): string {
  */
 export function CalendarPage() {
   const { user } = useAuth();
-  const timeZone = validZone(user?.timezone);
+  const timeZone = zoneOrUtc(user?.timezone);
   const [params, setParams] = useSearchParams();
   const now = new Date();
   const todayKey = dayKeyOf(now, timeZone);

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type AdminEvent, UNKNOWN_PERSON } from '../../../shared/contracts/audit';
 import type { Handoff, Person } from '../../../shared/contracts/rotations';
 import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
-import { AUDIT_TARGET_NAME } from '../../crypto/key-rotation';
+import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import type { Database, Db } from '../../db/client';
 import { auditEvents, handoffs, invitations, rotations, users } from '../../db/schema';
 
@@ -335,11 +335,7 @@ async function loadDeletedNames(
 function unsealedName(cipher: FieldCipher, eventId: number, sealed: unknown): string | undefined {
   if (typeof sealed !== 'string') return undefined;
   try {
-    return cipher.decrypt(sealed, {
-      table: AUDIT_TARGET_NAME.table,
-      column: AUDIT_TARGET_NAME.field,
-      rowId: eventId,
-    });
+    return cipher.decrypt(sealed, auditTargetNameCtx(eventId));
   } catch (err) {
     if (err instanceof FieldDecryptionError) return undefined;
     throw err;

@@ -11,13 +11,13 @@ import {
   EffectAlreadyDone,
   listEngineMembers,
   listEntriesEndingFrom,
-  loadUsers,
 } from '../../engine/engine-repository';
 import {
   batonArrivedMessage,
   batonLeftMessage,
   coverageNotStartedMessage,
 } from '../../engine/handoff-messages';
+import { loadRecipients } from '../notifications/notify';
 import {
   insertKeyedHandoff,
   type RotationRow,
@@ -52,7 +52,10 @@ export async function startCoverageWindow(
   const ref = { id: rotation.id, name: rotation.name };
   const members = await listEngineMembers(tx, rotation.id);
   const covering = members.find((m) => m.userId === request.coveringUserId);
-  const people = await loadUsers(tx, deps.cipher, [request.requesterId, request.coveringUserId]);
+  const people = await loadRecipients(tx, deps.cipher, [
+    request.requesterId,
+    request.coveringUserId,
+  ]);
   if (rotation.holderUserId !== request.requesterId || !covering?.canHold) {
     await setCoverageStatus(tx, request.id, 'cancelled');
     const notice = {
@@ -161,7 +164,7 @@ export async function endCoverageWindow(
   if (!handoff) throw new EffectAlreadyDone(effectKey);
   await setHolder(tx, rotation.id, returning, at);
   rotation.holderUserId = returning;
-  const people = await loadUsers(tx, deps.cipher, [request.coveringUserId, returning]);
+  const people = await loadRecipients(tx, deps.cipher, [request.coveringUserId, returning]);
   await sendNotices(tx, deps, now, { id: rotation.id, name: rotation.name }, [
     {
       eventKey: `handoff:${handoff.id}`,

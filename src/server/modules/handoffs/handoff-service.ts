@@ -6,9 +6,9 @@ import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { sendNotices } from '../../engine/engine-notify';
-import { loadUsers } from '../../engine/engine-repository';
 import { emergencyAcknowledgedMessage } from '../../engine/handoff-messages';
 import { AppError, forbidden, notFound } from '../../http/errors';
+import { loadRecipients } from '../notifications/notify';
 import { lockRotationRow } from '../rotations/rotation-repository';
 import { type PersonReader, personReader } from '../rotations/rotation-view';
 import {
@@ -84,7 +84,7 @@ export async function acknowledgeHandoff(
     const now = deps.clock.now();
     await markAcknowledged(tx, id, now);
     if (handoff.urgent && handoff.fromUserId !== null) {
-      const people = await loadUsers(tx, deps.cipher, [handoff.fromUserId]);
+      const people = await loadRecipients(tx, deps.cipher, [handoff.fromUserId]);
       await sendNotices(tx, deps, now, current.rotation, [
         {
           eventKey: `handoff:${id}:acknowledged`,

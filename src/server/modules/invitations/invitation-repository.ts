@@ -158,13 +158,13 @@ export async function listInvitationRows(db: Db | Tx): Promise<InvitationRow[]> 
     .limit(INVITATION_LIST_LIMIT);
 }
 
-/** deleteInvitationRow deletes an invitation; false when there was none. */
-export async function deleteInvitationRow(db: Db | Tx, id: number): Promise<boolean> {
-  const deleted = await db
-    .delete(invitations)
-    .where(eq(invitations.id, id))
-    .returning({ id: invitations.id });
-  return deleted.length === 1;
+/** deleteInvitationRow deletes an invitation; answers it as it was, or undefined when there was none. */
+export async function deleteInvitationRow(
+  db: Db | Tx,
+  id: number,
+): Promise<InvitationRow | undefined> {
+  const [deleted] = await db.delete(invitations).where(eq(invitations.id, id)).returning();
+  return deleted;
 }
 
 /** markInvitationAccepted records that an invitation was used; false if it was no longer pending. */

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import {
   type CreateInvitationInput,
   INVITATION_TTL_DAYS,
@@ -8,7 +7,6 @@ import type { User } from '../../../shared/contracts/users';
 import type { Clock } from '../../clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
-import { invitations } from '../../db/schema';
 import { conflict, notFound } from '../../http/errors';
 import { notifyInvitation } from '../notifications/notify';
 import { recordAdminEvent } from '../users/admin-events';
@@ -136,17 +134,9 @@ export async function deleteInvitation(
   id: number,
 ): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ nameEnc: invitations.nameEnc })
-      .from(invitations)
-      .where(eq(invitations.id, id))
-      .for('update');
-    if (!row || !(await deleteInvitationRow(tx, id))) throw notFound('Invitation not found');
-    const targetName = deps.cipher.decrypt(row.nameEnc, {
-      table: 'invitations',
-      column: 'name',
-      rowId: id,
-    });
+    const row = await deleteInvitationRow(tx, id);
+    if (!row) throw notFound('Invitation not found');
+    const targetName = toInvitation(row, deps.cipher).name;
     await recordAdminEvent(
       tx,
       {

@@ -122,6 +122,8 @@ export async function triggerPage(
     rotation: { id: number; name: string };
     pager: User;
     target: UserRow;
+    /** the user rows of the rotation's members, read by the caller under the rotation's lock */
+    members: readonly UserRow[];
     message: string;
     urgency: Urgency;
     now: Date;
@@ -166,13 +168,13 @@ export async function triggerPage(
       pagerId: input.pager.id,
       holderId: input.target.id,
       latest: await findLatestHandoff(tx, input.rotation.id),
-      memberIds: (await listMemberRoles(tx, [input.rotation.id])).map((m) => m.userId),
+      memberIds: input.members.map((m) => m.id),
     },
     input.now,
     input.handoffTimings,
   );
   const backupUser = backup
-    ? (await loadRecipients(tx, deps.cipher, [backup.userId])).get(backup.userId)
+    ? (await loadRecipients(tx, deps.cipher, [backup.userId], input.members)).get(backup.userId)
     : undefined;
   if (backup && backupUser) {
     const copy = pageBackupMessage({

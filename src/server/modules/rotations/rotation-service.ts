@@ -29,6 +29,7 @@ import {
   takeOnCallRefusal,
 } from '../../../shared/domain/rotation';
 import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
+import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -131,15 +132,6 @@ export function patternOf(
     handoffTime: row.handoffTime,
     handoffWeekday: row.handoffWeekday,
   };
-}
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -302,7 +294,7 @@ export async function createRotation(
   const now = deps.clock.now();
   const pattern: ShiftPattern = {
     cadence: input.cadence,
-    timeZone: input.timeZone ?? (isTimeZone(actor.timezone) ? actor.timezone : 'UTC'),
+    timeZone: input.timeZone ?? zoneOrUtc(actor.timezone),
     handoffTime: input.handoffTime ?? '09:00',
     handoffWeekday: input.handoffWeekday ?? 1,
   };
@@ -736,14 +728,15 @@ export async function pageRotation(
     }
     const refusal = pageRefusal(stateOf(row, members));
     if (refusal) throw refusalError(refusal);
-    const holderId = row.holderUserId as number;
-    const holder = await findUserRow(tx, holderId);
+    // The holder is a member (a database constraint): their row was read under the lock.
+    const holder = members.find((m) => m.user.id === row.holderUserId)?.user;
     if (!holder) throw new AppError('NO_ONE_ON_CALL', ROTATION_MESSAGES.noOneOnCall);
     // The page row, its acknowledgement link and its notifications (paging module).
     await triggerPage(tx, deps, {
       rotation: row,
       pager: actor,
       target: holder,
+      members: members.map((m) => m.user),
       message: input.message,
       urgency: input.urgency,
       now: locked.now,

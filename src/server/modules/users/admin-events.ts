@@ -1,5 +1,5 @@
 import type { FieldCipher } from '../../crypto/field-crypto';
-import { AUDIT_TARGET_NAME } from '../../crypto/key-rotation';
+import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { auditEvents } from '../../db/schema';
@@ -33,11 +33,7 @@ export async function recordAdminEvent(
   let details = event.details ?? {};
   if (sealed) {
     [id] = await allocateIds(tx, 'audit_events');
-    const envelope = sealed.cipher.encrypt(sealed.targetName, {
-      table: AUDIT_TARGET_NAME.table,
-      column: AUDIT_TARGET_NAME.field,
-      rowId: id,
-    });
+    const envelope = sealed.cipher.encrypt(sealed.targetName, auditTargetNameCtx(id));
     details = { ...details, [AUDIT_TARGET_NAME.jsonKey]: envelope };
   }
   await tx.insert(auditEvents).values({

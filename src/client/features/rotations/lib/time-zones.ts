@@ -1,5 +1,6 @@
 import { tzOffset } from '@date-fns/tz';
 import { TIMEZONES } from '@shared/contracts/users';
+import { isTimeZone } from '@shared/domain/time-zones';
 
 /*
  * The time zones a rotation can use: every IANA zone the browser knows, searchable by name or
@@ -46,19 +47,10 @@ const FORMER_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(CURRENT_NAMES).map(([former, current]) => [current, former]),
 );
 
-function isKnownZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** currentZoneName returns IANA's current name of a zone, where the runtime knows it. */
 export function currentZoneName(zone: string): string {
   const current = CURRENT_NAMES[zone];
-  return current && isKnownZone(current) ? current : zone;
+  return current && isTimeZone(current) ? current : zone;
 }
 
 /** formerZoneName returns the name a zone had before IANA renamed it, or ''. */
