@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { TEST_KEY, testConfig } from '../../tests/setup/test-app';
 import { createTestDatabase } from '../../tests/setup/test-database';
+import { LOCAL_SIGN_IN_NOTE } from '../shared/contracts/auth';
 import { buildApp } from './app';
-import { bannerLines, ensureAdmin, startRuntime } from './bootstrap';
+import { bannerLines, ensureAdmin, type Runtime, startRuntime } from './bootstrap';
 import { ManualClock } from './clock';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows } from './db/client';
@@ -48,6 +49,7 @@ describe('start-up on an empty data directory (demo mode)', () => {
       const banner = bannerLines(runtime, 'http://localhost:3000').join('\n');
       expect(banner).toContain(runtime.config.localLoginPassword);
       expect(banner).toContain('avery.admin@example.com');
+      expect(banner).toContain(`Note: ${LOCAL_SIGN_IN_NOTE}`);
 
       // The demo administrator signs in with the printed password.
       const app = await buildApp({ ...runtime, logger: false });
@@ -98,6 +100,25 @@ describe('start-up on an empty data directory (demo mode)', () => {
   });
 });
 
+describe('the start-up banner', () => {
+  test('says a configured local password is a shared one for demos, not for real use', () => {
+    const config = testConfig({ OIDC_CLIENT_ID: 'baton-client' });
+    const runtime = {
+      config,
+      database: { location: 'PGlite ./data' },
+      notes: { demo: false, seeded: false, generatedPassword: false },
+    } as unknown as Runtime;
+    const banner = bannerLines(runtime, 'http://localhost:3000');
+    expect(banner).toContain('Local sign-in is on (LOCAL_LOGIN_PASSWORD).');
+    expect(banner).toContain(`  Note: ${LOCAL_SIGN_IN_NOTE}`);
+    expect(banner.join('\n')).not.toContain(config.localLoginPassword);
+    const withoutPassword = { ...runtime, config: { ...config, localLoginPassword: undefined } };
+    expect(bannerLines(withoutPassword, 'http://localhost:3000').join('\n')).not.toMatch(
+      /password/i,
+    );
+  });
+});
+
 describe('the demo seed follows DEMO', () => {
   test('DEMO=1 seeds the demo team even with an identity provider configured (not demo mode)', async () => {
     const dataDir = await freshDataDir();
@@ -114,6 +135,7 @@ describe('the demo seed follows DEMO', () => {
       expect(runtime.notes).toMatchObject({ demo: false, seeded: true, generatedPassword: false });
       // Not demo mode: no local password is generated; people sign in through the provider.
       expect(runtime.config.localLoginPassword).toBeUndefined();
+      expect(bannerLines(runtime, 'http://localhost:3000').join('\n')).not.toContain('password');
       const names = (await runtime.database.db.select().from(rotations)).map((r) => r.name);
       expect(names).toEqual(['Platform Primary', 'Database On-Call', 'Legacy Payments']);
       expect(await countRows(runtime.database.db, 'users')).toBeGreaterThanOrEqual(4);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { LOCAL_SIGN_IN_NOTE } from '../shared/contracts/auth';
 import { effectiveRoles } from '../shared/domain/roles';
 import { type Clock, FileClock, systemClock } from './clock';
 import { type Config, isDemoMode, loadConfig } from './config';
@@ -148,7 +149,10 @@ export function bannerLines(runtime: Runtime, url: string): string[] {
     }
     if (notes.generatedPassword)
       lines.push(`  (generated once and kept in ${config.dataDir}/secrets.json)`);
+  } else if (config.localLoginPassword) {
+    lines.push('', 'Local sign-in is on (LOCAL_LOGIN_PASSWORD).');
   }
+  if (config.localLoginPassword) lines.push(`  Note: ${LOCAL_SIGN_IN_NOTE}`);
   if (notes.adminCreated) lines.push('', `Administrator account: ${notes.adminCreated}`);
   return lines;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ConfigError, isDemoMode, loadConfig } from './config';
+import { ConfigError, isDemoMode, LOCAL_PASSWORD_IN_PRODUCTION, loadConfig } from './config';
 
 const key = Buffer.alloc(32, 1).toString('base64');
 
@@ -42,6 +42,23 @@ describe('loadConfig', () => {
   ])('a bad value stops start-up naming the variable: %o', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${variable}:`));
+  });
+
+  test('production refuses the shared local password, naming the variable and why', () => {
+    const production = { NODE_ENV: 'production', ENCRYPTION_KEY: key, COMPANY_DOMAIN: 'acme.com' };
+    expect(() =>
+      loadConfig({ ...production, LOCAL_LOGIN_PASSWORD: 'a-long-demo-password' }),
+    ).toThrow(`LOCAL_LOGIN_PASSWORD: ${LOCAL_PASSWORD_IN_PRODUCTION}`);
+    expect(LOCAL_PASSWORD_IN_PRODUCTION).toMatch(/signs in as anyone/);
+    // An empty value is no password; outside production the password stays for demos and tests.
+    expect(
+      loadConfig({ ...production, LOCAL_LOGIN_PASSWORD: '' }).localLoginPassword,
+    ).toBeUndefined();
+    for (const NODE_ENV of ['development', 'test']) {
+      expect(
+        loadConfig({ NODE_ENV, LOCAL_LOGIN_PASSWORD: 'a-long-demo-password' }).localLoginPassword,
+      ).toBe('a-long-demo-password');
+    }
   });
 
   test('READ_CACHE_MB sets the read cache in bytes: 16 MB by default, 0 turns it off', () => {

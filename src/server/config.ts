@@ -142,6 +142,10 @@ export interface Config {
   testClockFile?: string;
 }
 
+/** Why production refuses LOCAL_LOGIN_PASSWORD (the start-up message and the tests use it). */
+export const LOCAL_PASSWORD_IN_PRODUCTION =
+  'must not be set when NODE_ENV=production: it is one shared password that signs in as anyone, administrators included; remove it and sign in through an identity provider (OIDC_CLIENT_ID or FIREBASE_PROJECT_ID)';
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
@@ -158,6 +162,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
+  // The local password signs in as anyone, administrators included, and claims any pending
+  // invitation without its link: it is for demos, development and tests only (issue 14).
+  if (isProduction && e.LOCAL_LOGIN_PASSWORD) {
+    throw new ConfigError(
+      `Invalid configuration:\n  LOCAL_LOGIN_PASSWORD: ${LOCAL_PASSWORD_IN_PRODUCTION}`,
+    );
+  }
   if (isProduction && !e.ENCRYPTION_KEY) {
     throw new ConfigError(
       'Invalid configuration:\n  ENCRYPTION_KEY: is required when NODE_ENV=production (32 random bytes in base64, e.g. `openssl rand -base64 32`)',

@@ -29,6 +29,14 @@ export const AuthOptionsSchema = z.object({
 });
 export type AuthOptions = z.infer<typeof AuthOptionsSchema>;
 
+/**
+ * What the login screen and the start-up banner say of the local password (LOCAL_LOGIN_PASSWORD,
+ * or demo mode's generated one): one password shared by every account, so never for real use.
+ * Production refuses to start with one (issue 14).
+ */
+export const LOCAL_SIGN_IN_NOTE =
+  'Demo sign-in: this is one shared password for demos and tests, not for real use. Anyone who has it can sign in as any account.';
+
 /** The sign-in messages of specification section 8, shared by the server's popup page and the client. */
 export const SIGN_IN_MESSAGES = {
   operationNotAllowed:

@@ -1,3 +1,4 @@
+import { LOCAL_SIGN_IN_NOTE } from '@shared/contracts/auth';
 import { CircleAlert, Info } from 'lucide-react';
 import { useId } from 'react';
 import { useParams } from 'react-router';
@@ -103,6 +104,9 @@ function SignInCard({ invitation }: { invitation: InvitationValidation | null })
                       <span className="h-px flex-1 bg-border" />
                     </div>
                     <LoginForm />
+                    <p className="text-center text-muted-foreground text-xs">
+                      {LOCAL_SIGN_IN_NOTE}
+                    </p>
                   </>
                 ) : null}
               </>
