@@ -18,6 +18,7 @@ import pg from 'pg';
 import { createCipher } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
+import { SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
 import { dashboardPaint, initialJsGzip } from './front-end';
 import { countStatements, type EngineName, LIST_PATHS, timeEngineTick } from './in-process';
 import { FULL_ORGANISATION, type SeededOrganisation, seedOrganisation } from './seed';
@@ -245,7 +246,7 @@ async function login(base: string, email: string): Promise<string> {
     body: JSON.stringify({ email, password: PASSWORD }),
   });
   if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('baton_session='));
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
   if (!cookie) throw new Error(`login ${email}: no session cookie`);
   return cookie.split(';')[0];
 }
@@ -497,7 +498,7 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
       const token = adminCookie.split('=')[1];
       const paint = await dashboardPaint(
         base,
-        { name: 'baton_session', value: token },
+        { name: SESSION_COOKIE, value: token },
         org.rotations.length > 0 ? 'Payments API' : 'Dashboard',
         PAINT_RUNS,
       );

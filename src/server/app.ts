@@ -31,7 +31,7 @@ import { pagingRoutes } from './modules/paging/paging-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
 import { SessionMemo } from './modules/sessions/session-memo';
-import { hashToken, resolveSession, SESSION_COOKIE } from './modules/sessions/session-service';
+import { hashToken, resolveSession, sessionCookie } from './modules/sessions/session-service';
 import { settingsRoutes } from './modules/settings/settings-routes';
 import { toUser } from './modules/users/user-repository';
 import { userRoutes } from './modules/users/user-routes';
@@ -150,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   });
 
+  const sessionCookieName = sessionCookie(config).name;
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
@@ -161,7 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
     }
     // Identity comes from the session cookie alone; X-User-Id / X-User-Role headers are ignored.
-    const token = req.cookies[SESSION_COOKIE];
+    const token = req.cookies[sessionCookieName];
     if (token) req.principal = await principalOf(token);
   });
 

@@ -5,7 +5,11 @@ import { type Config, loadConfig } from '../../src/server/config';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import type { Database, OpenOptions } from '../../src/server/db/client';
 import { insertUser } from '../../src/server/db/factories';
-import { createSession, SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
+import {
+  createSession,
+  SESSION_COOKIE,
+  sessionCookie,
+} from '../../src/server/modules/sessions/session-service';
 import type { NewUser } from '../../src/server/modules/users/user-repository';
 import type { User } from '../../src/shared/contracts/users';
 import { createTestDatabase } from './test-database';
@@ -59,7 +63,7 @@ export async function createTestApp(
     createUser: (overrides = {}) => insertUser(database.db, cipher, overrides),
     cookieFor: async (user) => {
       const { token } = await createSession(database.db, clock, config.session, user.id);
-      return `${SESSION_COOKIE}=${token}`;
+      return `${sessionCookie(config).name}=${token}`;
     },
     close: async () => {
       await app.close();
@@ -68,10 +72,16 @@ export async function createTestApp(
   };
 }
 
-/** cookieFrom returns the session cookie a response set, as a Cookie header value. */
-export function cookieFrom(setCookie: string | string[] | undefined): string {
+/**
+ * cookieFrom returns the session cookie a response set, as a Cookie header value; `name` is the
+ * cookie's name outside production unless given (`sessionCookie(config).name`).
+ */
+export function cookieFrom(
+  setCookie: string | string[] | undefined,
+  name: string = SESSION_COOKIE,
+): string {
   const all = Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : [];
-  const found = all.find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  const found = all.find((c) => c.startsWith(`${name}=`));
   if (!found) throw new Error('no session cookie was set');
   return found.split(';')[0];
 }

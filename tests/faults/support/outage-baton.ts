@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { SESSION_COOKIE } from '../../../src/server/modules/sessions/session-service';
 import { freePort } from './outage-postgres';
 
 /**
@@ -93,7 +94,7 @@ export async function signIn(url: string, email: string): Promise<string> {
     body: JSON.stringify({ email, password: LOCAL_PASSWORD }),
   });
   if (res.status !== 200) throw new Error(`sign-in as ${email}: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('baton_session='));
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
   if (!cookie) throw new Error('no session cookie');
   return cookie.split(';')[0];
 }

@@ -5,6 +5,7 @@ import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { SESSION_COOKIE } from '../../../src/server/modules/sessions/session-service';
 
 /**
  * Real Baton processes for the multi-instance and fault tests: start the built server
@@ -279,7 +280,7 @@ export async function signIn(
   });
   if (res.status !== 200)
     throw new Error(`sign-in of ${email} at ${url}: ${res.status} ${await res.text()}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('baton_session='));
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION_COOKIE}=`));
   if (!cookie) throw new Error(`sign-in of ${email} at ${url} set no cookie`);
   return cookie.split(';')[0];
 }

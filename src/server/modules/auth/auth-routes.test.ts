@@ -41,28 +41,8 @@ describe('local sign-in', () => {
     expect(me.json()).toEqual({ user });
   });
 
-  test('in production the session cookie is Secure too', async () => {
-    const production = await createTestApp({
-      env: { NODE_ENV: 'production', COMPANY_DOMAIN: 'example.com' },
-    });
-    try {
-      expect(production.config.isProduction).toBe(true);
-      await production.createUser({ email: 'pat.production@example.com' });
-      const res = await production.app.inject({
-        method: 'POST',
-        url: '/api/auth/login',
-        payload: { email: 'pat.production@example.com', password: TEST_PASSWORD },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      const setCookie = String(res.headers['set-cookie']);
-      expect(setCookie).toMatch(/baton_session=[\w-]{43};/);
-      expect(setCookie).toMatch(/; Secure/);
-      expect(setCookie).toMatch(/HttpOnly/);
-      expect(setCookie).toMatch(/SameSite=Lax/);
-    } finally {
-      await production.close();
-    }
-  });
+  // Production's cookie (__Host- prefixed, Secure) is tested in sessions/session-cookie.test.ts:
+  // production has no local password.
 
   test('stores only a hash of the session token', async () => {
     await t.createUser({ email: 'hash.check@example.com' });

@@ -3,22 +3,18 @@ import { LoginInputSchema } from '../../../shared/contracts/auth';
 import type { AppDeps } from '../../app';
 import { AppError, notFound, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/request-context';
-import { createSession, deleteSession, SESSION_COOKIE } from '../sessions/session-service';
+import { createSession, deleteSession, sessionCookie } from '../sessions/session-service';
 import { passwordMatches, signInByEmail } from './auth-service';
 import { oidcRoutes } from './oidc-routes';
 
 export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   const { config, database, clock, cipher } = deps;
 
+  const cookie = sessionCookie(config);
+
   async function startSession(reply: FastifyReply, userId: number) {
     const { token, expiresAt } = await createSession(database.db, clock, config.session, userId);
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: config.isProduction,
-      expires: expiresAt,
-    });
+    reply.setCookie(cookie.name, token, { ...cookie.options, expires: expiresAt });
   }
 
   await app.register(oidcRoutes, { ...deps, startSession });
@@ -52,7 +48,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.post('/api/auth/logout', async (req, reply) => {
     if (req.principal) await deleteSession(database.db, req.principal.tokenHash);
-    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    reply.clearCookie(cookie.name, cookie.options);
     return { message: 'Logged out' };
   });
 }

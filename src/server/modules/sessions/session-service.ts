@@ -5,7 +5,29 @@ import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
 
+/**
+ * The session cookie's name outside production (development, tests, demos). Every reader and
+ * writer of the cookie goes through sessionCookie(config), which adds the prefix in production.
+ */
 export const SESSION_COOKIE = 'baton_session';
+
+/**
+ * sessionCookie: the session cookie's name and attributes. In production the name carries the
+ * `__Host-` prefix, so a browser keeps it only when it is Secure, on Path=/ and without a Domain:
+ * a sibling subdomain or a plain-HTTP page cannot plant or shadow it (decision 162). The same
+ * attributes serve clearing it, which a browser also refuses for a prefixed name without Secure.
+ */
+export function sessionCookie(config: { isProduction: boolean }) {
+  return {
+    name: config.isProduction ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE,
+    options: {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure: config.isProduction,
+    },
+  };
+}
 /** last-seen is written at most this often, so reads do not each cost a write */
 export const TOUCH_INTERVAL_MS = 60_000;
 
