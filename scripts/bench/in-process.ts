@@ -138,6 +138,8 @@ export async function countStatements(
         const res = await app.inject({
           method: 'POST',
           url: '/api/auth/login',
+          // inject's Host is localhost:80: Baton refuses a state change without its own Origin.
+          headers: { origin: 'http://localhost:80' },
           payload: { email, password: env.LOCAL_LOGIN_PASSWORD },
         });
         if (res.statusCode !== 200)

@@ -11,6 +11,7 @@ import type { Config } from './config';
 import type { FieldCipher } from './crypto/field-crypto';
 import type { Database } from './db/client';
 import type { EngineStatus } from './engine/engine-loop';
+import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
 import { isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
@@ -59,8 +60,6 @@ declare module 'fastify' {
     routeList: { method: string; url: string }[];
   }
 }
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** redactUrl drops query strings and secret path segments before a URL reaches the logs. */
 export function redactUrl(url: string): string {
@@ -154,13 +153,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
-    // Cross-site request forgery: a state change must come from Baton's own origin.
-    if (!SAFE_METHODS.has(req.method)) {
-      const origin = req.headers.origin;
-      if (origin && !isOwnOrigin(origin, req, config.publicUrl)) {
-        throw new AppError('FORBIDDEN', 'Cross-site request refused.');
-      }
-    }
+    // Cross-site request forgery: a state change must provably come from Baton's own pages.
+    refuseCrossSiteWrite(req, config.publicUrl);
     // Identity comes from the session cookie alone; X-User-Id / X-User-Role headers are ignored.
     const token = req.cookies[sessionCookieName];
     if (token) req.principal = await principalOf(token);
@@ -261,11 +255,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
-}
-
-function isOwnOrigin(origin: string, req: FastifyRequest, publicUrl?: string): boolean {
-  if (publicUrl && origin === new URL(publicUrl).origin) return true;
-  return origin === `${req.protocol}://${req.host}`;
 }
 
 function clientMessage(err: FastifyError, status: number): string {

@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { TEST_KEY, testConfig } from '../../tests/setup/test-app';
+import { TEST_KEY, testConfig, withOwnOrigin } from '../../tests/setup/test-app';
 import { createTestDatabase } from '../../tests/setup/test-database';
 import { LOCAL_SIGN_IN_NOTE } from '../shared/contracts/auth';
 import { buildApp } from './app';
@@ -53,6 +53,7 @@ describe('start-up on an empty data directory (demo mode)', () => {
 
       // The demo administrator signs in with the printed password.
       const app = await buildApp({ ...runtime, logger: false });
+      withOwnOrigin(app);
       const res = await app.inject({
         method: 'POST',
         url: '/api/auth/login',

@@ -1,6 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { cookieFrom, TEST_KEY, TEST_PASSWORD, testConfig } from '../../tests/setup/test-app';
+import {
+  cookieFrom,
+  TEST_KEY,
+  TEST_PASSWORD,
+  testConfig,
+  withOwnOrigin,
+} from '../../tests/setup/test-app';
 import { createTestDatabase } from '../../tests/setup/test-database';
 import { buildApp } from './app';
 import { ManualClock } from './clock';
@@ -30,6 +36,7 @@ beforeAll(async () => {
     logStream: { write: (line: string) => void lines.push(line) },
   });
   await app.ready();
+  withOwnOrigin(app);
 });
 afterAll(async () => {
   await app.close();

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { accounts, E2E_PASSWORD, signIn } from './support';
+import { accounts, E2E_PASSWORD, ownOrigin, signIn } from './support';
 
 /**
  * The accessibility sweep: every route of the app, as an administrator (and the sign-in screens
@@ -114,7 +114,10 @@ for (const dark of [false, true]) {
   }) => {
     // A valid invitation of this test's own, made through the API by an administrator on a
     // separate connection: the page itself stays signed out.
-    const admin = await playwright.request.newContext({ baseURL });
+    const admin = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: baseURL ? ownOrigin(baseURL) : {},
+    });
     const login = await admin.post('/api/auth/login', {
       data: { email: accounts.admin.email, password: E2E_PASSWORD },
     });

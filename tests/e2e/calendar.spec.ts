@@ -3,7 +3,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { dayBounds, dayKeyOf } from '../../src/shared/domain/calendar';
 import { nextHandoffAt, type ShiftPattern, upcomingShifts } from '../../src/shared/domain/shifts';
 import { apiAs, createRotation, userIds } from './rotation-support';
-import { accounts, E2E_PASSWORD } from './support';
+import { accounts, appOrigin, E2E_PASSWORD } from './support';
 
 // Waiting out the sign-in rate limit can take most of a minute.
 test.describe.configure({ timeout: 120_000 });
@@ -20,6 +20,7 @@ test.describe.configure({ timeout: 120_000 });
 async function signInAs(page: Page, email: string) {
   for (let attempt = 0; ; attempt++) {
     const res = await page.request.post('/api/auth/login', {
+      headers: appOrigin(),
       data: { email, password: E2E_PASSWORD },
     });
     if (res.status() === 429 && attempt < 8) {
@@ -195,6 +196,7 @@ test('a coverage request: the covering member accepts it on the calendar, and th
   const noahId = platform?.members.find((m) => m.user.name === accounts.noah.name)?.userId;
   const start = new Date(Date.now() + 60 * 60_000);
   const asked = await page.request.post(`/api/rotations/${platform?.id}/cover`, {
+    headers: appOrigin(),
     data: {
       coveringUserId: noahId,
       startTime: start.toISOString(),
@@ -247,7 +249,9 @@ test('a coverage request: the covering member accepts it on the calendar, and th
   await noah.close();
 
   // Olivia cancels it again, leaving the demo as it was.
-  const cancelled = await page.request.post(`/api/coverage-requests/${requestId}/cancel`);
+  const cancelled = await page.request.post(`/api/coverage-requests/${requestId}/cancel`, {
+    headers: appOrigin(),
+  });
   expect((await cancelled.json()).status).toBe('cancelled');
 });
 
@@ -290,7 +294,11 @@ test('the next two months of a fixed rotation, day by day, are what the shared s
   const ids = await userIds(manager);
   await manager.dispose();
   await signInAs(page, accounts.onCall.email);
-  expect((await page.request.post(`/api/rotations/${created.id}/take-oncall`)).ok()).toBe(true);
+  expect(
+    (
+      await page.request.post(`/api/rotations/${created.id}/take-oncall`, { headers: appOrigin() })
+    ).ok(),
+  ).toBe(true);
   const rotation = await (await page.request.get(`/api/rotations/${created.id}`)).json();
   const pattern: ShiftPattern = {
     cadence: 'daily',

@@ -8,7 +8,7 @@ import {
 } from '@playwright/test';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../setup/oidc-provider';
 import { type BatonServer, freePorts, startBaton } from './oidc-support';
-import { accounts, E2E_PASSWORD } from './support';
+import { accounts, E2E_PASSWORD, ownOrigin } from './support';
 
 /*
  * Identity and access in Chromium: invitations and registration through /invite/{token}, User
@@ -29,7 +29,7 @@ async function asClient(context: BrowserContext) {
 async function apiAs(baseURL: string, email: string): Promise<APIRequestContext> {
   const api = await playwrightRequest.newContext({
     baseURL,
-    extraHTTPHeaders: { 'x-forwarded-for': clientAddress() },
+    extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), ...ownOrigin(baseURL) },
   });
   const res = await api.post('/api/auth/login', { data: { email, password: E2E_PASSWORD } });
   expect(res.status(), await res.text()).toBe(200);

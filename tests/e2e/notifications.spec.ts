@@ -1,5 +1,5 @@
 import { type APIRequestContext, type APIResponse, expect, request, test } from '@playwright/test';
-import { accounts, E2E_PASSWORD, signIn } from './support';
+import { accounts, E2E_PASSWORD, ownOrigin, signIn } from './support';
 
 /**
  * Where notifications go, as a user and an administrator see it: the profile explains a choice of
@@ -14,7 +14,10 @@ async function ok(res: APIResponse, status = 200) {
 
 /** apiAs signs in through the API (local password) on a connection of its own. */
 async function apiAs(baseURL: string | undefined, email: string) {
-  const api = await request.newContext({ baseURL });
+  const api = await request.newContext({
+    baseURL,
+    extraHTTPHeaders: baseURL ? ownOrigin(baseURL) : {},
+  });
   const { user } = await ok(
     await api.post('/api/auth/login', { data: { email, password: E2E_PASSWORD } }),
   );

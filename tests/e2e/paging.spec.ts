@@ -5,7 +5,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { startSmtpServer } from '../setup/smtp-server';
-import { accounts, E2E_PASSWORD } from './support';
+import { accounts, E2E_PASSWORD, ownOrigin } from './support';
 
 /**
  * A manager pages the holder; the email arrives over SMTP; its link acknowledges the page without
@@ -174,6 +174,7 @@ test('the outbox view shows administrators what was sent', async ({ page }) => {
   }[];
   const database = rotations.find((r) => r.name === 'Database On-Call');
   const sent = await page.request.post(`${BASE}/api/rotations/${database?.id}/page`, {
+    headers: ownOrigin(BASE),
     data: { message: 'Replica lag on db-3', urgency: 'medium' },
   });
   expect(sent.status()).toBe(201);
@@ -207,6 +208,7 @@ test('the recipient acknowledges in the app, and escalates another page with a r
   const stamp = Date.now();
   for (const message of [`Ack me ${stamp}`, `Escalate me ${stamp}`]) {
     const res = await morganPage.request.post(`${BASE}/api/rotations/${platform?.id}/page`, {
+      headers: ownOrigin(BASE),
       data: { message },
     });
     expect(res.status()).toBe(201);
@@ -275,7 +277,10 @@ for (const dark of [false, true]) {
     }[];
     const platform = rotations.find((r) => r.name === 'Platform Primary');
     const message = `Axe check ${dark} ${Date.now()}`;
-    await page.request.post(`${BASE}/api/rotations/${platform?.id}/page`, { data: { message } });
+    await page.request.post(`${BASE}/api/rotations/${platform?.id}/page`, {
+      headers: ownOrigin(BASE),
+      data: { message },
+    });
     const mail = await mailTo(accounts.onCall.email, new RegExp(message));
     const ackLink = new RegExp(`${BASE}/pages/ack/[0-9]+\\.[A-Za-z0-9_-]{43}`).exec(mail)?.[0];
 

@@ -16,7 +16,7 @@ import {
   uniqueName,
   userIds,
 } from './rotation-support';
-import { accounts } from './support';
+import { accounts, appOrigin } from './support';
 
 // Waiting out the sign-in rate limit can take most of a minute.
 test.describe.configure({ timeout: 120_000 });
@@ -461,7 +461,11 @@ test("the holder's dialogs: request coverage, and pass baton when the rotation c
   const rotation = await createRotation(manager, name, [accounts.onCall, accounts.noah]);
   await manager.dispose();
   await actAs(page, playwright.request, baseURL ?? '', accounts.onCall);
-  expect((await page.request.post(`/api/rotations/${rotation.id}/take-oncall`)).ok()).toBe(true);
+  expect(
+    (
+      await page.request.post(`/api/rotations/${rotation.id}/take-oncall`, { headers: appOrigin() })
+    ).ok(),
+  ).toBe(true);
   await page.reload();
 
   // Opening Pass Baton reads the rotation's team; when that read fails the dialog closes.

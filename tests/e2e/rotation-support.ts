@@ -5,7 +5,7 @@ import {
   type Locator,
   type Page,
 } from '@playwright/test';
-import { E2E_PASSWORD } from './support';
+import { E2E_PASSWORD, ownOrigin } from './support';
 
 /*
  * Helpers of the rotation browser specs (decision 034): sessions signed in once per worker and
@@ -45,7 +45,7 @@ export async function sessionOf(
 ): Promise<StorageState> {
   const known = sessions.get(who.email);
   if (known) return known;
-  const api = await request.newContext({ baseURL });
+  const api = await request.newContext({ baseURL, extraHTTPHeaders: ownOrigin(baseURL) });
   try {
     for (let attempt = 0; ; attempt++) {
       const res = await api.post('/api/auth/login', {
@@ -69,7 +69,7 @@ export async function sessionOf(
 /** apiAs returns a request context signed in as the account; dispose it when done. */
 export async function apiAs(request: APIRequest, baseURL: string, who: Account) {
   const storageState = await sessionOf(request, baseURL, who);
-  return request.newContext({ baseURL, storageState });
+  return request.newContext({ baseURL, storageState, extraHTTPHeaders: ownOrigin(baseURL) });
 }
 
 /** signInPage gives the page the account's session cookies, without opening anything. */

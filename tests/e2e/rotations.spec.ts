@@ -9,7 +9,7 @@ import {
   toast,
   uniqueName,
 } from './rotation-support';
-import { accounts } from './support';
+import { accounts, appOrigin } from './support';
 
 // Waiting out the sign-in rate limit can take most of a minute.
 test.describe.configure({ timeout: 120_000 });
@@ -336,7 +336,9 @@ test('a suspended rotation refuses a handoff, and the pass-baton dialog stays op
   const rotation = await createRotation(admin, name, [accounts.noah, accounts.sam]);
 
   await actAs(page, playwright.request, baseURL ?? '', accounts.noah);
-  const take = await page.request.post(`/api/rotations/${rotation.id}/take-oncall`);
+  const take = await page.request.post(`/api/rotations/${rotation.id}/take-oncall`, {
+    headers: appOrigin(),
+  });
   expect(take.ok()).toBe(true);
   await page.reload();
 

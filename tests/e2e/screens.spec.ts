@@ -8,7 +8,7 @@ import {
   test,
 } from '@playwright/test';
 import Papa from 'papaparse';
-import { accounts, E2E_PASSWORD, signIn } from './support';
+import { accounts, appOrigin, E2E_PASSWORD, signIn } from './support';
 
 /*
  * The Audit Log, On-Call Team, Settings, Help and Debug Tools screens in Chromium, for each role
@@ -415,7 +415,7 @@ test.describe('Settings', () => {
 
     // The session ends elsewhere: saving says you must be logged in.
     await page.unrouteAll();
-    await page.request.post('/api/auth/logout');
+    await page.request.post('/api/auth/logout', { headers: appOrigin() });
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page.getByText('Error', { exact: true }).first()).toBeVisible();
     await expect(

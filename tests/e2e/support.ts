@@ -13,6 +13,15 @@ export const accounts = {
   sam: { email: 'sam.sullivan@example.com', name: 'Sam Sullivan' },
 };
 
+/**
+ * ownOrigin: the Origin header Baton needs on a state change sent through Playwright's API
+ * client, which (unlike the browser) sends none (decision 160).
+ */
+export const ownOrigin = (baseURL: string) => ({ origin: new URL(baseURL).origin });
+
+/** appOrigin: ownOrigin of the server playwright.config.ts starts (the `baseURL` of page.request). */
+export const appOrigin = () => ownOrigin(`http://127.0.0.1:${process.env.E2E_PORT}`);
+
 /** signIn signs in through the login form with the local password and waits for the dashboard. */
 export async function signIn(page: Page, email: string) {
   await page.goto('/login');

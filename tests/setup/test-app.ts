@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { ManualClock } from '../../src/server/clock';
 import { type Config, loadConfig } from '../../src/server/config';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import type { Database, OpenOptions } from '../../src/server/db/client';
 import { insertUser } from '../../src/server/db/factories';
+import { SAFE_METHODS } from '../../src/server/http/cross-site';
 import {
   createSession,
   SESSION_COOKIE,
@@ -31,8 +32,44 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
   });
 }
 
+/** The origin `app.inject` requests come from (its default Host is localhost:80). */
+export const TEST_ORIGIN = 'http://localhost:80';
+
+/**
+ * withOwnOrigin makes the app's `inject` send a state change with Baton's own Origin, as the
+ * browser does, unless the test gives an Origin or Sec-Fetch-Site of its own: the app refuses
+ * state changes that say neither (decision 160). It returns the unwrapped `inject`, for the
+ * tests of that refusal.
+ */
+export function withOwnOrigin(app: FastifyInstance): FastifyInstance['inject'] {
+  const raw = app.inject.bind(app) as FastifyInstance['inject'];
+  const wrapped = (options?: InjectOptions | string, callback?: unknown) => {
+    if (options && typeof options === 'object') {
+      const method = String(options.method ?? 'GET').toUpperCase();
+      const headers = (options.headers ?? {}) as Record<string, unknown>;
+      const names = Object.keys(headers).map((h) => h.toLowerCase());
+      if (
+        !SAFE_METHODS.has(method) &&
+        !names.includes('origin') &&
+        !names.includes('sec-fetch-site')
+      ) {
+        options = {
+          ...options,
+          headers: { ...headers, origin: TEST_ORIGIN } as InjectOptions['headers'],
+        };
+      }
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: forwards inject's overloads unchanged
+    return (raw as any)(options, callback);
+  };
+  app.inject = wrapped as FastifyInstance['inject'];
+  return raw;
+}
+
 export interface TestApp {
   app: FastifyInstance;
+  /** the app's inject without the Origin withOwnOrigin adds: for tests of the cross-site rule */
+  rawInject: FastifyInstance['inject'];
   database: Database;
   cipher: FieldCipher;
   clock: ManualClock;
@@ -54,8 +91,10 @@ export async function createTestApp(
   const clock = options.clock ?? new ManualClock('2026-11-02T12:00:00Z');
   const app = await buildApp({ config, database, cipher, clock, logger: false });
   await app.ready();
+  const rawInject = withOwnOrigin(app);
   return {
     app,
+    rawInject,
     database,
     cipher,
     clock,

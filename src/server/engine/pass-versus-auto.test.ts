@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { createTestApp, type TestApp, withOwnOrigin } from '../../../tests/setup/test-app';
 import type { User } from '../../shared/contracts/users';
 import { buildApp } from '../app';
 import type { Database, Db } from '../db/client';
@@ -65,6 +65,7 @@ beforeAll(async () => {
   engineDeps = { ...base, database: gated(t.database, engineGate) };
   gatedApp = await buildApp({ ...base, database: gated(t.database, appGate), logger: false });
   await gatedApp.ready();
+  withOwnOrigin(gatedApp);
 });
 afterAll(async () => {
   await gatedApp.close();

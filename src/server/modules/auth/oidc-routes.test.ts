@@ -5,6 +5,7 @@ import {
   createTestApp,
   type TestApp,
   testConfig,
+  withOwnOrigin,
 } from '../../../../tests/setup/test-app';
 import { buildApp } from '../../app';
 import { ManualClock } from '../../clock';
@@ -193,6 +194,7 @@ describe('POST /api/auth/firebase: a token corpus, each refused with the right s
     await inviteFor(c.email);
     const token = await issuer.sign(c);
     const other = await buildApp({ ...t, logger: false });
+    withOwnOrigin(other);
     try {
       expect((await post(token)).statusCode).toBe(200);
       const replay = await other.inject({
