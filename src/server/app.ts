@@ -14,6 +14,7 @@ import type { EngineStatus } from './engine/engine-loop';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
 import { isDatabaseUnavailable } from './http/database-unavailable';
 import { AppError } from './http/errors';
+import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
 import { auditRoutes } from './modules/audit/audit-routes';
@@ -142,6 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(fastifyRateLimit, {
     global: false,
+    // Counted in the database, so a limit holds across instances, not per process (decision 161).
+    store: databaseRateLimitStore({ db: database.db, clock, cipher }),
     errorResponseBuilder: (_req, ctx) => ({
       statusCode: 429,
       message: `Too many attempts. Try again in ${Math.ceil(ctx.ttl / 1000)} seconds.`,

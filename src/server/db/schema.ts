@@ -267,6 +267,21 @@ export const usedIdTokens = pgTable(
   (t) => [index('used_id_tokens_expires_idx').on(t.expiresAt)],
 );
 
+/**
+ * Rate-limit counters shared by every instance on the database (decision 161): one row per route
+ * and client, the client's address kept only as a keyed hash; a row counts hits until its window
+ * ends and is swept after.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    keyHash: text('key_hash').primaryKey(),
+    hits: integer('hits').notNull(),
+    windowEndsAt: ts('window_ends_at').notNull(),
+  },
+  (t) => [index('rate_limit_hits_window_ends_idx').on(t.windowEndsAt)],
+);
+
 export const sessions = pgTable(
   'sessions',
   {
