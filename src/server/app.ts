@@ -17,6 +17,12 @@ import { AppError } from './http/errors';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  helmetOptions,
+  securityHeaders,
+} from './http/security-headers';
 import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
@@ -74,6 +80,8 @@ export function redactUrl(url: string): string {
 /** buildApp returns the Fastify app, ready for `inject` in tests or `listen` in main.ts. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, cipher, clock } = deps;
+  const helmet = helmetOptions(config);
+  const headers = securityHeaders(helmet);
   const app = Fastify({
     logger:
       deps.logger === false
@@ -96,6 +104,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     bodyLimit: 100 * 1024,
+    // Answers given before any hook runs carry the security headers too (decision 162).
+    clientErrorHandler: clientErrorHandler(headers),
+    frameworkErrors: frameworkErrors(headers),
     // Only behind a proxy (TRUST_PROXY) may X-Forwarded-For name the client: rate limits key on it.
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -120,27 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Radix injects style tags at run time; only styles get 'unsafe-inline'.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: config.isProduction ? [] : null,
-      },
-    },
-    // Google's sign-in popup needs to talk back to its opener.
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-    hsts: config.isProduction,
-  });
+  await app.register(fastifyHelmet, helmet);
   await app.register(fastifyRateLimit, {
     global: false,
     // Counted in the database, so a limit holds across instances, not per process (decision 161).

@@ -12,6 +12,10 @@ export const ErrorCodes = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   RATE_LIMITED: 'RATE_LIMITED',
+  // Answered before routing, by Node's parser or Fastify's router (decision 162)
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  URI_TOO_LONG: 'URI_TOO_LONG',
+  HEADERS_TOO_LARGE: 'HEADERS_TOO_LARGE',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL: 'INTERNAL',
   // Rotations and the baton: all answer 409 (src/server/http/errors.ts)
