@@ -63,18 +63,22 @@ export function SecurityDisclosuresArticle() {
               A verified identity with neither an account nor a pending invitation is refused.
             </li>
             <li>
-              A session is a random 256-bit token in an HttpOnly, SameSite=Lax cookie (also Secure
-              in production). The server keeps only its SHA-256 hash. A session ends after 14 days
-              unused or 30 days after sign-in; logging out ends it at once, everywhere.
+              A session is a random 256-bit token in an HttpOnly, SameSite=Lax cookie (in production
+              also Secure, with the __Host- prefix so no other site or subdomain can set it). The
+              server keeps only its SHA-256 hash. A session ends after 14 days unused or 30 days
+              after sign-in; logging out ends it at once, everywhere.
             </li>
             <li>
-              Requests that change something must come from Baton's own origin; cross-site attempts
-              are refused. Identity headers a browser sends are ignored.
+              Requests that change something must show they come from Baton's own pages; cross-site
+              attempts, and requests that do not say where they come from, are refused. Identity
+              headers a browser sends are ignored.
             </li>
             <li>
               Email and password sign-in exists only for demonstrations, development and tests, when
-              a server password is configured. It is limited to 10 attempts a minute and answers
-              “Invalid credentials” alike for an unknown address and a wrong password.
+              a server password is configured: it is one password shared by every account, so a
+              production server refuses to start with one. It is limited to 10 attempts a minute per
+              address across all servers and answers “Invalid credentials” alike for an unknown
+              address and a wrong password.
             </li>
           </ul>
         </TabsContent>
