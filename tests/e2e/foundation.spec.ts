@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { LOCAL_SIGN_IN_NOTE } from '../../src/shared/contracts/auth';
 import { accounts, E2E_PASSWORD, signIn } from './support';
 
 test('a signed-out visitor is sent to /login, except on help pages', async ({ page }) => {
@@ -32,6 +33,8 @@ test('local sign-in: a wrong password is refused, the right one opens the dashbo
   page,
 }) => {
   await page.goto('/login');
+  // The local password is shared by every account: the screen says it is for demos only.
+  await expect(page.getByText(LOCAL_SIGN_IN_NOTE, { exact: true })).toBeVisible();
   await page.getByLabel('Email').fill(accounts.onCall.email);
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
