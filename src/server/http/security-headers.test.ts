@@ -101,6 +101,12 @@ describe('answers given before the hooks run', () => {
       'HEADERS_TOO_LARGE',
       () => get('/api/auth/options', `X-Padding: ${'a'.repeat(20_000)}\r\n`),
     ],
+    [
+      'a path that is not valid percent-encoding',
+      400,
+      'BAD_REQUEST',
+      () => get('/api/rotations/%E0%A4%A'),
+    ],
     ['a request Node cannot parse', 400, 'BAD_REQUEST', () => raw('NOT AN HTTP REQUEST\r\n\r\n')],
   ];
 
