@@ -36,11 +36,24 @@ export const scale = {
   },
   /** SIGKILL in the middle of engine work (tests/faults/engine-kill.test.ts) */
   engineKill: {
-    kills: ci ? 5 : 50,
+    kills: ci ? 5 : 100,
     /** rotations due at every boundary, so a kill lands in the middle of the work */
     rotations: ci ? 120 : 240,
     /** the engine's interval (ENGINE_INTERVAL_SECONDS) on both instances */
     engineIntervalSeconds: 0.2,
+  },
+  /**
+   * SIGSTOP of an instance holding rotations' row locks in the middle of an engine tick
+   * (tests/faults/engine-pause.test.ts), with short PostgreSQL time-outs (decision 168)
+   */
+  enginePause: {
+    pauses: ci ? 3 : 20,
+    rotations: ci ? 120 : 240,
+    engineIntervalSeconds: 0.2,
+    /** DB_LOCK_TIMEOUT_MS: a request waiting on the paused instance's lock gives up after this */
+    lockTimeoutMs: 300,
+    /** DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: the server ends the paused instance's transaction */
+    idleInTransactionTimeoutMs: 3_000,
   },
 } as const;
 
