@@ -55,6 +55,15 @@ export const scale = {
     /** DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: the server ends the paused instance's transaction */
     idleInTransactionTimeoutMs: 3_000,
   },
+  /**
+   * Notifications delivered by real Baton processes through faulty providers while one process
+   * is SIGKILLed every killPeriodMs and restarted (tests/faults/outbox-kill.test.ts)
+   */
+  outboxKill: {
+    notifications: ci ? 1_000 : 10_000,
+    killPeriodMs: ci ? 4_000 : 30_000,
+    outboxIntervalSeconds: 0.2,
+  },
 } as const;
 
 /**
