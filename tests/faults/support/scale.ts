@@ -57,7 +57,7 @@ export const scale = {
     /** DB_LOCK_TIMEOUT_MS: a request waiting on the paused instance's lock gives up after this */
     lockTimeoutMs: 300,
     /** DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: the server ends the paused instance's transaction */
-    idleInTransactionTimeoutMs: 3_000,
+    idleInTransactionTimeoutMs: 5_000,
   },
   /**
    * Notifications delivered by real Baton processes through faulty providers while one process
