@@ -52,7 +52,8 @@ export const scale = {
    */
   enginePause: {
     pauses: ci ? 3 : 20,
-    rotations: ci ? 120 : 240,
+    /** with 120, a round was finished before a lock holder was caught in up to 2 of 5 rounds */
+    rotations: 240,
     engineIntervalSeconds: 0.2,
     /** DB_LOCK_TIMEOUT_MS: a request waiting on the paused instance's lock gives up after this */
     lockTimeoutMs: 300,
