@@ -12,7 +12,11 @@ import type { FieldCipher } from './crypto/field-crypto';
 import type { Database } from './db/client';
 import type { EngineStatus } from './engine/engine-loop';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
-import { isDatabaseUnavailable } from './http/database-unavailable';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  isDatabaseBusy,
+  isDatabaseUnavailable,
+} from './http/database-unavailable';
 import { AppError } from './http/errors';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
@@ -201,8 +205,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     if (isDatabaseUnavailable(err)) {
       req.log.error({ err }, 'database unavailable');
-      return reply.code(503).send({
+      return reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).send({
         message: 'The database is unavailable. Try again shortly.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    }
+    if (isDatabaseBusy(err)) {
+      // A lock or statement time-out (decision 168): rolled back, and worth repeating shortly.
+      req.log.warn({ err }, 'database busy');
+      return reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).send({
+        message: 'The database is busy. Try again shortly.',
         code: 'SERVICE_UNAVAILABLE',
       });
     }

@@ -65,6 +65,8 @@ export function createCipher(config: Config): FieldCipher {
  * one before it wrote, instead of both inserting and one failing to start.
  */
 async function lockStartup(tx: Tx): Promise<void> {
+  // The wait is as long as the other instance's seed, not DB_LOCK_TIMEOUT_MS (decision 168).
+  await tx.execute(sql`set local lock_timeout = 0`);
   await tx.execute(sql`select pg_advisory_xact_lock(7411002)`);
 }
 

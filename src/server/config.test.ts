@@ -30,6 +30,10 @@ describe('loadConfig', () => {
     [{ BATON_TEST_CLOCK_FILE: '/tmp/clock' }, 'BATON_TEST_CLOCK_FILE'],
     [{ READ_CACHE_MB: '-1' }, 'READ_CACHE_MB'],
     [{ READ_CACHE_MB: 'lots' }, 'READ_CACHE_MB'],
+    [{ DB_LOCK_TIMEOUT_MS: '-1' }, 'DB_LOCK_TIMEOUT_MS'],
+    [{ DB_LOCK_TIMEOUT_MS: '2.5' }, 'DB_LOCK_TIMEOUT_MS'],
+    [{ DB_STATEMENT_TIMEOUT_MS: '30s' }, 'DB_STATEMENT_TIMEOUT_MS'],
+    [{ DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2147483648' }, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'],
     [
       {
         NODE_ENV: 'production',
@@ -65,6 +69,21 @@ describe('loadConfig', () => {
     expect(loadConfig({}).readCacheBytes).toBe(16 * 1024 * 1024);
     expect(loadConfig({ READ_CACHE_MB: '0.5' }).readCacheBytes).toBe(512 * 1024);
     expect(loadConfig({ READ_CACHE_MB: '0' }).readCacheBytes).toBe(0);
+  });
+
+  test('the PostgreSQL time-outs default to 5 s for locks and 30 s for statements and idle transactions', () => {
+    expect(loadConfig({}).dbTimeouts).toEqual({
+      lockMs: 5_000,
+      statementMs: 30_000,
+      idleInTransactionMs: 30_000,
+    });
+    expect(
+      loadConfig({
+        DB_LOCK_TIMEOUT_MS: '250',
+        DB_STATEMENT_TIMEOUT_MS: '0',
+        DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '1500',
+      }).dbTimeouts,
+    ).toEqual({ lockMs: 250, statementMs: 0, idleInTransactionMs: 1_500 });
   });
 
   test('production with a key and a domain, and no identity provider, is not demo mode', () => {

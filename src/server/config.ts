@@ -21,6 +21,15 @@ const boolFlag = z
   .optional()
   .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true'));
 
+/** a PostgreSQL time-out in milliseconds: a whole number from 0 (the server's own) to int4's top */
+const dbTimeout = (fallback: number) =>
+  z.coerce
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(0, "must be 0 (the server's own setting) or more")
+    .max(2_147_483_647, 'must be at most 2147483647')
+    .default(fallback);
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -95,6 +104,12 @@ const EnvSchema = z.object({
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   /** megabytes of read answers kept per process (decision 140); 0 turns the cache off */
   READ_CACHE_MB: z.coerce.number().min(0).max(4096).default(16),
+  /** PostgreSQL only (decision 168): how long a statement waits for a lock; 0: the server's own */
+  DB_LOCK_TIMEOUT_MS: dbTimeout(5_000),
+  /** PostgreSQL only: how long one statement may run; 0: the server's own */
+  DB_STATEMENT_TIMEOUT_MS: dbTimeout(30_000),
+  /** PostgreSQL only: how long a transaction may sit idle before the server ends its session */
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: dbTimeout(30_000),
   /** tests only (NODE_ENV=test): a file holding the ISO time the process clock reads (decision 090) */
   BATON_TEST_CLOCK_FILE: optionalString,
 });
@@ -138,6 +153,11 @@ export interface Config {
   handoffTimings: HandoffFlowTimings;
   /** bytes of read answers kept per process (decision 140); 0: no read cache */
   readCacheBytes: number;
+  /**
+   * PostgreSQL session time-outs in milliseconds, sent when each connection starts (decision
+   * 168); 0 sends none, so the server's, database's or role's own setting applies.
+   */
+  dbTimeouts: DbTimeouts;
   /** NODE_ENV=test only: the clock reads the current time from this file (decision 090) */
   testClockFile?: string;
 }
@@ -145,6 +165,12 @@ export interface Config {
 /** Why production refuses LOCAL_LOGIN_PASSWORD (the start-up message and the tests use it). */
 export const LOCAL_PASSWORD_IN_PRODUCTION =
   'must not be set when NODE_ENV=production: it is one shared password that signs in as anyone, administrators included; remove it and sign in through an identity provider (OIDC_CLIENT_ID or FIREBASE_PROJECT_ID)';
+/** PostgreSQL's lock_timeout, statement_timeout and idle_in_transaction_session_timeout. */
+export interface DbTimeouts {
+  lockMs: number;
+  statementMs: number;
+  idleInTransactionMs: number;
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -254,6 +280,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       absoluteMs: e.SESSION_ABSOLUTE_DAYS * 86400_000,
     },
     readCacheBytes: Math.round(e.READ_CACHE_MB * 1024 * 1024),
+    dbTimeouts: {
+      lockMs: e.DB_LOCK_TIMEOUT_MS,
+      statementMs: e.DB_STATEMENT_TIMEOUT_MS,
+      idleInTransactionMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     testClockFile: e.BATON_TEST_CLOCK_FILE ? path.resolve(e.BATON_TEST_CLOCK_FILE) : undefined,
   };
 }

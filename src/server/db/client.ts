@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
+import type { DbTimeouts } from '../config';
 import * as schema from './schema';
 
 /** Db is the Drizzle handle both engines share: every query is written once against it. */
@@ -38,6 +39,12 @@ export interface Database {
 export interface OpenOptions {
   /** called for every SQL statement; tests count queries with it */
   onQuery?: (query: string) => void;
+  /**
+   * PostgreSQL only: the session time-outs every connection starts with (decision 168); a 0 or
+   * a missing value sends none, so the server's own setting applies. PGlite has one connection
+   * and nobody to wait for.
+   */
+  timeouts?: Partial<DbTimeouts>;
 }
 
 export class DataDirLockedError extends Error {
@@ -171,11 +178,20 @@ export function wrapPglite(
 
 /** openPostgres connects a node-postgres pool to a PostgreSQL server. */
 export function openPostgres(url: string, options: OpenOptions & { max?: number } = {}): Database {
+  const timeouts = options.timeouts ?? {};
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
+    // Sent in each connection's start-up packet (node-postgres leaves out a 0). A statement
+    // waiting longer for a lock fails with 55P03 and one running longer with 57014 (both
+    // answered 503 with Retry-After); the server ends a session idle inside a transaction for
+    // longer (25P03), which releases the row locks of an instance that was paused or cut off
+    // while holding them, so the others take its work over (decision 168).
+    lock_timeout: timeouts.lockMs || undefined,
+    statement_timeout: timeouts.statementMs || undefined,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs || undefined,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -196,14 +212,17 @@ export function openPostgres(url: string, options: OpenOptions & { max?: number 
     },
     migrate: async () => {
       // Several instances may start at once: one migrates while the others wait on the lock.
+      // Neither that wait nor a long migration is cut short by the time-outs (decision 168).
       const client = await pool.connect();
       try {
+        await client.query('set lock_timeout = 0; set statement_timeout = 0');
         await client.query('select pg_advisory_lock(7411001)');
         await migrateNodePg(drizzleNodePg(client, { schema }), {
           migrationsFolder: migrationsFolder(),
         });
       } finally {
         await client.query('select pg_advisory_unlock(7411001)').catch(() => {});
+        await client.query('reset lock_timeout; reset statement_timeout').catch(() => {});
         client.release();
       }
     },
@@ -225,11 +244,11 @@ export function describePostgresUrl(url: string): string {
 
 /** openDatabase opens PostgreSQL when a URL is given, else PGlite in dataDir. */
 export async function openDatabase(
-  settings: { databaseUrl?: string; dataDir: string },
+  settings: { databaseUrl?: string; dataDir: string; dbTimeouts?: DbTimeouts },
   options: OpenOptions = {},
 ): Promise<Database> {
   return settings.databaseUrl
-    ? openPostgres(settings.databaseUrl, options)
+    ? openPostgres(settings.databaseUrl, { timeouts: settings.dbTimeouts, ...options })
     : openPglite(settings.dataDir, options);
 }
 

@@ -7,7 +7,7 @@ import { ManualClock } from '../clock';
 import { FieldCipher, parseMasterKey } from '../crypto/field-crypto';
 import { openPostgres } from '../db/client';
 import { SESSION_COOKIE } from '../modules/sessions/session-service';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseBusy, isDatabaseUnavailable } from './database-unavailable';
 
 const serverError = (code: string, message: string) =>
   Object.assign(new pg.DatabaseError(message, 0, 'error'), { code });
@@ -61,6 +61,38 @@ describe('isDatabaseUnavailable', () => {
   });
 });
 
+describe('isDatabaseBusy', () => {
+  test.each([
+    [
+      'lock time-out (55P03)',
+      wrapped(serverError('55P03', 'canceling statement due to lock timeout')),
+    ],
+    [
+      'statement time-out (57014)',
+      wrapped(serverError('57014', 'canceling statement due to statement timeout')),
+    ],
+    [
+      'idle in transaction (25P03)',
+      serverError('25P03', 'terminating connection due to idle-in-transaction timeout'),
+    ],
+    ['deadlock (40P01)', wrapped(serverError('40P01', 'deadlock detected'))],
+    [
+      'an engine task failure',
+      new Error('engine task failed', { cause: wrapped(serverError('55P03', 'lock timeout')) }),
+    ],
+  ])('%s: busy', (_name, err) => {
+    expect(isDatabaseBusy(err)).toBe(true);
+  });
+
+  test.each([
+    ['unique violation', wrapped(serverError('23505', 'duplicate key value'))],
+    ['connection refused', netError('ECONNREFUSED')],
+    ['a plain bug', new TypeError('x is undefined')],
+  ])('%s: not busy', (_name, err) => {
+    expect(isDatabaseBusy(err)).toBe(false);
+  });
+});
+
 describe('the error handler', () => {
   test('a request that cannot reach PostgreSQL answers 503 with a message, not 500', async () => {
     const config = testConfig();
@@ -80,6 +112,7 @@ describe('the error handler', () => {
         headers: { cookie: `${SESSION_COOKIE}=abc` },
       });
       expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('5');
       expect(res.json()).toEqual({
         message: 'The database is unavailable. Try again shortly.',
         code: 'SERVICE_UNAVAILABLE',

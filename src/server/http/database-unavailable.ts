@@ -7,10 +7,39 @@
  * and the engine wraps task failures the same way, so the whole cause chain is looked at.
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  return someCause(err, isUnavailableHere);
+}
+
+/**
+ * isDatabaseBusy tells whether a statement gave up on PostgreSQL's time-outs (decision 168): it
+ * waited longer than DB_LOCK_TIMEOUT_MS for a row another transaction holds, ran longer than
+ * DB_STATEMENT_TIMEOUT_MS, its own transaction sat idle past the idle-in-transaction time-out, or
+ * it was chosen to break a deadlock. The transaction was rolled back and the same request may
+ * well succeed a moment later: it answers 503 with Retry-After, and the engine retries next tick.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  return someCause(err, (e) => {
+    const code = (e as { code?: unknown }).code;
+    return typeof code === 'string' && BUSY_SQLSTATES.has(code);
+  });
+}
+
+/** how long a client should wait before repeating a request answered 503 for the database */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+const BUSY_SQLSTATES = new Set([
+  '55P03', // lock_not_available: lock_timeout (or NOWAIT)
+  '57014', // query_canceled: statement_timeout
+  '25P03', // idle_in_transaction_session_timeout
+  '40P01', // deadlock_detected
+]);
+
+/** someCause tells whether the error or anything in its cause chain matches. */
+function someCause(err: unknown, matches: (e: object) => boolean): boolean {
   const seen = new Set<unknown>();
   for (let e: unknown = err; e && typeof e === 'object' && !seen.has(e); ) {
     seen.add(e);
-    if (isUnavailableHere(e)) return true;
+    if (matches(e)) return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;

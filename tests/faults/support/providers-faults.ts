@@ -11,6 +11,13 @@ export interface FaultPlan {
   /** share of requests that fail, split evenly over the three kinds */
   failureRate: number;
   random: () => number;
+  /**
+   * Unset: a request that gets no answer hangs until the client gives up (its timeout). Set: the
+   * provider cuts the connection this long after, still without an answer, so a client with long
+   * timeouts (Baton's defaults: 15 s for SMTP, 10 s for SMS) learns of the lost answer sooner.
+   * Either way the sender does not know whether the message went out.
+   */
+  dropAfterMs?: number;
 }
 
 export function pickFault(plan: FaultPlan): Fault {

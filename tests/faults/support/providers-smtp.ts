@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { type FaultPlan, ProviderLog, pickFault } from './providers-faults';
 
@@ -54,6 +54,7 @@ export async function startFaultySmtpServer(
         // No answer: the client's socket timeout fires; nothing was delivered.
         if (fault === 'timeout') {
           log.outcomes.timeout += 1;
+          dropLater(session);
           return;
         }
         if (!messageId) log.unkeyed += 1;
@@ -74,12 +75,22 @@ export async function startFaultySmtpServer(
         // Delivered, but the answer is lost: the client times out and will try again.
         if (fault === 'accepted-timeout') {
           log.outcomes['accepted-timeout'] += 1;
+          dropLater(session);
           return;
         }
         callback(null, `Ok: ${log.answers.get(key)}`);
       });
     },
   });
+  /** with plan.dropAfterMs, cuts the session's connection that long after, without an answer */
+  const dropLater = (session: unknown) => {
+    if (plan.dropAfterMs === undefined) return;
+    const connections = (
+      server as unknown as { connections: Set<{ session: unknown; _socket: Socket }> }
+    ).connections;
+    const connection = [...connections].find((c) => c.session === session);
+    setTimeout(() => connection?._socket.destroy(), plan.dropAfterMs);
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {

@@ -26,6 +26,11 @@ export async function startFaultyTwilio(
   const log = new ProviderLog<Sms>();
   const hanging = new Set<ServerResponse>();
   const errorStatuses = [500, 503, 429];
+  /** no answer: held until the client gives up, or cut after plan.dropAfterMs */
+  const hang = (res: ServerResponse) => {
+    hanging.add(res);
+    if (plan.dropAfterMs !== undefined) setTimeout(() => res.destroy(), plan.dropAfterMs);
+  };
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -60,7 +65,7 @@ export async function startFaultyTwilio(
     }
     if (fault === 'timeout') {
       log.outcomes.timeout += 1;
-      hanging.add(res);
+      hang(res);
       return;
     }
     const token = req.headers['i-twilio-idempotency-token'];
@@ -81,7 +86,7 @@ export async function startFaultyTwilio(
     }
     if (fault === 'accepted-timeout') {
       log.outcomes['accepted-timeout'] += 1;
-      hanging.add(res);
+      hang(res);
       return;
     }
     res.writeHead(201, { 'content-type': 'application/json' });

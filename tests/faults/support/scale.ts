@@ -36,11 +36,38 @@ export const scale = {
   },
   /** SIGKILL in the middle of engine work (tests/faults/engine-kill.test.ts) */
   engineKill: {
-    kills: ci ? 5 : 50,
-    /** rotations due at every boundary, so a kill lands in the middle of the work */
-    rotations: ci ? 120 : 240,
+    kills: ci ? 5 : 100,
+    /**
+     * rotations due at every boundary, so a kill lands in the middle of the work: with 120, two
+     * engines writing batches of 25, four at a time, sometimes finished a round between two
+     * looks at the count, and fewer than half of 5 kills landed mid-round
+     */
+    rotations: 240,
     /** the engine's interval (ENGINE_INTERVAL_SECONDS) on both instances */
     engineIntervalSeconds: 0.2,
+  },
+  /**
+   * SIGSTOP of an instance holding rotations' row locks in the middle of an engine tick
+   * (tests/faults/engine-pause.test.ts), with short PostgreSQL time-outs (decision 168)
+   */
+  enginePause: {
+    pauses: ci ? 3 : 20,
+    /** with 120, a round was finished before a lock holder was caught in up to 2 of 5 rounds */
+    rotations: 240,
+    engineIntervalSeconds: 0.2,
+    /** DB_LOCK_TIMEOUT_MS: a request waiting on the paused instance's lock gives up after this */
+    lockTimeoutMs: 300,
+    /** DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: the server ends the paused instance's transaction */
+    idleInTransactionTimeoutMs: 5_000,
+  },
+  /**
+   * Notifications delivered by real Baton processes through faulty providers while one process
+   * is SIGKILLed every killPeriodMs and restarted (tests/faults/outbox-kill.test.ts)
+   */
+  outboxKill: {
+    notifications: ci ? 1_000 : 10_000,
+    killPeriodMs: ci ? 4_000 : 30_000,
+    outboxIntervalSeconds: 0.2,
   },
 } as const;
 

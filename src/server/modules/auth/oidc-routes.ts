@@ -8,7 +8,7 @@ import {
   SIGN_IN_MESSAGES,
 } from '../../../shared/contracts/auth';
 import type { AppDeps } from '../../app';
-import { isDatabaseUnavailable } from '../../http/database-unavailable';
+import { isDatabaseBusy, isDatabaseUnavailable } from '../../http/database-unavailable';
 import { AppError, notFound, parseInput, unauthenticated } from '../../http/errors';
 import { signInWithIdentity } from './auth-service';
 import {
@@ -116,7 +116,7 @@ export async function oidcRoutes(
     if (status < 500) {
       return sendPopup(reply, status, failure('failed', status, SIGN_IN_MESSAGES.problem));
     }
-    const unavailable = isDatabaseUnavailable(err);
+    const unavailable = isDatabaseUnavailable(err) || isDatabaseBusy(err);
     req.log.error({ err }, unavailable ? 'database unavailable' : 'OpenID Connect popup failed');
     const code = unavailable ? 503 : 500;
     return sendPopup(reply, code, failure('failed', code, SIGN_IN_MESSAGES.problem));
