@@ -13,7 +13,7 @@ export function detail(
 ) {
   if (!withheld.includes(field)) return value;
   return (
-    <span key={field} className="font-normal text-muted-foreground">
+    <span key={field} className="break-normal font-normal text-muted-foreground">
       Withheld in production (the server shows it with DEBUG_DETAILS=1)
     </span>
   );
