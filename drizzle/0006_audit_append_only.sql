@@ -48,23 +48,44 @@ END $$;
 ALTER TABLE "audit_events" ALTER COLUMN "chain_seq" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "audit_events" ALTER COLUMN "prev_hash" SET NOT NULL;--> statement-breakpoint
 ALTER TABLE "audit_events" ALTER COLUMN "hash" SET NOT NULL;--> statement-breakpoint
--- Every insert takes the head row's lock until its transaction ends, so inserts from any number of
--- instances form one line; the lock is taken at the insert, the last step of the transactions that
--- write events, so it is held briefly.
+-- The first insert of a transaction locks the head row until the transaction ends, so inserts from
+-- any number of instances form one line. Writers insert their events last in their transactions,
+-- so the lock is held briefly. Within the transaction the tip of the chain is kept in a
+-- transaction-local setting (bound to the transaction id) and the head row is written once, at
+-- commit, by the deferred trigger below: updating one row once per event in one transaction would
+-- make each later lookup walk all its versions, quadratic in the events of a bulk insert.
 CREATE FUNCTION audit_events_chain() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-  head audit_chain_head%ROWTYPE;
+  xid text := txid_current()::text;
+  tip text := coalesce(current_setting('baton.audit_chain_tip', true), '');
+  seq bigint;
+  prev text;
 BEGIN
-  SELECT * INTO head FROM audit_chain_head WHERE id = 1 FOR UPDATE;
-  IF NOT FOUND THEN
-    RAISE EXCEPTION 'audit_chain_head has no row: the audit trail cannot be chained';
+  IF split_part(tip, ':', 1) = xid THEN
+    seq := split_part(tip, ':', 2)::bigint;
+    prev := split_part(tip, ':', 3);
+  ELSE
+    SELECT h.seq, h.hash INTO seq, prev FROM audit_chain_head h WHERE h.id = 1 FOR UPDATE;
+    IF NOT FOUND THEN
+      RAISE EXCEPTION 'audit_chain_head has no row: the audit trail cannot be chained';
+    END IF;
   END IF;
-  NEW.chain_seq := head.seq + 1;
-  NEW.prev_hash := head.hash;
+  NEW.chain_seq := seq + 1;
+  NEW.prev_hash := prev;
   NEW.hash := audit_event_digest(NEW);
-  UPDATE audit_chain_head SET seq = NEW.chain_seq, hash = NEW.hash WHERE id = 1;
+  PERFORM set_config('baton.audit_chain_tip', xid || ':' || NEW.chain_seq || ':' || NEW.hash, true);
   RETURN NEW;
+END $$;
+--> statement-breakpoint
+-- At commit, the transaction's last event moves the head.
+CREATE FUNCTION audit_chain_advance() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.chain_seq::text = split_part(current_setting('baton.audit_chain_tip', true), ':', 2) THEN
+    UPDATE audit_chain_head SET seq = NEW.chain_seq, hash = NEW.hash WHERE id = 1;
+  END IF;
+  RETURN NULL;
 END $$;
 --> statement-breakpoint
 -- UPDATE, DELETE and TRUNCATE are refused. The one exception is key rotation re-sealing a
@@ -91,13 +112,17 @@ END $$;
 CREATE TRIGGER audit_events_chain BEFORE INSERT ON audit_events
   FOR EACH ROW EXECUTE FUNCTION audit_events_chain();
 --> statement-breakpoint
+CREATE CONSTRAINT TRIGGER audit_events_chain_head AFTER INSERT ON audit_events
+  DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION audit_chain_advance();
+--> statement-breakpoint
 CREATE TRIGGER audit_events_append_only BEFORE UPDATE OR DELETE ON audit_events
   FOR EACH ROW EXECUTE FUNCTION audit_events_append_only();
 --> statement-breakpoint
 CREATE TRIGGER audit_events_no_truncate BEFORE TRUNCATE ON audit_events
   FOR EACH STATEMENT EXECUTE FUNCTION audit_events_append_only();
 --> statement-breakpoint
--- The head changes only through the insert trigger (trigger depth 2); it is never deleted.
+-- The head changes only through the chain's own trigger (trigger depth 2); it is never deleted.
 CREATE FUNCTION audit_chain_head_guard() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN

@@ -294,4 +294,38 @@ describe('the audit trail', () => {
       eventsChecked: 7,
     });
   });
+
+  test('one transaction with many events, part of them rolled back to a savepoint, stays one line', async () => {
+    const before = await events();
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into audit_events (action, target_type, target_id)
+                           select 'page.escalated', 'page', g::text from generate_series(1, 300) g`);
+      // A savepoint rolled back takes its events, and the chain's tip, with it.
+      await tx
+        .transaction(async (inner) => {
+          await inner.execute(
+            sql`insert into audit_events (action, target_type) values ('page.resolved', 'page')`,
+          );
+          throw new Error('roll back to the savepoint');
+        })
+        .catch(() => undefined);
+      await tx.execute(
+        sql`insert into audit_events (action, target_type) values ('page.acknowledged', 'page')`,
+      );
+    });
+    const rows = await events();
+    expect(rows).toHaveLength(before.length + 301);
+    expect(rows.map((r) => r.chain_seq)).toEqual(rows.map((_, i) => i + 1));
+    expect(rows.filter((r) => r.action === 'page.resolved')).toEqual([]);
+    expect(rows[rows.length - 1].action).toBe('page.acknowledged');
+    expect(await verifyAuditChain(db, cipher, { batch: 128 })).toEqual({
+      status: 'intact',
+      eventsChecked: rows.length,
+      head: { seq: rows.length, hash: rows[rows.length - 1].hash },
+      firstBroken: null,
+    });
+    // And the next transaction goes on from the head.
+    await rotationEvent('rotation.updated', 30);
+    expect((await verifyAuditChain(db, cipher)).eventsChecked).toBe(rows.length + 1);
+  });
 });
