@@ -96,6 +96,17 @@ describe('loadConfig', () => {
     expect(isDemoMode(config)).toBe(false);
   });
 
+  test('DEBUG_DETAILS: the diagnostics show host, data path and version outside production, in production only when set', () => {
+    const production = { NODE_ENV: 'production', ENCRYPTION_KEY: key, COMPANY_DOMAIN: 'acme.com' };
+    expect(loadConfig({}).debugDetails).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).debugDetails).toBe(true);
+    expect(loadConfig(production).debugDetails).toBe(false);
+    expect(loadConfig({ ...production, DEBUG_DETAILS: '0' }).debugDetails).toBe(false);
+    expect(loadConfig({ ...production, DEBUG_DETAILS: '1' }).debugDetails).toBe(true);
+    expect(loadConfig({ ...production, DEBUG_DETAILS: 'true' }).debugDetails).toBe(true);
+    expect(() => loadConfig({ DEBUG_DETAILS: 'yes' })).toThrow(/DEBUG_DETAILS:/);
+  });
+
   test('an identity provider turns demo mode off', () => {
     expect(isDemoMode(loadConfig({ OIDC_CLIENT_ID: 'baton' }))).toBe(false);
   });

@@ -110,6 +110,8 @@ const EnvSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: dbTimeout(30_000),
   /** PostgreSQL only: how long a transaction may sit idle before the server ends its session */
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: dbTimeout(30_000),
+  /** production only: `1` lets the diagnostics show the hostname, data path and database version */
+  DEBUG_DETAILS: boolFlag,
   /** tests only (NODE_ENV=test): a file holding the ISO time the process clock reads (decision 090) */
   BATON_TEST_CLOCK_FILE: optionalString,
 });
@@ -147,6 +149,11 @@ export interface Config {
   mail: { smtpUrl?: string; from: string };
   sms: { accountSid?: string; authToken?: string; from?: string; apiBase: string };
   outboxIntervalMs: number;
+  /**
+   * whether the administrators' diagnostics show the hostname, where the data lives and the
+   * database version: always outside production, in production only with DEBUG_DETAILS=1
+   */
+  debugDetails: boolean;
   /** how often the engine does what is due (automatic handoffs, notices, schedule changes) */
   engineIntervalMs: number;
   /** the documented handoff flow's timings (specification section 9) */
@@ -264,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiBase: e.TWILIO_API_BASE.replace(/\/$/, ''),
     },
     outboxIntervalMs: e.OUTBOX_INTERVAL_SECONDS * 1000,
+    debugDetails: !isProduction || e.DEBUG_DETAILS === true,
     engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,
     handoffTimings: {
       noticeBeforeMs: e.HANDOFF_NOTICE_MINUTES * MINUTE,

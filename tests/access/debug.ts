@@ -13,4 +13,5 @@ export const access: RouteAccess[] = [
   debugRoute('/api/debug/rotations'),
   debugRoute('/api/debug/database'),
   debugRoute('/api/debug/client-check'),
+  debugRoute('/api/debug/audit-integrity'),
 ];

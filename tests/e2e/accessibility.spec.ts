@@ -185,6 +185,10 @@ test('opened states of the audit log, settings and debug tools have no serious o
     await page.getByRole('tab', { name: tab }).click();
     findings.push(...(await audit(page, `/admin/debug (client check: ${tab})`)));
   }
+  await page.getByRole('tab', { name: 'Audit Integrity' }).click();
+  await page.getByRole('button', { name: 'Verify Audit Trail' }).click();
+  await expect(page.getByText('Events verified')).toBeVisible();
+  findings.push(...(await audit(page, '/admin/debug (audit integrity)')));
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
 });
 

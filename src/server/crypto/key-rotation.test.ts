@@ -6,8 +6,10 @@ import { afterAll, expect, test } from 'vitest';
 import { startRuntime } from '../bootstrap';
 import { ManualClock } from '../clock';
 import { openPglite, selectRows } from '../db/client';
+import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
+import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
 import { secretsPath } from '../secrets';
 import { FieldCipher, parseMasterKey } from './field-crypto';
@@ -54,6 +56,21 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
         text: 'Sealed under the old key.',
       },
     ]);
+    // A deletion in the append-only audit trail, with the name it seals (decisions 132, 172).
+    const admin = await findUserRowByEmail(db, runtime.cipher, 'avery.admin@example.com');
+    await db.transaction((tx) =>
+      recordAdminEvent(
+        tx,
+        {
+          actorUserId: admin!.id,
+          action: 'user.deleted',
+          targetType: 'user',
+          targetId: 999,
+          at: clock.now(),
+        },
+        { cipher: runtime.cipher, targetName: 'Dora Departed' },
+      ),
+    );
   } finally {
     await runtime.database.close();
   }
@@ -89,7 +106,19 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       }
       values += rows.length;
     }
-    expect(result.count).toBe(values);
+    // The trail's sealed name was re-sealed under the new key; the chain still verifies.
+    const sealed = await selectRows<{ id: number; value: string }>(
+      database.db,
+      sql`select id, details ->> 'targetNameEnc' as value from audit_events
+           where details ? 'targetNameEnc'`,
+    );
+    expect(sealed).toHaveLength(1);
+    expect(sealed[0].value.startsWith(`v1.${cipher.keyId}.`)).toBe(true);
+    expect(await verifyAuditChain(database.db, cipher)).toMatchObject({
+      status: 'intact',
+      firstBroken: null,
+    });
+    expect(result.count).toBe(values + 1);
     // Sign-in lookups work under the new key: the blind index was recomputed.
     const admin = await findUserRowByEmail(database.db, cipher, 'avery.admin@example.com');
     expect(admin && toUser(admin, cipher).name).toBe('Avery Admin');

@@ -81,6 +81,9 @@ async function reencryptAuditNames(db: Db, cipher: FieldCipher, prefix: string):
   let total = 0;
   for (;;) {
     const rewritten = await db.transaction(async (tx) => {
+      // The audit trail refuses every UPDATE (decision 172) except this one: with this setting,
+      // for this transaction only, a sealed name may be re-sealed and nothing else may change.
+      await tx.execute(sql`select set_config('baton.audit_reseal', 'on', true)`);
       const rows = await selectRows<{ id: number; value: string }>(
         tx,
         sql`select id, details ->> ${jsonKey} as value from audit_events

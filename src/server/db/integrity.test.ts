@@ -276,7 +276,8 @@ describe('what a deletion takes with it', () => {
         db,
         sql`select actor_user_id from audit_events where target_id = ${String(rotation.id)}`,
       ),
-    ).toEqual([{ actor_user_id: null }]);
+      // The audit trail is append-only and keeps who acted (decision 172): no foreign key.
+    ).toEqual([{ actor_user_id: gone.id }]);
     expect(
       await selectRows(
         db,

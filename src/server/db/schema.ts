@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -326,16 +327,47 @@ export const notifications = pgTable(
   ],
 );
 
+/**
+ * The administrative audit trail, append-only (decision 172): triggers of migration 0006 refuse
+ * UPDATE, DELETE and TRUNCATE, and chain every insert to the one before it. The chain columns are
+ * set by the insert trigger (never by the app) and are NOT NULL in the database; they are
+ * declared nullable here only so inserts need not name them.
+ */
 export const auditEvents = pgTable(
   'audit_events',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    actorUserId: integer('actor_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** no foreign key: the trail keeps who acted after that user is deleted (decision 172) */
+    actorUserId: integer('actor_user_id'),
     action: text('action').notNull(),
     targetType: text('target_type').notNull(),
     targetId: text('target_id'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
+    /** position in the hash chain, 1, 2, 3 … in the order the inserts took the chain head */
+    chainSeq: bigint('chain_seq', { mode: 'number' }),
+    /** the hash of the event before this one in the chain (64 zeros for the first) */
+    prevHash: text('prev_hash'),
+    /** SHA-256 (hex) of this event's fields and prev_hash: see audit_event_digest in 0006 */
+    hash: text('hash'),
   },
-  (t) => [index('audit_events_created_at_idx').on(t.createdAt.desc())],
+  (t) => [
+    index('audit_events_created_at_idx').on(t.createdAt.desc()),
+    uniqueIndex('audit_events_chain_seq_key').on(t.chainSeq),
+  ],
+);
+
+/**
+ * The audit chain's head, one row: the last event's position and hash. The insert trigger locks
+ * it (FOR UPDATE), so concurrent inserts from every instance form one line; the integrity check
+ * compares it with the last event, so events deleted from the end are found too.
+ */
+export const auditChainHead = pgTable(
+  'audit_chain_head',
+  {
+    id: smallint('id').primaryKey().default(1),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [check('audit_chain_head_one_row', sql`${t.id} = 1`)],
 );

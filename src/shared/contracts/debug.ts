@@ -26,6 +26,17 @@ export const DebugRotationSchema = z.object({
 });
 export type DebugRotation = z.infer<typeof DebugRotationSchema>;
 
+/**
+ * In production the diagnostics withhold the host's name, where the data lives and the database
+ * version unless the operator sets DEBUG_DETAILS=1 (decision 173): such a field then reads
+ * `withheld`, and the answer's `withheld` list names it.
+ */
+export const DEBUG_WITHHELD = 'withheld';
+export const WithheldFieldSchema = z.enum(['hostname', 'dbHost', 'serverVersion']);
+export type WithheldField = z.infer<typeof WithheldFieldSchema>;
+/** the fields this answer withholds; empty when every detail is shown */
+const withheld = z.array(WithheldFieldSchema);
+
 export const DebugEnvironmentSchema = z.object({
   nodeEnv: z.string(),
   hostname: z.string(),
@@ -60,6 +71,7 @@ export const RotationsCompareSchema = z.object({
     directFirst: z.array(DebugRotationSchema),
     storageFirst: z.array(DebugRotationSchema),
   }),
+  withheld,
 });
 export type RotationsCompare = z.infer<typeof RotationsCompareSchema>;
 
@@ -86,6 +98,7 @@ export const ProductionFilteringSchema = z.object({
       status: z.enum(['active', 'suspended']),
     }),
   ),
+  withheld,
 });
 export type ProductionFiltering = z.infer<typeof ProductionFilteringSchema>;
 
@@ -107,6 +120,7 @@ export const DatabaseDiagnosticsSchema = z.object({
   migrationsApplied: z.number().int(),
   tables: z.array(z.object({ name: z.string(), rows: z.number().int() })),
   checkedAt: z.string(),
+  withheld,
 });
 export type DatabaseDiagnostics = z.infer<typeof DatabaseDiagnosticsSchema>;
 
@@ -132,5 +146,41 @@ export const ClientCheckSchema = z.object({
     falseAsString: z.string(),
     date: z.string(),
   }),
+  withheld,
 });
 export type ClientCheck = z.infer<typeof ClientCheckSchema>;
+
+/** How the audit chain broke first (decision 172). */
+export const AUDIT_BREAK_KINDS = [
+  /** an event's fields no longer give its stored hash: it was changed after it was written */
+  'altered',
+  /** an event's previous hash is not the hash of the event before it */
+  'unlinked',
+  /** a position of the chain has no event: an event was deleted */
+  'missing',
+  /** a deleted person's sealed name does not open for its event: altered or moved */
+  'sealed',
+  /** the chain head does not name the last event: events at the end were deleted, or one was added around the trigger */
+  'head',
+] as const;
+
+/** AuditIntegritySchema answers GET /api/debug/audit-integrity: the audit trail's hash chain, verified. */
+export const AuditIntegritySchema = z.object({
+  status: z.enum(['intact', 'broken']),
+  /** events read and verified, up to the first broken link */
+  eventsChecked: z.number().int(),
+  /** the chain head as stored: the last event's position and hash */
+  head: z.object({ seq: z.number().int(), hash: z.string() }),
+  firstBroken: z
+    .object({
+      kind: z.enum(AUDIT_BREAK_KINDS),
+      /** the chain position where it broke, and the event there (null when none is there) */
+      chainSeq: z.number().int(),
+      eventId: z.number().int().nullable(),
+      message: z.string(),
+    })
+    .nullable(),
+  durationMs: z.number(),
+  checkedAt: z.string(),
+});
+export type AuditIntegrity = z.infer<typeof AuditIntegritySchema>;

@@ -69,6 +69,17 @@ export const scale = {
     killPeriodMs: ci ? 4_000 : 30_000,
     outboxIntervalSeconds: 0.2,
   },
+  /** two instances inserting audit events at once (tests/faults/audit-chain.test.ts) */
+  auditChain: {
+    /** one writer per rotation, alternating between the two instances */
+    rotations: 10,
+    /** audited changes (suspend, activate) per rotation and round; even, so each ends active */
+    changesPerRotation: ci ? 20 : 100,
+    /** passes of the baton per rotation and round; a multiple of 3, so the first member holds again */
+    passesPerRotation: ci ? 15 : 60,
+    /** timed rounds; the figures are medians */
+    rounds: ci ? 1 : 3,
+  },
 } as const;
 
 /**

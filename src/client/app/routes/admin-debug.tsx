@@ -2,6 +2,7 @@ import { ShieldAlert } from 'lucide-react';
 import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { AuditIntegrity } from '@/features/debug/components/audit-integrity';
 import { ClientCheck } from '@/features/debug/components/client-check';
 import { EnvironmentCheck } from '@/features/debug/components/environment-check';
 import { RotationTools } from '@/features/debug/components/rotation-tools';
@@ -30,6 +31,9 @@ export function DebugToolsPage() {
           <TabsTrigger className="h-8 flex-none" value="client">
             Client Check
           </TabsTrigger>
+          <TabsTrigger className="h-8 flex-none" value="audit">
+            Audit Integrity
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="rotation-tools">
           <RotationTools />
@@ -39,6 +43,9 @@ export function DebugToolsPage() {
         </TabsContent>
         <TabsContent value="client">
           <ClientCheck />
+        </TabsContent>
+        <TabsContent value="audit">
+          <AuditIntegrity />
         </TabsContent>
       </Tabs>
     </>

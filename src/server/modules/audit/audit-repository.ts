@@ -248,16 +248,18 @@ export async function listAdminEvents(
     ]),
   );
 
-  const deletedNames = await loadDeletedNames(
-    db,
-    cipher,
-    shown.filter((e) => {
+  const deletedNames = await loadDeletedNames(db, cipher, [
+    ...shown.filter((e) => {
       const id = e.targetId && /^\d{1,9}$/.test(e.targetId) ? Number(e.targetId) : null;
       if (id === null) return false;
       if (e.targetType === 'user') return !people.has(id);
       return e.targetType === 'invitation' && !invitationNames.has(id);
     }),
-  );
+    // The trail keeps the id of an actor since deleted (decision 172): named by their deletion.
+    ...shown
+      .filter((e) => e.actorUserId !== null && !people.has(e.actorUserId))
+      .map((e) => ({ targetType: 'user', targetId: String(e.actorUserId) })),
+  ]);
 
   const events = shown.map((e): AdminEvent => {
     const targetNumber = e.targetId && /^\d{1,9}$/.test(e.targetId) ? Number(e.targetId) : null;
@@ -276,9 +278,15 @@ export async function listAdminEvents(
       .find((v): v is string => typeof v === 'string' && v.length > 0);
     const { [AUDIT_TARGET_NAME.jsonKey]: _sealed, ...details } = e.details ?? {};
     const actor = e.actorUserId === null ? undefined : people.get(e.actorUserId);
+    const deletedActor =
+      e.actorUserId === null || actor ? undefined : deletedNames.get(`user:${e.actorUserId}`);
     return {
       id: e.id,
-      actor: actor ? { id: actor.id, name: actor.name } : null,
+      actor: actor
+        ? { id: actor.id, name: actor.name }
+        : e.actorUserId !== null && deletedActor !== undefined
+          ? { id: e.actorUserId, name: deletedActor }
+          : null,
       action: e.action,
       targetType: e.targetType,
       targetId: e.targetId,

@@ -422,6 +422,37 @@ describe('GET /api/audit-log/admin-events', () => {
 });
 
 describe('deletions in the administrative trail (decision 132)', () => {
+  test('an administrator since deleted is still named as the one who acted (decision 172)', async () => {
+    const former = await t.createUser({ name: 'Fiona Former', roles: ['admin'] });
+    const formerCookie = await t.cookieFor(former);
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/rotations',
+      payload: { name: 'Made by Fiona' },
+      headers: { cookie: formerCookie, origin: 'http://localhost:80' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/users/${former.id}`,
+      headers: { cookie: adminCookie, origin: 'http://localhost:80' },
+    });
+    expect(removed.statusCode).toBeLessThan(300);
+    const events = (
+      await t.app.inject({
+        url: '/api/audit-log/admin-events?limit=2',
+        headers: { cookie: adminCookie },
+      })
+    ).json().events;
+    expect(events[0]).toMatchObject({ action: 'user.deleted', target: 'Fiona Former' });
+    // The trail is append-only: the actor's id stays, and their deletion's sealed name names them.
+    expect(events[1]).toMatchObject({
+      action: 'rotation.created',
+      actor: { id: former.id, name: 'Fiona Former' },
+      target: 'Made by Fiona',
+    });
+  });
+
   test('a deleted user and a deleted invitation are named in the trail; the raw rows hold no clear name', async () => {
     const gone = await t.createUser({ name: 'Della Departed', roles: ['on-call'] });
     const deleted = await t.app.inject({
@@ -483,12 +514,17 @@ describe('deletions in the administrative trail (decision 132)', () => {
       expect.stringMatching(/^v1\./),
     ]);
 
-    // Bound to its own event: copied onto another event it does not open there.
+    // Bound to its own event: copied onto another event it does not open there. (The trail
+    // refuses updates, decision 172: only someone who can switch its triggers off gets this far.)
     const userEnvelope = JSON.parse(rows[0].details).targetNameEnc;
-    await t.database.db.execute(
-      sql`update audit_events set details = jsonb_build_object('targetNameEnc', ${userEnvelope}::text)
-           where id = ${invitationEvent.id}`,
-    );
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table audit_events disable trigger user`);
+      await tx.execute(
+        sql`update audit_events set details = jsonb_build_object('targetNameEnc', ${userEnvelope}::text)
+             where id = ${invitationEvent.id}`,
+      );
+      await tx.execute(sql`alter table audit_events enable trigger user`);
+    });
     expect((await trail()).map((e) => e.target)).toEqual([
       `invitation #${invitationId}`,
       `invitation #${invitationId}`,

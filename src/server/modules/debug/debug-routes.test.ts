@@ -1,3 +1,5 @@
+import os from 'node:os';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   createTestApp,
@@ -6,6 +8,7 @@ import {
   type TestApp,
 } from '../../../../tests/setup/test-app';
 import {
+  AuditIntegritySchema,
   ClientCheckSchema,
   DatabaseDiagnosticsSchema,
   type DebugRotation,
@@ -14,6 +17,7 @@ import {
   RotationsCompareSchema,
 } from '../../../shared/contracts/debug';
 import { buildApp } from '../../app';
+import { selectRows } from '../../db/client';
 import { insertRotation } from '../../db/factories';
 import { fieldDifferences, readRotationsStorage } from './debug-repository';
 
@@ -134,6 +138,7 @@ describe('diagnostics', () => {
     expect(body.engine).toBe(t.database.engine);
     expect(body.dbHost).toBe(t.database.location);
     expect(body.serverVersion).toMatch(/PostgreSQL/);
+    expect(body.withheld).toEqual([]);
     expect(body.migrationsApplied).toBeGreaterThan(0);
     expect(body.checkedAt).toBe(t.clock.now().toISOString());
     const rows = Object.fromEntries(body.tables.map((r) => [r.name, r.rows]));
@@ -150,9 +155,10 @@ describe('diagnostics', () => {
     expect(body.rotations.sampleRotation).toEqual(body.rotations.jsonArray[0]);
     expect(body.environment).toEqual({
       nodeEnv: 'test',
-      hostname: expect.any(String),
+      hostname: os.hostname(),
       isProd: false,
     });
+    expect(body.withheld).toEqual([]);
     expect(body.testValues).toMatchObject({
       booleanAsBoolean: true,
       booleanAsString: 'true',
@@ -220,6 +226,107 @@ describe('diagnostics', () => {
         memberCount: rotation.members.length,
       });
     }
+  });
+
+  test('without DEBUG_DETAILS (production) the host, data path and version are withheld, and each answer says so', async () => {
+    // loadConfig gives debugDetails false in production unless DEBUG_DETAILS=1 (config.test.ts).
+    const app = await buildApp({
+      config: { ...t.config, debugDetails: false },
+      database: t.database,
+      cipher: t.cipher,
+      clock: t.clock,
+      logger: false,
+    });
+    try {
+      const read = async (path: string) => {
+        const res = await app.inject({ url: path, headers: { cookie } });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.body).not.toContain(os.hostname());
+        expect(res.body).not.toContain(t.database.location);
+        expect(res.body).not.toMatch(/PostgreSQL \d/);
+        return res.json();
+      };
+      const compare = RotationsCompareSchema.parse(await read('/api/debug/rotations-compare'));
+      expect(compare.environment).toEqual({
+        nodeEnv: 'test',
+        hostname: 'withheld',
+        dbHost: 'withheld',
+        encryptionKeyAvailable: true,
+      });
+      expect(compare.withheld).toEqual(['hostname', 'dbHost']);
+      // The checks themselves still work.
+      expect(compare.summary).toEqual({ directCount: 4, storageCount: 4, match: true });
+
+      const filtering = ProductionFilteringSchema.parse(
+        await read('/api/debug/production-filtering'),
+      );
+      expect(filtering.environment).toEqual({ environment: 'test', dbHost: 'withheld' });
+      expect(filtering.withheld).toEqual(['dbHost']);
+      expect(filtering.rotationsStats.total).toBe(4);
+
+      const database = DatabaseDiagnosticsSchema.parse(await read('/api/debug/database'));
+      expect(database).toMatchObject({
+        engine: t.database.engine,
+        dbHost: 'withheld',
+        serverVersion: 'withheld',
+        withheld: ['dbHost', 'serverVersion'],
+      });
+      expect(database.tables.find((r) => r.name === 'rotations')?.rows).toBe(4);
+
+      const check = ClientCheckSchema.parse(await read('/api/debug/client-check'));
+      expect(check.environment.hostname).toBe('withheld');
+      expect(check.withheld).toEqual(['hostname']);
+      expect(check.rotations.asObject.count).toBe(4);
+
+      expect((await read('/api/debug/rotations')).count).toBe(4);
+      expect(AuditIntegritySchema.parse(await read('/api/debug/audit-integrity')).status).toBe(
+        'intact',
+      );
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('audit-integrity: the chain verified to its head, and the first broken link named', async () => {
+    // Audited changes made through the API, as an administrator makes them.
+    for (const name of ['Audit One', 'Audit Two']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/rotations',
+        headers: { cookie, origin: 'http://localhost:80' },
+        payload: { name, cadence: 'weekly' },
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const intact = AuditIntegritySchema.parse(await get('/api/debug/audit-integrity'));
+    expect(intact).toMatchObject({ status: 'intact', firstBroken: null });
+    expect(intact.eventsChecked).toBe(intact.head.seq);
+    expect(intact.eventsChecked).toBeGreaterThanOrEqual(2);
+    expect(intact.checkedAt).toBe(t.clock.now().toISOString());
+
+    // Someone who can switch the triggers off edits an event: the check names that event.
+    const [victim] = await selectRows<{ id: number | string; chain_seq: number | string }>(
+      t.database.db,
+      sql`select id, chain_seq from audit_events where action = 'rotation.created'
+           order by chain_seq desc limit 1`,
+    );
+    await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`alter table audit_events disable trigger user`);
+      await tx.execute(
+        sql`update audit_events set details = '{"name": "Nothing to see"}' where id = ${victim.id}`,
+      );
+      await tx.execute(sql`alter table audit_events enable trigger user`);
+    });
+    const broken = AuditIntegritySchema.parse(await get('/api/debug/audit-integrity'));
+    expect(broken).toMatchObject({
+      status: 'broken',
+      eventsChecked: Number(victim.chain_seq) - 1,
+      firstBroken: {
+        kind: 'altered',
+        chainSeq: Number(victim.chain_seq),
+        eventId: Number(victim.id),
+      },
+    });
   });
 
   test('an empty database answers zeros, not errors', async () => {

@@ -2,16 +2,20 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import {
+  type AuditIntegrity,
   type ClientCheck,
   type DatabaseDiagnostics,
   DEBUG_SAMPLE_SIZE,
+  DEBUG_WITHHELD,
   type DebugEnvironment,
   type DirectRotations,
   type ProductionFiltering,
   type RotationsCompare,
+  type WithheldField,
 } from '../../../shared/contracts/debug';
 import type { AppDeps } from '../../app';
 import { requirePermission } from '../../http/request-context';
+import { verifyAuditChain } from '../audit/audit-chain';
 import {
   fieldDifferences,
   readDatabaseFacts,
@@ -22,17 +26,25 @@ import {
 /**
  * Administrators' diagnostics (specification section 7). Read-only, from the live database. They
  * never reveal a secret: the database is named without credentials (Database.location) and the
- * encryption key appears only as available or not.
+ * encryption key appears only as available or not. In production the host's name, where the data
+ * lives and the database version read `withheld` unless the operator sets DEBUG_DETAILS=1, and
+ * each answer lists what it withheld (decision 173).
  */
 export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
   const { config, database, clock } = deps;
   const { db } = database;
   const readStorage = deps.rotationsStorageRead ?? readRotationsStorage;
 
+  // A detail that helps an attacker map the deployment: shown only when config.debugDetails.
+  const detail = (value: () => string) => (config.debugDetails ? value() : DEBUG_WITHHELD);
+  const withheld = (...fields: WithheldField[]): WithheldField[] =>
+    config.debugDetails ? [] : fields;
+  const dbHost = () => detail(() => database.location);
+
   const environment = (): DebugEnvironment => ({
     nodeEnv: config.nodeEnv,
-    hostname: os.hostname(),
-    dbHost: database.location,
+    hostname: detail(os.hostname),
+    dbHost: dbHost(),
     encryptionKeyAvailable: Boolean(config.encryptionKey),
   });
 
@@ -66,6 +78,7 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
         directFirst: direct.slice(0, DEBUG_SAMPLE_SIZE),
         storageFirst: storage.slice(0, DEBUG_SAMPLE_SIZE),
       },
+      withheld: withheld('hostname', 'dbHost'),
     };
   });
 
@@ -75,7 +88,7 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
     const suspended = direct.filter((r) => r.suspended).length;
     const storageSuspended = storage.filter((r) => r.suspended).length;
     return {
-      environment: { environment: config.nodeEnv, dbHost: database.location },
+      environment: { environment: config.nodeEnv, dbHost: dbHost() },
       rotationsStats: {
         total: direct.length,
         active: direct.length - suspended,
@@ -92,6 +105,7 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
         name: r.name,
         status: r.suspended ? 'suspended' : 'active',
       })),
+      withheld: withheld('dbHost'),
     };
   });
 
@@ -109,10 +123,12 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
     const facts = await readDatabaseFacts(db);
     return {
       engine: database.engine,
-      dbHost: database.location,
+      dbHost: dbHost(),
       pingMs,
       ...facts,
+      serverVersion: detail(() => facts.serverVersion),
       checkedAt: clock.now().toISOString(),
+      withheld: withheld('dbHost', 'serverVersion'),
     };
   });
 
@@ -128,7 +144,7 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
       },
       environment: {
         nodeEnv: config.nodeEnv,
-        hostname: os.hostname(),
+        hostname: detail(os.hostname),
         isProd: config.isProduction,
       },
       testValues: {
@@ -143,6 +159,19 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
         falseAsString: 'false',
         date: clock.now().toISOString(),
       },
+      withheld: withheld('hostname'),
+    };
+  });
+
+  // The audit trail's hash chain, verified from the first event to the head (decision 172).
+  app.get('/api/debug/audit-integrity', async (req): Promise<AuditIntegrity> => {
+    requirePermission(req, 'debug.view');
+    const started = performance.now();
+    const result = await verifyAuditChain(db, deps.cipher);
+    return {
+      ...result,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      checkedAt: clock.now().toISOString(),
     };
   });
 }

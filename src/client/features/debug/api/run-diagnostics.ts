@@ -1,4 +1,5 @@
 import type {
+  AuditIntegrity,
   ClientCheck,
   DirectRotations,
   ProductionFiltering,
@@ -62,6 +63,21 @@ export async function fetchClientCheck(): Promise<ClientCheck> {
     const { status, text } = statusOf(error);
     throw new Error(`API error: ${status} ${text}`);
   }
+}
+
+/** fetchAuditIntegrity verifies the audit trail's hash chain; fails 'Audit integrity check failed: {status} {text}'. */
+export async function fetchAuditIntegrity(): Promise<AuditIntegrity> {
+  try {
+    return await apiRequest<AuditIntegrity>('GET', '/api/debug/audit-integrity');
+  } catch (error) {
+    const { status, text } = statusOf(error);
+    throw new Error(`Audit integrity check failed: ${status} ${text}`);
+  }
+}
+
+/** useAuditIntegrity runs the audit integrity check on demand. */
+export function useAuditIntegrity() {
+  return useMutation({ mutationFn: fetchAuditIntegrity });
 }
 
 /** useRotationsCompare runs the rotation diagnostic on demand. */

@@ -20,7 +20,7 @@ import {
 } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useClientCheck } from '../api/run-diagnostics';
-import { ErrorPanel, FactList, JsonView } from './json-view';
+import { detail, ErrorPanel, FactList, JsonView } from './json-view';
 
 /** parseStringified parses the server's JSON string back, or returns null when it does not parse. */
 export function parseStringified(text: string): unknown[] | null {
@@ -90,7 +90,7 @@ function Results({ data }: { data: ClientCheckResult }) {
         <FactList
           facts={[
             ['Node environment', data.environment.nodeEnv],
-            ['Hostname', data.environment.hostname],
+            ['Hostname', detail(data.environment.hostname, 'hostname', data.withheld)],
             ['Is production', data.environment.isProd ? 'Yes' : 'No'],
             ['Rotation count', data.rotations.asObject.count],
             ['Rotation ids', data.rotations.asObject.ids.join(', ') || 'None'],

@@ -12,7 +12,7 @@ import {
 } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useEnvironmentCheck } from '../api/run-diagnostics';
-import { ErrorPanel, FactList } from './json-view';
+import { detail, ErrorPanel, FactList } from './json-view';
 
 /** EnvironmentCheck runs the environment filtering check: does any rotation go missing here? */
 export function EnvironmentCheck() {
@@ -70,7 +70,14 @@ export function EnvironmentCheck() {
               <FactList
                 facts={[
                   ['Environment', result.filtering.environment.environment],
-                  ['Database', result.filtering.environment.dbHost],
+                  [
+                    'Database',
+                    detail(
+                      result.filtering.environment.dbHost,
+                      'dbHost',
+                      result.filtering.withheld,
+                    ),
+                  ],
                 ]}
               />
             </TabsContent>

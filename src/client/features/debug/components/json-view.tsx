@@ -1,5 +1,23 @@
+import type { WithheldField } from '@shared/contracts/debug';
 import type { ReactNode } from 'react';
 import { cn } from '@/lib/utils';
+
+/**
+ * detail shows a value the server may withhold in production (decision 173): the value itself, or
+ * a muted note that it was withheld and how the operator shows it.
+ */
+export function detail(
+  value: string,
+  field: WithheldField,
+  withheld: readonly WithheldField[] = [],
+) {
+  if (!withheld.includes(field)) return value;
+  return (
+    <span key={field} className="break-normal font-normal text-muted-foreground">
+      Withheld in production (the server shows it with DEBUG_DETAILS=1)
+    </span>
+  );
+}
 
 /** JsonView shows a value as indented JSON in a scrollable block. */
 export function JsonView({

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { DEBUG_JSON_VIEWS, useRotationsCompare } from '../api/run-diagnostics';
-import { ErrorPanel, FactList, JsonView } from './json-view';
+import { detail, ErrorPanel, FactList, JsonView } from './json-view';
 
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No');
 
@@ -98,8 +98,8 @@ export function RotationTools() {
                 <FactList
                   facts={[
                     ['Node environment', result.environment.nodeEnv],
-                    ['Hostname', result.environment.hostname],
-                    ['Database', result.environment.dbHost],
+                    ['Hostname', detail(result.environment.hostname, 'hostname', result.withheld)],
+                    ['Database', detail(result.environment.dbHost, 'dbHost', result.withheld)],
                     ['Encryption key available', yesNo(result.environment.encryptionKeyAvailable)],
                   ]}
                 />
