@@ -11,6 +11,7 @@ import {
   setUserRoles,
   toUser,
 } from './modules/users/user-repository';
+import { sealClearPageMessages } from './modules/paging/page-message';
 import { loadOrCreateDemoSecrets } from './secrets';
 import { demoAccounts, seedDemoData } from './seed/demo-seed';
 
@@ -108,6 +109,8 @@ export async function startRuntime(
   const database = await openDatabase(config);
   try {
     await database.migrate();
+    // Migration 0007's data step: page texts stored in clear before decision 163 are sealed.
+    await sealClearPageMessages(database.db, cipher);
     const demo = isDemoMode(config);
     const adminCreated = await ensureAdmin({ config, database, cipher });
     const shouldSeed = config.demo ?? demo;

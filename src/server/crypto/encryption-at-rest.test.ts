@@ -1,13 +1,16 @@
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startFakeTwilio } from '../../../tests/setup/fake-twilio';
 import { startSmtpServer } from '../../../tests/setup/smtp-server';
 import { createTestDatabase } from '../../../tests/setup/test-database';
 import type { User } from '../../shared/contracts/users';
 import { ManualClock } from '../clock';
-import { type Database, selectRows } from '../db/client';
+import { type Database, selectRows, wrapPglite } from '../db/client';
+import { insertRotation } from '../db/factories';
 import { allocateIds } from '../db/ids';
-import { auditEvents, invitations, notifications, users } from '../db/schema';
+import { auditEvents, invitations, notifications, pages, users } from '../db/schema';
 import {
   insertInvitation,
   recoverInvitationToken,
@@ -15,6 +18,8 @@ import {
 } from '../modules/invitations/invitation-repository';
 import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
+import { pageMessageOf, sealClearPageMessages } from '../modules/paging/page-message';
+import { insertPageRow } from '../modules/paging/paging-repository';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
@@ -39,9 +44,18 @@ const secrets = [
   'Katherine Johnson',
 ];
 let invitationToken: string;
+/** the PGlite instance itself, to read its files (data directory and write-ahead log) */
+let pglite: PGlite | undefined;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  if (process.env.TEST_DATABASE_URL) {
+    database = await createTestDatabase();
+  } else {
+    pglite = await PGlite.create({
+      loadDataDir: new Blob([await readFile(inject('pgliteTemplate'))]),
+    });
+    database = wrapPglite(pglite, 'pglite:memory');
+  }
   const { db } = database;
   const [grace] = await insertUsers(db, cipher, [
     {
@@ -71,6 +85,18 @@ beforeAll(async () => {
     dedupeKey: 'test-1',
   });
   await failDeliveryTo(grace);
+  // A page's text is sealed like notifications' content (decision 163).
+  const rotation = await insertRotation(db, { memberIds: [grace.id], holderId: grace.id });
+  await db.transaction((tx) =>
+    insertPageRow(tx, cipher, {
+      rotationId: rotation.id,
+      pagedById: grace.id,
+      targetUserId: grace.id,
+      message: 'Page: disk full on db-7',
+      urgency: 'high',
+      createdAt: new Date(),
+    }),
+  );
   // A deletion's audit event keeps the target's name sealed in its details.
   await db.transaction((tx) =>
     recordAdminEvent(
@@ -123,7 +149,7 @@ async function failDeliveryTo(user: User) {
 
 async function rawDump(): Promise<string> {
   const out: unknown[] = [];
-  for (const table of ['users', 'invitations', 'notifications', 'audit_events']) {
+  for (const table of ['users', 'invitations', 'notifications', 'audit_events', 'pages']) {
     out.push(await selectRows(database.db, sql.raw(`select * from ${table}`)));
   }
   return JSON.stringify(out);
@@ -151,6 +177,38 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
       expect(dump).not.toContain(secret.toLowerCase());
     }
     expect(dump).toContain('v1.');
+  });
+
+  test.runIf(!process.env.TEST_DATABASE_URL)(
+    "the database's files, write-ahead log included, hold no personal value in clear",
+    async () => {
+      if (!pglite) throw new Error('PGlite expected');
+      await pglite.query('checkpoint');
+      const files = Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
+      expect(files.includes('pg_wal/')).toBe(true);
+      for (const secret of [...secrets, 'Ada Lovelace', invitationToken]) {
+        expect(files.includes(secret), secret).toBe(false);
+      }
+    },
+  );
+
+  test('page texts stored in clear before decision 163 are sealed by the data step', async () => {
+    const [grace] = await database.db.select().from(users).orderBy(users.id).limit(1);
+    const [page] = await database.db.select().from(pages).limit(1);
+    // A row as migration 0007 finds it: the text in the clear column only.
+    await database.db.execute(
+      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
+          values (${page.rotationId}, ${grace.id}, ${grace.id}, 'Legacy: router 3 is down')`,
+    );
+    expect(await sealClearPageMessages(database.db, cipher)).toBe(1);
+    expect(await sealClearPageMessages(database.db, cipher)).toBe(0);
+    const rows = await database.db.select().from(pages).orderBy(pages.id);
+    expect(rows.map((r) => r.legacyMessage)).toEqual([null, null]);
+    expect(rows.map((r) => pageMessageOf(r, cipher))).toEqual([
+      'Page: disk full on db-7',
+      'Legacy: router 3 is down',
+    ]);
+    expect((await rawDump()).toLowerCase()).not.toContain('router 3');
   });
 
   test('users are found by email through the blind index, in any letter case', async () => {
@@ -189,8 +247,8 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const during = new FieldCipher(newKey, [oldKey]);
     const rewritten = await reencryptAll(database.db, during);
     // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email, token;
-    // 3 notifications; 1 audit event's target name
-    expect(rewritten).toBe(12);
+    // 3 notifications; 2 page texts; 1 audit event's target name
+    expect(rewritten).toBe(14);
     expect(await reencryptAll(database.db, during)).toBe(0);
 
     const after = new FieldCipher(newKey);
@@ -208,6 +266,11 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     expect(sealed.startsWith(`v1.${after.keyId}.`)).toBe(true);
     expect(after.decrypt(sealed, ctx)).toBe('Katherine Johnson');
     expect(event.details.roles).toEqual(['on-call']);
+    const sealedPages = await database.db.select().from(pages).orderBy(pages.id);
+    expect(sealedPages.map((p) => pageMessageOf(p, after))).toEqual([
+      'Page: disk full on db-7',
+      'Legacy: router 3 is down',
+    ]);
     const dump = (await rawDump()).toLowerCase();
     for (const secret of [...secrets, invitationToken]) {
       expect(dump).not.toContain(secret.toLowerCase());

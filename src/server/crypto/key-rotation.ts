@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { createCipher, resolveSecrets } from '../bootstrap';
 import { loadConfig } from '../config';
 import { type Db, openDatabase, selectRows } from '../db/client';
+import { sealClearPageMessages } from '../modules/paging/page-message';
 import { loadOrCreateDemoSecrets, saveDemoSecrets } from '../secrets';
 import { type FieldCipher, generateMasterKey } from './field-crypto';
 
@@ -14,6 +15,7 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'invitations', column: 'email_enc', field: 'email', blindIndex: 'email_index' },
   { table: 'invitations', column: 'token_enc', field: 'token' },
   { table: 'notifications', column: 'content_enc', field: 'content' },
+  { table: 'pages', column: 'message_enc', field: 'message' },
 ] as const;
 
 /**
@@ -42,7 +44,8 @@ const BATCH = 500;
  */
 export async function reencryptAll(db: Db, cipher: FieldCipher): Promise<number> {
   const prefix = `v1.${cipher.keyId}.%`;
-  let total = 0;
+  // Page texts still in clear (a database not started since migration 0007) are sealed first.
+  let total = await sealClearPageMessages(db, cipher);
   for (const spec of ENCRYPTED_COLUMNS) {
     const table = sql.identifier(spec.table);
     const column = sql.identifier(spec.column);

@@ -1,5 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
 import {
   auditEvents,
   handoffs,
@@ -9,6 +11,7 @@ import {
   rotations,
   users,
 } from '../../db/schema';
+import { pageMessageCtx } from './page-message';
 
 export type PageRow = typeof pages.$inferSelect;
 
@@ -25,9 +28,10 @@ const rotationColumns = {
   suspended: rotations.suspended,
 };
 
-/** insertPageRow records a page as triggered. */
+/** insertPageRow records a page as triggered, its text sealed (decision 163). */
 export async function insertPageRow(
   tx: Tx,
+  cipher: FieldCipher,
   values: {
     rotationId: number;
     pagedById: number;
@@ -37,9 +41,16 @@ export async function insertPageRow(
     createdAt: Date;
   },
 ): Promise<PageRow> {
+  const { message, ...rest } = values;
+  const [id] = await allocateIds(tx, 'pages');
   const [row] = await tx
     .insert(pages)
-    .values({ ...values, status: 'triggered' })
+    .values({
+      ...rest,
+      id,
+      messageEnc: cipher.encrypt(message, pageMessageCtx(id)),
+      status: 'triggered',
+    })
     .returning();
   return row;
 }

@@ -72,6 +72,7 @@ import {
   type PageWithRotation,
   updatePageRow,
 } from './paging-repository';
+import { pageMessageOf } from './page-message';
 
 /** What the paging services need from the app. */
 export interface PagingDeps extends NotifyDeps {
@@ -131,7 +132,7 @@ export async function triggerPage(
     handoffTimings: HandoffFlowTimings;
   },
 ): Promise<PageRow> {
-  const inserted = await insertPageRow(tx, {
+  const inserted = await insertPageRow(tx, deps.cipher, {
     rotationId: input.rotation.id,
     pagedById: input.pager.id,
     targetUserId: input.target.id,
@@ -151,7 +152,7 @@ export async function triggerPage(
     baseUrl,
     rotation: input.rotation,
     pagerName: input.pager.name,
-    message: page.message,
+    message: input.message,
     urgency: input.urgency,
     ackUrl: ackUrl(baseUrl, token),
     createdAt: input.now,
@@ -182,7 +183,7 @@ export async function triggerPage(
       rotation: input.rotation,
       pagerName: input.pager.name,
       holderName: target.name,
-      message: page.message,
+      message: input.message,
       urgency: input.urgency,
       createdAt: input.now,
       timeZone: backupUser.timezone,
@@ -309,7 +310,7 @@ export async function resolvePage(deps: PagingDeps, actor: User, pageId: number)
       baseUrl: publicBaseUrl(deps.config),
       rotation,
       byName: actor.name,
-      message: page.message,
+      message: pageMessageOf(page, deps.cipher),
     });
     await enqueueNotifications(tx, deps.cipher, now, [
       toInput(`page:${page.id}:resolved`, 'page.resolved', target, content, {
@@ -379,7 +380,7 @@ async function escalate(
           baseUrl,
           rotation,
           pagerName,
-          message: page.message,
+          message: pageMessageOf(page, deps.cipher),
           urgency: page.urgency as Urgency,
           ackUrl: ackUrl(baseUrl, token),
           createdAt: page.createdAt,
@@ -474,7 +475,7 @@ async function toAckLink(deps: PagingDeps, found: PageWithRotation): Promise<Ack
     expiresAt: ackLinkExpiresAt(page).toISOString(),
     page: {
       rotationName: rotation.name,
-      message: page.message,
+      message: pageMessageOf(page, deps.cipher),
       urgency: page.urgency as Urgency,
       pagedByName: name(page.pagedById),
       recipientName: name(page.targetUserId),
@@ -555,6 +556,7 @@ function toPages(
   members: MemberRoles[],
   names: Map<number, PagePerson>,
   viewer: User,
+  cipher: FieldCipher,
 ): Page[] {
   const person = (id: number | null) => (id === null ? null : (names.get(id) ?? null));
   const eventsByPage = new Map<string, PageEventRow[]>();
@@ -582,7 +584,7 @@ function toPages(
       pagedBy: person(page.pagedById),
       firstTarget: person(firstTargetId),
       target: person(page.targetUserId),
-      message: page.message,
+      message: pageMessageOf(page, cipher),
       urgency: pageFacts.urgency,
       status: pageFacts.status,
       createdAt: page.createdAt.toISOString(),
@@ -642,7 +644,7 @@ async function assemble(deps: PagingDeps, rows: PageWithRotation[], viewer: User
     rows.map((r) => r.rotation.id),
   );
   const names = await loadNames(db, deps.cipher, peopleIn(rows, events));
-  return toPages(rows, events, members, names, viewer);
+  return toPages(rows, events, members, names, viewer, deps.cipher);
 }
 
 /** listRotationPages returns a rotation's page history, newest first, or throws 404. */
@@ -796,7 +798,7 @@ async function remind(
         baseUrl,
         rotation,
         pagerName: pager?.name ?? null,
-        message: page.message,
+        message: pageMessageOf(page, deps.cipher),
         urgency: pageFacts.urgency,
         ackUrl: ackUrl(baseUrl, token),
         createdAt: subject.stepStart,
@@ -817,7 +819,7 @@ async function remind(
           baseUrl,
           rotation,
           targetName: target.name,
-          message: page.message,
+          message: pageMessageOf(page, deps.cipher),
           sentAt: subject.stepStart,
           escalation: escalation && nextName ? { at: escalation, toName: nextName } : null,
           timeZone: pager.timezone,
