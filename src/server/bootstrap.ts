@@ -4,6 +4,7 @@ import { type Clock, FileClock, systemClock } from './clock';
 import { type Config, isDemoMode, loadConfig } from './config';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows, type Database, openDatabase, type Tx } from './db/client';
+import { sealClearPageMessages } from './modules/paging/page-message';
 import {
   countAdmins,
   findUserRowByEmail,
@@ -11,7 +12,6 @@ import {
   setUserRoles,
   toUser,
 } from './modules/users/user-repository';
-import { sealClearPageMessages } from './modules/paging/page-message';
 import { loadOrCreateDemoSecrets } from './secrets';
 import { demoAccounts, seedDemoData } from './seed/demo-seed';
 

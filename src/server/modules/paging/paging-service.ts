@@ -53,6 +53,7 @@ import {
   parseAckToken,
   storedAckToken,
 } from './ack-token';
+import { pageMessageOf } from './page-message';
 import {
   existingDedupeKeys,
   findLatestHandoff,
@@ -72,7 +73,6 @@ import {
   type PageWithRotation,
   updatePageRow,
 } from './paging-repository';
-import { pageMessageOf } from './page-message';
 
 /** What the paging services need from the app. */
 export interface PagingDeps extends NotifyDeps {
