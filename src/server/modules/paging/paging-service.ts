@@ -161,6 +161,7 @@ export async function triggerPage(
   const inputs = [
     toInput(`page:${page.id}:sent`, 'page', target, content, {
       emailOnly: emailOnly(page.urgency),
+      pageId: page.id,
     }),
   ];
   const backup = pageBackupOf(
@@ -192,6 +193,7 @@ export async function triggerPage(
     inputs.push(
       toInput(`page:${page.id}:backup`, 'page.backup', backupUser, copy, {
         emailOnly: emailOnly(page.urgency),
+        pageId: page.id,
       }),
     );
     await insertPageEvent(tx, {
@@ -247,6 +249,7 @@ async function markAcknowledged(
   await enqueueNotifications(tx, deps.cipher, how.now, [
     toInput(`page:${page.id}:acknowledged`, 'page.acknowledged', pager, content, {
       emailOnly: emailOnly(page.urgency),
+      pageId: page.id,
     }),
   ]);
 }
@@ -315,6 +318,7 @@ export async function resolvePage(deps: PagingDeps, actor: User, pageId: number)
     await enqueueNotifications(tx, deps.cipher, now, [
       toInput(`page:${page.id}:resolved`, 'page.resolved', target, content, {
         emailOnly: emailOnly(page.urgency),
+        pageId: page.id,
       }),
     ]);
   });
@@ -364,7 +368,7 @@ async function escalate(
   ]);
   const baseUrl = publicBaseUrl(deps.config);
   const eventKey = `page:${page.id}:escalation:${now.getTime()}`;
-  const options = { emailOnly: emailOnly(page.urgency) };
+  const options = { emailOnly: emailOnly(page.urgency), pageId: page.id };
   const inputs: NotificationInput[] = [];
   const next = people.get(step.toUserId);
   const pagerName = page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null);
@@ -788,7 +792,7 @@ async function remind(
   const escalation = nextUserId === null ? null : escalatesAt(pageFacts);
   const pager = page.pagedById === null ? undefined : people.get(page.pagedById);
   const eventKey = `page:${page.id}:reminder:${subject.stepStart.getTime()}`;
-  const options = { emailOnly: emailOnly(page.urgency) };
+  const options = { emailOnly: emailOnly(page.urgency), pageId: page.id };
   const inputs: NotificationInput[] = [
     toInput(
       eventKey,
