@@ -12,6 +12,8 @@ import { PageStatusBadge, UrgencyBadge } from './page-badges';
 const name = (person: { name: string } | null | undefined, fallback = 'a deleted user') =>
   person?.name ?? fallback;
 
+const CHANNEL_NAMES = { email: 'email', sms: 'SMS' } as const;
+
 function eventText(event: PageEvent): string {
   switch (event.kind) {
     case 'escalated':
@@ -28,6 +30,10 @@ function eventText(event: PageEvent): string {
           ? ` (until ${formatDateTime(event.until)})`
           : ' (until the handoff is acknowledged)'
       }`;
+    case 'not_delivered':
+      return `Not delivered to ${name(event.to)} by ${CHANNEL_NAMES[event.channel ?? 'email']}: ${
+        event.reason ?? 'no reason given'
+      }${event.fallbackChannel ? `. Sent by ${CHANNEL_NAMES[event.fallbackChannel]} instead.` : ''}`;
   }
 }
 
