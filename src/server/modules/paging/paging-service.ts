@@ -1,5 +1,11 @@
 import { inArray } from 'drizzle-orm';
-import type { AckLink, Page, PageEvent, PagePerson } from '../../../shared/contracts/paging';
+import type {
+  AckLink,
+  Page,
+  PageDeliveryFailure,
+  PageEvent,
+  PagePerson,
+} from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
 import type { HandoffFlowTimings } from '../../../shared/domain/handoff-flow';
 import {
@@ -42,7 +48,12 @@ import {
   publicBaseUrl,
 } from '../notifications/messages';
 import { loadRecipients, type NotifyDeps, toInput } from '../notifications/notify';
-import { enqueueNotifications, type NotificationInput } from '../notifications/outbox';
+import {
+  enqueueNotifications,
+  fallbackKeyOf,
+  type NotificationInput,
+} from '../notifications/outbox';
+import { failureReason } from '../notifications/provider-answers';
 import { toUser, type UserRow } from '../users/user-repository';
 import {
   type AckSubject,
@@ -55,14 +66,17 @@ import {
 } from './ack-token';
 import { pageMessageOf } from './page-message';
 import {
+  type DeliveryFailureRow,
   existingDedupeKeys,
   findLatestHandoff,
   findPageRow,
   findRotationFacts,
   insertPageEvent,
   insertPageRow,
+  listDeliveryFailures,
   listMemberRoles,
   listPageEvents,
+  listPagerDeliveryFailures,
   listRotationPageRows,
   listTargetPageRows,
   listTimerCandidates,
@@ -543,8 +557,13 @@ async function loadNames(
 
 const numberOr = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
-function peopleIn(rows: PageWithRotation[], events: PageEventRow[]): (number | null)[] {
+function peopleIn(
+  rows: PageWithRotation[],
+  events: PageEventRow[],
+  failures: readonly DeliveryFailureRow[],
+): (number | null)[] {
   return [
+    ...failures.map((f) => f.userId),
     ...rows.flatMap((r) => [r.page.pagedById, r.page.targetUserId]),
     ...events.flatMap((e) => [
       e.actorUserId,
@@ -561,8 +580,15 @@ function toPages(
   names: Map<number, PagePerson>,
   viewer: User,
   cipher: FieldCipher,
+  failures: { rows: readonly DeliveryFailureRow[]; fallbacks: ReadonlySet<string> },
 ): Page[] {
   const person = (id: number | null) => (id === null ? null : (names.get(id) ?? null));
+  const failuresByPage = new Map<number, PageEvent[]>();
+  for (const f of failures.rows) {
+    const list = failuresByPage.get(f.pageId) ?? [];
+    list.push(toFailureEvent(f, failures.fallbacks, person));
+    failuresByPage.set(f.pageId, list);
+  }
   const eventsByPage = new Map<string, PageEventRow[]>();
   for (const e of events) {
     const list = eventsByPage.get(e.targetId ?? '') ?? [];
@@ -597,7 +623,9 @@ function toPages(
       resolvedAt: page.resolvedAt?.toISOString() ?? null,
       reminderAt: rotation.suspended ? null : (reminderAt(pageFacts)?.toISOString() ?? null),
       escalatesAt: rotation.suspended ? null : (escalatesAt(pageFacts)?.toISOString() ?? null),
-      events: own.map((e) => toEvent(e, person)),
+      events: [...own.map((e) => toEvent(e, person)), ...(failuresByPage.get(page.id) ?? [])].sort(
+        (a, b) => a.at.localeCompare(b.at),
+      ),
       actions: {
         acknowledge: canAcknowledgePage(viewer, parties),
         resolve: canResolvePage(viewer, parties, rotationFacts),
@@ -605,6 +633,37 @@ function toPages(
       },
     };
   });
+}
+
+const otherChannel = (channel: string) => (channel === 'email' ? 'sms' : 'email');
+
+/** the channel a failed notification was sent by instead, if it was (decision 163) */
+function fallbackOf(f: DeliveryFailureRow, fallbacks: ReadonlySet<string>) {
+  if (f.userId === null) return null;
+  const other = otherChannel(f.channel);
+  return fallbacks.has(fallbackKeyOf(f.id, f.userId, other)) ? other : null;
+}
+
+const fallbackKeysOf = (rows: readonly DeliveryFailureRow[]) =>
+  rows.flatMap((f) =>
+    f.userId === null ? [] : [fallbackKeyOf(f.id, f.userId, otherChannel(f.channel))],
+  );
+
+/** toFailureEvent is the page history's line for a notification that failed for good. */
+function toFailureEvent(
+  f: DeliveryFailureRow,
+  fallbacks: ReadonlySet<string>,
+  person: (id: number | null) => PagePerson | null,
+): PageEvent {
+  return {
+    kind: 'not_delivered',
+    at: f.at.toISOString(),
+    actor: null,
+    to: person(f.userId),
+    channel: f.channel === 'sms' ? 'sms' : 'email',
+    reason: failureReason(f.lastError, f.providerResponse),
+    fallbackChannel: fallbackOf(f, fallbacks),
+  };
 }
 
 function toEvent(e: PageEventRow, person: (id: number | null) => PagePerson | null): PageEvent {
@@ -647,8 +706,46 @@ async function assemble(deps: PagingDeps, rows: PageWithRotation[], viewer: User
     db,
     rows.map((r) => r.rotation.id),
   );
-  const names = await loadNames(db, deps.cipher, peopleIn(rows, events));
-  return toPages(rows, events, members, names, viewer, deps.cipher);
+  const failed = await listDeliveryFailures(
+    db,
+    rows.map((r) => r.page.id),
+  );
+  const fallbacks = await existingDedupeKeys(db, fallbackKeysOf(failed));
+  const names = await loadNames(db, deps.cipher, peopleIn(rows, events, failed));
+  return toPages(rows, events, members, names, viewer, deps.cipher, { rows: failed, fallbacks });
+}
+
+/** how long the pager is shown a failed delivery of a page still open */
+const PAGER_NOTICE_MS = 24 * 3_600_000;
+
+/**
+ * listDeliveryFailuresFor returns, newest first, the notifications about the open pages the viewer
+ * sent that failed for good in the last 24 hours (decision 163): the pager's notice in the app.
+ */
+export async function listDeliveryFailuresFor(
+  deps: PagingDeps,
+  viewer: User,
+): Promise<PageDeliveryFailure[]> {
+  const db = deps.database.db;
+  const since = new Date(deps.clock.now().getTime() - PAGER_NOTICE_MS);
+  const rows = await listPagerDeliveryFailures(db, viewer.id, since, 20);
+  if (rows.length === 0) return [];
+  const fallbacks = await existingDedupeKeys(db, fallbackKeysOf(rows));
+  const names = await loadNames(
+    db,
+    deps.cipher,
+    rows.map((r) => r.userId),
+  );
+  return rows.map((f) => ({
+    id: f.id,
+    pageId: f.pageId,
+    rotation: f.rotation,
+    to: f.userId === null ? null : (names.get(f.userId) ?? null),
+    channel: f.channel === 'sms' ? 'sms' : 'email',
+    reason: failureReason(f.lastError, f.providerResponse),
+    at: f.at.toISOString(),
+    fallbackChannel: fallbackOf(f, fallbacks),
+  }));
 }
 
 /** listRotationPages returns a rotation's page history, newest first, or throws 404. */
