@@ -6,13 +6,12 @@ import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/utils';
 import { useAcknowledgePage } from '../api/acknowledge-page';
 import { useResolvePage } from '../api/resolve-page';
+import { isNotDelivered, notDeliveredText } from '../lib/delivery-failure-text';
 import { EscalatePageDialog } from './escalate-page-dialog';
 import { PageStatusBadge, UrgencyBadge } from './page-badges';
 
 const name = (person: { name: string } | null | undefined, fallback = 'a deleted user') =>
   person?.name ?? fallback;
-
-const CHANNEL_NAMES = { email: 'email', sms: 'SMS' } as const;
 
 function eventText(event: PageEvent): string {
   switch (event.kind) {
@@ -31,9 +30,7 @@ function eventText(event: PageEvent): string {
           : ' (until the handoff is acknowledged)'
       }`;
     case 'not_delivered':
-      return `Not delivered to ${name(event.to)} by ${CHANNEL_NAMES[event.channel ?? 'email']}: ${
-        event.reason ?? 'no reason given'
-      }${event.fallbackChannel ? `. Sent by ${CHANNEL_NAMES[event.fallbackChannel]} instead.` : ''}`;
+      return notDeliveredText(event);
   }
 }
 
@@ -83,7 +80,11 @@ export function PageItem({ page, showRotation = false }: { page: Page; showRotat
       {page.events.length > 0 ? (
         <ol className="grid gap-1 text-muted-foreground text-xs">
           {page.events.map((event) => (
-            <li key={`${event.kind}-${event.at}`}>
+            <li
+              // Several deliveries can fail at the same instant, to different people or channels.
+              key={`${event.kind}-${event.at}-${event.to?.id ?? ''}-${event.channel ?? ''}`}
+              className={isNotDelivered(event) ? 'font-medium text-destructive' : undefined}
+            >
               <time dateTime={event.at}>{formatDateTime(event.at)}</time>: {eventText(event)}
             </li>
           ))}
