@@ -304,6 +304,13 @@ test('a page that cannot be delivered: the history says so, the pager is told, a
   const accept = smtp.refuse(accounts.sam.email, 550, '5.2.1 Mailbox disabled');
   try {
     await signIn(page, accounts.admin.email);
+    // This server has SMTP and no SMS: the dashboard tells administrators what is missing.
+    const setup = page
+      .getByRole('alert')
+      .filter({ hasText: 'A notification channel is not configured' });
+    await expect(setup).toContainText(
+      'SMS is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).',
+    );
     const rotations = (await (await page.request.get(`${BASE}/api/rotations`)).json()) as {
       id: number;
       name: string;
@@ -335,6 +342,15 @@ test('a page that cannot be delivered: the history says so, the pager is told, a
       entry.getByText('Not delivered to Sam Sullivan by email: 550 5.2.1 Mailbox disabled.'),
     ).toBeVisible();
     await expect(banner).toBeVisible();
+    // The alerts and the failure line pass the accessibility checks, light and dark.
+    for (const dark of [false, true]) {
+      await page.evaluate((value) => localStorage.setItem('darkMode', value), String(dark));
+      await page.reload();
+      await expect(notice).toBeVisible();
+      await expect(banner).toBeVisible();
+      await expect(page.getByText(/^Loading/)).toHaveCount(0);
+      expect(await seriousViolations(page), dark ? 'dark' : 'light').toEqual([]);
+    }
   } finally {
     accept();
   }
