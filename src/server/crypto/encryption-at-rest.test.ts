@@ -18,8 +18,9 @@ import {
 } from '../modules/invitations/invitation-repository';
 import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
-import { pageMessageOf, sealClearPageMessages } from '../modules/paging/page-message';
+import { pageMessageOf, sealClearPageContent } from '../modules/paging/page-message';
 import { insertPageRow } from '../modules/paging/paging-repository';
+import { escalatePage, listRotationPages } from '../modules/paging/paging-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
@@ -42,6 +43,7 @@ const secrets = [
   'alan.turing',
   'Page: disk full on db-7',
   'Katherine Johnson',
+  'boarding flight BA117',
 ];
 let invitationToken: string;
 /** the PGlite instance itself, to read its files (data directory and write-ahead log) */
@@ -63,7 +65,7 @@ beforeAll(async () => {
     database = wrapPglite(pglite, 'pglite:memory');
   }
   const { db } = database;
-  const [grace] = await insertUsers(db, cipher, [
+  const [grace, alan] = await insertUsers(db, cipher, [
     {
       name: 'Grace Hopper',
       email: 'Grace.Hopper@example.com',
@@ -92,8 +94,11 @@ beforeAll(async () => {
   });
   await failDeliveryTo(grace);
   // A page's text is sealed like notifications' content (decision 163).
-  const rotation = await insertRotation(db, { memberIds: [grace.id], holderId: grace.id });
-  await db.transaction((tx) =>
+  const rotation = await insertRotation(db, {
+    memberIds: [grace.id, alan.id],
+    holderId: grace.id,
+  });
+  const page = await db.transaction((tx) =>
     insertPageRow(tx, cipher, {
       rotationId: rotation.id,
       pagedById: grace.id,
@@ -102,6 +107,13 @@ beforeAll(async () => {
       urgency: 'high',
       createdAt: new Date(),
     }),
+  );
+  // Its escalation reason too: what people type about a page is sealed (decision 163).
+  await escalatePage(
+    { database, cipher, clock: new ManualClock('2026-11-02T12:05:00Z') },
+    grace,
+    page.id,
+    'Grace is boarding flight BA117',
   );
   // A deletion's audit event keeps the target's name sealed in its details.
   await db.transaction((tx) =>
@@ -243,8 +255,16 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
       sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
           values (${page.rotationId}, ${grace.id}, ${grace.id}, 'Legacy: router 3 is down')`,
     );
-    expect(await sealClearPageMessages(database.db, cipher)).toBe(1);
-    expect(await sealClearPageMessages(database.db, cipher)).toBe(0);
+    // An escalation as it was recorded before: the reason in clear in the details.
+    await database.db.insert(auditEvents).values({
+      actorUserId: grace.id,
+      action: 'page.escalated',
+      targetType: 'page',
+      targetId: String(page.id),
+      details: { rotationName: 'R', reason: 'Legacy: on a train', automatic: false },
+    });
+    expect(await sealClearPageContent(database.db, cipher)).toBe(2);
+    expect(await sealClearPageContent(database.db, cipher)).toBe(0);
     const rows = await database.db.select().from(pages).orderBy(pages.id);
     expect(rows.map((r) => r.legacyMessage)).toEqual([null, null]);
     expect(rows.map((r) => pageMessageOf(r, cipher))).toEqual([
@@ -252,6 +272,19 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
       'Legacy: router 3 is down',
     ]);
     expect((await rawDump()).toLowerCase()).not.toContain('router 3');
+    expect((await rawDump()).toLowerCase()).not.toContain('on a train');
+    // The history reads both reasons opened.
+    const histories = await listRotationPages(
+      { database, cipher, clock: new ManualClock('2026-11-02T13:00:00Z') },
+      toUser(grace, cipher),
+      page.rotationId,
+      { limit: 10 },
+    );
+    const history = histories.find((h) => h.id === page.id);
+    expect(history?.events.filter((e) => e.kind === 'escalated').map((e) => e.reason)).toEqual([
+      'Grace is boarding flight BA117',
+      'Legacy: on a train',
+    ]);
   });
 
   test('users are found by email through the blind index, in any letter case', async () => {
@@ -290,8 +323,9 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const during = new FieldCipher(newKey, [oldKey]);
     const rewritten = await reencryptAll(database.db, during);
     // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email, token;
-    // 3 notifications; 2 page texts; 1 audit event's target name
-    expect(rewritten).toBe(14);
+    // 4 notifications (the escalation's to Alan); 2 page texts; 1 audit event's target name
+    // and 2 escalation reasons
+    expect(rewritten).toBe(17);
     expect(await reencryptAll(database.db, during)).toBe(0);
 
     const after = new FieldCipher(newKey);

@@ -183,9 +183,12 @@ export async function insertPageEvent(
     pageId: number;
     details: Record<string, unknown>;
     at: Date;
+    /** the id, when taken from the sequence first (details sealed with it) */
+    id?: number;
   },
 ): Promise<void> {
   await tx.insert(auditEvents).values({
+    ...(event.id === undefined ? {} : { id: event.id }),
     actorUserId: event.actorUserId,
     action: event.action,
     targetType: 'page',

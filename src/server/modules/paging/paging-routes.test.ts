@@ -372,6 +372,21 @@ describe('acknowledge, resolve and escalate in the app', () => {
     ]);
     expect(sent[0].content.text).toContain('because Olivia Ortiz did not acknowledge it');
     expect(sent[0].content.text).toContain('Reason: I am driving');
+    // The reason is sealed at rest (decision 163); administrators' trail shows it opened.
+    const [stored] = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.action, 'page.escalated'), eq(auditEvents.targetId, String(row.id))),
+      );
+    expect(JSON.stringify(stored.details)).not.toContain('driving');
+    const trail = await call(people.admin, 'GET', '/api/audit-log/admin-events?limit=20');
+    expect(trail.statusCode, trail.body).toBe(200);
+    const shown = (
+      trail.json() as { events: { id: number; details: Record<string, unknown> }[] }
+    ).events.find((e) => e.id === stored.id);
+    expect(shown?.details).toMatchObject({ reason: 'I am driving' });
+    expect(shown?.details).not.toHaveProperty('reasonEnc');
     // Noah now acknowledges; Olivia no longer can.
     expect((await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
       403,

@@ -34,6 +34,7 @@ import { ROTATION_MESSAGES } from '../../../shared/domain/rotation';
 import type { Clock } from '../../clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
 import { users } from '../../db/schema';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import {
@@ -64,7 +65,7 @@ import {
   parseAckToken,
   storedAckToken,
 } from './ack-token';
-import { pageMessageOf } from './page-message';
+import { pageMessageOf, reasonOf, sealReason } from './page-message';
 import {
   type DeliveryFailureRow,
   existingDedupeKeys,
@@ -362,7 +363,10 @@ async function escalate(
     targetUserId: step.toUserId,
     ackTokenHash: hashAckToken(token),
   });
+  // The reason is what people type about the page: sealed like its text (decision 163).
+  const [eventId] = await allocateIds(tx, 'audit_events');
   await insertPageEvent(tx, {
+    id: eventId,
     actorUserId: step.actorId,
     action: 'page.escalated',
     pageId: page.id,
@@ -370,7 +374,7 @@ async function escalate(
       rotationName: rotation.name,
       fromUserId: page.targetUserId,
       toUserId: step.toUserId,
-      reason: step.reason,
+      ...sealReason(deps.cipher, eventId, step.reason),
       automatic: step.automatic,
     },
     at: now,
@@ -623,9 +627,10 @@ function toPages(
       resolvedAt: page.resolvedAt?.toISOString() ?? null,
       reminderAt: rotation.suspended ? null : (reminderAt(pageFacts)?.toISOString() ?? null),
       escalatesAt: rotation.suspended ? null : (escalatesAt(pageFacts)?.toISOString() ?? null),
-      events: [...own.map((e) => toEvent(e, person)), ...(failuresByPage.get(page.id) ?? [])].sort(
-        (a, b) => a.at.localeCompare(b.at),
-      ),
+      events: [
+        ...own.map((e) => toEvent(e, person, cipher)),
+        ...(failuresByPage.get(page.id) ?? []),
+      ].sort((a, b) => a.at.localeCompare(b.at)),
       actions: {
         acknowledge: canAcknowledgePage(viewer, parties),
         resolve: canResolvePage(viewer, parties, rotationFacts),
@@ -666,7 +671,11 @@ function toFailureEvent(
   };
 }
 
-function toEvent(e: PageEventRow, person: (id: number | null) => PagePerson | null): PageEvent {
+function toEvent(
+  e: PageEventRow,
+  person: (id: number | null) => PagePerson | null,
+  cipher: FieldCipher,
+): PageEvent {
   const at = e.createdAt.toISOString();
   const actor = person(e.actorUserId);
   if (e.action === 'page.escalated') {
@@ -676,7 +685,7 @@ function toEvent(e: PageEventRow, person: (id: number | null) => PagePerson | nu
       actor,
       from: person(numberOr(e.details?.fromUserId)),
       to: person(numberOr(e.details?.toUserId)),
-      reason: typeof e.details?.reason === 'string' ? e.details.reason : null,
+      reason: reasonOf(e, cipher),
       automatic: e.details?.automatic === true,
     };
   }
