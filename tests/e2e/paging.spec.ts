@@ -319,6 +319,7 @@ test('a page that cannot be delivered: the history says so, the pager is told, a
     const message = `Disk full on db-9 (${Date.now()})`;
     const sent = await page.request.post(`${BASE}/api/rotations/${database?.id}/page`, {
       data: { message, urgency: 'high' },
+      headers: { origin: BASE },
     });
     expect(sent.status()).toBe(201);
 
