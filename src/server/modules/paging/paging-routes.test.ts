@@ -784,7 +784,15 @@ describe('a page that cannot be delivered is shown where people look (decision 1
     );
     // A failure because a channel is not configured is said once, by `missing`.
     await pageRotation((await rotation()).id);
-    await deliverDue({ db: t.database.db, cipher: t.cipher, channels: {}, clock: t.clock });
+    expect(
+      await deliverDue({ db: t.database.db, cipher: t.cipher, channels: {}, clock: t.clock }),
+    ).toMatchObject({ failed: expect.any(Number) });
+    const notConfigured = await call(people.admin, 'GET', '/api/admin/notifications/status');
+    expect(
+      notConfigured
+        .json()
+        .recentFailures.map((f: { channel: string; count: number }) => [f.channel, f.count]),
+    ).toEqual([['sms', 1]]);
     t.clock.advance(61 * MINUTE);
     const later = await call(people.admin, 'GET', '/api/admin/notifications/status');
     expect(later.json().recentFailures).toEqual([]);
