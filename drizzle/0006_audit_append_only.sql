@@ -13,16 +13,25 @@ ALTER TABLE "audit_events" ADD COLUMN "hash" text;--> statement-breakpoint
 CREATE UNIQUE INDEX "audit_events_chain_seq_key" ON "audit_events" USING btree ("chain_seq");--> statement-breakpoint
 -- The audit trail is append-only and hash-chained (decision 172). Hand-written below this line.
 -- audit_event_digest is the hash of one event: SHA-256 over a canonical text (a jsonb array, whose
--- text form PostgreSQL prints the same way every time) of every field and the previous hash. A
--- sealed target name (details.targetNameEnc, decision 132) counts as present, not by its
--- ciphertext: key rotation re-seals it, and its own authenticated encryption, bound to the event
--- id, protects its content.
+-- text form PostgreSQL prints the same way every time) of every field and the previous hash.
+-- Sealed values count as present, not by their ciphertext: a deleted person's name
+-- (details.targetNameEnc, decision 132) and a page's escalation reason (details.reasonEnc,
+-- decision 163; a reason written in clear before that decision, details.reason, counts the same
+-- way, so sealing it at start-up keeps the hash). Key rotation re-seals them, and their own
+-- authenticated encryption, bound to the event id, protects their content.
+CREATE FUNCTION audit_details_hashed(d jsonb) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN x ? 'reason' OR x ? 'reasonEnc'
+    THEN (x - 'reason' - 'reasonEnc') || '{"reasonEnc": "sealed"}'::jsonb ELSE x END
+  FROM (SELECT CASE WHEN d ? 'targetNameEnc'
+    THEN jsonb_set(d, '{targetNameEnc}', '"sealed"') ELSE d END AS x) named
+$$;
+--> statement-breakpoint
 CREATE FUNCTION audit_event_digest(e audit_events) RETURNS text
 LANGUAGE sql STABLE PARALLEL SAFE AS $$
   SELECT encode(sha256(convert_to(jsonb_build_array(
     e.chain_seq, e.id, e.actor_user_id, e.action, e.target_type, e.target_id,
-    CASE WHEN e.details ? 'targetNameEnc'
-      THEN jsonb_set(e.details, '{targetNameEnc}', '"sealed"') ELSE e.details END,
+    audit_details_hashed(e.details),
     to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
     e.prev_hash
   )::text, 'UTF8')), 'hex')
@@ -88,16 +97,16 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- UPDATE, DELETE and TRUNCATE are refused. The one exception is key rotation re-sealing a
--- deleted person's name: it sets baton.audit_reseal for its own transaction, and the update may
--- change nothing the hash covers (nor the chain columns).
+-- UPDATE, DELETE and TRUNCATE are refused. The one exception is re-sealing: key rotation, and
+-- the start-up step that seals escalation reasons kept in clear before decision 163, set
+-- baton.audit_reseal for their own transaction, and the update may change nothing the hash
+-- covers (nor the chain columns): only sealed values.
 CREATE FUNCTION audit_events_append_only() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN
     IF coalesce(current_setting('baton.audit_reseal', true), '') = 'on'
-       AND OLD.details ? 'targetNameEnc'
-       AND jsonb_typeof(NEW.details -> 'targetNameEnc') = 'string'
+       AND NEW.id = OLD.id
        AND NEW.chain_seq = OLD.chain_seq
        AND NEW.prev_hash = OLD.prev_hash
        AND NEW.hash = OLD.hash

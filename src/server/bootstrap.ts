@@ -5,6 +5,7 @@ import { type Clock, FileClock, systemClock } from './clock';
 import { type Config, isDemoMode, loadConfig } from './config';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows, type Database, openDatabase, type Tx } from './db/client';
+import { sealClearPageContent } from './modules/paging/page-message';
 import {
   countAdmins,
   findUserRowByEmail,
@@ -111,6 +112,8 @@ export async function startRuntime(
   const database = await openDatabase(config);
   try {
     await database.migrate();
+    // Migration 0007's data step: page texts and escalation reasons stored in clear are sealed.
+    await sealClearPageContent(database.db, cipher);
     const demo = isDemoMode(config);
     const adminCreated = await ensureAdmin({ config, database, cipher });
     const shouldSeed = config.demo ?? demo;

@@ -5,7 +5,7 @@ import { bannerLines, startRuntime } from './bootstrap';
 import { ConfigError } from './config';
 import { DataDirLockedError } from './db/client';
 import { startEngine } from './engine/run-tick';
-import { channelsFromConfig } from './modules/notifications/channels';
+import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { startOutboxWorker } from './modules/notifications/outbox';
 
 /** main starts Baton: configuration, database, HTTP; it shuts down gracefully on SIGINT/SIGTERM. */
@@ -23,6 +23,9 @@ async function main() {
   const app = await buildApp({ ...runtime, clientDir, engineStatus: () => engine.status() });
   log = (err) => app.log.error({ err }, 'engine tick failed');
   const { config } = runtime;
+  // In every mode: a missing channel means notifications that cannot go out (decision 163).
+  const channelWarning = channelSetupWarning(config);
+  if (channelWarning) app.log.warn(channelWarning);
   const outbox = startOutboxWorker({
     db: runtime.database.db,
     cipher: runtime.cipher,

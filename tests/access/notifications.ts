@@ -7,4 +7,10 @@ export const access: RouteAccess[] = [
     url: '/api/admin/notifications',
     allowed: ADMIN,
   },
+  {
+    method: 'GET',
+    route: '/api/admin/notifications/status',
+    url: '/api/admin/notifications/status',
+    allowed: ADMIN,
+  },
 ];

@@ -13,6 +13,12 @@ export const access: RouteAccess[] = [
   },
   { method: 'GET', route: '/api/user/pages', url: '/api/user/pages', allowed: SIGNED_IN },
   {
+    method: 'GET',
+    route: '/api/user/page-delivery-failures',
+    url: '/api/user/page-delivery-failures',
+    allowed: SIGNED_IN,
+  },
+  {
     method: 'POST',
     route: '/api/pages/:id/acknowledge',
     url: `${missingPage}/acknowledge`,

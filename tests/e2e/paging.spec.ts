@@ -300,3 +300,64 @@ for (const dark of [false, true]) {
     await visitor.close();
   });
 }
+
+test('a page that cannot be delivered: the history says so, the pager is told, administrators see a banner', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  // Sam's mail server refuses everything (a permanent SMTP 550): the page to Sam fails for good.
+  const accept = smtp.refuse(accounts.sam.email, 550, '5.2.1 Mailbox disabled');
+  try {
+    await signIn(page, accounts.admin.email);
+    // This server has SMTP and no SMS: the dashboard tells administrators what is missing.
+    const setup = page
+      .getByRole('alert')
+      .filter({ hasText: 'A notification channel is not configured' });
+    await expect(setup).toContainText(
+      'SMS is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).',
+    );
+    const rotations = (await (await page.request.get(`${BASE}/api/rotations`)).json()) as {
+      id: number;
+      name: string;
+    }[];
+    const database = rotations.find((r) => r.name === 'Database On-Call');
+    const message = `Disk full on db-9 (${Date.now()})`;
+    const sent = await page.request.post(`${BASE}/api/rotations/${database?.id}/page`, {
+      data: { message, urgency: 'high' },
+      headers: { origin: BASE },
+    });
+    expect(sent.status()).toBe(201);
+
+    // The pager (here an administrator) is told on the dashboard, without a reload.
+    const notice = page.getByRole('alert').filter({ hasText: 'A page you sent was not delivered' });
+    await expect(notice).toBeVisible({ timeout: 30_000 });
+    await expect(notice).toContainText(
+      'Not delivered to Sam Sullivan by email: 550 5.2.1 Mailbox disabled.',
+    );
+    // Administrators see which channel is failing, on every screen.
+    const banner = page.getByRole('alert').filter({ hasText: 'Notifications are failing' });
+    await expect(banner).toBeVisible({ timeout: 40_000 });
+    await expect(banner).toContainText('Email: 1 notification failed in the last hour');
+
+    // The page's history says who was not reached, by which channel and why.
+    await notice.getByRole('link', { name: 'Database On-Call' }).click();
+    await expect(page).toHaveURL(`${BASE}/pages?rotation=${database?.id}`);
+    const history = page.getByRole('list', { name: 'Page history: Database On-Call' });
+    const entry = history.getByRole('listitem').filter({ hasText: message });
+    await expect(
+      entry.getByText('Not delivered to Sam Sullivan by email: 550 5.2.1 Mailbox disabled.'),
+    ).toBeVisible();
+    await expect(banner).toBeVisible();
+    // The alerts and the failure line pass the accessibility checks, light and dark.
+    for (const dark of [false, true]) {
+      await page.evaluate((value) => localStorage.setItem('darkMode', value), String(dark));
+      await page.reload();
+      await expect(notice).toBeVisible();
+      await expect(banner).toBeVisible();
+      await expect(page.getByText(/^Loading/)).toHaveCount(0);
+      expect(await seriousViolations(page), dark ? 'dark' : 'light').toEqual([]);
+    }
+  } finally {
+    accept();
+  }
+});

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, eq, inArray, like } from 'drizzle-orm';
+import { and, desc, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ManualClock } from '../../src/server/clock';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
@@ -139,7 +139,12 @@ test(
       for (const [r, rotation] of rotations.entries()) {
         const message = `Round ${round} rotation ${r}`;
         await pageRotation(acks, manager, rotation.id, { message, urgency: 'high' });
-        const [row] = await ackInstance.db.select().from(pages).where(eq(pages.message, message));
+        const [row] = await ackInstance.db
+          .select()
+          .from(pages)
+          .where(eq(pages.rotationId, rotation.id))
+          .orderBy(desc(pages.id))
+          .limit(1);
         pageIds.push(row.id);
       }
       let stepStart = base;

@@ -10,7 +10,8 @@ export interface ReceivedMail {
 /**
  * startSmtpServer runs a real SMTP server on 127.0.0.1 for tests. `failNext(n, code, reply)` makes
  * the next n messages fail with an SMTP reply code (4xx transient, 5xx permanent) and a reply text,
- * which may quote the recipients as real servers do.
+ * which may quote the recipients as real servers do. `refuse(address, code, reply)` refuses every
+ * message to one address until the function it returns is called.
  */
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
@@ -20,6 +21,7 @@ export async function startSmtpServer() {
     code: 451,
     reply: 'Mailbox temporarily unavailable',
   };
+  const refused = new Map<string, { code: number; reply: string }>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -28,6 +30,12 @@ export async function startSmtpServer() {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        const refusal = session.envelope.rcptTo
+          .map((r) => refused.get(r.address.toLowerCase()))
+          .find((r) => r !== undefined);
+        if (refusal) {
+          return callback(Object.assign(new Error(refusal.reply), { responseCode: refusal.code }));
+        }
         if (failures.remaining > 0) {
           failures.remaining -= 1;
           const recipients = session.envelope.rcptTo.map((r) => r.address);
@@ -52,6 +60,10 @@ export async function startSmtpServer() {
     received,
     failNext(n: number, code = 451, reply: Reply = 'Mailbox temporarily unavailable') {
       failures = { remaining: n, code, reply };
+    },
+    refuse(address: string, code = 550, reply = '5.1.1 Recipient address rejected') {
+      refused.set(address.toLowerCase(), { code, reply });
+      return () => refused.delete(address.toLowerCase());
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,13 +1,17 @@
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startFakeTwilio } from '../../../tests/setup/fake-twilio';
 import { startSmtpServer } from '../../../tests/setup/smtp-server';
 import { createTestDatabase } from '../../../tests/setup/test-database';
 import type { User } from '../../shared/contracts/users';
 import { ManualClock } from '../clock';
-import { type Database, selectRows } from '../db/client';
+import { type Database, selectRows, wrapPglite } from '../db/client';
+import { insertRotation } from '../db/factories';
 import { allocateIds } from '../db/ids';
-import { auditEvents, invitations, notifications, users } from '../db/schema';
+import { auditEvents, invitations, notifications, pages, users } from '../db/schema';
+import { verifyAuditChain } from '../modules/audit/audit-chain';
 import {
   insertInvitation,
   recoverInvitationToken,
@@ -15,6 +19,9 @@ import {
 } from '../modules/invitations/invitation-repository';
 import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
+import { pageMessageOf, sealClearPageContent } from '../modules/paging/page-message';
+import { insertPageRow } from '../modules/paging/paging-repository';
+import { escalatePage, listRotationPages } from '../modules/paging/paging-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
@@ -37,13 +44,29 @@ const secrets = [
   'alan.turing',
   'Page: disk full on db-7',
   'Katherine Johnson',
+  'boarding flight BA117',
 ];
 let invitationToken: string;
+/** the PGlite instance itself, to read its files (data directory and write-ahead log) */
+let pglite: PGlite | undefined;
+/** PostgreSQL: where the write-ahead log stood before this file wrote anything */
+let walStart: string | undefined;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
+  if (process.env.TEST_DATABASE_URL) {
+    database = await createTestDatabase();
+    [{ walStart }] = await selectRows<{ walStart: string }>(
+      database.db,
+      sql`select pg_walfile_name(pg_current_wal_lsn()) as "walStart"`,
+    );
+  } else {
+    pglite = await PGlite.create({
+      loadDataDir: new Blob([await readFile(inject('pgliteTemplate'))]),
+    });
+    database = wrapPglite(pglite, 'pglite:memory');
+  }
   const { db } = database;
-  const [grace] = await insertUsers(db, cipher, [
+  const [grace, alan] = await insertUsers(db, cipher, [
     {
       name: 'Grace Hopper',
       email: 'Grace.Hopper@example.com',
@@ -71,6 +94,28 @@ beforeAll(async () => {
     dedupeKey: 'test-1',
   });
   await failDeliveryTo(grace);
+  // A page's text is sealed like notifications' content (decision 163).
+  const rotation = await insertRotation(db, {
+    memberIds: [grace.id, alan.id],
+    holderId: grace.id,
+  });
+  const page = await db.transaction((tx) =>
+    insertPageRow(tx, cipher, {
+      rotationId: rotation.id,
+      pagedById: grace.id,
+      targetUserId: grace.id,
+      message: 'Page: disk full on db-7',
+      urgency: 'high',
+      createdAt: new Date(),
+    }),
+  );
+  // Its escalation reason too: what people type about a page is sealed (decision 163).
+  await escalatePage(
+    { database, cipher, clock: new ManualClock('2026-11-02T12:05:00Z') },
+    grace,
+    page.id,
+    'Grace is boarding flight BA117',
+  );
   // A deletion's audit event keeps the target's name sealed in its details.
   await db.transaction((tx) =>
     recordAdminEvent(
@@ -121,9 +166,51 @@ async function failDeliveryTo(user: User) {
   }
 }
 
+/**
+ * databaseFiles returns the bytes of the database's files: PGlite's whole data directory (tables
+ * and write-ahead log), or on PostgreSQL, read through the server (the test role is a superuser),
+ * every write-ahead log segment written since this file started and the files of its tables.
+ */
+async function databaseFiles(): Promise<Buffer> {
+  if (pglite) {
+    await pglite.query('checkpoint');
+    const dump = Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer());
+    expect(dump.includes('pg_wal/')).toBe(true);
+    return dump;
+  }
+  const { db } = database;
+  const [{ walEnd }] = await selectRows<{ walEnd: string }>(
+    db,
+    sql`select pg_walfile_name(pg_current_wal_lsn()) as "walEnd"`,
+  );
+  const segments = await selectRows<{ name: string }>(
+    db,
+    sql`select name from pg_ls_waldir() where name ~ '^[0-9A-F]{24}$'
+          and name >= ${walStart} and name <= ${walEnd} order by name`,
+  );
+  expect(segments.length).toBeGreaterThan(0);
+  const parts: Buffer[] = [];
+  for (const { name } of segments) {
+    const [row] = await selectRows<{ data: Buffer }>(
+      db,
+      sql`select pg_read_binary_file(${`pg_wal/${name}`}) as data`,
+    );
+    parts.push(row.data);
+  }
+  await db.execute(sql`checkpoint`);
+  for (const table of ['users', 'invitations', 'notifications', 'audit_events', 'pages']) {
+    const [row] = await selectRows<{ data: Buffer }>(
+      db,
+      sql`select pg_read_binary_file(pg_relation_filepath(${table})) as data`,
+    );
+    parts.push(row.data);
+  }
+  return Buffer.concat(parts);
+}
+
 async function rawDump(): Promise<string> {
   const out: unknown[] = [];
-  for (const table of ['users', 'invitations', 'notifications', 'audit_events']) {
+  for (const table of ['users', 'invitations', 'notifications', 'audit_events', 'pages']) {
     out.push(await selectRows(database.db, sql.raw(`select * from ${table}`)));
   }
   return JSON.stringify(out);
@@ -151,6 +238,56 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
       expect(dump).not.toContain(secret.toLowerCase());
     }
     expect(dump).toContain('v1.');
+  });
+
+  test("the database's files, write-ahead log included, hold no personal value in clear", async () => {
+    const files = await databaseFiles();
+    expect(files.length).toBeGreaterThan(0);
+    for (const secret of [...secrets, 'Ada Lovelace', invitationToken]) {
+      expect(files.includes(secret), secret).toBe(false);
+    }
+  });
+
+  test('page texts stored in clear before decision 163 are sealed by the data step', async () => {
+    const [grace] = await database.db.select().from(users).orderBy(users.id).limit(1);
+    const [page] = await database.db.select().from(pages).limit(1);
+    // A row as migration 0007 finds it: the text in the clear column only.
+    await database.db.execute(
+      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
+          values (${page.rotationId}, ${grace.id}, ${grace.id}, 'Legacy: router 3 is down')`,
+    );
+    // An escalation as it was recorded before: the reason in clear in the details.
+    await database.db.insert(auditEvents).values({
+      actorUserId: grace.id,
+      action: 'page.escalated',
+      targetType: 'page',
+      targetId: String(page.id),
+      details: { rotationName: 'R', reason: 'Legacy: on a train', automatic: false },
+    });
+    expect(await sealClearPageContent(database.db, cipher)).toBe(2);
+    expect(await sealClearPageContent(database.db, cipher)).toBe(0);
+    // Sealing the reason is a re-seal of the append-only trail: its hash chain still verifies.
+    expect(await verifyAuditChain(database.db, cipher)).toMatchObject({ status: 'intact' });
+    const rows = await database.db.select().from(pages).orderBy(pages.id);
+    expect(rows.map((r) => r.legacyMessage)).toEqual([null, null]);
+    expect(rows.map((r) => pageMessageOf(r, cipher))).toEqual([
+      'Page: disk full on db-7',
+      'Legacy: router 3 is down',
+    ]);
+    expect((await rawDump()).toLowerCase()).not.toContain('router 3');
+    expect((await rawDump()).toLowerCase()).not.toContain('on a train');
+    // The history reads both reasons opened.
+    const histories = await listRotationPages(
+      { database, cipher, clock: new ManualClock('2026-11-02T13:00:00Z') },
+      toUser(grace, cipher),
+      page.rotationId,
+      { limit: 10 },
+    );
+    const history = histories.find((h) => h.id === page.id);
+    expect(history?.events.filter((e) => e.kind === 'escalated').map((e) => e.reason)).toEqual([
+      'Grace is boarding flight BA117',
+      'Legacy: on a train',
+    ]);
   });
 
   test('users are found by email through the blind index, in any letter case', async () => {
@@ -189,8 +326,9 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const during = new FieldCipher(newKey, [oldKey]);
     const rewritten = await reencryptAll(database.db, during);
     // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email, token;
-    // 3 notifications; 1 audit event's target name
-    expect(rewritten).toBe(12);
+    // 4 notifications (the escalation's to Alan); 2 page texts; 1 audit event's target name
+    // and 2 escalation reasons
+    expect(rewritten).toBe(17);
     expect(await reencryptAll(database.db, during)).toBe(0);
 
     const after = new FieldCipher(newKey);
@@ -208,6 +346,11 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     expect(sealed.startsWith(`v1.${after.keyId}.`)).toBe(true);
     expect(after.decrypt(sealed, ctx)).toBe('Katherine Johnson');
     expect(event.details.roles).toEqual(['on-call']);
+    const sealedPages = await database.db.select().from(pages).orderBy(pages.id);
+    expect(sealedPages.map((p) => pageMessageOf(p, after))).toEqual([
+      'Page: disk full on db-7',
+      'Legacy: router 3 is down',
+    ]);
     const dump = (await rawDump()).toLowerCase();
     for (const secret of [...secrets, invitationToken]) {
       expect(dump).not.toContain(secret.toLowerCase());

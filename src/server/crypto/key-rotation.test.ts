@@ -9,6 +9,8 @@ import { openPglite, selectRows } from '../db/client';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
+import { pageMessageOf } from '../modules/paging/page-message';
+import { insertPageRow } from '../modules/paging/paging-repository';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
 import { secretsPath } from '../secrets';
@@ -31,7 +33,8 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
   const clock = new ManualClock('2026-11-04T15:00:00Z');
 
-  // A demo team, plus a value in every encrypted column: an invitation and a notification.
+  // A demo team, plus a value in every encrypted column: an invitation, a notification and a
+  // page; and a page as stored before decision 163, its text in clear, which keys:rotate seals.
   const runtime = await startRuntime(env, clock);
   const oldKeyId = runtime.cipher.keyId;
   try {
@@ -70,6 +73,24 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
         },
         { cipher: runtime.cipher, targetName: 'Dora Departed' },
       ),
+    );
+    const [rotation] = await selectRows<{ id: number; holder: number }>(
+      db,
+      sql`select id, holder_user_id as holder from rotations where holder_user_id is not null limit 1`,
+    );
+    await db.transaction((tx) =>
+      insertPageRow(tx, runtime.cipher, {
+        rotationId: rotation.id,
+        pagedById: rotation.holder,
+        targetUserId: rotation.holder,
+        message: 'Sealed page text',
+        urgency: 'high',
+        createdAt: clock.now(),
+      }),
+    );
+    await db.execute(
+      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
+          values (${rotation.id}, ${rotation.holder}, ${rotation.holder}, 'Clear page text')`,
     );
   } finally {
     await runtime.database.close();
@@ -119,6 +140,18 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       firstBroken: null,
     });
     expect(result.count).toBe(values + 1);
+    const pageRows = await selectRows<{
+      id: number;
+      messageEnc: string | null;
+      legacyMessage: string | null;
+    }>(
+      database.db,
+      sql`select id, message_enc as "messageEnc", message as "legacyMessage" from pages order by id`,
+    );
+    expect(pageRows.map((p) => [p.legacyMessage, pageMessageOf(p, cipher)])).toEqual([
+      [null, 'Sealed page text'],
+      [null, 'Clear page text'],
+    ]);
     // Sign-in lookups work under the new key: the blind index was recomputed.
     const admin = await findUserRowByEmail(database.db, cipher, 'avery.admin@example.com');
     expect(admin && toUser(admin, cipher).name).toBe('Avery Admin');

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { createCipher, resolveSecrets } from '../bootstrap';
 import { loadConfig } from '../config';
 import { type Db, openDatabase, selectRows } from '../db/client';
+import { allowAuditReseal } from '../modules/audit/audit-reseal';
+import { AUDIT_REASON, auditReasonCtx, sealClearPageContent } from '../modules/paging/page-message';
 import { loadOrCreateDemoSecrets, saveDemoSecrets } from '../secrets';
 import { type FieldCipher, generateMasterKey } from './field-crypto';
 
@@ -14,6 +16,7 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'invitations', column: 'email_enc', field: 'email', blindIndex: 'email_index' },
   { table: 'invitations', column: 'token_enc', field: 'token' },
   { table: 'notifications', column: 'content_enc', field: 'content' },
+  { table: 'pages', column: 'message_enc', field: 'message' },
 ] as const;
 
 /**
@@ -33,6 +36,12 @@ export const auditTargetNameCtx = (eventId: number) => ({
   rowId: eventId,
 });
 
+/** Values sealed inside audit events' details (a key inside a jsonb column). */
+const AUDIT_SEALED_DETAILS = [
+  { jsonKey: AUDIT_TARGET_NAME.jsonKey, ctx: auditTargetNameCtx },
+  { jsonKey: AUDIT_REASON.jsonKey, ctx: auditReasonCtx },
+] as const;
+
 const BATCH = 500;
 
 /**
@@ -42,7 +51,8 @@ const BATCH = 500;
  */
 export async function reencryptAll(db: Db, cipher: FieldCipher): Promise<number> {
   const prefix = `v1.${cipher.keyId}.%`;
-  let total = 0;
+  // Page texts still in clear (a database not started since migration 0007) are sealed first.
+  let total = await sealClearPageContent(db, cipher);
   for (const spec of ENCRYPTED_COLUMNS) {
     const table = sql.identifier(spec.table);
     const column = sql.identifier(spec.column);
@@ -75,35 +85,35 @@ export async function reencryptAll(db: Db, cipher: FieldCipher): Promise<number>
   return total + (await reencryptAuditNames(db, cipher, prefix));
 }
 
-/** reencryptAuditNames re-seals the audit trail's target names (a key inside a jsonb column). */
+/** reencryptAuditNames re-seals the values sealed in audit events' details (jsonb keys). */
 async function reencryptAuditNames(db: Db, cipher: FieldCipher, prefix: string): Promise<number> {
-  const { jsonKey } = AUDIT_TARGET_NAME;
   let total = 0;
-  for (;;) {
-    const rewritten = await db.transaction(async (tx) => {
-      // The audit trail refuses every UPDATE (decision 172) except this one: with this setting,
-      // for this transaction only, a sealed name may be re-sealed and nothing else may change.
-      await tx.execute(sql`select set_config('baton.audit_reseal', 'on', true)`);
-      const rows = await selectRows<{ id: number; value: string }>(
-        tx,
-        sql`select id, details ->> ${jsonKey} as value from audit_events
-            where details ->> ${jsonKey} is not null and details ->> ${jsonKey} not like ${prefix}
-            order by id limit ${BATCH} for update`,
-      );
-      for (const row of rows) {
-        const ctx = auditTargetNameCtx(Number(row.id));
-        const sealed = cipher.encrypt(cipher.decrypt(row.value, ctx), ctx);
-        await tx.execute(
-          sql`update audit_events
-                 set details = jsonb_set(details, ${`{${jsonKey}}`}::text[], to_jsonb(${sealed}::text))
-               where id = ${row.id}`,
+  for (const { jsonKey, ctx: ctxOf } of AUDIT_SEALED_DETAILS) {
+    for (;;) {
+      const rewritten = await db.transaction(async (tx) => {
+        await allowAuditReseal(tx);
+        const rows = await selectRows<{ id: number; value: string }>(
+          tx,
+          sql`select id, details ->> ${jsonKey} as value from audit_events
+              where details ->> ${jsonKey} is not null and details ->> ${jsonKey} not like ${prefix}
+              order by id limit ${BATCH} for update`,
         );
-      }
-      return rows.length;
-    });
-    total += rewritten;
-    if (rewritten < BATCH) return total;
+        for (const row of rows) {
+          const ctx = ctxOf(Number(row.id));
+          const sealed = cipher.encrypt(cipher.decrypt(row.value, ctx), ctx);
+          await tx.execute(
+            sql`update audit_events
+                   set details = jsonb_set(details, ${`{${jsonKey}}`}::text[], to_jsonb(${sealed}::text))
+                 where id = ${row.id}`,
+          );
+        }
+        return rows.length;
+      });
+      total += rewritten;
+      if (rewritten < BATCH) break;
+    }
   }
+  return total;
 }
 
 export interface KeyRotationResult {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Db, selectRows, type Tx } from './client';
 
-type TableWithSerial = 'users' | 'invitations' | 'notifications' | 'audit_events';
+type TableWithSerial = 'users' | 'invitations' | 'notifications' | 'audit_events' | 'pages';
 
 /**
  * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their

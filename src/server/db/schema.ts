@@ -201,7 +201,13 @@ export const pages = pgTable(
       .references(() => rotations.id, { onDelete: 'cascade' }),
     pagedById: integer('paged_by_id').references(() => users.id, { onDelete: 'set null' }),
     targetUserId: integer('target_user_id').references(() => users.id, { onDelete: 'set null' }),
-    message: text('message').notNull(),
+    /**
+     * The page text as it was stored before decision 163, in clear; start-up seals it into
+     * `message_enc` and clears it (sealClearPageMessages). New pages never write it.
+     */
+    legacyMessage: text('message'),
+    /** the page text, sealed with the field cipher, bound to (pages, message, id) */
+    messageEnc: text('message_enc'),
     urgency: text('urgency').notNull().default('high'),
     /** triggered, acknowledged, escalated, resolved */
     status: text('status').notNull().default('triggered'),
@@ -213,6 +219,10 @@ export const pages = pgTable(
   },
   (t) => [
     check('pages_urgency_check', sql`${t.urgency} in ('low', 'medium', 'high')`),
+    check(
+      'pages_message_check',
+      sql`${t.messageEnc} is not null or ${t.legacyMessage} is not null`,
+    ),
     index('pages_rotation_idx').on(t.rotationId, t.createdAt.desc()),
   ],
 );
@@ -319,10 +329,16 @@ export const notifications = pgTable(
     providerResponse: text('provider_response'),
     createdAt: createdAt(),
     sentAt: ts('sent_at'),
+    /** when it failed for good (decision 163: administrators' banner, the pager's notice) */
+    failedAt: ts('failed_at'),
+    /** the page it is about, if any: a failure shows in that page's history (decision 163) */
+    pageId: integer('page_id').references(() => pages.id, { onDelete: 'set null' }),
   },
   (t) => [
     uniqueIndex('notifications_dedupe_key_key').on(t.dedupeKey),
     index('notifications_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('notifications_failed_idx').on(t.failedAt).where(sql`${t.status} = 'failed'`),
+    index('notifications_page_idx').on(t.pageId).where(sql`${t.pageId} is not null`),
     check('notifications_channel_check', sql`${t.channel} in ('email', 'sms')`),
   ],
 );

@@ -41,6 +41,32 @@ export function isNotSentForNoChannel(
   return entry.status === 'failed' && entry.lastError === channelNotConfiguredReason(entry.channel);
 }
 
+/**
+ * NotificationStatusSchema is what administrators see of delivery (GET
+ * /api/admin/notifications/status, decision 163): which channels this server can use, what is
+ * missing, and the channels that failed for good in the last hour (not counting failures for a
+ * channel that is not configured, which `missing` already says).
+ */
+export const NotificationStatusSchema = z.object({
+  channels: z.object({ email: z.boolean(), sms: z.boolean() }),
+  /** one sentence per channel that is not configured, naming its settings */
+  missing: z.array(z.string()),
+  /** true when no channel is configured: no notification can be delivered */
+  noChannel: z.boolean(),
+  recentFailures: z.array(
+    z.object({
+      channel: z.enum(['email', 'sms']),
+      count: z.number().int(),
+      lastAt: z.string(),
+      lastReason: z.string().nullable(),
+    }),
+  ),
+});
+export type NotificationStatus = z.infer<typeof NotificationStatusSchema>;
+
+/** CHANNEL_FAILURE_WINDOW_MS is how far back administrators' failure banner looks. */
+export const CHANNEL_FAILURE_WINDOW_MS = 3_600_000;
+
 export const OutboxQuerySchema = z.object({
   status: z.enum(NOTIFICATION_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),

@@ -8,7 +8,7 @@ export type PagePerson = z.infer<typeof PagePersonSchema>;
 
 /** PageEventSchema is one step in a page's history after it was sent. */
 export const PageEventSchema = z.object({
-  kind: z.enum(['escalated', 'acknowledged', 'resolved', 'backup_notified']),
+  kind: z.enum(['escalated', 'acknowledged', 'resolved', 'backup_notified', 'not_delivered']),
   at: z.string(),
   /** who did it; null for an automatic escalation or an unknown (deleted) user */
   actor: PagePersonSchema.nullable(),
@@ -21,8 +21,32 @@ export const PageEventSchema = z.object({
   until: z.string().nullable().optional(),
   /** acknowledgements: in the app or from the link in the email or SMS */
   via: z.enum(['app', 'link']).optional(),
+  /**
+   * not_delivered (decision 163): a notification about the page to `to` failed for good by this
+   * channel, for `reason` (the provider's answer, without personal data); `fallbackChannel` is
+   * the channel it was sent by instead, if any
+   */
+  channel: z.enum(['email', 'sms']).optional(),
+  fallbackChannel: z.enum(['email', 'sms']).nullable().optional(),
 });
 export type PageEvent = z.infer<typeof PageEventSchema>;
+
+/**
+ * PageDeliveryFailureSchema is a notification about a page the viewer sent that failed for good
+ * while the page is still open (GET /api/user/page-delivery-failures, decision 163).
+ */
+export const PageDeliveryFailureSchema = z.object({
+  /** the failed notification */
+  id: z.number().int(),
+  pageId: z.number().int(),
+  rotation: z.object({ id: z.number().int(), name: z.string() }),
+  to: PagePersonSchema.nullable(),
+  channel: z.enum(['email', 'sms']),
+  reason: z.string(),
+  at: z.string(),
+  fallbackChannel: z.enum(['email', 'sms']).nullable(),
+});
+export type PageDeliveryFailure = z.infer<typeof PageDeliveryFailureSchema>;
 
 /** PageSchema is a page as the history and "pages for me" show it, with what the viewer may do. */
 export const PageSchema = z.object({

@@ -7,6 +7,7 @@ import { LoadingState } from '@/components/loading-state';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { ChannelFailureBanner } from '@/features/outbox/components/channel-failure-banner';
 import { AppFooter } from './app-footer';
 import { SidebarNav } from './sidebar-nav';
 
@@ -109,6 +110,7 @@ export function AppLayout() {
       <div className="flex min-h-dvh flex-col pt-14 lg:pl-64">
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8">
           <div className="mx-auto w-full max-w-6xl">
+            {showAdmin ? <ChannelFailureBanner /> : null}
             <Suspense fallback={<LoadingState />}>
               <Outlet />
             </Suspense>

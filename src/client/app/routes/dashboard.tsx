@@ -9,6 +9,8 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { RecentHandoffsCard } from '@/features/handoffs/components/recent-handoffs';
+import { ChannelSetupAlert } from '@/features/outbox/components/channel-setup-alert';
+import { PageDeliveryFailuresPanel } from '@/features/paging/components/page-delivery-failures-panel';
 import { PagesForMePanel } from '@/features/paging/components/pages-for-me-panel';
 import { useDashboardRotations } from '@/features/rotations/api/get-rotations';
 import { useUserRotations } from '@/features/rotations/api/get-user-rotations';
@@ -126,7 +128,7 @@ function TeamRotations({ canCreate }: { canCreate: boolean }) {
 }
 
 export function DashboardPage() {
-  const { roles } = useAuth();
+  const { roles, isAdmin } = useAuth();
   const canCreate = can(roles, 'rotation.create');
   return (
     <div className="grid grid-cols-1 gap-8">
@@ -145,6 +147,8 @@ export function DashboardPage() {
           ) : null
         }
       />
+      {isAdmin ? <ChannelSetupAlert /> : null}
+      <PageDeliveryFailuresPanel />
       <PagesForMePanel hideWhenEmpty />
       <CoverageRequestsPanel />
       <YourRotations />

@@ -9,6 +9,7 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { useMyPages } from '@/features/paging/api/get-my-pages';
+import { PageDeliveryFailuresPanel } from '@/features/paging/components/page-delivery-failures-panel';
 import { PagesForMePanel } from '@/features/paging/components/pages-for-me-panel';
 import { RotationPageHistory } from '@/features/paging/components/rotation-page-history';
 import { useRotations } from '@/features/rotations/api/get-rotations';
@@ -34,6 +35,7 @@ export function PagesPage() {
         description="Pages sent to you, and the page history of each rotation."
       />
       <div className="grid gap-6">
+        <PageDeliveryFailuresPanel />
         <PagesForMePanel />
         {list.length > 0 && rotationId !== null ? (
           <section className="grid gap-3" aria-label="Page history by rotation">

@@ -264,7 +264,7 @@ describe('the audit trail', () => {
       kind: 'sealed',
       chainSeq: a.chain_seq,
       eventId: a.id,
-      message: `Event ${a.id} (position ${a.chain_seq}) holds a sealed name that does not open for it: altered, or moved from another event.`,
+      message: `Event ${a.id} (position ${a.chain_seq}) holds a sealed value (a name or a reason) that does not open for it: altered, or moved from another event.`,
     });
     await asSuperuser(
       sql`update audit_events set details = jsonb_set(details, '{targetNameEnc}', to_jsonb(${a.sealed}::text)) where id = ${a.id}`,

@@ -1,8 +1,13 @@
 import { sql } from 'drizzle-orm';
 import type { AuditIntegrity } from '../../../shared/contracts/debug';
-import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
+import {
+  type FieldCipher,
+  type FieldContext,
+  FieldDecryptionError,
+} from '../../crypto/field-crypto';
 import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import { type Db, selectRows } from '../../db/client';
+import { AUDIT_REASON, auditReasonCtx } from '../paging/page-message';
 
 /**
  * The audit trail's hash chain (decision 172, migration 0006). The database writes it: an insert
@@ -23,6 +28,7 @@ interface ChainRow {
   hash: string;
   digest: string;
   sealed: string | null;
+  sealed_reason: string | null;
 }
 
 /**
@@ -62,7 +68,8 @@ export async function verifyAuditChain(
         const rows = await selectRows<ChainRow>(
           tx,
           sql`select e.id, e.chain_seq, e.prev_hash, e.hash, audit_event_digest(e) as digest,
-                     e.details ->> ${AUDIT_TARGET_NAME.jsonKey} as sealed
+                     e.details ->> ${AUDIT_TARGET_NAME.jsonKey} as sealed,
+                     e.details ->> ${AUDIT_REASON.jsonKey} as sealed_reason
                 from audit_events e
                where e.chain_seq > ${lastSeq}
                order by e.chain_seq
@@ -104,12 +111,15 @@ export async function verifyAuditChain(
               message: `Event ${id} (position ${seq}) was changed after it was written: its fields no longer give its hash.`,
             });
           }
-          if (row.sealed !== null && !opens(cipher, id, row.sealed)) {
+          if (
+            (row.sealed !== null && !opens(cipher, auditTargetNameCtx(id), row.sealed)) ||
+            (row.sealed_reason !== null && !opens(cipher, auditReasonCtx(id), row.sealed_reason))
+          ) {
             return broken({
               kind: 'sealed',
               chainSeq: seq,
               eventId: id,
-              message: `Event ${id} (position ${seq}) holds a sealed name that does not open for it: altered, or moved from another event.`,
+              message: `Event ${id} (position ${seq}) holds a sealed value (a name or a reason) that does not open for it: altered, or moved from another event.`,
             });
           }
           checked += 1;
@@ -139,9 +149,9 @@ export async function verifyAuditChain(
   );
 }
 
-function opens(cipher: FieldCipher, eventId: number, sealed: string): boolean {
+function opens(cipher: FieldCipher, ctx: FieldContext, sealed: string): boolean {
   try {
-    cipher.decrypt(sealed, auditTargetNameCtx(eventId));
+    cipher.decrypt(sealed, ctx);
     return true;
   } catch (err) {
     if (err instanceof FieldDecryptionError) return false;

@@ -5,6 +5,7 @@ import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypt
 import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import type { Database, Db } from '../../db/client';
 import { auditEvents, handoffs, invitations, rotations, users } from '../../db/schema';
+import { AUDIT_REASON, reasonOf } from '../paging/page-message';
 
 /**
  * Queries of the Audit Log. Names are encrypted at rest (decision 002), so a name search decrypts
@@ -276,7 +277,13 @@ export async function listAdminEvents(
     const fromDetails = ['name', 'rotationName', 'targetName']
       .map((k) => e.details?.[k])
       .find((v): v is string => typeof v === 'string' && v.length > 0);
-    const { [AUDIT_TARGET_NAME.jsonKey]: _sealed, ...details } = e.details ?? {};
+    const {
+      [AUDIT_TARGET_NAME.jsonKey]: _sealed,
+      [AUDIT_REASON.jsonKey]: sealedReason,
+      ...rest
+    } = e.details ?? {};
+    // An escalation's reason is sealed (decision 163): administrators read it opened.
+    const details = sealedReason === undefined ? rest : { ...rest, reason: reasonOf(e, cipher) };
     const actor = e.actorUserId === null ? undefined : people.get(e.actorUserId);
     const deletedActor =
       e.actorUserId === null || actor ? undefined : deletedNames.get(`user:${e.actorUserId}`);

@@ -1,15 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../clock';
+import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { type EngineStatus, engineIsStale } from '../../engine/engine-loop';
+import { channelSetup, NO_CHANNEL_MESSAGE } from '../notifications/channels';
 
 /**
- * Liveness (process up) and readiness: the database is reachable and, when the engine runs in
- * this process, it has ticked within the last few intervals.
+ * Liveness (process up) and readiness: the database is reachable, when the engine runs in this
+ * process it has ticked within the last few intervals, and in production some notification
+ * channel is configured (decision 163: a server that cannot deliver a page is not ready).
  */
 export async function healthRoutes(
   app: FastifyInstance,
-  opts: { database: Database; clock: Clock; engineStatus?: () => EngineStatus },
+  opts: {
+    config: Pick<Config, 'nodeEnv' | 'mail' | 'sms'>;
+    database: Database;
+    clock: Clock;
+    engineStatus?: () => EngineStatus;
+  },
 ) {
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {
@@ -27,6 +35,14 @@ export async function healthRoutes(
           ? `The engine has not ticked since ${engine.lastTickAt.toISOString()}`
           : 'The engine has not ticked yet',
         code: 'SERVICE_UNAVAILABLE',
+      });
+    }
+    const channels = channelSetup(opts.config);
+    if (opts.config.nodeEnv === 'production' && channels.noChannel) {
+      return reply.code(503).send({
+        message: NO_CHANNEL_MESSAGE,
+        code: 'SERVICE_UNAVAILABLE',
+        missing: channels.missing,
       });
     }
     return {

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import {
+  channelNotConfiguredReason,
+  type NotificationStatus,
+} from '../../../shared/contracts/notifications';
 import type { Config } from '../../config';
 
 /** A message ready for one channel. */
@@ -129,4 +133,37 @@ export function channelsFromConfig(config: Config): Channels {
         ? createSmsChannel({ accountSid, authToken, from, apiBase })
         : undefined,
   };
+}
+
+/** What a configuration allows for delivery: which channels, and what is missing. */
+export type ChannelSetup = Pick<NotificationStatus, 'channels' | 'missing' | 'noChannel'>;
+
+/** channelSetup tells which channels the configuration can deliver by, and names what is missing. */
+export function channelSetup(config: Pick<Config, 'mail' | 'sms'>): ChannelSetup {
+  const channels = {
+    email: Boolean(config.mail.smtpUrl),
+    sms: Boolean(config.sms.accountSid && config.sms.authToken && config.sms.from),
+  };
+  const missing = (['email', 'sms'] as const)
+    .filter((channel) => !channels[channel])
+    .map(channelNotConfiguredReason);
+  return { channels, missing, noChannel: !channels.email && !channels.sms };
+}
+
+/** NO_CHANNEL_MESSAGE is why readiness fails in production without a channel (decision 163). */
+export const NO_CHANNEL_MESSAGE =
+  'No notification channel is configured: pages and handoff notices cannot be delivered. Set SMTP_URL, or TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM.';
+
+/**
+ * channelSetupWarning returns the warning start-up logs in every mode when a channel is missing
+ * (naming its settings), or null when both are configured.
+ */
+export function channelSetupWarning(config: Pick<Config, 'mail' | 'sms'>): string | null {
+  const setup = channelSetup(config);
+  if (setup.missing.length === 0) return null;
+  if (setup.noChannel) return `${NO_CHANNEL_MESSAGE} ${setup.missing.join(' ')}`;
+  const fallback = setup.channels.email
+    ? 'People who chose SMS get email instead.'
+    : 'Notifications go by SMS only, to people with a phone number; the others get none.';
+  return `${setup.missing.join(' ')} ${fallback}`;
 }

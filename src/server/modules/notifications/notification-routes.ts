@@ -1,11 +1,19 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gt, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { type OutboxEntry, OutboxQuerySchema } from '../../../shared/contracts/notifications';
+import {
+  CHANNEL_FAILURE_WINDOW_MS,
+  channelNotConfiguredReason,
+  type NotificationStatus,
+  type OutboxEntry,
+  OutboxQuerySchema,
+} from '../../../shared/contracts/notifications';
 import type { AppDeps } from '../../app';
 import { notifications } from '../../db/schema';
 import { parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
+import { channelSetup } from './channels';
 import { decryptContent } from './outbox';
+import { failureReason } from './provider-answers';
 
 /**
  * hideAckLinks hides acknowledgement tokens from the outbox view: a link acknowledges a page for
@@ -16,6 +24,48 @@ export function hideAckLinks(text: string): string {
 }
 
 export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
+  // What administrators' banner and dashboard alert show (decision 163): the channels this
+  // server has, and those that failed for good in the last hour. A failure only because a
+  // channel is not configured is left out: `missing` says that once, not once per message.
+  app.get('/api/admin/notifications/status', async (req): Promise<NotificationStatus> => {
+    requirePermission(req, 'system.configure');
+    const since = new Date(deps.clock.now().getTime() - CHANNEL_FAILURE_WINDOW_MS);
+    const rows = await deps.database.db
+      .select({
+        channel: notifications.channel,
+        count: sql<number>`count(*)::int`,
+        lastAt: sql<string>`max(${notifications.failedAt})`,
+        lastError: sql<
+          string | null
+        >`(array_agg(${notifications.lastError} order by ${notifications.failedAt} desc, ${notifications.id} desc))[1]`,
+        lastResponse: sql<
+          string | null
+        >`(array_agg(${notifications.providerResponse} order by ${notifications.failedAt} desc, ${notifications.id} desc))[1]`,
+      })
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.status, 'failed'),
+          gt(notifications.failedAt, since),
+          notInArray(notifications.lastError, [
+            channelNotConfiguredReason('email'),
+            channelNotConfiguredReason('sms'),
+          ]),
+        ),
+      )
+      .groupBy(notifications.channel)
+      .orderBy(notifications.channel);
+    return {
+      ...channelSetup(deps.config),
+      recentFailures: rows.map((row) => ({
+        channel: row.channel === 'sms' ? 'sms' : 'email',
+        count: Number(row.count),
+        lastAt: new Date(row.lastAt).toISOString(),
+        lastReason: failureReason(row.lastError, row.lastResponse),
+      })),
+    };
+  });
+
   // The outbox view: every notification with its delivery state, newest first (administrators).
   app.get('/api/admin/notifications', async (req): Promise<OutboxEntry[]> => {
     requirePermission(req, 'system.configure');

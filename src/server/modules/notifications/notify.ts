@@ -57,7 +57,7 @@ export function toInput(
   kind: string,
   recipient: NotificationInput['recipient'],
   content: MessageContent,
-  options: { emailOnly?: boolean } = {},
+  options: { emailOnly?: boolean; pageId?: number } = {},
 ): NotificationInput {
   return {
     eventKey,
@@ -68,6 +68,7 @@ export function toInput(
     html: content.html,
     sms: content.sms,
     emailOnly: options.emailOnly,
+    pageId: options.pageId,
   };
 }
 

@@ -325,3 +325,133 @@ describe('delivery', () => {
     expect(smtp.received).toHaveLength(1);
   });
 });
+
+describe('a failure for good falls back to the other channel once (decision 163)', () => {
+  const page = (recipient: User, options: { emailOnly?: boolean; eventKey?: string } = {}) =>
+    enqueueNotifications(t.database.db, t.cipher, t.clock.now(), [
+      {
+        eventKey: options.eventKey ?? 'page:1:sent',
+        kind: 'page',
+        recipient,
+        subject: 'Page (high urgency): Payments: checkout is failing',
+        text: 'Iris paged you: checkout is failing. Acknowledge: http://baton.test/pages/ack/x',
+        html: '<p>Iris paged you: checkout is failing.</p>',
+        sms: 'Baton PAGE (High) Payments: checkout is failing Ack: http://baton.test/pages/ack/x',
+        emailOnly: options.emailOnly,
+      },
+    ]);
+  let smsOnly: User;
+  let emailWithPhone: User;
+  beforeAll(async () => {
+    smsOnly = await t.createUser({
+      name: 'Priya Shah',
+      email: 'priya.shah@example.com',
+      phone: '+15551110002',
+      notificationPreference: 'sms',
+    });
+    emailWithPhone = await t.createUser({
+      name: 'Eli Phone',
+      email: 'eli.phone@example.com',
+      phone: '+15551110003',
+      notificationPreference: 'email',
+    });
+  });
+
+  test('an SMS refused for good goes by email instead, exactly once, with its own dedupe key', async () => {
+    twilio.next({ kind: 'unsubscribed' });
+    await page(smsOnly);
+    expect(await deliverDue(deps())).toEqual({ sent: 0, failed: 1, retrying: 0 });
+    const [sms, email] = await rows();
+    expect(sms).toMatchObject({
+      channel: 'sms',
+      status: 'failed',
+      lastError: 'SMS provider answered 400',
+    });
+    expect(sms.failedAt?.toISOString()).toBe(t.clock.now().toISOString());
+    expect(email).toMatchObject({
+      channel: 'email',
+      status: 'pending',
+      userId: smsOnly.id,
+      kind: 'page',
+      dedupeKey: `fallback:${sms.id}:${smsOnly.id}:email`,
+    });
+    expect(await deliverDue(deps())).toEqual({ sent: 1, failed: 0, retrying: 0 });
+    expect(smtp.received.map((m) => m.to)).toEqual([['priya.shah@example.com']]);
+    expect(smtp.received[0].raw).toContain('Iris paged you: checkout is failing.');
+    expect(smtp.received[0].raw).toMatch(/Subject: Page \(high urgency\): Payments/);
+    // Nothing more: the fallback is sent once.
+    expect(await deliverDue(deps())).toEqual({ sent: 0, failed: 0, retrying: 0 });
+    expect(await rows()).toHaveLength(2);
+  });
+
+  test('an email refused for good goes by SMS to a person with a phone, with the SMS words', async () => {
+    smtp.failNext(1, 550);
+    await page(emailWithPhone);
+    expect(await deliverDue(deps())).toEqual({ sent: 0, failed: 1, retrying: 0 });
+    expect(await deliverDue(deps())).toEqual({ sent: 1, failed: 0, retrying: 0 });
+    expect(twilio.sent).toEqual([
+      expect.objectContaining({
+        to: '+15551110003',
+        body: 'Baton PAGE (High) Payments: checkout is failing Ack: http://baton.test/pages/ack/x',
+      }),
+    ]);
+  });
+
+  test('after the last retry, too', async () => {
+    twilio.next(
+      ...Array.from({ length: MAX_DELIVERY_ATTEMPTS }, () => ({
+        kind: 'status' as const,
+        status: 503,
+      })),
+    );
+    await page(smsOnly);
+    for (let i = 0; i < MAX_DELIVERY_ATTEMPTS; i++) {
+      await deliverDue(deps(), 50, 'sms');
+      t.clock.advance(3_600_000 * 2);
+    }
+    expect((await rows()).map((r) => [r.channel, r.status])).toEqual([
+      ['sms', 'failed'],
+      ['email', 'pending'],
+    ]);
+  });
+
+  test('a fallback that fails too is not replaced again', async () => {
+    twilio.next({ kind: 'unsubscribed' });
+    smtp.failNext(1, 550);
+    await page(smsOnly);
+    await deliverDue(deps());
+    await deliverDue(deps());
+    await deliverDue(deps());
+    expect((await rows()).map((r) => [r.channel, r.status])).toEqual([
+      ['sms', 'failed'],
+      ['email', 'failed'],
+    ]);
+  });
+
+  test('no fallback when the message already went by both channels, or was email only', async () => {
+    smtp.failNext(2, 550);
+    await page(both);
+    await page(emailWithPhone, { emailOnly: true, eventKey: 'page:2:sent' });
+    await deliverDue(deps());
+    await deliverDue(deps());
+    expect((await rows()).map((r) => [r.userId, r.channel, r.status])).toEqual([
+      [both.id, 'email', 'failed'],
+      [both.id, 'sms', 'sent'],
+      [emailWithPhone.id, 'email', 'failed'],
+    ]);
+    expect(twilio.sent).toHaveLength(1);
+  });
+
+  test('a channel this server lacks falls back to the one it has', async () => {
+    await page(smsOnly);
+    await deliverDue({ ...deps(), channels: { email: channels.email } });
+    await deliverDue({ ...deps(), channels: { email: channels.email } });
+    const [sms, email] = await rows();
+    expect(sms).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringMatching(/SMS is not configured/),
+    });
+    expect(email).toMatchObject({ status: 'sent' });
+    expect(smtp.received).toHaveLength(1);
+  });
+});

@@ -11,7 +11,8 @@ import type { Clock } from '../../clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { notifications } from '../../db/schema';
+import { notifications, users } from '../../db/schema';
+import { toUser } from '../users/user-repository';
 import { type Channels, DeliveryError, type OutgoingMessage } from './channels';
 import { scrubProviderAnswer } from './provider-answers';
 
@@ -41,7 +42,19 @@ export interface NotificationInput {
   sms?: string;
   /** email only, whatever the recipient's preference (low-urgency pages, invitations) */
   emailOnly?: boolean;
+  /** the page it is about: a failure shows in the page's history (decision 163) */
+  pageId?: number;
 }
+
+/** What the other channel would carry when this one fails for good (decision 163). */
+export interface FallbackContent {
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** A notification's sealed content: the message, and what to send instead if it fails for good. */
+export type StoredContent = OutgoingMessage & { fallback?: FallbackContent };
 
 /** claimed rows are leased this long; a worker that dies mid-send loses the lease and another retries */
 const LEASE_MS = 120_000;
@@ -57,18 +70,26 @@ export async function enqueueNotifications(
   now: Date,
   inputs: NotificationInput[],
 ): Promise<number> {
-  const planned: { channel: ChannelName; input: NotificationInput; message: OutgoingMessage }[] =
-    [];
+  const planned: { channel: ChannelName; input: NotificationInput; message: StoredContent }[] = [];
   for (const input of inputs) {
     const { recipient } = input;
     const route = notificationRoute(recipient.notificationPreference, recipient.phone);
     const channels: ChannelName[] = input.emailOnly ? ['email'] : route.channels;
     for (const channel of channels) {
       const to = channel === 'email' ? recipient.email : (route.smsTo ?? '');
-      const message: OutgoingMessage =
+      const message: StoredContent =
         channel === 'email'
           ? { to, subject: input.subject, text: input.text, html: input.html }
           : { to, subject: input.subject, text: smsText(input) };
+      // A person's other channel, when the message does not already go there, carries it if this
+      // one fails for good: its words are sealed with the message (decision 163).
+      if (recipient.id !== null && channel === 'email' && !channels.includes('sms')) {
+        if (!input.emailOnly && route.smsTo) {
+          message.fallback = { subject: input.subject, text: smsText(input) };
+        }
+      } else if (recipient.id !== null && channel === 'sms' && !channels.includes('email')) {
+        message.fallback = { subject: input.subject, text: input.text, html: input.html };
+      }
       planned.push({ channel, input, message });
     }
   }
@@ -84,6 +105,7 @@ export async function enqueueNotifications(
         kind: input.kind,
         contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(ids[i])),
         dedupeKey: `${input.eventKey}:${input.recipient.id ?? 'guest'}:${channel}`,
+        pageId: input.pageId ?? null,
         createdAt: now,
         nextAttemptAt: now,
       })),
@@ -102,8 +124,8 @@ function smsText(input: NotificationInput): string {
 export function decryptContent(
   row: Pick<NotificationRow, 'id' | 'contentEnc'>,
   cipher: FieldCipher,
-): OutgoingMessage {
-  return JSON.parse(cipher.decrypt(row.contentEnc, contentCtx(row.id))) as OutgoingMessage;
+): StoredContent {
+  return JSON.parse(cipher.decrypt(row.contentEnc, contentCtx(row.id))) as StoredContent;
 }
 
 /**
@@ -187,8 +209,7 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
   const channel = deps.channels[row.channel as ChannelName];
   const lease = { id: row.id, attempts: row.attempts };
   if (!channel) {
-    await recordOutcome(deps.db, lease, {
-      status: 'failed',
+    await failForGood(deps, row, {
       lastError: channelNotConfiguredReason(row.channel as ChannelName),
     });
     return 'failed';
@@ -196,7 +217,7 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
   // Provider answers quote the recipient: they are stored without personal data (decision 101).
   let to: string | undefined;
   try {
-    const message = decryptContent(row, deps.cipher);
+    const { fallback: _fallback, ...message } = decryptContent(row, deps.cipher);
     to = message.to;
     const response = await channel.send({ ...message, idempotencyKey: row.dedupeKey });
     await recordOutcome(deps.db, lease, {
@@ -214,11 +235,7 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
       to,
     );
     if (permanent || row.attempts >= MAX_DELIVERY_ATTEMPTS) {
-      await recordOutcome(deps.db, lease, {
-        status: 'failed',
-        lastError: reason,
-        providerResponse,
-      });
+      await failForGood(deps, row, { lastError: reason, providerResponse });
       return 'failed';
     }
     const delay = retryDelayMs(row.attempts, (deps.random ?? Math.random)());
@@ -231,13 +248,77 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
   }
 }
 
-/** recordOutcome records an outcome, only if this worker still holds the lease (same attempt count). */
+/** FALLBACK_KEY_PREFIX starts the dedupe key of a notification sent instead of a failed one. */
+export const FALLBACK_KEY_PREFIX = 'fallback:';
+
+/** fallbackKeyOf is the dedupe key of the one notification that may replace notification `id`. */
+export const fallbackKeyOf = (id: number, userId: number, channel: ChannelName) =>
+  `${FALLBACK_KEY_PREFIX}${id}:${userId}:${channel}`;
+
+/**
+ * failForGood marks a notification failed (after its last attempt, or refused for good) and, in
+ * the same transaction, while the lease is still this worker's, sends it once by the person's
+ * other channel when they have one the message did not already use (decision 163). A
+ * replacement that fails in turn is not replaced again.
+ */
+async function failForGood(
+  deps: DeliveryDeps,
+  row: NotificationRow,
+  values: { lastError: string; providerResponse?: string | null },
+): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const recorded = await recordOutcome(
+      tx,
+      { id: row.id, attempts: row.attempts },
+      { ...values, status: 'failed', failedAt: now },
+    );
+    if (!recorded || row.userId === null || row.dedupeKey.startsWith(FALLBACK_KEY_PREFIX)) return;
+    let content: StoredContent;
+    try {
+      content = decryptContent(row, deps.cipher);
+    } catch {
+      return; // sealed under a key this server no longer has: nothing to send instead
+    }
+    if (!content.fallback) return;
+    const [userRow] = await tx.select().from(users).where(eq(users.id, row.userId));
+    if (!userRow) return;
+    const user = toUser(userRow, deps.cipher);
+    const other: ChannelName = row.channel === 'email' ? 'sms' : 'email';
+    const route = notificationRoute(user.notificationPreference, user.phone);
+    // Their preference now includes the other channel: the message went there already.
+    if (route.channels.includes(other)) return;
+    const to = other === 'email' ? user.email : route.smsTo;
+    if (!to) return;
+    const [id] = await allocateIds(tx, 'notifications');
+    const message: OutgoingMessage = { to, ...content.fallback };
+    await tx
+      .insert(notifications)
+      .values({
+        id,
+        userId: row.userId,
+        channel: other,
+        kind: row.kind,
+        contentEnc: deps.cipher.encrypt(JSON.stringify(message), contentCtx(id)),
+        dedupeKey: fallbackKeyOf(row.id, row.userId, other),
+        pageId: row.pageId,
+        createdAt: now,
+        nextAttemptAt: now,
+      })
+      .onConflictDoNothing({ target: notifications.dedupeKey });
+  });
+}
+
+/**
+ * recordOutcome records an outcome, only if this worker still holds the lease (same attempt
+ * count); it tells whether it did.
+ */
 export async function recordOutcome(
-  db: Db,
+  db: Db | Tx,
   lease: { id: number; attempts: number },
   values: Partial<typeof notifications.$inferInsert>,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const updated = await db
     .update(notifications)
     .set(values)
     .where(
@@ -246,7 +327,9 @@ export async function recordOutcome(
         eq(notifications.status, 'pending'),
         eq(notifications.attempts, lease.attempts),
       ),
-    );
+    )
+    .returning({ id: notifications.id });
+  return updated.length > 0;
 }
 
 /** the channels the worker runs a delivery loop for, each on its own */

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { HIDDEN_ADDRESS, HIDDEN_NUMBER, scrubProviderAnswer } from './provider-answers';
+import {
+  failureReason,
+  HIDDEN_ADDRESS,
+  HIDDEN_NUMBER,
+  scrubProviderAnswer,
+} from './provider-answers';
 
 describe('scrubProviderAnswer', () => {
   test.each([
@@ -51,5 +56,29 @@ describe('scrubProviderAnswer', () => {
 
   test('null stays null', () => {
     expect(scrubProviderAnswer(null, '+15551234567')).toBeNull();
+  });
+});
+
+describe('failureReason', () => {
+  test.each([
+    [
+      'SMS provider answered 400',
+      '{"code":21610,"message":"Attempt to send to unsubscribed recipient (number hidden)"}',
+      'SMS provider answered 400 (Attempt to send to unsubscribed recipient (number hidden))',
+    ],
+    [
+      '550 5.1.1 <(address hidden)>: User unknown',
+      '550 5.1.1 <(address hidden)>: User unknown',
+      '550 5.1.1 <(address hidden)>: User unknown',
+    ],
+    ['SMS provider answered 500', 'Internal error', 'SMS provider answered 500'],
+    [
+      'Email is not configured on this server (SMTP_URL).',
+      null,
+      'Email is not configured on this server (SMTP_URL).',
+    ],
+    [null, null, 'Not delivered'],
+  ])('%s + %s', (lastError, response, expected) => {
+    expect(failureReason(lastError, response)).toBe(expected);
   });
 });

@@ -38,3 +38,22 @@ export function scrubProviderAnswer(text: string | null, recipient?: string): st
   }
   return out.replace(EMAIL, HIDDEN_ADDRESS).replace(PHONE, HIDDEN_NUMBER);
 }
+
+/**
+ * failureReason returns why a notification failed as people read it: the recorded reason, with
+ * the provider's own words when its answer is a JSON error with a message (Twilio's "Attempt to
+ * send to unsubscribed recipient"). Both are stored already scrubbed.
+ */
+export function failureReason(lastError: string | null, providerResponse: string | null): string {
+  const reason = lastError ?? 'Not delivered';
+  if (!providerResponse || providerResponse === lastError) return reason;
+  try {
+    const answer = JSON.parse(providerResponse) as { message?: unknown };
+    if (typeof answer.message === 'string' && answer.message.trim() !== '') {
+      return `${reason} (${answer.message.trim()})`;
+    }
+  } catch {
+    // Not JSON (an SMTP reply is already the reason): the reason alone.
+  }
+  return reason;
+}

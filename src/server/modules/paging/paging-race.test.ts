@@ -1,4 +1,4 @@
-import { eq, like } from 'drizzle-orm';
+import { desc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
@@ -45,7 +45,9 @@ async function freshPage(round: number) {
   const [row] = await t.database.db
     .select()
     .from(pages)
-    .where(eq(pages.message, `Round ${round}`));
+    .where(eq(pages.rotationId, rotationId))
+    .orderBy(desc(pages.id))
+    .limit(1);
   return row;
 }
 

@@ -1,5 +1,7 @@
-import { and, asc, desc, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
 import {
   auditEvents,
   handoffs,
@@ -9,6 +11,7 @@ import {
   rotations,
   users,
 } from '../../db/schema';
+import { pageMessageCtx } from './page-message';
 
 export type PageRow = typeof pages.$inferSelect;
 
@@ -25,9 +28,10 @@ const rotationColumns = {
   suspended: rotations.suspended,
 };
 
-/** insertPageRow records a page as triggered. */
+/** insertPageRow records a page as triggered, its text sealed (decision 163). */
 export async function insertPageRow(
   tx: Tx,
+  cipher: FieldCipher,
   values: {
     rotationId: number;
     pagedById: number;
@@ -37,9 +41,16 @@ export async function insertPageRow(
     createdAt: Date;
   },
 ): Promise<PageRow> {
+  const { message, ...rest } = values;
+  const [id] = await allocateIds(tx, 'pages');
   const [row] = await tx
     .insert(pages)
-    .values({ ...values, status: 'triggered' })
+    .values({
+      ...rest,
+      id,
+      messageEnc: cipher.encrypt(message, pageMessageCtx(id)),
+      status: 'triggered',
+    })
     .returning();
   return row;
 }
@@ -172,9 +183,12 @@ export async function insertPageEvent(
     pageId: number;
     details: Record<string, unknown>;
     at: Date;
+    /** the id, when taken from the sequence first (details sealed with it) */
+    id?: number;
   },
 ): Promise<void> {
   await tx.insert(auditEvents).values({
+    ...(event.id === undefined ? {} : { id: event.id }),
     actorUserId: event.actorUserId,
     action: event.action,
     targetType: 'page',
@@ -240,4 +254,69 @@ export async function existingDedupeKeys(
     .from(notifications)
     .where(inArray(notifications.dedupeKey, [...keys]));
   return new Set(rows.map((r) => r.key));
+}
+
+/** A notification about a page that failed for good (decision 163). */
+export interface DeliveryFailureRow {
+  id: number;
+  pageId: number;
+  userId: number | null;
+  channel: string;
+  lastError: string | null;
+  providerResponse: string | null;
+  /** when it failed; rows failed before migration 0007 have only their creation time */
+  at: Date;
+}
+
+const failureColumns = {
+  id: notifications.id,
+  pageId: sql<number>`${notifications.pageId}`,
+  userId: notifications.userId,
+  channel: notifications.channel,
+  lastError: notifications.lastError,
+  providerResponse: notifications.providerResponse,
+  at: sql<Date>`coalesce(${notifications.failedAt}, ${notifications.createdAt})`.mapWith(
+    notifications.createdAt,
+  ),
+};
+
+/** listDeliveryFailures returns the notifications about the pages that failed for good (one query). */
+export async function listDeliveryFailures(
+  db: Db | Tx,
+  pageIds: readonly number[],
+): Promise<DeliveryFailureRow[]> {
+  if (pageIds.length === 0) return [];
+  return db
+    .select(failureColumns)
+    .from(notifications)
+    .where(and(inArray(notifications.pageId, [...pageIds]), eq(notifications.status, 'failed')))
+    .orderBy(asc(notifications.id));
+}
+
+/**
+ * listPagerDeliveryFailures returns, newest first, the notifications that failed for good since
+ * `since` about the open pages the user sent, to anyone but the user (one query).
+ */
+export async function listPagerDeliveryFailures(
+  db: Db | Tx,
+  pagerId: number,
+  since: Date,
+  limit: number,
+): Promise<(DeliveryFailureRow & { rotation: { id: number; name: string } })[]> {
+  return db
+    .select({ ...failureColumns, rotation: { id: rotations.id, name: rotations.name } })
+    .from(notifications)
+    .innerJoin(pages, eq(pages.id, notifications.pageId))
+    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
+    .where(
+      and(
+        eq(pages.pagedById, pagerId),
+        inArray(pages.status, ['triggered', 'escalated']),
+        eq(notifications.status, 'failed'),
+        gt(notifications.failedAt, since),
+        or(isNull(notifications.userId), ne(notifications.userId, pagerId)),
+      ),
+    )
+    .orderBy(desc(notifications.failedAt), desc(notifications.id))
+    .limit(limit);
 }

@@ -65,7 +65,10 @@ async function call(user: User | null, method: 'GET' | 'POST', url: string, payl
     method,
     url,
     payload: payload as never,
-    headers: user ? { cookie: await t.cookieFor(user) } : {},
+    headers: {
+      origin: 'http://localhost:80',
+      ...(user ? { cookie: await t.cookieFor(user) } : {}),
+    },
   });
 }
 
@@ -369,6 +372,21 @@ describe('acknowledge, resolve and escalate in the app', () => {
     ]);
     expect(sent[0].content.text).toContain('because Olivia Ortiz did not acknowledge it');
     expect(sent[0].content.text).toContain('Reason: I am driving');
+    // The reason is sealed at rest (decision 163); administrators' trail shows it opened.
+    const [stored] = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.action, 'page.escalated'), eq(auditEvents.targetId, String(row.id))),
+      );
+    expect(JSON.stringify(stored.details)).not.toContain('driving');
+    const trail = await call(people.admin, 'GET', '/api/audit-log/admin-events?limit=20');
+    expect(trail.statusCode, trail.body).toBe(200);
+    const shown = (
+      trail.json() as { events: { id: number; details: Record<string, unknown> }[] }
+    ).events.find((e) => e.id === stored.id);
+    expect(shown?.details).toMatchObject({ reason: 'I am driving' });
+    expect(shown?.details).not.toHaveProperty('reasonEnc');
     // Noah now acknowledges; Olivia no longer can.
     expect((await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
       403,
@@ -667,5 +685,116 @@ describe('the backup after a handoff (decision 130)', () => {
     expect(
       (await call(people.noah, 'GET', `/api/rotations/${r.id}/pages`)).json()[0].events,
     ).toEqual([]);
+  });
+});
+
+describe('a page that cannot be delivered is shown where people look (decision 163)', () => {
+  let shah: User;
+  beforeAll(async () => {
+    shah = await t.createUser({
+      name: 'Priya Shah',
+      email: 'priya.shah@example.com',
+      phone: '+15551110009',
+      notificationPreference: 'sms',
+    });
+  });
+  beforeEach(async () => {
+    await t.database.db.delete(notifications);
+  });
+
+  async function failedSmsPage() {
+    const r = await rotation({ memberIds: [shah.id, people.noah.id] });
+    const { row } = await pageRotation(r.id, { message: 'Checkout is failing', urgency: 'high' });
+    twilio.next({ kind: 'unsubscribed' });
+    expect(await deliver()).toEqual({ sent: 0, failed: 1, retrying: 0 });
+    return { r, row };
+  }
+
+  test("the page's history says who was not reached, by which channel, why, and what was done", async () => {
+    const { r, row } = await failedSmsPage();
+    // The email sent instead goes out on the next round.
+    expect(await deliver()).toEqual({ sent: 1, failed: 0, retrying: 0 });
+    expect(smtp.received.map((m) => m.to)).toEqual([['priya.shah@example.com']]);
+    const res = await call(people.noah, 'GET', `/api/rotations/${r.id}/pages`);
+    expect(res.statusCode).toBe(200);
+    const [page] = res.json() as Page[];
+    expect(page.id).toBe(row.id);
+    expect(page.events).toEqual([
+      {
+        kind: 'not_delivered',
+        at: t.clock.now().toISOString(),
+        actor: null,
+        to: { id: shah.id, name: 'Priya Shah' },
+        channel: 'sms',
+        reason:
+          'SMS provider answered 400 (Attempt to send to unsubscribed recipient (number hidden))',
+        fallbackChannel: 'email',
+      },
+    ]);
+  });
+
+  test('the pager is told in the app while the page is open; nobody else is', async () => {
+    const { r, row } = await failedSmsPage();
+    const mine = await call(people.morgan, 'GET', '/api/user/page-delivery-failures');
+    expect(mine.statusCode).toBe(200);
+    expect(mine.json()).toEqual([
+      {
+        id: expect.any(Number),
+        pageId: row.id,
+        rotation: { id: r.id, name: r.name },
+        to: { id: shah.id, name: 'Priya Shah' },
+        channel: 'sms',
+        reason: expect.stringContaining('unsubscribed recipient'),
+        at: t.clock.now().toISOString(),
+        fallbackChannel: 'email',
+      },
+    ]);
+    expect((await call(shah, 'GET', '/api/user/page-delivery-failures')).json()).toEqual([]);
+    expect((await call(people.noah, 'GET', '/api/user/page-delivery-failures')).json()).toEqual([]);
+    // Once acknowledged, the person was reached: the notice goes.
+    const ack = await call(shah, 'POST', `/api/pages/${row.id}/acknowledge`);
+    expect(ack.statusCode).toBe(200);
+    expect((await call(people.morgan, 'GET', '/api/user/page-delivery-failures')).json()).toEqual(
+      [],
+    );
+  });
+
+  test('administrators see which channel failed in the last hour, not the rest', async () => {
+    await failedSmsPage();
+    const status = await call(people.admin, 'GET', '/api/admin/notifications/status');
+    expect(status.statusCode).toBe(200);
+    expect(status.json()).toEqual({
+      channels: { email: false, sms: false },
+      missing: [
+        'Email is not configured on this server (SMTP_URL).',
+        'SMS is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).',
+      ],
+      noChannel: true,
+      recentFailures: [
+        {
+          channel: 'sms',
+          count: 1,
+          lastAt: t.clock.now().toISOString(),
+          lastReason: expect.stringContaining('unsubscribed recipient'),
+        },
+      ],
+    });
+    expect((await call(people.morgan, 'GET', '/api/admin/notifications/status')).statusCode).toBe(
+      403,
+    );
+    // A failure because a channel is not configured is said once, by `missing`.
+    await pageRotation((await rotation()).id);
+    expect(
+      await deliverDue({ db: t.database.db, cipher: t.cipher, channels: {}, clock: t.clock }),
+    ).toMatchObject({ failed: expect.any(Number) });
+    const notConfigured = await call(people.admin, 'GET', '/api/admin/notifications/status');
+    expect(
+      notConfigured
+        .json()
+        .recentFailures.map((f: { channel: string; count: number }) => [f.channel, f.count]),
+    ).toEqual([['sms', 1]]);
+    t.clock.advance(61 * MINUTE);
+    const later = await call(people.admin, 'GET', '/api/admin/notifications/status');
+    expect(later.json().recentFailures).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import {
   type AckLink,
   EscalatePageInputSchema,
   type Page,
+  type PageDeliveryFailure,
   PageListQuerySchema,
 } from '../../../shared/contracts/paging';
 import type { AppDeps } from '../../app';
@@ -12,6 +13,7 @@ import {
   acknowledgeByLink,
   acknowledgePage,
   escalatePage,
+  listDeliveryFailuresFor,
   listPagesFor,
   listRotationPages,
   readAckLink,
@@ -36,6 +38,12 @@ export async function pagingRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get('/api/user/pages', async (req): Promise<Page[]> => {
     const user = requireUser(req);
     return listPagesFor(deps, user);
+  });
+
+  // The pager's notice (decision 163): what they sent that could not be delivered.
+  app.get('/api/user/page-delivery-failures', async (req): Promise<PageDeliveryFailure[]> => {
+    const user = requireUser(req);
+    return listDeliveryFailuresFor(deps, user);
   });
 
   app.post<IdParams>('/api/pages/:id/acknowledge', async (req): Promise<Page> => {

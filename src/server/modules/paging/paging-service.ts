@@ -1,5 +1,11 @@
 import { inArray } from 'drizzle-orm';
-import type { AckLink, Page, PageEvent, PagePerson } from '../../../shared/contracts/paging';
+import type {
+  AckLink,
+  Page,
+  PageDeliveryFailure,
+  PageEvent,
+  PagePerson,
+} from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
 import type { HandoffFlowTimings } from '../../../shared/domain/handoff-flow';
 import {
@@ -28,6 +34,7 @@ import { ROTATION_MESSAGES } from '../../../shared/domain/rotation';
 import type { Clock } from '../../clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
 import { users } from '../../db/schema';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import {
@@ -42,7 +49,12 @@ import {
   publicBaseUrl,
 } from '../notifications/messages';
 import { loadRecipients, type NotifyDeps, toInput } from '../notifications/notify';
-import { enqueueNotifications, type NotificationInput } from '../notifications/outbox';
+import {
+  enqueueNotifications,
+  fallbackKeyOf,
+  type NotificationInput,
+} from '../notifications/outbox';
+import { failureReason } from '../notifications/provider-answers';
 import { toUser, type UserRow } from '../users/user-repository';
 import {
   type AckSubject,
@@ -53,15 +65,19 @@ import {
   parseAckToken,
   storedAckToken,
 } from './ack-token';
+import { pageMessageOf, reasonOf, sealReason } from './page-message';
 import {
+  type DeliveryFailureRow,
   existingDedupeKeys,
   findLatestHandoff,
   findPageRow,
   findRotationFacts,
   insertPageEvent,
   insertPageRow,
+  listDeliveryFailures,
   listMemberRoles,
   listPageEvents,
+  listPagerDeliveryFailures,
   listRotationPageRows,
   listTargetPageRows,
   listTimerCandidates,
@@ -131,7 +147,7 @@ export async function triggerPage(
     handoffTimings: HandoffFlowTimings;
   },
 ): Promise<PageRow> {
-  const inserted = await insertPageRow(tx, {
+  const inserted = await insertPageRow(tx, deps.cipher, {
     rotationId: input.rotation.id,
     pagedById: input.pager.id,
     targetUserId: input.target.id,
@@ -151,7 +167,7 @@ export async function triggerPage(
     baseUrl,
     rotation: input.rotation,
     pagerName: input.pager.name,
-    message: page.message,
+    message: input.message,
     urgency: input.urgency,
     ackUrl: ackUrl(baseUrl, token),
     createdAt: input.now,
@@ -160,6 +176,7 @@ export async function triggerPage(
   const inputs = [
     toInput(`page:${page.id}:sent`, 'page', target, content, {
       emailOnly: emailOnly(page.urgency),
+      pageId: page.id,
     }),
   ];
   const backup = pageBackupOf(
@@ -182,7 +199,7 @@ export async function triggerPage(
       rotation: input.rotation,
       pagerName: input.pager.name,
       holderName: target.name,
-      message: page.message,
+      message: input.message,
       urgency: input.urgency,
       createdAt: input.now,
       timeZone: backupUser.timezone,
@@ -191,6 +208,7 @@ export async function triggerPage(
     inputs.push(
       toInput(`page:${page.id}:backup`, 'page.backup', backupUser, copy, {
         emailOnly: emailOnly(page.urgency),
+        pageId: page.id,
       }),
     );
     await insertPageEvent(tx, {
@@ -246,6 +264,7 @@ async function markAcknowledged(
   await enqueueNotifications(tx, deps.cipher, how.now, [
     toInput(`page:${page.id}:acknowledged`, 'page.acknowledged', pager, content, {
       emailOnly: emailOnly(page.urgency),
+      pageId: page.id,
     }),
   ]);
 }
@@ -309,11 +328,12 @@ export async function resolvePage(deps: PagingDeps, actor: User, pageId: number)
       baseUrl: publicBaseUrl(deps.config),
       rotation,
       byName: actor.name,
-      message: page.message,
+      message: pageMessageOf(page, deps.cipher),
     });
     await enqueueNotifications(tx, deps.cipher, now, [
       toInput(`page:${page.id}:resolved`, 'page.resolved', target, content, {
         emailOnly: emailOnly(page.urgency),
+        pageId: page.id,
       }),
     ]);
   });
@@ -343,7 +363,10 @@ async function escalate(
     targetUserId: step.toUserId,
     ackTokenHash: hashAckToken(token),
   });
+  // The reason is what people type about the page: sealed like its text (decision 163).
+  const [eventId] = await allocateIds(tx, 'audit_events');
   await insertPageEvent(tx, {
+    id: eventId,
     actorUserId: step.actorId,
     action: 'page.escalated',
     pageId: page.id,
@@ -351,7 +374,7 @@ async function escalate(
       rotationName: rotation.name,
       fromUserId: page.targetUserId,
       toUserId: step.toUserId,
-      reason: step.reason,
+      ...sealReason(deps.cipher, eventId, step.reason),
       automatic: step.automatic,
     },
     at: now,
@@ -363,7 +386,7 @@ async function escalate(
   ]);
   const baseUrl = publicBaseUrl(deps.config);
   const eventKey = `page:${page.id}:escalation:${now.getTime()}`;
-  const options = { emailOnly: emailOnly(page.urgency) };
+  const options = { emailOnly: emailOnly(page.urgency), pageId: page.id };
   const inputs: NotificationInput[] = [];
   const next = people.get(step.toUserId);
   const pagerName = page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null);
@@ -379,7 +402,7 @@ async function escalate(
           baseUrl,
           rotation,
           pagerName,
-          message: page.message,
+          message: pageMessageOf(page, deps.cipher),
           urgency: page.urgency as Urgency,
           ackUrl: ackUrl(baseUrl, token),
           createdAt: page.createdAt,
@@ -474,7 +497,7 @@ async function toAckLink(deps: PagingDeps, found: PageWithRotation): Promise<Ack
     expiresAt: ackLinkExpiresAt(page).toISOString(),
     page: {
       rotationName: rotation.name,
-      message: page.message,
+      message: pageMessageOf(page, deps.cipher),
       urgency: page.urgency as Urgency,
       pagedByName: name(page.pagedById),
       recipientName: name(page.targetUserId),
@@ -538,8 +561,13 @@ async function loadNames(
 
 const numberOr = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
-function peopleIn(rows: PageWithRotation[], events: PageEventRow[]): (number | null)[] {
+function peopleIn(
+  rows: PageWithRotation[],
+  events: PageEventRow[],
+  failures: readonly DeliveryFailureRow[],
+): (number | null)[] {
   return [
+    ...failures.map((f) => f.userId),
     ...rows.flatMap((r) => [r.page.pagedById, r.page.targetUserId]),
     ...events.flatMap((e) => [
       e.actorUserId,
@@ -555,8 +583,16 @@ function toPages(
   members: MemberRoles[],
   names: Map<number, PagePerson>,
   viewer: User,
+  cipher: FieldCipher,
+  failures: { rows: readonly DeliveryFailureRow[]; fallbacks: ReadonlySet<string> },
 ): Page[] {
   const person = (id: number | null) => (id === null ? null : (names.get(id) ?? null));
+  const failuresByPage = new Map<number, PageEvent[]>();
+  for (const f of failures.rows) {
+    const list = failuresByPage.get(f.pageId) ?? [];
+    list.push(toFailureEvent(f, failures.fallbacks, person));
+    failuresByPage.set(f.pageId, list);
+  }
   const eventsByPage = new Map<string, PageEventRow[]>();
   for (const e of events) {
     const list = eventsByPage.get(e.targetId ?? '') ?? [];
@@ -582,7 +618,7 @@ function toPages(
       pagedBy: person(page.pagedById),
       firstTarget: person(firstTargetId),
       target: person(page.targetUserId),
-      message: page.message,
+      message: pageMessageOf(page, cipher),
       urgency: pageFacts.urgency,
       status: pageFacts.status,
       createdAt: page.createdAt.toISOString(),
@@ -591,7 +627,10 @@ function toPages(
       resolvedAt: page.resolvedAt?.toISOString() ?? null,
       reminderAt: rotation.suspended ? null : (reminderAt(pageFacts)?.toISOString() ?? null),
       escalatesAt: rotation.suspended ? null : (escalatesAt(pageFacts)?.toISOString() ?? null),
-      events: own.map((e) => toEvent(e, person)),
+      events: [
+        ...own.map((e) => toEvent(e, person, cipher)),
+        ...(failuresByPage.get(page.id) ?? []),
+      ].sort((a, b) => a.at.localeCompare(b.at)),
       actions: {
         acknowledge: canAcknowledgePage(viewer, parties),
         resolve: canResolvePage(viewer, parties, rotationFacts),
@@ -601,7 +640,42 @@ function toPages(
   });
 }
 
-function toEvent(e: PageEventRow, person: (id: number | null) => PagePerson | null): PageEvent {
+const otherChannel = (channel: string) => (channel === 'email' ? 'sms' : 'email');
+
+/** the channel a failed notification was sent by instead, if it was (decision 163) */
+function fallbackOf(f: DeliveryFailureRow, fallbacks: ReadonlySet<string>) {
+  if (f.userId === null) return null;
+  const other = otherChannel(f.channel);
+  return fallbacks.has(fallbackKeyOf(f.id, f.userId, other)) ? other : null;
+}
+
+const fallbackKeysOf = (rows: readonly DeliveryFailureRow[]) =>
+  rows.flatMap((f) =>
+    f.userId === null ? [] : [fallbackKeyOf(f.id, f.userId, otherChannel(f.channel))],
+  );
+
+/** toFailureEvent is the page history's line for a notification that failed for good. */
+function toFailureEvent(
+  f: DeliveryFailureRow,
+  fallbacks: ReadonlySet<string>,
+  person: (id: number | null) => PagePerson | null,
+): PageEvent {
+  return {
+    kind: 'not_delivered',
+    at: f.at.toISOString(),
+    actor: null,
+    to: person(f.userId),
+    channel: f.channel === 'sms' ? 'sms' : 'email',
+    reason: failureReason(f.lastError, f.providerResponse),
+    fallbackChannel: fallbackOf(f, fallbacks),
+  };
+}
+
+function toEvent(
+  e: PageEventRow,
+  person: (id: number | null) => PagePerson | null,
+  cipher: FieldCipher,
+): PageEvent {
   const at = e.createdAt.toISOString();
   const actor = person(e.actorUserId);
   if (e.action === 'page.escalated') {
@@ -611,7 +685,7 @@ function toEvent(e: PageEventRow, person: (id: number | null) => PagePerson | nu
       actor,
       from: person(numberOr(e.details?.fromUserId)),
       to: person(numberOr(e.details?.toUserId)),
-      reason: typeof e.details?.reason === 'string' ? e.details.reason : null,
+      reason: reasonOf(e, cipher),
       automatic: e.details?.automatic === true,
     };
   }
@@ -641,8 +715,46 @@ async function assemble(deps: PagingDeps, rows: PageWithRotation[], viewer: User
     db,
     rows.map((r) => r.rotation.id),
   );
-  const names = await loadNames(db, deps.cipher, peopleIn(rows, events));
-  return toPages(rows, events, members, names, viewer);
+  const failed = await listDeliveryFailures(
+    db,
+    rows.map((r) => r.page.id),
+  );
+  const fallbacks = await existingDedupeKeys(db, fallbackKeysOf(failed));
+  const names = await loadNames(db, deps.cipher, peopleIn(rows, events, failed));
+  return toPages(rows, events, members, names, viewer, deps.cipher, { rows: failed, fallbacks });
+}
+
+/** how long the pager is shown a failed delivery of a page still open */
+const PAGER_NOTICE_MS = 24 * 3_600_000;
+
+/**
+ * listDeliveryFailuresFor returns, newest first, the notifications about the open pages the viewer
+ * sent that failed for good in the last 24 hours (decision 163): the pager's notice in the app.
+ */
+export async function listDeliveryFailuresFor(
+  deps: PagingDeps,
+  viewer: User,
+): Promise<PageDeliveryFailure[]> {
+  const db = deps.database.db;
+  const since = new Date(deps.clock.now().getTime() - PAGER_NOTICE_MS);
+  const rows = await listPagerDeliveryFailures(db, viewer.id, since, 20);
+  if (rows.length === 0) return [];
+  const fallbacks = await existingDedupeKeys(db, fallbackKeysOf(rows));
+  const names = await loadNames(
+    db,
+    deps.cipher,
+    rows.map((r) => r.userId),
+  );
+  return rows.map((f) => ({
+    id: f.id,
+    pageId: f.pageId,
+    rotation: f.rotation,
+    to: f.userId === null ? null : (names.get(f.userId) ?? null),
+    channel: f.channel === 'sms' ? 'sms' : 'email',
+    reason: failureReason(f.lastError, f.providerResponse),
+    at: f.at.toISOString(),
+    fallbackChannel: fallbackOf(f, fallbacks),
+  }));
 }
 
 /** listRotationPages returns a rotation's page history, newest first, or throws 404. */
@@ -786,7 +898,7 @@ async function remind(
   const escalation = nextUserId === null ? null : escalatesAt(pageFacts);
   const pager = page.pagedById === null ? undefined : people.get(page.pagedById);
   const eventKey = `page:${page.id}:reminder:${subject.stepStart.getTime()}`;
-  const options = { emailOnly: emailOnly(page.urgency) };
+  const options = { emailOnly: emailOnly(page.urgency), pageId: page.id };
   const inputs: NotificationInput[] = [
     toInput(
       eventKey,
@@ -796,7 +908,7 @@ async function remind(
         baseUrl,
         rotation,
         pagerName: pager?.name ?? null,
-        message: page.message,
+        message: pageMessageOf(page, deps.cipher),
         urgency: pageFacts.urgency,
         ackUrl: ackUrl(baseUrl, token),
         createdAt: subject.stepStart,
@@ -817,7 +929,7 @@ async function remind(
           baseUrl,
           rotation,
           targetName: target.name,
-          message: page.message,
+          message: pageMessageOf(page, deps.cipher),
           sentAt: subject.stepStart,
           escalation: escalation && nextName ? { at: escalation, toName: nextName } : null,
           timeZone: pager.timezone,

@@ -16,7 +16,6 @@ import {
   auditEvents,
   coverageRequests,
   handoffs,
-  pages,
   rotationMembers,
   rotations,
   scheduleEntries,
@@ -422,24 +421,6 @@ export async function insertCoverageRequest(tx: Tx, request: NewCoverageRequest)
   const [row] = await tx
     .insert(coverageRequests)
     .values({ ...request, status: 'pending' })
-    .returning();
-  return row;
-}
-
-export interface NewPage {
-  rotationId: number;
-  pagedById: number;
-  targetUserId: number;
-  message: string;
-  urgency: 'low' | 'medium' | 'high';
-  createdAt: Date;
-}
-
-/** insertPage records a page to the holder as triggered. */
-export async function insertPage(tx: Tx, page: NewPage) {
-  const [row] = await tx
-    .insert(pages)
-    .values({ ...page, status: 'triggered' })
     .returning();
   return row;
 }

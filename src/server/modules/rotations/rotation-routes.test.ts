@@ -19,6 +19,7 @@ import {
   scheduleEntries,
   users,
 } from '../../db/schema';
+import { pageMessageOf } from '../paging/page-message';
 
 let t: TestApp;
 // Counting SQL statements is switched on only by the query-count test.
@@ -1121,10 +1122,12 @@ describe('paging', () => {
     expect(page).toMatchObject({
       pagedById: people.iris.id,
       targetUserId: people.noah.id,
-      message: 'Checkout is failing',
+      legacyMessage: null,
       urgency: 'medium',
       status: 'triggered',
     });
+    // Sealed at rest (decision 163), bound to the page's row.
+    expect(pageMessageOf(page, t.cipher)).toBe('Checkout is failing');
     const byAdmin = await call(people.admin, 'POST', `/api/rotations/${r.id}/page`, {
       message: 'Again',
     });

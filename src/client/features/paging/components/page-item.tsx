@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/utils';
 import { useAcknowledgePage } from '../api/acknowledge-page';
 import { useResolvePage } from '../api/resolve-page';
+import { isNotDelivered, notDeliveredText } from '../lib/delivery-failure-text';
 import { EscalatePageDialog } from './escalate-page-dialog';
 import { PageStatusBadge, UrgencyBadge } from './page-badges';
 
@@ -28,6 +29,8 @@ function eventText(event: PageEvent): string {
           ? ` (until ${formatDateTime(event.until)})`
           : ' (until the handoff is acknowledged)'
       }`;
+    case 'not_delivered':
+      return notDeliveredText(event);
   }
 }
 
@@ -77,7 +80,11 @@ export function PageItem({ page, showRotation = false }: { page: Page; showRotat
       {page.events.length > 0 ? (
         <ol className="grid gap-1 text-muted-foreground text-xs">
           {page.events.map((event) => (
-            <li key={`${event.kind}-${event.at}`}>
+            <li
+              // Several deliveries can fail at the same instant, to different people or channels.
+              key={`${event.kind}-${event.at}-${event.to?.id ?? ''}-${event.channel ?? ''}`}
+              className={isNotDelivered(event) ? 'font-medium text-destructive' : undefined}
+            >
               <time dateTime={event.at}>{formatDateTime(event.at)}</time>: {eventText(event)}
             </li>
           ))}
