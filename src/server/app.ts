@@ -12,6 +12,7 @@ import type { FieldCipher } from './crypto/field-crypto';
 import type { Database } from './db/client';
 import type { EngineStatus } from './engine/engine-loop';
 import { isDatabaseUnavailable } from './http/database-unavailable';
+import { serializeLoggedError } from './http/error-log';
 import { AppError } from './http/errors';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
@@ -88,6 +89,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             ],
             serializers: {
               req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url) }),
+              // A failed query's values (what people typed) never reach the log (decision 167).
+              err: serializeLoggedError,
             },
           },
     genReqId: (req) => {
