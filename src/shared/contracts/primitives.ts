@@ -89,3 +89,27 @@ export function idText(options: IdOptions = {}) {
     .transform(Number)
     .pipe(id(options));
 }
+
+// Four-digit years: PostgreSQL's timestamps end in 4713 BC and 294276 AD, JavaScript's do not.
+const EARLIEST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+export interface InstantOptions {
+  /** how the field is named in messages: 'Start time', 'from' */
+  label: string;
+  /** the message for anything but a date and time in the years 1 to 9999 */
+  message: string;
+}
+
+/**
+ * instant returns the schema of a date and time sent as text (ISO 8601, or what Date.parse
+ * reads): it refuses control characters like `text`, and dates outside the years 1 to 9999.
+ */
+export function instant({ label, message }: InstantOptions) {
+  return text({ label, error: message })
+    .max(100, message)
+    .refine((s) => {
+      const at = Date.parse(s);
+      return at >= EARLIEST_INSTANT && at <= LATEST_INSTANT;
+    }, message);
+}

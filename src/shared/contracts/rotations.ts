@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isTimeZone } from '../domain/time-zones';
-import { INT4_MAX, id, text } from './primitives';
+import { INT4_MAX, id, instant, text } from './primitives';
 
 /**
  * Contracts of the rotation API (specification sections 3, 5 and 7). Server routes validate with
@@ -185,15 +185,15 @@ export const ReassignInputSchema = z.object({
 });
 export type ReassignInput = z.input<typeof ReassignInputSchema>;
 
-const isoDate = (message: string) =>
-  z.string({ error: message }).refine((s) => !Number.isNaN(Date.parse(s)), message);
-
 /** ScheduleEntryInputSchema is the body of POST /api/rotations/{id}/schedules. */
 export const ScheduleEntryInputSchema = z
   .object({
     userId: id({ label: 'userId', error: 'Please select a team member' }),
-    startTime: isoDate('Start time must be a valid date and time'),
-    endTime: isoDate('End time must be a valid date and time'),
+    startTime: instant({
+      label: 'Start time',
+      message: 'Start time must be a valid date and time',
+    }),
+    endTime: instant({ label: 'End time', message: 'End time must be a valid date and time' }),
   })
   .refine((s) => Date.parse(s.endTime) > Date.parse(s.startTime), {
     message: 'End time must be after start time',
@@ -219,8 +219,8 @@ export const CoverageRequestInputSchema = z
       label: 'coveringUserId',
       error: 'Please select a team member to cover you',
     }),
-    startTime: isoDate('Please select a start time'),
-    endTime: isoDate('Please select an end time'),
+    startTime: instant({ label: 'Start time', message: 'Please select a start time' }),
+    endTime: instant({ label: 'End time', message: 'Please select an end time' }),
     notes: text({ label: 'Notes', multiline: true })
       .max(5000, 'Notes must be at most 5000 characters.')
       .nullable()
