@@ -11,11 +11,11 @@ import { createTestDatabase } from '../../tests/setup/test-database';
 
 /**
  * Property-based input fuzz of every route (issue 14 §3): never a 5xx, never internals in an
- * answer, nothing written by a refused request. A few requests per route here, on PGlite, or on
+ * answer, nothing written by a refused request. 25 requests per route here, on PGlite, or on
  * PostgreSQL with TEST_DATABASE_URL; tests/faults/input-fuzz.test.ts sends 2,000 per route.
  * FUZZ_SEED replays a run.
  */
-const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 15);
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 25);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 
 let fuzz: FuzzApp;

@@ -42,6 +42,11 @@ export const scale = {
     /** the engine's interval (ENGINE_INTERVAL_SECONDS) on both instances */
     engineIntervalSeconds: 0.2,
   },
+  /** the input fuzz of every route on PGlite and PostgreSQL (tests/faults/input-fuzz.test.ts) */
+  inputFuzz: {
+    /** generated requests per route and engine (issue 14: at least 2,000) */
+    requestsPerRoute: ci ? 100 : 2_000,
+  },
 } as const;
 
 /**
