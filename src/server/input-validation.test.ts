@@ -47,6 +47,30 @@ const CASES: Record<string, Case> = {
     body: () => ({ toUserId: fuzz.admin.id, notes: 'Pager\u0000 is quiet' }),
     message: 'notes: Notes must not contain control characters (line breaks and tabs are fine)',
   },
+  'NUL in reassignment notes (found by the fuzz)': {
+    caller: 'admin',
+    method: 'POST',
+    url: () => `/api/rotations/${ids.rotation}/assign-oncall`,
+    body: () => ({ toUserId: fuzz.admin.id, notes: '\u0000' }),
+    message: 'notes: Notes must not contain control characters (line breaks and tabs are fine)',
+  },
+  'NUL in the CSV export search (found by the fuzz)': {
+    caller: 'admin',
+    method: 'GET',
+    url: () => '/api/audit-log/handoffs.csv?search=Priya%00Shah',
+    message: 'search: Search must not contain control characters',
+  },
+  'a schedule entry starting in the year -271821 (found by the fuzz)': {
+    caller: 'admin',
+    method: 'POST',
+    url: () => `/api/rotations/${ids.rotation}/schedules`,
+    body: () => ({
+      userId: fuzz.member.id,
+      startTime: '-271821-04-20T00:00:00.000Z',
+      endTime: '2028-06-30T08:50:11.745Z',
+    }),
+    message: 'startTime: Start time must be a valid date and time',
+  },
   'NUL in a rotation name': {
     caller: 'admin',
     method: 'POST',
