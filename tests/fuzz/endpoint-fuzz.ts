@@ -203,12 +203,11 @@ export async function buildFuzzApp(database: Database): Promise<FuzzApp> {
 /** readPool reads the ids that exist now, so generated requests point at real rows. */
 export async function readPool(fuzz: FuzzApp): Promise<Pool> {
   const { db } = fuzz.database;
-  const ids = async (table: typeof users | typeof rotations | typeof pages) =>
-    (await db.select({ id: table.id }).from(table).orderBy(desc(table.id)).limit(25)).map(
-      (r) => r.id,
-    );
-  const idsOf = async (
+  const ids = async (
     table:
+      | typeof users
+      | typeof rotations
+      | typeof pages
       | typeof rotationMembers
       | typeof scheduleEntries
       | typeof handoffs
@@ -225,13 +224,13 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
     rotationIds: await ids(rotations),
     userIds,
     otherUserIds: userIds.filter((id) => !signedIn.includes(id)),
-    memberIds: await idsOf(rotationMembers),
+    memberIds: await ids(rotationMembers),
     pageIds: await ids(pages),
-    scheduleIds: await idsOf(scheduleEntries),
-    handoffIds: await idsOf(handoffs),
-    coverageIds: await idsOf(coverageRequests),
-    invitationIds: await idsOf(invitations),
-    eventIds: await idsOf(auditEvents),
+    scheduleIds: await ids(scheduleEntries),
+    handoffIds: await ids(handoffs),
+    coverageIds: await ids(coverageRequests),
+    invitationIds: await ids(invitations),
+    eventIds: await ids(auditEvents),
     invitationTokens: fuzz.tokens.invitation,
     feedTokens: fuzz.tokens.feed,
   };
