@@ -17,6 +17,7 @@ import {
   isDatabaseBusy,
   isDatabaseUnavailable,
 } from './http/database-unavailable';
+import { serializeLoggedError } from './http/error-log';
 import { AppError } from './http/errors';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
@@ -100,6 +101,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             ],
             serializers: {
               req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url) }),
+              // A failed query's values (what people typed) never reach the log (decision 167).
+              err: serializeLoggedError,
             },
           },
     genReqId: (req) => {

@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import { type ErrorCode, ErrorCodes } from '../../shared/contracts/errors';
+import { idText } from '../../shared/contracts/primitives';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -68,11 +69,9 @@ function throwValidation(message: string, fields: Record<string, string>): never
   throw new AppError(ErrorCodes.VALIDATION_FAILED, message, fields);
 }
 
-/** parseId reads a positive integer path parameter or throws 400. */
+/** parseId reads a row id path parameter (the shared `idText`: 1 to 2,147,483,647) or throws 400. */
 export function parseId(value: unknown, name = 'id'): number {
-  const n = typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) {
-    throw new AppError(ErrorCodes.BAD_REQUEST, `${name} must be a positive integer`);
-  }
-  return n;
+  const result = idText({ label: name }).safeParse(value);
+  if (!result.success) throw new AppError(ErrorCodes.BAD_REQUEST, result.error.issues[0].message);
+  return result.data;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idText, text } from './primitives';
 import { HANDOFF_STATUSES, type Handoff, HandoffSchema } from './rotations';
 
 /**
@@ -11,9 +12,8 @@ export const AUDIT_LOG_PAGE_SIZE = 20;
 /** The most entries one request may ask for. */
 export const AUDIT_LOG_MAX_LIMIT = 100;
 
-const optionalText = (max: number, message: string) =>
-  z
-    .string()
+const optionalText = (label: string, max: number, message: string) =>
+  text({ label })
     .max(max, message)
     .optional()
     .transform((s) => (s?.trim() ? s.trim() : undefined));
@@ -21,7 +21,7 @@ const optionalText = (max: number, message: string) =>
 /** HandoffHistoryQuerySchema is the query of GET /api/audit-log/handoffs (and .csv). */
 export const HandoffHistoryQuerySchema = z.object({
   /** matches rotation name, from-person name or to-person name, case-insensitive */
-  search: optionalText(200, 'Search must be at most 200 characters'),
+  search: optionalText('Search', 200, 'Search must be at most 200 characters'),
   /** one of the four statuses; empty or 'all' means every status */
   status: z
     .union([z.enum(HANDOFF_STATUSES), z.literal('all'), z.literal('')], {
@@ -36,7 +36,7 @@ export const HandoffHistoryQuerySchema = z.object({
     .max(AUDIT_LOG_MAX_LIMIT, `limit must be at most ${AUDIT_LOG_MAX_LIMIT}`)
     .default(AUDIT_LOG_PAGE_SIZE),
   /** the nextCursor of the previous page: entries strictly older than it */
-  before: optionalText(200, 'before is not a valid cursor'),
+  before: optionalText('before', 200, 'before is not a valid cursor'),
 });
 export type HandoffHistoryQuery = z.input<typeof HandoffHistoryQuerySchema>;
 
@@ -57,11 +57,7 @@ export const AdminEventsQuerySchema = z.object({
     .max(AUDIT_LOG_MAX_LIMIT, `limit must be at most ${AUDIT_LOG_MAX_LIMIT}`)
     .default(AUDIT_LOG_PAGE_SIZE),
   /** events with an id below this one */
-  before: z.coerce
-    .number({ error: 'before must be an event id' })
-    .int('before must be an event id')
-    .positive('before must be an event id')
-    .optional(),
+  before: idText({ label: 'before', column: 'int8' }).optional(),
 });
 
 /** AdminEventSchema is one entry of the administrative audit trail. */

@@ -1,17 +1,21 @@
 import { z } from 'zod';
+import { text } from './primitives';
 import { UserSchema } from './users';
 
 /** LoginInputSchema is the body of POST /api/auth/login (local sign-in). */
 export const LoginInputSchema = z.object({
-  email: z.string().trim().min(1, 'Email is required').max(320),
-  password: z.string().min(1, 'Password is required').max(1024),
+  email: text({ label: 'Email', trim: true, error: 'Email is required' })
+    .min(1, 'Email is required')
+    .max(320, 'Email must be at most 320 characters'),
+  password: text({ label: 'Password', error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1024, 'Password must be at most 1024 characters'),
 });
 export type LoginInput = z.infer<typeof LoginInputSchema>;
 
 /** FirebaseSignInInputSchema is the body of POST /api/auth/firebase: an ID token the client holds. */
 export const FirebaseSignInInputSchema = z.object({
-  token: z
-    .string({ error: 'token is required' })
+  token: text({ label: 'token', error: 'token is required' })
     .min(1, 'token is required')
     .max(8192, 'token is too long'),
 });

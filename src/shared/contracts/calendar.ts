@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { instant as instantText } from './primitives';
 import { CADENCES, PersonSchema, ROTATION_TYPES } from './rotations';
 
 /** Contracts of the calendar read and the calendar feeds (decisions 056 and 057). */
@@ -7,9 +8,7 @@ import { CADENCES, PersonSchema, ROTATION_TYPES } from './rotations';
 export const CALENDAR_MAX_DAYS = 62;
 
 const instant = (name: string) =>
-  z
-    .string({ error: `${name} must be a date and time (ISO 8601)` })
-    .refine((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date and time (ISO 8601)`);
+  instantText({ label: name, message: `${name} must be a date and time (ISO 8601)` });
 
 /** CalendarQuerySchema is the query of GET /api/calendar: the span to show, [from, to). */
 export const CalendarQuerySchema = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './primitives';
 
 export const INVITATION_ROLES = ['admin', 'manager', 'incident_manager', 'member'] as const;
 export type InvitationRole = (typeof INVITATION_ROLES)[number];
@@ -47,18 +48,14 @@ export function emailDomainOf(email: string): string {
 export function createInvitationInputSchema(companyDomain: string) {
   const domain = companyDomain.toLowerCase();
   return z.object({
-    email: z
-      .string({ error: 'Invalid email address' })
-      .trim()
+    email: text({ label: 'Email', trim: true, error: 'Invalid email address' })
       .max(320, 'Invalid email address')
       .pipe(z.email('Invalid email address'))
       .refine(
         (email) => emailDomainOf(email) === domain,
         `Email must be from the ${domain} domain`,
       ),
-    name: z
-      .string({ error: 'Name is required' })
-      .trim()
+    name: text({ label: 'Name', trim: true, error: 'Name is required' })
       .min(1, 'Name is required')
       .max(200, 'Name must be at most 200 characters'),
     role: z

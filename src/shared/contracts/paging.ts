@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_MESSAGES, PAGE_STATUSES } from '../domain/paging';
+import { idText, text } from './primitives';
 import { URGENCIES } from './rotations';
 
 /** A person as pages name them. */
@@ -76,14 +77,17 @@ export type Page = z.infer<typeof PageSchema>;
 export const PageListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   /** only pages with an id below this (the last id of the previous answer) */
-  before: z.coerce.number().int().positive().optional(),
+  before: idText({ label: 'before' }).optional(),
 });
 
 /** EscalatePageInputSchema is the body of POST /api/pages/{id}/escalate. */
 export const EscalatePageInputSchema = z.object({
-  reason: z
-    .string({ error: PAGE_MESSAGES.reasonRequired })
-    .trim()
+  reason: text({
+    label: 'Reason',
+    multiline: true,
+    trim: true,
+    error: PAGE_MESSAGES.reasonRequired,
+  })
     .min(1, PAGE_MESSAGES.reasonRequired)
     .max(500, 'Keep the reason under 500 characters'),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isTimeZone } from '../domain/time-zones';
+import { INT4_MAX, id, instant, text } from './primitives';
 
 /**
  * Contracts of the rotation API (specification sections 3, 5 and 7). Server routes validate with
@@ -92,23 +93,24 @@ export const RotationSchema = z.object({
 });
 export type Rotation = z.infer<typeof RotationSchema>;
 
-const name = z
-  .string({ error: 'Rotation name must be at least 3 characters.' })
-  .trim()
+const name = text({
+  label: 'Rotation name',
+  trim: true,
+  error: 'Rotation name must be at least 3 characters.',
+})
   .min(3, 'Rotation name must be at least 3 characters.')
   .max(200, 'Rotation name must be at most 200 characters.');
-const description = z
-  .string()
-  .trim()
+const description = text({ label: 'Description', multiline: true, trim: true })
   .max(2000, 'Description must be at most 2000 characters.')
   .nullish()
   .transform((d) => (d ? d : null));
-const timeZone = z
-  .string()
+const timeZone = text({ label: 'Time zone' })
+  .max(100, 'Time zone must be an IANA time zone such as Europe/London')
   .refine(isTimeZone, 'Time zone must be an IANA time zone such as Europe/London');
-const handoffTime = z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'Handoff time must be HH:MM (24-hour)');
+const handoffTime = text({ label: 'Handoff time' }).regex(
+  /^([01]\d|2[0-3]):[0-5]\d$/,
+  'Handoff time must be HH:MM (24-hour)',
+);
 const handoffWeekday = z.number().int().min(0).max(6);
 
 /** CreateRotationInputSchema is the body of POST /api/rotations. */
@@ -137,10 +139,16 @@ export type UpdateRotationInput = z.input<typeof UpdateRotationInputSchema>;
 
 export const ChangeTypeInputSchema = z.object({ type: z.enum(ROTATION_TYPES) });
 
+const memberOrder = z
+  .number({ error: 'order must be a whole number' })
+  .int('order must be a whole number')
+  .min(0, 'order must be at least 0')
+  .max(INT4_MAX, `order must be at most ${INT4_MAX}`);
+
 /** ReorderMembersInputSchema: the complete list of members (member id and new order). */
 export const ReorderMembersInputSchema = z.object({
   members: z
-    .array(z.object({ id: z.number().int().positive(), order: z.number().int().min(0) }))
+    .array(z.object({ id: id({ label: 'members.id' }), order: memberOrder }))
     .min(1)
     .max(500),
 });
@@ -148,23 +156,19 @@ export type ReorderMembersInput = z.infer<typeof ReorderMembersInputSchema>;
 
 /** AddMemberInputSchema is the body of POST /api/rotations/{id}/on-call. */
 export const AddMemberInputSchema = z.object({
-  userId: z.number({ error: 'Please select a team member' }).int().positive(),
-  order: z.number().int().min(0).optional(),
+  userId: id({ label: 'userId', error: 'Please select a team member' }),
+  order: memberOrder.optional(),
 });
 export type AddMemberInput = z.infer<typeof AddMemberInputSchema>;
 
-const notes = z
-  .string()
+const notes = text({ label: 'Notes', multiline: true })
   .max(5000, 'Notes must be at most 5000 characters.')
   .optional()
   .transform((n) => (n?.trim() ? n.trim() : undefined));
 
 /** PassBatonInputSchema is the body of POST /api/rotations/{id}/handoff. */
 export const PassBatonInputSchema = z.object({
-  toUserId: z
-    .number({ error: 'Please select a team member to pass the baton to' })
-    .int()
-    .positive(),
+  toUserId: id({ label: 'toUserId', error: 'Please select a team member to pass the baton to' }),
   notes,
   /** an emergency handoff needs the receiver's acknowledgement */
   urgent: z.boolean().optional(),
@@ -173,27 +177,23 @@ export type PassBatonInput = z.input<typeof PassBatonInputSchema>;
 
 /** ReassignInputSchema is the body of POST /api/rotations/{id}/assign-oncall. */
 export const ReassignInputSchema = z.object({
-  toUserId: z
-    .number({ error: 'Please select a team member to assign on-call to' })
-    .int()
-    .positive(),
-  notes: z
-    .string()
-    .max(5000)
+  toUserId: id({ label: 'toUserId', error: 'Please select a team member to assign on-call to' }),
+  notes: text({ label: 'Notes', multiline: true })
+    .max(5000, 'Notes must be at most 5000 characters.')
     .nullish()
     .transform((n) => (n?.trim() ? n.trim() : undefined)),
 });
 export type ReassignInput = z.input<typeof ReassignInputSchema>;
 
-const isoDate = (message: string) =>
-  z.string({ error: message }).refine((s) => !Number.isNaN(Date.parse(s)), message);
-
 /** ScheduleEntryInputSchema is the body of POST /api/rotations/{id}/schedules. */
 export const ScheduleEntryInputSchema = z
   .object({
-    userId: z.number({ error: 'Please select a team member' }).int().positive(),
-    startTime: isoDate('Start time must be a valid date and time'),
-    endTime: isoDate('End time must be a valid date and time'),
+    userId: id({ label: 'userId', error: 'Please select a team member' }),
+    startTime: instant({
+      label: 'Start time',
+      message: 'Start time must be a valid date and time',
+    }),
+    endTime: instant({ label: 'End time', message: 'End time must be a valid date and time' }),
   })
   .refine((s) => Date.parse(s.endTime) > Date.parse(s.startTime), {
     message: 'End time must be after start time',
@@ -214,14 +214,17 @@ export type ScheduleEntry = z.infer<typeof ScheduleEntrySchema>;
 /** CoverageRequestInputSchema is the body of POST /api/rotations/{id}/cover. */
 export const CoverageRequestInputSchema = z
   .object({
-    rotationId: z.number().int().positive().optional(),
-    coveringUserId: z
-      .number({ error: 'Please select a team member to cover you' })
-      .int()
-      .positive(),
-    startTime: isoDate('Please select a start time'),
-    endTime: isoDate('Please select an end time'),
-    notes: z.string().max(5000).nullable().optional(),
+    rotationId: id({ label: 'rotationId' }).optional(),
+    coveringUserId: id({
+      label: 'coveringUserId',
+      error: 'Please select a team member to cover you',
+    }),
+    startTime: instant({ label: 'Start time', message: 'Please select a start time' }),
+    endTime: instant({ label: 'End time', message: 'Please select an end time' }),
+    notes: text({ label: 'Notes', multiline: true })
+      .max(5000, 'Notes must be at most 5000 characters.')
+      .nullable()
+      .optional(),
   })
   .refine((c) => Date.parse(c.endTime) > Date.parse(c.startTime), {
     message: 'End time must be after start time',
@@ -243,9 +246,12 @@ export type CoverageRequest = z.infer<typeof CoverageRequestSchema>;
 
 /** PageInputSchema is the body of POST /api/rotations/{id}/page. */
 export const PageInputSchema = z.object({
-  message: z
-    .string({ error: 'Please enter a message' })
-    .trim()
+  message: text({
+    label: 'Message',
+    multiline: true,
+    trim: true,
+    error: 'Please enter a message',
+  })
     .min(1, 'Please enter a message')
     .max(2000),
   urgency: z.enum(URGENCIES).default('high'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { smsPhoneProblem } from '../domain/notification-routing';
 import { ROLES } from '../domain/roles';
 import { isTimeZone } from '../domain/time-zones';
+import { text } from './primitives';
 
 export const TIMEZONES = [
   'UTC',
@@ -43,28 +44,27 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
-const profileName = z
-  .string({ error: 'Name must be at least 2 characters' })
-  .trim()
+const profileName = text({ label: 'Name', trim: true, error: 'Name must be at least 2 characters' })
   .min(2, 'Name must be at least 2 characters')
   .max(200, 'Name must be at most 200 characters');
-const profilePhone = z
-  .string()
-  .trim()
+const profilePhone = text({ label: 'Phone number', trim: true })
   .max(40, 'Phone number must be at most 40 characters')
   .nullish()
   // Absent leaves the phone as it is; empty or null clears it.
   .transform((p) => (p === undefined ? undefined : p || null));
-const profileTimezone = z
-  .string({ error: 'Timezone is required' })
+const profileTimezone = text({ label: 'Timezone', error: 'Timezone is required' })
   .min(1, 'Timezone is required')
+  .max(100, 'Timezone must be an IANA time zone such as Europe/London')
   .refine(isTimeZone, 'Timezone must be an IANA time zone such as Europe/London');
 
 /** ProfileFormSchema is the Profile form (specification section 5): every field, as the form holds it. */
 export const ProfileFormSchema = z
   .object({
     name: profileName,
-    phone: z.string().trim().max(40, 'Phone number must be at most 40 characters'),
+    phone: text({ label: 'Phone number', trim: true }).max(
+      40,
+      'Phone number must be at most 40 characters',
+    ),
     timezone: profileTimezone,
     notificationPreference: z.enum(PROFILE_NOTIFICATION_PREFERENCES, {
       error: 'Choose email, SMS or both',
@@ -117,7 +117,9 @@ export function roleUpdateFailureTitle(message: string): string {
  * the server against the rules above (an empty list, an unknown role, one's own admin role).
  */
 export const UpdateRolesInputSchema = z.object({
-  roles: z.array(z.string().max(50), { error: 'roles must be a list of role names' }).max(10),
+  roles: z
+    .array(text({ label: 'Role' }).max(50), { error: 'roles must be a list of role names' })
+    .max(10),
 });
 export type UpdateRolesInput = z.infer<typeof UpdateRolesInputSchema>;
 

@@ -80,6 +80,11 @@ export const scale = {
     /** timed rounds; the figures are medians */
     rounds: ci ? 1 : 3,
   },
+  /** the input fuzz of every route on PGlite and PostgreSQL (tests/faults/input-fuzz.test.ts) */
+  inputFuzz: {
+    /** generated requests per route and engine (issue 14: at least 2,000) */
+    requestsPerRoute: ci ? 100 : 2_000,
+  },
 } as const;
 
 /**

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type AdminEvent, UNKNOWN_PERSON } from '../../../shared/contracts/audit';
+import { idText } from '../../../shared/contracts/primitives';
 import type { Handoff, Person } from '../../../shared/contracts/rotations';
 import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
 import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
@@ -38,9 +39,10 @@ export function encodeCursor(cursor: HistoryCursor): string {
 export function decodeCursor(value: string): HistoryCursor | null {
   const text = Buffer.from(value, 'base64url').toString('utf8');
   const [at, id] = text.split('|');
-  if (!at || !CURSOR_AT.test(at) || !/^\d{1,9}$/.test(id ?? '')) return null;
+  const rowId = idText().safeParse(id);
+  if (!at || !CURSOR_AT.test(at) || !rowId.success) return null;
   if (Number.isNaN(Date.parse(at))) return null;
-  return { at, id: Number(id) };
+  return { at, id: rowId.data };
 }
 
 /** escapeLike escapes LIKE wildcards; backslash is PostgreSQL's default LIKE escape character. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { CalendarQuerySchema } from '../../../shared/contracts/calendar';
+import { idText } from '../../../shared/contracts/primitives';
 import type { AppDeps } from '../../app';
 import { notFound, parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
@@ -45,9 +46,9 @@ export async function calendarRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get<FeedParams & { Params: { file: string } }>(
     '/api/calendar/feeds/:token/rotations/:file',
     async (req, reply) => {
-      const match = /^(\d{1,9})\.ics$/.exec(req.params.file);
-      if (!match) throw notFound(FEED_NOT_FOUND);
-      const body = await rotationFeed(deps, req.params.token, Number(match[1]));
+      const rotationId = idText().safeParse(/^(\d{1,16})\.ics$/.exec(req.params.file)?.[1]);
+      if (!rotationId.success) throw notFound(FEED_NOT_FOUND);
+      const body = await rotationFeed(deps, req.params.token, rotationId.data);
       return reply.type('text/calendar; charset=utf-8').send(body);
     },
   );

@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { idText } from '../../../shared/contracts/primitives';
 import type { FieldCipher } from '../../crypto/field-crypto';
 
 /**
@@ -10,7 +11,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
  */
 
 const KEY_LABEL = 'baton/page-ack-link/v1';
-const TOKEN_PATTERN = /^(\d{1,9})\.([A-Za-z0-9_-]{43})$/;
+const TOKEN_PATTERN = /^(\d{1,16})\.([A-Za-z0-9_-]{43})$/;
 
 export interface AckSubject {
   pageId: number;
@@ -61,8 +62,8 @@ export function storedAckToken(
 export function parseAckToken(token: string): { pageId: number } | null {
   const match = TOKEN_PATTERN.exec(token);
   if (!match) return null;
-  const pageId = Number(match[1]);
-  return pageId > 0 ? { pageId } : null;
+  const pageId = idText().safeParse(match[1]);
+  return pageId.success ? { pageId: pageId.data } : null;
 }
 
 /** hashMatches compares a token with a stored hash in constant time. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { text } from '../../../shared/contracts/primitives';
 import { UpdateRolesInputSchema, UpdateUserInputSchema } from '../../../shared/contracts/users';
 import { normalizeRole, type Role } from '../../../shared/domain/roles';
 import type { AppDeps } from '../../app';
@@ -9,8 +10,8 @@ import { listAllUsers, listUsersWithRoles } from './user-repository';
 import { deleteUser, updateProfile, updateUserRoles } from './user-service';
 
 const ByRolesQuerySchema = z.object({
-  roles: z
-    .string({ error: 'roles is required, e.g. roles=on-call,manager' })
+  roles: text({ label: 'roles', error: 'roles is required, e.g. roles=on-call,manager' })
+    .max(500, 'roles must be at most 500 characters')
     .transform((s) => s.split(',').map((r) => r.trim()))
     .pipe(
       z

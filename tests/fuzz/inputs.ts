@@ -1,0 +1,480 @@
+import fc from 'fast-check';
+import { TEST_PASSWORD } from '../setup/test-app';
+
+/**
+ * What the input fuzz (tests/fuzz/endpoint-fuzz.ts) sends to each route: for every path
+ * parameter, query parameter and body field, a generator of valid-looking values. The fuzz mixes
+ * each with hostile values (hostileValue below) and adds keys no route expects. A route without
+ * an entry here fails the fuzz test, so a new route must say what it reads.
+ */
+
+/** The rows of the fuzz database, read again before each route's run. */
+export interface Pool {
+  rotationIds: number[];
+  userIds: number[];
+  /** users other than the two signed in, for the routes that delete or demote a user */
+  otherUserIds: number[];
+  memberIds: number[];
+  pageIds: number[];
+  scheduleIds: number[];
+  handoffIds: number[];
+  coverageIds: number[];
+  invitationIds: number[];
+  eventIds: number[];
+  invitationTokens: string[];
+  feedTokens: string[];
+}
+
+export type Gen = (pool: Pool) => fc.Arbitrary<unknown>;
+
+export interface EndpointInputs {
+  params?: Record<string, Gen>;
+  query?: Record<string, Gen>;
+  body?: Record<string, Gen>;
+}
+
+// Valid-looking values.
+const realOr = (ids: number[]) =>
+  ids.length > 0
+    ? fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...ids) },
+        { weight: 1, arbitrary: fc.integer({ min: 1, max: 60 }) },
+      )
+    : fc.integer({ min: 1, max: 60 });
+const rotationId: Gen = (p) => realOr(p.rotationIds);
+const userId: Gen = (p) => realOr(p.userIds);
+const otherUserId: Gen = (p) => realOr(p.otherUserIds);
+const memberId: Gen = (p) => realOr(p.memberIds);
+const pageId: Gen = (p) => realOr(p.pageIds);
+const scheduleId: Gen = (p) => realOr(p.scheduleIds);
+const handoffId: Gen = (p) => realOr(p.handoffIds);
+const coverageId: Gen = (p) => realOr(p.coverageIds);
+const invitationId: Gen = (p) => realOr(p.invitationIds);
+const eventId: Gen = (p) => realOr(p.eventIds);
+
+const words = fc
+  .array(
+    fc.constantFrom('Platform', 'Ops', 'Payments', 'Night', 'Duty', 'Priya', 'Shah', 'ü', '班'),
+    {
+      minLength: 1,
+      maxLength: 4,
+    },
+  )
+  .map((w) => w.join(' '));
+const line: Gen = () =>
+  fc.oneof(
+    { weight: 4, arbitrary: words },
+    { weight: 1, arbitrary: fc.string({ minLength: 3, maxLength: 40 }) },
+  );
+const paragraph: Gen = () =>
+  fc.oneof(
+    words,
+    fc.array(words, { maxLength: 4 }).map((w) => w.join('\n\t')),
+    fc.string({ unit: 'grapheme', maxLength: 200 }),
+  );
+const isoInstant: Gen = () =>
+  fc.oneof(
+    fc
+      .date({
+        min: new Date('2020-01-01T00:00:00Z'),
+        max: new Date('2032-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      })
+      .map((d) => d.toISOString()),
+    fc.constantFrom(
+      '2026-11-02',
+      '2026-11-02T12:00:00+14:00',
+      '-271821-04-20T00:00:00.000Z',
+      '+275760-09-13T00:00:00.000Z',
+      '0000-01-01T00:00:00Z',
+      '-004714-01-01T00:00:00Z',
+      '+294277-01-01T00:00:00Z',
+      '1',
+      '2026-13-45T25:61:00Z',
+    ),
+  );
+const oneOf =
+  (...values: unknown[]): Gen =>
+  () =>
+    fc.constantFrom(...values);
+const email: Gen = () =>
+  fc.oneof(
+    fc.constantFrom('priya.shah@example.com', 'new.person@example.com', 'x@other.org', 'a@b'),
+    fc.emailAddress(),
+  );
+const timeZone = oneOf(
+  'UTC',
+  'Europe/London',
+  'America/New_York',
+  'Australia/Sydney',
+  'Etc/GMT+12',
+);
+const limit: Gen = () => fc.oneof(fc.integer({ min: 1, max: 200 }), fc.constantFrom(0, 1000, 1e6));
+const feedToken: Gen = (p) =>
+  p.feedTokens.length > 0
+    ? fc.oneof(fc.constantFrom(...p.feedTokens), fc.base64String({ maxLength: 60 }))
+    : fc.base64String({ maxLength: 60 });
+const ackToken: Gen = (p) =>
+  fc
+    .tuple(realOr(p.pageIds), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/))
+    .map(([id, mac]) => `${id}.${mac}`);
+const invitationToken: Gen = (p) =>
+  p.invitationTokens.length > 0
+    ? fc.oneof(fc.constantFrom(...p.invitationTokens), fc.base64String({ maxLength: 60 }))
+    : fc.base64String({ maxLength: 60 });
+const cursor: Gen = () =>
+  fc
+    .tuple(
+      isoInstant({} as Pool),
+      fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constant(2147483648)),
+    )
+    .map(([at, id]) => Buffer.from(`${at}|${id}`).toString('base64url'));
+
+const rotationFields = {
+  name: line,
+  description: paragraph,
+  type: oneOf('fixed', 'scheduled'),
+  cadence: oneOf('daily', 'weekly'),
+  timeZone,
+  handoffTime: oneOf('09:00', '23:59', '00:00'),
+  handoffWeekday: () => fc.integer({ min: 0, max: 6 }),
+};
+const byRotation = { id: rotationId };
+const coverageActions = ['accept', 'decline', 'cancel'] as const;
+
+/** ENDPOINT_INPUTS: 'METHOD /route/:pattern' → what the route reads. */
+export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
+  'GET /healthz': {},
+  'GET /readyz': {},
+  'GET /api/help/timings': {},
+  // Sign-in
+  'GET /api/auth/options': {},
+  'GET /api/auth/user': {},
+  'POST /api/auth/login': {
+    body: { email, password: () => fc.oneof(fc.constant(TEST_PASSWORD), fc.string()) },
+  },
+  'POST /api/auth/logout': {},
+  'GET /api/auth/oidc/start': {},
+  'GET /api/auth/oidc/callback': {
+    query: {
+      state: line,
+      code: line,
+      error: oneOf('access_denied', 'operation_not_allowed'),
+      iss: line,
+    },
+  },
+  'GET /api/auth/oidc/popup.js': {},
+  'POST /api/auth/firebase': { body: { token: () => fc.base64String({ maxLength: 200 }) } },
+  // Users, settings, invitations
+  'GET /api/users': {},
+  'GET /api/users/by-roles': {
+    query: { roles: oneOf('on-call,manager', 'admin', 'member', 'incident_manager,on-call') },
+  },
+  'PATCH /api/users/:id': {
+    params: { id: userId },
+    body: {
+      name: line,
+      phone: oneOf('+15551234567', '', null, '555 123 4567'),
+      timezone: timeZone,
+      notificationPreference: oneOf('email', 'sms', 'both', 'all'),
+    },
+  },
+  'DELETE /api/users/:id': { params: { id: otherUserId } },
+  'PATCH /api/admin/users/:id/roles': {
+    params: { id: otherUserId },
+    body: {
+      roles: () =>
+        fc.array(
+          fc.constantFrom('admin', 'manager', 'on-call', 'incident_manager', 'member', 'root'),
+          {
+            maxLength: 4,
+          },
+        ),
+    },
+  },
+  'GET /api/user/settings': {},
+  'PATCH /api/user/settings': {
+    body: { timezone: timeZone, handoffReminderMinutes: oneOf(15, 30, 60, 120, 1440) },
+  },
+  'GET /api/invitations': {},
+  'POST /api/invitations': {
+    body: { email, name: line, role: oneOf('admin', 'manager', 'incident_manager', 'member') },
+  },
+  'DELETE /api/invitations/:id': { params: { id: invitationId } },
+  'GET /api/invitations/:token/validate': { params: { token: invitationToken } },
+  'GET /api/on-call-team': {},
+  // Rotations and the baton
+  'GET /api/rotations': {},
+  'GET /api/user/rotations': {},
+  'POST /api/rotations': { body: rotationFields },
+  'GET /api/rotations/:id': { params: byRotation },
+  'PATCH /api/rotations/:id': { params: byRotation, body: rotationFields },
+  'DELETE /api/rotations/:id': { params: byRotation },
+  'POST /api/rotations/:id/suspend': { params: byRotation },
+  'POST /api/rotations/:id/activate': { params: byRotation },
+  'PATCH /api/rotations/:id/type': { params: byRotation, body: { type: rotationFields.type } },
+  'PATCH /api/rotations/:id/members/reorder': {
+    params: byRotation,
+    body: {
+      members: (p) =>
+        fc.array(fc.record({ id: memberId(p), order: fc.integer({ min: 0, max: 10 }) }), {
+          maxLength: 5,
+        }),
+    },
+  },
+  'POST /api/rotations/:id/on-call': {
+    params: byRotation,
+    body: { userId, order: () => fc.integer({ min: 0, max: 10 }) },
+  },
+  'DELETE /api/rotations/:id/on-call/:userId': { params: { id: rotationId, userId } },
+  'POST /api/rotations/:id/take-oncall': { params: byRotation },
+  'POST /api/rotations/:id/handoff': {
+    params: byRotation,
+    body: { toUserId: userId, notes: paragraph, urgent: () => fc.boolean() },
+  },
+  'POST /api/rotations/:id/assign-oncall': {
+    params: byRotation,
+    body: { toUserId: userId, notes: paragraph },
+  },
+  'POST /api/rotations/:id/cover': {
+    params: byRotation,
+    body: {
+      rotationId,
+      coveringUserId: userId,
+      startTime: isoInstant,
+      endTime: isoInstant,
+      notes: paragraph,
+    },
+  },
+  'POST /api/rotations/:id/page': {
+    params: byRotation,
+    body: { message: paragraph, urgency: oneOf('low', 'medium', 'high') },
+  },
+  // Schedules
+  'GET /api/rotations/:id/schedules': { params: byRotation },
+  'GET /api/rotations/:id/schedules/current': { params: byRotation },
+  'POST /api/rotations/:id/schedules': {
+    params: byRotation,
+    body: { userId, startTime: isoInstant, endTime: isoInstant },
+  },
+  'DELETE /api/rotation-schedules/:scheduleId': { params: { scheduleId } },
+  // Handoffs and coverage
+  'GET /api/handoffs/recent': { query: { limit } },
+  'POST /api/handoffs/:id/acknowledge': { params: { id: handoffId } },
+  'GET /api/coverage-requests': {},
+  ...Object.fromEntries(
+    coverageActions.map((action) => [
+      `POST /api/coverage-requests/:id/${action}`,
+      { params: { id: coverageId } },
+    ]),
+  ),
+  // Calendar
+  'GET /api/calendar': { query: { from: isoInstant, to: isoInstant } },
+  'GET /api/calendar/feed': {},
+  'POST /api/calendar/feed/reset': {},
+  'GET /api/calendar/feeds/:token/me.ics': { params: { token: feedToken } },
+  'GET /api/calendar/feeds/:token/rotations/:file': {
+    params: { token: feedToken, file: (p) => rotationId(p).map((id) => `${id}.ics`) },
+  },
+  // Paging
+  'GET /api/rotations/:id/pages': { params: byRotation, query: { limit, before: pageId } },
+  'GET /api/user/pages': {},
+  'POST /api/pages/:id/acknowledge': { params: { id: pageId } },
+  'POST /api/pages/:id/resolve': { params: { id: pageId } },
+  'POST /api/pages/:id/escalate': { params: { id: pageId }, body: { reason: paragraph } },
+  'GET /api/pages/ack/:token': { params: { token: ackToken } },
+  'POST /api/pages/ack/:token': { params: { token: ackToken } },
+  // Audit log
+  'GET /api/audit-log/handoffs': {
+    query: {
+      search: line,
+      status: oneOf('all', '', 'success', 'acknowledged', 'missed', 'escalated'),
+      limit,
+      before: cursor,
+    },
+  },
+  'GET /api/audit-log/handoffs.csv': {
+    query: { search: line, status: oneOf('all', 'success', 'missed') },
+  },
+  'GET /api/audit-log/admin-events': { query: { limit, before: eventId } },
+  // Administrators' screens
+  'GET /api/admin/notifications': {
+    query: { status: oneOf('pending', 'sent', 'failed'), limit },
+  },
+  'GET /api/debug/rotations-compare': {},
+  'GET /api/debug/production-filtering': {},
+  'GET /api/debug/rotations': {},
+  'GET /api/debug/database': {},
+  'GET /api/debug/client-check': {},
+};
+
+// Hostile values: what a person does not type, and what a program should not send.
+const INT_EDGES = [
+  0, -1, -0, 1.5, 2147483647, 2147483648, -2147483649, 4294967296, 9007199254740991,
+  9007199254740992, 1e21, 1e308, -1e308, 5e-324,
+];
+const STRING_EDGES = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  'Priya\u0000Shah',
+  '\u0001\u0002\u001f\u007f\u0085\u009f',
+  '\t',
+  '\r\n',
+  '\ud800',
+  'x\udc00y',
+  '\uffff',
+  '\u202e\u2066',
+  '🏳️‍🌈👩🏽‍💻',
+  '2147483648',
+  '-1',
+  '1e3',
+  '0x10',
+  ' 7 ',
+  '١٢',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  '__proto__',
+  'constructor',
+  '{"__proto__":{"admin":true}}',
+  "' or 1=1 --",
+  '%00',
+  '%',
+  '../../etc/passwd',
+  '<script>alert(1)</script>',
+  '=cmd|/C calc',
+  '\\',
+];
+const deep = fc.tuple(fc.integer({ min: 10, max: 3000 }), fc.boolean()).map(([depth, asArray]) => {
+  let value: unknown = 'bottom';
+  for (let i = 0; i < depth; i += 1) value = asArray ? [value] : { a: value };
+  return value;
+});
+const hostileString = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...STRING_EDGES) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.string({ maxLength: 10 }),
+        fc.constantFrom('\u0000', '\u0007', '\u001b', '\u0008', '\u000b'),
+        fc.string({ maxLength: 10 }),
+      )
+      .map((parts) => parts.join('')),
+  },
+  { weight: 1, arbitrary: fc.integer({ min: 200, max: 20_000 }).map((n) => 'x'.repeat(n)) },
+  { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 80n), max: 2n ** 80n }).map(String) },
+);
+/** hostileValue: a JSON value no schema should take, or should refuse with a 400. */
+export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 4, arbitrary: hostileString },
+  { weight: 3, arbitrary: fc.constantFrom(...INT_EDGES) },
+  { weight: 1, arbitrary: fc.integer() },
+  { weight: 1, arbitrary: fc.double() },
+  { weight: 1, arbitrary: fc.constantFrom(null, true, false, [], {}) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 1, arbitrary: deep },
+  { weight: 1, arbitrary: fc.constantFrom({ __proto__: null, polluted: true }, [1, '2', null]) },
+);
+/** hostileText: a query value or path segment no route should take (before URL encoding). */
+export const hostileText: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: hostileString },
+  { weight: 2, arbitrary: fc.constantFrom(...INT_EDGES).map(String) },
+  { weight: 1, arbitrary: fc.double().map(String) },
+);
+/** Keys a route does not read: pollution attempts and noise. */
+export const extraKey = fc.oneof(
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'id',
+    'role',
+    'roles',
+    'userId',
+    'isAdmin',
+  ),
+  fc.string({ maxLength: 12 }),
+);
+
+const CONTROLS = [
+  '\u0000',
+  '\u0000',
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\u000b',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\ud800',
+  '\udfff',
+];
+const insertAt = (text: string, at: number, what: string) => {
+  const i = text.length === 0 ? 0 : at % (text.length + 1);
+  return `${text.slice(0, i)}${what}${text.slice(i)}`;
+};
+
+/**
+ * mutation returns hostile variants of a valid-looking value of the same shape: a string with a
+ * NUL or another control character inside, or grown past any limit; a number past the int4 range,
+ * fractional, negative or written as a string; an array with a hostile element.
+ */
+export function mutation(valid: unknown): fc.Arbitrary<unknown> {
+  if (typeof valid === 'string') {
+    return fc.oneof(
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(fc.nat(), fc.constantFrom(...CONTROLS))
+          .map(([at, c]) => insertAt(valid, at, c)),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.integer({ min: 2, max: 4000 }).map((n) => valid.repeat(n) || 'x'.repeat(n)),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(` ${valid} `, valid.toUpperCase(), `${valid}\u0000`),
+      },
+    );
+  }
+  if (typeof valid === 'number') {
+    return fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom(...INT_EDGES) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(String(valid), valid + 0.5, -valid, valid * 2 ** 31),
+      },
+    );
+  }
+  if (typeof valid === 'boolean') return fc.constantFrom(String(valid), valid ? 1 : 0, null);
+  if (Array.isArray(valid)) {
+    return fc.oneof(
+      valid.length > 0
+        ? fc
+            .tuple(fc.nat(), hostileValue)
+            .map(([at, v]) => valid.map((x, i) => (i === at % valid.length ? v : x)))
+        : fc.constant([]),
+      fc.array(hostileValue, { maxLength: 3 }),
+      fc
+        .integer({ min: 501, max: 2000 })
+        .map((n) => Array.from({ length: n }, () => valid[0] ?? 1)),
+    );
+  }
+  if (valid && typeof valid === 'object') {
+    const entries = Object.entries(valid);
+    if (entries.length === 0) return hostileValue;
+    return fc.nat().chain((at) => {
+      const [key, value] = entries[at % entries.length];
+      return mutation(value).map((v) => ({ ...valid, [key]: v }));
+    });
+  }
+  return hostileValue;
+}
