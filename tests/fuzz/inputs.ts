@@ -279,6 +279,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   // Paging
   'GET /api/rotations/:id/pages': { params: byRotation, query: { limit, before: pageId } },
   'GET /api/user/pages': {},
+  'GET /api/user/page-delivery-failures': {},
   'POST /api/pages/:id/acknowledge': { params: { id: pageId } },
   'POST /api/pages/:id/resolve': { params: { id: pageId } },
   'POST /api/pages/:id/escalate': { params: { id: pageId }, body: { reason: paragraph } },
@@ -306,6 +307,8 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/debug/rotations': {},
   'GET /api/debug/database': {},
   'GET /api/debug/client-check': {},
+  'GET /api/debug/audit-integrity': {},
+  'GET /api/admin/notifications/status': {},
 };
 
 // Hostile values: what a person does not type, and what a program should not send.
