@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -10,7 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import lockfile from 'proper-lockfile';
+import { acquireDataDirLock, LockHeldError } from './data-dir-lock';
 import * as schema from './schema';
 
 /** Db is the Drizzle handle both engines share: every query is written once against it. */
@@ -38,6 +39,11 @@ export interface Database {
 export interface OpenOptions {
   /** called for every SQL statement; tests count queries with it */
   onQuery?: (query: string) => void;
+  /**
+   * PGlite: called when another process took or removed the data directory's lock while this one
+   * held it; the default writes why and ends the process, since two writers corrupt the data.
+   */
+  onLockLost?: (err: Error) => void;
 }
 
 export class DataDirLockedError extends Error {
@@ -77,27 +83,44 @@ export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_
 /** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
 export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
   const pgDir = path.join(dataDir, 'pgdata');
-  await mkdir(pgDir, { recursive: true });
-  let release: () => Promise<void>;
+  await ownerOnlyDirectory(dataDir, pgDir);
+  let lock: Awaited<ReturnType<typeof acquireDataDirLock>>;
   try {
-    release = await lockfile.lock(pgDir, {
-      lockfilePath: path.join(dataDir, 'baton.lock'),
-      stale: 15_000,
-      update: 5_000,
-      retries: 0,
-      realpath: false,
+    lock = await acquireDataDirLock(path.join(dataDir, 'baton.lock'), {
+      onCompromised: options.onLockLost ?? exitOnLockLost,
     });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dataDir);
+    if (err instanceof LockHeldError) throw new DataDirLockedError(dataDir);
     throw err;
   }
   try {
     const client = await PGlite.create(pgDir, { startParams: PGLITE_START_PARAMS });
-    return wrapPglite(client, `pglite:${pgDir}`, options, release);
+    return wrapPglite(client, `pglite:${pgDir}`, options, lock.release);
   } catch (err) {
-    await release();
+    await lock.release();
     throw err;
   }
+}
+
+function exitOnLockLost(err: Error): void {
+  process.stderr.write(`${err.message} Baton stops so that two processes never write the data.\n`);
+  process.exit(1);
+}
+
+/**
+ * ownerOnlyDirectory makes the data directory and PGlite's directory readable by this user only
+ * (0700), and every file and directory this process creates from now on too (umask 077): PGlite
+ * creates its files with the process's default mode (0644 under the usual umask 022), and they
+ * hold everything Baton stores. The umask is per process, so it is set here, before PGlite opens,
+ * for every way Baton opens a directory (the server, the scripts, the tests). Worker threads
+ * cannot set it; the 0700 directory still keeps other users out.
+ */
+async function ownerOnlyDirectory(dataDir: string, pgDir: string): Promise<void> {
+  if (isMainThread) process.umask(0o077);
+  await mkdir(pgDir, { recursive: true, mode: 0o700 });
+  // An existing directory keeps its mode under mkdir: an older Baton created them 0755.
+  await chmod(dataDir, 0o700);
+  await chmod(pgDir, 0o700);
 }
 
 // A statement that starts with SELECT and calls nothing that writes or locks. Anything else may
