@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,7 @@ export async function openPglite(dataDir: string, options: OpenOptions = {}): Pr
   }
   try {
     const client = await PGlite.create(pgDir, { startParams: PGLITE_START_PARAMS });
+    closeToOthers(pgDir);
     return wrapPglite(client, `pglite:${pgDir}`, options, lock.release);
   } catch (err) {
     await lock.release();
@@ -108,19 +109,33 @@ function exitOnLockLost(err: Error): void {
 }
 
 /**
- * ownerOnlyDirectory makes the data directory and PGlite's directory readable by this user only
- * (0700), and every file and directory this process creates from now on too (umask 077): PGlite
- * creates its files with the process's default mode (0644 under the usual umask 022), and they
- * hold everything Baton stores. The umask is per process, so it is set here, before PGlite opens,
- * for every way Baton opens a directory (the server, the scripts, the tests). Worker threads
- * cannot set it; the 0700 directory still keeps other users out.
+ * ownerOnlyDirectory makes the data directory and PGlite's directory usable by this user only
+ * (0700), and what this process creates from now on too (umask 077): they hold everything Baton
+ * stores. The umask is the process's, so it is set here, before PGlite opens, for every way Baton
+ * opens a directory (the server, the scripts, the tests). Worker threads cannot set it; the 0700
+ * directory still keeps other users out.
  */
 async function ownerOnlyDirectory(dataDir: string, pgDir: string): Promise<void> {
   if (isMainThread) process.umask(0o077);
   await mkdir(pgDir, { recursive: true, mode: 0o700 });
-  // An existing directory keeps its mode under mkdir: an older Baton created them 0755.
+  // mkdir leaves an existing directory's mode alone: an older Baton created them 0755.
   await chmod(dataDir, 0o700);
   await chmod(pgDir, 0o700);
+}
+
+/**
+ * closeToOthers takes group and other permissions off everything under dir. PGlite writes a new
+ * database from its initdb archive with the archive's modes (files 0666, whatever the umask), and
+ * an older Baton left files 0644; PostgreSQL creates its later files under the umask. About 1,000
+ * files on a new database: some 30 ms, once per start.
+ */
+function closeToOthers(dir: string): void {
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const file = path.join(dir, entry);
+    const stat = lstatSync(file, { throwIfNoEntry: false });
+    if (!stat || stat.isSymbolicLink() || (stat.mode & 0o077) === 0) continue;
+    chmodSync(file, stat.isDirectory() ? 0o700 : stat.mode & 0o700);
+  }
 }
 
 // A statement that starts with SELECT and calls nothing that writes or locks. Anything else may
