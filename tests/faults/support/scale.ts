@@ -42,6 +42,17 @@ export const scale = {
     /** the engine's interval (ENGINE_INTERVAL_SECONDS) on both instances */
     engineIntervalSeconds: 0.2,
   },
+  /** SIGKILL of a PGlite process during writes, restarted at once (tests/faults/pglite-kill.test.ts) */
+  pgliteKill: {
+    kills: ci ? 6 : 100,
+    /** rotations, each with one writer passing its baton around 3 members */
+    rotations: 3,
+    /** writers paging the rotations, and writers inviting people, at the same time */
+    pageWriters: 2,
+    invitationWriters: 1,
+    /** the kill lands this long after the writers start, uniformly at random */
+    killAfterMs: { min: 50, max: 1_500 },
+  },
 } as const;
 
 /**
