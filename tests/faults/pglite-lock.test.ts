@@ -41,7 +41,16 @@ afterAll(async () => {
 const pglite = () => ({ DATA_DIR: dataDir, DEMO: '1' });
 
 /** expectRefused waits for a process to exit and checks it refused to start, clearly. */
-async function expectRefused(proc: BatonProcess) {
+async function expectRefused(proc: BatonProcess & { listening: Promise<string> }) {
+  // A process that starts instead fails the test at once, rather than when the test times out.
+  const started = await Promise.race([
+    proc.listening.then(
+      () => true,
+      () => false,
+    ),
+    proc.exited.then(() => false),
+  ]);
+  expect(started, `${proc.name} started instead of refusing`).toBe(false);
   const { code, signal } = await proc.exited;
   expect(signal).toBeNull();
   expect(code).toBe(1);

@@ -51,7 +51,7 @@ export const scale = {
     pageWriters: 2,
     invitationWriters: 1,
     /** the kill lands this long after the writers start, uniformly at random */
-    killAfterMs: { min: 50, max: 1_500 },
+    killAfterMs: { min: 100, max: 3_000 },
   },
 } as const;
 
