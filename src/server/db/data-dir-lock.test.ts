@@ -223,6 +223,19 @@ describe('acquireDataDirLock', () => {
     await winner.release();
   });
 
+  test('files left by acquisitions a kill interrupted are cleared once minutes old', async () => {
+    const old = new Date(Date.now() - 120_000);
+    for (const name of ['baton.lock.aaaa.tmp', 'baton.lock.takeover-bbbb']) {
+      await writeFile(path.join(dir, name), '{}');
+      await utimes(path.join(dir, name), old, old);
+    }
+    // One in progress (fresh) is another process's: left alone.
+    await writeFile(path.join(dir, 'baton.lock.cccc.tmp'), '{}');
+    const lock = await acquireDataDirLock(lockPath);
+    expect((await readdir(dir)).sort()).toEqual(['baton.lock', 'baton.lock.cccc.tmp']);
+    await lock.release();
+  });
+
   test('the owner touches its lock, and learns when someone else took it or removed it', async () => {
     const lost: string[] = [];
     const lock = await acquireDataDirLock(lockPath, {

@@ -1,7 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
-import { link, lstat, open, readFile, rename, rmdir, unlink, utimes } from 'node:fs/promises';
+import {
+  link,
+  lstat,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rmdir,
+  unlink,
+  utimes,
+} from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
 
 /**
  * The lock of a PGlite data directory (decision 170): one file, DATA_DIR/baton.lock, that names
@@ -94,6 +105,7 @@ export interface DataDirLock {
 
 const DEFAULT_STALE_MS = 15_000;
 const DEFAULT_REFRESH_MS = 5_000;
+const LEFTOVER_MS = 60_000;
 
 /** readProcessStat returns the start time and state of a process from /proc, or null if none. */
 export function readProcessStat(pid: number): ProcessStat | null {
@@ -247,7 +259,7 @@ export async function acquireDataDirLock(
     for (let round = 0; round < 5; round++) {
       try {
         await link(record, lockPath);
-        return holdLock(lockPath, owner, options);
+        return await holdLock(lockPath, owner, options);
       } catch (err) {
         if (!isCode(err, 'EEXIST')) throw err;
       }
@@ -278,7 +290,7 @@ export async function acquireDataDirLock(
         const again = await readLock(lockPath);
         if (!again || again.key !== held.key) continue;
         await rename(record, lockPath);
-        return holdLock(lockPath, owner, options);
+        return await holdLock(lockPath, owner, options);
       } finally {
         await removeIfThere(() => unlink(claim));
       }
@@ -289,8 +301,30 @@ export async function acquireDataDirLock(
   }
 }
 
+/**
+ * clearLeftovers removes the record and claim files of acquisitions that a kill interrupted
+ * (minutes old: one in progress takes milliseconds), so crashes do not pile them up.
+ */
+async function clearLeftovers(lockPath: string): Promise<void> {
+  const dir = path.dirname(lockPath);
+  const prefix = `${path.basename(lockPath)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !(name.endsWith('.tmp') || name.includes('.takeover-')))
+      continue;
+    const file = path.join(dir, name);
+    const stat = await lstat(file).catch(() => null);
+    if (stat && Date.now() - stat.mtimeMs > LEFTOVER_MS) await unlink(file).catch(() => {});
+  }
+}
+
 /** holdLock keeps a taken lock fresh and checks it is still ours, until released. */
-function holdLock(lockPath: string, owner: LockOwner, options: LockOptions): DataDirLock {
+async function holdLock(
+  lockPath: string,
+  owner: LockOwner,
+  options: LockOptions,
+): Promise<DataDirLock> {
+  await clearLeftovers(lockPath);
   let released = false;
   let busy = false;
   const onCompromised =
