@@ -1,4 +1,4 @@
-import { chmod, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -97,12 +97,13 @@ async function groupOrOtherAccessible(dir: string): Promise<string[]> {
     .map(([e, mode]) => `${e} ${mode.toString(8)}`);
 }
 
-test('openPglite keeps the data directory to its owner: directories 0700, files 0600', async () => {
+test('openPglite keeps what it puts in the data directory to its owner: directories 0700, files 0600', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'baton-pglite-'));
   const umask = process.umask(0o022);
   try {
-    // An older Baton made the directory 0755; opening it closes it.
-    await chmod(dir, 0o755);
+    // An older Baton made PGlite's directory 0755 (and its files 0644 or 0666); opening closes it.
+    await mkdir(path.join(dir, 'pgdata'), { mode: 0o755 });
+    await chmod(path.join(dir, 'pgdata'), 0o755);
     const database = await openPglite(dir);
     try {
       await database.db.execute(sql`create table things (id serial primary key)`);

@@ -83,7 +83,7 @@ export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_
 /** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
 export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
   const pgDir = path.join(dataDir, 'pgdata');
-  await ownerOnlyDirectory(dataDir, pgDir);
+  await ownerOnlyDirectory(pgDir);
   let lock: Awaited<ReturnType<typeof acquireDataDirLock>>;
   try {
     lock = await acquireDataDirLock(path.join(dataDir, 'baton.lock'), {
@@ -109,17 +109,17 @@ function exitOnLockLost(err: Error): void {
 }
 
 /**
- * ownerOnlyDirectory makes the data directory and PGlite's directory usable by this user only
- * (0700), and what this process creates from now on too (umask 077): they hold everything Baton
- * stores. The umask is the process's, so it is set here, before PGlite opens, for every way Baton
- * opens a directory (the server, the scripts, the tests). Worker threads cannot set it; the 0700
- * directory still keeps other users out.
+ * ownerOnlyDirectory creates the data directory 0700 when it does not exist, makes PGlite's
+ * directory 0700, and has what this process creates from now on made for its owner only
+ * (umask 077): they hold everything Baton stores. An existing DATA_DIR keeps its mode (it may be
+ * a directory Baton does not own alone, such as /srv); what Baton puts in it is closed. The
+ * umask is the process's, so it is set here, before PGlite opens, for every way Baton opens a
+ * directory (the server, the scripts, the tests). Worker threads cannot set it.
  */
-async function ownerOnlyDirectory(dataDir: string, pgDir: string): Promise<void> {
+async function ownerOnlyDirectory(pgDir: string): Promise<void> {
   if (isMainThread) process.umask(0o077);
   await mkdir(pgDir, { recursive: true, mode: 0o700 });
-  // mkdir leaves an existing directory's mode alone: an older Baton created them 0755.
-  await chmod(dataDir, 0o700);
+  // mkdir leaves an existing directory's mode alone: an older Baton created it 0755.
   await chmod(pgDir, 0o700);
 }
 
