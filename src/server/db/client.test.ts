@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -82,6 +82,39 @@ test('openPglite opens the data directory with a 16 MB buffer cache', async () =
       await database.close();
     }
   } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+/** groupOrOtherAccessible lists what under `dir` (itself included) a group or other user can use. */
+async function groupOrOtherAccessible(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true });
+  const modes = await Promise.all(
+    ['.', ...entries].map(async (e) => [e, (await stat(path.join(dir, e))).mode & 0o777] as const),
+  );
+  return modes
+    .filter(([, mode]) => (mode & 0o077) !== 0)
+    .map(([e, mode]) => `${e} ${mode.toString(8)}`);
+}
+
+test('openPglite keeps what it puts in the data directory to its owner: directories 0700, files 0600', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'baton-pglite-'));
+  const umask = process.umask(0o022);
+  try {
+    // An older Baton made PGlite's directory 0755 (and its files 0644 or 0666); opening closes it.
+    await mkdir(path.join(dir, 'pgdata'), { mode: 0o755 });
+    await chmod(path.join(dir, 'pgdata'), 0o755);
+    const database = await openPglite(dir);
+    try {
+      await database.db.execute(sql`create table things (id serial primary key)`);
+      await database.db.execute(sql`insert into things default values`);
+      expect(await groupOrOtherAccessible(dir)).toEqual([]);
+      expect((await stat(path.join(dir, 'pgdata', 'PG_VERSION'))).mode & 0o777).toBe(0o600);
+    } finally {
+      await database.close();
+    }
+  } finally {
+    process.umask(umask);
     await rm(dir, { recursive: true, force: true });
   }
 });

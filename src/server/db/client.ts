@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmodSync, existsSync, lstatSync, readdirSync } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
@@ -10,8 +11,8 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import lockfile from 'proper-lockfile';
 import type { DbTimeouts } from '../config';
+import { acquireDataDirLock, LockHeldError } from './data-dir-lock';
 import * as schema from './schema';
 
 /** Db is the Drizzle handle both engines share: every query is written once against it. */
@@ -45,6 +46,11 @@ export interface OpenOptions {
    * and nobody to wait for.
    */
   timeouts?: Partial<DbTimeouts>;
+  /**
+   * PGlite: called when another process took or removed the data directory's lock while this one
+   * held it; the default writes why and ends the process, since two writers corrupt the data.
+   */
+  onLockLost?: (err: Error) => void;
 }
 
 export class DataDirLockedError extends Error {
@@ -84,26 +90,58 @@ export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_
 /** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
 export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
   const pgDir = path.join(dataDir, 'pgdata');
-  await mkdir(pgDir, { recursive: true });
-  let release: () => Promise<void>;
+  await ownerOnlyDirectory(pgDir);
+  let lock: Awaited<ReturnType<typeof acquireDataDirLock>>;
   try {
-    release = await lockfile.lock(pgDir, {
-      lockfilePath: path.join(dataDir, 'baton.lock'),
-      stale: 15_000,
-      update: 5_000,
-      retries: 0,
-      realpath: false,
+    lock = await acquireDataDirLock(path.join(dataDir, 'baton.lock'), {
+      onCompromised: options.onLockLost ?? exitOnLockLost,
     });
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ELOCKED') throw new DataDirLockedError(dataDir);
+    if (err instanceof LockHeldError) throw new DataDirLockedError(dataDir);
     throw err;
   }
   try {
     const client = await PGlite.create(pgDir, { startParams: PGLITE_START_PARAMS });
-    return wrapPglite(client, `pglite:${pgDir}`, options, release);
+    closeToOthers(pgDir);
+    return wrapPglite(client, `pglite:${pgDir}`, options, lock.release);
   } catch (err) {
-    await release();
+    await lock.release();
     throw err;
+  }
+}
+
+function exitOnLockLost(err: Error): void {
+  process.stderr.write(`${err.message} Baton stops so that two processes never write the data.\n`);
+  process.exit(1);
+}
+
+/**
+ * ownerOnlyDirectory creates the data directory 0700 when it does not exist, makes PGlite's
+ * directory 0700, and has what this process creates from now on made for its owner only
+ * (umask 077): they hold everything Baton stores. An existing DATA_DIR keeps its mode (it may be
+ * a directory Baton does not own alone, such as /srv); what Baton puts in it is closed. The
+ * umask is the process's, so it is set here, before PGlite opens, for every way Baton opens a
+ * directory (the server, the scripts, the tests). Worker threads cannot set it.
+ */
+async function ownerOnlyDirectory(pgDir: string): Promise<void> {
+  if (isMainThread) process.umask(0o077);
+  await mkdir(pgDir, { recursive: true, mode: 0o700 });
+  // mkdir leaves an existing directory's mode alone: an older Baton created it 0755.
+  await chmod(pgDir, 0o700);
+}
+
+/**
+ * closeToOthers takes group and other permissions off everything under dir. PGlite writes a new
+ * database from its initdb archive with the archive's modes (files 0666, whatever the umask), and
+ * an older Baton left files 0644; PostgreSQL creates its later files under the umask. About 1,000
+ * files on a new database: some 30 ms, once per start.
+ */
+function closeToOthers(dir: string): void {
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const file = path.join(dir, entry);
+    const stat = lstatSync(file, { throwIfNoEntry: false });
+    if (!stat || stat.isSymbolicLink() || (stat.mode & 0o077) === 0) continue;
+    chmodSync(file, stat.isDirectory() ? 0o700 : stat.mode & 0o700);
   }
 }
 

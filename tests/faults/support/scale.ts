@@ -85,6 +85,17 @@ export const scale = {
     /** generated requests per route and engine (issue 14: at least 2,000) */
     requestsPerRoute: ci ? 100 : 2_000,
   },
+  /** SIGKILL of a PGlite process during writes, restarted at once (tests/faults/pglite-kill.test.ts) */
+  pgliteKill: {
+    kills: ci ? 6 : 100,
+    /** rotations, each with one writer passing its baton around 3 members */
+    rotations: 3,
+    /** writers paging the rotations, and writers inviting people, at the same time */
+    pageWriters: 2,
+    invitationWriters: 1,
+    /** the kill lands this long after the writers start, uniformly at random */
+    killAfterMs: { min: 100, max: 3_000 },
+  },
 } as const;
 
 /**
