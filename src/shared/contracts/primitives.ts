@@ -27,8 +27,10 @@ export interface TextOptions {
   multiline?: boolean;
   /** trim white space at both ends before the checks; default false */
   trim?: boolean;
-  /** the message when the value is missing or not a string */
+  /** the message when the value is missing */
   error?: string;
+  /** the message when the value is there but not a string; default zod's ("expected string") */
+  typeError?: string;
 }
 
 /** hasControlCharacter tells whether text holds a control character its kind of field refuses. */
@@ -41,8 +43,10 @@ export function hasControlCharacter(value: string, multiline = false): boolean {
  * character (tab, line feed and carriage return are allowed when `multiline`) and text that is
  * not well-formed Unicode. Chain `.min()`, `.max()` and the rest after it.
  */
-export function text({ label, multiline = false, trim = false, error }: TextOptions) {
-  const base = z.string(error ? { error } : undefined);
+export function text({ label, multiline = false, trim = false, error, typeError }: TextOptions) {
+  const base = z.string({
+    error: (issue) => (issue.input === undefined ? error : typeError),
+  });
   return (trim ? base.trim() : base)
     .refine(
       (s) => !hasControlCharacter(s, multiline),
@@ -106,7 +110,7 @@ export interface InstantOptions {
  * reads): it refuses control characters like `text`, and dates outside the years 1 to 9999.
  */
 export function instant({ label, message }: InstantOptions) {
-  return text({ label, error: message })
+  return text({ label, error: message, typeError: message })
     .max(100, message)
     .refine((s) => {
       const at = Date.parse(s);
