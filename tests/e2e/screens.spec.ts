@@ -8,7 +8,7 @@ import {
   test,
 } from '@playwright/test';
 import Papa from 'papaparse';
-import { accounts, appOrigin, E2E_PASSWORD, signIn } from './support';
+import { accounts, appOrigin, E2E_PASSWORD, ownOrigin, signIn } from './support';
 
 /*
  * The Audit Log, On-Call Team, Settings, Help and Debug Tools screens in Chromium, for each role
@@ -30,7 +30,7 @@ async function signInAs(page: Page, email: string) {
 async function apiAs(baseURL: string, email: string): Promise<APIRequestContext> {
   const api = await playwrightRequest.newContext({
     baseURL,
-    extraHTTPHeaders: { 'x-forwarded-for': clientAddress() },
+    extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), ...ownOrigin(baseURL) },
   });
   const res = await api.post('/api/auth/login', { data: { email, password: E2E_PASSWORD } });
   expect(res.status(), await res.text()).toBe(200);
