@@ -23,12 +23,12 @@ import { MonthGrid } from '@/features/calendar/components/month-grid';
 import {
   currentMonth,
   monthParam,
-  monthTitle,
   neighbours,
   parseMonth,
 } from '@/features/calendar/lib/calendar-view';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatMonth } from '@/lib/format-time';
 
 /**
  * CalendarPage (/calendar): a month from Sunday to Saturday with who is on call in each rotation
@@ -99,7 +99,7 @@ export function CalendarPage() {
             <ChevronRight aria-hidden="true" />
           </Button>
           <h2 className="ml-2 whitespace-nowrap font-semibold text-lg" aria-live="polite">
-            {monthTitle(shown)}
+            {formatMonth(shown)}
           </h2>
         </div>
         <Select value={rotationId === null ? 'all' : String(rotationId)} onValueChange={filter}>

@@ -21,7 +21,8 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
-import { cn, formatDate, formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
+import { cn } from '@/lib/utils';
 import { useCreateSchedule } from '../api/create-schedule';
 import { type ScheduleFormErrors, validateScheduleForm } from '../lib/schedule-form';
 import {
@@ -58,6 +59,7 @@ export function AddScheduleDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const fmt = useTimeFormat();
   const createSchedule = useCreateSchedule();
   const [userId, setUserId] = useState('');
   const [start, setStart] = useState<Date | null>(null);
@@ -159,12 +161,12 @@ export function AddScheduleDialog({
                 <Button
                   type="button"
                   variant="outline"
-                  aria-label={start ? `Start date: ${formatDate(start)}` : 'Pick a start date'}
+                  aria-label={start ? `Start date: ${fmt.date(start)}` : 'Pick a start date'}
                   aria-invalid={errors.startTime ? true : undefined}
                   className={cn('justify-start font-normal', !start && 'text-muted-foreground')}
                 >
                   <CalendarIcon aria-hidden="true" />
-                  {start ? formatDate(start) : 'Pick a start date'}
+                  {start ? fmt.date(start) : 'Pick a start date'}
                 </Button>
               </PopoverTrigger>
               <PopoverContent
@@ -283,12 +285,12 @@ export function AddScheduleDialog({
                   type="button"
                   variant="outline"
                   disabled={!start}
-                  aria-label={end ? `End date: ${formatDate(end)}` : 'Pick an end date'}
+                  aria-label={end ? `End date: ${fmt.date(end)}` : 'Pick an end date'}
                   aria-invalid={errors.endTime ? true : undefined}
                   className={cn('justify-start font-normal', !end && 'text-muted-foreground')}
                 >
                   <CalendarIcon aria-hidden="true" />
-                  {end ? formatDate(end) : 'Pick an end date'}
+                  {end ? fmt.date(end) : 'Pick an end date'}
                 </Button>
               </PopoverTrigger>
               <PopoverContent className="w-auto p-0" align="start" aria-label="Choose the end day">
@@ -338,7 +340,7 @@ export function AddScheduleDialog({
               ) : (
                 'On call'
               )}{' '}
-              from {formatDateTime(start)} until {formatDateTime(end)} (
+              from {fmt.dateTime(start)} until {fmt.dateTime(end)} (
               {formatDistanceStrict(end, start)}).
             </p>
           ) : null}

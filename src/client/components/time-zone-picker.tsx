@@ -2,8 +2,8 @@ import { Check, ChevronsUpDown, Search } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { matchesZone, timeZoneChoices, utcOffsetLabel } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
-import { matchesZone, timeZoneChoices, utcOffsetLabel } from '../lib/time-zones';
 
 const PAGE = 8;
 
