@@ -23,6 +23,7 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { TimesInZone } from '@/components/times-in-zone';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -221,6 +222,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
             <Badge variant="outline">{rotation.type === 'scheduled' ? 'Scheduled' : 'Fixed'}</Badge>
           </div>
           <p className="text-muted-foreground">{rotationSummary(rotation)}</p>
+          <TimesInZone />
         </div>
         {canEdit || canSuspend || canDelete ? (
           <div className="flex flex-wrap gap-2">
