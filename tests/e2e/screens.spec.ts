@@ -30,7 +30,7 @@ async function signInAs(page: Page, email: string) {
 async function apiAs(baseURL: string, email: string): Promise<APIRequestContext> {
   const api = await playwrightRequest.newContext({
     baseURL,
-    extraHTTPHeaders: { 'x-forwarded-for': clientAddress() },
+    extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), ...appOrigin() },
   });
   const res = await api.post('/api/auth/login', { data: { email, password: E2E_PASSWORD } });
   expect(res.status(), await res.text()).toBe(200);
