@@ -423,6 +423,7 @@ test('an admin changes the type: refused without a schedule entry, accepted with
   await guide.getByRole('button', { name: 'Add schedule' }).click();
   const form = page.getByRole('dialog', { name: 'Add schedule' });
   await expect(form).toBeVisible();
+  await expect(form.getByText('Times are in your time zone (America/New_York).')).toBeVisible();
   await expect(form.getByRole('button', { name: 'Pick an end date' })).toBeDisabled();
   await form.getByRole('button', { name: 'Add schedule' }).click();
   await expect(form.getByText('Please select a team member', { exact: true })).toBeVisible();
@@ -431,8 +432,13 @@ test('an admin changes the type: refused without a schedule entry, accepted with
   await chooseOption(page, form, 'Team member', accounts.noah.name);
   await form.getByRole('button', { name: 'Pick a start date' }).click();
   const calendar = page.locator('[data-slot=popover-content]');
-  // Past days cannot be picked; a day ahead can.
-  const today = new Date();
+  // Past days cannot be picked; a day ahead can. The dialog's days are those of the admin's
+  // profile zone (America/New_York), whatever zone the browser runs in.
+  const [year, month, date] = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' })
+    .format(new Date())
+    .split('-')
+    .map(Number);
+  const today = new Date(year, month - 1, date);
   const yesterday = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 1);
   const tomorrow = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1);
   const dayButton = (d: Date) =>
@@ -456,6 +462,17 @@ test('an admin changes the type: refused without a schedule entry, accepted with
   await expect(form).toBeHidden();
   const row = page.getByRole('row', { name: /Noah Nakamura/ }).filter({ hasText: 'Upcoming' });
   await expect(row).toBeVisible();
+  // 9:00 AM was picked in the admin's zone: the entry starts at 9:00 AM New York time.
+  const entries = (await (
+    await page.request.get(`/api/rotations/${rotation.id}/schedules`)
+  ).json()) as { startTime: string }[];
+  expect(entries).toHaveLength(1);
+  const startsAt = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(new Date(entries[0]!.startTime));
+  expect(startsAt).toMatch(/^9:00\sAM$/);
 
   // With an entry the switch goes through.
   await page.getByLabel('Type').click();

@@ -7,6 +7,7 @@ export function AdminNotificationsPage() {
     <>
       <PageHeader
         title="Notifications"
+        showTimeZone
         description="Every email and SMS Baton has sent or will send, with its delivery state and the provider's answer."
       />
       <OutboxTable />

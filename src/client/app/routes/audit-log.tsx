@@ -10,6 +10,7 @@ export function AuditLogPage() {
     <>
       <PageHeader
         title="Audit Log"
+        showTimeZone
         description="Handoff history across every rotation, and who changed what."
       />
       {isAdmin ? (

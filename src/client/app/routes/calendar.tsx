@@ -1,5 +1,4 @@
 import { dayKeyOf, gridBounds, monthGrid } from '@shared/domain/calendar';
-import { zoneOrUtc } from '@shared/domain/time-zones';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -23,12 +22,13 @@ import { MonthGrid } from '@/features/calendar/components/month-grid';
 import {
   currentMonth,
   monthParam,
-  monthTitle,
   neighbours,
   parseMonth,
 } from '@/features/calendar/lib/calendar-view';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { getErrorMessage } from '@/lib/api-client';
+import { formatMonth } from '@/lib/format-time';
+import { useViewerTimeZone } from '@/lib/use-time-format';
 
 /**
  * CalendarPage (/calendar): a month from Sunday to Saturday with who is on call in each rotation
@@ -38,7 +38,7 @@ import { getErrorMessage } from '@/lib/api-client';
  */
 export function CalendarPage() {
   const { user } = useAuth();
-  const timeZone = zoneOrUtc(user?.timezone);
+  const { timeZone } = useViewerTimeZone();
   const [params, setParams] = useSearchParams();
   const now = new Date();
   const todayKey = dayKeyOf(now, timeZone);
@@ -83,7 +83,8 @@ export function CalendarPage() {
     <div className="space-y-4">
       <PageHeader
         title="Calendar"
-        description={`Who is on call in each rotation, day by day. Times in ${timeZone}.`}
+        description="Who is on call in each rotation, day by day."
+        showTimeZone
       />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex flex-wrap items-center gap-2">
@@ -99,7 +100,7 @@ export function CalendarPage() {
             <ChevronRight aria-hidden="true" />
           </Button>
           <h2 className="ml-2 whitespace-nowrap font-semibold text-lg" aria-live="polite">
-            {monthTitle(shown)}
+            {formatMonth(shown)}
           </h2>
         </div>
         <Select value={rotationId === null ? 'all' : String(rotationId)} onValueChange={filter}>

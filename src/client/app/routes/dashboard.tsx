@@ -135,6 +135,7 @@ export function DashboardPage() {
       <PageHeader
         className="mb-0"
         title="Dashboard"
+        showTimeZone
         description="Manage your on-call rotations and handoffs at a glance."
         actions={
           canCreate ? (

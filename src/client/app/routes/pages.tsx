@@ -32,6 +32,7 @@ export function PagesPage() {
     <>
       <PageHeader
         title="Pages"
+        showTimeZone
         description="Pages sent to you, and the page history of each rotation."
       />
       <div className="grid gap-6">

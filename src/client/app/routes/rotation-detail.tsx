@@ -23,6 +23,7 @@ import {
 } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
+import { TimesInZone } from '@/components/times-in-zone';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -73,7 +74,7 @@ import { ScheduleSection } from '@/features/rotations/components/schedule-sectio
 import { ScheduledModeGuideDialog } from '@/features/rotations/components/scheduled-mode-guide-dialog';
 import { canPage, rotationSummary } from '@/features/rotations/lib/rotation-view';
 import { ApiRequestError } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 
 type DialogName =
   | 'pass'
@@ -173,6 +174,7 @@ function handoffScheduleText(rotation: Rotation): string {
 }
 
 function Detail({ rotation }: { rotation: Rotation }) {
+  const fmt = useTimeFormat();
   const { user, roles } = useAuth();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<DialogName | null>(null);
@@ -220,6 +222,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
             <Badge variant="outline">{rotation.type === 'scheduled' ? 'Scheduled' : 'Fixed'}</Badge>
           </div>
           <p className="text-muted-foreground">{rotationSummary(rotation)}</p>
+          <TimesInZone />
         </div>
         {canEdit || canSuspend || canDelete ? (
           <div className="flex flex-wrap gap-2">
@@ -297,7 +300,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
               name={rotation.currentOnCall?.name}
               email={rotation.currentOnCall?.email}
               empty="No one assigned"
-              when={rotation.currentOnCall ? `Since ${formatDateTime(rotation.holderSince)}` : null}
+              when={rotation.currentOnCall ? `Since ${fmt.dateTime(rotation.holderSince)}` : null}
             />
             <BackupOnCall rotation={rotation} />
           </CardContent>
@@ -354,7 +357,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
               empty="No one scheduled"
               when={
                 rotation.nextOnCall && rotation.nextHandoffTime
-                  ? `Starting ${formatDateTime(rotation.nextHandoffTime)}`
+                  ? `Starting ${fmt.dateTime(rotation.nextHandoffTime)}`
                   : null
               }
             />

@@ -3,7 +3,7 @@ import { AlertTriangle, CheckCheck, LifeBuoy } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useAuth } from '@/features/auth/hooks/use-auth';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useAcknowledgeHandoff } from '../api/acknowledge-handoff';
 
 type AckRotation = Pick<Rotation, 'id' | 'name' | 'unacknowledgedHandoff'>;
@@ -50,6 +50,7 @@ export function AcknowledgeHandoffButton({
  * baton: what to acknowledge and by when (an emergency handoff: now), with the button.
  */
 export function HandoffAcknowledgementNotice({ rotation }: { rotation: AckRotation }) {
+  const fmt = useTimeFormat();
   const handoff = useHandoffToAcknowledge(rotation);
   if (!handoff) return null;
   const missed = handoff.status === 'missed';
@@ -67,7 +68,7 @@ export function HandoffAcknowledgementNotice({ rotation }: { rotation: AckRotati
             ? 'The time to acknowledge has passed and the previous holder was told. Acknowledge as soon as you can.'
             : handoff.urgent
               ? 'The previous holder stays responsible until you acknowledge.'
-              : `Acknowledge your new on-call duty by ${formatDateTime(handoff.acknowledgeBy)}.`}
+              : `Acknowledge your new on-call duty by ${fmt.dateTime(handoff.acknowledgeBy)}.`}
         </p>
         <AcknowledgeHandoffButton rotation={rotation} />
       </AlertDescription>
@@ -84,6 +85,7 @@ export function BackupOnCall({
 }: {
   rotation: Pick<Rotation, 'backupOnCall' | 'backupUntil'>;
 }) {
+  const fmt = useTimeFormat();
   if (!rotation.backupOnCall) return null;
   return (
     <p className="flex items-center gap-1.5 text-muted-foreground text-xs">
@@ -91,7 +93,7 @@ export function BackupOnCall({
       <span>
         Backup: {rotation.backupOnCall.name}{' '}
         {rotation.backupUntil
-          ? `until ${formatDateTime(rotation.backupUntil)}`
+          ? `until ${fmt.dateTime(rotation.backupUntil)}`
           : 'until the emergency handoff is acknowledged'}
       </span>
     </p>

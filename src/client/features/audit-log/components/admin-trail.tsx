@@ -11,12 +11,13 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useAdminEvents } from '../api/get-admin-events';
 import { adminActionLabel, detailsSummary } from '../lib/labels';
 
 /** AdminTrail is the administrative audit trail: who did what to which user or rotation, and when. */
 export function AdminTrail() {
+  const fmt = useTimeFormat();
   const trail = useAdminEvents();
   const pages = trail.data?.pages ?? [];
   const events = pages.flatMap((page) => page.events);
@@ -62,7 +63,7 @@ export function AdminTrail() {
                 {events.map((event) => (
                   <TableRow key={event.id}>
                     <TableCell className="pl-6 text-muted-foreground">
-                      <time dateTime={event.createdAt}>{formatDateTime(event.createdAt)}</time>
+                      <time dateTime={event.createdAt}>{fmt.dateTime(event.createdAt)}</time>
                     </TableCell>
                     <TableCell>{event.actor?.name ?? 'Deleted user or system'}</TableCell>
                     <TableCell className="font-medium">{adminActionLabel(event.action)}</TableCell>

@@ -10,7 +10,8 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
-import { cn, formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
+import { cn } from '@/lib/utils';
 import { handoffKindLabel } from '../lib/labels';
 
 const STATUS_LOOK: Record<string, { icon: LucideIcon; tone: string }> = {
@@ -36,6 +37,7 @@ const OTHER_LOOK = { icon: ArrowRightLeft, tone: 'bg-muted text-foreground' };
 
 /** HandoffEntry is one line of the handoff history: what happened, its badge, where and when. */
 export function HandoffEntry({ handoff }: { handoff: Handoff }) {
+  const fmt = useTimeFormat();
   const { text, badge } = describeHandoff(handoff);
   const look = STATUS_LOOK[handoff.status] ?? OTHER_LOOK;
   const Icon = look.icon;
@@ -65,7 +67,7 @@ export function HandoffEntry({ handoff }: { handoff: Handoff }) {
             {handoff.rotation.name}
           </Link>
           {' · '}
-          <time dateTime={handoff.timestamp}>{formatDateTime(handoff.timestamp)}</time>
+          <time dateTime={handoff.timestamp}>{fmt.dateTime(handoff.timestamp)}</time>
           {' · '}
           {handoffKindLabel(handoff.kind)}
         </p>

@@ -2,8 +2,8 @@ import { SIGN_IN_MESSAGES } from '@shared/contracts/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest } from '@/lib/api-client';
+import { type AuthUserData, authUserQueryKey } from '@/lib/auth-user-query';
 import { GoogleSignInError, signInWithGoogle } from '../lib/sign-in-with-google';
-import { type AuthUserData, authUserQueryKey } from './get-auth-user';
 
 const LOGIN_FAILED_TOAST_MS = 10_000;
 

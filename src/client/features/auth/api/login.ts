@@ -2,7 +2,7 @@ import type { AuthResponse, LoginInput } from '@shared/contracts/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, getErrorMessage } from '@/lib/api-client';
-import { type AuthUserData, authUserQueryKey } from './get-auth-user';
+import { type AuthUserData, authUserQueryKey } from '@/lib/auth-user-query';
 
 /** How long the 'Login Failed' toast stays up. */
 const LOGIN_FAILED_TOAST_MS = 10_000;

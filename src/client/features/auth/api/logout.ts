@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest } from '@/lib/api-client';
-import { authUserQueryKey } from './get-auth-user';
+import { authUserQueryKey } from '@/lib/auth-user-query';
 
 /** useLogout ends the session, forgets every cached read and goes to /login. */
 export function useLogout() {

@@ -3,7 +3,7 @@ import type { User } from '@shared/contracts/users';
 import { effectiveRoles, isAdmin, type Role } from '@shared/domain/roles';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { authUserQueryOptions } from '../api/get-auth-user';
+import { authUserQueryOptions } from '@/lib/auth-user-query';
 import { useLogin } from '../api/login';
 import { useLogout } from '../api/logout';
 

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { setRequestIdentity } from '@/lib/api-client';
-import { type AuthUserData, authUserQueryKey } from '../api/get-auth-user';
+import { type AuthUserData, authUserQueryKey } from '@/lib/auth-user-query';
 
 function isAuthUserKey(queryKey: readonly unknown[]): boolean {
   return queryKey.length === authUserQueryKey.length && queryKey[0] === authUserQueryKey[0];

@@ -3,8 +3,9 @@ import type { CalendarDay } from '@shared/domain/calendar';
 import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDay, formatTime } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
-import { dayLabel, dayRotations, timeOf } from '../lib/calendar-view';
+import { dayRotations } from '../lib/calendar-view';
 import { rotationColor } from '../lib/rotation-colors';
 
 /** DayDetails lists who is on call in each rotation on the chosen day, with handoff times. */
@@ -29,7 +30,7 @@ export function DayDetails({
       <CardHeader>
         <CardTitle asChild className="flex items-center gap-2 text-base">
           <h2>
-            {dayLabel(day)}
+            {formatDay(day)}
             {today ? <Badge variant="secondary">Today</Badge> : null}
           </h2>
         </CardTitle>
@@ -63,11 +64,11 @@ export function DayDetails({
                       <span className={cn(p.mine && 'font-semibold')}>{p.name}</span>
                       <span className="text-muted-foreground text-xs">
                         {p.startsAt && p.endsAt
-                          ? `${timeOf(p.startsAt, timeZone)} – ${timeOf(p.endsAt, timeZone)}`
+                          ? `${formatTime(p.startsAt, timeZone)} – ${formatTime(p.endsAt, timeZone)}`
                           : p.startsAt
-                            ? `from ${timeOf(p.startsAt, timeZone)}`
+                            ? `from ${formatTime(p.startsAt, timeZone)}`
                             : p.endsAt
-                              ? `until ${timeOf(p.endsAt, timeZone)}`
+                              ? `until ${formatTime(p.endsAt, timeZone)}`
                               : 'all day'}
                       </span>
                       {p.mine ? <Badge variant="outline">You</Badge> : null}

@@ -1,14 +1,8 @@
 import type { Calendar } from '@shared/contracts/calendar';
 import type { CalendarDay } from '@shared/domain/calendar';
+import { formatDay, formatTime } from '@/lib/format-time';
 import { cn, initials } from '@/lib/utils';
-import {
-  type DayRotation,
-  dayLabel,
-  dayRotations,
-  shiftLabel,
-  shortName,
-  timeOf,
-} from '../lib/calendar-view';
+import { type DayRotation, dayRotations, shiftLabel, shortName } from '../lib/calendar-view';
 import { rotationColor } from '../lib/rotation-colors';
 
 const WEEKDAYS = [
@@ -118,7 +112,7 @@ function DayCell({
       onClick={onSelect}
       aria-pressed={selected}
       aria-current={today ? 'date' : undefined}
-      aria-label={`${dayLabel(day)}${today ? ' (today)' : ''}${summary ? `. ${summary}` : '. No one on call'}`}
+      aria-label={`${formatDay(day)}${today ? ' (today)' : ''}${summary ? `. ${summary}` : '. No one on call'}`}
       className={cn(
         'flex h-full w-full flex-col gap-0.5 p-1 text-left outline-none transition-colors hover:bg-accent/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
         !day.inMonth && 'bg-muted/40 text-muted-foreground',
@@ -148,7 +142,7 @@ function DayCell({
         >
           <span className="sm:hidden">{initials(chip.name)}</span>
           <span className="hidden sm:inline">
-            {chip.startsAt ? `${timeOf(chip.startsAt, timeZone)} ` : ''}
+            {chip.startsAt ? `${formatTime(chip.startsAt, timeZone)} ` : ''}
             {shortName(chip.name)}
           </span>
         </span>

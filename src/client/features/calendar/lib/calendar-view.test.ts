@@ -1,15 +1,14 @@
 import type { Calendar } from '@shared/contracts/calendar';
 import { describe, expect, test } from 'vitest';
+import { formatMonth, formatTime } from '@/lib/format-time';
 import {
   currentMonth,
   dayRotations,
   monthParam,
-  monthTitle,
   neighbours,
   parseMonth,
   shiftLabel,
   shortName,
-  timeOf,
 } from './calendar-view';
 
 const calendar: Calendar = {
@@ -86,7 +85,7 @@ describe('dayRotations', () => {
       // The coverage window starting at midnight UTC starts at 18:00 the same day in Chicago.
       ['Olivia Ortiz', '2026-11-10T00:00:00.000Z', null, true],
     ]);
-    expect(timeOf(entry.people[1].startsAt as Date, 'America/Chicago')).toBe('8:00 AM');
+    expect(formatTime(entry.people[1].startsAt as Date, 'America/Chicago')).toBe('8:00 AM');
   });
 
   test('a coverage window is marked; the filter keeps one rotation; an empty day has nothing', () => {
@@ -128,7 +127,7 @@ test('months: the current one in a zone, its neighbours, its title and address',
     prev: { year: 2026, month: 11 },
     next: { year: 2027, month: 1 },
   });
-  expect(monthTitle(m)).toBe('November 2026');
+  expect(formatMonth(m)).toBe('November 2026');
   expect(monthParam({ year: 2027, month: 3 })).toBe('2027-03');
   expect(shortName('Noah Nakamura')).toBe('Noah N.');
   expect(shortName('Cher')).toBe('Cher');

@@ -45,15 +45,6 @@ export function neighbours(m: { year: number; month: number }) {
   return { prev: shiftMonth(m.year, m.month, -1), next: shiftMonth(m.year, m.month, 1) };
 }
 
-/** monthTitle returns 'November 2026'. */
-export function monthTitle(m: { year: number; month: number }): string {
-  return new Intl.DateTimeFormat('en-US', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(Date.UTC(m.year, m.month - 1, 1)));
-}
-
 /**
  * dayRotations returns, for one day in the viewer's zone, who is on call in each rotation shown
  * (all, or only `rotationId`), in the calendar's order; rotations with nobody that day are left out.
@@ -116,21 +107,4 @@ export function shortName(name: string): string {
   const [first, ...rest] = name.trim().split(/\s+/);
   const last = rest.at(-1);
   return last ? `${first} ${last[0]}.` : first;
-}
-
-/** timeOf returns '9:00 AM' in a zone. */
-export function timeOf(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone }).format(
-    at,
-  );
-}
-
-/** dayLabel returns 'Monday, November 2' for a calendar day. */
-export function dayLabel(day: Pick<CalendarDay, 'year' | 'month' | 'day'>): string {
-  return new Intl.DateTimeFormat('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(Date.UTC(day.year, day.month - 1, day.day)));
 }

@@ -3,7 +3,7 @@ import { type CoverageAction, coverageDisplayStatus } from '@shared/domain/cover
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useCoverageRequests } from '../api/get-coverage-requests';
 import { useRespondToCoverage } from '../api/respond-to-coverage';
 
@@ -24,6 +24,7 @@ function RequestRow({
   onAnswer: (action: CoverageAction) => void;
   busy: boolean;
 }) {
+  const fmt = useTimeFormat();
   const label = coverageDisplayStatus({ status: request.status, end: request.endTime }, new Date());
   const who =
     side === 'incoming'
@@ -43,7 +44,7 @@ function RequestRow({
         </p>
         <p className="text-muted-foreground text-sm">{who}</p>
         <p className="text-muted-foreground text-xs">
-          {formatDateTime(request.startTime)} – {formatDateTime(request.endTime)}
+          {fmt.dateTime(request.startTime)} – {fmt.dateTime(request.endTime)}
         </p>
         {request.notes ? <p className="text-sm italic">“{request.notes}”</p> : null}
       </div>

@@ -10,6 +10,7 @@ import {
   CardHeader,
   CardTitle,
 } from '@/components/ui/card';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useAuditIntegrity } from '../api/run-diagnostics';
 import { ErrorPanel, FactList } from './json-view';
 
@@ -22,6 +23,7 @@ const KIND_LABELS: Record<NonNullable<AuditIntegrityResult['firstBroken']>['kind
 };
 
 function Results({ data }: { data: AuditIntegrityResult }) {
+  const fmt = useTimeFormat();
   const broken = data.firstBroken;
   return (
     <div className="grid gap-4">
@@ -60,7 +62,7 @@ function Results({ data }: { data: AuditIntegrityResult }) {
               ] as [string, string | number][])
             : []),
           ['Took', `${data.durationMs} ms`],
-          ['Checked at', new Date(data.checkedAt).toLocaleString()],
+          ['Checked at', fmt.dateTime(data.checkedAt)],
         ]}
       />
     </div>

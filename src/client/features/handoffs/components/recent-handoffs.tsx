@@ -13,7 +13,8 @@ import {
   CardTitle,
 } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { formatDateTime, initials } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
+import { initials } from '@/lib/utils';
 import { useRecentHandoffs } from '../api/get-recent-handoffs';
 
 const KIND_LABELS: Record<string, string> = {
@@ -64,6 +65,7 @@ export function RecentHandoffsList({
   handoffs: readonly Handoff[];
   emptyText?: string;
 }) {
+  const fmt = useTimeFormat();
   if (handoffs.length === 0) {
     return <p className="py-6 text-center text-muted-foreground text-sm">{emptyText}</p>;
   }
@@ -99,7 +101,7 @@ export function RecentHandoffsList({
                 )}
               </p>
               <p className="text-muted-foreground text-xs">
-                {KIND_LABELS[handoff.kind] ?? 'Handoff'} · {formatDateTime(handoff.timestamp)}
+                {KIND_LABELS[handoff.kind] ?? 'Handoff'} · {fmt.dateTime(handoff.timestamp)}
               </p>
               {handoff.notes ? (
                 <p className="line-clamp-2 text-muted-foreground text-xs italic">

@@ -24,7 +24,7 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
-import { formatShortDate } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useDeleteInvitation } from '../api/delete-invitation';
 import { useInvitations } from '../api/get-invitations';
 import { invitationRoleLabel } from '../api/validate-invitation';
@@ -49,6 +49,7 @@ async function copyLink(invitation: InvitationListItem) {
 
 /** InvitationsTable lists the invitations (polled every 3 s) with their links and a delete action. */
 export function InvitationsTable() {
+  const fmt = useTimeFormat();
   const invitations = useInvitations();
   const deleteInvitation = useDeleteInvitation();
   const [toDelete, setToDelete] = useState<InvitationListItem | null>(null);
@@ -107,7 +108,7 @@ export function InvitationsTable() {
                   <TableCell>
                     <StatusBadge status={invitation.status} />
                   </TableCell>
-                  <TableCell>{formatShortDate(invitation.expiresAt)}</TableCell>
+                  <TableCell>{fmt.shortDate(invitation.expiresAt)}</TableCell>
                   <TableCell>
                     <div className="flex justify-end gap-1">
                       {invitation.inviteUrl ? (

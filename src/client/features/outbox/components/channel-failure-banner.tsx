@@ -1,7 +1,7 @@
 import { TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useNotificationStatus } from '../api/get-notification-status';
 
 const CHANNEL_NAMES = { email: 'Email', sms: 'SMS' } as const;
@@ -11,6 +11,7 @@ const CHANNEL_NAMES = { email: 'Email', sms: 'SMS' } as const;
  * in the last hour (decision 163): how many, when last and why, with a link to the outbox.
  */
 export function ChannelFailureBanner() {
+  const fmt = useTimeFormat();
   const status = useNotificationStatus();
   const failures = status.data?.recentFailures ?? [];
   if (failures.length === 0) return null;
@@ -24,7 +25,7 @@ export function ChannelFailureBanner() {
             <li key={f.channel}>
               <span className="font-medium">{CHANNEL_NAMES[f.channel]}</span>: {f.count}{' '}
               {f.count === 1 ? 'notification' : 'notifications'} failed in the last hour, the latest
-              at <time dateTime={f.lastAt}>{formatDateTime(f.lastAt)}</time>
+              at <time dateTime={f.lastAt}>{fmt.dateTime(f.lastAt)}</time>
               {f.lastReason ? `: ${f.lastReason}` : ''}
             </li>
           ))}

@@ -16,18 +16,9 @@ import {
 } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { getErrorMessage } from '@/lib/api-client';
-import { cn, formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
+import { cn } from '@/lib/utils';
 import { OUTBOX_FILTERS, OUTBOX_LIMIT, type OutboxFilter, useOutbox } from '../api/get-outbox';
-
-const compact = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  second: '2-digit',
-});
-/** when writes an instant briefly ('Nov 22, 3:20:05 AM'): the outbox is read to the second. */
-const when = (iso: string) => compact.format(new Date(iso));
 
 const FILTER_LABELS: Record<OutboxFilter, string> = {
   all: 'All',
@@ -43,15 +34,16 @@ const STATUS_CLASSES: Record<string, string> = {
 };
 
 function DeliveryState({ entry }: { entry: OutboxEntry }) {
+  const fmt = useTimeFormat();
   // Not a delivery failure: this server has no settings for the channel (demo mode).
   const noChannel = isNotSentForNoChannel(entry);
   const detail =
     entry.status === 'sent'
       ? entry.sentAt
-        ? `sent ${when(entry.sentAt)}`
+        ? `sent ${fmt.toSecond(entry.sentAt)}`
         : null
       : entry.status === 'pending' && entry.attempts > 0
-        ? `retry ${when(entry.nextAttemptAt)}`
+        ? `retry ${fmt.toSecond(entry.nextAttemptAt)}`
         : null;
   return (
     <div className="grid gap-1">
@@ -82,6 +74,7 @@ function DeliveryState({ entry }: { entry: OutboxEntry }) {
  * with the setting it needs.
  */
 export function OutboxTable() {
+  const fmt = useTimeFormat();
   const [filter, setFilter] = useState<OutboxFilter>('all');
   const outbox = useOutbox(filter);
   const entries = outbox.data ?? [];
@@ -162,8 +155,8 @@ export function OutboxTable() {
                         <p className="font-medium">{entry.subject}</p>
                         <p className="text-muted-foreground text-xs">
                           {entry.kind} · created{' '}
-                          <time dateTime={entry.createdAt} title={formatDateTime(entry.createdAt)}>
-                            {when(entry.createdAt)}
+                          <time dateTime={entry.createdAt} title={fmt.dateTime(entry.createdAt)}>
+                            {fmt.toSecond(entry.createdAt)}
                           </time>
                         </p>
                       </TableCell>

@@ -13,7 +13,7 @@ import {
 } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiRequestError, getErrorMessage } from '@/lib/api-client';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useAckLink, useConfirmAckLink } from '../api/ack-link';
 
 /**
@@ -21,6 +21,7 @@ import { useAckLink, useConfirmAckLink } from '../api/ack-link';
  * acknowledges it only when the recipient presses the button (a mail scanner's visit does not).
  */
 export function AckLinkCard({ token }: { token: string }) {
+  const fmt = useTimeFormat();
   const link = useAckLink(token);
   const confirm = useConfirmAckLink(token);
 
@@ -76,7 +77,7 @@ export function AckLinkCard({ token }: { token: string }) {
         </CardTitle>
         <CardDescription>
           {page.pagedByName ?? 'Someone'} paged {page.recipientName ?? 'the on-call person'} for{' '}
-          {page.rotationName} on {formatDateTime(page.createdAt)}.
+          {page.rotationName} on {fmt.dateTime(page.createdAt)}.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -91,9 +92,7 @@ export function AckLinkCard({ token }: { token: string }) {
             <CircleCheck aria-hidden />
             <AlertTitle>Acknowledged</AlertTitle>
             <AlertDescription>
-              {page.acknowledgedAt
-                ? `Acknowledged on ${formatDateTime(page.acknowledgedAt)}. `
-                : ''}
+              {page.acknowledgedAt ? `Acknowledged on ${fmt.dateTime(page.acknowledgedAt)}. ` : ''}
               {page.pagedByName ?? 'The person who paged'} has been told. This link cannot be used
               again.
             </AlertDescription>
@@ -111,7 +110,7 @@ export function AckLinkCard({ token }: { token: string }) {
             <Clock aria-hidden />
             <AlertTitle>This link has expired</AlertTitle>
             <AlertDescription>
-              It stopped working on {formatDateTime(expiresAt)}. Sign in to Baton to acknowledge the
+              It stopped working on {fmt.dateTime(expiresAt)}. Sign in to Baton to acknowledge the
               page.
             </AlertDescription>
           </Alert>
@@ -126,7 +125,7 @@ export function AckLinkCard({ token }: { token: string }) {
         ) : (
           <p className="text-muted-foreground text-sm">
             Acknowledge to tell {page.pagedByName ?? 'them'} you are on it. The link works once,
-            until {formatDateTime(expiresAt)}.
+            until {fmt.dateTime(expiresAt)}.
           </p>
         )}
       </CardContent>

@@ -1,7 +1,7 @@
 import { TriangleAlert } from 'lucide-react';
 import { Link } from 'react-router';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { usePageDeliveryFailures } from '../api/get-page-delivery-failures';
 import { notDeliveredText } from '../lib/delivery-failure-text';
 
@@ -11,6 +11,7 @@ import { notDeliveredText } from '../lib/delivery-failure-text';
  * instead, with a link to the page's history. It shows nothing while all is well.
  */
 export function PageDeliveryFailuresPanel() {
+  const fmt = useTimeFormat();
   const failures = usePageDeliveryFailures();
   const list = failures.data ?? [];
   if (list.length === 0) return null;
@@ -32,7 +33,7 @@ export function PageDeliveryFailuresPanel() {
               >
                 {failure.rotation.name}
               </Link>{' '}
-              (<time dateTime={failure.at}>{formatDateTime(failure.at)}</time>):{' '}
+              (<time dateTime={failure.at}>{fmt.dateTime(failure.at)}</time>):{' '}
               {notDeliveredText(failure)}
             </li>
           ))}

@@ -3,7 +3,7 @@ import { ArrowRight, Check, CircleCheck, Forward } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { formatDateTime } from '@/lib/utils';
+import { type TimeFormat, useTimeFormat } from '@/lib/use-time-format';
 import { useAcknowledgePage } from '../api/acknowledge-page';
 import { useResolvePage } from '../api/resolve-page';
 import { isNotDelivered, notDeliveredText } from '../lib/delivery-failure-text';
@@ -13,7 +13,7 @@ import { PageStatusBadge, UrgencyBadge } from './page-badges';
 const name = (person: { name: string } | null | undefined, fallback = 'a deleted user') =>
   person?.name ?? fallback;
 
-function eventText(event: PageEvent): string {
+function eventText(event: PageEvent, fmt: TimeFormat): string {
   switch (event.kind) {
     case 'escalated':
       return `Escalated from ${name(event.from)} to ${name(event.to)}${
@@ -26,7 +26,7 @@ function eventText(event: PageEvent): string {
     case 'backup_notified':
       return `${name(event.to)} told as backup${
         event.until
-          ? ` (until ${formatDateTime(event.until)})`
+          ? ` (until ${fmt.dateTime(event.until)})`
           : ' (until the handoff is acknowledged)'
       }`;
     case 'not_delivered':
@@ -39,6 +39,7 @@ function eventText(event: PageEvent): string {
  * next automatic step and what the viewer may do with it.
  */
 export function PageItem({ page, showRotation = false }: { page: Page; showRotation?: boolean }) {
+  const fmt = useTimeFormat();
   const acknowledge = useAcknowledgePage();
   const resolve = useResolvePage();
   const [escalating, setEscalating] = useState(false);
@@ -59,7 +60,7 @@ export function PageItem({ page, showRotation = false }: { page: Page; showRotat
           </Link>
         ) : null}
         <time dateTime={page.createdAt} className="ml-auto text-muted-foreground text-xs">
-          {formatDateTime(page.createdAt)}
+          {fmt.dateTime(page.createdAt)}
         </time>
       </div>
       <p className="flex flex-wrap items-center gap-1.5 text-sm">
@@ -85,17 +86,17 @@ export function PageItem({ page, showRotation = false }: { page: Page; showRotat
               key={`${event.kind}-${event.at}-${event.to?.id ?? ''}-${event.channel ?? ''}`}
               className={isNotDelivered(event) ? 'font-medium text-destructive' : undefined}
             >
-              <time dateTime={event.at}>{formatDateTime(event.at)}</time>: {eventText(event)}
+              <time dateTime={event.at}>{fmt.dateTime(event.at)}</time>: {eventText(event, fmt)}
             </li>
           ))}
         </ol>
       ) : null}
       {page.escalatesAt || page.reminderAt ? (
         <p className="text-muted-foreground text-xs">
-          {page.reminderAt ? `Reminder ${formatDateTime(page.reminderAt)}` : null}
+          {page.reminderAt ? `Reminder ${fmt.dateTime(page.reminderAt)}` : null}
           {page.reminderAt && page.escalatesAt ? ' · ' : null}
           {page.escalatesAt
-            ? `Escalates to the next person ${formatDateTime(page.escalatesAt)} unless acknowledged`
+            ? `Escalates to the next person ${fmt.dateTime(page.escalatesAt)} unless acknowledged`
             : null}
         </p>
       ) : null}

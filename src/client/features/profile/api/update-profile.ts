@@ -1,8 +1,8 @@
 import type { UpdateUserInput, User } from '@shared/contracts/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
-import { type AuthUserData, authUserQueryKey } from '@/features/auth/api/get-auth-user';
 import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { type AuthUserData, authUserQueryKey } from '@/lib/auth-user-query';
 
 /**
  * useUpdateProfile saves the signed-in user's profile (PATCH /api/users/{own id}); the answer

@@ -8,10 +8,12 @@ import {
   type User,
 } from '@shared/contracts/users';
 import { useForm } from 'react-hook-form';
+import { TimeZonePicker } from '@/components/time-zone-picker';
 import { Button } from '@/components/ui/button';
 import {
   Form,
   FormControl,
+  FormDescription,
   FormField,
   FormItem,
   FormLabel,
@@ -49,10 +51,6 @@ export function ProfileForm({ user }: { user: User }) {
     resolver: zodResolver(ProfileFormSchema),
     defaultValues: profileDefaults(user),
   });
-  // A stored zone outside the list (set elsewhere) stays choosable rather than silently changing.
-  const zones: readonly string[] = TIMEZONES.includes(user.timezone as (typeof TIMEZONES)[number])
-    ? TIMEZONES
-    : [...TIMEZONES, user.timezone];
 
   return (
     <Form {...form}>
@@ -97,20 +95,15 @@ export function ProfileForm({ user }: { user: User }) {
           render={({ field }) => (
             <FormItem>
               <FormLabel>Timezone</FormLabel>
-              <Select value={field.value} onValueChange={field.onChange}>
-                <FormControl>
-                  <SelectTrigger>
-                    <SelectValue placeholder="Select a timezone" />
-                  </SelectTrigger>
-                </FormControl>
-                <SelectContent>
-                  {zones.map((zone) => (
-                    <SelectItem key={zone} value={zone}>
-                      {zone}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <FormControl>
+                <TimeZonePicker
+                  value={field.value}
+                  onChange={field.onChange}
+                  pinned={TIMEZONES}
+                  disabled={updateProfile.isPending}
+                />
+              </FormControl>
+              <FormDescription>Baton shows every time in this zone.</FormDescription>
               <FormMessage />
             </FormItem>
           )}

@@ -1,3 +1,4 @@
+import { TZDate } from '@date-fns/tz';
 import type { Rotation } from '@shared/contracts/rotations';
 import { membersInOrder } from '@shared/domain/rotation';
 import { formatDistanceStrict } from 'date-fns';
@@ -21,11 +22,13 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
-import { cn, formatDate, formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
+import { cn } from '@/lib/utils';
 import { useCreateSchedule } from '../api/create-schedule';
 import { type ScheduleFormErrors, validateScheduleForm } from '../lib/schedule-form';
 import {
   DURATION_PRESETS,
+  dayIn,
   HOURS_12,
   isBeforeStartDay,
   isPastDay,
@@ -41,13 +44,12 @@ import {
 } from '../lib/schedule-picker';
 import { PersonSelect } from './person-select';
 
-const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
  * AddScheduleDialog adds a schedule entry: a member and a window picked with the date and time
  * rules of specification section 5 (no past start days, 12:00 default start, end 24 hours later,
- * time presets, custom time in 5-minute steps, duration presets).
+ * time presets, custom time in 5-minute steps, duration presets), in the signed-in user's zone.
  */
 export function AddScheduleDialog({
   rotation,
@@ -58,6 +60,7 @@ export function AddScheduleDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const fmt = useTimeFormat();
   const createSchedule = useCreateSchedule();
   const [userId, setUserId] = useState('');
   const [start, setStart] = useState<Date | null>(null);
@@ -99,8 +102,9 @@ export function AddScheduleDialog({
     event.preventDefault();
     const values = {
       userId,
-      startTime: start ? start.toISOString() : '',
-      endTime: end ? end.toISOString() : '',
+      // A TZDate writes its zone's offset; the API gets the instant in UTC.
+      startTime: start ? new Date(start.getTime()).toISOString() : '',
+      endTime: end ? new Date(end.getTime()).toISOString() : '',
     };
     const found = validateScheduleForm(values);
     setErrors(found);
@@ -130,7 +134,7 @@ export function AddScheduleDialog({
           <DialogTitle>Add schedule</DialogTitle>
           <DialogDescription>
             Choose who holds the baton of {rotation.name}, and when. Times are in your time zone (
-            {browserTimeZone()}).
+            {fmt.timeZone}).{fmt.unsupported ? ` ${fmt.timesIn}.` : null}
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={submit} className="grid gap-5">
@@ -159,12 +163,12 @@ export function AddScheduleDialog({
                 <Button
                   type="button"
                   variant="outline"
-                  aria-label={start ? `Start date: ${formatDate(start)}` : 'Pick a start date'}
+                  aria-label={start ? `Start date: ${fmt.date(start)}` : 'Pick a start date'}
                   aria-invalid={errors.startTime ? true : undefined}
                   className={cn('justify-start font-normal', !start && 'text-muted-foreground')}
                 >
                   <CalendarIcon aria-hidden="true" />
-                  {start ? formatDate(start) : 'Pick a start date'}
+                  {start ? fmt.date(start) : 'Pick a start date'}
                 </Button>
               </PopoverTrigger>
               <PopoverContent
@@ -174,12 +178,15 @@ export function AddScheduleDialog({
               >
                 <Calendar
                   mode="single"
+                  timeZone={fmt.timeZone}
                   selected={start ?? undefined}
                   defaultMonth={start ?? undefined}
-                  disabled={(day) => isPastDay(day, new Date())}
+                  disabled={(day) =>
+                    isPastDay(dayIn(day, fmt.timeZone), new TZDate(Date.now(), fmt.timeZone))
+                  }
                   onSelect={(day) => {
                     if (!day) return;
-                    const picked = pickStartDay(day, end);
+                    const picked = pickStartDay(dayIn(day, fmt.timeZone), end);
                     changeStart(picked.start);
                     setEnd(picked.end);
                     setStartOpen(false);
@@ -283,23 +290,24 @@ export function AddScheduleDialog({
                   type="button"
                   variant="outline"
                   disabled={!start}
-                  aria-label={end ? `End date: ${formatDate(end)}` : 'Pick an end date'}
+                  aria-label={end ? `End date: ${fmt.date(end)}` : 'Pick an end date'}
                   aria-invalid={errors.endTime ? true : undefined}
                   className={cn('justify-start font-normal', !end && 'text-muted-foreground')}
                 >
                   <CalendarIcon aria-hidden="true" />
-                  {end ? formatDate(end) : 'Pick an end date'}
+                  {end ? fmt.date(end) : 'Pick an end date'}
                 </Button>
               </PopoverTrigger>
               <PopoverContent className="w-auto p-0" align="start" aria-label="Choose the end day">
                 <Calendar
                   mode="single"
+                  timeZone={fmt.timeZone}
                   selected={end ?? undefined}
                   defaultMonth={end ?? start ?? undefined}
-                  disabled={(day) => isBeforeStartDay(day, start)}
+                  disabled={(day) => isBeforeStartDay(dayIn(day, fmt.timeZone), start)}
                   onSelect={(day) => {
                     if (!day || !start) return;
-                    changeEnd(pickEndDay(day, start));
+                    changeEnd(pickEndDay(dayIn(day, fmt.timeZone), start));
                     setEndOpen(false);
                   }}
                 />
@@ -338,7 +346,7 @@ export function AddScheduleDialog({
               ) : (
                 'On call'
               )}{' '}
-              from {formatDateTime(start)} until {formatDateTime(end)} (
+              from {fmt.dateTime(start)} until {fmt.dateTime(end)} (
               {formatDistanceStrict(end, start)}).
             </p>
           ) : null}

@@ -1,5 +1,5 @@
 import type { ScheduleEntry } from '@shared/contracts/rotations';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useDeleteSchedule } from '../api/delete-schedule';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -12,6 +12,7 @@ export function DeleteScheduleDialog({
   entry: ScheduleEntry | null;
   onOpenChange: (open: boolean) => void;
 }) {
+  const fmt = useTimeFormat();
   const deleteSchedule = useDeleteSchedule();
   return (
     <ConfirmDialog
@@ -20,7 +21,7 @@ export function DeleteScheduleDialog({
       title="Delete schedule entry?"
       description={
         entry
-          ? `${entry.user.name}'s shift from ${formatDateTime(entry.startTime)} to ${formatDateTime(entry.endTime)} will be removed. This cannot be undone.`
+          ? `${entry.user.name}'s shift from ${fmt.dateTime(entry.startTime)} to ${fmt.dateTime(entry.endTime)} will be removed. This cannot be undone.`
           : ''
       }
       confirmLabel="Delete"

@@ -2,7 +2,7 @@ import type { Rotation } from '@shared/contracts/rotations';
 import { ArrowRightLeft, Clock } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 
 type DueRotation = Pick<Rotation, 'handoffDue' | 'currentOnCall' | 'nextOnCall'>;
 
@@ -11,6 +11,7 @@ type DueRotation = Pick<Rotation, 'handoffDue' | 'currentOnCall' | 'nextOnCall'>
  * holder should pass the baton (the same request the holder gets by email or SMS).
  */
 export function HandoffDueLine({ rotation, holder }: { rotation: DueRotation; holder: boolean }) {
+  const fmt = useTimeFormat();
   const due = rotation.handoffDue;
   if (!due) return null;
   return (
@@ -18,8 +19,8 @@ export function HandoffDueLine({ rotation, holder }: { rotation: DueRotation; ho
       <Clock className="mt-px size-3.5 shrink-0" aria-hidden="true" />
       <span>
         {holder
-          ? `Handoff due since ${formatDateTime(due.boundary)}: pass the baton`
-          : `Handoff due since ${formatDateTime(due.boundary)}`}
+          ? `Handoff due since ${fmt.dateTime(due.boundary)}: pass the baton`
+          : `Handoff due since ${fmt.dateTime(due.boundary)}`}
       </span>
     </p>
   );
@@ -39,6 +40,7 @@ export function HandoffDueNotice({
   holder: boolean;
   onPass?: () => void;
 }) {
+  const fmt = useTimeFormat();
   const due = rotation.handoffDue;
   if (!due) return null;
   const next = rotation.nextOnCall?.name ?? 'the next member';
@@ -49,9 +51,9 @@ export function HandoffDueNotice({
       <AlertDescription className="gap-3 text-amber-900/80 dark:text-amber-100/80">
         <p>
           {holder
-            ? `The handoff was due at ${formatDateTime(due.boundary)}. Pass the baton to ${next} with notes on anything they should know.`
-            : `${rotation.currentOnCall?.name ?? 'The holder'} was due to hand over at ${formatDateTime(due.boundary)}.`}{' '}
-          {`Without a handoff, both are told at ${formatDateTime(due.escalateAt)} and the baton moves to ${next} at ${formatDateTime(due.autoTransferAt)}.`}
+            ? `The handoff was due at ${fmt.dateTime(due.boundary)}. Pass the baton to ${next} with notes on anything they should know.`
+            : `${rotation.currentOnCall?.name ?? 'The holder'} was due to hand over at ${fmt.dateTime(due.boundary)}.`}{' '}
+          {`Without a handoff, both are told at ${fmt.dateTime(due.escalateAt)} and the baton moves to ${next} at ${fmt.dateTime(due.autoTransferAt)}.`}
         </p>
         {holder && onPass ? (
           <Button size="sm" onClick={onPass}>

@@ -16,9 +16,15 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useViewerTimeZone } from '@/lib/use-time-format';
 import { useEligibleUsers } from '../api/get-eligible-users';
 import { useRequestCoverage } from '../api/request-coverage';
-import { type CoverageErrors, toLocalInput, validateCoverage } from '../lib/coverage-form';
+import {
+  type CoverageErrors,
+  fromLocalInput,
+  toLocalInput,
+  validateCoverage,
+} from '../lib/coverage-form';
 import { PersonSelect } from './person-select';
 
 /**
@@ -35,6 +41,7 @@ export function RequestCoverageDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const { user } = useAuth();
+  const { timeZone } = useViewerTimeZone();
   const eligible = useEligibleUsers({ enabled: open });
   const requestCoverage = useRequestCoverage();
   const [coveringUserId, setCoveringUserId] = useState('');
@@ -45,7 +52,7 @@ export function RequestCoverageDialog({
   const ids = useId();
   const pending = requestCoverage.isPending;
   // Recomputed each render, so the minimum follows the clock while the dialog stays open.
-  const minimum = toLocalInput(new Date());
+  const minimum = toLocalInput(new Date(), timeZone);
 
   const eligibleIds = new Set(
     (eligible.data ?? [])
@@ -85,8 +92,8 @@ export function RequestCoverageDialog({
         rotationId: rotation.id,
         coveringUserId: Number(coveringUserId),
         coveringUserName: covering?.name ?? 'Your teammate',
-        startTime: new Date(startTime).toISOString(),
-        endTime: new Date(endTime).toISOString(),
+        startTime: fromLocalInput(startTime, timeZone)!.toISOString(),
+        endTime: fromLocalInput(endTime, timeZone)!.toISOString(),
         notes,
       },
       {
@@ -104,7 +111,8 @@ export function RequestCoverageDialog({
         <DialogHeader>
           <DialogTitle>Request coverage</DialogTitle>
           <DialogDescription>
-            Ask a teammate to hold the baton for {rotation.name} while you are away.
+            Ask a teammate to hold the baton for {rotation.name} while you are away. Times are in
+            your time zone ({timeZone}).
           </DialogDescription>
         </DialogHeader>
         <form noValidate onSubmit={submit} className="grid gap-4">

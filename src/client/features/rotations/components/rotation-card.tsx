@@ -20,7 +20,7 @@ import {
   useHandoffToAcknowledge,
 } from '@/features/acknowledgements/components/acknowledge-handoff';
 import { useAuth } from '@/features/auth/hooks/use-auth';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useTakeOnCall } from '../api/take-on-call';
 import { cadenceLabel, cardBadge } from '../lib/rotation-view';
 import { HandoffDueLine } from './handoff-due';
@@ -62,6 +62,7 @@ function Slot({
  * next on-call, the user's badge, and 'Pass Baton' / 'Take On-Call'. Clicking it opens the rotation.
  */
 export function RotationCard({ rotation }: { rotation: Rotation }) {
+  const fmt = useTimeFormat();
   const { user, roles } = useAuth();
   const navigate = useNavigate();
   const takeOnCall = useTakeOnCall();
@@ -106,7 +107,7 @@ export function RotationCard({ rotation }: { rotation: Rotation }) {
             label="Current On-Call"
             name={rotation.currentOnCall?.name}
             empty="No one assigned"
-            when={rotation.currentOnCall ? `Since ${formatDateTime(rotation.holderSince)}` : null}
+            when={rotation.currentOnCall ? `Since ${fmt.dateTime(rotation.holderSince)}` : null}
           />
           <BackupOnCall rotation={rotation} />
           <HandoffDueLine rotation={rotation} holder={rotation.currentOnCallUserId === userId} />
@@ -116,7 +117,7 @@ export function RotationCard({ rotation }: { rotation: Rotation }) {
             empty="No one scheduled"
             when={
               rotation.nextOnCall && rotation.nextHandoffTime
-                ? `Starting ${formatDateTime(rotation.nextHandoffTime)}`
+                ? `Starting ${fmt.dateTime(rotation.nextHandoffTime)}`
                 : null
             }
           />

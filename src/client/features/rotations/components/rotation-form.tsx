@@ -7,6 +7,7 @@ import {
 } from '@shared/contracts/rotations';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { TimeZonePicker } from '@/components/time-zone-picker';
 import { Button } from '@/components/ui/button';
 import {
   Form,
@@ -27,7 +28,6 @@ import {
 } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { guardSubmission } from '../lib/notify';
-import { TimeZonePicker } from './time-zone-picker';
 
 export type RotationFormValues = CreateRotationInput;
 export type RotationFormOutput = z.output<typeof CreateRotationInputSchema>;

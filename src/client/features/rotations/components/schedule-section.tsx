@@ -20,7 +20,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { formatDateTime } from '@/lib/utils';
+import { useTimeFormat } from '@/lib/use-time-format';
 import { useRotationSchedules } from '../api/get-rotation-schedules';
 import { DeleteScheduleDialog } from './delete-schedule-dialog';
 import { EmptyState } from './empty-state';
@@ -42,6 +42,7 @@ export function ScheduleSection({
   onAddSchedule: () => void;
   onShowGuide: () => void;
 }) {
+  const fmt = useTimeFormat();
   const schedules = useRotationSchedules(rotation.id);
   const [deleting, setDeleting] = useState<ScheduleEntry | null>(null);
   const now = new Date();
@@ -128,8 +129,8 @@ export function ScheduleSection({
                       {entry.user.name}
                     </span>
                   </TableCell>
-                  <TableCell>{formatDateTime(entry.startTime)}</TableCell>
-                  <TableCell>{formatDateTime(entry.endTime)}</TableCell>
+                  <TableCell>{fmt.dateTime(entry.startTime)}</TableCell>
+                  <TableCell>{fmt.dateTime(entry.endTime)}</TableCell>
                   <TableCell>
                     <ScheduleStatusBadge status={scheduleStatus(entry, now)} />
                   </TableCell>
@@ -140,7 +141,7 @@ export function ScheduleSection({
                         size="icon"
                         className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
                         onClick={() => setDeleting(entry)}
-                        aria-label={`Delete ${entry.user.name}'s schedule entry from ${formatDateTime(entry.startTime)}`}
+                        aria-label={`Delete ${entry.user.name}'s schedule entry from ${fmt.dateTime(entry.startTime)}`}
                       >
                         <Trash2 aria-hidden="true" />
                       </Button>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { toLocalInput, validateCoverage } from './coverage-form';
+import { fromLocalInput, toLocalInput, validateCoverage } from './coverage-form';
 
 const valid = {
   coveringUserId: '4',
@@ -25,6 +25,24 @@ describe('validateCoverage', () => {
   });
 });
 
-test('toLocalInput gives a datetime-local value', () => {
-  expect(toLocalInput(new Date(2026, 2, 5, 7, 9))).toBe('2026-03-05T07:09');
+test('toLocalInput gives a datetime-local value in the zone asked for', () => {
+  expect(toLocalInput(new Date(Date.UTC(2026, 2, 5, 7, 9)), 'UTC')).toBe('2026-03-05T07:09');
+  expect(toLocalInput(new Date(Date.UTC(2026, 2, 5, 7, 9)), 'Europe/Berlin')).toBe(
+    '2026-03-05T08:09',
+  );
+  expect(toLocalInput(new Date(Date.UTC(2026, 2, 5, 3, 0)), 'America/New_York')).toBe(
+    '2026-03-04T22:00',
+  );
+});
+
+test('fromLocalInput reads a datetime-local value in the zone asked for', () => {
+  expect(fromLocalInput('2026-03-05T08:09', 'Europe/Berlin')?.toISOString()).toBe(
+    '2026-03-05T07:09:00.000Z',
+  );
+  // After Berlin's change to summer time the offset is two hours.
+  expect(fromLocalInput('2026-03-30T09:00', 'Europe/Berlin')?.toISOString()).toBe(
+    '2026-03-30T07:00:00.000Z',
+  );
+  expect(fromLocalInput('', 'UTC')).toBeNull();
+  expect(fromLocalInput('yesterday', 'UTC')).toBeNull();
 });

@@ -1,11 +1,25 @@
+import { TZDate } from '@date-fns/tz';
 import { format } from 'date-fns';
 
 export type CoverageErrors = Partial<
   Record<'coveringUserId' | 'startTime' | 'endTime' | 'form', string>
 >;
 
-/** toLocalInput returns a date as a datetime-local input value (local time, minutes). */
-export const toLocalInput = (date: Date) => format(date, "yyyy-MM-dd'T'HH:mm");
+/** toLocalInput returns an instant as a datetime-local input value in `timeZone` (minutes). */
+export const toLocalInput = (date: Date, timeZone: string) =>
+  format(new TZDate(date.getTime(), timeZone), "yyyy-MM-dd'T'HH:mm");
+
+/**
+ * fromLocalInput returns the instant a datetime-local value names in `timeZone`, or null when it
+ * is not one. The input itself has no zone: the browser would read it in its own.
+ */
+export function fromLocalInput(value: string, timeZone: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number);
+  const at = new TZDate(year, month - 1, day, hour, minute, timeZone);
+  return Number.isNaN(at.getTime()) ? null : new Date(at.getTime());
+}
 
 /**
  * validateCoverage returns the coverage form's errors (specification section 5): a covering

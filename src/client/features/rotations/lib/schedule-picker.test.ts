@@ -1,6 +1,8 @@
+import { TZDate } from '@date-fns/tz';
 import { describe, expect, test } from 'vitest';
 import {
   DURATION_PRESETS,
+  dayIn,
   isBeforeStartDay,
   isPastDay,
   MINUTES,
@@ -106,5 +108,35 @@ describe('times', () => {
   ])('duration %s', (label, end) => {
     const preset = DURATION_PRESETS.find((p) => p.label === label);
     expect(preset?.add(at(2026, 3, 10, 12))).toEqual(end);
+  });
+});
+
+describe("in the signed-in user's zone, whatever the browser's", () => {
+  // A TZDate writes its own offset in toISOString; the instant is what matters.
+  const iso = (d: Date) => new Date(d.getTime()).toISOString();
+  const berlin = 'Europe/Berlin';
+  test('a picked day starts at 12:00 in that zone', () => {
+    const { start, end } = pickStartDay(dayIn(new Date(2026, 10, 24), berlin), null);
+    expect(iso(start)).toBe('2026-11-24T11:00:00.000Z');
+    expect(iso(end)).toBe('2026-11-25T11:00:00.000Z');
+    expect(to12Hour(start.getHours())).toEqual({ hour: 12, meridiem: 'PM' });
+  });
+
+  test('clock times, end days and presets keep the zone across its daylight saving change', () => {
+    // Berlin moves from UTC+1 to UTC+2 on 29 March 2026.
+    const start = withClockTime(dayIn(new Date(2026, 2, 28), berlin), 9, 0);
+    expect(iso(start)).toBe('2026-03-28T08:00:00.000Z');
+    expect(iso(pickEndDay(dayIn(new Date(2026, 2, 30), berlin), start))).toBe(
+      '2026-03-30T07:00:00.000Z',
+    );
+    const oneDay = DURATION_PRESETS.find((p) => p.label === '1 day')!;
+    expect(iso(oneDay.add(start))).toBe('2026-03-29T07:00:00.000Z');
+  });
+
+  test("past days are past in that zone's today", () => {
+    // 23:30 UTC on 24 November is already 25 November in Berlin.
+    const now = new TZDate(Date.UTC(2026, 10, 24, 23, 30), berlin);
+    expect(isPastDay(dayIn(new Date(2026, 10, 24), berlin), now)).toBe(true);
+    expect(isPastDay(dayIn(new Date(2026, 10, 25), berlin), now)).toBe(false);
   });
 });

@@ -1,9 +1,17 @@
+import { TZDate } from '@date-fns/tz';
 import { addDays, addHours, addWeeks, isBefore, set, startOfDay } from 'date-fns';
 
 /**
  * The add-schedule date and time rules of specification section 5, as pure functions of their
- * inputs (dates are the browser's local time; `now` is passed in).
+ * inputs (`now` is passed in). The dialog works in the signed-in user's zone: its dates are
+ * TZDates of that zone (dayIn), on which date-fns reads and sets the zone's own clock, across
+ * daylight saving changes too.
  */
+
+/** dayIn returns the calendar day a date picker shows (year, month, day) as midnight in `timeZone`. */
+export function dayIn(day: Date, timeZone: string): TZDate {
+  return new TZDate(day.getFullYear(), day.getMonth(), day.getDate(), timeZone);
+}
 
 /** The hour a freshly picked start day starts at. */
 export const DEFAULT_START_HOUR = 12;

@@ -1,8 +1,8 @@
 import type { AuthResponse } from '@shared/contracts/auth';
 import type { NotificationPreference, User } from '@shared/contracts/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { authUserQueryKey } from '@/features/auth/api/get-auth-user';
 import { apiRequest } from '@/lib/api-client';
+import { authUserQueryKey } from '@/lib/auth-user-query';
 import { notifySettingsError, notifySettingsSaved } from '../lib/notify-settings';
 import { userSettingsQueryKey } from './get-user-settings';
 

@@ -1,7 +1,7 @@
 import type { UpdateUserSettingsInput, UserSettings } from '@shared/contracts/settings';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { authUserQueryKey } from '@/features/auth/api/get-auth-user';
 import { apiRequest } from '@/lib/api-client';
+import { authUserQueryKey } from '@/lib/auth-user-query';
 import { notifySettingsError, notifySettingsSaved } from '../lib/notify-settings';
 import { userSettingsQueryKey } from './get-user-settings';
 

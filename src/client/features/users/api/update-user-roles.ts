@@ -2,8 +2,8 @@ import { roleUpdateFailureTitle, type User } from '@shared/contracts/users';
 import type { Role } from '@shared/domain/roles';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
-import { authUserQueryKey } from '@/features/auth/api/get-auth-user';
 import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { authUserQueryKey } from '@/lib/auth-user-query';
 import { usersQueryOptions } from './get-users';
 
 /** useUpdateUserRoles replaces a user's roles (administrators only) and refreshes the users list. */

@@ -73,6 +73,17 @@ export function timeZoneChoices(
   return ['UTC', ...[...zones].sort((a, b) => a.localeCompare(b, 'en'))];
 }
 
+/**
+ * pinnedFirst returns `zones` with the `pinned` ones first, in their order (the profile's nine of
+ * the specification), then the rest in their own order; pinned zones not in `zones` are left out.
+ */
+export function pinnedFirst(zones: readonly string[], pinned: readonly string[]): string[] {
+  const all = new Set(zones);
+  const top = pinned.filter((zone) => all.has(zone));
+  const rest = zones.filter((zone) => !top.includes(zone));
+  return [...top, ...rest];
+}
+
 /** utcOffsetLabel returns the zone's offset at `at` as 'UTC+05:30', 'UTC−04:00', 'UTC+00:00'; '' if unknown. */
 export function utcOffsetLabel(zone: string, at: Date): string {
   let minutes: number;

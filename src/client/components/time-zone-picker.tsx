@@ -2,8 +2,8 @@ import { Check, ChevronsUpDown, Search } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
+import { matchesZone, pinnedFirst, timeZoneChoices, utcOffsetLabel } from '@/lib/time-zones';
 import { cn } from '@/lib/utils';
-import { matchesZone, timeZoneChoices, utcOffsetLabel } from '../lib/time-zones';
 
 const PAGE = 8;
 
@@ -12,17 +12,20 @@ const PAGE = 8;
  * combobox pattern: a Radix popover holding a search box and a listbox). The search box owns the
  * keyboard: arrows, Page Up / Page Down, Enter to choose, Escape to close. Extra props (the
  * form's id, aria-describedby, aria-invalid) go to the button, which the form label names.
+ * `pinned` zones head the list, in their order, above a rule (the profile's nine).
  */
 export function TimeZonePicker({
   value,
   onChange,
   disabled,
+  pinned = [],
   className,
   ...triggerProps
 }: {
   value: string | undefined;
   onChange: (zone: string) => void;
   disabled?: boolean;
+  pinned?: readonly string[];
   className?: string;
   id?: string;
   'aria-describedby'?: string;
@@ -39,8 +42,12 @@ export function TimeZonePicker({
   const choices = useMemo(() => {
     if (!open) return [];
     const now = new Date();
-    return timeZoneChoices([value]).map((zone) => ({ zone, offset: utcOffsetLabel(zone, now) }));
-  }, [open, value]);
+    return pinnedFirst(timeZoneChoices([value]), pinned).map((zone) => ({
+      zone,
+      offset: utcOffsetLabel(zone, now),
+      pinned: pinned.includes(zone),
+    }));
+  }, [open, value, pinned]);
   const shown = useMemo(
     () => choices.filter((c) => matchesZone(query, c.zone, c.offset)),
     [choices, query],
@@ -171,10 +178,13 @@ export function TimeZonePicker({
                 aria-selected={c.zone === value}
                 tabIndex={-1}
                 data-active={index === active || undefined}
+                data-last-pinned={
+                  (c.pinned && shown[index + 1] && !shown[index + 1].pinned) || undefined
+                }
                 onMouseMove={() => (index === active ? undefined : setActive(index))}
                 onMouseDown={(e) => e.preventDefault()}
                 onClick={() => choose(c.zone)}
-                className="flex cursor-default select-none items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none data-[active]:bg-accent data-[active]:text-accent-foreground"
+                className="relative flex cursor-default select-none items-center gap-2 rounded-sm px-2 py-1.5 text-sm outline-none data-[active]:bg-accent data-[active]:text-accent-foreground data-[last-pinned]:mb-1 data-[last-pinned]:after:absolute data-[last-pinned]:after:inset-x-0 data-[last-pinned]:after:-bottom-0.5 data-[last-pinned]:after:h-px data-[last-pinned]:after:bg-border"
               >
                 <Check
                   className={cn('size-4 shrink-0', c.zone === value ? 'opacity-100' : 'opacity-0')}

@@ -1,5 +1,12 @@
+import { TIMEZONES } from '@shared/contracts/users';
 import { describe, expect, test } from 'vitest';
-import { currentZoneName, matchesZone, timeZoneChoices, utcOffsetLabel } from './time-zones';
+import {
+  currentZoneName,
+  matchesZone,
+  pinnedFirst,
+  timeZoneChoices,
+  utcOffsetLabel,
+} from './time-zones';
 
 describe('timeZoneChoices', () => {
   test('every zone the runtime knows, UTC first, the rest sorted', () => {
@@ -71,5 +78,21 @@ describe('matchesZone', () => {
     ['tokyo', 'Asia/Seoul', 'UTC+09:00', false],
   ])('%j matches %s (%s): %s', (query, zone, offset, expected) => {
     expect(matchesZone(query, zone, offset)).toBe(expected);
+  });
+});
+
+describe('pinnedFirst', () => {
+  test('puts the pinned zones first in their order, then the rest in theirs', () => {
+    const zones = timeZoneChoices([], ['Asia/Kathmandu', 'Europe/Berlin', 'Asia/Tokyo']);
+    const list = pinnedFirst(zones, TIMEZONES);
+    expect(list.slice(0, 9)).toEqual([...TIMEZONES]);
+    expect(list).toContain('Asia/Kathmandu');
+    expect(list.indexOf('Asia/Kathmandu')).toBeLessThan(list.indexOf('Europe/Berlin'));
+    expect(new Set(list).size).toBe(list.length);
+    expect(list).toHaveLength(zones.length);
+  });
+
+  test('leaves out a pinned zone the list lacks', () => {
+    expect(pinnedFirst(['A/B', 'C/D'], ['X/Y', 'C/D'])).toEqual(['C/D', 'A/B']);
   });
 });
