@@ -2,6 +2,16 @@ import { expect, test } from '@playwright/test';
 import { LOCAL_SIGN_IN_NOTE } from '../../src/shared/contracts/auth';
 import { accounts, E2E_PASSWORD, signIn } from './support';
 
+test('an unknown path under a reserved prefix answers 404 JSON, not the app (decision 182)', async ({
+  page,
+}) => {
+  for (const url of ['/metrics', '/openapi', '/api/nope']) {
+    const res = await page.request.get(url);
+    expect(res.status(), url).toBe(404);
+    expect(await res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+  }
+});
+
 test('a signed-out visitor is sent to /login, except on help pages', async ({ page }) => {
   for (const path of ['/', '/rotations', '/admin/users', '/no/such/page']) {
     await page.goto(path);
@@ -284,6 +294,9 @@ test("a failed logout says 'Logout Error' and leaves the user signed in", async 
 
 test('an unknown path shows the not-found screen with a way back', async ({ page }) => {
   await signIn(page, accounts.onCall.email);
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await page.goto('/definitely/not/here');
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await expect(
