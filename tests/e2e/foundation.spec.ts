@@ -68,6 +68,7 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
     'On-Call Team',
     'Audit Log',
     'Calendar',
+    'Pages',
     'Help Center',
     'User Roles',
     'Handoff Process',
@@ -79,6 +80,14 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
   await expect(nav.getByRole('link', { name: /Users Forum/ })).toHaveAttribute('target', '_blank');
   await expect(nav.getByRole('link', { name: /Report a Bug/ })).toHaveAttribute('target', '_blank');
   await expect(nav.getByRole('link', { name: 'User Management' })).toHaveCount(0);
+  // The pages screen has its own link, after the specification's five (decision 183).
+  await nav.getByRole('link', { name: 'Pages', exact: true }).click();
+  await expect(page).toHaveURL(/\/pages$/);
+  await expect(page.getByRole('heading', { name: 'Pages', level: 1 })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Pages', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   await page.context().clearCookies();
   await signIn(page, accounts.admin.email);
@@ -152,7 +161,7 @@ test('the protected layout: where a signed-in user is sent, the footer, the spin
     page.getByRole('button', { name: 'Toggle sidebar', includeHidden: true }),
   ).toHaveAttribute('aria-expanded', 'true');
   const sidebarNav = sidebar.getByRole('navigation', { name: 'Main' });
-  for (const link of ['Dashboard', 'Rotations', 'On-Call Team', 'Audit Log', 'Calendar']) {
+  for (const link of ['Dashboard', 'Rotations', 'On-Call Team', 'Audit Log', 'Calendar', 'Pages']) {
     await expect(sidebarNav.getByRole('link', { name: link, exact: true })).toBeInViewport();
   }
   await expect(sidebarNav.getByRole('link', { name: 'Notification Help' })).toBeVisible();

@@ -1,6 +1,7 @@
 import {
   ArrowRightLeft,
   Bell,
+  BellRing,
   Bug,
   CalendarDays,
   CircleHelp,
@@ -38,6 +39,9 @@ export const MAIN_NAV: readonly InternalNavItem[] = [
   { kind: 'internal', label: 'On-Call Team', to: '/on-call-team', icon: Users },
   { kind: 'internal', label: 'Audit Log', to: '/audit-log', icon: ScrollText },
   { kind: 'internal', label: 'Calendar', to: '/calendar', icon: CalendarDays },
+  // Not among the specification's five main links: the pages screen (decision 183) comes after
+  // them, so their order stays the specification's.
+  { kind: 'internal', label: 'Pages', to: '/pages', icon: BellRing },
 ];
 
 export const SUPPORT_NAV: readonly NavItem[] = [
