@@ -127,7 +127,7 @@ test('a manager pages the holder; the email’s link acknowledges the page; the 
   // The rotation's page history, on the same screen, shows the new page without a reload.
   await expect(
     page
-      .getByRole('list', { name: 'Page history: Platform Primary' })
+      .getByRole('list', { name: 'Page history', exact: true })
       .getByRole('listitem')
       .filter({ hasText: message }),
   ).toBeVisible();
