@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { LOCAL_SIGN_IN_NOTE } from '../../src/shared/contracts/auth';
-import { accounts, E2E_PASSWORD, signIn } from './support';
+import { accounts, E2E_HELP_LINKS, E2E_PASSWORD, signIn } from './support';
 
 test('an unknown path under a reserved prefix answers 404 JSON, not the app (decision 182)', async ({
   page,
@@ -21,6 +21,11 @@ test('a signed-out visitor is sent to /login, except on help pages', async ({ pa
   await page.goto('/help');
   await expect(page).toHaveURL(/\/help$/);
   await expect(page.getByRole('heading', { name: 'Help Center' })).toBeVisible();
+  // Signed out too, the help pages link to the configured forum.
+  await expect(page.getByRole('link', { name: /Users forum/ })).toHaveAttribute(
+    'href',
+    E2E_HELP_LINKS.usersForumUrl,
+  );
 });
 
 test('without OpenID Connect settings the Google button says sign-in with Google is not configured', async ({
@@ -79,6 +84,15 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
   }
   await expect(nav.getByRole('link', { name: /Users Forum/ })).toHaveAttribute('target', '_blank');
   await expect(nav.getByRole('link', { name: /Report a Bug/ })).toHaveAttribute('target', '_blank');
+  // Where they point is the deployment's configuration (decision 184).
+  await expect(nav.getByRole('link', { name: /Users Forum/ })).toHaveAttribute(
+    'href',
+    E2E_HELP_LINKS.usersForumUrl,
+  );
+  await expect(nav.getByRole('link', { name: /Report a Bug/ })).toHaveAttribute(
+    'href',
+    E2E_HELP_LINKS.bugReportUrl,
+  );
   await expect(nav.getByRole('link', { name: 'User Management' })).toHaveCount(0);
   // The pages screen has its own link, after the specification's five (decision 183).
   await nav.getByRole('link', { name: 'Pages', exact: true }).click();
