@@ -186,6 +186,60 @@ test('the protected layout: where a signed-in user is sent, the footer, the spin
   await expect(page.getByRole('heading', { name: 'Audit Log', level: 1 })).toBeVisible();
 });
 
+for (const [size, viewport] of [
+  ['desktop', { width: 1366, height: 768 }],
+  ['narrow', { width: 390, height: 844 }],
+] as const) {
+  test(`the login toast covers no control of the On-Call Team screen (${size})`, async ({
+    page,
+  }) => {
+    // The toast is held on screen: the page's time stands still once signed in.
+    await page.clock.install();
+    await page.setViewportSize(viewport);
+    await signIn(page, accounts.admin.email);
+    const toast = page
+      .getByRole('region', { name: 'Notifications (F8)' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Login Successful' });
+    await expect(toast).toBeVisible();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    // Client-side navigation, as a user would go: the toast stays.
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/on-call-team');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    // The paused clock moves only when told: a little at a time, far within the toast's 5 s, so
+    // the screen's own timers (React's reveal of a loaded screen) run.
+    await expect
+      .poll(async () => {
+        await page.clock.runFor(20);
+        return page.getByRole('link', { name: 'Manage User' }).count();
+      })
+      .toBeGreaterThan(1);
+    await expect(page.getByRole('heading', { name: 'On-Call Team', level: 1 })).toBeVisible();
+    await expect(toast).toBeVisible();
+    const box = await toast.boundingBox();
+    expect(box).not.toBeNull();
+    const controls = page
+      .getByRole('link', { name: 'Manage User' })
+      .or(page.getByRole('button', { name: 'Manage User' }))
+      .or(page.getByRole('button', { name: 'User menu' }))
+      .or(page.getByRole('button', { name: 'Toggle sidebar' }));
+    const count = await controls.count();
+    expect(count).toBeGreaterThan(2);
+    for (let i = 0; i < count; i += 1) {
+      const control = await controls.nth(i).boundingBox();
+      if (!box || !control) continue;
+      const overlaps =
+        box.x < control.x + control.width &&
+        control.x < box.x + box.width &&
+        box.y < control.y + control.height &&
+        control.y < box.y + box.height;
+      expect(overlaps, `the toast covers ${JSON.stringify(control)}`).toBe(false);
+    }
+  });
+}
+
 test('toasts: one at a time, F8 moves focus to them, and each leaves after 5 seconds', async ({
   page,
 }) => {
