@@ -187,7 +187,8 @@ test('the protected layout: where a signed-in user is sent, the footer, the spin
 });
 
 for (const [size, viewport] of [
-  ['desktop', { width: 1366, height: 768 }],
+  // A 1366 × 768 laptop screen, less the browser's bars and the taskbar.
+  ['desktop', { width: 1366, height: 640 }],
   ['narrow', { width: 390, height: 844 }],
 ] as const) {
   test(`the login toast covers no control of the On-Call Team screen (${size})`, async ({
