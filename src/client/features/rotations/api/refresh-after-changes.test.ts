@@ -17,6 +17,7 @@ const { takeOnCallMutationOptions } = await import('./take-on-call');
 const { createRotationMutationOptions } = await import('./create-rotation');
 const { updateRotationMutationOptions } = await import('./update-rotation');
 const { pageOnCallMutationOptions } = await import('./page-on-call');
+const { requestCoverageMutationOptions } = await import('./request-coverage');
 const { dashboardRotationsQueryOptions, rotationsListQueryOptions } = await import(
   './get-rotations'
 );
@@ -173,6 +174,24 @@ describe('after a change, the reads section 7 names are refreshed, and no others
       title: 'Page alert sent',
       description: 'Page alert sent to Olivia Ortiz.',
     });
+  });
+
+  test('request coverage: the rotation and the coverage requests (the dashboard lists the outgoing one)', async () => {
+    const asked = stubServer((method) => (method === 'POST' ? ok({ id: 3 }) : ok([])));
+    const client = cachedClient();
+    client.setQueryData(['/api/coverage-requests'], { incoming: [], outgoing: [] });
+    await new MutationObserver(client, requestCoverageMutationOptions(client)).mutate({
+      rotationId: 7,
+      coveringUserId: 4,
+      startTime: '2026-11-26T09:00:00.000Z',
+      endTime: '2026-11-26T17:00:00.000Z',
+      notes: '',
+      coveringUserName: 'Sam Sullivan',
+    });
+    expect(asked).toEqual(['POST /api/rotations/7/cover']);
+    expect(invalidated(client)).toEqual(
+      keys(['/api/coverage-requests'], ['/api/rotations', 7], ['/api/rotations', 7, 'schedules']),
+    );
   });
 
   test('update: the list and the rotation', async () => {
