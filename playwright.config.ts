@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { E2E_PASSWORD } from './tests/e2e/support';
+import { E2E_HELP_LINKS, E2E_PASSWORD } from './tests/e2e/support';
 
 // The server under test: the built app on a random port with a fresh data directory. Values live
 // in the environment so Playwright's worker processes see the same ones as the main process.
@@ -54,6 +54,9 @@ export default defineConfig({
       // Every spec signs in from 127.0.0.1; the sign-in limit is tested in the API suite.
       SIGN_IN_RATE_LIMIT: '1000',
       TRUST_PROXY: 'true',
+      // Not the defaults: the links must come from the configuration (decision 184).
+      USERS_FORUM_URL: E2E_HELP_LINKS.usersForumUrl,
+      BUG_REPORT_URL: E2E_HELP_LINKS.bugReportUrl,
     },
   },
 });

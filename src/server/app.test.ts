@@ -127,6 +127,41 @@ describe('health and the single-page app', () => {
     expect((await app.inject({ url: '/api/missing' })).statusCode).toBe(404);
     await app.close();
   });
+
+  test('an unknown path under a reserved prefix answers 404 JSON, never the app (decision 182)', async () => {
+    const clientDir = await mkdtemp(path.join(os.tmpdir(), 'baton-client-'));
+    await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    const app = await buildApp({ ...t, clientDir, logger: false });
+    const requests: Array<[string, string]> = [
+      ['GET', '/metrics'],
+      ['GET', '/metrics?format=prometheus'],
+      ['GET', '/openapi'],
+      ['GET', '/openapi.json'],
+      ['GET', '/healthz/deep'],
+      ['GET', '/.well-known/security.txt'],
+      ['GET', '/api/nope'],
+      ['POST', '/api/nope'],
+      ['POST', '/metrics'],
+      ['HEAD', '/openapi'],
+    ];
+    for (const [method, url] of requests) {
+      const res = await app.inject({
+        method: method as 'GET',
+        url,
+        headers: { origin: 'http://localhost:80' },
+      });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.headers['content-type'], `${method} ${url}`).toMatch(/application\/json/);
+      if (method !== 'HEAD') {
+        expect(res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+      }
+    }
+    const page = await app.inject({ url: '/no-such-page' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    expect(page.body).toContain('<div id="root">');
+    await app.close();
+  });
 });
 
 describe('request URLs in the logs carry no secrets', () => {

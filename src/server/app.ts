@@ -22,6 +22,7 @@ import { AppError } from './http/errors';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
+import { isReservedPath } from './http/reserved-paths';
 import {
   clientErrorHandler,
   frameworkErrors,
@@ -248,7 +249,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
   }
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.url === '/api' || !SAFE_METHODS.has(req.method)) {
+    if (isReservedPath(req.url) || !SAFE_METHODS.has(req.method)) {
       return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
     }
     if (!indexHtml || !existsSync(indexHtml)) {

@@ -34,6 +34,9 @@ describe('loadConfig', () => {
     [{ DB_LOCK_TIMEOUT_MS: '2.5' }, 'DB_LOCK_TIMEOUT_MS'],
     [{ DB_STATEMENT_TIMEOUT_MS: '30s' }, 'DB_STATEMENT_TIMEOUT_MS'],
     [{ DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2147483648' }, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS'],
+    [{ USERS_FORUM_URL: 'javascript:alert(1)' }, 'USERS_FORUM_URL'],
+    [{ USERS_FORUM_URL: 'forum.example.com' }, 'USERS_FORUM_URL'],
+    [{ BUG_REPORT_URL: 'ftp://bugs.example.com' }, 'BUG_REPORT_URL'],
     [
       {
         NODE_ENV: 'production',
@@ -63,6 +66,25 @@ describe('loadConfig', () => {
         loadConfig({ NODE_ENV, LOCAL_LOGIN_PASSWORD: 'a-long-demo-password' }).localLoginPassword,
       ).toBe('a-long-demo-password');
     }
+  });
+
+  test('USERS_FORUM_URL and BUG_REPORT_URL: the project’s forum and backlog by default, an http(s) URL when set', () => {
+    expect(loadConfig({}).helpLinks).toEqual({
+      usersForumUrl: 'https://github.com/baton-oncall/baton/discussions',
+      bugReportUrl: 'https://github.com/baton-oncall/baton/issues',
+    });
+    expect(
+      loadConfig({
+        USERS_FORUM_URL: ' https://forum.acme.example/c/baton ',
+        BUG_REPORT_URL: 'http://jira.acme.internal/projects/ONCALL',
+      }).helpLinks,
+    ).toEqual({
+      usersForumUrl: 'https://forum.acme.example/c/baton',
+      bugReportUrl: 'http://jira.acme.internal/projects/ONCALL',
+    });
+    expect(loadConfig({ USERS_FORUM_URL: '' }).helpLinks.usersForumUrl).toBe(
+      'https://github.com/baton-oncall/baton/discussions',
+    );
   });
 
   test('READ_CACHE_MB sets the read cache in bytes: 16 MB by default, 0 turns it off', () => {

@@ -1,5 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  DEFAULT_BUG_REPORT_URL,
+  DEFAULT_USERS_FORUM_URL,
+  type HelpLinks,
+} from '../shared/contracts/help';
 import type { HandoffFlowTimings } from '../shared/domain/handoff-flow';
 
 const MINUTE = 60_000;
@@ -15,6 +20,12 @@ const optionalString = z
   .pipe(z.string())
   .optional()
   .transform((s) => (s ? s : undefined));
+
+/** a link shown to every reader: http or https only (a javascript: URL in a link runs script) */
+const linkUrl = (fallback: string) =>
+  optionalString
+    .pipe(z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional())
+    .transform((v) => v ?? fallback);
 
 const boolFlag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -110,6 +121,10 @@ const EnvSchema = z.object({
   DB_STATEMENT_TIMEOUT_MS: dbTimeout(30_000),
   /** PostgreSQL only: how long a transaction may sit idle before the server ends its session */
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: dbTimeout(30_000),
+  /** where the sidebar's and help pages' Users Forum link points (decision 184) */
+  USERS_FORUM_URL: linkUrl(DEFAULT_USERS_FORUM_URL),
+  /** where the Report a Bug link points */
+  BUG_REPORT_URL: linkUrl(DEFAULT_BUG_REPORT_URL),
   /** production only: `1` lets the diagnostics show the hostname, data path and database version */
   DEBUG_DETAILS: boolFlag,
   /** tests only (NODE_ENV=test): a file holding the ISO time the process clock reads (decision 090) */
@@ -165,6 +180,8 @@ export interface Config {
    * 168); 0 sends none, so the server's, database's or role's own setting applies.
    */
   dbTimeouts: DbTimeouts;
+  /** where the Users Forum and Report a Bug links point (GET /api/help/links, decision 184) */
+  helpLinks: HelpLinks;
   /** NODE_ENV=test only: the clock reads the current time from this file (decision 090) */
   testClockFile?: string;
 }
@@ -293,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       statementMs: e.DB_STATEMENT_TIMEOUT_MS,
       idleInTransactionMs: e.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     },
+    helpLinks: { usersForumUrl: e.USERS_FORUM_URL, bugReportUrl: e.BUG_REPORT_URL },
     testClockFile: e.BATON_TEST_CLOCK_FILE ? path.resolve(e.BATON_TEST_CLOCK_FILE) : undefined,
   };
 }

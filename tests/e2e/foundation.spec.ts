@@ -1,6 +1,16 @@
 import { expect, test } from '@playwright/test';
 import { LOCAL_SIGN_IN_NOTE } from '../../src/shared/contracts/auth';
-import { accounts, E2E_PASSWORD, signIn } from './support';
+import { accounts, E2E_HELP_LINKS, E2E_PASSWORD, signIn } from './support';
+
+test('an unknown path under a reserved prefix answers 404 JSON, not the app (decision 182)', async ({
+  page,
+}) => {
+  for (const url of ['/metrics', '/openapi', '/api/nope']) {
+    const res = await page.request.get(url);
+    expect(res.status(), url).toBe(404);
+    expect(await res.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
+  }
+});
 
 test('a signed-out visitor is sent to /login, except on help pages', async ({ page }) => {
   for (const path of ['/', '/rotations', '/admin/users', '/no/such/page']) {
@@ -11,6 +21,11 @@ test('a signed-out visitor is sent to /login, except on help pages', async ({ pa
   await page.goto('/help');
   await expect(page).toHaveURL(/\/help$/);
   await expect(page.getByRole('heading', { name: 'Help Center' })).toBeVisible();
+  // Signed out too, the help pages link to the configured forum.
+  await expect(page.getByRole('link', { name: /Users forum/ })).toHaveAttribute(
+    'href',
+    E2E_HELP_LINKS.usersForumUrl,
+  );
 });
 
 test('without OpenID Connect settings the Google button says sign-in with Google is not configured', async ({
@@ -58,6 +73,7 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
     'On-Call Team',
     'Audit Log',
     'Calendar',
+    'Pages',
     'Help Center',
     'User Roles',
     'Handoff Process',
@@ -68,7 +84,24 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
   }
   await expect(nav.getByRole('link', { name: /Users Forum/ })).toHaveAttribute('target', '_blank');
   await expect(nav.getByRole('link', { name: /Report a Bug/ })).toHaveAttribute('target', '_blank');
+  // Where they point is the deployment's configuration (decision 184).
+  await expect(nav.getByRole('link', { name: /Users Forum/ })).toHaveAttribute(
+    'href',
+    E2E_HELP_LINKS.usersForumUrl,
+  );
+  await expect(nav.getByRole('link', { name: /Report a Bug/ })).toHaveAttribute(
+    'href',
+    E2E_HELP_LINKS.bugReportUrl,
+  );
   await expect(nav.getByRole('link', { name: 'User Management' })).toHaveCount(0);
+  // The pages screen has its own link, after the specification's five (decision 183).
+  await nav.getByRole('link', { name: 'Pages', exact: true }).click();
+  await expect(page).toHaveURL(/\/pages$/);
+  await expect(page.getByRole('heading', { name: 'Pages', level: 1 })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Pages', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
 
   await page.context().clearCookies();
   await signIn(page, accounts.admin.email);
@@ -142,7 +175,7 @@ test('the protected layout: where a signed-in user is sent, the footer, the spin
     page.getByRole('button', { name: 'Toggle sidebar', includeHidden: true }),
   ).toHaveAttribute('aria-expanded', 'true');
   const sidebarNav = sidebar.getByRole('navigation', { name: 'Main' });
-  for (const link of ['Dashboard', 'Rotations', 'On-Call Team', 'Audit Log', 'Calendar']) {
+  for (const link of ['Dashboard', 'Rotations', 'On-Call Team', 'Audit Log', 'Calendar', 'Pages']) {
     await expect(sidebarNav.getByRole('link', { name: link, exact: true })).toBeInViewport();
   }
   await expect(sidebarNav.getByRole('link', { name: 'Notification Help' })).toBeVisible();
@@ -152,6 +185,53 @@ test('the protected layout: where a signed-in user is sent, the footer, the spin
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
   await expect(page.getByRole('heading', { name: 'Audit Log', level: 1 })).toBeVisible();
 });
+
+for (const [size, viewport] of [
+  // A 1366 × 768 laptop screen, less the browser's bars and the taskbar.
+  ['desktop', { width: 1366, height: 640 }],
+  ['narrow', { width: 390, height: 844 }],
+] as const) {
+  test(`the login toast covers no control of the On-Call Team screen (${size})`, async ({
+    page,
+  }) => {
+    await page.setViewportSize(viewport);
+    await signIn(page, accounts.admin.email);
+    const toast = page
+      .getByRole('region', { name: 'Notifications (F8)' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Login Successful' });
+    await expect(toast).toBeVisible();
+    // The pointer resting on a toast holds it (Radix pauses its timer), however slow the run.
+    await toast.hover();
+    // Client-side navigation, as a user would go: the toast stays.
+    await page.evaluate(() => {
+      window.history.pushState({}, '', '/on-call-team');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    });
+    await expect(page.getByRole('heading', { name: 'On-Call Team', level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Manage User' }).first()).toBeVisible();
+    await expect(toast).toBeVisible();
+    const box = await toast.boundingBox();
+    expect(box).not.toBeNull();
+    const controls = page
+      .getByRole('link', { name: 'Manage User' })
+      .or(page.getByRole('button', { name: 'Manage User' }))
+      .or(page.getByRole('button', { name: 'User menu' }))
+      .or(page.getByRole('button', { name: 'Toggle sidebar' }));
+    const count = await controls.count();
+    expect(count).toBeGreaterThan(2);
+    for (let i = 0; i < count; i += 1) {
+      const control = await controls.nth(i).boundingBox();
+      if (!box || !control) continue;
+      const overlaps =
+        box.x < control.x + control.width &&
+        control.x < box.x + box.width &&
+        box.y < control.y + control.height &&
+        control.y < box.y + box.height;
+      expect(overlaps, `the toast covers ${JSON.stringify(control)}`).toBe(false);
+    }
+  });
+}
 
 test('toasts: one at a time, F8 moves focus to them, and each leaves after 5 seconds', async ({
   page,
@@ -205,7 +285,7 @@ test('toasts: one at a time, F8 moves focus to them, and each leaves after 5 sec
   // F8 (Radix's viewport hotkey) moves focus to the toasts; focus leaving lets the timer go on.
   await page.keyboard.press('F8');
   await expect(region.getByRole('list')).toBeFocused();
-  await page.getByRole('heading', { name: 'Dashboard' }).click();
+  await page.getByText(/© \d{4} Baton/).click();
   await expect(region.getByRole('list')).not.toBeFocused();
 
   // It dismisses itself after its 5000 ms default: still there at 4.9 s, gone after 5 s.
@@ -284,6 +364,9 @@ test("a failed logout says 'Logout Error' and leaves the user signed in", async 
 
 test('an unknown path shows the not-found screen with a way back', async ({ page }) => {
   await signIn(page, accounts.onCall.email);
+  const response = await page.goto('/no-such-page');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await page.goto('/definitely/not/here');
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
   await expect(

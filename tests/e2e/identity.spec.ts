@@ -142,7 +142,7 @@ test.describe('invitations, User Management and Profile', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await row.getByRole('button', { name: `Copy invitation link for ${email}` }).click();
+    await row.getByRole('button', { name: `Copy link of the invitation for ${email}` }).click();
     await expect(toast(page, 'Link copied')).toBeVisible();
     const link = await page.evaluate(() => navigator.clipboard.readText());
     expect(link).toMatch(new RegExp(`^${baseURL}/invite/[\\w-]{43}$`));

@@ -124,6 +124,14 @@ test('a manager pages the holder; the email’s link acknowledges the page; the 
   await dialog.getByRole('button', { name: 'Send page' }).click();
   await expect(page.getByText('Page alert sent', { exact: true }).first()).toBeVisible();
   await expect(page.getByText('Page alert sent to Olivia Ortiz.').first()).toBeVisible();
+  // The rotation's page history, on the same screen, shows the new page without a reload.
+  await expect(
+    page
+      .getByRole('list', { name: 'Page history', exact: true })
+      .getByRole('listitem')
+      .filter({ hasText: message }),
+  ).toBeVisible();
+  await expect(page.getByText('No pages sent for this rotation yet')).toHaveCount(0);
 
   // The email reaches Olivia through the SMTP server, with the message and a link back.
   const mail = await mailTo(

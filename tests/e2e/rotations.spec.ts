@@ -296,8 +296,11 @@ test('a passed shift boundary asks the holder to pass the baton on the card and 
     autoTransferAt: new Date(Date.now() + 5 * hour).toISOString(),
   };
   const withDue = (r: { name: string }) => (r.name === name ? { ...r, handoffDue } : r);
+  // The rotation reads, and the take's answer, which the screens show as the new state.
   await page.route(
-    (url) => url.pathname === '/api/user/rotations' || /^\/api\/rotations\/\d+$/.test(url.pathname),
+    (url) =>
+      url.pathname === '/api/user/rotations' ||
+      /^\/api\/rotations\/\d+(\/take-oncall)?$/.test(url.pathname),
     async (route) => {
       const response = await route.fetch();
       const body = await response.json();

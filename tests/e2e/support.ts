@@ -1,5 +1,11 @@
 import { expect, type Page } from '@playwright/test';
 
+/** Where the e2e server's forum and bug-report links point (USERS_FORUM_URL, BUG_REPORT_URL). */
+export const E2E_HELP_LINKS = {
+  usersForumUrl: 'https://forum.baton-e2e.example/c/baton',
+  bugReportUrl: 'https://bugs.baton-e2e.example/projects/ONCALL',
+} as const;
+
 export const E2E_PASSWORD = 'e2e-local-password';
 /** The demo team the e2e server seeds (DEMO=1, COMPANY_DOMAIN default example.com). */
 export const accounts = {

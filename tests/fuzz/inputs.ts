@@ -147,6 +147,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /healthz': {},
   'GET /readyz': {},
   'GET /api/help/timings': {},
+  'GET /api/help/links': {},
   // Sign-in
   'GET /api/auth/options': {},
   'GET /api/auth/user': {},

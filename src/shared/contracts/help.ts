@@ -35,3 +35,18 @@ export function handoffTimingsInMinutes(t: HandoffFlowTimings): HandoffTimings {
     backupMinutes: Math.round(t.backupMs / MINUTE),
   };
 }
+
+/** Where the Users Forum link points unless USERS_FORUM_URL says otherwise (decision 184). */
+export const DEFAULT_USERS_FORUM_URL = 'https://github.com/baton-oncall/baton/discussions';
+/** Where the Report a Bug link points unless BUG_REPORT_URL says otherwise: the bug backlog. */
+export const DEFAULT_BUG_REPORT_URL = 'https://github.com/baton-oncall/baton/issues';
+
+/**
+ * HelpLinksSchema answers GET /api/help/links (public): where this deployment's Users Forum and
+ * Report a Bug links point (USERS_FORUM_URL, BUG_REPORT_URL; decision 184).
+ */
+export const HelpLinksSchema = z.object({
+  usersForumUrl: z.url({ protocol: /^https?$/ }),
+  bugReportUrl: z.url({ protocol: /^https?$/ }),
+});
+export type HelpLinks = z.infer<typeof HelpLinksSchema>;

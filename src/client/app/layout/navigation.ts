@@ -1,6 +1,8 @@
+import type { HelpLinks } from '@shared/contracts/help';
 import {
   ArrowRightLeft,
   Bell,
+  BellRing,
   Bug,
   CalendarDays,
   CircleHelp,
@@ -17,7 +19,6 @@ import {
   Users,
   Wrench,
 } from 'lucide-react';
-import { BUG_REPORT_URL, USERS_FORUM_URL } from '@/lib/constants';
 
 export type InternalNavItem = {
   kind: 'internal';
@@ -28,7 +29,13 @@ export type InternalNavItem = {
   end?: boolean;
 };
 
-export type ExternalNavItem = { kind: 'external'; label: string; href: string; icon: LucideIcon };
+/** A link out of Baton; `link` names which of the deployment's help links it is (decision 184). */
+export type ExternalNavItem = {
+  kind: 'external';
+  label: string;
+  link: keyof HelpLinks;
+  icon: LucideIcon;
+};
 
 export type NavItem = InternalNavItem | ExternalNavItem;
 
@@ -38,6 +45,9 @@ export const MAIN_NAV: readonly InternalNavItem[] = [
   { kind: 'internal', label: 'On-Call Team', to: '/on-call-team', icon: Users },
   { kind: 'internal', label: 'Audit Log', to: '/audit-log', icon: ScrollText },
   { kind: 'internal', label: 'Calendar', to: '/calendar', icon: CalendarDays },
+  // Not among the specification's five main links: the pages screen (decision 183) comes after
+  // them, so their order stays the specification's.
+  { kind: 'internal', label: 'Pages', to: '/pages', icon: BellRing },
 ];
 
 export const SUPPORT_NAV: readonly NavItem[] = [
@@ -46,8 +56,8 @@ export const SUPPORT_NAV: readonly NavItem[] = [
   { kind: 'internal', label: 'Handoff Process', to: '/help/handoff-process', icon: ArrowRightLeft },
   { kind: 'internal', label: 'Paging On-Call', to: '/help/paging-oncall', icon: PhoneCall },
   { kind: 'internal', label: 'Notification Help', to: '/notification-help', icon: Bell },
-  { kind: 'external', label: 'Users Forum', href: USERS_FORUM_URL, icon: MessagesSquare },
-  { kind: 'external', label: 'Report a Bug', href: BUG_REPORT_URL, icon: Bug },
+  { kind: 'external', label: 'Users Forum', link: 'usersForumUrl', icon: MessagesSquare },
+  { kind: 'external', label: 'Report a Bug', link: 'bugReportUrl', icon: Bug },
 ];
 
 export const ADMIN_NAV: readonly InternalNavItem[] = [

@@ -1,5 +1,6 @@
 import { ExternalLink } from 'lucide-react';
 import { NavLink } from 'react-router';
+import { useHelpLinks } from '@/features/help/api/get-help-links';
 import { cn } from '@/lib/utils';
 import { ADMIN_NAV, MAIN_NAV, type NavItem, SUPPORT_NAV } from './navigation';
 
@@ -8,11 +9,15 @@ const linkClasses =
 
 function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate?: () => void }) {
   const Icon = item.icon;
+  const links = useHelpLinks();
   if (item.kind === 'external') {
+    // Where the link points is the deployment's (decision 184): shown once known, never a guess.
+    const href = links.data?.[item.link];
+    if (!href) return null;
     return (
       <li>
         <a
-          href={item.href}
+          href={href}
           target="_blank"
           rel="noopener noreferrer"
           className={linkClasses}

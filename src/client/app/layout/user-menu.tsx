@@ -34,13 +34,21 @@ export function UserMenu({
     if (!isLoggingOut) setOpen(false);
   }
 
+  const shown = initials(user.name);
   return (
     <DropdownMenu open={open} onOpenChange={setOpen}>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu">
+        {/* The name starts with what the button shows (WCAG 2.5.3 label in name): a speech-input
+            user who says "click O O" reaches it. */}
+        <Button
+          variant="ghost"
+          size="icon"
+          className="rounded-full"
+          aria-label={shown ? `${shown} User menu` : 'User menu'}
+        >
           <Avatar className="size-8">
             <AvatarFallback className="bg-primary text-primary-foreground">
-              {initials(user.name) || <UserRound className="size-4" aria-hidden="true" />}
+              {shown || <UserRound className="size-4" aria-hidden="true" />}
             </AvatarFallback>
           </Avatar>
         </Button>

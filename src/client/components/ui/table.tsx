@@ -1,9 +1,31 @@
-import type * as React from 'react';
+import * as React from 'react';
 import { cn } from '@/lib/utils';
 
+/**
+ * Table wraps a table in a container that scrolls sideways when the table is wider than the
+ * screen. While it does, the container takes keyboard focus (tabIndex 0), so a keyboard user can
+ * scroll it with the arrow keys; a table that fits adds no tab stop (axe scrollable-region-focusable).
+ */
 export function Table({ className, ...props }: React.ComponentProps<'table'>) {
+  const container = React.useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = React.useState(false);
+  React.useEffect(() => {
+    const element = container.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    measure();
+    return () => observer.disconnect();
+  }, []);
   return (
-    <div data-slot="table-container" className="relative w-full overflow-x-auto">
+    <div
+      ref={container}
+      data-slot="table-container"
+      tabIndex={scrolls ? 0 : undefined}
+      className="relative w-full overflow-x-auto rounded-sm outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
       <table
         data-slot="table"
         className={cn('w-full caption-bottom text-sm', className)}

@@ -21,7 +21,12 @@ export function ToastProvider(props: React.ComponentProps<typeof ToastPrimitive.
   );
 }
 
-/** ToastViewport is where toasts appear; F8 (Radix's default hotkey) moves focus to it. */
+/**
+ * ToastViewport is where toasts appear; F8 (Radix's default hotkey) moves focus to it. Top centre,
+ * just below the top bar, at every width (decision 183): there a toast covers the page's title
+ * and description, never a control; the bottom right covered the last column of a table (the
+ * On-Call Team's Manage User buttons) and the top bar its own buttons.
+ */
 export function ToastViewport({
   className,
   ...props
@@ -29,7 +34,7 @@ export function ToastViewport({
   return (
     <ToastPrimitive.Viewport
       className={cn(
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 outline-none sm:top-auto sm:right-0 sm:bottom-0 sm:flex-col md:max-w-[420px]',
+        'fixed inset-x-0 top-14 z-[100] mx-auto flex max-h-screen w-full flex-col px-4 pt-2 outline-none sm:max-w-[420px]',
         className,
       )}
       {...props}
@@ -38,7 +43,7 @@ export function ToastViewport({
 }
 
 const toastVariants = cva(
-  'group pointer-events-auto relative flex w-full items-center justify-between gap-4 overflow-hidden rounded-md border p-5 pr-8 shadow-lg transition-all data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none data-[state=closed]:animate-out data-[state=open]:animate-in data-[swipe=end]:animate-out data-[state=closed]:fade-out-80 data-[state=closed]:slide-out-to-right-full data-[state=open]:slide-in-from-top-full data-[state=open]:sm:slide-in-from-bottom-full',
+  'group pointer-events-auto relative flex w-full items-center justify-between gap-4 overflow-hidden rounded-md border p-5 pr-8 shadow-lg transition-all data-[swipe=cancel]:translate-x-0 data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)] data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=move]:transition-none data-[state=closed]:animate-out data-[state=open]:animate-in data-[swipe=end]:animate-out data-[state=closed]:fade-out-80 data-[state=closed]:slide-out-to-right-full data-[state=open]:slide-in-from-top-2',
   {
     variants: {
       variant: {

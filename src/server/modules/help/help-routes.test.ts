@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
-import { HelpTimingsSchema } from '../../../shared/contracts/help';
+import { HelpLinksSchema, HelpTimingsSchema } from '../../../shared/contracts/help';
 
 let t: TestApp;
 
@@ -12,6 +12,8 @@ beforeAll(async () => {
       HANDOFF_AUTO_TRANSFER_MINUTES: '90',
       HANDOFF_ACK_MINUTES: '10',
       HANDOFF_BACKUP_MINUTES: '25',
+      USERS_FORUM_URL: 'https://forum.acme.example/c/baton',
+      BUG_REPORT_URL: 'https://jira.acme.example/projects/ONCALL',
     },
   });
 });
@@ -28,5 +30,14 @@ test('GET /api/help/timings answers the deployment’s handoff timings, without 
       acknowledgeWithinMinutes: 10,
       backupMinutes: 25,
     },
+  });
+});
+
+test('GET /api/help/links answers where the forum and bug-report links point, without signing in', async () => {
+  const res = await t.app.inject({ url: '/api/help/links' });
+  expect(res.statusCode).toBe(200);
+  expect(HelpLinksSchema.parse(res.json())).toEqual({
+    usersForumUrl: 'https://forum.acme.example/c/baton',
+    bugReportUrl: 'https://jira.acme.example/projects/ONCALL',
   });
 });

@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { type HelpTimings, handoffTimingsInMinutes } from '../../../shared/contracts/help';
+import {
+  type HelpLinks,
+  type HelpTimings,
+  handoffTimingsInMinutes,
+} from '../../../shared/contracts/help';
 import type { AppDeps } from '../../app';
 
 /**
@@ -13,4 +17,8 @@ export async function helpRoutes(app: FastifyInstance, deps: AppDeps) {
       handoff: handoffTimingsInMinutes(deps.config.handoffTimings),
     }),
   );
+
+  // Where the Users Forum and Report a Bug links point (decision 184): public, since the help
+  // pages and the sidebar show them, and the operator chose them to be seen.
+  app.get('/api/help/links', async (): Promise<HelpLinks> => deps.config.helpLinks);
 }

@@ -112,7 +112,6 @@ function DayCell({
       onClick={onSelect}
       aria-pressed={selected}
       aria-current={today ? 'date' : undefined}
-      aria-label={`${formatDay(day)}${today ? ' (today)' : ''}${summary ? `. ${summary}` : '. No one on call'}`}
       className={cn(
         'flex h-full w-full flex-col gap-0.5 p-1 text-left outline-none transition-colors hover:bg-accent/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
         !day.inMonth && 'bg-muted/40 text-muted-foreground',
@@ -120,7 +119,14 @@ function DayCell({
         selected && 'ring-2 ring-primary ring-inset',
       )}
     >
+      {/* The name is this line, from the content, not an aria-label: the day number and the
+          chips below are its short visual form (hidden from the name), so no visible text is
+          missing from the name (axe label-content-name-mismatch). */}
+      <span className="sr-only">
+        {`${formatDay(day)}${today ? ' (today)' : ''}${summary ? `. ${summary}` : '. No one on call'}`}
+      </span>
       <span
+        aria-hidden="true"
         className={cn(
           'mb-0.5 inline-flex size-6 shrink-0 items-center justify-center rounded-full text-xs',
           today && 'bg-primary font-semibold text-primary-foreground',
@@ -132,6 +138,7 @@ function DayCell({
         <span
           // biome-ignore lint/suspicious/noArrayIndexKey: a person may appear twice in one day
           key={`${chip.rotation.rotationId}-${chip.userId}-${i}`}
+          aria-hidden="true"
           title={`${chip.rotation.rotationName}: ${shiftLabel(chip)}`}
           className={cn(
             'block truncate rounded-sm border-l-4 px-1 text-[11px] text-foreground leading-4',
@@ -148,7 +155,8 @@ function DayCell({
         </span>
       ))}
       {chips.length > MAX_CHIPS ? (
-        <span className="px-1 text-[11px] text-muted-foreground">
+        // Full foreground: muted text on a tinted day cell fell below 4.5:1 (issue 15).
+        <span aria-hidden="true" className="px-1 font-medium text-[11px] text-foreground">
           +{chips.length - MAX_CHIPS} more
         </span>
       ) : null}

@@ -1,6 +1,6 @@
 import { handoffReminderChoicesText } from '@shared/contracts/settings';
 import { Link } from 'react-router';
-import { BUG_REPORT_URL, USERS_FORUM_URL } from '@/lib/constants';
+import { DeploymentLink } from '../components/deployment-link';
 import { Callout, Steps } from '../components/prose';
 
 export function WelcomeArticle() {
@@ -136,21 +136,12 @@ export function SupportArticle() {
       <h2>Questions about Baton itself</h2>
       <ul>
         <li>
-          Ask in the{' '}
-          <a href={USERS_FORUM_URL} target="_blank" rel="noopener noreferrer">
-            users forum
-            <span className="sr-only"> (opens in a new tab)</span>
-          </a>
-          .
+          Ask in the <DeploymentLink link="usersForumUrl">users forum</DeploymentLink>.
         </li>
         <li>
-          Report a bug in the{' '}
-          <a href={BUG_REPORT_URL} target="_blank" rel="noopener noreferrer">
-            bug backlog
-            <span className="sr-only"> (opens in a new tab)</span>
-          </a>
-          . Say what you did, what you expected and what happened; never include passwords, tokens
-          or other people's personal data.
+          Report a bug in the <DeploymentLink link="bugReportUrl">bug backlog</DeploymentLink>. Say
+          what you did, what you expected and what happened; never include passwords, tokens or
+          other people's personal data.
         </li>
         <li>
           Report a security problem privately, as described in{' '}

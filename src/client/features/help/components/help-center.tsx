@@ -16,7 +16,7 @@ import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { USERS_FORUM_URL } from '@/lib/constants';
+import { useHelpLinks } from '../api/get-help-links';
 import {
   HELP_ARTICLES,
   HELP_CATEGORIES,
@@ -86,6 +86,7 @@ function ExternalCard({
  * featured articles, the five categories, and links to the project board and the forum.
  */
 export function HelpCenter() {
+  const usersForumUrl = useHelpLinks().data?.usersForumUrl;
   const [query, setQuery] = useState('');
   const searching = query.trim().length > 0;
   const results = searchHelpArticles(query);
@@ -219,12 +220,14 @@ export function HelpCenter() {
             description="What is planned and in progress for Baton."
             icon={SquareKanban}
           />
-          <ExternalCard
-            href={USERS_FORUM_URL}
-            title="Users forum"
-            description="Ask questions and share how your team runs on-call."
-            icon={MessagesSquare}
-          />
+          {usersForumUrl ? (
+            <ExternalCard
+              href={usersForumUrl}
+              title="Users forum"
+              description="Ask questions and share how your team runs on-call."
+              icon={MessagesSquare}
+            />
+          ) : null}
         </div>
       </section>
     </div>

@@ -115,7 +115,7 @@ export function InvitationsTable() {
                         <Button
                           variant="ghost"
                           size="sm"
-                          aria-label={`Copy invitation link for ${invitation.email}`}
+                          aria-label={`Copy link of the invitation for ${invitation.email}`}
                           onClick={() => void copyLink(invitation)}
                         >
                           <Copy aria-hidden="true" />

@@ -12,7 +12,7 @@ export function useAcknowledgePage() {
       apiRequest<Page>('POST', `/api/pages/${page.id}/acknowledge`),
     onSuccess: (page) => {
       notifySuccess('Page acknowledged', `${page.pagedBy?.name ?? 'The pager'} will be told.`);
-      return refreshPageViews(queryClient, page);
+      return refreshPageViews(queryClient, page.rotation.id);
     },
     onError: (error) =>
       notifyError('Error acknowledging page', error, 'The page could not be acknowledged.'),

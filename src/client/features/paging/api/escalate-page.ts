@@ -17,7 +17,7 @@ export function useEscalatePage() {
         'Page escalated',
         `The page went to ${page.target?.name ?? 'the next person'}.`,
       );
-      return refreshPageViews(queryClient, page);
+      return refreshPageViews(queryClient, page.rotation.id);
     },
     onError: (error) =>
       notifyError('Error escalating page', error, 'The page could not be escalated.'),

@@ -12,7 +12,7 @@ export function useResolvePage() {
       apiRequest<Page>('POST', `/api/pages/${page.id}/resolve`),
     onSuccess: (page) => {
       notifySuccess('Page resolved', `The page for ${page.rotation.name} is closed.`);
-      return refreshPageViews(queryClient, page);
+      return refreshPageViews(queryClient, page.rotation.id);
     },
     onError: (error) =>
       notifyError('Error resolving page', error, 'The page could not be resolved.'),

@@ -1,4 +1,4 @@
-import type { PassBatonInput } from '@shared/contracts/rotations';
+import type { PassBatonInput, Rotation } from '@shared/contracts/rotations';
 import {
   mutationOptions,
   type QueryClient,
@@ -7,10 +7,7 @@ import {
 } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { rotationQueryKey } from './get-rotation';
-import { rotationsQueryKey } from './get-rotations';
-import { userRotationsQueryKey } from './get-user-rotations';
-import { RECENT_HANDOFFS_KEY_ROOT } from './refresh';
+import { RECENT_HANDOFFS_KEY_ROOT, writeRotationAnswer } from './refresh';
 
 export type PassBatonVariables = {
   rotationId: number;
@@ -34,27 +31,24 @@ export function passBatonPayload({ toUserId, notes, urgent }: PassBatonVariables
 
 /**
  * passBatonMutationOptions hands the caller's baton to another member (POST .../handoff), then
- * refreshes what section 7 names: the rotation, the user's rotations, recent handoffs and the list.
+ * refreshes what section 7 names: the rotation, the user's rotations and the list take the answer
+ * (the rotation as it now is), and recent handoffs, which gained the handoff, are read again.
  */
 export const passBatonMutationOptions = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: (variables: PassBatonVariables) =>
-      apiRequest<unknown>(
+      apiRequest<Rotation>(
         'POST',
         `/api/rotations/${variables.rotationId}/handoff`,
         passBatonPayload(variables),
       ),
-    onSuccess: async (_data, { rotationId, toUserName }) => {
+    onSuccess: async (rotation, { toUserName }) => {
       notifySuccess(
         'Baton passed successfully',
         `You've passed the baton to ${toUserName || 'another team member'}`,
       );
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: rotationQueryKey(rotationId) }),
-        queryClient.invalidateQueries({ queryKey: userRotationsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT }),
-        queryClient.invalidateQueries({ queryKey: rotationsQueryKey, exact: true }),
-      ]);
+      writeRotationAnswer(queryClient, rotation);
+      await queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT });
     },
     onError: (error) =>
       notifyError(

@@ -1,8 +1,8 @@
-import type { ReassignInput } from '@shared/contracts/rotations';
+import type { ReassignInput, Rotation } from '@shared/contracts/rotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { RECENT_HANDOFFS_KEY_ROOT, refreshRotationViews } from './refresh';
+import { RECENT_HANDOFFS_KEY_ROOT, writeRotationAnswer } from './refresh';
 
 export type ReassignVariables = {
   rotationId: number;
@@ -11,23 +11,25 @@ export type ReassignVariables = {
   toUserName?: string;
 };
 
-/** useReassignOnCall moves the baton to another member, by a manager (POST .../assign-oncall). */
+/**
+ * useReassignOnCall moves the baton to another member, by a manager (POST .../assign-oncall); the
+ * answer (the rotation as it now is) goes into the reads that show it, recent handoffs are read
+ * again.
+ */
 export function useReassignOnCall() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ rotationId, toUserId, notes }: ReassignVariables) => {
       const body: ReassignInput = { toUserId, notes: notes?.trim() ? notes.trim() : null };
-      return apiRequest<unknown>('POST', `/api/rotations/${rotationId}/assign-oncall`, body);
+      return apiRequest<Rotation>('POST', `/api/rotations/${rotationId}/assign-oncall`, body);
     },
-    onSuccess: async (_data, { toUserName }) => {
+    onSuccess: async (rotation, { toUserName }) => {
       notifySuccess(
         'On-call duties reassigned',
         `${toUserName || 'The selected team member'} is now on call.`,
       );
-      await Promise.all([
-        refreshRotationViews(queryClient),
-        queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT }),
-      ]);
+      writeRotationAnswer(queryClient, rotation);
+      await queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT });
     },
     onError: (error) =>
       notifyError(

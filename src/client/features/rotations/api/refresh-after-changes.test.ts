@@ -16,6 +16,8 @@ const { passBatonMutationOptions } = await import('./pass-baton');
 const { takeOnCallMutationOptions } = await import('./take-on-call');
 const { createRotationMutationOptions } = await import('./create-rotation');
 const { updateRotationMutationOptions } = await import('./update-rotation');
+const { pageOnCallMutationOptions } = await import('./page-on-call');
+const { requestCoverageMutationOptions } = await import('./request-coverage');
 const { dashboardRotationsQueryOptions, rotationsListQueryOptions } = await import(
   './get-rotations'
 );
@@ -58,6 +60,14 @@ const CACHED: QueryKey[] = [
   ['/api/users/by-roles?roles=on-call,manager'],
 ];
 
+/** The paging reads, cached beside those above when a test is about pages. */
+const CACHED_PAGE_READS: QueryKey[] = [
+  ['/api/rotations', 7, 'pages'],
+  ['/api/rotations', 8, 'pages'],
+  ['/api/user/pages'],
+  ['/api/user/page-delivery-failures'],
+];
+
 function cachedClient(): QueryClient {
   const client = createQueryClient();
   for (const key of CACHED) client.setQueryData(key, []);
@@ -76,6 +86,30 @@ function invalidated(client: QueryClient): string[] {
 
 const keys = (...list: QueryKey[]) => list.map((k) => JSON.stringify(k)).sort();
 
+/** A baton change's answer: rotation 7 as it now is. */
+const ANSWER = { id: 7, name: 'Platform Primary', currentOnCall: { id: 4, name: 'Sam Sullivan' } };
+const BEFORE_7 = {
+  id: 7,
+  name: 'Platform Primary',
+  currentOnCall: { id: 2, name: 'Olivia Ortiz' },
+};
+const OTHER_8 = { id: 8, name: 'Database On-Call', currentOnCall: null };
+
+/** clientWithRotations caches every read, with rotations 7 and 8 in both lists. */
+function clientWithRotations(): QueryClient {
+  const client = cachedClient();
+  client.setQueryData(['/api/rotations'], [BEFORE_7, OTHER_8]);
+  client.setQueryData(['/api/user/rotations'], [BEFORE_7]);
+  client.setQueryData(['/api/rotations', 7], BEFORE_7);
+  return client;
+}
+
+function expectAnswerWritten(client: QueryClient) {
+  expect(client.getQueryData(['/api/rotations', 7])).toEqual(ANSWER);
+  expect(client.getQueryData(['/api/rotations'])).toEqual([ANSWER, OTHER_8]);
+  expect(client.getQueryData(['/api/user/rotations'])).toEqual([ANSWER]);
+}
+
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
@@ -84,45 +118,80 @@ afterEach(() => {
 });
 
 describe('after a change, the reads section 7 names are refreshed, and no others', () => {
-  test('pass baton: the rotation, /api/user/rotations, /api/handoffs/recent and /api/rotations', async () => {
-    const asked = stubServer();
-    const client = cachedClient();
+  test('pass baton: the answer goes into the rotation, /api/user/rotations and /api/rotations; /api/handoffs/recent is read again', async () => {
+    const asked = stubServer((method) => (method === 'POST' ? ok(ANSWER) : ok([])));
+    const client = clientWithRotations();
     await new MutationObserver(client, passBatonMutationOptions(client)).mutate({
       rotationId: 7,
       toUserId: 4,
       notes: 'db-3 is noisy',
       toUserName: 'Sam Sullivan',
     });
+    // Nothing is fetched at once: no read is observed, and the rotation reads took the answer.
     expect(asked).toEqual(['POST /api/rotations/7/handoff']);
-    expect(invalidated(client)).toEqual(
-      keys(
-        ['/api/rotations'],
-        ['/api/rotations', 7],
-        ['/api/rotations', 7, 'schedules'],
-        ['/api/user/rotations'],
-        ['/api/handoffs/recent', { limit: 5 }],
-      ),
-    );
+    expect(invalidated(client)).toEqual(keys(['/api/handoffs/recent', { limit: 5 }]));
+    expectAnswerWritten(client);
     expect(toast).toHaveBeenCalledWith({
       title: 'Baton passed successfully',
       description: "You've passed the baton to Sam Sullivan",
     });
   });
 
-  test('take on-call: /api/user/rotations and /api/rotations (the list and the rotation taken)', async () => {
-    stubServer();
-    const client = cachedClient();
+  test('take on-call: the answer goes into /api/user/rotations, /api/rotations and the rotation taken; recent handoffs are read again', async () => {
+    const asked = stubServer((method) => (method === 'POST' ? ok(ANSWER) : ok([])));
+    const client = clientWithRotations();
     await new MutationObserver(client, takeOnCallMutationOptions(client)).mutate({
       rotationId: 7,
       rotationName: 'Platform Primary',
     });
-    expect(invalidated(client)).toEqual(
-      keys(['/api/rotations'], ['/api/rotations', 7], ['/api/user/rotations']),
-    );
+    expect(asked).toEqual(['POST /api/rotations/7/take-oncall']);
+    expect(invalidated(client)).toEqual(keys(['/api/handoffs/recent', { limit: 5 }]));
+    expectAnswerWritten(client);
     expect(toast).toHaveBeenCalledWith({
       title: 'On-call responsibility taken',
       description: 'You are now on-call for Platform Primary',
     });
+  });
+
+  test('page: the rotation’s page history and the user’s pages, nothing else', async () => {
+    const asked = stubServer(() => ok({ sentTo: { name: 'Olivia Ortiz' } }));
+    const client = cachedClient();
+    for (const key of CACHED_PAGE_READS) client.setQueryData(key, []);
+    await new MutationObserver(client, pageOnCallMutationOptions(client)).mutate({
+      rotationId: 7,
+      message: ' db-3 is down ',
+      urgency: 'high',
+    });
+    expect(asked).toEqual(['POST /api/rotations/7/page']);
+    expect(invalidated(client)).toEqual(
+      keys(
+        ['/api/rotations', 7, 'pages'],
+        ['/api/user/pages'],
+        ['/api/user/page-delivery-failures'],
+      ),
+    );
+    expect(toast).toHaveBeenCalledWith({
+      title: 'Page alert sent',
+      description: 'Page alert sent to Olivia Ortiz.',
+    });
+  });
+
+  test('request coverage: the rotation and the coverage requests (the dashboard lists the outgoing one)', async () => {
+    const asked = stubServer((method) => (method === 'POST' ? ok({ id: 3 }) : ok([])));
+    const client = cachedClient();
+    client.setQueryData(['/api/coverage-requests'], { incoming: [], outgoing: [] });
+    await new MutationObserver(client, requestCoverageMutationOptions(client)).mutate({
+      rotationId: 7,
+      coveringUserId: 4,
+      startTime: '2026-11-26T09:00:00.000Z',
+      endTime: '2026-11-26T17:00:00.000Z',
+      notes: '',
+      coveringUserName: 'Sam Sullivan',
+    });
+    expect(asked).toEqual(['POST /api/rotations/7/cover']);
+    expect(invalidated(client)).toEqual(
+      keys(['/api/coverage-requests'], ['/api/rotations', 7], ['/api/rotations', 7, 'schedules']),
+    );
   });
 
   test('update: the list and the rotation', async () => {

@@ -1,4 +1,6 @@
+import type { Rotation } from '@shared/contracts/rotations';
 import type { QueryClient } from '@tanstack/react-query';
+import { rotationQueryKey } from './get-rotation';
 import { rotationsQueryKey } from './get-rotations';
 import { userRotationsQueryKey } from './get-user-rotations';
 
@@ -16,3 +18,18 @@ export function refreshRotationViews(queryClient: QueryClient): Promise<unknown>
 
 /** RECENT_HANDOFFS_KEY_ROOT is the root of the recent-handoffs reads (GET /api/handoffs/recent). */
 export const RECENT_HANDOFFS_KEY_ROOT = ['/api/handoffs/recent'] as const;
+
+/**
+ * writeRotationAnswer puts a baton change's answer (the rotation as it now is, seen by the
+ * signed-in user: the shape GET /api/rotations/{id} answers) into every read that shows it: the
+ * rotation itself and its entry in /api/rotations and /api/user/rotations, where it is already
+ * listed. A baton change moves no membership, so no list gains or loses a rotation; nothing is
+ * fetched again (decision 183).
+ */
+export function writeRotationAnswer(queryClient: QueryClient, rotation: Rotation): void {
+  queryClient.setQueryData<Rotation>(rotationQueryKey(rotation.id), rotation);
+  const replace = (list: Rotation[] | undefined) =>
+    list?.map((r) => (r.id === rotation.id ? rotation : r));
+  queryClient.setQueryData<Rotation[]>(rotationsQueryKey, replace);
+  queryClient.setQueryData<Rotation[]>(userRotationsQueryKey, replace);
+}

@@ -1,5 +1,11 @@
 import type { CoverageRequest, CoverageRequestInput } from '@shared/contracts/rotations';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  mutationOptions,
+  type QueryClient,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
+import { coverageRequestsQueryKey } from '@/features/coverage/api/get-coverage-requests';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
 import { rotationQueryKey } from './get-rotation';
@@ -9,10 +15,13 @@ export type RequestCoverageVariables = CoverageRequestInput & {
   coveringUserName: string;
 };
 
-/** useRequestCoverage asks another member to hold the baton for a window (POST .../cover). */
-export function useRequestCoverage() {
-  const queryClient = useQueryClient();
-  return useMutation({
+/**
+ * requestCoverageMutationOptions asks another member to hold the baton for a window (POST
+ * .../cover), then refreshes what shows the new request: the rotation and the coverage requests
+ * (the dashboard lists the caller's outgoing ones).
+ */
+export const requestCoverageMutationOptions = (queryClient: QueryClient) =>
+  mutationOptions({
     mutationFn: ({
       rotationId,
       coveringUserId,
@@ -31,7 +40,10 @@ export function useRequestCoverage() {
     },
     onSuccess: async (_data, { rotationId, coveringUserName }) => {
       notifySuccess('Coverage requested', `${coveringUserName} has been asked to cover you.`);
-      await queryClient.invalidateQueries({ queryKey: rotationQueryKey(rotationId) });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: rotationQueryKey(rotationId) }),
+        queryClient.invalidateQueries({ queryKey: coverageRequestsQueryKey }),
+      ]);
     },
     onError: (error) =>
       notifyError(
@@ -40,4 +52,8 @@ export function useRequestCoverage() {
         'There was an error requesting coverage. Please try again.',
       ),
   });
+
+/** useRequestCoverage asks another member to hold the baton for a window (POST .../cover). */
+export function useRequestCoverage() {
+  return useMutation(requestCoverageMutationOptions(useQueryClient()));
 }

@@ -1,3 +1,4 @@
+import type { Rotation } from '@shared/contracts/rotations';
 import {
   mutationOptions,
   type QueryClient,
@@ -6,28 +7,23 @@ import {
 } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { rotationQueryKey } from './get-rotation';
-import { rotationsQueryKey } from './get-rotations';
-import { userRotationsQueryKey } from './get-user-rotations';
+import { RECENT_HANDOFFS_KEY_ROOT, writeRotationAnswer } from './refresh';
 
 export type TakeOnCallVariables = { rotationId: number; rotationName: string };
 
 /**
  * takeOnCallMutationOptions picks up the baton of a rotation nobody holds (POST .../take-oncall),
- * then refreshes what section 7 names: /api/user/rotations and /api/rotations; of the reads under
- * /api/rotations, the list and the rotation taken (its page shows the new holder).
+ * then refreshes what section 7 names: /api/user/rotations, the list and the rotation taken take
+ * the answer (the rotation as it now is); recent handoffs, which gained the take, are read again.
  */
 export const takeOnCallMutationOptions = (queryClient: QueryClient) =>
   mutationOptions({
     mutationFn: ({ rotationId }: TakeOnCallVariables) =>
-      apiRequest<unknown>('POST', `/api/rotations/${rotationId}/take-oncall`),
-    onSuccess: async (_data, { rotationId, rotationName }) => {
+      apiRequest<Rotation>('POST', `/api/rotations/${rotationId}/take-oncall`),
+    onSuccess: async (rotation, { rotationName }) => {
       notifySuccess('On-call responsibility taken', `You are now on-call for ${rotationName}`);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: userRotationsQueryKey }),
-        queryClient.invalidateQueries({ queryKey: rotationsQueryKey, exact: true }),
-        queryClient.invalidateQueries({ queryKey: rotationQueryKey(rotationId), exact: true }),
-      ]);
+      writeRotationAnswer(queryClient, rotation);
+      await queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT });
     },
     onError: (error) =>
       notifyError(
