@@ -7,7 +7,7 @@ import { nextScheduleTransition, scheduleTransitions, windowAt } from '../../sha
 import {
   batonArrivedMessage,
   batonLeftMessage,
-  scheduleNoticeMessage,
+  handoffNoticeMessage,
 } from '../modules/notifications/messages';
 import { loadRecipients, type Notice, sendNotices } from '../modules/notifications/notify';
 import {
@@ -203,11 +203,12 @@ async function writeScheduleNotices(
           kind: 'handoff.notice',
           recipient: people.get(recipientId),
           message: (c) =>
-            scheduleNoticeMessage({
+            handoffNoticeMessage({
               ...c,
-              at: n.at,
+              boundary: n.at,
               role,
               otherName: nameOf(role === 'holder' ? n.toId : n.fromId),
+              scheduled: true,
             }),
         } satisfies Notice;
       }),

@@ -27,7 +27,6 @@ import {
   publicBaseUrl,
   reassignedAwayMessage,
   reassignedToYouMessage,
-  scheduleNoticeMessage,
 } from './messages';
 
 const baseUrl = 'https://baton.example.test';
@@ -131,9 +130,18 @@ const all: [string, MessageContent][] = [
     'handoff notice (next)',
     handoffNoticeMessage({ ...c, boundary: at, role: 'next', otherName: null }),
   ],
-  ['schedule notice', scheduleNoticeMessage({ ...c, at, role: 'holder', otherName: 'N' })],
-  ['schedule notice (gap)', scheduleNoticeMessage({ ...c, at, role: 'holder', otherName: null })],
-  ['schedule notice (next)', scheduleNoticeMessage({ ...c, at, role: 'next', otherName: 'O' })],
+  [
+    'schedule notice',
+    handoffNoticeMessage({ ...c, scheduled: true, boundary: at, role: 'holder', otherName: 'N' }),
+  ],
+  [
+    'schedule notice (gap)',
+    handoffNoticeMessage({ ...c, scheduled: true, boundary: at, role: 'holder', otherName: null }),
+  ],
+  [
+    'schedule notice (next)',
+    handoffNoticeMessage({ ...c, scheduled: true, boundary: at, role: 'next', otherName: 'O' }),
+  ],
   [
     'handoff due',
     handoffDueMessage({ ...c, boundary: at, role: 'holder', otherName: 'N', autoAt: later }),
@@ -233,7 +241,13 @@ describe('times are in the reader’s profile zone, and say it', () => {
   });
 
   test('a scheduled-handoff notice', () => {
-    const mail = scheduleNoticeMessage({ ...berlin, at, role: 'next', otherName: 'Olivia' });
+    const mail = handoffNoticeMessage({
+      ...berlin,
+      scheduled: true,
+      boundary: at,
+      role: 'next',
+      otherName: 'Olivia',
+    });
     expect(mail.text).toContain(
       'Your scheduled on-call shift for Platform <Primary> starts at Mon, Nov 2, 2026, 1:00 PM GMT+1.',
     );

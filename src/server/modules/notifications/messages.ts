@@ -148,32 +148,37 @@ export function reassignedAwayMessage(
 // The handoff flow: notices before and after a shift boundary, automatic transfers, schedule and
 // coverage changes, acknowledgements
 
-/** handoffNoticeMessage: the shift changes hands soon (to the holder, or to the next person). */
+/**
+ * handoffNoticeMessage: the shift changes hands soon (to the holder, or to the next person). In a
+ * scheduled rotation (`scheduled`) the schedule moves the baton at the boundary by itself, when an
+ * entry ends or starts; notes go with a pass before then.
+ */
 export function handoffNoticeMessage(
-  input: MessageContext & { boundary: Date; role: 'holder' | 'next'; otherName: string | null },
+  input: MessageContext & {
+    boundary: Date;
+    role: 'holder' | 'next';
+    otherName: string | null;
+    scheduled?: boolean;
+  },
 ): MessageContent {
   const when = formatWhen(input.boundary, input.timeZone);
   const name = input.rotation.name;
+  const other = input.otherName;
   const holder = input.role === 'holder';
+  const changes = holder ? 'ends' : 'starts';
   return composeMessage(
     {
-      subject: holder
-        ? `Handoff soon: your on-call shift for ${name} ends ${when}`
-        : `Handoff soon: your on-call shift for ${name} starts ${when}`,
-      lead: holder
-        ? `Your on-call shift for ${name} ends at ${when}.`
-        : `Your on-call shift for ${name} starts at ${when}.`,
-      after: [
-        holder
-          ? `At the end of your shift, pass the baton${input.otherName ? ` to ${input.otherName}` : ''} with handoff notes: open incidents, recent changes, anything unusual.`
-          : input.otherName
-            ? `${input.otherName} will pass you the baton; acknowledge it when it arrives.`
-            : 'Nobody holds the baton now; take on-call when your shift starts.',
-      ],
+      subject: `Handoff soon: your on-call shift for ${name} ${changes} ${when}`,
+      lead: `Your ${input.scheduled ? 'scheduled ' : ''}on-call shift for ${name} ${changes} at ${when}.`,
+      after: [input.scheduled ? scheduledHandoffSteps(holder, other) : handoffSteps(holder, other)],
       action: openRotation(input),
-      sms: holder
-        ? `Baton: your ${name} shift ends ${when}. Pass the baton with notes.`
-        : `Baton: your ${name} shift starts ${when}.`,
+      sms: !holder
+        ? `Baton: your ${name} shift starts ${when}.`
+        : !input.scheduled
+          ? `Baton: your ${name} shift ends ${when}. Pass the baton with notes.`
+          : other
+            ? `Baton: your ${name} shift ends ${when}; ${other} takes over.`
+            : `Baton: your ${name} shift ends ${when}; nobody is scheduled after you.`,
       timeZone: input.timeZone,
       smsShowsTime: true,
     },
@@ -181,46 +186,23 @@ export function handoffNoticeMessage(
   );
 }
 
-/**
- * scheduleNoticeMessage: a scheduled rotation's baton moves soon, when an entry ends or starts
- * (to the outgoing holder, or the incoming one). The schedule moves it; notes go with a pass.
- */
-export function scheduleNoticeMessage(
-  input: MessageContext & { at: Date; role: 'holder' | 'next'; otherName: string | null },
-): MessageContent {
-  const when = formatWhen(input.at, input.timeZone);
-  const name = input.rotation.name;
-  const other = input.otherName;
-  const holder = input.role === 'holder';
-  return composeMessage(
-    {
-      subject: holder
-        ? `Handoff soon: your on-call shift for ${name} ends ${when}`
-        : `Handoff soon: your on-call shift for ${name} starts ${when}`,
-      lead: holder
-        ? `Your scheduled on-call shift for ${name} ends at ${when}.`
-        : `Your scheduled on-call shift for ${name} starts at ${when}.`,
-      after: [
-        holder
-          ? other
-            ? `The schedule hands the baton to ${other} then. To leave handoff notes (open incidents, recent changes, anything unusual), pass the baton to ${other} with them before then.`
-            : 'Nobody is scheduled after you: from then nobody is on call for this rotation until the next schedule entry starts.'
-          : other
-            ? `The schedule hands you the baton from ${other} then; acknowledge it when it arrives.`
-            : 'The schedule hands you the baton then; acknowledge it when it arrives.',
-      ],
-      action: openRotation(input),
-      sms: !holder
-        ? `Baton: your ${name} shift starts ${when}.`
-        : other
-          ? `Baton: your ${name} shift ends ${when}; ${other} takes over.`
-          : `Baton: your ${name} shift ends ${when}; nobody is scheduled after you.`,
-      timeZone: input.timeZone,
-      smsShowsTime: true,
-    },
-    input.baseUrl,
-  );
-}
+/** What the holder and the next person do at a fixed rotation's boundary: pass, and acknowledge. */
+const handoffSteps = (holder: boolean, other: string | null) =>
+  holder
+    ? `At the end of your shift, pass the baton${other ? ` to ${other}` : ''} with handoff notes: open incidents, recent changes, anything unusual.`
+    : other
+      ? `${other} will pass you the baton; acknowledge it when it arrives.`
+      : 'Nobody holds the baton now; take on-call when your shift starts.';
+
+/** What happens at a scheduled rotation's boundary: the schedule moves the baton. */
+const scheduledHandoffSteps = (holder: boolean, other: string | null) =>
+  holder
+    ? other
+      ? `The schedule hands the baton to ${other} then. To leave handoff notes (open incidents, recent changes, anything unusual), pass the baton to ${other} with them before then.`
+      : 'Nobody is scheduled after you: from then nobody is on call for this rotation until the next schedule entry starts.'
+    : other
+      ? `The schedule hands you the baton from ${other} then; acknowledge it when it arrives.`
+      : 'The schedule hands you the baton then; acknowledge it when it arrives.';
 
 /** handoffDueMessage: the shift has ended; the holder is asked to pass (or, with no holder, the next person to take it). */
 export function handoffDueMessage(
@@ -329,10 +311,13 @@ export function autoTransferAwayMessage(
   );
 }
 
+/** Why the baton moved without a person passing it: a schedule entry, or a coverage window. */
+type BatonMoveReason = 'schedule' | 'coverage' | 'coverage_end';
+
 /** batonArrivedMessage: a schedule entry (or a coverage window's start or end) gave you the baton. */
 export function batonArrivedMessage(
   input: MessageContext & {
-    reason: 'schedule' | 'coverage' | 'coverage_end';
+    reason: BatonMoveReason;
     until: Date | null;
   },
 ): MessageContent {
@@ -362,7 +347,7 @@ export function batonArrivedMessage(
 /** batonLeftMessage: a schedule entry or coverage window ended, and the baton left you. */
 export function batonLeftMessage(
   input: RotationLinks & {
-    reason: 'schedule' | 'coverage' | 'coverage_end';
+    reason: BatonMoveReason;
     toName: string | null;
   },
 ): MessageContent {
