@@ -1,10 +1,9 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { isMissedNoticeStale } from '../../shared/domain/handoff-flow';
 import { handoffs } from '../db/schema';
-import { loadRecipients } from '../modules/notifications/notify';
-import { sendNotices } from './engine-notify';
+import { acknowledgementMissedMessage } from '../modules/notifications/messages';
+import { loadRecipients, sendNotices } from '../modules/notifications/notify';
 import { eachDue, listOverdueAcknowledgements, lockRotationOrSkip } from './engine-repository';
-import { acknowledgementMissedMessage } from './handoff-messages';
 import type { EngineTask } from './tasks';
 
 /**
@@ -42,7 +41,8 @@ export const acknowledgementsTask: EngineTask = async (deps, now) => {
           kind: 'handoff.missed',
           recipient: people.get(handoff.fromUserId),
           message: (c) =>
-            acknowledgementMissedMessage(c, {
+            acknowledgementMissedMessage({
+              ...c,
               toName: people.get(handoff.toUserId)?.name ?? 'The new holder',
               urgent: handoff.urgent,
             }),

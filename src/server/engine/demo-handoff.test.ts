@@ -82,6 +82,7 @@ test('Platform Primary hands off by itself at its boundary, with the notices and
   const content = decryptContent(due, t.cipher);
   expect(content.subject).toBe('Pass the baton for Platform Primary: your shift has ended');
   expect(content.text).toContain('ended at Mon, Nov 2, 2026, 8:00 AM CST');
+  expect(content.text).toContain('Times are in America/Chicago.');
   expect(content.text).toContain('Pass the baton to Noah Nakamura now');
 
   const cookie = await t.cookieFor(noah);

@@ -661,6 +661,7 @@ describe('scheduled rotations', () => {
       'Handoff soon: your on-call shift for Scheduled Notices ends Mon, Nov 2, 2026, 5:00 PM UTC',
     );
     expect(content.text).toContain('The schedule hands the baton to Ben Brooks then.');
+    expect(content.text).toContain('Times are in UTC.');
 
     // 21:00, Ben to nobody (a gap until Cal's entry): Ben alone, at 20:00.
     t.clock.set('2026-11-02T17:00:00Z');

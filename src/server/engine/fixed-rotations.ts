@@ -10,10 +10,16 @@ import {
   stepTime,
 } from '../../shared/domain/handoff-flow';
 import type { Database } from '../db/client';
-import { loadRecipients } from '../modules/notifications/notify';
+import {
+  autoTransferAwayMessage,
+  autoTransferToYouMessage,
+  handoffDueMessage,
+  handoffEscalationMessage,
+  handoffNoticeMessage,
+} from '../modules/notifications/messages';
+import { loadRecipients, type Notice, noticeInputs } from '../modules/notifications/notify';
 import { enqueueNotifications } from '../modules/notifications/outbox';
 import { insertKeyedHandoffs, type NewHandoff } from '../modules/rotations/rotation-repository';
-import { type EngineNotice, noticeInputs } from './engine-notify';
 import {
   EffectAlreadyDone,
   type EngineMember,
@@ -22,13 +28,6 @@ import {
   listFixedFlowRows,
   updateFlowRows,
 } from './engine-repository';
-import {
-  autoTransferAwayMessage,
-  autoTransferToYouMessage,
-  handoffDueMessage,
-  handoffEscalationMessage,
-  handoffNoticeMessage,
-} from './handoff-messages';
 import type { EngineDeps, EngineTask } from './tasks';
 
 /**
@@ -219,7 +218,7 @@ interface FlowWrites {
   row: FixedFlowRow;
   transfers: AutoTransfer[];
   update: { holderUserId?: number; holderSince?: Date; nextHandoffAt?: Date } | null;
-  notices: EngineNotice[];
+  notices: Notice[];
 }
 
 /**
@@ -295,10 +294,11 @@ function flowWritesOf(
           recipient: people.get(recipientId),
           message: (c) =>
             effect.step === 'notice'
-              ? handoffNoticeMessage(c, { boundary: effect.boundary, role, otherName })
+              ? handoffNoticeMessage({ ...c, boundary: effect.boundary, role, otherName })
               : effect.step === 'due'
-                ? handoffDueMessage(c, { boundary: effect.boundary, role, otherName, autoAt })
-                : handoffEscalationMessage(c, {
+                ? handoffDueMessage({ ...c, boundary: effect.boundary, role, otherName, autoAt })
+                : handoffEscalationMessage({
+                    ...c,
                     boundary: effect.boundary,
                     autoAt,
                     holderName: nameOf(effect.holderId),
@@ -333,15 +333,15 @@ function autoTransferNotices(
   handoffId: number,
   transfer: AutoTransfer,
   people: ReadonlyMap<number, User>,
-): EngineNotice[] {
+): Notice[] {
   const { fromUserId: fromId, toUserId: toId } = transfer;
   const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-  const notices: EngineNotice[] = [
+  const notices: Notice[] = [
     {
       eventKey: `handoff:${handoffId}`,
       kind: 'handoff.auto',
       recipient: people.get(toId),
-      message: (c) => autoTransferToYouMessage(c, { fromName: nameOf(fromId) }),
+      message: (c) => autoTransferToYouMessage({ ...c, fromName: nameOf(fromId) }),
     },
   ];
   if (fromId !== null) {
@@ -349,7 +349,7 @@ function autoTransferNotices(
       eventKey: `handoff:${handoffId}`,
       kind: 'handoff.auto',
       recipient: people.get(fromId),
-      message: (c) => autoTransferAwayMessage(c, { toName: nameOf(toId) }),
+      message: (c) => autoTransferAwayMessage({ ...c, toName: nameOf(toId) }),
     });
   }
   return notices;

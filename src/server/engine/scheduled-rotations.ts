@@ -4,13 +4,17 @@ import {
   type ScheduleNotice,
 } from '../../shared/domain/handoff-flow';
 import { nextScheduleTransition, scheduleTransitions, windowAt } from '../../shared/domain/shifts';
-import { loadRecipients } from '../modules/notifications/notify';
+import {
+  batonArrivedMessage,
+  batonLeftMessage,
+  handoffNoticeMessage,
+} from '../modules/notifications/messages';
+import { loadRecipients, type Notice, sendNotices } from '../modules/notifications/notify';
 import {
   insertKeyedHandoff,
   setHolder,
   updateRotationRow,
 } from '../modules/rotations/rotation-repository';
-import { type EngineNotice, sendNotices } from './engine-notify';
 import {
   EffectAlreadyDone,
   eachDue,
@@ -23,7 +27,6 @@ import {
   type ScheduleNoticeRow,
 } from './engine-repository';
 import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from './fixed-rotations';
-import { batonArrivedMessage, batonLeftMessage, scheduleNoticeMessage } from './handoff-messages';
 import type { EngineDeps, EngineTask } from './tasks';
 
 /**
@@ -95,13 +98,13 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
     // After downtime only the change that left the baton where it is now is announced.
     const { handoffId, fromId, toId, until } = last;
     const people = await loadRecipients(tx, deps.cipher, [fromId, toId]);
-    const notices: EngineNotice[] = [];
+    const notices: Notice[] = [];
     if (toId !== null) {
       notices.push({
         eventKey: `handoff:${handoffId}`,
         kind: 'handoff.schedule',
         recipient: people.get(toId),
-        message: (c) => batonArrivedMessage(c, { reason: 'schedule', until }),
+        message: (c) => batonArrivedMessage({ ...c, reason: 'schedule', until }),
       });
     }
     if (fromId !== null) {
@@ -110,7 +113,8 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
         kind: 'handoff.schedule',
         recipient: people.get(fromId),
         message: (c) =>
-          batonLeftMessage(c, {
+          batonLeftMessage({
+            ...c,
             reason: 'schedule',
             toName: toId === null ? null : (people.get(toId)?.name ?? null),
           }),
@@ -191,7 +195,7 @@ async function writeScheduleNotices(
       plan.flatMap((n) => [n.fromId, n.toId]),
     );
     const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-    const notices: EngineNotice[] = plan.flatMap((n) =>
+    const notices: Notice[] = plan.flatMap((n) =>
       n.recipientIds.map((recipientId) => {
         const role = recipientId === n.fromId ? 'holder' : 'next';
         return {
@@ -199,12 +203,14 @@ async function writeScheduleNotices(
           kind: 'handoff.notice',
           recipient: people.get(recipientId),
           message: (c) =>
-            scheduleNoticeMessage(c, {
-              at: n.at,
+            handoffNoticeMessage({
+              ...c,
+              boundary: n.at,
               role,
               otherName: nameOf(role === 'holder' ? n.toId : n.fromId),
+              scheduled: true,
             }),
-        } satisfies EngineNotice;
+        } satisfies Notice;
       }),
     );
     await sendNotices(tx, deps, now, { id: row.id, name: row.name }, notices);

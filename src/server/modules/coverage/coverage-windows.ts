@@ -6,7 +6,6 @@ import { nextHandoffAt } from '../../../shared/domain/shifts';
 import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
-import { sendNotices } from '../../engine/engine-notify';
 import {
   EffectAlreadyDone,
   listEngineMembers,
@@ -16,8 +15,9 @@ import {
   batonArrivedMessage,
   batonLeftMessage,
   coverageNotStartedMessage,
-} from '../../engine/handoff-messages';
-import { loadRecipients } from '../notifications/notify';
+  type MessageContext,
+} from '../notifications/messages';
+import { loadRecipients, sendNotices } from '../notifications/notify';
 import {
   insertKeyedHandoff,
   type RotationRow,
@@ -61,8 +61,9 @@ export async function startCoverageWindow(
     const notice = {
       eventKey: `coverage:${request.id}:not-started`,
       kind: 'coverage.cancelled',
-      message: (c: Parameters<typeof coverageNotStartedMessage>[0]) =>
-        coverageNotStartedMessage(c, {
+      message: (c: MessageContext) =>
+        coverageNotStartedMessage({
+          ...c,
           requesterName: people.get(request.requesterId)?.name ?? null,
           start: request.startAt,
         }),
@@ -94,14 +95,15 @@ export async function startCoverageWindow(
       eventKey: `handoff:${handoff.id}`,
       kind: 'coverage.started',
       recipient: people.get(request.coveringUserId),
-      message: (c) => batonArrivedMessage(c, { reason: 'coverage', until: request.endAt }),
+      message: (c) => batonArrivedMessage({ ...c, reason: 'coverage', until: request.endAt }),
     },
     {
       eventKey: `handoff:${handoff.id}`,
       kind: 'coverage.started',
       recipient: people.get(request.requesterId),
       message: (c) =>
-        batonLeftMessage(c, {
+        batonLeftMessage({
+          ...c,
           reason: 'coverage',
           toName: people.get(request.coveringUserId)?.name ?? null,
         }),
@@ -170,14 +172,15 @@ export async function endCoverageWindow(
       eventKey: `handoff:${handoff.id}`,
       kind: 'coverage.ended',
       recipient: returning === null ? undefined : people.get(returning),
-      message: (c) => batonArrivedMessage(c, { reason: 'coverage_end', until: null }),
+      message: (c) => batonArrivedMessage({ ...c, reason: 'coverage_end', until: null }),
     },
     {
       eventKey: `handoff:${handoff.id}`,
       kind: 'coverage.ended',
       recipient: people.get(request.coveringUserId),
       message: (c) =>
-        batonLeftMessage(c, {
+        batonLeftMessage({
+          ...c,
           reason: 'coverage_end',
           toName: returning === null ? null : (people.get(returning)?.name ?? null),
         }),

@@ -5,10 +5,9 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
-import { sendNotices } from '../../engine/engine-notify';
-import { emergencyAcknowledgedMessage } from '../../engine/handoff-messages';
 import { AppError, forbidden, notFound } from '../../http/errors';
-import { loadRecipients } from '../notifications/notify';
+import { emergencyAcknowledgedMessage } from '../notifications/messages';
+import { loadRecipients, sendNotices } from '../notifications/notify';
 import { lockRotationRow } from '../rotations/rotation-repository';
 import { type PersonReader, personReader } from '../rotations/rotation-view';
 import {
@@ -90,7 +89,7 @@ export async function acknowledgeHandoff(
           eventKey: `handoff:${id}:acknowledged`,
           kind: 'handoff.acknowledged',
           recipient: people.get(handoff.fromUserId),
-          message: (c) => emergencyAcknowledgedMessage(c, { toName: actor.name }),
+          message: (c) => emergencyAcknowledgedMessage({ ...c, toName: actor.name }),
         },
       ]);
     }

@@ -1,11 +1,21 @@
 import { describe, expect, test } from 'vitest';
+import { escapeHtml, formatWhen, type MessageContent } from './message-layout';
 import {
+  acknowledgementMissedMessage,
+  autoTransferAwayMessage,
+  autoTransferToYouMessage,
+  batonArrivedMessage,
+  batonLeftMessage,
   batonPassedMessage,
+  coverageNotStartedMessage,
   coverageOutcomeMessage,
   coverageRequestedMessage,
-  formatWhen,
+  emergencyAcknowledgedMessage,
+  handoffDueMessage,
+  handoffEscalationMessage,
+  handoffNoticeMessage,
   invitationEmail,
-  type MessageContent,
+  type MessageContext,
   onCallTakenMessage,
   pageAcknowledgedNotice,
   pageEscalatedNotice,
@@ -33,6 +43,10 @@ const page = {
   createdAt: at,
   timeZone: 'UTC',
 };
+
+/** A reader of the handoff flow's messages, in UTC. */
+const c: MessageContext = { baseUrl, rotation, timeZone: 'UTC' };
+const later = new Date('2026-11-02T13:00:00Z');
 
 const all: [string, MessageContent][] = [
   ['pass', batonPassedMessage({ baseUrl, rotation, fromName: 'Olivia', notes: 'a'.repeat(900) })],
@@ -104,7 +118,60 @@ const all: [string, MessageContent][] = [
     'invitation',
     invitationEmail({ name: 'Nina', email: 'n@example.com', role: 'admin' }, `${baseUrl}/invite/t`),
   ],
+  [
+    'invitation with its expiry',
+    invitationEmail(
+      { name: 'Nina', email: 'n@example.com', role: 'admin', expiresAt: later },
+      `${baseUrl}/invite/t`,
+    ),
+  ],
+  ['handoff notice', handoffNoticeMessage({ ...c, boundary: at, role: 'holder', otherName: 'N' })],
+  [
+    'handoff notice (next)',
+    handoffNoticeMessage({ ...c, boundary: at, role: 'next', otherName: null }),
+  ],
+  [
+    'schedule notice',
+    handoffNoticeMessage({ ...c, scheduled: true, boundary: at, role: 'holder', otherName: 'N' }),
+  ],
+  [
+    'schedule notice (gap)',
+    handoffNoticeMessage({ ...c, scheduled: true, boundary: at, role: 'holder', otherName: null }),
+  ],
+  [
+    'schedule notice (next)',
+    handoffNoticeMessage({ ...c, scheduled: true, boundary: at, role: 'next', otherName: 'O' }),
+  ],
+  [
+    'handoff due',
+    handoffDueMessage({ ...c, boundary: at, role: 'holder', otherName: 'N', autoAt: later }),
+  ],
+  [
+    'handoff due (next)',
+    handoffDueMessage({ ...c, boundary: at, role: 'next', otherName: null, autoAt: later }),
+  ],
+  [
+    'handoff escalation',
+    handoffEscalationMessage({
+      ...c,
+      boundary: at,
+      autoAt: later,
+      holderName: 'O',
+      nextName: null,
+    }),
+  ],
+  ['automatic transfer to you', autoTransferToYouMessage({ ...c, fromName: 'O' })],
+  ['automatic transfer away', autoTransferAwayMessage({ ...c, toName: null })],
+  ['baton arrived', batonArrivedMessage({ ...c, reason: 'schedule', until: later })],
+  ['baton back', batonArrivedMessage({ ...c, reason: 'coverage_end', until: null })],
+  ['baton left', batonLeftMessage({ ...c, reason: 'coverage', toName: 'N' })],
+  ['coverage not started', coverageNotStartedMessage({ ...c, requesterName: 'O', start: at })],
+  ['acknowledgement missed', acknowledgementMissedMessage({ ...c, toName: 'N', urgent: true })],
+  ['emergency acknowledged', emergencyAcknowledgedMessage({ ...c, toName: 'N' })],
 ];
+
+/** A time as formatWhen writes it ('9:00 PM'), which only the catalog's times contain here. */
+const A_TIME = /\b\d{1,2}:\d{2} [AP]M\b/;
 
 describe.each(all)('%s', (_, mail) => {
   test('both bodies link back to Baton; people’s text is escaped in HTML; the SMS is short', () => {
@@ -114,6 +181,12 @@ describe.each(all)('%s', (_, mail) => {
     expect(mail.sms.length).toBeLessThanOrEqual(600);
     // ASCII subjects: no encoded words in the mail headers.
     expect(mail.subject).toMatch(/^[\x20-\x7e]+$/);
+  });
+
+  test('the email and the SMS say the zone of the times they show, and only then', () => {
+    expect(/Times are in \S+\./.test(mail.text)).toBe(A_TIME.test(mail.text));
+    expect(/Times are in \S+\.<\/p>/.test(mail.html)).toBe(A_TIME.test(mail.text));
+    expect(/ Times in \S+\.$/.test(mail.sms)).toBe(A_TIME.test(mail.sms));
   });
 });
 
@@ -142,4 +215,93 @@ test('publicBaseUrl is PUBLIC_URL, else localhost with the port', () => {
 test('formatWhen writes the reader’s zone, and falls back to UTC for an unknown zone', () => {
   expect(formatWhen(at, 'Asia/Tokyo')).toBe('Mon, Nov 2, 2026, 9:00 PM GMT+9');
   expect(formatWhen(at, 'Not/AZone')).toBe('Mon, Nov 2, 2026, 12:00 PM UTC');
+});
+
+test('escapeHtml escapes the five characters that matter in text and quoted attributes', () => {
+  expect(escapeHtml(`<a href="x">Tom & 'Jerry'</a>`)).toBe(
+    '&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;',
+  );
+});
+
+describe('times are in the reader’s profile zone, and say it', () => {
+  const berlin: MessageContext = { ...c, timeZone: 'Europe/Berlin' };
+
+  test('a handoff email and its SMS', () => {
+    const mail = handoffNoticeMessage({ ...berlin, boundary: at, role: 'holder', otherName: 'N' });
+    // 12:00 UTC is 1:00 PM in Berlin (CET, GMT+1).
+    expect(mail.subject).toBe(
+      'Handoff soon: your on-call shift for Platform <Primary> ends Mon, Nov 2, 2026, 1:00 PM GMT+1',
+    );
+    expect(mail.text).toContain('ends at Mon, Nov 2, 2026, 1:00 PM GMT+1.');
+    expect(mail.text).toContain('\n\nTimes are in Europe/Berlin.\n\n');
+    expect(mail.html).toContain('Times are in Europe/Berlin.</p>');
+    expect(mail.sms).toBe(
+      'Baton: your Platform <Primary> shift ends Mon, Nov 2, 2026, 1:00 PM GMT+1. Pass the baton with notes. Times in Europe/Berlin.',
+    );
+  });
+
+  test('a scheduled-handoff notice', () => {
+    const mail = handoffNoticeMessage({
+      ...berlin,
+      scheduled: true,
+      boundary: at,
+      role: 'next',
+      otherName: 'Olivia',
+    });
+    expect(mail.text).toContain(
+      'Your scheduled on-call shift for Platform <Primary> starts at Mon, Nov 2, 2026, 1:00 PM GMT+1.',
+    );
+    expect(mail.text).toContain('Times are in Europe/Berlin.');
+    expect(mail.sms).toBe(
+      'Baton: your Platform <Primary> shift starts Mon, Nov 2, 2026, 1:00 PM GMT+1. Times in Europe/Berlin.',
+    );
+  });
+
+  test('a page SMS that shows a time says its zone; one that shows none is unchanged', () => {
+    const warning = pageWarningMessage({
+      ...berlin,
+      targetName: 'Olivia',
+      message: 'Checkout down',
+      sentAt: at,
+      escalation: { at: later, toName: 'Noah' },
+    });
+    expect(warning.sms).toBe(
+      'Baton WARNING: your page for Platform <Primary> is not acknowledged yet. Unless it is acknowledged, it escalates to Noah at Mon, Nov 2, 2026, 2:00 PM GMT+1. Times in Europe/Berlin.',
+    );
+    expect(warning.text).toContain('Times are in Europe/Berlin.');
+    const paged = pageMessage({ ...page, timeZone: 'Europe/Berlin' });
+    expect(paged.text).toContain('Sent: Mon, Nov 2, 2026, 1:00 PM GMT+1');
+    expect(paged.text).toContain('Times are in Europe/Berlin.');
+    expect(paged.sms).not.toContain('Times in');
+  });
+
+  test('a coverage email', () => {
+    const mail = coverageRequestedMessage({
+      ...berlin,
+      requesterName: 'Olivia',
+      startAt: at,
+      endAt: later,
+      notes: null,
+    });
+    expect(mail.text).toContain(
+      'From: Mon, Nov 2, 2026, 1:00 PM GMT+1\nUntil: Mon, Nov 2, 2026, 2:00 PM GMT+1',
+    );
+    expect(mail.text).toContain('Times are in Europe/Berlin.');
+    expect(mail.html).toContain('Times are in Europe/Berlin.');
+    expect(mail.sms).toMatch(/ Times in Europe\/Berlin\.$/);
+  });
+
+  test('a zone the runtime does not know reads, and is named, UTC', () => {
+    const mail = coverageRequestedMessage({
+      ...c,
+      timeZone: 'Not/AZone',
+      requesterName: 'Olivia',
+      startAt: at,
+      endAt: later,
+      notes: null,
+    });
+    expect(mail.text).toContain('From: Mon, Nov 2, 2026, 12:00 PM UTC');
+    expect(mail.text).toContain('Times are in UTC.');
+    expect(mail.text).not.toContain('Not/AZone');
+  });
 });

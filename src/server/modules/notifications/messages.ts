@@ -1,136 +1,25 @@
 import { URGENCY_LABELS, type Urgency } from '../../../shared/domain/paging';
 import { normalizeRole, ROLE_LABELS } from '../../../shared/domain/roles';
+import {
+  composeMessage,
+  formatWhen,
+  type Link,
+  type MessageContent,
+  shorten,
+} from './message-layout';
 
 /**
- * The words of every notification: a subject, a plain-text body, an HTML body (both with a link
- * back to Baton) and a short SMS. Pure: times and addresses come in. Personal data in them is
- * encrypted at rest with the rest of the notification (outbox.ts).
+ * The catalog of Baton's notifications (decision 185): the words of every message, to anyone,
+ * whoever causes it (a person's action in a service, or the engine's clock). One function a
+ * message, one object in; each returns MessageContent laid out by message-layout.ts. Pure:
+ * names, times and zones come in. Personal data in them is encrypted at rest with the rest of the
+ * notification (outbox.ts).
  */
-
-export interface MessageContent {
-  subject: string;
-  text: string;
-  html: string;
-  sms: string;
-}
-
-interface Link {
-  label: string;
-  url: string;
-}
-
-interface Parts {
-  subject: string;
-  /** the opening sentence */
-  lead: string;
-  /** quoted free text: handoff notes, the page's message */
-  quote?: { label: string; text: string } | null;
-  details?: [string, string][];
-  /** further sentences after the details */
-  after?: string[];
-  action: Link;
-  secondary?: Link;
-  sms: string;
-}
 
 /** publicBaseUrl returns Baton's address for links: PUBLIC_URL, else http://localhost:PORT. */
 export function publicBaseUrl(config?: { publicUrl?: string; port?: number }): string {
   if (config?.publicUrl) return config.publicUrl.replace(/\/$/, '');
   return `http://localhost:${config?.port || 3000}`;
-}
-
-/** formatWhen writes an instant for a reader in their time zone, naming the zone. */
-export function formatWhen(at: Date, timeZone = 'UTC'): string {
-  return whenFormatter(timeZone).format(at);
-}
-
-const WHEN_OPTIONS: Intl.DateTimeFormatOptions = {
-  weekday: 'short',
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZoneName: 'short',
-};
-/** One formatter per zone (making one costs far more than using it); an unknown zone reads UTC. */
-const whenFormatters = new Map<string, Intl.DateTimeFormat>();
-
-function whenFormatter(timeZone: string): Intl.DateTimeFormat {
-  let formatter = whenFormatters.get(timeZone);
-  if (!formatter) {
-    try {
-      formatter = new Intl.DateTimeFormat('en-US', { ...WHEN_OPTIONS, timeZone });
-    } catch {
-      formatter = whenFormatter('UTC');
-    }
-    // Zones are a short list (IANA names); the bound only guards against odd stored values.
-    if (whenFormatters.size < 1000) whenFormatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-const multiline = (value: string) => escapeHtml(value).replace(/\r?\n/g, '<br>');
-
-function compose(parts: Parts, baseUrl: string): MessageContent {
-  const text = [
-    parts.lead,
-    ...(parts.quote ? [`${parts.quote.label}:\n${indent(parts.quote.text)}`] : []),
-    ...(parts.details?.length ? [parts.details.map(([k, v]) => `${k}: ${v}`).join('\n')] : []),
-    ...(parts.after ?? []),
-    `${parts.action.label}: ${parts.action.url}`,
-    ...(parts.secondary ? [`${parts.secondary.label}: ${parts.secondary.url}`] : []),
-    `-- \nBaton, ${baseUrl}`,
-  ].join('\n\n');
-
-  const p = (inner: string) => `<p style="margin:0 0 16px">${inner}</p>`;
-  const html = [
-    '<!doctype html><html><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#0f172a;line-height:1.5;max-width:560px;margin:0 auto;padding:24px">',
-    p(escapeHtml(parts.lead)),
-    parts.quote
-      ? `<p style="margin:0 0 4px;font-weight:600">${escapeHtml(parts.quote.label)}</p><blockquote style="margin:0 0 16px;padding:8px 12px;border-left:3px solid #cbd5e1;background:#f8fafc">${multiline(parts.quote.text)}</blockquote>`
-      : '',
-    parts.details?.length
-      ? `<table style="margin:0 0 16px;border-collapse:collapse">${parts.details
-          .map(
-            ([k, v]) =>
-              `<tr><td style="padding:2px 12px 2px 0;color:#64748b">${escapeHtml(k)}</td><td style="padding:2px 0">${escapeHtml(v)}</td></tr>`,
-          )
-          .join('')}</table>`
-      : '',
-    ...(parts.after ?? []).map((line) => p(escapeHtml(line))),
-    p(
-      `<a href="${escapeHtml(parts.action.url)}" style="display:inline-block;padding:10px 16px;border-radius:6px;background:#0f172a;color:#ffffff;text-decoration:none;font-weight:600">${escapeHtml(parts.action.label)}</a>`,
-    ),
-    parts.secondary
-      ? p(`<a href="${escapeHtml(parts.secondary.url)}">${escapeHtml(parts.secondary.label)}</a>`)
-      : '',
-    `<p style="margin:24px 0 0;color:#64748b;font-size:12px">Sent by <a href="${escapeHtml(baseUrl)}" style="color:#64748b">Baton</a>, your team's on-call rotations.</p>`,
-    '</body></html>',
-  ].join('');
-
-  return { subject: parts.subject, text, html, sms: parts.sms };
-}
-
-const indent = (value: string) =>
-  value
-    .split(/\r?\n/)
-    .map((line) => `> ${line}`)
-    .join('\n');
-
-/** shorten cuts free text for an SMS. */
-function shorten(value: string, max: number): string {
-  const flat = value.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 3)}...` : flat;
 }
 
 const rotationUrl = (baseUrl: string, rotationId: number) => `${baseUrl}/rotations/${rotationId}`;
@@ -142,24 +31,47 @@ export interface RotationRef {
   name: string;
 }
 
+/**
+ * What a rotation's message is written for: Baton's address for its links, the rotation, and the
+ * reader's time zone, in which its times are written (and which it names).
+ */
+export interface MessageContext {
+  baseUrl: string;
+  rotation: RotationRef;
+  timeZone: string;
+}
+
+/** A rotation's message that shows no time needs no zone. */
+export type RotationLinks = Pick<MessageContext, 'baseUrl' | 'rotation'>;
+
+const openRotation = (c: RotationLinks): Link => ({
+  label: 'Open the rotation in Baton',
+  url: rotationUrl(c.baseUrl, c.rotation.id),
+});
+
+const acknowledgeDuty = (c: RotationLinks): Link => ({
+  label: 'Acknowledge in Baton',
+  url: rotationUrl(c.baseUrl, c.rotation.id),
+});
+
 // ---------------------------------------------------------------------------------------------
 // The baton
 
 /** batonPassedMessage tells the receiver they hold the baton now, with the handoff notes. */
-export function batonPassedMessage(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  fromName: string;
-  notes: string | null;
-  urgent?: boolean;
-}): MessageContent {
+export function batonPassedMessage(
+  input: RotationLinks & {
+    fromName: string;
+    notes: string | null;
+    urgent?: boolean;
+  },
+): MessageContent {
   const { rotation } = input;
-  return compose(
+  return composeMessage(
     {
       subject: `${input.urgent ? 'Urgent: ' : ''}You are now on call for ${rotation.name}`,
       lead: `${input.fromName} passed you the baton: you are now on call for ${rotation.name}.`,
       quote: input.notes ? { label: 'Handoff notes', text: input.notes } : null,
-      action: { label: 'Open the rotation in Baton', url: rotationUrl(input.baseUrl, rotation.id) },
+      action: openRotation(input),
       sms: `Baton: ${input.fromName} passed you the baton for ${rotation.name}.${
         input.notes ? ` Notes: ${shorten(input.notes, 300)}` : ''
       }`,
@@ -169,17 +81,17 @@ export function batonPassedMessage(input: {
 }
 
 /** onCallTakenMessage tells a rotation's manager that someone took the free baton. */
-export function onCallTakenMessage(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  takerName: string;
-}): MessageContent {
+export function onCallTakenMessage(
+  input: RotationLinks & {
+    takerName: string;
+  },
+): MessageContent {
   const { rotation } = input;
-  return compose(
+  return composeMessage(
     {
       subject: `${input.takerName} is now on call for ${rotation.name}`,
       lead: `Nobody held the baton for ${rotation.name}; ${input.takerName} took on-call duty.`,
-      action: { label: 'Open the rotation in Baton', url: rotationUrl(input.baseUrl, rotation.id) },
+      action: openRotation(input),
       sms: `Baton: ${input.takerName} took on-call for ${rotation.name}.`,
     },
     input.baseUrl,
@@ -187,22 +99,22 @@ export function onCallTakenMessage(input: {
 }
 
 /** reassignedToYouMessage tells the new holder a manager gave them the baton. */
-export function reassignedToYouMessage(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  actorName: string;
-  previousName: string | null;
-  notes: string | null;
-}): MessageContent {
+export function reassignedToYouMessage(
+  input: RotationLinks & {
+    actorName: string;
+    previousName: string | null;
+    notes: string | null;
+  },
+): MessageContent {
   const { rotation } = input;
-  return compose(
+  return composeMessage(
     {
       subject: `You are now on call for ${rotation.name}`,
       lead: `${input.actorName} assigned on-call duty for ${rotation.name} to you${
         input.previousName ? ` (it was with ${input.previousName})` : ''
       }.`,
       quote: input.notes ? { label: 'Notes', text: input.notes } : null,
-      action: { label: 'Open the rotation in Baton', url: rotationUrl(input.baseUrl, rotation.id) },
+      action: openRotation(input),
       sms: `Baton: ${input.actorName} assigned you on-call for ${rotation.name}.${
         input.notes ? ` Notes: ${shorten(input.notes, 300)}` : ''
       }`,
@@ -212,21 +124,284 @@ export function reassignedToYouMessage(input: {
 }
 
 /** reassignedAwayMessage tells the previous holder the baton was moved from them. */
-export function reassignedAwayMessage(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  actorName: string;
-  nextName: string;
-  notes: string | null;
-}): MessageContent {
+export function reassignedAwayMessage(
+  input: RotationLinks & {
+    actorName: string;
+    nextName: string;
+    notes: string | null;
+  },
+): MessageContent {
   const { rotation } = input;
-  return compose(
+  return composeMessage(
     {
       subject: `You are no longer on call for ${rotation.name}`,
       lead: `${input.actorName} reassigned on-call duty for ${rotation.name} to ${input.nextName}.`,
       quote: input.notes ? { label: 'Notes', text: input.notes } : null,
-      action: { label: 'Open the rotation in Baton', url: rotationUrl(input.baseUrl, rotation.id) },
+      action: openRotation(input),
       sms: `Baton: ${input.actorName} reassigned on-call for ${rotation.name} to ${input.nextName}; you are off duty.`,
+    },
+    input.baseUrl,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The handoff flow: notices before and after a shift boundary, automatic transfers, schedule and
+// coverage changes, acknowledgements
+
+/**
+ * handoffNoticeMessage: the shift changes hands soon (to the holder, or to the next person). In a
+ * scheduled rotation (`scheduled`) the schedule moves the baton at the boundary by itself, when an
+ * entry ends or starts; notes go with a pass before then.
+ */
+export function handoffNoticeMessage(
+  input: MessageContext & {
+    boundary: Date;
+    role: 'holder' | 'next';
+    otherName: string | null;
+    scheduled?: boolean;
+  },
+): MessageContent {
+  const when = formatWhen(input.boundary, input.timeZone);
+  const name = input.rotation.name;
+  const other = input.otherName;
+  const holder = input.role === 'holder';
+  const changes = holder ? 'ends' : 'starts';
+  return composeMessage(
+    {
+      subject: `Handoff soon: your on-call shift for ${name} ${changes} ${when}`,
+      lead: `Your ${input.scheduled ? 'scheduled ' : ''}on-call shift for ${name} ${changes} at ${when}.`,
+      after: [input.scheduled ? scheduledHandoffSteps(holder, other) : handoffSteps(holder, other)],
+      action: openRotation(input),
+      sms: !holder
+        ? `Baton: your ${name} shift starts ${when}.`
+        : !input.scheduled
+          ? `Baton: your ${name} shift ends ${when}. Pass the baton with notes.`
+          : other
+            ? `Baton: your ${name} shift ends ${when}; ${other} takes over.`
+            : `Baton: your ${name} shift ends ${when}; nobody is scheduled after you.`,
+      timeZone: input.timeZone,
+      smsShowsTime: true,
+    },
+    input.baseUrl,
+  );
+}
+
+/** What the holder and the next person do at a fixed rotation's boundary: pass, and acknowledge. */
+const handoffSteps = (holder: boolean, other: string | null) =>
+  holder
+    ? `At the end of your shift, pass the baton${other ? ` to ${other}` : ''} with handoff notes: open incidents, recent changes, anything unusual.`
+    : other
+      ? `${other} will pass you the baton; acknowledge it when it arrives.`
+      : 'Nobody holds the baton now; take on-call when your shift starts.';
+
+/** What happens at a scheduled rotation's boundary: the schedule moves the baton. */
+const scheduledHandoffSteps = (holder: boolean, other: string | null) =>
+  holder
+    ? other
+      ? `The schedule hands the baton to ${other} then. To leave handoff notes (open incidents, recent changes, anything unusual), pass the baton to ${other} with them before then.`
+      : 'Nobody is scheduled after you: from then nobody is on call for this rotation until the next schedule entry starts.'
+    : other
+      ? `The schedule hands you the baton from ${other} then; acknowledge it when it arrives.`
+      : 'The schedule hands you the baton then; acknowledge it when it arrives.';
+
+/** handoffDueMessage: the shift has ended; the holder is asked to pass (or, with no holder, the next person to take it). */
+export function handoffDueMessage(
+  input: MessageContext & {
+    boundary: Date;
+    role: 'holder' | 'next';
+    otherName: string | null;
+    autoAt: Date;
+  },
+): MessageContent {
+  const name = input.rotation.name;
+  const auto = formatWhen(input.autoAt, input.timeZone);
+  const to = input.otherName ? ` to ${input.otherName}` : '';
+  if (input.role === 'next') {
+    return composeMessage(
+      {
+        subject: `Take on-call for ${name}: your shift has started`,
+        lead: `Your on-call shift for ${name} has started and nobody holds the baton.`,
+        after: [`Take on-call in Baton; otherwise Baton gives it to you automatically at ${auto}.`],
+        action: openRotation(input),
+        sms: `Baton: your ${name} shift has started; take on-call now.`,
+        timeZone: input.timeZone,
+      },
+      input.baseUrl,
+    );
+  }
+  return composeMessage(
+    {
+      subject: `Pass the baton for ${name}: your shift has ended`,
+      lead: `Your on-call shift for ${name} ended at ${formatWhen(input.boundary, input.timeZone)}.`,
+      after: [
+        `Pass the baton${to} now, with handoff notes. If it is not passed, Baton moves it automatically at ${auto} and flags the handoff as escalated.`,
+      ],
+      action: {
+        label: 'Pass the baton in Baton',
+        url: rotationUrl(input.baseUrl, input.rotation.id),
+      },
+      sms: `Baton: your ${name} shift has ended. Pass the baton${to} with notes.`,
+      timeZone: input.timeZone,
+    },
+    input.baseUrl,
+  );
+}
+
+/** handoffEscalationMessage: the handoff is late (to both people). */
+export function handoffEscalationMessage(
+  input: MessageContext & {
+    boundary: Date;
+    autoAt: Date;
+    holderName: string | null;
+    nextName: string | null;
+  },
+): MessageContent {
+  const name = input.rotation.name;
+  const ended = formatWhen(input.boundary, input.timeZone);
+  const auto = formatWhen(input.autoAt, input.timeZone);
+  return composeMessage(
+    {
+      subject: `Handoff overdue for ${name}`,
+      lead: `The on-call shift for ${name} ended at ${ended} and the baton has not been passed${
+        input.holderName ? ` by ${input.holderName}` : ''
+      }.`,
+      after: [
+        `If it is still not passed at ${auto}, Baton hands it to ${input.nextName ?? 'the next member'} automatically and flags the handoff as escalated.`,
+      ],
+      action: openRotation(input),
+      sms: `Baton: handoff for ${name} is overdue; automatic transfer at ${auto}.`,
+      timeZone: input.timeZone,
+      smsShowsTime: true,
+    },
+    input.baseUrl,
+  );
+}
+
+/** autoTransferToYouMessage: the baton came to you automatically. */
+export function autoTransferToYouMessage(
+  input: RotationLinks & { fromName: string | null },
+): MessageContent {
+  const name = input.rotation.name;
+  return composeMessage(
+    {
+      subject: `You are now on call for ${name} (automatic handoff)`,
+      lead: `The baton for ${name} was not passed in time${input.fromName ? ` by ${input.fromName}` : ''}, so Baton gave it to you automatically: you are now on call.`,
+      after: ['Acknowledge your new on-call duty in Baton.'],
+      action: acknowledgeDuty(input),
+      sms: `Baton: you are now on call for ${name} (automatic handoff). Acknowledge in Baton.`,
+    },
+    input.baseUrl,
+  );
+}
+
+/** autoTransferAwayMessage: the baton moved on from you automatically. */
+export function autoTransferAwayMessage(
+  input: RotationLinks & { toName: string | null },
+): MessageContent {
+  const name = input.rotation.name;
+  const to = input.toName ?? 'the next member';
+  return composeMessage(
+    {
+      subject: `The baton for ${name} moved on automatically`,
+      lead: `The baton for ${name} was not passed within the hour after your shift ended, so Baton moved it to ${to}. The audit log flags the handoff as escalated.`,
+      action: openRotation(input),
+      sms: `Baton: the ${name} baton moved to ${to} automatically.`,
+    },
+    input.baseUrl,
+  );
+}
+
+/** Why the baton moved without a person passing it: a schedule entry, or a coverage window. */
+type BatonMoveReason = 'schedule' | 'coverage' | 'coverage_end';
+
+/** batonArrivedMessage: a schedule entry (or a coverage window's start or end) gave you the baton. */
+export function batonArrivedMessage(
+  input: MessageContext & {
+    reason: BatonMoveReason;
+    until: Date | null;
+  },
+): MessageContent {
+  const name = input.rotation.name;
+  const until = input.until ? ` until ${formatWhen(input.until, input.timeZone)}` : '';
+  const lead =
+    input.reason === 'schedule'
+      ? `Your scheduled on-call shift for ${name} has started: you hold the baton${until}.`
+      : input.reason === 'coverage'
+        ? `Your coverage window for ${name} has started: you hold the baton${until}.`
+        : `The coverage window for ${name} has ended and the baton is back with you.`;
+  const showsTime = until !== '';
+  return composeMessage(
+    {
+      subject: `You are now on call for ${name}`,
+      lead,
+      after: ['Acknowledge your new on-call duty in Baton.'],
+      action: acknowledgeDuty(input),
+      sms: `Baton: you are now on call for ${name}${until}.`,
+      timeZone: showsTime ? input.timeZone : undefined,
+      smsShowsTime: showsTime,
+    },
+    input.baseUrl,
+  );
+}
+
+/** batonLeftMessage: a schedule entry or coverage window ended, and the baton left you. */
+export function batonLeftMessage(
+  input: RotationLinks & {
+    reason: BatonMoveReason;
+    toName: string | null;
+  },
+): MessageContent {
+  const name = input.rotation.name;
+  const to = input.toName ? `${input.toName} now holds it` : 'nobody holds it until the next entry';
+  const lead =
+    input.reason === 'coverage'
+      ? `Your coverage window for ${name} has started: ${to}.`
+      : input.reason === 'coverage_end'
+        ? `Your coverage window for ${name} has ended: ${to}.`
+        : `Your scheduled on-call shift for ${name} has ended: ${to}.`;
+  return composeMessage(
+    {
+      subject: `You are no longer on call for ${name}`,
+      lead,
+      action: openRotation(input),
+      sms: `Baton: you are off duty for ${name}; ${to}.`,
+    },
+    input.baseUrl,
+  );
+}
+
+/** acknowledgementMissedMessage: to the previous holder, when the receiver has not acknowledged. */
+export function acknowledgementMissedMessage(
+  input: RotationLinks & { toName: string; urgent: boolean },
+): MessageContent {
+  const name = input.rotation.name;
+  return composeMessage(
+    {
+      subject: `${input.toName} missed handoff acknowledgment for ${name}`,
+      lead: `${input.toName} has not acknowledged the on-call duty for ${name} you handed over.`,
+      after: [
+        input.urgent
+          ? 'This was an emergency handoff: you stay responsible as backup until they acknowledge it. Reach them another way, or ask a manager to reassign.'
+          : 'Reach them another way, or ask a manager to reassign the baton.',
+      ],
+      action: openRotation(input),
+      sms: `Baton: ${input.toName} has not acknowledged ${name}. Reach them or ask a manager to reassign.`,
+    },
+    input.baseUrl,
+  );
+}
+
+/** emergencyAcknowledgedMessage: to the previous holder, when an emergency handoff is acknowledged. */
+export function emergencyAcknowledgedMessage(
+  input: RotationLinks & { toName: string },
+): MessageContent {
+  const name = input.rotation.name;
+  return composeMessage(
+    {
+      subject: `${input.toName} acknowledged your emergency handoff for ${name}`,
+      lead: `${input.toName} acknowledged new on-call duty for ${name}. You are no longer backup once the usual backup time is over.`,
+      action: openRotation(input),
+      sms: `Baton: ${input.toName} acknowledged your emergency handoff for ${name}.`,
     },
     input.baseUrl,
   );
@@ -236,19 +411,18 @@ export function reassignedAwayMessage(input: {
 // Coverage
 
 /** coverageRequestedMessage asks a member to cover the holder for a window. */
-export function coverageRequestedMessage(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  requesterName: string;
-  startAt: Date;
-  endAt: Date;
-  notes: string | null;
-  timeZone: string;
-}): MessageContent {
+export function coverageRequestedMessage(
+  input: MessageContext & {
+    requesterName: string;
+    startAt: Date;
+    endAt: Date;
+    notes: string | null;
+  },
+): MessageContent {
   const { rotation } = input;
   const from = formatWhen(input.startAt, input.timeZone);
   const to = formatWhen(input.endAt, input.timeZone);
-  return compose(
+  return composeMessage(
     {
       subject: `${input.requesterName} asks you to cover ${rotation.name}`,
       lead: `${input.requesterName} asks you to hold the baton for ${rotation.name} for a while.`,
@@ -262,26 +436,27 @@ export function coverageRequestedMessage(input: {
         url: rotationUrl(input.baseUrl, rotation.id),
       },
       sms: `Baton: ${input.requesterName} asks you to cover ${rotation.name} from ${from} until ${to}.`,
+      timeZone: input.timeZone,
+      smsShowsTime: true,
     },
     input.baseUrl,
   );
 }
 
 /** coverageOutcomeMessage tells the requester whether their coverage request was accepted. */
-export function coverageOutcomeMessage(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  coveringName: string;
-  outcome: 'accepted' | 'declined';
-  startAt: Date;
-  endAt: Date;
-  timeZone: string;
-}): MessageContent {
+export function coverageOutcomeMessage(
+  input: MessageContext & {
+    coveringName: string;
+    outcome: 'accepted' | 'declined';
+    startAt: Date;
+    endAt: Date;
+  },
+): MessageContent {
   const { rotation } = input;
   const from = formatWhen(input.startAt, input.timeZone);
   const to = formatWhen(input.endAt, input.timeZone);
   const accepted = input.outcome === 'accepted';
-  return compose(
+  return composeMessage(
     {
       subject: `${input.coveringName} ${input.outcome} your coverage request for ${rotation.name}`,
       lead: accepted
@@ -291,8 +466,29 @@ export function coverageOutcomeMessage(input: {
         ['From', from],
         ['Until', to],
       ],
-      action: { label: 'Open the rotation in Baton', url: rotationUrl(input.baseUrl, rotation.id) },
+      action: openRotation(input),
       sms: `Baton: ${input.coveringName} ${input.outcome} covering ${rotation.name} (${from} to ${to}).`,
+      timeZone: input.timeZone,
+      smsShowsTime: true,
+    },
+    input.baseUrl,
+  );
+}
+
+/** coverageNotStartedMessage: an accepted window could not start (the requester no longer holds the baton). */
+export function coverageNotStartedMessage(
+  input: MessageContext & { requesterName: string | null; start: Date },
+): MessageContent {
+  const name = input.rotation.name;
+  return composeMessage(
+    {
+      subject: `Coverage for ${name} did not start`,
+      lead: `The coverage window for ${name} from ${formatWhen(input.start, input.timeZone)} did not start: ${
+        input.requesterName ?? 'the person who asked'
+      } no longer holds the baton, so there is nothing to cover. The request is cancelled.`,
+      action: openRotation(input),
+      sms: `Baton: coverage for ${name} did not start and is cancelled.`,
+      timeZone: input.timeZone,
     },
     input.baseUrl,
   );
@@ -301,15 +497,12 @@ export function coverageOutcomeMessage(input: {
 // ---------------------------------------------------------------------------------------------
 // Pages
 
-interface PageMessageInput {
-  baseUrl: string;
-  rotation: RotationRef;
+interface PageMessageInput extends MessageContext {
   pagerName: string | null;
   message: string;
   urgency: Urgency;
   ackUrl: string;
   createdAt: Date;
-  timeZone: string;
 }
 
 const pager = (name: string | null) => name ?? 'Someone';
@@ -318,7 +511,7 @@ const pager = (name: string | null) => name ?? 'Someone';
 export function pageMessage(input: PageMessageInput): MessageContent {
   const { rotation } = input;
   const label = URGENCY_LABELS[input.urgency];
-  return compose(
+  return composeMessage(
     {
       subject: `Page (${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 80)}`,
       lead: `${pager(input.pagerName)} paged you as the on-call person for ${rotation.name}.`,
@@ -336,6 +529,7 @@ export function pageMessage(input: PageMessageInput): MessageContent {
         input.message,
         240,
       )} Ack: ${input.ackUrl}`,
+      timeZone: input.timeZone,
     },
     input.baseUrl,
   );
@@ -354,7 +548,7 @@ export function pageBackupMessage(
   const until = input.backupUntil
     ? `until ${formatWhen(input.backupUntil, input.timeZone)}`
     : `until ${input.holderName} acknowledges the emergency handoff`;
-  return compose(
+  return composeMessage(
     {
       subject: `Backup: ${input.holderName} was paged (${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 60)}`,
       lead: `${pager(input.pagerName)} paged ${input.holderName}, who took over ${rotation.name} from you. You are backup ${until}.`,
@@ -371,6 +565,7 @@ export function pageBackupMessage(
         input.message,
         180,
       )} ${pagesUrl(input.baseUrl, rotation.id)}`,
+      timeZone: input.timeZone,
     },
     input.baseUrl,
   );
@@ -382,7 +577,7 @@ export function pageEscalatedToYouMessage(
 ): MessageContent {
   const { rotation } = input;
   const label = URGENCY_LABELS[input.urgency];
-  return compose(
+  return composeMessage(
     {
       subject: `Escalated page (${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 80)}`,
       lead: `A page for ${rotation.name} from ${pager(input.pagerName)} was escalated to you${
@@ -399,6 +594,7 @@ export function pageEscalatedToYouMessage(
       action: { label: 'Acknowledge page', url: input.ackUrl },
       secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
       sms: `Baton ESCALATED PAGE (${label}) ${rotation.name}: ${shorten(input.message, 220)} Ack: ${input.ackUrl}`,
+      timeZone: input.timeZone,
     },
     input.baseUrl,
   );
@@ -410,7 +606,7 @@ export function pageReminderMessage(
 ): MessageContent {
   const { rotation } = input;
   const label = URGENCY_LABELS[input.urgency];
-  return compose(
+  return composeMessage(
     {
       subject: `Reminder: unacknowledged page for ${rotation.name}`,
       lead: `You have not acknowledged the page from ${pager(input.pagerName)} for ${rotation.name}.`,
@@ -427,28 +623,28 @@ export function pageReminderMessage(
       action: { label: 'Acknowledge page', url: input.ackUrl },
       secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
       sms: `Baton REMINDER: page for ${rotation.name} not acknowledged: ${shorten(input.message, 200)} Ack: ${input.ackUrl}`,
+      timeZone: input.timeZone,
     },
     input.baseUrl,
   );
 }
 
 /** pageWarningMessage warns the pager that their page is still not acknowledged. */
-export function pageWarningMessage(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  targetName: string | null;
-  message: string;
-  sentAt: Date;
-  /** the automatic escalation to come, null when none comes */
-  escalation: { at: Date; toName: string } | null;
-  timeZone: string;
-}): MessageContent {
+export function pageWarningMessage(
+  input: MessageContext & {
+    targetName: string | null;
+    message: string;
+    sentAt: Date;
+    /** the automatic escalation to come, null when none comes */
+    escalation: { at: Date; toName: string } | null;
+  },
+): MessageContent {
   const { rotation } = input;
   const who = input.targetName ?? 'The person you paged';
   const next = input.escalation
     ? `Unless it is acknowledged, it escalates to ${input.escalation.toName} at ${formatWhen(input.escalation.at, input.timeZone)}.`
     : 'It will not escalate on its own: escalate it by hand in Baton if it cannot wait.';
-  return compose(
+  return composeMessage(
     {
       subject: `Warning: your page for ${rotation.name} is not acknowledged`,
       lead: `${who} has not acknowledged your page for ${rotation.name}, sent ${formatWhen(input.sentAt, input.timeZone)}.`,
@@ -456,22 +652,24 @@ export function pageWarningMessage(input: {
       after: [next],
       action: { label: 'See the page in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
       sms: `Baton WARNING: your page for ${rotation.name} is not acknowledged yet. ${next}`,
+      timeZone: input.timeZone,
+      smsShowsTime: input.escalation !== null,
     },
     input.baseUrl,
   );
 }
 
 /** pageEscalatedNotice tells the pager who their page went on to. */
-export function pageEscalatedNotice(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  fromName: string | null;
-  toName: string;
-  reason: string;
-  automatic: boolean;
-}): MessageContent {
+export function pageEscalatedNotice(
+  input: RotationLinks & {
+    fromName: string | null;
+    toName: string;
+    reason: string;
+    automatic: boolean;
+  },
+): MessageContent {
   const { rotation } = input;
-  return compose(
+  return composeMessage(
     {
       subject: `Your page for ${rotation.name} was escalated to ${input.toName}`,
       lead: `${input.automatic ? 'Nobody acknowledged your page in time, so it' : 'Your page'} for ${rotation.name} was escalated${
@@ -486,34 +684,34 @@ export function pageEscalatedNotice(input: {
 }
 
 /** pageAcknowledgedNotice tells the pager the page was acknowledged. */
-export function pageAcknowledgedNotice(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  byName: string;
-  at: Date;
-  timeZone: string;
-}): MessageContent {
+export function pageAcknowledgedNotice(
+  input: MessageContext & {
+    byName: string;
+    at: Date;
+  },
+): MessageContent {
   const { rotation } = input;
-  return compose(
+  return composeMessage(
     {
       subject: `${input.byName} acknowledged your page for ${rotation.name}`,
       lead: `${input.byName} acknowledged your page for ${rotation.name} at ${formatWhen(input.at, input.timeZone)}.`,
       action: { label: 'See the page in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
       sms: `Baton: ${input.byName} acknowledged your page for ${rotation.name}.`,
+      timeZone: input.timeZone,
     },
     input.baseUrl,
   );
 }
 
 /** pageResolvedNotice tells the recipient of an unacknowledged page that it needs nothing more. */
-export function pageResolvedNotice(input: {
-  baseUrl: string;
-  rotation: RotationRef;
-  byName: string;
-  message: string;
-}): MessageContent {
+export function pageResolvedNotice(
+  input: RotationLinks & {
+    byName: string;
+    message: string;
+  },
+): MessageContent {
   const { rotation } = input;
-  return compose(
+  return composeMessage(
     {
       subject: `Page for ${rotation.name} resolved by ${input.byName}`,
       lead: `${input.byName} resolved the page for ${rotation.name}; it needs nothing more from you.`,
@@ -540,7 +738,7 @@ export function invitationEmail(
   const role = normalizeRole(invitation.role);
   const roleLabel = role ? ROLE_LABELS[role] : invitation.role;
   const baseUrl = options.baseUrl ?? new URL(link).origin;
-  return compose(
+  return composeMessage(
     {
       subject: 'You are invited to Baton',
       lead: `Hello ${invitation.name}, ${options.inviterName ?? 'an administrator'} invited you to join Baton, your team's on-call rotations, as ${roleLabel}.`,
@@ -552,6 +750,7 @@ export function invitationEmail(
       ],
       action: { label: 'Accept the invitation', url: link },
       sms: `Baton: you are invited to join as ${roleLabel}: ${link}`,
+      timeZone: invitation.expiresAt ? 'UTC' : undefined,
     },
     baseUrl,
   );

@@ -178,6 +178,7 @@ describe('coverage', () => {
     expect(rows[0].content.subject).toBe('Olivia Ortiz asks you to cover Platform Primary');
     // Noah reads times in Tokyo: 09:00 UTC is 6:00 PM there.
     expect(rows[0].content.text).toContain('From: Tue, Nov 3, 2026, 6:00 PM GMT+9');
+    expect(rows[0].content.text).toContain('Times are in Asia/Tokyo.');
 
     await t.database.db.transaction((tx) =>
       notifyCoverageOutcome(

@@ -1,16 +1,18 @@
 import { inArray } from 'drizzle-orm';
 import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
+import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { toUser, type UserRow } from '../users/user-repository';
+import type { MessageContent } from './message-layout';
 import {
   batonPassedMessage,
   coverageOutcomeMessage,
   coverageRequestedMessage,
   invitationEmail,
-  type MessageContent,
+  type MessageContext,
   onCallTakenMessage,
   publicBaseUrl,
   type RotationRef,
@@ -20,9 +22,10 @@ import {
 import { enqueueNotifications, type NotificationInput } from './outbox';
 
 /**
- * What an event tells whom (decision 061). Each function is called inside the event's own
+ * What an event tells whom (decisions 061 and 185). Each function is called inside the event's own
  * transaction, so the notifications commit or roll back with it; the event key makes a repeat a
- * no-op. The service modules call these; the words live in messages.ts.
+ * no-op. The service modules call the notify functions, the engine and the services' other
+ * rotation events call sendNotices; the words live in messages.ts.
  */
 
 /** What the notify functions need: the cipher and, for links, the configuration. */
@@ -72,6 +75,56 @@ export function toInput(
   };
 }
 
+/**
+ * One message about a rotation to one person: whom, which message, and the key that makes it
+ * once-only. The message is written when it is sent, for its reader (their time zone).
+ */
+export interface Notice {
+  eventKey: string;
+  kind: string;
+  /** undefined: the person is not known (deleted); nothing is sent */
+  recipient: User | undefined;
+  message: (context: MessageContext) => MessageContent;
+}
+
+/** noticeInputs writes each notice out for the outbox, in its reader's time zone. */
+export function noticeInputs(
+  deps: Pick<NotifyDeps, 'config'>,
+  rotation: RotationRef,
+  notices: readonly Notice[],
+): NotificationInput[] {
+  const baseUrl = publicBaseUrl(deps.config);
+  return notices.flatMap(({ eventKey, kind, recipient, message }) =>
+    recipient === undefined
+      ? []
+      : [
+          toInput(
+            eventKey,
+            kind,
+            recipient,
+            message({ baseUrl, rotation, timeZone: zoneOrUtc(recipient.timezone) }),
+          ),
+        ],
+  );
+}
+
+/**
+ * sendNotices writes the notices to the outbox in the caller's transaction, each in its reader's
+ * time zone; a notice whose event key was sent to that person before is not sent again. Returns
+ * how many outbox rows were new.
+ */
+export async function sendNotices(
+  tx: Db | Tx,
+  deps: NotifyDeps,
+  now: Date,
+  rotation: RotationRef,
+  notices: readonly Notice[],
+): Promise<number> {
+  const inputs = noticeInputs(deps, rotation, notices);
+  if (inputs.length === 0) return 0;
+  return enqueueNotifications(tx, deps.cipher, now, inputs);
+}
+
 const nameOf = (people: Map<number, User>, id: number | null) =>
   id === null ? null : (people.get(id)?.name ?? null);
 
@@ -97,17 +150,19 @@ export async function notifyBatonPassed(
     [event.fromUserId, event.toUserId],
     event.known,
   );
-  const receiver = people.get(event.toUserId);
-  if (!receiver) return;
-  const content = batonPassedMessage({
-    baseUrl: publicBaseUrl(deps.config),
-    rotation: event.rotation,
-    fromName: nameOf(people, event.fromUserId) ?? 'The previous holder',
-    notes: event.notes || null,
-    urgent: event.urgent,
-  });
-  await enqueueNotifications(tx, deps.cipher, event.now, [
-    toInput(`handoff:${event.handoffId}`, 'baton.passed', receiver, content),
+  await sendNotices(tx, deps, event.now, event.rotation, [
+    {
+      eventKey: `handoff:${event.handoffId}`,
+      kind: 'baton.passed',
+      recipient: people.get(event.toUserId),
+      message: (c) =>
+        batonPassedMessage({
+          ...c,
+          fromName: nameOf(people, event.fromUserId) ?? 'The previous holder',
+          notes: event.notes || null,
+          urgent: event.urgent,
+        }),
+    },
   ]);
 }
 
@@ -142,16 +197,18 @@ export async function notifyOnCallTaken(
   if (candidates.length === 0) return;
   const people = await loadRecipients(tx, deps.cipher, [event.takerId, ...candidates], event.known);
   const takerName = nameOf(people, event.takerId) ?? 'A member';
-  const content = onCallTakenMessage({
-    baseUrl: publicBaseUrl(deps.config),
-    rotation: event.rotation,
-    takerName,
-  });
-  const inputs = [...new Set(candidates)]
-    .map((id) => people.get(id))
-    .filter((u): u is User => u !== undefined)
-    .map((u) => toInput(`handoff:${event.handoffId}`, 'baton.taken', u, content));
-  await enqueueNotifications(tx, deps.cipher, event.now, inputs);
+  await sendNotices(
+    tx,
+    deps,
+    event.now,
+    { id: event.rotation.id, name: event.rotation.name },
+    [...new Set(candidates)].map((id) => ({
+      eventKey: `handoff:${event.handoffId}`,
+      kind: 'baton.taken',
+      recipient: people.get(id),
+      message: (c) => onCallTakenMessage({ ...c, takerName }),
+    })),
+  );
 }
 
 /** notifyReassigned tells both the new holder and the previous one (if any) of a reassignment. */
@@ -176,45 +233,38 @@ export async function notifyReassigned(
     [event.actorId, event.fromUserId, event.toUserId],
     event.known,
   );
-  const baseUrl = publicBaseUrl(deps.config);
   const actorName = nameOf(people, event.actorId) ?? 'A manager';
   const notes = event.notes || null;
-  const inputs: NotificationInput[] = [];
   const receiver = people.get(event.toUserId);
-  if (receiver) {
-    inputs.push(
-      toInput(
-        `handoff:${event.handoffId}`,
-        'baton.reassigned',
-        receiver,
+  const notices: Notice[] = [
+    {
+      eventKey: `handoff:${event.handoffId}`,
+      kind: 'baton.reassigned',
+      recipient: receiver,
+      message: (c) =>
         reassignedToYouMessage({
-          baseUrl,
-          rotation: event.rotation,
+          ...c,
           actorName,
           previousName: nameOf(people, event.fromUserId),
           notes,
         }),
-      ),
-    );
-  }
-  const previous = event.fromUserId === null ? undefined : people.get(event.fromUserId);
-  if (previous && previous.id !== event.toUserId) {
-    inputs.push(
-      toInput(
-        `handoff:${event.handoffId}`,
-        'baton.reassigned',
-        previous,
+    },
+  ];
+  if (event.fromUserId !== null && event.fromUserId !== event.toUserId) {
+    notices.push({
+      eventKey: `handoff:${event.handoffId}`,
+      kind: 'baton.reassigned',
+      recipient: people.get(event.fromUserId),
+      message: (c) =>
         reassignedAwayMessage({
-          baseUrl,
-          rotation: event.rotation,
+          ...c,
           actorName,
           nextName: receiver?.name ?? 'another member',
           notes,
         }),
-      ),
-    );
+    });
   }
-  await enqueueNotifications(tx, deps.cipher, event.now, inputs);
+  await sendNotices(tx, deps, event.now, event.rotation, notices);
 }
 
 /** notifyCoverageRequested asks the covering member, in their time zone. */
@@ -233,19 +283,20 @@ export async function notifyCoverageRequested(
   },
 ): Promise<void> {
   const people = await loadRecipients(tx, deps.cipher, [event.requesterId, event.coveringUserId]);
-  const covering = people.get(event.coveringUserId);
-  if (!covering) return;
-  const content = coverageRequestedMessage({
-    baseUrl: publicBaseUrl(deps.config),
-    rotation: event.rotation,
-    requesterName: nameOf(people, event.requesterId) ?? 'The on-call person',
-    startAt: event.startAt,
-    endAt: event.endAt,
-    notes: event.notes || null,
-    timeZone: covering.timezone,
-  });
-  await enqueueNotifications(tx, deps.cipher, event.now, [
-    toInput(`coverage:${event.requestId}:requested`, 'coverage.requested', covering, content),
+  await sendNotices(tx, deps, event.now, event.rotation, [
+    {
+      eventKey: `coverage:${event.requestId}:requested`,
+      kind: 'coverage.requested',
+      recipient: people.get(event.coveringUserId),
+      message: (c) =>
+        coverageRequestedMessage({
+          ...c,
+          requesterName: nameOf(people, event.requesterId) ?? 'The on-call person',
+          startAt: event.startAt,
+          endAt: event.endAt,
+          notes: event.notes || null,
+        }),
+    },
   ]);
 }
 
@@ -268,24 +319,20 @@ export async function notifyCoverageOutcome(
   },
 ): Promise<void> {
   const people = await loadRecipients(tx, deps.cipher, [event.requesterId, event.coveringUserId]);
-  const requester = people.get(event.requesterId);
-  if (!requester) return;
-  const content = coverageOutcomeMessage({
-    baseUrl: publicBaseUrl(deps.config),
-    rotation: event.rotation,
-    coveringName: nameOf(people, event.coveringUserId) ?? 'The member you asked',
-    outcome: event.outcome,
-    startAt: event.startAt,
-    endAt: event.endAt,
-    timeZone: requester.timezone,
-  });
-  await enqueueNotifications(tx, deps.cipher, event.now, [
-    toInput(
-      `coverage:${event.requestId}:${event.outcome}`,
-      `coverage.${event.outcome}`,
-      requester,
-      content,
-    ),
+  await sendNotices(tx, deps, event.now, event.rotation, [
+    {
+      eventKey: `coverage:${event.requestId}:${event.outcome}`,
+      kind: `coverage.${event.outcome}`,
+      recipient: people.get(event.requesterId),
+      message: (c) =>
+        coverageOutcomeMessage({
+          ...c,
+          coveringName: nameOf(people, event.coveringUserId) ?? 'The member you asked',
+          outcome: event.outcome,
+          startAt: event.startAt,
+          endAt: event.endAt,
+        }),
+    },
   ]);
 }
 

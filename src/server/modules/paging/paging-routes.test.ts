@@ -430,6 +430,7 @@ describe('the clock: reminder and warning at 15 minutes, escalation at 30', () =
     expect(warning.map((n) => n.userId)).toEqual([people.morgan.id]);
     expect(warning[0].content.text).toContain('Olivia Ortiz has not acknowledged your page for');
     expect(warning[0].content.text).toContain('it escalates to Noah Nakamura at');
+    expect(warning[0].content.text).toContain('Times are in UTC.');
     // The reminder carries the same link as the page.
     const first = sent.find((n) => n.kind === 'page' && n.channel === 'email');
     const reminder = sent.find((n) => n.kind === 'page.reminder' && n.channel === 'email');
