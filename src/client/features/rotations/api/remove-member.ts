@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { RECENT_HANDOFFS_KEY_ROOT, refreshRotationViews } from './refresh';
+import { refreshHandoffHistories, refreshRotationViews } from './refresh';
 
 export type RemoveMemberVariables = { rotationId: number; userId: number; userName: string };
 
@@ -16,7 +16,7 @@ export function useRemoveMember() {
       // Removing the holder may pass the baton on, which writes a handoff.
       await Promise.all([
         refreshRotationViews(queryClient),
-        queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT }),
+        refreshHandoffHistories(queryClient),
       ]);
     },
     onError: (error) =>
