@@ -14,10 +14,7 @@ export function useRemoveMember() {
     onSuccess: async (_data, { userName }) => {
       notifySuccess('On-call person removed', `${userName} has been removed from the rotation.`);
       // Removing the holder may pass the baton on, which writes a handoff.
-      await Promise.all([
-        refreshRotationViews(queryClient),
-        refreshHandoffHistories(queryClient),
-      ]);
+      await Promise.all([refreshRotationViews(queryClient), refreshHandoffHistories(queryClient)]);
     },
     onError: (error) =>
       notifyError(
