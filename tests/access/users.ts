@@ -8,6 +8,8 @@ export const access: RouteAccess[] = [
     url: '/api/users/by-roles?roles=on-call,manager',
     allowed: SIGNED_IN,
   },
+  // The read-only person view (decision 187): every role with rotation.view.
+  { method: 'GET', route: '/api/users/:id', url: '/api/users/999999', allowed: SIGNED_IN },
   {
     // Someone else's profile: administrators only (one's own is tested in user-routes.test.ts).
     method: 'PATCH',

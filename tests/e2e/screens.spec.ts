@@ -274,9 +274,11 @@ test.describe('On-Call Team', () => {
     await expect(row('Iris Incident')).toContainText('Email only');
     await expect(row('Noah Nakamura')).toContainText(/Active \(\d+\)/);
     await expect(row('Noah Nakamura')).toContainText('Asia/Tokyo');
+    // Issue 15: 'View User' no longer bounces a member off /admin/users; it opens the person's
+    // read-only view (decision 187).
     await expect(row('Iris Incident').getByRole('link', { name: /^View User/ })).toHaveAttribute(
       'href',
-      '/admin/users',
+      /^\/people\/\d+$/,
     );
     await expect(table.getByRole('link', { name: /^Manage User/ })).toHaveCount(0);
 

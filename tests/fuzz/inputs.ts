@@ -180,6 +180,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
       notificationPreference: oneOf('email', 'sms', 'both', 'all'),
     },
   },
+  'GET /api/users/:id': { params: { id: userId } },
   'DELETE /api/users/:id': { params: { id: otherUserId } },
   'PATCH /api/admin/users/:id/roles': {
     params: { id: otherUserId },
@@ -291,12 +292,13 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     query: {
       search: line,
       status: oneOf('all', '', 'success', 'acknowledged', 'missed', 'escalated'),
+      rotationId,
       limit,
       before: cursor,
     },
   },
   'GET /api/audit-log/handoffs.csv': {
-    query: { search: line, status: oneOf('all', 'success', 'missed') },
+    query: { search: line, status: oneOf('all', 'success', 'missed'), rotationId },
   },
   'GET /api/audit-log/admin-events': { query: { limit, before: eventId } },
   // Administrators' screens

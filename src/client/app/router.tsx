@@ -17,6 +17,7 @@ const RotationsPage = lazyPage(() => import('./routes/rotations'), 'RotationsPag
 const NewRotationPage = lazyPage(() => import('./routes/new-rotation'), 'NewRotationPage');
 const RotationDetailPage = lazyPage(() => import('./routes/rotation-detail'), 'RotationDetailPage');
 const OnCallTeamPage = lazyPage(() => import('./routes/on-call-team'), 'OnCallTeamPage');
+const PersonPage = lazyPage(() => import('./routes/person'), 'PersonPage');
 const AuditLogPage = lazyPage(() => import('./routes/audit-log'), 'AuditLogPage');
 const CalendarPage = lazyPage(() => import('./routes/calendar'), 'CalendarPage');
 const SettingsPage = lazyPage(() => import('./routes/settings'), 'SettingsPage');
@@ -77,6 +78,7 @@ export const router = createBrowserRouter([
               { path: '/rotations/new', element: <NewRotationPage /> },
               { path: '/rotations/:id', element: <RotationDetailPage /> },
               { path: '/on-call-team', element: <OnCallTeamPage /> },
+              { path: '/people/:id', element: <PersonPage /> },
               { path: '/audit-log', element: <AuditLogPage /> },
               { path: '/calendar', element: <CalendarPage /> },
               { path: '/settings', element: <SettingsPage /> },

@@ -29,6 +29,8 @@ export const HandoffHistoryQuerySchema = z.object({
     })
     .optional()
     .transform((s) => (s && s !== 'all' ? s : undefined)),
+  /** one rotation's handoffs only (the rotation page's history; decision 187) */
+  rotationId: idText({ label: 'rotationId' }).optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int('limit must be a whole number')

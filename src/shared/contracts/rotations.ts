@@ -67,6 +67,13 @@ export const RotationSchema = z.object({
       occurredAt: z.string(),
       /** ISO: after this the handoff is marked missed */
       acknowledgeBy: z.string(),
+      /** the handoff's notes, quoted to the receiver (decision 187); null when there are none */
+      notes: z.string().nullable(),
+      /**
+       * who wrote the notes: the one who passed the baton, or asked for the coverage that
+       * started; null for a reassignment (a manager's notes) or when they left the rotation
+       */
+      notesBy: z.object({ id: z.number().int(), name: z.string() }).nullable(),
     })
     .nullable()
     .optional(),

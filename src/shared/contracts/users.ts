@@ -128,3 +128,41 @@ export const RolesFormSchema = z.object({
   roles: z.array(RoleSchema).min(1, 'At least one role must be selected'),
 });
 export type RolesFormValues = z.infer<typeof RolesFormSchema>;
+
+/**
+ * PersonDetailSchema is GET /api/users/{id}: the read-only person view any signed-in member
+ * opens from the On-Call Team (decision 187). Only what a teammate needs to reach and cover for
+ * someone: no roles, no notification preference, no sign-in links.
+ */
+export const PersonDetailSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  timezone: z.string(),
+  /** the rotations they belong to, by name; `holdsBaton` when they are on call there now */
+  rotations: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      isSuspended: z.boolean(),
+      holdsBaton: z.boolean(),
+    }),
+  ),
+  /** the coverage they give: accepted or running requests not yet ended, soonest first */
+  covering: z.array(
+    z.object({
+      id: z.number().int(),
+      rotation: z.object({ id: z.number().int(), name: z.string() }),
+      /** whom they cover */
+      requester: z.object({ id: z.number().int(), name: z.string() }),
+      /** ISO */
+      startTime: z.string(),
+      /** ISO */
+      endTime: z.string(),
+      /** accepted (to come) or active (running now) */
+      status: z.enum(['accepted', 'active']),
+    }),
+  ),
+});
+export type PersonDetail = z.infer<typeof PersonDetailSchema>;

@@ -8,6 +8,7 @@ import {
   isBoundaryHandedOff,
   isMissedNoticeStale,
   type LatestHandoff,
+  notesAuthorId,
   planHandoffFlow,
   planScheduleNotices,
   type ScheduleNoticeInput,
@@ -381,5 +382,19 @@ describe('planScheduleNotices', () => {
     ['no entries: nothing', { entries: [] }, '16:45', []],
   ] as const)('%s', (_, over, nowIso, expected) => {
     expect(plan(over as Partial<ScheduleNoticeInput>, nowIso)).toEqual(expected);
+  });
+});
+
+describe('notesAuthorId (decision 187)', () => {
+  test.each([
+    ['pass', 7, 7],
+    ['coverage', 7, 7],
+    ['reassign', 7, null],
+    ['auto', 7, null],
+    ['coverage_end', 7, null],
+    ['take', null, null],
+    ['pass', null, null],
+  ] as const)('%s from %s: %s', (kind, fromUserId, expected) => {
+    expect(notesAuthorId({ kind, fromUserId })).toBe(expected);
   });
 });

@@ -359,3 +359,17 @@ export function planScheduleNotices(
   }
   return notices;
 }
+
+/** Handoff kinds whose notes the previous holder wrote: their pass, or their coverage request. */
+const KINDS_WITH_NOTES_BY_PREVIOUS_HOLDER = ['pass', 'coverage'] as const;
+
+/**
+ * notesAuthorId returns who wrote a handoff's notes, when the handoff records it: the previous
+ * holder of a pass or of a coverage start (the notes of their request). A reassignment's notes are
+ * the manager's, whom the handoff does not record: null (decision 187).
+ */
+export function notesAuthorId(handoff: { kind: string; fromUserId: number | null }): number | null {
+  return (KINDS_WITH_NOTES_BY_PREVIOUS_HOLDER as readonly string[]).includes(handoff.kind)
+    ? handoff.fromUserId
+    : null;
+}

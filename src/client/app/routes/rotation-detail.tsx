@@ -51,6 +51,7 @@ import {
 } from '@/features/acknowledgements/components/acknowledge-handoff';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
+import { RotationHandoffHistory } from '@/features/handoffs/components/rotation-handoff-history';
 import { RotationPageHistory } from '@/features/paging/components/rotation-page-history';
 import { useActivateRotation } from '@/features/rotations/api/activate-rotation';
 import { useChangeRotationType } from '@/features/rotations/api/change-rotation-type';
@@ -456,6 +457,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
       </Card>
 
       <CoverageRequestsPanel rotationId={rotation.id} />
+      <RotationHandoffHistory rotationId={rotation.id} />
       {can(roles, 'page.viewHistory') ? <RotationPageHistory rotationId={rotation.id} /> : null}
 
       <PassBatonDialog rotation={rotation} {...opener('pass')} />

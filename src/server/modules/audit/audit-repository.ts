@@ -19,6 +19,7 @@ const userCtx = (column: string, rowId: number) => ({ table: 'users', column, ro
 export interface HandoffFilter {
   search?: string;
   status?: string;
+  rotationId?: number;
 }
 
 /** A position in the history, newest first: entries strictly older than it come next. */
@@ -140,6 +141,7 @@ export async function listHandoffHistory(
 ): Promise<HandoffHistoryRow[]> {
   const conditions: SQL[] = [];
   if (filter.status) conditions.push(eq(handoffs.status, filter.status));
+  if (filter.rotationId !== undefined) conditions.push(eq(handoffs.rotationId, filter.rotationId));
   if (filter.search) {
     const userIds = await names.idsMatching(filter.search);
     const matches: SQL[] = [sql`${rotations.name} ilike ${`%${escapeLike(filter.search)}%`}`];

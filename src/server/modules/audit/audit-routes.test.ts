@@ -195,7 +195,48 @@ describe('GET /api/audit-log/handoffs', () => {
     expect(all.entries.every((e) => e.status === 'acknowledged')).toBe(true);
   });
 
+  test("filters by rotation: one rotation's handoffs, with status and search too (decision 187)", async () => {
+    const mine = await insertRotation(t.database.db, { name: 'Rotation Filter Mine' });
+    const other = await insertRotation(t.database.db, { name: 'Rotation Filter Other' });
+    const [first, , third] = await insertHandoffs(t.database.db, [
+      { rotationId: mine.id, status: 'success', notes: 'mine 1', occurredAt: minutesAgo(9) },
+      { rotationId: other.id, status: 'success', notes: 'other', occurredAt: minutesAgo(8) },
+      { rotationId: mine.id, status: 'missed', notes: 'mine 2', occurredAt: minutesAgo(7) },
+    ]);
+    const page = await historyPage(`rotationId=${mine.id}&limit=10`);
+    expect(page.entries.map((e) => e.id)).toEqual([third.id, first.id]);
+    expect(page.entries.map((e) => e.notes)).toEqual(['mine 2', 'mine 1']);
+    expect(page.entries.every((e) => e.rotation.id === mine.id)).toBe(true);
+    const missed = await historyPage(`rotationId=${mine.id}&status=missed`);
+    expect(missed.entries.map((e) => e.id)).toEqual([third.id]);
+    // The search narrows within the rotation, never widens past it.
+    const searched = await historyPage(`rotationId=${mine.id}&search=rotation%20filter`);
+    expect(searched.entries.map((e) => e.id)).toEqual([third.id, first.id]);
+    expect((await historyPage('rotationId=999999')).entries).toEqual([]);
+  });
+
+  test("every role that opens the rotation page reads that rotation's history (decision 187)", async () => {
+    const rotation = await insertRotation(t.database.db, { name: 'Rotation History Roles' });
+    const [handoff] = await insertHandoffs(t.database.db, [
+      { rotationId: rotation.id, notes: 'for everyone', occurredAt: minutesAgo(4) },
+    ]);
+    for (const roles of [['on-call'], ['manager'], ['incident_manager'], ['admin']] as const) {
+      const viewer = await t.createUser({ roles: [...roles] });
+      const cookie = await t.cookieFor(viewer);
+      const page = await t.app.inject({
+        url: `/api/rotations/${rotation.id}`,
+        headers: { cookie },
+      });
+      expect(page.statusCode, `${roles} rotation page`).toBe(200);
+      const res = await history(`rotationId=${rotation.id}&limit=10`, cookie);
+      expect(res.statusCode, `${roles} history`).toBe(200);
+      expect((res.json() as HandoffHistoryPage).entries.map((e) => e.id)).toEqual([handoff.id]);
+    }
+  });
+
   test.each([
+    ['rotationId=abc', /rotationId/],
+    ['rotationId=0', /rotationId/],
     ['status=pending', /Status must be one of/],
     ['limit=0', /limit must be at least 1/],
     ['limit=101', /limit must be at most 100/],
@@ -326,6 +367,20 @@ describe('GET /api/audit-log/handoffs.csv', () => {
     }).data;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((r) => r.status === 'missed')).toBe(true);
+
+    const target = await insertRotation(t.database.db, { name: 'CSV Rotation Filter' });
+    await insertHandoffs(t.database.db, [{ rotationId: target.id, notes: 'only' }]);
+    const filtered = await t.app.inject({
+      url: `/api/audit-log/handoffs.csv?rotationId=${target.id}`,
+      headers: { cookie: adminCookie },
+    });
+    const filteredRows = Papa.parse<Record<string, string>>(filtered.body.replace(/^\ufeff/, ''), {
+      header: true,
+      skipEmptyLines: true,
+    }).data;
+    expect(filteredRows.map((r) => [r.rotation, r.notes])).toEqual([
+      ['CSV Rotation Filter', 'only'],
+    ]);
 
     const denied = await t.app.inject({
       url: '/api/audit-log/handoffs.csv',

@@ -53,11 +53,11 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
   // The whole filtered history as CSV (RFC 4180), for administrators.
   app.get('/api/audit-log/handoffs.csv', async (req, reply) => {
     requirePermission(req, 'audit.export');
-    const { search, status } = parseInput(
-      HandoffHistoryQuerySchema.pick({ search: true, status: true }),
+    const { search, status, rotationId } = parseInput(
+      HandoffHistoryQuerySchema.pick({ search: true, status: true, rotationId: true }),
       req.query,
     );
-    const rows = await listHandoffHistory(db, names, { search, status });
+    const rows = await listHandoffHistory(db, names, { search, status, rotationId });
     const people = await loadPeople(
       db,
       deps.cipher,

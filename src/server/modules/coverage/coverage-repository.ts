@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, or } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { coverageRequests, rotations, users } from '../../db/schema';
@@ -41,12 +41,19 @@ const requesters = alias(users, 'requester');
 const coverers = alias(users, 'covering_user');
 
 /**
- * listCoverageFor returns the requests a user made or was asked to cover whose window ends
- * after `endsAfter`, newest first (one query), or the one with `id`.
+ * listCoverageFor returns the requests a user made or was asked to cover (or, with
+ * `coveringUserId`, only those they were asked to cover) whose window ends after `endsAfter`,
+ * in one of `statuses` when given, newest first (one query), or the one with `id`.
  */
 export async function listCoverageFor(
   db: Db | Tx,
-  filter: { userId?: number; endsAfter?: Date; id?: number },
+  filter: {
+    userId?: number;
+    coveringUserId?: number;
+    statuses?: CoverageRow['status'][];
+    endsAfter?: Date;
+    id?: number;
+  },
 ): Promise<CoverageWithPeople[]> {
   const conditions = [];
   if (filter.userId !== undefined) {
@@ -57,6 +64,10 @@ export async function listCoverageFor(
       ),
     );
   }
+  if (filter.coveringUserId !== undefined) {
+    conditions.push(eq(coverageRequests.coveringUserId, filter.coveringUserId));
+  }
+  if (filter.statuses) conditions.push(inArray(coverageRequests.status, filter.statuses));
   if (filter.endsAfter) conditions.push(gt(coverageRequests.endAt, filter.endsAfter));
   if (filter.id !== undefined) conditions.push(eq(coverageRequests.id, filter.id));
   return db

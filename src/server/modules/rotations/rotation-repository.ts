@@ -51,6 +51,7 @@ export interface LatestHandoffRow {
   kind: string;
   status: string;
   urgent: boolean;
+  notes: string | null;
   occurredAt: Date;
   acknowledgedAt: Date | null;
 }
@@ -77,6 +78,7 @@ export async function listRotationsWithLatest(
       kind: handoffs.kind,
       status: handoffs.status,
       urgent: handoffs.urgent,
+      notes: handoffs.notes,
       occurredAt: handoffs.occurredAt,
       acknowledgedAt: handoffs.acknowledgedAt,
     })
@@ -112,6 +114,7 @@ export async function listRotationsWithLatest(
         kind: latest.kind,
         status: latest.status,
         urgent: latest.urgent,
+        notes: latest.notes,
         occurredAt: latest.occurredAt,
         acknowledgedAt: latest.acknowledgedAt,
       },

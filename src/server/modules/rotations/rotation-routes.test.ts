@@ -981,6 +981,11 @@ describe('the baton', () => {
       expect(passed.statusCode).toBe(200);
       // The receiver must acknowledge; the urgent pass keeps the previous holder as backup.
       expect(passed.json().unacknowledgedHandoff).toMatchObject({ kind: 'pass', urgent: true });
+      // The receiver's banner quotes the notes and who wrote them (decision 187).
+      expect((await get(r.id, people.noah)).unacknowledgedHandoff).toMatchObject({
+        notes: 'Quiet night',
+        notesBy: { id: people.olivia.id, name: people.olivia.name },
+      });
       expect(passed.json().backupOnCall?.id).toBe(people.olivia.id);
       expect(passed.json()).toEqual(await get(r.id, people.olivia));
       t.clock.advance(60_000);

@@ -53,6 +53,7 @@ function handoff(id: number, values: Partial<LatestHandoffRow>): LatestHandoffRo
     kind: 'pass',
     status: 'success',
     urgent: false,
+    notes: null,
     occurredAt: at(T - 5 * MINUTE),
     acknowledgedAt: null,
     ...values,
@@ -163,5 +164,39 @@ describe('rotationsChangeAt', () => {
     });
     expect(answer.backupUserId).toBe(3);
     expect(answer.backupUntil).toBeNull();
+  });
+});
+
+describe('the notes quoted to the receiver (decision 187)', () => {
+  const [row] = rows.filter((r) => r.id === 1);
+  const quoted = (values: Partial<LatestHandoffRow>, who = members) => {
+    const [answer] = toRotations([row], who, [], readPerson, at(T), {
+      latest: new Map([[1, handoff(11, values)]]),
+      timings,
+    });
+    const { notes, notesBy } = answer.unacknowledgedHandoff ?? {};
+    return { notes, notesBy };
+  };
+
+  test.each([
+    ['a pass: the one who passed', { kind: 'pass' }, { id: 3, name: 'Person 3' }],
+    ['a coverage start: the one who asked', { kind: 'coverage' }, { id: 3, name: 'Person 3' }],
+    ["a reassignment: a manager's, not recorded", { kind: 'reassign' }, null],
+    ['an automatic handoff', { kind: 'auto' }, null],
+  ])('%s', (_, values, notesBy) => {
+    expect(quoted({ ...values, notes: 'DB failover at 02:00\nwatch the queue' })).toEqual({
+      notes: 'DB failover at 02:00\nwatch the queue',
+      notesBy,
+    });
+  });
+
+  test('no notes, blank notes: nothing to quote', () => {
+    expect(quoted({ notes: null })).toEqual({ notes: null, notesBy: null });
+    expect(quoted({ notes: '  \n ' })).toEqual({ notes: null, notesBy: null });
+  });
+
+  test('a writer who has left the rotation is not named', () => {
+    const stayed = members.filter((m) => m.member.rotationId === 1 && m.member.userId !== 3);
+    expect(quoted({ notes: 'gone' }, stayed)).toEqual({ notes: 'gone', notesBy: null });
   });
 });

@@ -5,6 +5,7 @@ import {
   backupAfter,
   type HandoffFlowTimings,
   handoffDue,
+  notesAuthorId,
 } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import { canHoldBaton, nextOnCall } from '../../../shared/domain/rotation';
@@ -49,6 +50,20 @@ const dueIso = (due: ReturnType<typeof handoffDue>) =>
         autoTransferAt: due.autoTransferAt.toISOString(),
       }
     : null;
+
+/**
+ * quotedNotes returns a handoff's notes and who wrote them, for the receiver's banner (decision
+ * 187). A reassignment's notes are the manager's, whom the handoff does not record: no author.
+ */
+function quotedNotes(
+  handoff: LatestHandoffRow,
+  people: ReadonlyMap<number, Person>,
+): { notes: string | null; notesBy: { id: number; name: string } | null } {
+  const notes = handoff.notes?.trim() ? handoff.notes : null;
+  const authorId = notes ? notesAuthorId(handoff) : null;
+  const writer = authorId === null ? undefined : people.get(authorId);
+  return { notes, notesBy: writer ? { id: writer.id, name: writer.name } : null };
+}
 
 /**
  * toRotations assembles API rotations from their rows, their members and, for scheduled
@@ -155,6 +170,7 @@ export function toRotations(
               unacknowledged.occurredAt,
               handoffState.timings,
             ).toISOString(),
+            ...quotedNotes(unacknowledged, people),
           }
         : null,
       handoffDue: dueIso(

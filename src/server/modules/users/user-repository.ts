@@ -1,10 +1,10 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles, hasRole, primaryRole, type Role } from '../../../shared/domain/roles';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { users } from '../../db/schema';
+import { rotationMembers, rotations, users } from '../../db/schema';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -175,4 +175,19 @@ export async function updateUserProfile(
 /** deleteUserRow deletes a user; memberships, sessions and schedule entries go with it (cascade). */
 export async function deleteUserRow(tx: Tx, id: number): Promise<void> {
   await tx.delete(users).where(eq(users.id, id));
+}
+
+/** listRotationsOf returns the rotations a user is a member of, by name, and who holds each (one query). */
+export async function listRotationsOf(db: Db | Tx, userId: number) {
+  return db
+    .select({
+      id: rotations.id,
+      name: rotations.name,
+      isSuspended: rotations.suspended,
+      holderUserId: rotations.holderUserId,
+    })
+    .from(rotationMembers)
+    .innerJoin(rotations, eq(rotations.id, rotationMembers.rotationId))
+    .where(eq(rotationMembers.userId, userId))
+    .orderBy(asc(sql`lower(${rotations.name})`), asc(rotations.id));
 }

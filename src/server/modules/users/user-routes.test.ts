@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
-import { auditEvents, scheduleEntries, sessions, users } from '../../db/schema';
+import {
+  auditEvents,
+  coverageRequests,
+  rotations,
+  scheduleEntries,
+  sessions,
+  users,
+} from '../../db/schema';
 
 let t: TestApp;
 let admin: User;
@@ -284,5 +291,153 @@ describe('DELETE /api/users/{id}', () => {
     const victim = await t.createUser();
     const res = await as(await t.cookieFor(manager), 'DELETE', `/api/users/${victim.id}`);
     expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/users/{id}: the read-only person view (decision 187)', () => {
+  const hours = (n: number) => new Date(t.clock.now().getTime() + n * 3_600_000);
+
+  test('answers name, email, phone, time zone, rotations and whom they cover, to every role', async () => {
+    const priya = await t.createUser({
+      name: 'Priya Person',
+      roles: ['on-call'],
+      phone: '+14155550101',
+      timezone: 'Europe/Berlin',
+    });
+    const ravi = await t.createUser({ name: 'Ravi Requester', roles: ['on-call'] });
+    const sam = await t.createUser({ name: 'Sam Someone', roles: ['on-call'] });
+    const ops = await insertRotation(t.database.db, {
+      name: 'person view ops',
+      memberIds: [priya.id, ravi.id],
+    });
+    const db = await insertRotation(t.database.db, {
+      name: 'Person View DB',
+      memberIds: [ravi.id, priya.id],
+      suspended: true,
+    });
+    await insertRotation(t.database.db, { name: 'Person View Other', memberIds: [sam.id] });
+    await t.database.db
+      .update(rotations)
+      .set({ holderUserId: priya.id })
+      .where(eq(rotations.id, ops.id));
+    const requests = await t.database.db
+      .insert(coverageRequests)
+      .values(
+        (
+          [
+            ['active', -1, 2, ravi.id, priya.id],
+            ['accepted', 5, 8, ravi.id, priya.id],
+            ['pending', 3, 4, ravi.id, priya.id],
+            ['declined', 3, 4, ravi.id, priya.id],
+            ['completed', -5, -2, ravi.id, priya.id],
+            ['accepted', -6, -1, ravi.id, priya.id],
+            ['accepted', 1, 2, priya.id, ravi.id],
+          ] as const
+        ).map(([status, from, to, requesterId, coveringUserId]) => ({
+          rotationId: ops.id,
+          requesterId,
+          coveringUserId,
+          status,
+          startAt: hours(from),
+          endAt: hours(to),
+        })),
+      )
+      .returning();
+
+    for (const roles of [['on-call'], ['manager'], ['incident_manager'], ['admin']] as const) {
+      const viewer = await t.createUser({ roles: [...roles] });
+      const res = await as(await t.cookieFor(viewer), 'GET', `/api/users/${priya.id}`);
+      expect(res.statusCode, `${roles}`).toBe(200);
+      expect(res.json()).toEqual({
+        id: priya.id,
+        name: 'Priya Person',
+        email: priya.email,
+        phone: '+14155550101',
+        timezone: 'Europe/Berlin',
+        rotations: [
+          { id: db.id, name: 'Person View DB', isSuspended: true, holdsBaton: false },
+          { id: ops.id, name: 'person view ops', isSuspended: false, holdsBaton: true },
+        ],
+        // Only what she gives and still stands: running first, then to come; no pending,
+        // declined, ended or finished request, and not the coverage she asked for.
+        covering: [
+          {
+            id: requests[0].id,
+            rotation: { id: ops.id, name: 'person view ops' },
+            requester: { id: ravi.id, name: 'Ravi Requester' },
+            startTime: hours(-1).toISOString(),
+            endTime: hours(2).toISOString(),
+            status: 'active',
+          },
+          {
+            id: requests[1].id,
+            rotation: { id: ops.id, name: 'person view ops' },
+            requester: { id: ravi.id, name: 'Ravi Requester' },
+            startTime: hours(5).toISOString(),
+            endTime: hours(8).toISOString(),
+            status: 'accepted',
+          },
+        ],
+      });
+    }
+  });
+
+  test('a person without rotations or coverage answers empty lists and no phone', async () => {
+    const quiet = await t.createUser({ name: 'Quinn Quiet', roles: ['incident_manager'] });
+    const res = await as(adminCookie, 'GET', `/api/users/${quiet.id}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      name: 'Quinn Quiet',
+      phone: null,
+      rotations: [],
+      covering: [],
+    });
+  });
+
+  test('404 for an unknown or deleted person; 400 for an id that is not one', async () => {
+    const gone = await t.createUser({ name: 'Gwen Gone', roles: ['on-call'] });
+    expect((await as(adminCookie, 'GET', `/api/users/${gone.id}`)).statusCode).toBe(200);
+    const deleted = await as(adminCookie, 'DELETE', `/api/users/${gone.id}`);
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const after = await as(adminCookie, 'GET', `/api/users/${gone.id}`);
+    expect(after.statusCode).toBe(404);
+    expect(after.json()).toMatchObject({ message: 'User not found', code: 'NOT_FOUND' });
+    expect((await as(adminCookie, 'GET', '/api/users/2147483647')).statusCode).toBe(404);
+    for (const bad of ['abc', '0', '-1', '99999999999']) {
+      expect((await as(adminCookie, 'GET', `/api/users/${bad}`)).statusCode, bad).toBe(400);
+    }
+    expect((await t.app.inject({ url: `/api/users/${admin.id}` })).statusCode).toBe(401);
+  });
+
+  test('reads in a fixed number of queries, however many rotations and requests', async () => {
+    const queries: string[] = [];
+    const app = await createTestApp({ db: { onQuery: (q) => queries.push(q) } });
+    try {
+      const busy = await app.createUser({ name: 'Busy Bee', roles: ['on-call'] });
+      const idle = await app.createUser({ name: 'Idle Ida', roles: ['on-call'] });
+      const asker = await app.createUser({ name: 'Asker Ash', roles: ['on-call'] });
+      for (let i = 0; i < 6; i += 1) {
+        const r = await insertRotation(app.database.db, { memberIds: [busy.id, asker.id] });
+        await app.database.db.insert(coverageRequests).values({
+          rotationId: r.id,
+          requesterId: asker.id,
+          coveringUserId: busy.id,
+          status: 'accepted',
+          startAt: new Date(app.clock.now().getTime() + (i + 1) * 3_600_000),
+          endAt: new Date(app.clock.now().getTime() + (i + 2) * 3_600_000),
+        });
+      }
+      const cookie = await app.cookieFor(asker);
+      const count = async (id: number) => {
+        await app.app.inject({ url: `/api/users/${id}`, headers: { cookie } });
+        queries.length = 0;
+        const res = await app.app.inject({ url: `/api/users/${id}`, headers: { cookie } });
+        expect(res.statusCode).toBe(200);
+        return queries.length;
+      };
+      expect(await count(busy.id)).toBe(await count(idle.id));
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../app';
 import { parseId, parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 import { listAllUsers, listUsersWithRoles } from './user-repository';
-import { deleteUser, updateProfile, updateUserRoles } from './user-service';
+import { deleteUser, readPerson, updateProfile, updateUserRoles } from './user-service';
 
 const ByRolesQuerySchema = z.object({
   roles: text({ label: 'roles', error: 'roles is required, e.g. roles=on-call,manager' })
@@ -35,6 +35,12 @@ export async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     requirePermission(req, 'users.view');
     const { roles } = parseInput(ByRolesQuerySchema, req.query);
     return listUsersWithRoles(deps.database.db, deps.cipher, roles);
+  });
+
+  // The read-only person view (decision 187): any member who sees rotations may see a teammate.
+  app.get<{ Params: { id: string } }>('/api/users/:id', async (req) => {
+    requirePermission(req, 'rotation.view');
+    return readPerson(service, parseId(req.params.id));
   });
 
   // Profile: one's own (administrators: anyone's). The answer is the updated user.

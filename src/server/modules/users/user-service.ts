@@ -1,5 +1,6 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import {
+  type PersonDetail,
   ROLE_UPDATE_MESSAGES,
   type UpdateUserValues,
   type User,
@@ -12,9 +13,12 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { rotationMembers, rotations, scheduleEntries } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { listCoverageFor } from '../coverage/coverage-repository';
 import { recordAdminEvent } from './admin-events';
 import {
   deleteUserRow,
+  findUserRowById,
+  listRotationsOf,
   lockUserRow,
   setUserRoles,
   toUser,
@@ -25,6 +29,56 @@ export interface UserServiceDeps {
   db: Db;
   cipher: FieldCipher;
   clock: Clock;
+}
+
+/**
+ * readPerson answers the read-only person view (decision 187): name, email, phone, time zone,
+ * their rotations and the coverage they give (accepted or running, not yet ended). Three
+ * queries whatever the number of rotations or requests; 404 for an unknown or deleted person.
+ */
+export async function readPerson(deps: UserServiceDeps, id: number): Promise<PersonDetail> {
+  const now = deps.clock.now();
+  const [row, memberships, coverage] = await Promise.all([
+    findUserRowById(deps.db, id),
+    listRotationsOf(deps.db, id),
+    listCoverageFor(deps.db, {
+      coveringUserId: id,
+      statuses: ['accepted', 'active'],
+      endsAfter: now,
+    }),
+  ]);
+  if (!row) throw notFound('User not found');
+  const user = toUser(row, deps.cipher);
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    phone: user.phone,
+    timezone: user.timezone,
+    rotations: memberships.map((m) => ({
+      id: m.id,
+      name: m.name,
+      isSuspended: m.isSuspended,
+      holdsBaton: m.holderUserId === id,
+    })),
+    covering: coverage
+      .map(({ request, rotation, requester }) => ({
+        id: request.id,
+        rotation,
+        requester: {
+          id: requester.id,
+          name: deps.cipher.decrypt(requester.nameEnc, {
+            table: 'users',
+            column: 'name',
+            rowId: requester.id,
+          }),
+        },
+        startTime: request.startAt.toISOString(),
+        endTime: request.endAt.toISOString(),
+        status: request.status as 'accepted' | 'active',
+      }))
+      .sort((a, b) => a.startTime.localeCompare(b.startTime) || a.id - b.id),
+  };
 }
 
 /**

@@ -7,7 +7,8 @@ export type AcknowledgeVariables = { handoffId: number; rotationName: string };
 
 /**
  * useAcknowledgeHandoff records that the signed-in user acknowledges the baton they received
- * (POST /api/handoffs/{id}/acknowledge), then refetches the rotation reads and recent handoffs.
+ * (POST /api/handoffs/{id}/acknowledge), then refetches the rotation reads, recent handoffs and
+ * the handoff history.
  */
 export function useAcknowledgeHandoff() {
   const queryClient = useQueryClient();
@@ -19,10 +20,14 @@ export function useAcknowledgeHandoff() {
         title: 'Handoff acknowledged',
         description: `You acknowledged new on-call duty for ${rotationName}.`,
       });
+      // The handoff history too: the handoff is now 'acknowledged' there (decision 187).
       await Promise.all(
-        [['/api/rotations'], ['/api/user/rotations'], ['/api/handoffs/recent']].map((queryKey) =>
-          queryClient.invalidateQueries({ queryKey }),
-        ),
+        [
+          ['/api/rotations'],
+          ['/api/user/rotations'],
+          ['/api/handoffs/recent'],
+          ['/api/audit-log/handoffs'],
+        ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
       );
     },
     onError: (error) =>

@@ -1,5 +1,6 @@
 import type { Rotation } from '@shared/contracts/rotations';
 import { AlertTriangle, CheckCheck, LifeBuoy } from 'lucide-react';
+import { QuotedNotes } from '@/components/quoted-notes';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useAuth } from '@/features/auth/hooks/use-auth';
@@ -47,7 +48,8 @@ export function AcknowledgeHandoffButton({
 
 /**
  * HandoffAcknowledgementNotice is the rotation page's banner for the person who received the
- * baton: what to acknowledge and by when (an emergency handoff: now), with the button.
+ * baton: what to acknowledge and by when (an emergency handoff: now), the handoff's notes quoted
+ * with who wrote them (decision 187), and the button.
  */
 export function HandoffAcknowledgementNotice({ rotation }: { rotation: AckRotation }) {
   const fmt = useTimeFormat();
@@ -70,6 +72,7 @@ export function HandoffAcknowledgementNotice({ rotation }: { rotation: AckRotati
               ? 'The previous holder stays responsible until you acknowledge.'
               : `Acknowledge your new on-call duty by ${fmt.dateTime(handoff.acknowledgeBy)}.`}
         </p>
+        <QuotedNotes notes={handoff.notes} by={handoff.notesBy?.name} />
         <AcknowledgeHandoffButton rotation={rotation} />
       </AlertDescription>
     </Alert>

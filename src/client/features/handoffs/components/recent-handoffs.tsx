@@ -16,36 +16,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { initials } from '@/lib/utils';
 import { useRecentHandoffs } from '../api/get-recent-handoffs';
-
-const KIND_LABELS: Record<string, string> = {
-  take: 'Took on-call',
-  pass: 'Passed',
-  reassign: 'Reassigned',
-  auto: 'Automatic',
-  schedule: 'Scheduled',
-  coverage: 'Coverage',
-  coverage_end: 'Coverage ended',
-  member_removed: 'Member removed',
-};
-
-const STATUS_LABELS: Record<string, string> = {
-  success: 'Success',
-  acknowledged: 'Acknowledged',
-  missed: 'Missed',
-  escalated: 'Escalated',
-};
-
-function statusClass(status: string): string {
-  switch (status) {
-    case 'missed':
-    case 'escalated':
-      return 'border-transparent bg-amber-100 text-amber-900 dark:bg-amber-500/15 dark:text-amber-300';
-    case 'acknowledged':
-      return 'border-transparent bg-sky-100 text-sky-800 dark:bg-sky-500/15 dark:text-sky-300';
-    default:
-      return 'border-transparent bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300';
-  }
-}
+import { handoffKindLabel, handoffStatusClass, STATUS_LABELS } from '../lib/labels';
 
 /** handoffSentence returns 'A → B' in words: who handed the baton to whom. */
 export function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | 'kind'>): string {
@@ -85,7 +56,7 @@ export function RecentHandoffsList({
             <div className="min-w-0 flex-1 space-y-0.5">
               <div className="flex items-start justify-between gap-2">
                 <p className="truncate font-medium text-sm">{handoff.rotation.name}</p>
-                <Badge className={statusClass(handoff.status)}>
+                <Badge className={handoffStatusClass(handoff.status)}>
                   {STATUS_LABELS[handoff.status] ?? handoff.status}
                 </Badge>
               </div>
@@ -101,7 +72,7 @@ export function RecentHandoffsList({
                 )}
               </p>
               <p className="text-muted-foreground text-xs">
-                {KIND_LABELS[handoff.kind] ?? 'Handoff'} · {fmt.dateTime(handoff.timestamp)}
+                {handoffKindLabel(handoff.kind)} · {fmt.dateTime(handoff.timestamp)}
               </p>
               {handoff.notes ? (
                 <p className="line-clamp-2 text-muted-foreground text-xs italic">

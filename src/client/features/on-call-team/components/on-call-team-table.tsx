@@ -49,7 +49,8 @@ function RotationStatus({ entry }: { entry: OnCallTeamEntry }) {
 
 /**
  * OnCallTeamTable is the searchable team table (specification section 2): name or email matched
- * case-insensitively; the action goes to /admin/users, 'Manage User' for admins, else 'View User'.
+ * case-insensitively; the action reads 'Manage User' for admins and goes to /admin/users, else
+ * 'View User' and goes to the person's read-only view, /people/{id} (decision 187).
  */
 export function OnCallTeamTable({ isAdmin }: { isAdmin: boolean }) {
   const [search, setSearch] = useState('');
@@ -136,7 +137,7 @@ export function OnCallTeamTable({ isAdmin }: { isAdmin: boolean }) {
                   <TableCell>{entry.timezone}</TableCell>
                   <TableCell className="pr-6 text-right">
                     <Button asChild variant="outline" size="sm">
-                      <Link to="/admin/users">
+                      <Link to={isAdmin ? '/admin/users' : `/people/${entry.id}`}>
                         {isAdmin ? 'Manage User' : 'View User'}
                         <span className="sr-only">: {entry.name}</span>
                       </Link>

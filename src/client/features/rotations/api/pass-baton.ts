@@ -7,7 +7,7 @@ import {
 } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { RECENT_HANDOFFS_KEY_ROOT, writeRotationAnswer } from './refresh';
+import { refreshHandoffHistories, writeRotationAnswer } from './refresh';
 
 export type PassBatonVariables = {
   rotationId: number;
@@ -48,7 +48,7 @@ export const passBatonMutationOptions = (queryClient: QueryClient) =>
         `You've passed the baton to ${toUserName || 'another team member'}`,
       );
       writeRotationAnswer(queryClient, rotation);
-      await queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT });
+      await refreshHandoffHistories(queryClient);
     },
     onError: (error) =>
       notifyError(

@@ -2,7 +2,7 @@ import type { ReassignInput, Rotation } from '@shared/contracts/rotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { RECENT_HANDOFFS_KEY_ROOT, writeRotationAnswer } from './refresh';
+import { refreshHandoffHistories, writeRotationAnswer } from './refresh';
 
 export type ReassignVariables = {
   rotationId: number;
@@ -29,7 +29,7 @@ export function useReassignOnCall() {
         `${toUserName || 'The selected team member'} is now on call.`,
       );
       writeRotationAnswer(queryClient, rotation);
-      await queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT });
+      await refreshHandoffHistories(queryClient);
     },
     onError: (error) =>
       notifyError(

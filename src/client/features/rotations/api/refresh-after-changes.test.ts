@@ -153,6 +153,34 @@ describe('after a change, the reads section 7 names are refreshed, and no others
     });
   });
 
+  test('pass baton and take on-call: the rotation page’s handoff history and the audit log are read again too (decision 187)', async () => {
+    stubServer((method) => (method === 'POST' ? ok(ANSWER) : ok([])));
+    const history = ['/api/audit-log/handoffs', { rotationId: 7, limit: 10 }];
+    const auditLog = ['/api/audit-log/handoffs', { search: '', status: '' }];
+    const withHistories = () => {
+      const client = clientWithRotations();
+      client.setQueryData(history, { entries: [], nextCursor: null });
+      client.setQueryData(auditLog, { pages: [], pageParams: [] });
+      return client;
+    };
+    const expected = keys(['/api/handoffs/recent', { limit: 5 }], history, auditLog);
+
+    const passed = withHistories();
+    await new MutationObserver(passed, passBatonMutationOptions(passed)).mutate({
+      rotationId: 7,
+      toUserId: 4,
+      toUserName: 'Sam Sullivan',
+    });
+    expect(invalidated(passed)).toEqual(expected);
+
+    const taken = withHistories();
+    await new MutationObserver(taken, takeOnCallMutationOptions(taken)).mutate({
+      rotationId: 7,
+      rotationName: 'Platform Primary',
+    });
+    expect(invalidated(taken)).toEqual(expected);
+  });
+
   test('page: the rotation’s page history and the user’s pages, nothing else', async () => {
     const asked = stubServer(() => ok({ sentTo: { name: 'Olivia Ortiz' } }));
     const client = cachedClient();

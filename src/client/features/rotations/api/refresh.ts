@@ -17,7 +17,24 @@ export function refreshRotationViews(queryClient: QueryClient): Promise<unknown>
 }
 
 /** RECENT_HANDOFFS_KEY_ROOT is the root of the recent-handoffs reads (GET /api/handoffs/recent). */
-export const RECENT_HANDOFFS_KEY_ROOT = ['/api/handoffs/recent'] as const;
+const RECENT_HANDOFFS_KEY_ROOT = ['/api/handoffs/recent'] as const;
+
+/**
+ * HANDOFF_HISTORY_KEY_ROOT is the root of the handoff history reads (GET
+ * /api/audit-log/handoffs): the audit log's and the rotation page's own (decision 187).
+ */
+export const HANDOFF_HISTORY_KEY_ROOT = ['/api/audit-log/handoffs'] as const;
+
+/**
+ * refreshHandoffHistories reads again, where they are shown, the lists a new handoff joins: the
+ * recent handoffs and the handoff history. Their answers are lists the change's answer is not.
+ */
+export function refreshHandoffHistories(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT }),
+    queryClient.invalidateQueries({ queryKey: HANDOFF_HISTORY_KEY_ROOT }),
+  ]);
+}
 
 /**
  * writeRotationAnswer puts a baton change's answer (the rotation as it now is, seen by the

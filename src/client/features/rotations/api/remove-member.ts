@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { RECENT_HANDOFFS_KEY_ROOT, refreshRotationViews } from './refresh';
+import { refreshHandoffHistories, refreshRotationViews } from './refresh';
 
 export type RemoveMemberVariables = { rotationId: number; userId: number; userName: string };
 
@@ -14,10 +14,7 @@ export function useRemoveMember() {
     onSuccess: async (_data, { userName }) => {
       notifySuccess('On-call person removed', `${userName} has been removed from the rotation.`);
       // Removing the holder may pass the baton on, which writes a handoff.
-      await Promise.all([
-        refreshRotationViews(queryClient),
-        queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT }),
-      ]);
+      await Promise.all([refreshRotationViews(queryClient), refreshHandoffHistories(queryClient)]);
     },
     onError: (error) =>
       notifyError(

@@ -7,7 +7,7 @@ import {
 } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '../lib/notify';
-import { RECENT_HANDOFFS_KEY_ROOT, writeRotationAnswer } from './refresh';
+import { refreshHandoffHistories, writeRotationAnswer } from './refresh';
 
 export type TakeOnCallVariables = { rotationId: number; rotationName: string };
 
@@ -23,7 +23,7 @@ export const takeOnCallMutationOptions = (queryClient: QueryClient) =>
     onSuccess: async (rotation, { rotationName }) => {
       notifySuccess('On-call responsibility taken', `You are now on-call for ${rotationName}`);
       writeRotationAnswer(queryClient, rotation);
-      await queryClient.invalidateQueries({ queryKey: RECENT_HANDOFFS_KEY_ROOT });
+      await refreshHandoffHistories(queryClient);
     },
     onError: (error) =>
       notifyError(

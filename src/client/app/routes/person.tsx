@@ -1,0 +1,114 @@
+import { ArrowLeft, CircleAlert, UserRoundCog } from 'lucide-react';
+import { Link, useParams } from 'react-router';
+import { PageHeader } from '@/components/page-header';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { usePerson } from '@/features/people/api/get-person';
+import {
+  PersonContact,
+  PersonCovering,
+  PersonRotations,
+} from '@/features/people/components/person-view';
+import { ApiRequestError } from '@/lib/api-client';
+
+function BackButton() {
+  return (
+    <Button asChild variant="ghost" size="sm" className="-ml-2 mb-2 w-fit text-muted-foreground">
+      <Link to="/on-call-team">
+        <ArrowLeft aria-hidden="true" />
+        Back to On-Call Team
+      </Link>
+    </Button>
+  );
+}
+
+function PersonNotFound() {
+  return (
+    <div className="flex flex-col items-center justify-center gap-4 py-20 text-center">
+      <CircleAlert className="size-12 text-muted-foreground" aria-hidden="true" />
+      <h1 className="font-semibold text-2xl tracking-tight">Person Not Found</h1>
+      <p className="max-w-md text-muted-foreground">
+        This person could not be found. Their account may have been deleted.
+      </p>
+      <Button asChild>
+        <Link to="/on-call-team">
+          <ArrowLeft aria-hidden="true" />
+          Return to On-Call Team
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+/**
+ * PersonPage is /people/{id}: a teammate's read-only view, opened from the On-Call Team by every
+ * member (decision 187). Administrators also get 'Manage User', to User Management.
+ */
+export function PersonPage() {
+  const { id } = useParams();
+  const personId = Number(id);
+  const valid = Number.isInteger(personId) && personId > 0;
+  const person = usePerson(personId, { enabled: valid });
+  const { isAdmin } = useAuth();
+
+  if (!valid) return <PersonNotFound />;
+  if (person.isPending) {
+    return (
+      <div className="grid gap-6" role="status" aria-label="Loading person">
+        <Skeleton className="h-8 w-48" />
+        <div className="grid gap-4 lg:grid-cols-2">
+          <Skeleton className="h-48 rounded-xl" />
+          <Skeleton className="h-48 rounded-xl" />
+        </div>
+      </div>
+    );
+  }
+  if (person.isError) {
+    const status = person.error instanceof ApiRequestError ? person.error.status : 0;
+    if (status === 404 || status === 400) return <PersonNotFound />;
+    return (
+      <div className="grid gap-6">
+        <BackButton />
+        <Alert variant="destructive">
+          <CircleAlert aria-hidden="true" />
+          <AlertTitle>Failed to fetch this person</AlertTitle>
+          <AlertDescription>
+            <Button variant="outline" size="sm" onClick={() => person.refetch()}>
+              Try again
+            </Button>
+          </AlertDescription>
+        </Alert>
+      </div>
+    );
+  }
+  const data = person.data;
+  return (
+    <>
+      <BackButton />
+      <PageHeader
+        title={data.name}
+        description="A teammate's contact details, rotations and the coverage they give."
+        showTimeZone
+        actions={
+          isAdmin ? (
+            <Button asChild variant="outline">
+              <Link to="/admin/users">
+                <UserRoundCog aria-hidden="true" />
+                Manage User
+              </Link>
+            </Button>
+          ) : null
+        }
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <PersonContact person={data} />
+        <PersonRotations person={data} />
+        <div className="lg:col-span-2">
+          <PersonCovering person={data} />
+        </div>
+      </div>
+    </>
+  );
+}
