@@ -1,5 +1,5 @@
 import { AUDIT_LOG_PAGE_SIZE } from '@shared/contracts/audit';
-import { Download, History, Search } from 'lucide-react';
+import { Download, History, Search, X } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -21,15 +21,32 @@ import { HandoffEntry } from './handoff-entry';
 
 const ALL_STATUSES = 'all';
 
+/** The rotation the history is limited to (the page's ?rotationId=), with its name once read. */
+export type HistoryRotationFilter = { id: number; name: string | null };
+
 /**
  * HandoffHistory is the Audit Log's handoff list: search (rotation, from-person, to-person), the
- * status filter, 20 entries growing by 20 with 'Load more', and the CSV export for admins.
+ * status filter, an optional rotation (a removable 'Rotation: <name>' chip), 20 entries growing by
+ * 20 with 'Load more', and the CSV export for admins.
  */
-export function HandoffHistory({ canExport }: { canExport: boolean }) {
+export function HandoffHistory({
+  canExport,
+  rotation = null,
+  onClearRotation,
+}: {
+  canExport: boolean;
+  rotation?: HistoryRotationFilter | null;
+  onClearRotation?: () => void;
+}) {
   const [searchText, setSearchText] = useState('');
   const [status, setStatus] = useState<string>(ALL_STATUSES);
   const search = useDebouncedValue(searchText, 300);
-  const filter = { search: search.trim(), status: status === ALL_STATUSES ? '' : status };
+  const filter = {
+    search: search.trim(),
+    status: status === ALL_STATUSES ? '' : status,
+    rotationId: rotation?.id ?? null,
+  };
+  const rotationLabel = rotation ? `Rotation: ${rotation.name ?? `#${rotation.id}`}` : '';
   const history = useHandoffHistory(filter);
 
   const pages = history.data?.pages ?? [];
@@ -38,7 +55,7 @@ export function HandoffHistory({ canExport }: { canExport: boolean }) {
   // Specification section 9: the button shows only while the shown count equals the loaded
   // count; the server's cursor also says whether anything older exists.
   const showLoadMore = entries.length === loadedCount && history.hasNextPage;
-  const filtered = Boolean(filter.search || filter.status);
+  const filtered = Boolean(filter.search || filter.status || filter.rotationId);
   const exportHref = `/api/audit-log/handoffs.csv?${handoffHistoryParams(filter)}`;
 
   return (
@@ -93,6 +110,25 @@ export function HandoffHistory({ canExport }: { canExport: boolean }) {
             </SelectContent>
           </Select>
         </div>
+        {rotation ? (
+          <ul className="flex flex-wrap gap-2" aria-label="Active filters">
+            <li className="inline-flex items-center gap-1 rounded-full border bg-secondary py-0.5 pr-1 pl-3 font-medium text-secondary-foreground text-sm">
+              {rotationLabel}
+              {onClearRotation ? (
+                <Button
+                  type="button"
+                  variant="ghost"
+                  size="icon"
+                  className="size-7 rounded-full"
+                  aria-label={`Remove filter ${rotationLabel}`}
+                  onClick={onClearRotation}
+                >
+                  <X aria-hidden="true" />
+                </Button>
+              ) : null}
+            </li>
+          </ul>
+        ) : null}
       </CardHeader>
       <CardContent className="px-0">
         {history.isPending ? (
