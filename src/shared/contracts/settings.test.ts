@@ -15,3 +15,15 @@ describe('handoff reminder choices', () => {
     );
   });
 });
+
+describe('per-type notification choices', () => {
+  // Specification section 9: email, sms, both, none, default both; shown, not saved (the
+  // Settings screen shows them disabled at the default, decision 188).
+  test('are the specification’s four, defaulting to both', async () => {
+    const { NOTIFICATION_TYPE_CHOICES, DEFAULT_NOTIFICATION_TYPE_CHOICE } = await import(
+      './settings'
+    );
+    expect(NOTIFICATION_TYPE_CHOICES).toEqual(['email', 'sms', 'both', 'none']);
+    expect(DEFAULT_NOTIFICATION_TYPE_CHOICE).toBe('both');
+  });
+});
