@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import type { TimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
 
-// Details this short read whole on one line; longer ones open into a list.
-const SHORT_DETAILS = 60;
+// Details this short read whole as one line; longer ones show their start and open into a list.
+const SHORT_DETAILS = 90;
 
 function DetailValue({ entry, fmt }: { entry: AdminDetailEntry; fmt: TimeFormat }) {
   return entry.instant ? (
@@ -18,7 +18,7 @@ function DetailValue({ entry, fmt }: { entry: AdminDetailEntry; fmt: TimeFormat 
 
 /**
  * AdminEventDetails shows an event's details whole (decision 188): instants in the viewer's zone,
- * people by name; a short one on one line, a longer one as a summary that opens into a list.
+ * people by name; short ones as one line, longer ones as two lines that open into a list.
  */
 export function AdminEventDetails({
   details,
@@ -42,7 +42,7 @@ export function AdminEventDetails({
     </>
   );
   const length = entries.reduce((n, e) => n + e.label.length + e.value.length + 4, 0);
-  if (entries.length === 1 && length <= SHORT_DETAILS) {
+  if (length <= SHORT_DETAILS) {
     return <p className="break-words">{line}</p>;
   }
   return (
@@ -64,7 +64,7 @@ export function AdminEventDetails({
         type="button"
         variant="link"
         size="sm"
-        className="h-auto p-0"
+        className="h-auto p-0 has-[>svg]:px-0"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
         onClick={() => setOpen((o) => !o)}
