@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import Papa from 'papaparse';
 import { accounts, appOrigin, signIn } from './support';
@@ -28,8 +29,12 @@ async function teamIdOf(page: Page, email: string): Promise<number> {
   return found!.id;
 }
 
-/** shoot keeps a screenshot of the page, light and dark, at 1366 px and 390 px. */
+/**
+ * shoot keeps a screenshot of the page, light and dark, at 1366 px and 390 px, and checks each
+ * is axe clean (every rule axe enables by default, and label-content-name-mismatch).
+ */
 async function shoot(page: Page, name: string, prepare: () => Promise<void>) {
+  const findings: string[] = [];
   for (const width of [1366, 390]) {
     for (const dark of [false, true]) {
       await page.setViewportSize({ width, height: 900 });
@@ -43,8 +48,17 @@ async function shoot(page: Page, name: string, prepare: () => Promise<void>) {
         path: `test-results/admin-trail/${name}-${width}-${mode}.png`,
         fullPage: true,
       });
+      const results = await new AxeBuilder({ page })
+        .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+        .analyze();
+      for (const v of results.violations) {
+        findings.push(
+          `${name} ${width} ${mode}: ${v.id} ${v.nodes.map((n) => n.target).join(' ')}`,
+        );
+      }
     }
   }
+  expect(findings).toEqual([]);
   await page.evaluate(() => localStorage.setItem('darkMode', 'false'));
   await page.setViewportSize({ width: 1366, height: 900 });
 }

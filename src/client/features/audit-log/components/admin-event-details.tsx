@@ -1,9 +1,8 @@
 import { type AdminDetailEntry, adminDetailEntries } from '@shared/contracts/audit';
-import { ChevronDown } from 'lucide-react';
+import { ChevronDown, ChevronUp } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { TimeFormat } from '@/lib/use-time-format';
-import { cn } from '@/lib/utils';
 
 // Details this short read whole as one line; longer ones show their start and open into a list.
 const SHORT_DETAILS = 90;
@@ -70,10 +69,7 @@ export function AdminEventDetails({
         onClick={() => setOpen((o) => !o)}
       >
         {open ? 'Hide details' : 'Show details'}
-        <ChevronDown
-          aria-hidden="true"
-          className={cn('transition-transform', open && 'rotate-180')}
-        />
+        {open ? <ChevronUp aria-hidden="true" /> : <ChevronDown aria-hidden="true" />}
       </Button>
     </div>
   );
