@@ -460,32 +460,21 @@ async function deletedIdsMatching(
   cipher: FieldCipher,
   needle: string,
 ): Promise<{ user: number[]; invitation: number[] }> {
-  const rows = await db
-    .select({
-      id: auditEvents.id,
-      targetType: auditEvents.targetType,
-      targetId: auditEvents.targetId,
-      sealed: sql<string | null>`${auditEvents.details} ->> ${AUDIT_TARGET_NAME.jsonKey}`,
-    })
-    .from(auditEvents)
-    .where(inArray(auditEvents.action, DELETIONS));
   const found = { user: [] as number[], invitation: [] as number[] };
-  for (const row of rows) {
+  for (const row of await readDeletedNames(db, cipher)) {
     const id = numericId(row.targetId);
-    const name = unsealedName(cipher, row.id, row.sealed);
-    if (id === null || name === undefined || !name.toLocaleLowerCase().includes(needle)) continue;
-    if (row.targetType === 'user' || row.targetType === 'invitation')
+    if (id === null || !row.name.toLocaleLowerCase().includes(needle)) continue;
+    if (row.targetType === 'user' || row.targetType === 'invitation') {
       found[row.targetType].push(id);
+    }
   }
   return found;
 }
 
 /**
  * loadDeletedNames answers the names of deleted users, invitations and rotations that events
- * target, by `{type}:{id}`: a person's from the name their deletion sealed (decision 132), a
- * rotation's from the name its deletion recorded (rotation names are not personal data). One
- * query, so every event about something since deleted (invited, roles changed, members added,
- * deleted) still names it.
+ * target, by `{type}:{id}` (readDeletedNames), so every event about something since deleted
+ * (invited, roles changed, members added, deleted) still names it.
  */
 async function loadDeletedNames(
   db: Db,
@@ -496,6 +485,24 @@ async function loadDeletedNames(
   const ids = [...new Set(targets.map((e) => e.targetId as string))];
   if (ids.length === 0) return names;
   const wanted = new Set(targets.map((e) => `${e.targetType}:${e.targetId}`));
+  for (const row of await readDeletedNames(db, cipher, ids)) {
+    const key = `${row.targetType}:${row.targetId}`;
+    if (wanted.has(key)) names.set(key, row.name);
+  }
+  return names;
+}
+
+/**
+ * readDeletedNames reads, in one query, the names deletions recorded, of the given target ids
+ * (every deletion's when omitted): a person's or invitee's from the envelope their deletion
+ * sealed (decision 132; one that does not open is left out), a rotation's from the name its
+ * deletion recorded in clear (rotation names are not personal data).
+ */
+async function readDeletedNames(
+  db: Db,
+  cipher: FieldCipher,
+  targetIds?: string[],
+): Promise<{ targetType: string; targetId: string | null; name: string }[]> {
   const rows = await db
     .select({
       id: auditEvents.id,
@@ -511,19 +518,16 @@ async function loadDeletedNames(
           inArray(auditEvents.action, DELETIONS),
           and(eq(auditEvents.action, ROTATION_DELETED), eq(auditEvents.targetType, 'rotation')),
         ),
-        inArray(auditEvents.targetId, ids),
+        targetIds ? inArray(auditEvents.targetId, targetIds) : undefined,
       ),
     );
-  for (const row of rows) {
-    const key = `${row.targetType}:${row.targetId}`;
-    if (!wanted.has(key)) continue;
+  return rows.flatMap((row) => {
     const name =
       row.targetType === 'rotation'
         ? (row.clear ?? undefined)
         : unsealedName(cipher, row.id, row.sealed);
-    if (name !== undefined && name !== '') names.set(key, name);
-  }
-  return names;
+    return name ? [{ targetType: row.targetType, targetId: row.targetId, name }] : [];
+  });
 }
 
 /**

@@ -4,21 +4,10 @@ import {
   AUDIT_LOG_PAGE_SIZE,
   adminActionLabel,
 } from '@shared/contracts/audit';
-import { Download, Search } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import {
   Table,
   TableBody,
@@ -31,8 +20,19 @@ import { useTimeFormat } from '@/lib/use-time-format';
 import { adminEventsParams, useAdminEvents } from '../api/get-admin-events';
 import { useDebouncedValue } from '../lib/use-debounced-value';
 import { AdminEventDetails } from './admin-event-details';
+import {
+  ExportCsvLink,
+  FilterSelect,
+  ListHeading,
+  LoadMoreButton,
+  SearchBox,
+} from './list-controls';
 
 const ALL_ACTIONS = 'all';
+const ACTION_OPTIONS = [
+  { value: ALL_ACTIONS, label: 'All actions' },
+  ...ADMIN_ACTIONS.map((value) => ({ value, label: ADMIN_ACTION_LABELS[value] })),
+];
 
 /**
  * AdminTrail is the administrative audit trail: who did what to which user, invitation, rotation
@@ -55,55 +55,26 @@ export function AdminTrail() {
   return (
     <Card className="gap-0 py-0">
       <CardHeader className="gap-4 border-b py-5">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <div className="space-y-1.5">
-            <CardTitle asChild>
-              <h2>Administrative Audit Trail</h2>
-            </CardTitle>
-            <CardDescription>
-              Invitations, deleted users, role changes, changes to rotations and their members, and
-              pages acknowledged, escalated or resolved.
-            </CardDescription>
-          </div>
-          <Button asChild variant="outline" size="sm">
-            <a href={exportHref} download>
-              <Download aria-hidden="true" />
-              Export CSV
-            </a>
-          </Button>
-        </div>
+        <ListHeading
+          title="Administrative Audit Trail"
+          description="Invitations, deleted users, role changes, changes to rotations and their members, and pages acknowledged, escalated or resolved."
+          action={<ExportCsvLink href={exportHref} />}
+        />
         <div className="flex flex-col gap-3 sm:flex-row">
-          <div className="relative flex-1">
-            <Label htmlFor="admin-trail-search" className="sr-only">
-              Search the audit trail
-            </Label>
-            <Search
-              className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              id="admin-trail-search"
-              type="search"
-              value={searchText}
-              onChange={(event) => setSearchText(event.target.value)}
-              placeholder="Search by person, rotation or action"
-              className="pl-9"
-              maxLength={200}
-            />
-          </div>
-          <Select value={action} onValueChange={setAction}>
-            <SelectTrigger className="sm:w-56" aria-label="Filter by action">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ALL_ACTIONS}>All actions</SelectItem>
-              {ADMIN_ACTIONS.map((value) => (
-                <SelectItem key={value} value={value}>
-                  {ADMIN_ACTION_LABELS[value]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <SearchBox
+            id="admin-trail-search"
+            label="Search the audit trail"
+            placeholder="Search by person, rotation or action"
+            value={searchText}
+            onChange={setSearchText}
+          />
+          <FilterSelect
+            label="Filter by action"
+            value={action}
+            onChange={setAction}
+            options={ACTION_OPTIONS}
+            className="sm:w-56"
+          />
         </div>
       </CardHeader>
       <CardContent className="px-0">
@@ -154,15 +125,10 @@ export function AdminTrail() {
               </TableBody>
             </Table>
             {showLoadMore ? (
-              <div className="flex justify-center border-t p-4">
-                <Button
-                  variant="outline"
-                  onClick={() => trail.fetchNextPage()}
-                  pending={trail.isFetchingNextPage}
-                >
-                  {trail.isFetchingNextPage ? 'Loading...' : 'Load more'}
-                </Button>
-              </div>
+              <LoadMoreButton
+                loading={trail.isFetchingNextPage}
+                onLoadMore={() => trail.fetchNextPage()}
+              />
             ) : null}
           </>
         )}

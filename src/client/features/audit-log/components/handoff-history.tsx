@@ -1,25 +1,24 @@
 import { AUDIT_LOG_PAGE_SIZE } from '@shared/contracts/audit';
-import { Download, History, Search, X } from 'lucide-react';
+import { History, X } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { handoffHistoryParams, useHandoffHistory } from '../api/get-handoff-history';
 import { STATUS_FILTER_OPTIONS } from '../lib/labels';
 import { useDebouncedValue } from '../lib/use-debounced-value';
 import { HandoffEntry } from './handoff-entry';
+import {
+  ExportCsvLink,
+  FilterSelect,
+  ListHeading,
+  LoadMoreButton,
+  SearchBox,
+} from './list-controls';
 
 const ALL_STATUSES = 'all';
+const STATUS_OPTIONS = [{ value: ALL_STATUSES, label: 'All statuses' }, ...STATUS_FILTER_OPTIONS];
 
 /** The rotation the history is limited to (the page's ?rotationId=), with its name once read. */
 export type HistoryRotationFilter = { id: number; name: string | null };
@@ -61,54 +60,26 @@ export function HandoffHistory({
   return (
     <Card className="gap-0 py-0">
       <CardHeader className="gap-4 border-b py-5">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <div className="space-y-1.5">
-            <CardTitle asChild>
-              <h2>Handoff History</h2>
-            </CardTitle>
-            <CardDescription>Every time the baton changed hands, newest first.</CardDescription>
-          </div>
-          {canExport ? (
-            <Button asChild variant="outline" size="sm">
-              <a href={exportHref} download>
-                <Download aria-hidden="true" />
-                Export CSV
-              </a>
-            </Button>
-          ) : null}
-        </div>
+        <ListHeading
+          title="Handoff History"
+          description="Every time the baton changed hands, newest first."
+          action={canExport ? <ExportCsvLink href={exportHref} /> : null}
+        />
         <div className="flex flex-col gap-3 sm:flex-row">
-          <div className="relative flex-1">
-            <Label htmlFor="audit-search" className="sr-only">
-              Search handoffs
-            </Label>
-            <Search
-              className="-translate-y-1/2 pointer-events-none absolute top-1/2 left-3 size-4 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              id="audit-search"
-              type="search"
-              value={searchText}
-              onChange={(event) => setSearchText(event.target.value)}
-              placeholder="Search by rotation or person"
-              className="pl-9"
-              maxLength={200}
-            />
-          </div>
-          <Select value={status} onValueChange={setStatus}>
-            <SelectTrigger className="sm:w-48" aria-label="Filter by status">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ALL_STATUSES}>All statuses</SelectItem>
-              {STATUS_FILTER_OPTIONS.map((option) => (
-                <SelectItem key={option.value} value={option.value}>
-                  {option.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <SearchBox
+            id="audit-search"
+            label="Search handoffs"
+            placeholder="Search by rotation or person"
+            value={searchText}
+            onChange={setSearchText}
+          />
+          <FilterSelect
+            label="Filter by status"
+            value={status}
+            onChange={setStatus}
+            options={STATUS_OPTIONS}
+            className="sm:w-48"
+          />
         </div>
         {rotation ? (
           <ul className="flex flex-wrap gap-2" aria-label="Active filters">
@@ -160,15 +131,10 @@ export function HandoffHistory({
               ))}
             </ul>
             {showLoadMore ? (
-              <div className="flex justify-center border-t p-4">
-                <Button
-                  variant="outline"
-                  onClick={() => history.fetchNextPage()}
-                  pending={history.isFetchingNextPage}
-                >
-                  {history.isFetchingNextPage ? 'Loading...' : 'Load more'}
-                </Button>
-              </div>
+              <LoadMoreButton
+                loading={history.isFetchingNextPage}
+                onLoadMore={() => history.fetchNextPage()}
+              />
             ) : null}
           </>
         )}
