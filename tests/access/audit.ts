@@ -16,7 +16,13 @@ export const access: RouteAccess[] = [
   {
     method: 'GET',
     route: '/api/audit-log/admin-events',
-    url: '/api/audit-log/admin-events',
+    url: '/api/audit-log/admin-events?search=a&action=user.invited&limit=20',
+    allowed: ADMIN,
+  },
+  {
+    method: 'GET',
+    route: '/api/audit-log/admin-events.csv',
+    url: '/api/audit-log/admin-events.csv?search=a&action=all',
     allowed: ADMIN,
   },
 ];

@@ -350,16 +350,16 @@ test.describe('Settings', () => {
     const me = await (await page.request.get('/api/auth/user')).json();
     expect(me.user.timezone).toBe('Asia/Tokyo');
 
-    // Notifications: the preference is saved; the per-type choices are shown, default Both.
+    // Notifications: the preference is saved; the per-type choices are shown, default Both,
+    // and, not saved (specification section 9), disabled and 'Not available yet' (decision 188).
     await page.getByRole('tab', { name: 'Notifications' }).click();
     const preference = page.getByRole('combobox', { name: 'Notification preference' });
     await expect(preference).toHaveText('Email only');
     await expect(page.getByRole('combobox', { name: 'Page alerts' })).toHaveText('Both');
-    await page.getByRole('combobox', { name: 'Page alerts' }).click();
-    for (const choice of ['Email', 'SMS', 'Both', 'None']) {
-      await expect(page.getByRole('option', { name: choice, exact: true })).toBeVisible();
-    }
-    await page.getByRole('option', { name: 'None', exact: true }).click();
+    await expect(page.getByRole('combobox', { name: 'Page alerts' })).toBeDisabled();
+    await expect(page.getByRole('combobox', { name: 'Page alerts' })).toHaveAccessibleDescription(
+      /Not available yet/,
+    );
     await expect(page.getByText('These per-type choices are not saved yet')).toBeVisible();
     await preference.click();
     await page.getByRole('option', { name: 'Both Email and SMS' }).click();
@@ -379,6 +379,9 @@ test.describe('Settings', () => {
       const item = page.getByRole('listitem').filter({ hasText: name });
       await expect(item).toContainText('Not connected');
       await expect(item.getByRole('button', { name: /^Connect/ })).toBeDisabled();
+      await expect(item.getByRole('button', { name: /^Connect/ })).toHaveAccessibleDescription(
+        'Not available yet',
+      );
       // The calendar apps point to what already works: the Calendar page's iCalendar feed.
       const calendarLink = item.getByRole('link', { name: 'Calendar page' });
       if (name === 'Google calendar' || name === 'Outlook') {

@@ -300,7 +300,17 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/audit-log/handoffs.csv': {
     query: { search: line, status: oneOf('all', 'success', 'missed'), rotationId },
   },
-  'GET /api/audit-log/admin-events': { query: { limit, before: eventId } },
+  'GET /api/audit-log/admin-events': {
+    query: {
+      search: line,
+      action: oneOf('all', '', 'user.invited', 'rotation.deleted', 'page.escalated'),
+      limit,
+      before: eventId,
+    },
+  },
+  'GET /api/audit-log/admin-events.csv': {
+    query: { search: line, action: oneOf('all', 'user.deleted', 'rotation.member_added') },
+  },
   // Administrators' screens
   'GET /api/admin/notifications': {
     query: { status: oneOf('pending', 'sent', 'failed'), limit },

@@ -50,8 +50,59 @@ export const HandoffHistoryPageSchema = z.object({
 });
 export type HandoffHistoryPage = z.infer<typeof HandoffHistoryPageSchema>;
 
-/** AdminEventsQuerySchema is the query of GET /api/audit-log/admin-events. */
+/**
+ * The actions of the administrative trail with the words the Audit Log shows for them (one list
+ * for the screen, the action filter, the search and the CSV export). A page sent to the backup
+ * is not listed: it belongs to the page's history only (decision 130).
+ */
+export const ADMIN_ACTION_LABELS = {
+  'user.invited': 'Invited a user',
+  'invitation.deleted': 'Deleted an invitation',
+  'user.deleted': 'Deleted a user',
+  'user.roles_changed': 'Changed roles',
+  'rotation.created': 'Created a rotation',
+  'rotation.updated': 'Edited a rotation',
+  'rotation.deleted': 'Deleted a rotation',
+  'rotation.suspended': 'Suspended a rotation',
+  'rotation.activated': 'Activated a rotation',
+  'rotation.type_changed': 'Changed rotation type',
+  'rotation.member_added': 'Added a member',
+  'rotation.member_removed': 'Removed a member',
+  'rotation.members_reordered': 'Reordered members',
+  'rotation.schedule_added': 'Added a schedule entry',
+  'rotation.schedule_deleted': 'Deleted a schedule entry',
+  'page.acknowledged': 'Acknowledged a page',
+  'page.escalated': 'Escalated a page',
+  'page.resolved': 'Resolved a page',
+} as const satisfies Record<string, string>;
+export type AdminAction = keyof typeof ADMIN_ACTION_LABELS;
+export const ADMIN_ACTIONS = Object.keys(ADMIN_ACTION_LABELS) as AdminAction[];
+
+/** adminActionLabel returns a readable name for an audit trail action such as 'user.invited'. */
+export function adminActionLabel(action: string): string {
+  const known = (ADMIN_ACTION_LABELS as Record<string, string>)[action];
+  if (known) return known;
+  const words = action.replace(/[._-]+/g, ' ').trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : action;
+}
+
+/** AdminEventsQuerySchema is the query of GET /api/audit-log/admin-events (and .csv). */
 export const AdminEventsQuerySchema = z.object({
+  /**
+   * matches the actor's name, the target's name or the action (its key or its label), in any
+   * case (decision 188)
+   */
+  search: optionalText('Search', 200, 'Search must be at most 200 characters'),
+  /** one action; empty or 'all' means every action */
+  action: z
+    .union(
+      [z.enum(ADMIN_ACTIONS as [AdminAction, ...AdminAction[]]), z.literal('all'), z.literal('')],
+      {
+        error: 'Action must be one of the actions the trail records',
+      },
+    )
+    .optional()
+    .transform((a) => (a && a !== 'all' ? a : undefined)),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int('limit must be a whole number')
@@ -61,6 +112,8 @@ export const AdminEventsQuerySchema = z.object({
   /** events with an id below this one */
   before: idText({ label: 'before', column: 'int8' }).optional(),
 });
+export type AdminEventsQuery = z.input<typeof AdminEventsQuerySchema>;
+export type AdminEventsFilter = Pick<z.output<typeof AdminEventsQuerySchema>, 'search' | 'action'>;
 
 /** AdminEventSchema is one entry of the administrative audit trail. */
 export const AdminEventSchema = z.object({
@@ -71,7 +124,10 @@ export const AdminEventSchema = z.object({
   action: z.string(),
   targetType: z.string(),
   targetId: z.string().nullable(),
-  /** a readable name for the target: the user's or rotation's name when it still exists */
+  /**
+   * a readable name for the target: the user's, invitee's or rotation's name (from its deletion
+   * when it is gone), or 'Page on <rotation>' for a page
+   */
   target: z.string(),
   details: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
@@ -83,6 +139,19 @@ export const AdminEventsPageSchema = z.object({
   nextCursor: z.number().int().nullable(),
 });
 export type AdminEventsPage = z.infer<typeof AdminEventsPageSchema>;
+
+/** The columns of the administrative trail's CSV export, in order. */
+export const ADMIN_EVENTS_CSV_COLUMNS = [
+  'id',
+  'time',
+  'actor',
+  'action',
+  'action_label',
+  'target_type',
+  'target_id',
+  'target',
+  'details',
+] as const;
 
 /** The columns of the handoff history CSV export, in order. */
 export const HANDOFF_CSV_COLUMNS = [
@@ -141,4 +210,44 @@ export function describeHandoff(
 /** neutralizeCsvCell prefixes an apostrophe to a cell a spreadsheet would read as a formula. */
 export function neutralizeCsvCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** One line of an administrative event's details, as the trail and its CSV show it. */
+export interface AdminDetailEntry {
+  /** the details key: 'startTime', 'userNames' */
+  key: string;
+  /** the key in words: 'start time', 'user names' */
+  label: string;
+  /** the value as text (lists joined with ', '); an instant stays ISO 8601 */
+  value: string;
+  /** true when the value is an instant, for the screen to show in the viewer's zone */
+  instant: boolean;
+}
+
+// What the server writes for instants in details: toISOString().
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+/**
+ * adminDetailEntries lists an event's details for reading, whole (nothing cut): empty values
+ * left out, and a person's id left out where the server put their name beside it (userId and
+ * userName: only the name).
+ */
+export function adminDetailEntries(details: Record<string, unknown>): AdminDetailEntry[] {
+  return Object.entries(details)
+    .filter(([, value]) => value !== null && value !== undefined && value !== '')
+    .filter(([key]) => !(/Ids?$/.test(key) && key.replace(/Id(s?)$/, 'Name$1') in details))
+    .map(([key, value]) => {
+      const text = Array.isArray(value)
+        ? value.map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ')
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value);
+      return {
+        key,
+        label: key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase(),
+        value: text,
+        instant:
+          typeof value === 'string' && ISO_INSTANT.test(value) && !Number.isNaN(Date.parse(value)),
+      };
+    });
 }

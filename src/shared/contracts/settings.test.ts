@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { handoffReminderChoicesText, handoffReminderLabel } from './settings';
+import {
+  DEFAULT_NOTIFICATION_TYPE_CHOICE,
+  handoffReminderChoicesText,
+  handoffReminderLabel,
+  NOTIFICATION_TYPE_CHOICES,
+} from './settings';
 
 describe('handoff reminder choices', () => {
   test('are named as the Settings screen and the help articles show them', () => {
@@ -13,5 +18,14 @@ describe('handoff reminder choices', () => {
     expect(handoffReminderChoicesText()).toBe(
       '15 minutes, 30 minutes (the default), 1 hour, 2 hours or 1 day',
     );
+  });
+});
+
+describe('per-type notification choices', () => {
+  // Specification section 9: email, sms, both, none, default both; shown, not saved (the
+  // Settings screen shows them disabled at the default, decision 188).
+  test('are the specification’s four, defaulting to both', () => {
+    expect(NOTIFICATION_TYPE_CHOICES).toEqual(['email', 'sms', 'both', 'none']);
+    expect(DEFAULT_NOTIFICATION_TYPE_CHOICE).toBe('both');
   });
 });

@@ -1,11 +1,17 @@
 import { and, desc, eq, inArray, lt, ne, or, type SQL, sql } from 'drizzle-orm';
-import { type AdminEvent, UNKNOWN_PERSON } from '../../../shared/contracts/audit';
+import {
+  ADMIN_ACTION_LABELS,
+  ADMIN_ACTIONS,
+  type AdminEvent,
+  type AdminEventsFilter,
+  UNKNOWN_PERSON,
+} from '../../../shared/contracts/audit';
 import { idText } from '../../../shared/contracts/primitives';
 import type { Handoff, Person } from '../../../shared/contracts/rotations';
 import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
 import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import type { Database, Db } from '../../db/client';
-import { auditEvents, handoffs, invitations, rotations, users } from '../../db/schema';
+import { auditEvents, handoffs, invitations, pages, rotations, users } from '../../db/schema';
 import { AUDIT_REASON, reasonOf } from '../paging/page-message';
 
 /**
@@ -193,16 +199,39 @@ export function toHandoff(row: HandoffHistoryRow, people: Map<number, Person>): 
   };
 }
 
+/** Where the administrative trail's reads start (newest first) and how many they return. */
+export interface AdminEventsPageRequest {
+  /** at most this many events; every match when omitted (the CSV export) */
+  limit?: number;
+  /** events with an id below this one */
+  before?: number;
+}
+
+// Deletions of people seal the name (decision 132); a rotation's deletion records it in clear.
+const DELETIONS = ['user.deleted', 'invitation.deleted'];
+const ROTATION_DELETED = 'rotation.deleted';
+
+const NUMERIC_ID = /^\d{1,9}$/;
+const numericId = (value: string | null) =>
+  value && NUMERIC_ID.test(value) ? Number(value) : null;
+
 /**
- * listAdminEvents returns the administrative audit trail, newest first, with the actor's name and
- * a readable target: the user's, invitee's or rotation's name while it still exists.
+ * listAdminEvents returns the administrative audit trail, newest first, matching the filter, with
+ * the actor's name and a readable target for every target type: the user's, invitee's or
+ * rotation's name (from its deletion when it is gone) and 'Page on <rotation>' for a page. A
+ * fixed number of queries whatever the page size (no query per row).
  */
 export async function listAdminEvents(
   db: Db,
   cipher: FieldCipher,
-  page: { limit: number; before?: number },
+  names: UserNameIndex,
+  filter: AdminEventsFilter,
+  page: AdminEventsPageRequest = {},
 ): Promise<{ events: AdminEvent[]; nextCursor: number | null }> {
-  const rows = await db
+  const search = filter.search
+    ? await adminSearchCondition(db, cipher, names, filter.search)
+    : undefined;
+  const query = db
     .select()
     .from(auditEvents)
     .where(
@@ -210,18 +239,32 @@ export async function listAdminEvents(
         // A copy of a page sent to the backup is the system's notice, not anyone's action: it
         // belongs to the page's history only (decision 130).
         ne(auditEvents.action, 'page.backup_notified'),
+        filter.action ? eq(auditEvents.action, filter.action) : undefined,
+        search,
         page.before ? lt(auditEvents.id, page.before) : undefined,
       ),
     )
-    .orderBy(desc(auditEvents.id))
-    .limit(page.limit + 1);
-  const more = rows.length > page.limit;
+    .orderBy(desc(auditEvents.id));
+  const rows = await (page.limit === undefined ? query : query.limit(page.limit + 1));
+  const more = page.limit !== undefined && rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
+  const events = await nameAdminEvents(db, cipher, shown);
+  return { events, nextCursor: more ? shown[shown.length - 1].id : null };
+}
 
+type AuditEventRow = typeof auditEvents.$inferSelect;
+
+/** nameAdminEvents gives trail rows the API's shape, every name looked up in a few queries. */
+async function nameAdminEvents(
+  db: Db,
+  cipher: FieldCipher,
+  shown: AuditEventRow[],
+): Promise<AdminEvent[]> {
   const idsOf = (type: string) =>
     shown
-      .filter((e) => e.targetType === type && e.targetId && /^\d{1,9}$/.test(e.targetId))
-      .map((e) => Number(e.targetId));
+      .filter((e) => e.targetType === type)
+      .map((e) => numericId(e.targetId))
+      .filter((id): id is number => id !== null);
   const userIds = [
     ...shown.map((e) => e.actorUserId),
     ...idsOf('user'),
@@ -229,8 +272,9 @@ export async function listAdminEvents(
   ];
   const rotationIds = idsOf('rotation');
   const invitationIds = idsOf('invitation');
+  const pageIds = idsOf('page');
 
-  const [people, rotationRows, invitationRows] = await Promise.all([
+  const [people, rotationRows, invitationRows, pageRows] = await Promise.all([
     loadPeople(db, cipher, userIds),
     rotationIds.length > 0
       ? db
@@ -244,8 +288,16 @@ export async function listAdminEvents(
           .from(invitations)
           .where(inArray(invitations.id, invitationIds))
       : [],
+    pageIds.length > 0
+      ? db
+          .select({ id: pages.id, rotationName: rotations.name })
+          .from(pages)
+          .innerJoin(rotations, eq(rotations.id, pages.rotationId))
+          .where(inArray(pages.id, pageIds))
+      : [],
   ]);
   const rotationNames = new Map(rotationRows.map((r) => [r.id, r.name]));
+  const pageRotations = new Map(pageRows.map((r) => [r.id, r.rotationName]));
   const invitationNames = new Map(
     invitationRows.map((r) => [
       r.id,
@@ -255,9 +307,10 @@ export async function listAdminEvents(
 
   const deletedNames = await loadDeletedNames(db, cipher, [
     ...shown.filter((e) => {
-      const id = e.targetId && /^\d{1,9}$/.test(e.targetId) ? Number(e.targetId) : null;
+      const id = numericId(e.targetId);
       if (id === null) return false;
       if (e.targetType === 'user') return !people.has(id);
+      if (e.targetType === 'rotation') return !rotationNames.has(id);
       return e.targetType === 'invitation' && !invitationNames.has(id);
     }),
     // The trail keeps the id of an actor since deleted (decision 172): named by their deletion.
@@ -266,21 +319,28 @@ export async function listAdminEvents(
       .map((e) => ({ targetType: 'user', targetId: String(e.actorUserId) })),
   ]);
 
-  const events = shown.map((e): AdminEvent => {
-    const targetNumber = e.targetId && /^\d{1,9}$/.test(e.targetId) ? Number(e.targetId) : null;
+  return shown.map((e): AdminEvent => {
+    const targetNumber = numericId(e.targetId);
+    const pageRotation =
+      e.targetType === 'page'
+        ? ((targetNumber === null ? undefined : pageRotations.get(targetNumber)) ??
+          stringDetail(e.details, 'rotationName'))
+        : undefined;
     const named =
-      targetNumber === null
-        ? undefined
-        : e.targetType === 'user'
-          ? people.get(targetNumber)?.name
-          : e.targetType === 'rotation'
-            ? rotationNames.get(targetNumber)
-            : e.targetType === 'invitation'
-              ? invitationNames.get(targetNumber)
-              : undefined;
+      pageRotation !== undefined
+        ? `Page on ${pageRotation}`
+        : targetNumber === null
+          ? undefined
+          : e.targetType === 'user'
+            ? people.get(targetNumber)?.name
+            : e.targetType === 'rotation'
+              ? rotationNames.get(targetNumber)
+              : e.targetType === 'invitation'
+                ? invitationNames.get(targetNumber)
+                : undefined;
     const fromDetails = ['name', 'rotationName', 'targetName']
-      .map((k) => e.details?.[k])
-      .find((v): v is string => typeof v === 'string' && v.length > 0);
+      .map((k) => stringDetail(e.details, k))
+      .find((v) => v !== undefined);
     const {
       [AUDIT_TARGET_NAME.jsonKey]: _sealed,
       [AUDIT_REASON.jsonKey]: sealedReason,
@@ -310,15 +370,113 @@ export async function listAdminEvents(
       createdAt: e.createdAt.toISOString(),
     };
   });
-  return { events, nextCursor: more ? shown[shown.length - 1].id : null };
 }
 
-const DELETIONS = ['user.deleted', 'invitation.deleted'];
+function stringDetail(details: Record<string, unknown> | null, key: string): string | undefined {
+  const value = details?.[key];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
 
 /**
- * loadDeletedNames answers the names of deleted users and invitations that events target, by
- * `{type}:{id}`, from the names their deletions sealed (decision 132): one query, so every event
- * about someone since deleted (invited, roles changed, deleted) still names them.
+ * adminSearchCondition matches events by what the trail shows (decision 188): the action (its
+ * key or its label), the actor's name, or the target's name. Names of people and invitees are
+ * sealed at rest, so they are matched in memory (the users through UserNameIndex, the
+ * invitations and the names deletions sealed read and opened, all far fewer than events) and
+ * the events filtered in SQL by the matching ids; rotation names are in clear and matched in SQL.
+ * Details are not searched: they hold ids and sealed text, not what anyone would type.
+ */
+async function adminSearchCondition(
+  db: Db,
+  cipher: FieldCipher,
+  names: UserNameIndex,
+  term: string,
+): Promise<SQL> {
+  const needle = term.toLocaleLowerCase();
+  const like = `%${escapeLike(term)}%`;
+  const [userIds, invitationIds, deleted] = await Promise.all([
+    names.idsMatching(term),
+    invitationIdsMatching(db, cipher, needle),
+    deletedIdsMatching(db, cipher, needle),
+  ]);
+  const labelled = ADMIN_ACTIONS.filter((action) =>
+    ADMIN_ACTION_LABELS[action].toLocaleLowerCase().includes(needle),
+  );
+  const personIds = [...userIds, ...deleted.user];
+  const invitees = [...invitationIds, ...deleted.invitation];
+  const matches: SQL[] = [sql`${auditEvents.action} ilike ${like}`];
+  if (labelled.length > 0) matches.push(inArray(auditEvents.action, labelled));
+  if (personIds.length > 0) {
+    matches.push(inArray(auditEvents.actorUserId, personIds));
+    matches.push(targetIn('user', personIds));
+  }
+  if (invitees.length > 0) matches.push(targetIn('invitation', invitees));
+  // A rotation by its name, or, once deleted, by the name its deletion recorded.
+  matches.push(sql`(${auditEvents.targetType} = 'rotation' and (
+    ${auditEvents.targetId} in (select r.id::text from rotations r where r.name ilike ${like})
+    or ${auditEvents.targetId} in (select d.target_id from audit_events d
+      where d.target_type = 'rotation' and d.action = 'rotation.deleted'
+        and d.details ->> 'name' ilike ${like})))`);
+  // A page by its rotation's name (the one its events recorded, once the rotation is gone).
+  matches.push(sql`(${auditEvents.targetType} = 'page' and (
+    ${auditEvents.targetId} in (select p.id::text from pages p
+      join rotations r on r.id = p.rotation_id where r.name ilike ${like})
+    or ${auditEvents.details} ->> 'rotationName' ilike ${like}))`);
+  return or(...matches)!;
+}
+
+function targetIn(type: string, ids: number[]): SQL {
+  return and(
+    eq(auditEvents.targetType, type),
+    inArray(
+      auditEvents.targetId,
+      [...new Set(ids)].map((id) => String(id)),
+    ),
+  )!;
+}
+
+/** invitationIdsMatching returns the invitations whose (sealed) invitee name contains the needle. */
+async function invitationIdsMatching(
+  db: Db,
+  cipher: FieldCipher,
+  needle: string,
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: invitations.id, nameEnc: invitations.nameEnc })
+    .from(invitations);
+  return rows
+    .filter((r) =>
+      cipher
+        .decrypt(r.nameEnc, { table: 'invitations', column: 'name', rowId: r.id })
+        .toLocaleLowerCase()
+        .includes(needle),
+    )
+    .map((r) => r.id);
+}
+
+/**
+ * deletedIdsMatching returns the ids of deleted users and invitations whose name, sealed into
+ * their deletion (decision 132), contains the needle: the names the trail shows for them.
+ */
+async function deletedIdsMatching(
+  db: Db,
+  cipher: FieldCipher,
+  needle: string,
+): Promise<{ user: number[]; invitation: number[] }> {
+  const found = { user: [] as number[], invitation: [] as number[] };
+  for (const row of await readDeletedNames(db, cipher)) {
+    const id = numericId(row.targetId);
+    if (id === null || !row.name.toLocaleLowerCase().includes(needle)) continue;
+    if (row.targetType === 'user' || row.targetType === 'invitation') {
+      found[row.targetType].push(id);
+    }
+  }
+  return found;
+}
+
+/**
+ * loadDeletedNames answers the names of deleted users, invitations and rotations that events
+ * target, by `{type}:{id}` (readDeletedNames), so every event about something since deleted
+ * (invited, roles changed, members added, deleted) still names it.
  */
 async function loadDeletedNames(
   db: Db,
@@ -329,21 +487,49 @@ async function loadDeletedNames(
   const ids = [...new Set(targets.map((e) => e.targetId as string))];
   if (ids.length === 0) return names;
   const wanted = new Set(targets.map((e) => `${e.targetType}:${e.targetId}`));
+  for (const row of await readDeletedNames(db, cipher, ids)) {
+    const key = `${row.targetType}:${row.targetId}`;
+    if (wanted.has(key)) names.set(key, row.name);
+  }
+  return names;
+}
+
+/**
+ * readDeletedNames reads, in one query, the names deletions recorded, of the given target ids
+ * (every deletion's when omitted): a person's or invitee's from the envelope their deletion
+ * sealed (decision 132; one that does not open is left out), a rotation's from the name its
+ * deletion recorded in clear (rotation names are not personal data).
+ */
+async function readDeletedNames(
+  db: Db,
+  cipher: FieldCipher,
+  targetIds?: string[],
+): Promise<{ targetType: string; targetId: string | null; name: string }[]> {
   const rows = await db
     .select({
       id: auditEvents.id,
       targetType: auditEvents.targetType,
       targetId: auditEvents.targetId,
       sealed: sql<string | null>`${auditEvents.details} ->> ${AUDIT_TARGET_NAME.jsonKey}`,
+      clear: sql<string | null>`${auditEvents.details} ->> 'name'`,
     })
     .from(auditEvents)
-    .where(and(inArray(auditEvents.action, DELETIONS), inArray(auditEvents.targetId, ids)));
-  for (const row of rows) {
-    const key = `${row.targetType}:${row.targetId}`;
-    const name = wanted.has(key) ? unsealedName(cipher, row.id, row.sealed) : undefined;
-    if (name !== undefined) names.set(key, name);
-  }
-  return names;
+    .where(
+      and(
+        or(
+          inArray(auditEvents.action, DELETIONS),
+          and(eq(auditEvents.action, ROTATION_DELETED), eq(auditEvents.targetType, 'rotation')),
+        ),
+        targetIds ? inArray(auditEvents.targetId, targetIds) : undefined,
+      ),
+    );
+  return rows.flatMap((row) => {
+    const name =
+      row.targetType === 'rotation'
+        ? (row.clear ?? undefined)
+        : unsealedName(cipher, row.id, row.sealed);
+    return name ? [{ targetType: row.targetType, targetId: row.targetId, name }] : [];
+  });
 }
 
 /**

@@ -1,7 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import {
+  ADMIN_EVENTS_CSV_COLUMNS,
   AdminEventsQuerySchema,
+  adminActionLabel,
+  adminDetailEntries,
   describeHandoff,
   HANDOFF_CSV_COLUMNS,
   type HandoffHistoryPage,
@@ -24,6 +27,7 @@ import {
 export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
   const { db } = deps.database;
   const names = new UserNameIndex(deps.database, deps.cipher);
+  const today = () => deps.clock.now().toISOString().slice(0, 10);
 
   // The handoff history, searched, filtered and paged on the server (newest first).
   app.get('/api/audit-log/handoffs', async (req): Promise<HandoffHistoryPage> => {
@@ -84,24 +88,66 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
       // return would make a spreadsheet run it as a formula (CSV injection).
       return cells.map(neutralizeCsvCell);
     });
-    const csv = stringify(records, {
-      header: true,
-      columns: [...HANDOFF_CSV_COLUMNS],
-      record_delimiter: 'windows',
-      quoted_match: /[\r\n]/,
-      bom: true,
-    });
-    const day = deps.clock.now().toISOString().slice(0, 10);
-    return reply
-      .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="baton-handoffs-${day}.csv"`)
-      .send(csv);
+    return sendCsv(reply, records, HANDOFF_CSV_COLUMNS, `baton-handoffs-${today()}.csv`);
   });
 
-  // The administrative audit trail: invitations, deletions, role changes, rotation changes.
+  // The administrative audit trail: invitations, deletions, role changes, rotation changes,
+  // searched and filtered by action on the server, newest first, paged by event id.
   app.get('/api/audit-log/admin-events', async (req) => {
     requirePermission(req, 'audit.viewAdmin');
-    const query = parseInput(AdminEventsQuerySchema, req.query);
-    return listAdminEvents(db, deps.cipher, query);
+    const { search, action, limit, before } = parseInput(AdminEventsQuerySchema, req.query);
+    return listAdminEvents(db, deps.cipher, names, { search, action }, { limit, before });
   });
+
+  // The whole filtered trail as CSV (RFC 4180), for administrators.
+  app.get('/api/audit-log/admin-events.csv', async (req, reply) => {
+    requirePermission(req, 'audit.viewAdmin');
+    requirePermission(req, 'audit.export');
+    const filter = parseInput(
+      AdminEventsQuerySchema.pick({ search: true, action: true }),
+      req.query,
+    );
+    const { events } = await listAdminEvents(db, deps.cipher, names, filter);
+    const records = events.map((e) => {
+      const cells = [
+        String(e.id),
+        e.createdAt,
+        e.actor?.name ?? '',
+        e.action,
+        adminActionLabel(e.action),
+        e.targetType,
+        e.targetId ?? '',
+        e.target,
+        adminDetailEntries(e.details)
+          .map((d) => `${d.label}: ${d.value}`)
+          .join('; '),
+      ];
+      // Names, rotation names and reasons are user input: neutralized as in the handoff CSV.
+      return cells.map(neutralizeCsvCell);
+    });
+    return sendCsv(reply, records, ADMIN_EVENTS_CSV_COLUMNS, `baton-admin-trail-${today()}.csv`);
+  });
+}
+
+/**
+ * sendCsv answers records as an RFC 4180 download: CRLF lines, a BOM for spreadsheets, quotes
+ * only where a cell holds a line break (or a comma or quote, which csv-stringify quotes anyway).
+ */
+function sendCsv(
+  reply: FastifyReply,
+  records: string[][],
+  columns: readonly string[],
+  filename: string,
+) {
+  const csv = stringify(records, {
+    header: true,
+    columns: [...columns],
+    record_delimiter: 'windows',
+    quoted_match: /[\r\n]/,
+    bom: true,
+  });
+  return reply
+    .header('Content-Type', 'text/csv; charset=utf-8')
+    .header('Content-Disposition', `attachment; filename="${filename}"`)
+    .send(csv);
 }

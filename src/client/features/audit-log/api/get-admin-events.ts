@@ -3,12 +3,27 @@ import { AUDIT_LOG_PAGE_SIZE } from '@shared/contracts/audit';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-/** adminEventsQueryOptions reads the administrative audit trail (administrators only), newest first. */
-export const adminEventsQueryOptions = () =>
+/** What the administrative trail is filtered by; empty values mean no filter. */
+export type AdminEventsFilter = { search: string; action: string };
+
+/** adminEventsParams returns the query string of a trail read or export (without the cursor). */
+export function adminEventsParams(filter: AdminEventsFilter): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filter.search.trim()) params.set('search', filter.search.trim());
+  if (filter.action) params.set('action', filter.action);
+  return params;
+}
+
+/**
+ * adminEventsQueryOptions reads the administrative audit trail (administrators only), newest
+ * first, searched and filtered by action on the server, 20 events a page.
+ */
+export const adminEventsQueryOptions = (filter: AdminEventsFilter) =>
   infiniteQueryOptions({
-    queryKey: ['/api/audit-log/admin-events'] as const,
+    queryKey: ['/api/audit-log/admin-events', filter] as const,
     queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams({ limit: String(AUDIT_LOG_PAGE_SIZE) });
+      const params = adminEventsParams(filter);
+      params.set('limit', String(AUDIT_LOG_PAGE_SIZE));
       if (pageParam) params.set('before', String(pageParam));
       return apiRequest<AdminEventsPage>(
         'GET',
@@ -22,7 +37,7 @@ export const adminEventsQueryOptions = () =>
     refetchOnMount: 'always',
   });
 
-/** useAdminEvents returns the administrative audit trail and 'load more'. */
-export function useAdminEvents() {
-  return useInfiniteQuery(adminEventsQueryOptions());
+/** useAdminEvents returns the filtered administrative audit trail and 'load more'. */
+export function useAdminEvents(filter: AdminEventsFilter) {
+  return useInfiniteQuery(adminEventsQueryOptions(filter));
 }

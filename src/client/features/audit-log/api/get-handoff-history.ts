@@ -3,14 +3,18 @@ import { AUDIT_LOG_PAGE_SIZE } from '@shared/contracts/audit';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-/** What the Audit Log filters the handoff history by; empty values mean no filter. */
-export type HandoffHistoryFilter = { search: string; status: string };
+/**
+ * What the Audit Log filters the handoff history by; empty values mean no filter. rotationId
+ * (from the page's ?rotationId=) limits it to one rotation.
+ */
+export type HandoffHistoryFilter = { search: string; status: string; rotationId?: number | null };
 
 /** handoffHistoryParams returns the query string of a history read (without the cursor). */
 export function handoffHistoryParams(filter: HandoffHistoryFilter): URLSearchParams {
   const params = new URLSearchParams();
   if (filter.search.trim()) params.set('search', filter.search.trim());
   if (filter.status) params.set('status', filter.status);
+  if (filter.rotationId) params.set('rotationId', String(filter.rotationId));
   return params;
 }
 

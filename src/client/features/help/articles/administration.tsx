@@ -197,7 +197,15 @@ export function AuditLogsArticle() {
         <li>
           The <strong>Administrative Trail</strong> lists who invited or deleted users, changed
           roles, created, edited, suspended, activated or deleted rotations, changed their type, and
-          added, removed or reordered members — with the time of each.
+          added, removed or reordered members, added or deleted schedule entries, and acknowledged,
+          escalated or resolved pages — with the time of each, in your time zone.
+        </li>
+        <li>
+          Its search box matches the name of the person who acted, the name of the user, invitee,
+          rotation or page's rotation acted on (deleted ones too), and the action, ignoring upper
+          and lower case; the action filter shows one kind of action. Long details open with{' '}
+          <strong>Show details</strong>. Its <strong>Export CSV</strong> downloads what matches,
+          neutralised the same way.
         </li>
       </ul>
     </>

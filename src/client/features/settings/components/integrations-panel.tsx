@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { NOT_AVAILABLE_YET } from '../lib/not-available';
 
 const INTEGRATIONS: {
   name: string;
@@ -30,9 +31,13 @@ const INTEGRATIONS: {
   },
 ];
 
+const idOf = (name: string) => `integration-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
 /**
  * IntegrationsPanel lists the integrations; none is available yet, so each shows 'Not connected'.
- * The two calendar apps point to what already works: the Calendar page's iCalendar feeds.
+ * The two calendar apps point to what already works: the Calendar page's iCalendar feeds. The
+ * Connect buttons the specification keeps inert are disabled and say 'Not available yet', tied
+ * to them by aria-describedby (decision 188).
  */
 export function IntegrationsPanel() {
   return (
@@ -73,17 +78,21 @@ export function IntegrationsPanel() {
                   ) : null}
                 </div>
               </div>
-              <div className="flex items-center gap-3 sm:shrink-0">
+              <div className="flex flex-wrap items-center gap-3 sm:shrink-0 sm:justify-end">
                 <Badge variant="outline">Not connected</Badge>
                 <Button
                   type="button"
                   variant="outline"
                   size="sm"
                   disabled
-                  aria-label={`Connect ${name} (not available yet)`}
+                  aria-label={`Connect ${name}`}
+                  aria-describedby={`${idOf(name)}-unavailable`}
                 >
                   Connect
                 </Button>
+                <span id={`${idOf(name)}-unavailable`} className="text-muted-foreground text-xs">
+                  {NOT_AVAILABLE_YET}
+                </span>
               </div>
             </li>
           ))}

@@ -7,6 +7,7 @@ import type { NotificationPreference, User } from '@shared/contracts/users';
 import { Info } from 'lucide-react';
 import { useState } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
   Card,
@@ -25,6 +26,7 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { useUpdateNotificationPreference } from '../api/update-notification-preference';
+import { NOT_AVAILABLE_YET } from '../lib/not-available';
 
 const PREFERENCE_OPTIONS: { value: NotificationPreference; label: string }[] = [
   { value: 'email', label: 'Email only' },
@@ -54,15 +56,16 @@ const NOTIFICATION_TYPES = [
   },
 ] as const;
 
+const PER_TYPE_NOTE_ID = 'notify-types-unavailable';
+
 /**
  * NotificationSettingsForm saves the notification preference (through PATCH /api/users/{id}) and
- * shows the per-type choices, which specification section 9 says are not saved.
+ * shows the per-type choices, which specification section 9 says are not saved: they are
+ * disabled at their default and say 'Not available yet', the note tied to each by
+ * aria-describedby (decision 188).
  */
 export function NotificationSettingsForm({ user }: { user: User }) {
   const [preference, setPreference] = useState<NotificationPreference>(user.notificationPreference);
-  const [perType, setPerType] = useState<Record<string, NotificationTypeChoice>>(() =>
-    Object.fromEntries(NOTIFICATION_TYPES.map((t) => [t.id, DEFAULT_NOTIFICATION_TYPE_CHOICE])),
-  );
   const save = useUpdateNotificationPreference();
   const options = PREFERENCE_OPTIONS.some((o) => o.value === user.notificationPreference)
     ? PREFERENCE_OPTIONS
@@ -104,13 +107,16 @@ export function NotificationSettingsForm({ user }: { user: User }) {
             </Select>
           </div>
 
-          <fieldset className="grid gap-4">
-            <legend className="mb-2 font-medium text-sm">By notification type</legend>
-            <Alert>
+          <fieldset className="grid gap-4" disabled>
+            <legend className="mb-2 flex flex-wrap items-center gap-2 font-medium text-sm">
+              By notification type
+              <Badge variant="outline">{NOT_AVAILABLE_YET}</Badge>
+            </legend>
+            <Alert id={PER_TYPE_NOTE_ID}>
               <Info aria-hidden="true" />
               <AlertDescription>
-                These per-type choices are not saved yet: your notification preference above applies
-                to every notification.
+                {NOT_AVAILABLE_YET}. These per-type choices are not saved yet: your notification
+                preference above applies to every notification.
               </AlertDescription>
             </Alert>
             {NOTIFICATION_TYPES.map((type) => (
@@ -118,20 +124,16 @@ export function NotificationSettingsForm({ user }: { user: User }) {
                 key={type.id}
                 className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between"
               >
-                <div>
+                <div className="opacity-70">
                   <Label htmlFor={`notify-${type.id}`}>{type.label}</Label>
                   <p className="text-muted-foreground text-sm">{type.description}</p>
                 </div>
-                <Select
-                  value={perType[type.id]}
-                  onValueChange={(value) =>
-                    setPerType((current) => ({
-                      ...current,
-                      [type.id]: value as NotificationTypeChoice,
-                    }))
-                  }
-                >
-                  <SelectTrigger id={`notify-${type.id}`} className="sm:w-36">
+                <Select value={DEFAULT_NOTIFICATION_TYPE_CHOICE} disabled>
+                  <SelectTrigger
+                    id={`notify-${type.id}`}
+                    className="sm:w-36"
+                    aria-describedby={PER_TYPE_NOTE_ID}
+                  >
                     <SelectValue />
                   </SelectTrigger>
                   <SelectContent>
