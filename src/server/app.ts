@@ -6,11 +6,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Clock } from './clock';
-import type { Config } from './config';
-import type { FieldCipher } from './crypto/field-crypto';
-import type { Database } from './db/client';
-import type { EngineStatus } from './engine/engine-loop';
+import type { AppDeps } from './deps';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -33,7 +29,6 @@ import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
 import { coverageRoutes } from './modules/coverage/coverage-routes';
-import type { RotationsRead } from './modules/debug/debug-repository';
 import { debugRoutes } from './modules/debug/debug-routes';
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
@@ -49,24 +44,6 @@ import { hashToken, resolveSession, sessionCookie } from './modules/sessions/ses
 import { settingsRoutes } from './modules/settings/settings-routes';
 import { toUser } from './modules/users/user-repository';
 import { userRoutes } from './modules/users/user-routes';
-
-/** AppDeps is everything the app is wired from; tests pass fakes (a manual clock) here. */
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  cipher: FieldCipher;
-  clock: Clock;
-  /** folder of the built client; omitted in API tests */
-  clientDir?: string;
-  /** false silences request logs (tests) */
-  logger?: boolean;
-  /** where log lines go (default: standard output); tests pass a stream that captures them */
-  logStream?: { write(line: string): void };
-  /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
-  engineStatus?: () => EngineStatus;
-  /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
-  rotationsStorageRead?: RotationsRead;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

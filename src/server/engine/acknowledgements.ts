@@ -4,8 +4,8 @@ import { handoffs } from '../db/schema';
 import { loadRecipients } from '../modules/notifications/notify';
 import { sendNotices } from './engine-notify';
 import { eachDue, listOverdueAcknowledgements, lockRotationOrSkip } from './engine-repository';
+import type { EngineTask } from './engine-task';
 import { acknowledgementMissedMessage } from './handoff-messages';
-import type { EngineTask } from './tasks';
 
 /**
  * acknowledgementsTask marks missed every handoff whose receiver still holds the baton and has

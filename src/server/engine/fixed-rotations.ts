@@ -22,6 +22,7 @@ import {
   listFixedFlowRows,
   updateFlowRows,
 } from './engine-repository';
+import type { EngineDeps, EngineTask } from './engine-task';
 import {
   autoTransferAwayMessage,
   autoTransferToYouMessage,
@@ -29,7 +30,6 @@ import {
   handoffEscalationMessage,
   handoffNoticeMessage,
 } from './handoff-messages';
-import type { EngineDeps, EngineTask } from './tasks';
 
 /**
  * The documented handoff flow for fixed rotations (decisions 050 and 051): notices before each

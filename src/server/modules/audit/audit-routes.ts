@@ -8,7 +8,7 @@ import {
   HandoffHistoryQuerySchema,
   neutralizeCsvCell,
 } from '../../../shared/contracts/audit';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { badRequest, parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { LoginInputSchema } from '../../../shared/contracts/auth';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { AppError, notFound, parseInput } from '../../http/errors';
 import { requireUser } from '../../http/request-context';
 import { createSession, deleteSession, sessionCookie } from '../sessions/session-service';

@@ -7,7 +7,7 @@ import {
   type OidcResult,
   SIGN_IN_MESSAGES,
 } from '../../../shared/contracts/auth';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../../http/database-unavailable';
 import { AppError, notFound, parseInput, unauthenticated } from '../../http/errors';
 import { signInWithIdentity } from './auth-service';

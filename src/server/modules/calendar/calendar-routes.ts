@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { CalendarQuerySchema } from '../../../shared/contracts/calendar';
 import { idText } from '../../../shared/contracts/primitives';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { notFound, parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 import {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { parseId } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 import { listMyCoverage, respondToCoverage } from './coverage-service';

@@ -13,7 +13,7 @@ import {
   type RotationsCompare,
   type WithheldField,
 } from '../../../shared/contracts/debug';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { requirePermission } from '../../http/request-context';
 import { verifyAuditChain } from '../audit/audit-chain';
 import {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { parseId, parseInput } from '../../http/errors';
 import { sendCachedRead } from '../../http/read-cache';
 import { requirePermission } from '../../http/request-context';

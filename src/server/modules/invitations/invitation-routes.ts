@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createInvitationInputSchema } from '../../../shared/contracts/invitations';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { notFound, parseId, parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 import { findInvitationByToken, toInvitation } from './invitation-repository';

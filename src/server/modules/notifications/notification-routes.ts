@@ -7,8 +7,8 @@ import {
   type OutboxEntry,
   OutboxQuerySchema,
 } from '../../../shared/contracts/notifications';
-import type { AppDeps } from '../../app';
 import { notifications } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 import { channelSetup } from './channels';

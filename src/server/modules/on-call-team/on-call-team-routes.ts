@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { requirePermission } from '../../http/request-context';
 import { listOnCallTeam } from './on-call-team-repository';
 

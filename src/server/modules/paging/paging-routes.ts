@@ -6,7 +6,7 @@ import {
   type PageDeliveryFailure,
   PageListQuerySchema,
 } from '../../../shared/contracts/paging';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { parseId, parseInput } from '../../http/errors';
 import { requirePermission, requireUser } from '../../http/request-context';
 import {

@@ -10,7 +10,7 @@ import {
   ReorderMembersInputSchema,
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { badRequest, parseId, parseInput } from '../../http/errors';
 import { sendCachedRead } from '../../http/read-cache';
 import { requirePermission } from '../../http/request-context';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ScheduleEntryInputSchema } from '../../../shared/contracts/rotations';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { parseId, parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 import {

@@ -5,9 +5,9 @@ import {
   type UserSettings,
 } from '../../../shared/contracts/settings';
 import type { User } from '../../../shared/contracts/users';
-import type { AppDeps } from '../../app';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
+import type { AppDeps } from '../../deps';
 import { notFound, parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { text } from '../../../shared/contracts/primitives';
 import { UpdateRolesInputSchema, UpdateUserInputSchema } from '../../../shared/contracts/users';
 import { normalizeRole, type Role } from '../../../shared/domain/roles';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { parseId, parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
 import { listAllUsers, listUsersWithRoles } from './user-repository';
