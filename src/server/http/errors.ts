@@ -51,6 +51,29 @@ export const unauthenticated = (message = 'Not authenticated') =>
 export const conflict = (message: string) => new AppError(ErrorCodes.CONFLICT, message);
 export const badRequest = (message: string) => new AppError(ErrorCodes.BAD_REQUEST, message);
 
+/** What a route schema's refusal says of one issue (fastify-type-provider-zod's shape). */
+export interface SchemaIssue {
+  /** the issue's path, '/a/0/b'; '/' for the input as a whole */
+  instancePath: string;
+  message?: string;
+}
+
+/**
+ * inputError is the one error a route schema's refusal becomes (decision 190): a path parameter
+ * that is no row id answers 400 BAD_REQUEST with its message; a body or query string 400
+ * VALIDATION_FAILED naming the first issue (`path: message`) with a message per field.
+ */
+export function inputError(where: string | undefined, issues: readonly SchemaIssue[]): AppError {
+  const first = issues[0];
+  const message = first?.message ?? 'Invalid input';
+  if (where === 'params') return new AppError(ErrorCodes.BAD_REQUEST, message);
+  const pathOf = (issue: SchemaIssue) => issue.instancePath.split('/').filter(Boolean).join('.');
+  const fields: Record<string, string> = {};
+  for (const issue of issues) fields[pathOf(issue) || '_'] ??= issue.message ?? 'Invalid input';
+  const path = first ? pathOf(first) : '';
+  return new AppError(ErrorCodes.VALIDATION_FAILED, path ? `${path}: ${message}` : message, fields);
+}
+
 /** parseInput validates untrusted input with a shared schema, or throws a 400 with field errors. */
 export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
