@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AdminEventsQuerySchema,
   describeHandoff,
@@ -9,8 +10,8 @@ import {
   neutralizeCsvCell,
 } from '../../../shared/contracts/audit';
 import type { AppDeps } from '../../deps';
-import { badRequest, parseInput } from '../../http/errors';
-import { requirePermission } from '../../http/request-context';
+import { badRequest } from '../../http/errors';
+import { permitted } from '../../http/request-context';
 import {
   decodeCursor,
   encodeCursor,
@@ -21,87 +22,102 @@ import {
   UserNameIndex,
 } from './audit-repository';
 
+/** The export's query: the history's search and status filter, without paging. */
+const HandoffExportQuerySchema = HandoffHistoryQuerySchema.pick({ search: true, status: true });
+
 export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps.database;
   const names = new UserNameIndex(deps.database, deps.cipher);
 
   // The handoff history, searched, filtered and paged on the server (newest first).
-  app.get('/api/audit-log/handoffs', async (req): Promise<HandoffHistoryPage> => {
-    requirePermission(req, 'handoff.viewHistory');
-    const query = parseInput(HandoffHistoryQuerySchema, req.query);
-    const before = query.before ? decodeCursor(query.before) : null;
-    if (query.before && !before) throw badRequest('before is not a valid cursor');
-    // One row more than asked tells whether another page exists.
-    const rows = await listHandoffHistory(db, names, query, {
-      limit: query.limit + 1,
-      before,
-    });
-    const shown = rows.slice(0, query.limit);
-    const people = await loadPeople(
-      db,
-      deps.cipher,
-      shown.flatMap((r) => [r.fromUserId, r.toUserId]),
-    );
-    const last = shown[shown.length - 1];
-    return {
-      entries: shown.map((r) => toHandoff(r, people)),
-      nextCursor:
-        rows.length > query.limit && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
-    };
-  });
+  api.get(
+    '/api/audit-log/handoffs',
+    {
+      preValidation: permitted('handoff.viewHistory'),
+      schema: { querystring: HandoffHistoryQuerySchema },
+    },
+    async (req): Promise<HandoffHistoryPage> => {
+      const query = req.query;
+      const before = query.before ? decodeCursor(query.before) : null;
+      if (query.before && !before) throw badRequest('before is not a valid cursor');
+      // One row more than asked tells whether another page exists.
+      const rows = await listHandoffHistory(db, names, query, {
+        limit: query.limit + 1,
+        before,
+      });
+      const shown = rows.slice(0, query.limit);
+      const people = await loadPeople(
+        db,
+        deps.cipher,
+        shown.flatMap((r) => [r.fromUserId, r.toUserId]),
+      );
+      const last = shown[shown.length - 1];
+      return {
+        entries: shown.map((r) => toHandoff(r, people)),
+        nextCursor:
+          rows.length > query.limit && last
+            ? encodeCursor({ at: last.cursorAt, id: last.id })
+            : null,
+      };
+    },
+  );
 
   // The whole filtered history as CSV (RFC 4180), for administrators.
-  app.get('/api/audit-log/handoffs.csv', async (req, reply) => {
-    requirePermission(req, 'audit.export');
-    const { search, status } = parseInput(
-      HandoffHistoryQuerySchema.pick({ search: true, status: true }),
-      req.query,
-    );
-    const rows = await listHandoffHistory(db, names, { search, status });
-    const people = await loadPeople(
-      db,
-      deps.cipher,
-      rows.flatMap((r) => [r.fromUserId, r.toUserId]),
-    );
-    const records = rows.map((row) => {
-      const h = toHandoff(row, people);
-      const cells = [
-        String(h.id),
-        h.timestamp,
-        h.rotation.name,
-        h.fromUser?.name ?? '',
-        h.fromUser?.email ?? '',
-        h.toUser?.name ?? '',
-        h.toUser?.email ?? '',
-        h.status,
-        h.kind,
-        h.urgent ? 'yes' : 'no',
-        h.acknowledgedAt ?? '',
-        describeHandoff(h).text,
-        h.notes ?? '',
-      ];
-      // Names, notes and rotation names are user input: a leading =, +, -, @, tab or carriage
-      // return would make a spreadsheet run it as a formula (CSV injection).
-      return cells.map(neutralizeCsvCell);
-    });
-    const csv = stringify(records, {
-      header: true,
-      columns: [...HANDOFF_CSV_COLUMNS],
-      record_delimiter: 'windows',
-      quoted_match: /[\r\n]/,
-      bom: true,
-    });
-    const day = deps.clock.now().toISOString().slice(0, 10);
-    return reply
-      .header('Content-Type', 'text/csv; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="baton-handoffs-${day}.csv"`)
-      .send(csv);
-  });
+  api.get(
+    '/api/audit-log/handoffs.csv',
+    { preValidation: permitted('audit.export'), schema: { querystring: HandoffExportQuerySchema } },
+    async (req, reply) => {
+      const { search, status } = req.query;
+      const rows = await listHandoffHistory(db, names, { search, status });
+      const people = await loadPeople(
+        db,
+        deps.cipher,
+        rows.flatMap((r) => [r.fromUserId, r.toUserId]),
+      );
+      const records = rows.map((row) => {
+        const h = toHandoff(row, people);
+        const cells = [
+          String(h.id),
+          h.timestamp,
+          h.rotation.name,
+          h.fromUser?.name ?? '',
+          h.fromUser?.email ?? '',
+          h.toUser?.name ?? '',
+          h.toUser?.email ?? '',
+          h.status,
+          h.kind,
+          h.urgent ? 'yes' : 'no',
+          h.acknowledgedAt ?? '',
+          describeHandoff(h).text,
+          h.notes ?? '',
+        ];
+        // Names, notes and rotation names are user input: a leading =, +, -, @, tab or carriage
+        // return would make a spreadsheet run it as a formula (CSV injection).
+        return cells.map(neutralizeCsvCell);
+      });
+      const csv = stringify(records, {
+        header: true,
+        columns: [...HANDOFF_CSV_COLUMNS],
+        record_delimiter: 'windows',
+        quoted_match: /[\r\n]/,
+        bom: true,
+      });
+      const day = deps.clock.now().toISOString().slice(0, 10);
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="baton-handoffs-${day}.csv"`)
+        .send(csv);
+    },
+  );
 
   // The administrative audit trail: invitations, deletions, role changes, rotation changes.
-  app.get('/api/audit-log/admin-events', async (req) => {
-    requirePermission(req, 'audit.viewAdmin');
-    const query = parseInput(AdminEventsQuerySchema, req.query);
-    return listAdminEvents(db, deps.cipher, query);
-  });
+  api.get(
+    '/api/audit-log/admin-events',
+    {
+      preValidation: permitted('audit.viewAdmin'),
+      schema: { querystring: AdminEventsQuerySchema },
+    },
+    async (req) => listAdminEvents(db, deps.cipher, req.query),
+  );
 }
