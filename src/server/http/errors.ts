@@ -1,6 +1,4 @@
-import type { ZodType } from 'zod';
 import { type ErrorCode, ErrorCodes } from '../../shared/contracts/errors';
-import { idText } from '../../shared/contracts/primitives';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -72,29 +70,4 @@ export function inputError(where: string | undefined, issues: readonly SchemaIss
   for (const issue of issues) fields[pathOf(issue) || '_'] ??= issue.message ?? 'Invalid input';
   const path = first ? pathOf(first) : '';
   return new AppError(ErrorCodes.VALIDATION_FAILED, path ? `${path}: ${message}` : message, fields);
-}
-
-/** parseInput validates untrusted input with a shared schema, or throws a 400 with field errors. */
-export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path.join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  const first = result.error.issues[0];
-  const where = first?.path.length ? `${first.path.join('.')}: ` : '';
-  return throwValidation(`${where}${first?.message ?? 'Invalid input'}`, fields);
-}
-
-function throwValidation(message: string, fields: Record<string, string>): never {
-  throw new AppError(ErrorCodes.VALIDATION_FAILED, message, fields);
-}
-
-/** parseId reads a row id path parameter (the shared `idText`: 1 to 2,147,483,647) or throws 400. */
-export function parseId(value: unknown, name = 'id'): number {
-  const result = idText({ label: name }).safeParse(value);
-  if (!result.success) throw new AppError(ErrorCodes.BAD_REQUEST, result.error.issues[0].message);
-  return result.data;
 }
