@@ -87,6 +87,16 @@ describe('bodies', () => {
     });
   });
 
+  test('a settings PATCH without a body is an empty change, refused as before', async () => {
+    const res = await call(member, 'PATCH', '/api/user/settings');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      message: 'Nothing to save: send timezone or handoffReminderMinutes',
+      code: 'VALIDATION_FAILED',
+      fields: { _: 'Nothing to save: send timezone or handoffReminderMinutes' },
+    });
+  });
+
   test('a path into a list is joined with dots', async () => {
     const res = await call(admin, 'PATCH', `/api/rotations/${rotationId}/members/reorder`, {
       members: [{ id: 1, order: -1 }],
