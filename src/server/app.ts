@@ -6,11 +6,12 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Clock } from './clock';
-import type { Config } from './config';
-import type { FieldCipher } from './crypto/field-crypto';
-import type { Database } from './db/client';
-import type { EngineStatus } from './engine/engine-loop';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { AppDeps } from './deps';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -18,7 +19,7 @@ import {
   isDatabaseUnavailable,
 } from './http/database-unavailable';
 import { serializeLoggedError } from './http/error-log';
-import { AppError } from './http/errors';
+import { AppError, inputError } from './http/errors';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
@@ -33,7 +34,6 @@ import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
 import { coverageRoutes } from './modules/coverage/coverage-routes';
-import type { RotationsRead } from './modules/debug/debug-repository';
 import { debugRoutes } from './modules/debug/debug-routes';
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
@@ -49,24 +49,6 @@ import { hashToken, resolveSession, sessionCookie } from './modules/sessions/ses
 import { settingsRoutes } from './modules/settings/settings-routes';
 import { toUser } from './modules/users/user-repository';
 import { userRoutes } from './modules/users/user-routes';
-
-/** AppDeps is everything the app is wired from; tests pass fakes (a manual clock) here. */
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  cipher: FieldCipher;
-  clock: Clock;
-  /** folder of the built client; omitted in API tests */
-  clientDir?: string;
-  /** false silences request logs (tests) */
-  logger?: boolean;
-  /** where log lines go (default: standard output); tests pass a stream that captures them */
-  logStream?: { write(line: string): void };
-  /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
-  engineStatus?: () => EngineStatus;
-  /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
-  rotationsStorageRead?: RotationsRead;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -121,6 +103,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
   });
+
+  // Routes declare their input as the shared zod schemas (decision 190).
+  app.setValidatorCompiler(inputValidator);
+  app.setSerializerCompiler(serializerCompiler);
 
   app.decorateRequest('principal', null);
   app.decorate(
@@ -195,7 +181,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return principal;
   }
 
-  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, req, reply) => {
+    // A route schema's refusal answers in the one error shape, as a handler's would (decision 190).
+    const err = hasZodFastifySchemaValidationErrors(thrown)
+      ? inputError(thrown.validationContext, thrown.validation)
+      : thrown;
     if (err instanceof AppError) {
       return reply
         .code(err.status)
@@ -266,6 +256,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   return app;
 }
+
+/**
+ * inputValidator is fastify-type-provider-zod's validator, but a request without a body, which
+ * Fastify hands to the validator as null, is read as no body at all (`undefined`): the same
+ * message as before routes had schemas, and an optional body stays optional.
+ */
+const inputValidator: typeof validatorCompiler = (route) => {
+  const validate = validatorCompiler(route);
+  return route.httpPart === 'body' ? (data) => validate(data ?? undefined) : validate;
+};
 
 function clientMessage(err: FastifyError, status: number): string {
   switch (err.code) {

@@ -4,7 +4,7 @@ import { handoffs } from '../db/schema';
 import { acknowledgementMissedMessage } from '../modules/notifications/messages';
 import { loadRecipients, sendNotices } from '../modules/notifications/notify';
 import { eachDue, listOverdueAcknowledgements, lockRotationOrSkip } from './engine-repository';
-import type { EngineTask } from './tasks';
+import type { EngineTask } from './engine-task';
 
 /**
  * acknowledgementsTask marks missed every handoff whose receiver still holds the baton and has

@@ -1,7 +1,7 @@
 import { findCoverageRow } from '../modules/coverage/coverage-repository';
 import { endCoverageWindow, startCoverageWindow } from '../modules/coverage/coverage-windows';
 import { eachDue, listDueCoverage, lockRotationOrSkip } from './engine-repository';
-import type { EngineTask } from './tasks';
+import type { EngineTask } from './engine-task';
 
 /**
  * coverageWindowsTask starts accepted coverage windows whose start has come and ends running

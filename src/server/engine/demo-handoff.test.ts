@@ -5,8 +5,8 @@ import type { Handoff, Rotation } from '../../shared/contracts/rotations';
 import { handoffs, notifications, rotations } from '../db/schema';
 import { decryptContent } from '../modules/notifications/outbox';
 import { seedDemoData } from '../seed/demo-seed';
+import type { EngineDeps } from './engine-task';
 import { runEngineTick } from './run-tick';
-import type { EngineDeps } from './tasks';
 
 /**
  * The demo team's 'Platform Primary' (weekly, fixed, New York, Monday 09:00) hands off by itself

@@ -9,8 +9,8 @@ import { insertRotation } from '../db/factories';
 import { handoffs, notifications, rotations, users } from '../db/schema';
 import { decryptContent } from '../modules/notifications/outbox';
 import { startEngineLoop } from './engine-loop';
+import type { EngineDeps } from './engine-task';
 import { runEngineTick } from './run-tick';
-import type { EngineDeps } from './tasks';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

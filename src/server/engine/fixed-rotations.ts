@@ -28,7 +28,7 @@ import {
   listFixedFlowRows,
   updateFlowRows,
 } from './engine-repository';
-import type { EngineDeps, EngineTask } from './tasks';
+import type { EngineDeps, EngineTask } from './engine-task';
 
 /**
  * The documented handoff flow for fixed rotations (decisions 050 and 051): notices before each

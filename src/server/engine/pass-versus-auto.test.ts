@@ -7,8 +7,8 @@ import { buildApp } from '../app';
 import type { Database, Db } from '../db/client';
 import { insertRotation } from '../db/factories';
 import { handoffs, rotations } from '../db/schema';
+import type { EngineDeps } from './engine-task';
 import { runEngineTick } from './run-tick';
-import type { EngineDeps } from './tasks';
 
 /**
  * A manual pass racing the automatic transfer at boundary + 60 min (decision 051): under the

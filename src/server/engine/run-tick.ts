@@ -1,5 +1,6 @@
 import { type EngineLoop, startEngineLoop } from './engine-loop';
-import { ENGINE_TASKS, type EngineDeps, type EngineTask } from './tasks';
+import type { EngineDeps, EngineTask } from './engine-task';
+import { ENGINE_TASKS } from './tasks';
 
 /**
  * runEngineTick runs every engine task at `now`, in order. A failing task does not stop the

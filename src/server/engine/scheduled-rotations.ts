@@ -26,8 +26,8 @@ import {
   lockRotationOrSkip,
   type ScheduleNoticeRow,
 } from './engine-repository';
+import type { EngineDeps, EngineTask } from './engine-task';
 import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from './fixed-rotations';
-import type { EngineDeps, EngineTask } from './tasks';
 
 /**
  * Scheduled rotations (decision 054): the holder is whoever's schedule entry covers now. The

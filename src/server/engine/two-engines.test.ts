@@ -12,8 +12,8 @@ import {
 import { type Database, openPostgres } from '../db/client';
 import { insertRotation } from '../db/factories';
 import { handoffs, notifications, rotations, scheduleEntries } from '../db/schema';
+import type { EngineDeps } from './engine-task';
 import { runEngineTick } from './run-tick';
-import type { EngineDeps } from './tasks';
 
 /**
  * Two engines run side by side over a simulated month that crosses the daylight-saving changes of

@@ -1,6 +1,4 @@
-import type { ZodType } from 'zod';
 import { type ErrorCode, ErrorCodes } from '../../shared/contracts/errors';
-import { idText } from '../../shared/contracts/primitives';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   VALIDATION_FAILED: 400,
@@ -51,27 +49,25 @@ export const unauthenticated = (message = 'Not authenticated') =>
 export const conflict = (message: string) => new AppError(ErrorCodes.CONFLICT, message);
 export const badRequest = (message: string) => new AppError(ErrorCodes.BAD_REQUEST, message);
 
-/** parseInput validates untrusted input with a shared schema, or throws a 400 with field errors. */
-export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data;
+/** What a route schema's refusal says of one issue (fastify-type-provider-zod's shape). */
+export interface SchemaIssue {
+  /** the issue's path, '/a/0/b'; '/' for the input as a whole */
+  instancePath: string;
+  message?: string;
+}
+
+/**
+ * inputError is the one error a route schema's refusal becomes (decision 190): a path parameter
+ * that is no row id answers 400 BAD_REQUEST with its message; a body or query string 400
+ * VALIDATION_FAILED naming the first issue (`path: message`) with a message per field.
+ */
+export function inputError(where: string | undefined, issues: readonly SchemaIssue[]): AppError {
+  const first = issues[0];
+  const message = first?.message ?? 'Invalid input';
+  if (where === 'params') return new AppError(ErrorCodes.BAD_REQUEST, message);
+  const pathOf = (issue: SchemaIssue) => issue.instancePath.split('/').filter(Boolean).join('.');
   const fields: Record<string, string> = {};
-  for (const issue of result.error.issues) {
-    const key = issue.path.join('.') || '_';
-    fields[key] ??= issue.message;
-  }
-  const first = result.error.issues[0];
-  const where = first?.path.length ? `${first.path.join('.')}: ` : '';
-  return throwValidation(`${where}${first?.message ?? 'Invalid input'}`, fields);
-}
-
-function throwValidation(message: string, fields: Record<string, string>): never {
-  throw new AppError(ErrorCodes.VALIDATION_FAILED, message, fields);
-}
-
-/** parseId reads a row id path parameter (the shared `idText`: 1 to 2,147,483,647) or throws 400. */
-export function parseId(value: unknown, name = 'id'): number {
-  const result = idText({ label: name }).safeParse(value);
-  if (!result.success) throw new AppError(ErrorCodes.BAD_REQUEST, result.error.issues[0].message);
-  return result.data;
+  for (const issue of issues) fields[pathOf(issue) || '_'] ??= issue.message ?? 'Invalid input';
+  const path = first ? pathOf(first) : '';
+  return new AppError(ErrorCodes.VALIDATION_FAILED, path ? `${path}: ${message}` : message, fields);
 }

@@ -37,3 +37,19 @@ export function requirePermission(req: FastifyRequest, action: Action): User {
   if (!can(user.roles, action)) throw forbidden();
   return user;
 }
+
+/**
+ * Route guards: a route names who may call it as its `preValidation` hook, so a caller who may
+ * not is refused (401, 403) before the route's schema reads the input, and learns nothing from
+ * a validation message (decision 190). The handler then reads the user with `requireUser`.
+ */
+export const signedIn = async (req: FastifyRequest): Promise<void> => {
+  requireUser(req);
+};
+
+/** permitted is the guard of a route for one action of the shared permission table. */
+export function permitted(action: Action) {
+  return async (req: FastifyRequest): Promise<void> => {
+    requirePermission(req, action);
+  };
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import type { NotificationPreference } from '../domain/notification-routing';
 import { smsPhoneProblem } from '../domain/notification-routing';
-import type { NotificationPreference } from './users';
 
 export const NOTIFICATION_STATUSES = ['pending', 'sent', 'failed'] as const;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NOTIFICATION_PREFERENCES } from './users';
+import { NOTIFICATION_PREFERENCES } from '../domain/notification-routing';
 
 /** RotationAssignmentSchema is one rotation a team member belongs to. */
 export const RotationAssignmentSchema = z.object({

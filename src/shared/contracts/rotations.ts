@@ -107,10 +107,15 @@ const name = text({
 })
   .min(3, 'Rotation name must be at least 3 characters.')
   .max(200, 'Rotation name must be at most 200 characters.');
-const description = text({ label: 'Description', multiline: true, trim: true })
-  .max(2000, 'Description must be at most 2000 characters.')
+const descriptionText = text({ label: 'Description', multiline: true, trim: true }).max(
+  2000,
+  'Description must be at most 2000 characters.',
+);
+const description = descriptionText.nullish().transform((d) => (d ? d : null));
+/** In an update, a missing description leaves it as it is; empty or null clears it. */
+const descriptionChange = descriptionText
   .nullish()
-  .transform((d) => (d ? d : null));
+  .transform((d) => (d === undefined ? undefined : d || null));
 const timeZone = text({ label: 'Time zone' })
   .max(100, 'Time zone must be an IANA time zone such as Europe/London')
   .refine(isTimeZone, 'Time zone must be an IANA time zone such as Europe/London');
@@ -135,7 +140,7 @@ export type CreateRotationInput = z.input<typeof CreateRotationInputSchema>;
 /** UpdateRotationInputSchema is the body of PATCH /api/rotations/{id}: any of the fields. */
 export const UpdateRotationInputSchema = z.object({
   name: name.optional(),
-  description,
+  description: descriptionChange,
   type: z.enum(ROTATION_TYPES).optional(),
   cadence: z.enum(CADENCES).optional(),
   timeZone: timeZone.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { NOTIFICATION_PREFERENCES, TIMEZONES } from './users';
+import { NOTIFICATION_PREFERENCES } from '../domain/notification-routing';
+import { TIMEZONES } from './users';
 
 /**
  * Contracts of the Settings screen (specification sections 2 and 9). The time zone is the same

@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { smsPhoneProblem } from '../domain/notification-routing';
+import {
+  NOTIFICATION_PREFERENCES,
+  type NotificationPreference,
+  smsPhoneProblem,
+} from '../domain/notification-routing';
 import { ROLES } from '../domain/roles';
 import { isTimeZone } from '../domain/time-zones';
 import { text } from './primitives';
@@ -15,9 +19,6 @@ export const TIMEZONES = [
   'Asia/Tokyo',
   'Australia/Sydney',
 ] as const;
-
-export const NOTIFICATION_PREFERENCES = ['email', 'sms', 'both', 'all'] as const;
-export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 
 /** The preferences the profile form offers, with the labels of specification section 9. */
 export const PROFILE_NOTIFICATION_PREFERENCES = ['email', 'sms', 'both'] as const;

@@ -1,4 +1,6 @@
-import type { NotificationPreference } from '../contracts/users';
+/** How a user wants to be notified (the profile's Notification Preference). */
+export const NOTIFICATION_PREFERENCES = ['email', 'sms', 'both', 'all'] as const;
+export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 
 export type ChannelName = 'email' | 'sms';
 

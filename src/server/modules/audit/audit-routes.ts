@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ADMIN_EVENTS_CSV_COLUMNS,
   AdminEventsQuerySchema,
@@ -11,9 +12,9 @@ import {
   HandoffHistoryQuerySchema,
   neutralizeCsvCell,
 } from '../../../shared/contracts/audit';
-import type { AppDeps } from '../../app';
-import { badRequest, parseInput } from '../../http/errors';
-import { requirePermission } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { badRequest } from '../../http/errors';
+import { permitted } from '../../http/request-context';
 import {
   decodeCursor,
   encodeCursor,
@@ -24,109 +25,133 @@ import {
   UserNameIndex,
 } from './audit-repository';
 
+/** The handoff export's query: the history's filters, without paging. */
+const HandoffExportQuerySchema = HandoffHistoryQuerySchema.pick({
+  search: true,
+  status: true,
+  rotationId: true,
+});
+/** The trail export's query: the trail's filters, without paging. */
+const AdminEventsExportQuerySchema = AdminEventsQuerySchema.pick({ search: true, action: true });
+
 export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps.database;
   const names = new UserNameIndex(deps.database, deps.cipher);
   const today = () => deps.clock.now().toISOString().slice(0, 10);
 
   // The handoff history, searched, filtered and paged on the server (newest first).
-  app.get('/api/audit-log/handoffs', async (req): Promise<HandoffHistoryPage> => {
-    requirePermission(req, 'handoff.viewHistory');
-    const query = parseInput(HandoffHistoryQuerySchema, req.query);
-    const before = query.before ? decodeCursor(query.before) : null;
-    if (query.before && !before) throw badRequest('before is not a valid cursor');
-    // One row more than asked tells whether another page exists.
-    const rows = await listHandoffHistory(db, names, query, {
-      limit: query.limit + 1,
-      before,
-    });
-    const shown = rows.slice(0, query.limit);
-    const people = await loadPeople(
-      db,
-      deps.cipher,
-      shown.flatMap((r) => [r.fromUserId, r.toUserId]),
-    );
-    const last = shown[shown.length - 1];
-    return {
-      entries: shown.map((r) => toHandoff(r, people)),
-      nextCursor:
-        rows.length > query.limit && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
-    };
-  });
+  api.get(
+    '/api/audit-log/handoffs',
+    {
+      preValidation: permitted('handoff.viewHistory'),
+      schema: { querystring: HandoffHistoryQuerySchema },
+    },
+    async (req): Promise<HandoffHistoryPage> => {
+      const query = req.query;
+      const before = query.before ? decodeCursor(query.before) : null;
+      if (query.before && !before) throw badRequest('before is not a valid cursor');
+      // One row more than asked tells whether another page exists.
+      const rows = await listHandoffHistory(db, names, query, {
+        limit: query.limit + 1,
+        before,
+      });
+      const shown = rows.slice(0, query.limit);
+      const people = await loadPeople(
+        db,
+        deps.cipher,
+        shown.flatMap((r) => [r.fromUserId, r.toUserId]),
+      );
+      const last = shown[shown.length - 1];
+      return {
+        entries: shown.map((r) => toHandoff(r, people)),
+        nextCursor:
+          rows.length > query.limit && last
+            ? encodeCursor({ at: last.cursorAt, id: last.id })
+            : null,
+      };
+    },
+  );
 
   // The whole filtered history as CSV (RFC 4180), for administrators.
-  app.get('/api/audit-log/handoffs.csv', async (req, reply) => {
-    requirePermission(req, 'audit.export');
-    const { search, status, rotationId } = parseInput(
-      HandoffHistoryQuerySchema.pick({ search: true, status: true, rotationId: true }),
-      req.query,
-    );
-    const rows = await listHandoffHistory(db, names, { search, status, rotationId });
-    const people = await loadPeople(
-      db,
-      deps.cipher,
-      rows.flatMap((r) => [r.fromUserId, r.toUserId]),
-    );
-    const records = rows.map((row) => {
-      const h = toHandoff(row, people);
-      const cells = [
-        String(h.id),
-        h.timestamp,
-        h.rotation.name,
-        h.fromUser?.name ?? '',
-        h.fromUser?.email ?? '',
-        h.toUser?.name ?? '',
-        h.toUser?.email ?? '',
-        h.status,
-        h.kind,
-        h.urgent ? 'yes' : 'no',
-        h.acknowledgedAt ?? '',
-        describeHandoff(h).text,
-        h.notes ?? '',
-      ];
-      // Names, notes and rotation names are user input: a leading =, +, -, @, tab or carriage
-      // return would make a spreadsheet run it as a formula (CSV injection).
-      return cells.map(neutralizeCsvCell);
-    });
-    return sendCsv(reply, records, HANDOFF_CSV_COLUMNS, `baton-handoffs-${today()}.csv`);
-  });
+  api.get(
+    '/api/audit-log/handoffs.csv',
+    { preValidation: permitted('audit.export'), schema: { querystring: HandoffExportQuerySchema } },
+    async (req, reply) => {
+      const rows = await listHandoffHistory(db, names, req.query);
+      const people = await loadPeople(
+        db,
+        deps.cipher,
+        rows.flatMap((r) => [r.fromUserId, r.toUserId]),
+      );
+      const records = rows.map((row) => {
+        const h = toHandoff(row, people);
+        const cells = [
+          String(h.id),
+          h.timestamp,
+          h.rotation.name,
+          h.fromUser?.name ?? '',
+          h.fromUser?.email ?? '',
+          h.toUser?.name ?? '',
+          h.toUser?.email ?? '',
+          h.status,
+          h.kind,
+          h.urgent ? 'yes' : 'no',
+          h.acknowledgedAt ?? '',
+          describeHandoff(h).text,
+          h.notes ?? '',
+        ];
+        // Names, notes and rotation names are user input: a leading =, +, -, @, tab or carriage
+        // return would make a spreadsheet run it as a formula (CSV injection).
+        return cells.map(neutralizeCsvCell);
+      });
+      return sendCsv(reply, records, HANDOFF_CSV_COLUMNS, `baton-handoffs-${today()}.csv`);
+    },
+  );
 
   // The administrative audit trail: invitations, deletions, role changes, rotation changes,
   // searched and filtered by action on the server, newest first, paged by event id.
-  app.get('/api/audit-log/admin-events', async (req) => {
-    requirePermission(req, 'audit.viewAdmin');
-    const { search, action, limit, before } = parseInput(AdminEventsQuerySchema, req.query);
-    return listAdminEvents(db, deps.cipher, names, { search, action }, { limit, before });
-  });
+  api.get(
+    '/api/audit-log/admin-events',
+    {
+      preValidation: permitted('audit.viewAdmin'),
+      schema: { querystring: AdminEventsQuerySchema },
+    },
+    async (req) => {
+      const { search, action, limit, before } = req.query;
+      return listAdminEvents(db, deps.cipher, names, { search, action }, { limit, before });
+    },
+  );
 
   // The whole filtered trail as CSV (RFC 4180), for administrators.
-  app.get('/api/audit-log/admin-events.csv', async (req, reply) => {
-    requirePermission(req, 'audit.viewAdmin');
-    requirePermission(req, 'audit.export');
-    const filter = parseInput(
-      AdminEventsQuerySchema.pick({ search: true, action: true }),
-      req.query,
-    );
-    const { events } = await listAdminEvents(db, deps.cipher, names, filter);
-    const records = events.map((e) => {
-      const cells = [
-        String(e.id),
-        e.createdAt,
-        e.actor?.name ?? '',
-        e.action,
-        adminActionLabel(e.action),
-        e.targetType,
-        e.targetId ?? '',
-        e.target,
-        adminDetailEntries(e.details)
-          .map((d) => `${d.label}: ${d.value}`)
-          .join('; '),
-      ];
-      // Names, rotation names and reasons are user input: neutralized as in the handoff CSV.
-      return cells.map(neutralizeCsvCell);
-    });
-    return sendCsv(reply, records, ADMIN_EVENTS_CSV_COLUMNS, `baton-admin-trail-${today()}.csv`);
-  });
+  api.get(
+    '/api/audit-log/admin-events.csv',
+    {
+      preValidation: [permitted('audit.viewAdmin'), permitted('audit.export')],
+      schema: { querystring: AdminEventsExportQuerySchema },
+    },
+    async (req, reply) => {
+      const { events } = await listAdminEvents(db, deps.cipher, names, req.query);
+      const records = events.map((e) => {
+        const cells = [
+          String(e.id),
+          e.createdAt,
+          e.actor?.name ?? '',
+          e.action,
+          adminActionLabel(e.action),
+          e.targetType,
+          e.targetId ?? '',
+          e.target,
+          adminDetailEntries(e.details)
+            .map((d) => `${d.label}: ${d.value}`)
+            .join('; '),
+        ];
+        // Names, rotation names and reasons are user input: neutralized as in the handoff CSV.
+        return cells.map(neutralizeCsvCell);
+      });
+      return sendCsv(reply, records, ADMIN_EVENTS_CSV_COLUMNS, `baton-admin-trail-${today()}.csv`);
+    },
+  );
 }
 
 /**

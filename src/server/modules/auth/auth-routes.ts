@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LoginInputSchema } from '../../../shared/contracts/auth';
-import type { AppDeps } from '../../app';
-import { AppError, notFound, parseInput } from '../../http/errors';
-import { requireUser } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { AppError, notFound } from '../../http/errors';
+import { requireUser, signedIn } from '../../http/request-context';
 import { createSession, deleteSession, sessionCookie } from '../sessions/session-service';
 import { passwordMatches, signInByEmail } from './auth-service';
 import { oidcRoutes } from './oidc-routes';
 
 export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const { config, database, clock, cipher } = deps;
 
   const cookie = sessionCookie(config);
@@ -19,6 +21,8 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
 
   await app.register(oidcRoutes, { ...deps, startSession });
 
+  const localPassword = config.localLoginPassword;
+
   app.get('/api/auth/options', async () => ({
     localLogin: Boolean(config.localLoginPassword),
     // The Google button needs an OpenID Connect client (a Firebase project alone only takes tokens).
@@ -26,17 +30,25 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     companyDomain: config.companyDomain,
   }));
 
-  app.get('/api/auth/user', async (req) => ({ user: requireUser(req) }));
+  api.get('/api/auth/user', { preValidation: signedIn }, async (req) => ({
+    user: requireUser(req),
+  }));
 
-  app.post(
+  api.post(
     '/api/auth/login',
-    { config: { rateLimit: { max: config.signInRateLimit, timeWindow: '1 minute' } } },
-    async (req, reply) => {
+    {
+      config: { rateLimit: { max: config.signInRateLimit, timeWindow: '1 minute' } },
       // Local sign-in exists for demos, development and tests; there is no built-in password.
-      if (!config.localLoginPassword)
-        throw notFound('Local sign-in is not enabled on this server.');
-      const input = parseInput(LoginInputSchema, req.body);
-      if (!passwordMatches(input.password, config.localLoginPassword)) {
+      preValidation: async () => {
+        if (!localPassword) {
+          throw notFound('Local sign-in is not enabled on this server.');
+        }
+      },
+      schema: { body: LoginInputSchema },
+    },
+    async (req, reply) => {
+      const input = req.body;
+      if (!localPassword || !passwordMatches(input.password, localPassword)) {
         throw new AppError('INVALID_CREDENTIALS', 'Invalid credentials');
       }
       const user = await signInByEmail({ db: database.db, cipher, clock }, input.email);

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   FirebaseSignInInputSchema,
   OIDC_RESULT_MESSAGE,
@@ -7,9 +8,9 @@ import {
   type OidcResult,
   SIGN_IN_MESSAGES,
 } from '../../../shared/contracts/auth';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../../http/database-unavailable';
-import { AppError, notFound, parseInput, unauthenticated } from '../../http/errors';
+import { AppError, notFound, unauthenticated } from '../../http/errors';
 import { signInWithIdentity } from './auth-service';
 import {
   classifyProviderError,
@@ -255,6 +256,7 @@ export async function oidcRoutes(
   });
 
   /** The issuer, audience and keys POST /api/auth/firebase verifies against, or null. */
+  type TokenVerification = NonNullable<Awaited<ReturnType<typeof tokenVerification>>>;
   async function tokenVerification() {
     if (firebaseProjectId && firebaseKeys) {
       return {
@@ -276,24 +278,37 @@ export async function oidcRoutes(
     }
   }
 
-  app.post('/api/auth/firebase', { config: SIGN_IN_RATE_LIMIT }, async (req, reply) => {
-    const verification = await tokenVerification();
-    if (!verification) throw notFound(SIGN_IN_MESSAGES.notConfigured);
-    const { token } = parseInput(FirebaseSignInInputSchema, req.body);
-    const now = clock.now();
-    const identity = await verifyIdToken(token, {
-      ...verification,
-      now,
-      companyDomain: config.companyDomain,
-    });
-    // A token is good for one sign-in (decision 011): a replay is refused until it expires.
-    const rememberUntil = new Date(identity.expiresAt.getTime() + CLOCK_SKEW_SECONDS * 1000);
-    if (!(await claimIdToken(database.db, replayKey(token, identity), rememberUntil, now))) {
-      throw unauthenticated('This sign-in token was already used. Please sign in again.');
-    }
-    const user = await signInWithIdentity(signInDeps, identity);
-    await startSession(reply, user.id);
-    req.log.info({ userId: user.id }, 'signed in with an ID token');
-    return { user };
-  });
+  // Whether this server verifies ID tokens at all is answered before the body is read.
+  const verifications = new WeakMap<FastifyRequest, TokenVerification>();
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/auth/firebase',
+    {
+      config: SIGN_IN_RATE_LIMIT,
+      preValidation: async (req) => {
+        const verification = await tokenVerification();
+        if (!verification) throw notFound(SIGN_IN_MESSAGES.notConfigured);
+        verifications.set(req, verification);
+      },
+      schema: { body: FirebaseSignInInputSchema },
+    },
+    async (req, reply) => {
+      const verification = verifications.get(req) as TokenVerification;
+      const { token } = req.body;
+      const now = clock.now();
+      const identity = await verifyIdToken(token, {
+        ...verification,
+        now,
+        companyDomain: config.companyDomain,
+      });
+      // A token is good for one sign-in (decision 011): a replay is refused until it expires.
+      const rememberUntil = new Date(identity.expiresAt.getTime() + CLOCK_SKEW_SECONDS * 1000);
+      if (!(await claimIdToken(database.db, replayKey(token, identity), rememberUntil, now))) {
+        throw unauthenticated('This sign-in token was already used. Please sign in again.');
+      }
+      const user = await signInWithIdentity(signInDeps, identity);
+      await startSession(reply, user.id);
+      req.log.info({ userId: user.id }, 'signed in with an ID token');
+      return { user };
+    },
+  );
 }

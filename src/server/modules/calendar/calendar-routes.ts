@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { CalendarQuerySchema } from '../../../shared/contracts/calendar';
 import { idText } from '../../../shared/contracts/primitives';
-import type { AppDeps } from '../../app';
-import { notFound, parseInput } from '../../http/errors';
-import { requirePermission } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { notFound } from '../../http/errors';
+import { TokenParams } from '../../http/path-params';
+import { permitted, requireUser } from '../../http/request-context';
 import {
   FEED_NOT_FOUND,
   feedStatus,
@@ -13,7 +16,8 @@ import {
   rotationFeed,
 } from './calendar-service';
 
-type FeedParams = { Params: { token: string } };
+/** A rotation's feed: `{id}.ics`, read by the route so that anything else answers the feeds' 404. */
+const RotationFeedParams = TokenParams.extend({ file: z.string() });
 
 /**
  * calendarRoutes: the calendar read, the user's feed secret, and the iCalendar feeds. The feeds
@@ -21,30 +25,40 @@ type FeedParams = { Params: { token: string } };
  * one answers 404.
  */
 export async function calendarRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get('/api/calendar', async (req) => {
-    const user = requirePermission(req, 'rotation.view');
-    const query = parseInput(CalendarQuerySchema, req.query);
-    return getCalendar(deps, user, new Date(query.from), new Date(query.to));
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/calendar/feed', async (req) => {
-    const user = requirePermission(req, 'rotation.view');
-    return feedStatus(deps, user);
-  });
+  api.get(
+    '/api/calendar',
+    { preValidation: permitted('rotation.view'), schema: { querystring: CalendarQuerySchema } },
+    async (req) =>
+      getCalendar(deps, requireUser(req), new Date(req.query.from), new Date(req.query.to)),
+  );
 
-  app.post('/api/calendar/feed/reset', async (req) => {
-    const user = requirePermission(req, 'rotation.view');
-    const baseUrl = deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
-    return resetFeedSecret(deps, user, baseUrl);
-  });
+  api.get('/api/calendar/feed', { preValidation: permitted('rotation.view') }, async (req) =>
+    feedStatus(deps, requireUser(req)),
+  );
 
-  app.get<FeedParams>('/api/calendar/feeds/:token/me.ics', async (req, reply) => {
-    const body = await personalFeed(deps, req.params.token);
-    return reply.type('text/calendar; charset=utf-8').send(body);
-  });
+  api.post(
+    '/api/calendar/feed/reset',
+    { preValidation: permitted('rotation.view') },
+    async (req) => {
+      const baseUrl = deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
+      return resetFeedSecret(deps, requireUser(req), baseUrl);
+    },
+  );
 
-  app.get<FeedParams & { Params: { file: string } }>(
+  api.get(
+    '/api/calendar/feeds/:token/me.ics',
+    { schema: { params: TokenParams } },
+    async (req, reply) => {
+      const body = await personalFeed(deps, req.params.token);
+      return reply.type('text/calendar; charset=utf-8').send(body);
+    },
+  );
+
+  api.get(
     '/api/calendar/feeds/:token/rotations/:file',
+    { schema: { params: RotationFeedParams } },
     async (req, reply) => {
       const rotationId = idText().safeParse(/^(\d{1,16})\.ics$/.exec(req.params.file)?.[1]);
       if (!rotationId.success) throw notFound(FEED_NOT_FOUND);

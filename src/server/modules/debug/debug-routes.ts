@@ -13,8 +13,8 @@ import {
   type RotationsCompare,
   type WithheldField,
 } from '../../../shared/contracts/debug';
-import type { AppDeps } from '../../app';
-import { requirePermission } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { permitted } from '../../http/request-context';
 import { verifyAuditChain } from '../audit/audit-chain';
 import {
   fieldDifferences,
@@ -48,130 +48,148 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
     encryptionKeyAvailable: Boolean(config.encryptionKey),
   });
 
-  app.get('/api/debug/rotations-compare', async (req): Promise<RotationsCompare> => {
-    requirePermission(req, 'debug.view');
-    const [direct, storage] = await Promise.all([readRotationsDirect(db), readStorage(db)]);
-    const storageById = new Map(storage.map((r) => [r.id, r]));
-    const directIds = new Set(direct.map((r) => r.id));
-    const differences = direct.flatMap((d) => {
-      const s = storageById.get(d.id);
-      if (!s) return [];
-      const fields = fieldDifferences(d, s);
-      return fields.length > 0 ? [{ id: d.id, differences: fields, direct: d, storage: s }] : [];
-    });
-    const onlyInDirect = direct.filter((r) => !storageById.has(r.id)).map((r) => r.id);
-    const onlyInStorage = storage.filter((r) => !directIds.has(r.id)).map((r) => r.id);
-    return {
-      summary: {
-        directCount: direct.length,
-        storageCount: storage.length,
-        match:
-          direct.length === storage.length &&
-          onlyInDirect.length === 0 &&
-          onlyInStorage.length === 0 &&
-          differences.length === 0,
-      },
-      idComparison: { onlyInDirect, onlyInStorage },
-      environment: environment(),
-      fieldDifferences: differences,
-      samples: {
-        directFirst: direct.slice(0, DEBUG_SAMPLE_SIZE),
-        storageFirst: storage.slice(0, DEBUG_SAMPLE_SIZE),
-      },
-      withheld: withheld('hostname', 'dbHost'),
-    };
-  });
+  app.get(
+    '/api/debug/rotations-compare',
+    { preValidation: permitted('debug.view') },
+    async (): Promise<RotationsCompare> => {
+      const [direct, storage] = await Promise.all([readRotationsDirect(db), readStorage(db)]);
+      const storageById = new Map(storage.map((r) => [r.id, r]));
+      const directIds = new Set(direct.map((r) => r.id));
+      const differences = direct.flatMap((d) => {
+        const s = storageById.get(d.id);
+        if (!s) return [];
+        const fields = fieldDifferences(d, s);
+        return fields.length > 0 ? [{ id: d.id, differences: fields, direct: d, storage: s }] : [];
+      });
+      const onlyInDirect = direct.filter((r) => !storageById.has(r.id)).map((r) => r.id);
+      const onlyInStorage = storage.filter((r) => !directIds.has(r.id)).map((r) => r.id);
+      return {
+        summary: {
+          directCount: direct.length,
+          storageCount: storage.length,
+          match:
+            direct.length === storage.length &&
+            onlyInDirect.length === 0 &&
+            onlyInStorage.length === 0 &&
+            differences.length === 0,
+        },
+        idComparison: { onlyInDirect, onlyInStorage },
+        environment: environment(),
+        fieldDifferences: differences,
+        samples: {
+          directFirst: direct.slice(0, DEBUG_SAMPLE_SIZE),
+          storageFirst: storage.slice(0, DEBUG_SAMPLE_SIZE),
+        },
+        withheld: withheld('hostname', 'dbHost'),
+      };
+    },
+  );
 
-  app.get('/api/debug/production-filtering', async (req): Promise<ProductionFiltering> => {
-    requirePermission(req, 'debug.view');
-    const [direct, storage] = await Promise.all([readRotationsDirect(db), readStorage(db)]);
-    const suspended = direct.filter((r) => r.suspended).length;
-    const storageSuspended = storage.filter((r) => r.suspended).length;
-    return {
-      environment: { environment: config.nodeEnv, dbHost: dbHost() },
-      rotationsStats: {
-        total: direct.length,
-        active: direct.length - suspended,
-        suspended,
-        percentSuspended:
-          direct.length === 0 ? 0 : Math.round((suspended / direct.length) * 1000) / 10,
-      },
-      potentialFilteringIssues: {
-        hasFilteringSuspended: storageSuspended < suspended,
-        hasFilteringProduction: config.isProduction && storage.length < direct.length,
-      },
-      allRotationsWithStatus: direct.map((r) => ({
-        id: r.id,
-        name: r.name,
-        status: r.suspended ? 'suspended' : 'active',
-      })),
-      withheld: withheld('dbHost'),
-    };
-  });
+  app.get(
+    '/api/debug/production-filtering',
+    { preValidation: permitted('debug.view') },
+    async (): Promise<ProductionFiltering> => {
+      const [direct, storage] = await Promise.all([readRotationsDirect(db), readStorage(db)]);
+      const suspended = direct.filter((r) => r.suspended).length;
+      const storageSuspended = storage.filter((r) => r.suspended).length;
+      return {
+        environment: { environment: config.nodeEnv, dbHost: dbHost() },
+        rotationsStats: {
+          total: direct.length,
+          active: direct.length - suspended,
+          suspended,
+          percentSuspended:
+            direct.length === 0 ? 0 : Math.round((suspended / direct.length) * 1000) / 10,
+        },
+        potentialFilteringIssues: {
+          hasFilteringSuspended: storageSuspended < suspended,
+          hasFilteringProduction: config.isProduction && storage.length < direct.length,
+        },
+        allRotationsWithStatus: direct.map((r) => ({
+          id: r.id,
+          name: r.name,
+          status: r.suspended ? 'suspended' : 'active',
+        })),
+        withheld: withheld('dbHost'),
+      };
+    },
+  );
 
-  app.get('/api/debug/rotations', async (req): Promise<DirectRotations> => {
-    requirePermission(req, 'debug.view');
-    const rotations = await readRotationsDirect(db);
-    return { source: 'direct-sql', count: rotations.length, rotations };
-  });
+  app.get(
+    '/api/debug/rotations',
+    { preValidation: permitted('debug.view') },
+    async (): Promise<DirectRotations> => {
+      const rotations = await readRotationsDirect(db);
+      return { source: 'direct-sql', count: rotations.length, rotations };
+    },
+  );
 
-  app.get('/api/debug/database', async (req): Promise<DatabaseDiagnostics> => {
-    requirePermission(req, 'debug.view');
-    const started = performance.now();
-    await database.ping();
-    const pingMs = Math.round((performance.now() - started) * 100) / 100;
-    const facts = await readDatabaseFacts(db);
-    return {
-      engine: database.engine,
-      dbHost: dbHost(),
-      pingMs,
-      ...facts,
-      serverVersion: detail(() => facts.serverVersion),
-      checkedAt: clock.now().toISOString(),
-      withheld: withheld('dbHost', 'serverVersion'),
-    };
-  });
+  app.get(
+    '/api/debug/database',
+    { preValidation: permitted('debug.view') },
+    async (): Promise<DatabaseDiagnostics> => {
+      const started = performance.now();
+      await database.ping();
+      const pingMs = Math.round((performance.now() - started) * 100) / 100;
+      const facts = await readDatabaseFacts(db);
+      return {
+        engine: database.engine,
+        dbHost: dbHost(),
+        pingMs,
+        ...facts,
+        serverVersion: detail(() => facts.serverVersion),
+        checkedAt: clock.now().toISOString(),
+        withheld: withheld('dbHost', 'serverVersion'),
+      };
+    },
+  );
 
-  app.get('/api/debug/client-check', async (req): Promise<ClientCheck> => {
-    requirePermission(req, 'debug.view');
-    const rotations = await readStorage(db);
-    return {
-      rotations: {
-        asObject: { count: rotations.length, ids: rotations.map((r) => r.id) },
-        jsonArray: rotations,
-        stringified: JSON.stringify(rotations),
-        sampleRotation: rotations[0] ?? null,
-      },
-      environment: {
-        nodeEnv: config.nodeEnv,
-        hostname: detail(os.hostname),
-        isProd: config.isProduction,
-      },
-      testValues: {
-        number: 42,
-        zero: 0,
-        string: 'baton',
-        emptyString: '',
-        nullValue: null,
-        booleanAsBoolean: true,
-        booleanAsString: 'true',
-        falseAsBoolean: false,
-        falseAsString: 'false',
-        date: clock.now().toISOString(),
-      },
-      withheld: withheld('hostname'),
-    };
-  });
+  app.get(
+    '/api/debug/client-check',
+    { preValidation: permitted('debug.view') },
+    async (): Promise<ClientCheck> => {
+      const rotations = await readStorage(db);
+      return {
+        rotations: {
+          asObject: { count: rotations.length, ids: rotations.map((r) => r.id) },
+          jsonArray: rotations,
+          stringified: JSON.stringify(rotations),
+          sampleRotation: rotations[0] ?? null,
+        },
+        environment: {
+          nodeEnv: config.nodeEnv,
+          hostname: detail(os.hostname),
+          isProd: config.isProduction,
+        },
+        testValues: {
+          number: 42,
+          zero: 0,
+          string: 'baton',
+          emptyString: '',
+          nullValue: null,
+          booleanAsBoolean: true,
+          booleanAsString: 'true',
+          falseAsBoolean: false,
+          falseAsString: 'false',
+          date: clock.now().toISOString(),
+        },
+        withheld: withheld('hostname'),
+      };
+    },
+  );
 
   // The audit trail's hash chain, verified from the first event to the head (decision 172).
-  app.get('/api/debug/audit-integrity', async (req): Promise<AuditIntegrity> => {
-    requirePermission(req, 'debug.view');
-    const started = performance.now();
-    const result = await verifyAuditChain(db, deps.cipher);
-    return {
-      ...result,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      checkedAt: clock.now().toISOString(),
-    };
-  });
+  app.get(
+    '/api/debug/audit-integrity',
+    { preValidation: permitted('debug.view') },
+    async (): Promise<AuditIntegrity> => {
+      const started = performance.now();
+      const result = await verifyAuditChain(db, deps.cipher);
+      return {
+        ...result,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        checkedAt: clock.now().toISOString(),
+      };
+    },
+  );
 }

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AppDeps } from '../../app';
-import { parseId, parseInput } from '../../http/errors';
+import type { AppDeps } from '../../deps';
+import { IdParams } from '../../http/path-params';
 import { sendCachedRead } from '../../http/read-cache';
-import { requirePermission } from '../../http/request-context';
+import { permitted, requireUser } from '../../http/request-context';
 import { acknowledgeHandoff, recentHandoffs } from './handoff-service';
 
 export const RECENT_HANDOFFS_DEFAULT = 5;
@@ -22,19 +23,25 @@ const RecentQuerySchema = z.object({
 
 /** handoffRoutes: the handoff history reads. */
 export async function handoffRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get('/api/handoffs/recent', async (req, reply) => {
-    const user = requirePermission(req, 'handoff.viewHistory');
-    const { limit } = parseInput(RecentQuerySchema, req.query);
-    const count = limit ?? RECENT_HANDOFFS_DEFAULT;
-    // Through the read cache (decision 140): the history does not change with time alone.
-    return sendCachedRead(req, reply, `handoffs.recent?limit=${count}`, async () => {
-      const at = deps.clock.now();
-      return { body: await recentHandoffs(deps, user, count), at, changesAt: null };
-    });
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.post<{ Params: { id: string } }>('/api/handoffs/:id/acknowledge', async (req) => {
-    const user = requirePermission(req, 'baton.hold');
-    return acknowledgeHandoff(deps, user, parseId(req.params.id));
-  });
+  api.get(
+    '/api/handoffs/recent',
+    { preValidation: permitted('handoff.viewHistory'), schema: { querystring: RecentQuerySchema } },
+    async (req, reply) => {
+      const user = requireUser(req);
+      const count = req.query.limit ?? RECENT_HANDOFFS_DEFAULT;
+      // Through the read cache (decision 140): the history does not change with time alone.
+      return sendCachedRead(req, reply, `handoffs.recent?limit=${count}`, async () => {
+        const at = deps.clock.now();
+        return { body: await recentHandoffs(deps, user, count), at, changesAt: null };
+      });
+    },
+  );
+
+  api.post(
+    '/api/handoffs/:id/acknowledge',
+    { preValidation: permitted('baton.hold'), schema: { params: IdParams } },
+    async (req) => acknowledgeHandoff(deps, requireUser(req), req.params.id),
+  );
 }

@@ -4,7 +4,7 @@ import {
   type HelpTimings,
   handoffTimingsInMinutes,
 } from '../../../shared/contracts/help';
-import type { AppDeps } from '../../app';
+import type { AppDeps } from '../../deps';
 
 /**
  * What the help pages show as this deployment has it (decision 134). Public, like the help pages:

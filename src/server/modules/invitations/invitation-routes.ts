@@ -1,12 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createInvitationInputSchema } from '../../../shared/contracts/invitations';
-import type { AppDeps } from '../../app';
-import { notFound, parseId, parseInput } from '../../http/errors';
-import { requirePermission } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { notFound } from '../../http/errors';
+import { IdParams, TokenParams } from '../../http/path-params';
+import { permitted, requireUser } from '../../http/request-context';
 import { findInvitationByToken, toInvitation } from './invitation-repository';
 import { createInvitation, deleteInvitation, listInvitations } from './invitation-service';
 
 export async function invitationRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const { config } = deps;
   const InvitationInputSchema = createInvitationInputSchema(config.companyDomain);
   const service = (req: FastifyRequest) => ({
@@ -16,9 +19,9 @@ export async function invitationRoutes(app: FastifyInstance, deps: AppDeps) {
     baseUrl: config.publicUrl ?? `${req.protocol}://${req.host}`,
   });
 
-  app.get<{ Params: { token: string } }>(
+  api.get(
     '/api/invitations/:token/validate',
-    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } }, schema: { params: TokenParams } },
     async (req) => {
       const row = await findInvitationByToken(deps.database.db, req.params.token);
       if (!row)
@@ -31,21 +34,25 @@ export async function invitationRoutes(app: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  app.get('/api/invitations', async (req) => {
-    requirePermission(req, 'invitations.manage');
-    return listInvitations(service(req));
-  });
+  api.get('/api/invitations', { preValidation: permitted('invitations.manage') }, async (req) =>
+    listInvitations(service(req)),
+  );
 
-  app.post('/api/invitations', async (req, reply) => {
-    const actor = requirePermission(req, 'invitations.manage');
-    const input = parseInput(InvitationInputSchema, req.body);
-    const invitation = await createInvitation(service(req), actor, input);
-    return reply.code(201).send(invitation);
-  });
+  api.post(
+    '/api/invitations',
+    { preValidation: permitted('invitations.manage'), schema: { body: InvitationInputSchema } },
+    async (req, reply) => {
+      const invitation = await createInvitation(service(req), requireUser(req), req.body);
+      return reply.code(201).send(invitation);
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/invitations/:id', async (req) => {
-    const actor = requirePermission(req, 'invitations.manage');
-    await deleteInvitation(service(req), actor, parseId(req.params.id));
-    return { message: 'Invitation has been deleted successfully.' };
-  });
+  api.delete(
+    '/api/invitations/:id',
+    { preValidation: permitted('invitations.manage'), schema: { params: IdParams } },
+    async (req) => {
+      await deleteInvitation(service(req), requireUser(req), req.params.id);
+      return { message: 'Invitation has been deleted successfully.' };
+    },
+  );
 }

@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CHANNEL_FAILURE_WINDOW_MS,
   channelNotConfiguredReason,
@@ -7,10 +8,9 @@ import {
   type OutboxEntry,
   OutboxQuerySchema,
 } from '../../../shared/contracts/notifications';
-import type { AppDeps } from '../../app';
 import { notifications } from '../../db/schema';
-import { parseInput } from '../../http/errors';
-import { requirePermission } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { permitted } from '../../http/request-context';
 import { channelSetup } from './channels';
 import { decryptContent } from './outbox';
 import { failureReason } from './provider-answers';
@@ -24,76 +24,84 @@ export function hideAckLinks(text: string): string {
 }
 
 export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
   // What administrators' banner and dashboard alert show (decision 163): the channels this
   // server has, and those that failed for good in the last hour. A failure only because a
   // channel is not configured is left out: `missing` says that once, not once per message.
-  app.get('/api/admin/notifications/status', async (req): Promise<NotificationStatus> => {
-    requirePermission(req, 'system.configure');
-    const since = new Date(deps.clock.now().getTime() - CHANNEL_FAILURE_WINDOW_MS);
-    const rows = await deps.database.db
-      .select({
-        channel: notifications.channel,
-        count: sql<number>`count(*)::int`,
-        lastAt: sql<string>`max(${notifications.failedAt})`,
-        lastError: sql<
-          string | null
-        >`(array_agg(${notifications.lastError} order by ${notifications.failedAt} desc, ${notifications.id} desc))[1]`,
-        lastResponse: sql<
-          string | null
-        >`(array_agg(${notifications.providerResponse} order by ${notifications.failedAt} desc, ${notifications.id} desc))[1]`,
-      })
-      .from(notifications)
-      .where(
-        and(
-          eq(notifications.status, 'failed'),
-          gt(notifications.failedAt, since),
-          notInArray(notifications.lastError, [
-            channelNotConfiguredReason('email'),
-            channelNotConfiguredReason('sms'),
-          ]),
-        ),
-      )
-      .groupBy(notifications.channel)
-      .orderBy(notifications.channel);
-    return {
-      ...channelSetup(deps.config),
-      recentFailures: rows.map((row) => ({
-        channel: row.channel === 'sms' ? 'sms' : 'email',
-        count: Number(row.count),
-        lastAt: new Date(row.lastAt).toISOString(),
-        lastReason: failureReason(row.lastError, row.lastResponse),
-      })),
-    };
-  });
+  api.get(
+    '/api/admin/notifications/status',
+    { preValidation: permitted('system.configure') },
+    async (): Promise<NotificationStatus> => {
+      const since = new Date(deps.clock.now().getTime() - CHANNEL_FAILURE_WINDOW_MS);
+      const rows = await deps.database.db
+        .select({
+          channel: notifications.channel,
+          count: sql<number>`count(*)::int`,
+          lastAt: sql<string>`max(${notifications.failedAt})`,
+          lastError: sql<
+            string | null
+          >`(array_agg(${notifications.lastError} order by ${notifications.failedAt} desc, ${notifications.id} desc))[1]`,
+          lastResponse: sql<
+            string | null
+          >`(array_agg(${notifications.providerResponse} order by ${notifications.failedAt} desc, ${notifications.id} desc))[1]`,
+        })
+        .from(notifications)
+        .where(
+          and(
+            eq(notifications.status, 'failed'),
+            gt(notifications.failedAt, since),
+            notInArray(notifications.lastError, [
+              channelNotConfiguredReason('email'),
+              channelNotConfiguredReason('sms'),
+            ]),
+          ),
+        )
+        .groupBy(notifications.channel)
+        .orderBy(notifications.channel);
+      return {
+        ...channelSetup(deps.config),
+        recentFailures: rows.map((row) => ({
+          channel: row.channel === 'sms' ? 'sms' : 'email',
+          count: Number(row.count),
+          lastAt: new Date(row.lastAt).toISOString(),
+          lastReason: failureReason(row.lastError, row.lastResponse),
+        })),
+      };
+    },
+  );
 
   // The outbox view: every notification with its delivery state, newest first (administrators).
-  app.get('/api/admin/notifications', async (req): Promise<OutboxEntry[]> => {
-    requirePermission(req, 'system.configure');
-    const query = parseInput(OutboxQuerySchema, req.query);
-    const rows = await deps.database.db
-      .select()
-      .from(notifications)
-      .where(query.status ? eq(notifications.status, query.status) : undefined)
-      .orderBy(desc(notifications.createdAt), desc(notifications.id))
-      .limit(query.limit);
-    return rows.map((row) => {
-      const content = decryptContent(row, deps.cipher);
-      return {
-        id: row.id,
-        userId: row.userId,
-        channel: row.channel as OutboxEntry['channel'],
-        kind: row.kind,
-        to: content.to,
-        subject: content.subject,
-        text: hideAckLinks(content.text),
-        status: row.status,
-        attempts: row.attempts,
-        lastError: row.lastError,
-        providerResponse: row.providerResponse,
-        createdAt: row.createdAt.toISOString(),
-        nextAttemptAt: row.nextAttemptAt.toISOString(),
-        sentAt: row.sentAt?.toISOString() ?? null,
-      };
-    });
-  });
+  api.get(
+    '/api/admin/notifications',
+    { preValidation: permitted('system.configure'), schema: { querystring: OutboxQuerySchema } },
+    async (req): Promise<OutboxEntry[]> => {
+      const query = req.query;
+      const rows = await deps.database.db
+        .select()
+        .from(notifications)
+        .where(query.status ? eq(notifications.status, query.status) : undefined)
+        .orderBy(desc(notifications.createdAt), desc(notifications.id))
+        .limit(query.limit);
+      return rows.map((row) => {
+        const content = decryptContent(row, deps.cipher);
+        return {
+          id: row.id,
+          userId: row.userId,
+          channel: row.channel as OutboxEntry['channel'],
+          kind: row.kind,
+          to: content.to,
+          subject: content.subject,
+          text: hideAckLinks(content.text),
+          status: row.status,
+          attempts: row.attempts,
+          lastError: row.lastError,
+          providerResponse: row.providerResponse,
+          createdAt: row.createdAt.toISOString(),
+          nextAttemptAt: row.nextAttemptAt.toISOString(),
+          sentAt: row.sentAt?.toISOString() ?? null,
+        };
+      });
+    },
+  );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   type AckLink,
   EscalatePageInputSchema,
@@ -6,9 +7,9 @@ import {
   type PageDeliveryFailure,
   PageListQuerySchema,
 } from '../../../shared/contracts/paging';
-import type { AppDeps } from '../../app';
-import { parseId, parseInput } from '../../http/errors';
-import { requirePermission, requireUser } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { IdParams, TokenParams } from '../../http/path-params';
+import { permitted, requireUser, signedIn } from '../../http/request-context';
 import {
   acknowledgeByLink,
   acknowledgePage,
@@ -20,59 +21,65 @@ import {
   resolvePage,
 } from './paging-service';
 
-type IdParams = { Params: { id: string } };
-type TokenParams = { Params: { token: string } };
-
 // The acknowledgement link is public: the token is the credential, so it is rate limited.
 const LINK_RATE_LIMIT = { rateLimit: { max: 30, timeWindow: '1 minute' } };
 
 /** pagingRoutes: page history, acknowledgement (in the app and by link), resolve and escalate. */
 export async function pagingRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get<IdParams>('/api/rotations/:id/pages', async (req): Promise<Page[]> => {
-    const user = requirePermission(req, 'page.viewHistory');
-    const rotationId = parseId(req.params.id);
-    const query = parseInput(PageListQuerySchema, req.query);
-    return listRotationPages(deps, user, rotationId, query);
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/user/pages', async (req): Promise<Page[]> => {
-    const user = requireUser(req);
-    return listPagesFor(deps, user);
-  });
+  api.get(
+    '/api/rotations/:id/pages',
+    {
+      preValidation: permitted('page.viewHistory'),
+      schema: { params: IdParams, querystring: PageListQuerySchema },
+    },
+    async (req): Promise<Page[]> =>
+      listRotationPages(deps, requireUser(req), req.params.id, req.query),
+  );
+
+  api.get(
+    '/api/user/pages',
+    { preValidation: signedIn },
+    async (req): Promise<Page[]> => listPagesFor(deps, requireUser(req)),
+  );
 
   // The pager's notice (decision 163): what they sent that could not be delivered.
-  app.get('/api/user/page-delivery-failures', async (req): Promise<PageDeliveryFailure[]> => {
-    const user = requireUser(req);
-    return listDeliveryFailuresFor(deps, user);
-  });
+  api.get(
+    '/api/user/page-delivery-failures',
+    { preValidation: signedIn },
+    async (req): Promise<PageDeliveryFailure[]> => listDeliveryFailuresFor(deps, requireUser(req)),
+  );
 
-  app.post<IdParams>('/api/pages/:id/acknowledge', async (req): Promise<Page> => {
-    const user = requireUser(req);
-    return acknowledgePage(deps, user, parseId(req.params.id));
-  });
+  api.post(
+    '/api/pages/:id/acknowledge',
+    { preValidation: signedIn, schema: { params: IdParams } },
+    async (req): Promise<Page> => acknowledgePage(deps, requireUser(req), req.params.id),
+  );
 
-  app.post<IdParams>('/api/pages/:id/resolve', async (req): Promise<Page> => {
-    const user = requireUser(req);
-    return resolvePage(deps, user, parseId(req.params.id));
-  });
+  api.post(
+    '/api/pages/:id/resolve',
+    { preValidation: signedIn, schema: { params: IdParams } },
+    async (req): Promise<Page> => resolvePage(deps, requireUser(req), req.params.id),
+  );
 
-  app.post<IdParams>('/api/pages/:id/escalate', async (req): Promise<Page> => {
-    const user = requireUser(req);
-    const pageId = parseId(req.params.id);
-    const { reason } = parseInput(EscalatePageInputSchema, req.body);
-    return escalatePage(deps, user, pageId, reason);
-  });
+  api.post(
+    '/api/pages/:id/escalate',
+    { preValidation: signedIn, schema: { params: IdParams, body: EscalatePageInputSchema } },
+    async (req): Promise<Page> =>
+      escalatePage(deps, requireUser(req), req.params.id, req.body.reason),
+  );
 
   // GET only shows what the link is for: mail scanners that fetch links acknowledge nothing.
-  app.get<TokenParams>(
+  api.get(
     '/api/pages/ack/:token',
-    { config: LINK_RATE_LIMIT },
+    { config: LINK_RATE_LIMIT, schema: { params: TokenParams } },
     async (req): Promise<AckLink> => readAckLink(deps, req.params.token),
   );
 
-  app.post<TokenParams>(
+  api.post(
     '/api/pages/ack/:token',
-    { config: LINK_RATE_LIMIT },
+    { config: LINK_RATE_LIMIT, schema: { params: TokenParams } },
     async (req): Promise<AckLink> => acknowledgeByLink(deps, req.params.token),
   );
 }

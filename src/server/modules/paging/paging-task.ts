@@ -1,4 +1,4 @@
-import type { EngineTask } from '../../engine/tasks';
+import type { EngineTask } from '../../engine/engine-task';
 import { runPageTimers } from './paging-service';
 
 /** pageTimersTask is the engine task of the paging flow: reminders, warnings, escalations. */

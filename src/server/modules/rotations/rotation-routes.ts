@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   AddMemberInputSchema,
   ChangeTypeInputSchema,
@@ -10,10 +11,11 @@ import {
   ReorderMembersInputSchema,
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
-import type { AppDeps } from '../../app';
-import { badRequest, parseId, parseInput } from '../../http/errors';
+import type { AppDeps } from '../../deps';
+import { badRequest } from '../../http/errors';
+import { IdParams, idParams } from '../../http/path-params';
 import { sendCachedRead } from '../../http/read-cache';
-import { requirePermission } from '../../http/request-context';
+import { permitted, requireUser } from '../../http/request-context';
 import {
   addMember,
   changeType,
@@ -33,11 +35,9 @@ import {
   updateRotation,
 } from './rotation-service';
 
-type IdParams = { Params: { id: string } };
-
 /** rotationRoutes: the rotation calls of specification section 7. HTTP only; rules live in the service. */
 export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
-  const id = (params: { id: string }) => parseId(params.id);
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   // The two lists go through the read cache (decision 140), after the permission check.
   const answer = (read: RotationsRead) => ({
@@ -46,120 +46,145 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     changesAt: read.changesAt,
   });
 
-  app.get('/api/rotations', async (req, reply) => {
-    const user = requirePermission(req, 'rotation.view');
+  api.get('/api/rotations', { preValidation: permitted('rotation.view') }, async (req, reply) => {
+    const user = requireUser(req);
     return sendCachedRead(req, reply, 'rotations', async () =>
       answer(await listRotations(deps, user)),
     );
   });
 
-  app.get('/api/user/rotations', async (req, reply) => {
-    const user = requirePermission(req, 'rotation.view');
-    return sendCachedRead(req, reply, 'user.rotations', async () =>
-      answer(await listRotations(deps, user, { memberUserId: user.id })),
-    );
-  });
-
-  app.get<IdParams>('/api/rotations/:id', async (req) => {
-    const user = requirePermission(req, 'rotation.view');
-    return getRotation(deps, id(req.params), user);
-  });
-
-  app.post('/api/rotations', async (req, reply) => {
-    const user = requirePermission(req, 'rotation.create');
-    const input = parseInput(CreateRotationInputSchema, req.body);
-    return reply.code(201).send(await createRotation(deps, user, input));
-  });
-
-  app.patch<IdParams>('/api/rotations/:id', async (req) => {
-    const user = requirePermission(req, 'rotation.edit');
-    const rotationId = id(req.params);
-    const input = parseInput(UpdateRotationInputSchema, req.body);
-    // The schema reads a missing description as null; only a description sent changes it.
-    const descriptionGiven =
-      typeof req.body === 'object' && req.body !== null && 'description' in req.body;
-    return updateRotation(deps, user, rotationId, input, { descriptionGiven });
-  });
-
-  app.delete<IdParams>('/api/rotations/:id', async (req, reply) => {
-    const user = requirePermission(req, 'rotation.delete');
-    await deleteRotation(deps, user, id(req.params));
-    return reply.code(204).send();
-  });
-
-  app.post<IdParams>('/api/rotations/:id/suspend', async (req) => {
-    const user = requirePermission(req, 'rotation.suspend');
-    return setSuspended(deps, user, id(req.params), true);
-  });
-
-  app.post<IdParams>('/api/rotations/:id/activate', async (req) => {
-    const user = requirePermission(req, 'rotation.suspend');
-    return setSuspended(deps, user, id(req.params), false);
-  });
-
-  app.patch<IdParams>('/api/rotations/:id/type', async (req) => {
-    const user = requirePermission(req, 'rotation.changeType');
-    const rotationId = id(req.params);
-    const { type } = parseInput(ChangeTypeInputSchema, req.body);
-    return changeType(deps, user, rotationId, type);
-  });
-
-  app.patch<IdParams>('/api/rotations/:id/members/reorder', async (req) => {
-    const user = requirePermission(req, 'member.reorder');
-    const rotationId = id(req.params);
-    const input = parseInput(ReorderMembersInputSchema, req.body);
-    return reorderMembers(deps, user, rotationId, input);
-  });
-
-  app.post<IdParams>('/api/rotations/:id/on-call', async (req) => {
-    const user = requirePermission(req, 'member.add');
-    const rotationId = id(req.params);
-    const { userId } = parseInput(AddMemberInputSchema, req.body);
-    return addMember(deps, user, rotationId, userId);
-  });
-
-  app.delete<{ Params: { id: string; userId: string } }>(
-    '/api/rotations/:id/on-call/:userId',
-    async (req) => {
-      const user = requirePermission(req, 'member.remove');
-      const rotationId = id(req.params);
-      return removeMember(deps, user, rotationId, parseId(req.params.userId, 'userId'));
+  api.get(
+    '/api/user/rotations',
+    { preValidation: permitted('rotation.view') },
+    async (req, reply) => {
+      const user = requireUser(req);
+      return sendCachedRead(req, reply, 'user.rotations', async () =>
+        answer(await listRotations(deps, user, { memberUserId: user.id })),
+      );
     },
   );
 
-  app.post<IdParams>('/api/rotations/:id/take-oncall', async (req) => {
-    const user = requirePermission(req, 'baton.hold');
-    return takeOnCall(deps, user, id(req.params));
-  });
+  api.get(
+    '/api/rotations/:id',
+    { preValidation: permitted('rotation.view'), schema: { params: IdParams } },
+    async (req) => getRotation(deps, req.params.id, requireUser(req)),
+  );
 
-  app.post<IdParams>('/api/rotations/:id/handoff', async (req) => {
-    const user = requirePermission(req, 'baton.hold');
-    const rotationId = id(req.params);
-    const input = parseInput(PassBatonInputSchema, req.body);
-    return passBaton(deps, user, rotationId, input);
-  });
+  api.post(
+    '/api/rotations',
+    { preValidation: permitted('rotation.create'), schema: { body: CreateRotationInputSchema } },
+    async (req, reply) =>
+      reply.code(201).send(await createRotation(deps, requireUser(req), req.body)),
+  );
 
-  app.post<IdParams>('/api/rotations/:id/assign-oncall', async (req) => {
-    const user = requirePermission(req, 'baton.reassign');
-    const rotationId = id(req.params);
-    const input = parseInput(ReassignInputSchema, req.body);
-    return reassign(deps, user, rotationId, input);
-  });
+  api.patch(
+    '/api/rotations/:id',
+    {
+      preValidation: permitted('rotation.edit'),
+      schema: { params: IdParams, body: UpdateRotationInputSchema },
+    },
+    async (req) => updateRotation(deps, requireUser(req), req.params.id, req.body),
+  );
 
-  app.post<IdParams>('/api/rotations/:id/cover', async (req, reply) => {
-    const user = requirePermission(req, 'baton.hold');
-    const rotationId = id(req.params);
-    const input = parseInput(CoverageRequestInputSchema, req.body);
-    if (input.rotationId !== undefined && input.rotationId !== rotationId) {
-      throw badRequest('rotationId does not match the rotation in the address.');
-    }
-    return reply.code(201).send(await requestCoverage(deps, user, rotationId, input));
-  });
+  api.delete(
+    '/api/rotations/:id',
+    { preValidation: permitted('rotation.delete'), schema: { params: IdParams } },
+    async (req, reply) => {
+      await deleteRotation(deps, requireUser(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
 
-  app.post<IdParams>('/api/rotations/:id/page', async (req, reply) => {
-    const user = requirePermission(req, 'page.send');
-    const rotationId = id(req.params);
-    const input = parseInput(PageInputSchema, req.body);
-    return reply.code(201).send(await pageRotation(deps, user, rotationId, input));
-  });
+  api.post(
+    '/api/rotations/:id/suspend',
+    { preValidation: permitted('rotation.suspend'), schema: { params: IdParams } },
+    async (req) => setSuspended(deps, requireUser(req), req.params.id, true),
+  );
+
+  api.post(
+    '/api/rotations/:id/activate',
+    { preValidation: permitted('rotation.suspend'), schema: { params: IdParams } },
+    async (req) => setSuspended(deps, requireUser(req), req.params.id, false),
+  );
+
+  api.patch(
+    '/api/rotations/:id/type',
+    {
+      preValidation: permitted('rotation.changeType'),
+      schema: { params: IdParams, body: ChangeTypeInputSchema },
+    },
+    async (req) => changeType(deps, requireUser(req), req.params.id, req.body.type),
+  );
+
+  api.patch(
+    '/api/rotations/:id/members/reorder',
+    {
+      preValidation: permitted('member.reorder'),
+      schema: { params: IdParams, body: ReorderMembersInputSchema },
+    },
+    async (req) => reorderMembers(deps, requireUser(req), req.params.id, req.body),
+  );
+
+  api.post(
+    '/api/rotations/:id/on-call',
+    {
+      preValidation: permitted('member.add'),
+      schema: { params: IdParams, body: AddMemberInputSchema },
+    },
+    async (req) => addMember(deps, requireUser(req), req.params.id, req.body.userId),
+  );
+
+  api.delete(
+    '/api/rotations/:id/on-call/:userId',
+    { preValidation: permitted('member.remove'), schema: { params: idParams('id', 'userId') } },
+    async (req) => removeMember(deps, requireUser(req), req.params.id, req.params.userId),
+  );
+
+  api.post(
+    '/api/rotations/:id/take-oncall',
+    { preValidation: permitted('baton.hold'), schema: { params: IdParams } },
+    async (req) => takeOnCall(deps, requireUser(req), req.params.id),
+  );
+
+  api.post(
+    '/api/rotations/:id/handoff',
+    {
+      preValidation: permitted('baton.hold'),
+      schema: { params: IdParams, body: PassBatonInputSchema },
+    },
+    async (req) => passBaton(deps, requireUser(req), req.params.id, req.body),
+  );
+
+  api.post(
+    '/api/rotations/:id/assign-oncall',
+    {
+      preValidation: permitted('baton.reassign'),
+      schema: { params: IdParams, body: ReassignInputSchema },
+    },
+    async (req) => reassign(deps, requireUser(req), req.params.id, req.body),
+  );
+
+  api.post(
+    '/api/rotations/:id/cover',
+    {
+      preValidation: permitted('baton.hold'),
+      schema: { params: IdParams, body: CoverageRequestInputSchema },
+    },
+    async (req, reply) => {
+      const rotationId = req.params.id;
+      if (req.body.rotationId !== undefined && req.body.rotationId !== rotationId) {
+        throw badRequest('rotationId does not match the rotation in the address.');
+      }
+      return reply
+        .code(201)
+        .send(await requestCoverage(deps, requireUser(req), rotationId, req.body));
+    },
+  );
+
+  api.post(
+    '/api/rotations/:id/page',
+    { preValidation: permitted('page.send'), schema: { params: IdParams, body: PageInputSchema } },
+    async (req, reply) =>
+      reply.code(201).send(await pageRotation(deps, requireUser(req), req.params.id, req.body)),
+  );
 }

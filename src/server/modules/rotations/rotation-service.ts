@@ -331,13 +331,12 @@ export async function updateRotation(
   actor: User,
   id: number,
   input: UpdateInput,
-  options: { descriptionGiven: boolean },
 ): Promise<Rotation> {
   await inLockedRotation(deps, id, async (locked) => {
     const { row } = locked;
     const changes: Partial<RotationRow> = {};
     if (input.name !== undefined && input.name !== row.name) changes.name = input.name;
-    if (options.descriptionGiven && input.description !== row.description) {
+    if (input.description !== undefined && input.description !== row.description) {
       changes.description = input.description;
     }
     for (const key of ['cadence', 'timeZone', 'handoffTime', 'handoffWeekday'] as const) {

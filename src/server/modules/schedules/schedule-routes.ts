@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ScheduleEntryInputSchema } from '../../../shared/contracts/rotations';
-import type { AppDeps } from '../../app';
-import { parseId, parseInput } from '../../http/errors';
-import { requirePermission } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { IdParams, idParams } from '../../http/path-params';
+import { permitted, requireUser } from '../../http/request-context';
 import {
   addScheduleEntry,
   currentScheduleEntry,
@@ -10,34 +11,41 @@ import {
   listSchedule,
 } from './schedule-service';
 
-type IdParams = { Params: { id: string } };
-
 /** scheduleRoutes: a rotation's schedule entries. HTTP only; rules live in the service. */
 export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get<IdParams>('/api/rotations/:id/schedules', async (req) => {
-    const user = requirePermission(req, 'rotation.view');
-    return listSchedule(deps, user, parseId(req.params.id));
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.get<IdParams>('/api/rotations/:id/schedules/current', async (req, reply) => {
-    const user = requirePermission(req, 'rotation.view');
-    const entry = await currentScheduleEntry(deps, user, parseId(req.params.id));
-    // JSON null when no entry covers now.
-    return reply.type('application/json').send(JSON.stringify(entry));
-  });
+  api.get(
+    '/api/rotations/:id/schedules',
+    { preValidation: permitted('rotation.view'), schema: { params: IdParams } },
+    async (req) => listSchedule(deps, requireUser(req), req.params.id),
+  );
 
-  app.post<IdParams>('/api/rotations/:id/schedules', async (req, reply) => {
-    const user = requirePermission(req, 'schedule.manage');
-    const rotationId = parseId(req.params.id);
-    const input = parseInput(ScheduleEntryInputSchema, req.body);
-    return reply.code(201).send(await addScheduleEntry(deps, user, rotationId, input));
-  });
-
-  app.delete<{ Params: { scheduleId: string } }>(
-    '/api/rotation-schedules/:scheduleId',
+  api.get(
+    '/api/rotations/:id/schedules/current',
+    { preValidation: permitted('rotation.view'), schema: { params: IdParams } },
     async (req, reply) => {
-      const user = requirePermission(req, 'schedule.manage');
-      await deleteScheduleEntry(deps, user, parseId(req.params.scheduleId, 'scheduleId'));
+      const entry = await currentScheduleEntry(deps, requireUser(req), req.params.id);
+      // JSON null when no entry covers now.
+      return reply.type('application/json').send(JSON.stringify(entry));
+    },
+  );
+
+  api.post(
+    '/api/rotations/:id/schedules',
+    {
+      preValidation: permitted('schedule.manage'),
+      schema: { params: IdParams, body: ScheduleEntryInputSchema },
+    },
+    async (req, reply) =>
+      reply.code(201).send(await addScheduleEntry(deps, requireUser(req), req.params.id, req.body)),
+  );
+
+  api.delete(
+    '/api/rotation-schedules/:scheduleId',
+    { preValidation: permitted('schedule.manage'), schema: { params: idParams('scheduleId') } },
+    async (req, reply) => {
+      await deleteScheduleEntry(deps, requireUser(req), req.params.scheduleId);
       return reply.code(204).send();
     },
   );

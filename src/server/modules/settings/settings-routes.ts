@@ -1,15 +1,17 @@
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   UpdateUserSettingsInputSchema,
   type UserSettings,
 } from '../../../shared/contracts/settings';
 import type { User } from '../../../shared/contracts/users';
-import type { AppDeps } from '../../app';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
-import { notFound, parseInput } from '../../http/errors';
-import { requirePermission } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { notFound } from '../../http/errors';
+import { permitted, requireUser } from '../../http/request-context';
 
 const settingsColumns = {
   timezone: users.timezone,
@@ -39,24 +41,32 @@ async function readSettings(db: Db | Tx, userId: number): Promise<UserSettings> 
 
 /** The signed-in user's own settings: time zone, handoff reminder and notification preference. */
 export async function settingsRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps.database;
 
-  app.get('/api/user/settings', async (req) => {
-    const user = requirePermission(req, 'profile.editOwn');
-    return readSettings(db, user.id);
-  });
+  api.get('/api/user/settings', { preValidation: permitted('profile.editOwn') }, async (req) =>
+    readSettings(db, requireUser(req).id),
+  );
 
-  app.patch('/api/user/settings', async (req) => {
-    const user = requirePermission(req, 'profile.editOwn');
-    const input = parseInput(UpdateUserSettingsInputSchema, req.body ?? {});
-    return db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(users)
-        .set({ ...input, updatedAt: sql`now()` })
-        .where(eq(users.id, user.id))
-        .returning(settingsColumns);
-      if (!row) throw notFound('User not found');
-      return toSettings(row);
-    });
-  });
+  api.patch(
+    '/api/user/settings',
+    {
+      preValidation: permitted('profile.editOwn'),
+      // A PATCH without a body is an empty change, refused as 'Nothing to save'.
+      schema: { body: z.preprocess((body) => body ?? {}, UpdateUserSettingsInputSchema) },
+    },
+    async (req) => {
+      const user = requireUser(req);
+      const input = req.body;
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(users)
+          .set({ ...input, updatedAt: sql`now()` })
+          .where(eq(users.id, user.id))
+          .returning(settingsColumns);
+        if (!row) throw notFound('User not found');
+        return toSettings(row);
+      });
+    },
+  );
 }

@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { text } from '../../../shared/contracts/primitives';
 import { UpdateRolesInputSchema, UpdateUserInputSchema } from '../../../shared/contracts/users';
 import { normalizeRole, type Role } from '../../../shared/domain/roles';
-import type { AppDeps } from '../../app';
-import { parseId, parseInput } from '../../http/errors';
-import { requirePermission } from '../../http/request-context';
+import type { AppDeps } from '../../deps';
+import { IdParams } from '../../http/path-params';
+import { permitted, requireUser } from '../../http/request-context';
 import { listAllUsers, listUsersWithRoles } from './user-repository';
 import { deleteUser, readPerson, updateProfile, updateUserRoles } from './user-service';
 
@@ -22,46 +23,53 @@ const ByRolesQuerySchema = z.object({
 });
 
 export async function userRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
   const service = { db: deps.database.db, cipher: deps.cipher, clock: deps.clock };
 
   // Every user, for User Management.
-  app.get('/api/users', async (req) => {
-    requirePermission(req, 'users.view');
-    return listAllUsers(deps.database.db, deps.cipher);
-  });
+  api.get('/api/users', { preValidation: permitted('users.view') }, async () =>
+    listAllUsers(deps.database.db, deps.cipher),
+  );
 
   // Eligible users for a rotation: GET /api/users/by-roles?roles=on-call,manager
-  app.get('/api/users/by-roles', async (req) => {
-    requirePermission(req, 'users.view');
-    const { roles } = parseInput(ByRolesQuerySchema, req.query);
-    return listUsersWithRoles(deps.database.db, deps.cipher, roles);
-  });
+  api.get(
+    '/api/users/by-roles',
+    { preValidation: permitted('users.view'), schema: { querystring: ByRolesQuerySchema } },
+    async (req) => listUsersWithRoles(deps.database.db, deps.cipher, req.query.roles),
+  );
 
   // The read-only person view (decision 187): any member who sees rotations may see a teammate.
-  app.get<{ Params: { id: string } }>('/api/users/:id', async (req) => {
-    requirePermission(req, 'rotation.view');
-    return readPerson(service, parseId(req.params.id));
-  });
+  api.get(
+    '/api/users/:id',
+    { preValidation: permitted('rotation.view'), schema: { params: IdParams } },
+    async (req) => readPerson(service, req.params.id),
+  );
 
   // Profile: one's own (administrators: anyone's). The answer is the updated user.
-  app.patch<{ Params: { id: string } }>('/api/users/:id', async (req) => {
-    const actor = requirePermission(req, 'profile.editOwn');
-    const id = parseId(req.params.id);
-    const input = parseInput(UpdateUserInputSchema, req.body);
-    return updateProfile(service, actor, id, input);
-  });
+  api.patch(
+    '/api/users/:id',
+    {
+      preValidation: permitted('profile.editOwn'),
+      schema: { params: IdParams, body: UpdateUserInputSchema },
+    },
+    async (req) => updateProfile(service, requireUser(req), req.params.id, req.body),
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/users/:id', async (req) => {
-    const actor = requirePermission(req, 'users.manage');
-    const id = parseId(req.params.id);
-    await deleteUser(service, actor, id);
-    return { message: 'User has been deleted successfully.' };
-  });
+  api.delete(
+    '/api/users/:id',
+    { preValidation: permitted('users.manage'), schema: { params: IdParams } },
+    async (req) => {
+      await deleteUser(service, requireUser(req), req.params.id);
+      return { message: 'User has been deleted successfully.' };
+    },
+  );
 
-  app.patch<{ Params: { id: string } }>('/api/admin/users/:id/roles', async (req) => {
-    const actor = requirePermission(req, 'roles.change');
-    const id = parseId(req.params.id);
-    const { roles } = parseInput(UpdateRolesInputSchema, req.body);
-    return updateUserRoles(service, actor, id, roles);
-  });
+  api.patch(
+    '/api/admin/users/:id/roles',
+    {
+      preValidation: permitted('roles.change'),
+      schema: { params: IdParams, body: UpdateRolesInputSchema },
+    },
+    async (req) => updateUserRoles(service, requireUser(req), req.params.id, req.body.roles),
+  );
 }

@@ -1,5 +1,6 @@
 import type { AuthResponse } from '@shared/contracts/auth';
-import type { NotificationPreference, User } from '@shared/contracts/users';
+import type { User } from '@shared/contracts/users';
+import type { NotificationPreference } from '@shared/domain/notification-routing';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { authUserQueryKey } from '@/lib/auth-user-query';

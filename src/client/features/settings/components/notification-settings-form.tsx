@@ -3,7 +3,8 @@ import {
   NOTIFICATION_TYPE_CHOICES,
   type NotificationTypeChoice,
 } from '@shared/contracts/settings';
-import type { NotificationPreference, User } from '@shared/contracts/users';
+import type { User } from '@shared/contracts/users';
+import type { NotificationPreference } from '@shared/domain/notification-routing';
 import { Info } from 'lucide-react';
 import { useState } from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';

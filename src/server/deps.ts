@@ -1,0 +1,27 @@
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { FieldCipher } from './crypto/field-crypto';
+import type { Database } from './db/client';
+import type { EngineStatus } from './engine/engine-loop';
+import type { RotationsRead } from './modules/debug/debug-repository';
+
+/**
+ * AppDeps is everything the app is wired from; tests pass fakes (a manual clock) here. It lives
+ * apart from `app.ts` so that routes, which `app.ts` registers, never import `app.ts` (decision 189).
+ */
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  cipher: FieldCipher;
+  clock: Clock;
+  /** folder of the built client; omitted in API tests */
+  clientDir?: string;
+  /** false silences request logs (tests) */
+  logger?: boolean;
+  /** where log lines go (default: standard output); tests pass a stream that captures them */
+  logStream?: { write(line: string): void };
+  /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
+  engineStatus?: () => EngineStatus;
+  /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
+  rotationsStorageRead?: RotationsRead;
+}
