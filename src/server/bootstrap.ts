@@ -140,6 +140,21 @@ export async function startRuntime(
   }
 }
 
+/** The oldest Node.js Baton supports; package.json's `engines` says the same (a test keeps them equal). */
+export const NODE_FLOOR = '22.12';
+
+/**
+ * unsupportedNodeNote says, for a Node.js version below the floor, that it is unsupported (Node 20
+ * reached its end of life in April 2026, and Baton's dependencies now ask for 22). Start-up prints
+ * it and carries on: nothing stops working at once, but nothing below the floor is tested.
+ */
+export function unsupportedNodeNote(version: string): string | null {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const [floorMajor = 0, floorMinor = 0] = NODE_FLOOR.split('.').map(Number);
+  if (major > floorMajor || (major === floorMajor && minor >= floorMinor)) return null;
+  return `Node.js ${version} is older than Baton supports (${NODE_FLOOR} or newer, 22 or 24 LTS): it may run, but nothing below ${NODE_FLOOR} is tested. Install Node.js 22 or 24.`;
+}
+
 /** bannerLines returns what start-up prints: where Baton listens and how to sign in. */
 export function bannerLines(runtime: Runtime, url: string): string[] {
   const { config, notes } = runtime;

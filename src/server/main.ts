@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
-import { bannerLines, startRuntime } from './bootstrap';
+import { bannerLines, startRuntime, unsupportedNodeNote } from './bootstrap';
 import { ConfigError } from './config';
 import { DataDirLockedError } from './db/client';
 import { startEngine } from './engine/run-tick';
@@ -10,6 +10,8 @@ import { startOutboxWorker } from './modules/notifications/outbox';
 
 /** main starts Baton: configuration, database, HTTP; it shuts down gracefully on SIGINT/SIGTERM. */
 async function main() {
+  const oldNode = unsupportedNodeNote(process.versions.node);
+  if (oldNode) process.stderr.write(`${oldNode}\n`);
   const runtime = await startRuntime();
   const here = path.dirname(fileURLToPath(import.meta.url));
   // dist/server/main.js serves dist/client; src/server/main.ts (dev) serves dist/client too.

