@@ -53,6 +53,8 @@ export const NotificationStatusSchema = z.object({
   missing: z.array(z.string()),
   /** true when no channel is configured: no notification can be delivered */
   noChannel: z.boolean(),
+  /** demo mode: what a missing channel would carry is kept in the demo inbox (decision 186) */
+  demoInbox: z.boolean(),
   recentFailures: z.array(
     z.object({
       channel: z.enum(['email', 'sms']),

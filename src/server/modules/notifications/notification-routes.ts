@@ -8,6 +8,7 @@ import {
   OutboxQuerySchema,
 } from '../../../shared/contracts/notifications';
 import type { AppDeps } from '../../app';
+import { isDemoMode } from '../../config';
 import { notifications } from '../../db/schema';
 import { parseInput } from '../../http/errors';
 import { requirePermission } from '../../http/request-context';
@@ -57,6 +58,7 @@ export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
       .orderBy(notifications.channel);
     return {
       ...channelSetup(deps.config),
+      demoInbox: isDemoMode(deps.config),
       recentFailures: rows.map((row) => ({
         channel: row.channel === 'sms' ? 'sms' : 'email',
         count: Number(row.count),
