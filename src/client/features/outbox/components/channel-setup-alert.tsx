@@ -1,15 +1,39 @@
-import { MailWarning } from 'lucide-react';
+import { Inbox, MailWarning } from 'lucide-react';
+import { Link } from 'react-router';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { useNotificationStatus } from '../api/get-notification-status';
 
 /**
  * ChannelSetupAlert tells administrators on the dashboard which notification channel this server
- * is not configured for, naming its settings (decision 163); nothing when both are.
+ * is not configured for, naming its settings (decision 163); nothing when both are. In demo mode
+ * what such a channel would carry is kept in the demo inbox (decision 186), and it says so.
  */
 export function ChannelSetupAlert() {
   const status = useNotificationStatus();
   if (!status.data || status.data.missing.length === 0) return null;
-  const { noChannel, missing } = status.data;
+  const { noChannel, missing, demoInbox } = status.data;
+  if (demoInbox) {
+    return (
+      <Alert>
+        <Inbox aria-hidden />
+        <AlertTitle>Demo mode: messages are kept in the demo inbox</AlertTitle>
+        <AlertDescription>
+          <ul className="grid gap-1">
+            {missing.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+          <p>
+            What Baton would send by {noChannel ? 'email and SMS' : 'that channel'} is kept instead:{' '}
+            <Link to="/inbox" className="font-medium underline underline-offset-4">
+              open the Inbox
+            </Link>
+            .
+          </p>
+        </AlertDescription>
+      </Alert>
+    );
+  }
   return (
     <Alert variant={noChannel ? 'destructive' : 'default'}>
       <MailWarning aria-hidden />
