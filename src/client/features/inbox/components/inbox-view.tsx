@@ -49,11 +49,17 @@ function MessageListItem({
         onClick={onOpen}
         aria-current={selected ? 'true' : undefined}
         className={cn(
-          'grid w-full gap-0.5 px-4 py-3 text-left outline-none transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
+          'group grid w-full gap-0.5 px-4 py-3 text-left outline-none transition-colors hover:bg-accent focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset',
           selected && 'bg-accent',
         )}
       >
-        <span className="flex items-center gap-2 text-muted-foreground text-xs">
+        {/* On the accent background, muted text would fall below 4.5:1: it darkens there. */}
+        <span
+          className={cn(
+            'flex items-center gap-2 text-muted-foreground text-xs group-hover:text-foreground/75',
+            selected && 'text-foreground/75',
+          )}
+        >
           <ChannelIcon message={message} className="size-3.5 shrink-0" />
           <span>{message.channel === 'sms' ? 'SMS' : 'Email'}</span>
           <span aria-hidden>·</span>
@@ -61,7 +67,12 @@ function MessageListItem({
         </span>
         <span className="line-clamp-2 font-medium text-sm">{message.subject}</span>
         {showRecipient ? (
-          <span className="truncate text-muted-foreground text-xs">
+          <span
+            className={cn(
+              'truncate text-muted-foreground text-xs group-hover:text-foreground/75',
+              selected && 'text-foreground/75',
+            )}
+          >
             To {message.recipient?.name ?? message.to}
           </span>
         ) : null}
