@@ -105,7 +105,9 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
       }
       await expect(frame.contentFrame().getByText(notes)).toBeVisible();
       const name = `demo-inbox-${dark ? 'dark' : 'light'}-${width}.png`;
-      await page.screenshot({ path: testInfo.outputPath(name), fullPage: true });
+      // The viewport, not the full page: a full-page capture leaves the email's frame (an
+      // out-of-process, opaque-origin frame) unpainted, which no reader ever sees.
+      await page.screenshot({ path: testInfo.outputPath(name) });
       // axe cannot run inside the email's frame, which runs no script (its title is checked
       // above): it checks the screen around it.
       const results = await new AxeBuilder({ page })
@@ -126,6 +128,16 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
   // Ivy's email is, with the recipient named.
   await page.context().clearCookies();
   await signIn(page, accounts.admin.email);
+  // The dashboard says where messages go: kept, not failing.
+  const setup = page.getByRole('alert').filter({ hasText: 'messages are kept in the demo inbox' });
+  await expect(setup).toContainText(
+    'No notification channel is configured: messages are kept in the demo inbox',
+  );
+  await expect(setup.getByRole('link', { name: 'open the Inbox' })).toHaveAttribute(
+    'href',
+    '/inbox',
+  );
+  await page.screenshot({ path: testInfo.outputPath('demo-inbox-admin-dashboard.png') });
   await page.getByRole('button', { name: /User menu$/ }).click();
   await page.getByRole('menuitem', { name: 'Inbox' }).click();
   await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();

@@ -5,7 +5,7 @@ import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { getErrorMessage } from '@/lib/api-client';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
@@ -160,6 +160,59 @@ export function InboxView({ isAdmin }: { isAdmin: boolean }) {
     );
   }
 
+  const body = (
+    <CardContent className="px-0">
+      {inbox.isPending ? (
+        <LoadingState label="Loading messages..." className="py-12" />
+      ) : inbox.isError ? (
+        <div className="p-6">
+          <Alert variant="destructive">
+            <AlertTitle>Failed to fetch messages</AlertTitle>
+            <AlertDescription>{getErrorMessage(inbox.error, 'Please try again.')}</AlertDescription>
+          </Alert>
+        </div>
+      ) : messages.length === 0 ? (
+        <p className="px-6 py-12 text-center text-muted-foreground text-sm">
+          No messages yet. Pass the baton or page someone, and what Baton sends shows here.
+        </p>
+      ) : (
+        <div className="grid lg:grid-cols-[minmax(16rem,22rem)_1fr]">
+          <div className={cn('border-r-0 lg:border-r', open && 'hidden lg:block')}>
+            <ul className="divide-y" aria-label="Messages" aria-busy={inbox.isFetching}>
+              {messages.map((message) => (
+                <MessageListItem
+                  key={message.id}
+                  message={message}
+                  selected={message.id === openId}
+                  showRecipient={scope === 'everyone'}
+                  onOpen={() => setOpenId(message.id)}
+                />
+              ))}
+            </ul>
+            {inbox.hasNextPage ? (
+              <div className="flex justify-center border-t p-4">
+                <Button
+                  variant="outline"
+                  onClick={() => inbox.fetchNextPage()}
+                  pending={inbox.isFetchingNextPage}
+                >
+                  {inbox.isFetchingNextPage ? 'Loading...' : 'Load more'}
+                </Button>
+              </div>
+            ) : null}
+          </div>
+          {open ? (
+            <MessageReader message={open} onBack={() => setOpenId(null)} />
+          ) : (
+            <p className="hidden p-6 text-center text-muted-foreground text-sm lg:block">
+              Choose a message to read it.
+            </p>
+          )}
+        </div>
+      )}
+    </CardContent>
+  );
+
   return (
     <Card className="gap-0 py-0">
       <CardHeader className="border-b py-5">
@@ -167,19 +220,20 @@ export function InboxView({ isAdmin }: { isAdmin: boolean }) {
           <h2>Messages</h2>
         </CardTitle>
         <CardDescription>
-          Demo mode sends no email or SMS: what Baton would have sent is kept here instead.
-          Refreshed every 10 seconds.
+          In demo mode, what Baton would send by a channel this server has no settings for is kept
+          here instead. Refreshed every 10 seconds.
         </CardDescription>
       </CardHeader>
       {isAdmin ? (
-        <div className="border-b px-4 py-3 sm:px-6">
-          <Tabs
-            value={scope}
-            onValueChange={(value) => {
-              setScope(value as InboxScope);
-              setOpenId(null);
-            }}
-          >
+        <Tabs
+          value={scope}
+          onValueChange={(value) => {
+            setScope(value as InboxScope);
+            setOpenId(null);
+          }}
+          className="gap-0"
+        >
+          <div className="border-b px-4 py-3 sm:px-6">
             <TabsList aria-label="Whose messages">
               {(['mine', 'everyone'] as const).map((s) => (
                 <TabsTrigger key={s} value={s}>
@@ -187,61 +241,12 @@ export function InboxView({ isAdmin }: { isAdmin: boolean }) {
                 </TabsTrigger>
               ))}
             </TabsList>
-          </Tabs>
-        </div>
-      ) : null}
-      <CardContent className="px-0">
-        {inbox.isPending ? (
-          <LoadingState label="Loading messages..." className="py-12" />
-        ) : inbox.isError ? (
-          <div className="p-6">
-            <Alert variant="destructive">
-              <AlertTitle>Failed to fetch messages</AlertTitle>
-              <AlertDescription>
-                {getErrorMessage(inbox.error, 'Please try again.')}
-              </AlertDescription>
-            </Alert>
           </div>
-        ) : messages.length === 0 ? (
-          <p className="px-6 py-12 text-center text-muted-foreground text-sm">
-            No messages yet. Pass the baton or page someone, and what Baton sends shows here.
-          </p>
-        ) : (
-          <div className="grid lg:grid-cols-[minmax(16rem,22rem)_1fr]">
-            <div className={cn('border-r-0 lg:border-r', open && 'hidden lg:block')}>
-              <ul className="divide-y" aria-label="Messages" aria-busy={inbox.isFetching}>
-                {messages.map((message) => (
-                  <MessageListItem
-                    key={message.id}
-                    message={message}
-                    selected={message.id === openId}
-                    showRecipient={scope === 'everyone'}
-                    onOpen={() => setOpenId(message.id)}
-                  />
-                ))}
-              </ul>
-              {inbox.hasNextPage ? (
-                <div className="flex justify-center border-t p-4">
-                  <Button
-                    variant="outline"
-                    onClick={() => inbox.fetchNextPage()}
-                    pending={inbox.isFetchingNextPage}
-                  >
-                    {inbox.isFetchingNextPage ? 'Loading...' : 'Load more'}
-                  </Button>
-                </div>
-              ) : null}
-            </div>
-            {open ? (
-              <MessageReader message={open} onBack={() => setOpenId(null)} />
-            ) : (
-              <p className="hidden p-6 text-center text-muted-foreground text-sm lg:block">
-                Choose a message to read it.
-              </p>
-            )}
-          </div>
-        )}
-      </CardContent>
+          <TabsContent value={scope}>{body}</TabsContent>
+        </Tabs>
+      ) : (
+        body
+      )}
     </Card>
   );
 }
