@@ -39,6 +39,7 @@ import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
+import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
@@ -231,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(settingsRoutes, deps);
   await app.register(debugRoutes, deps);
   await app.register(notificationRoutes, deps);
+  await app.register(inboxRoutes, deps);
   await app.register(pagingRoutes, deps);
 
   const clientDir = deps.clientDir;

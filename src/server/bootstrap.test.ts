@@ -50,6 +50,8 @@ describe('start-up on an empty data directory (demo mode)', () => {
       expect(banner).toContain(runtime.config.localLoginPassword);
       expect(banner).toContain('avery.admin@example.com');
       expect(banner).toContain(`Note: ${LOCAL_SIGN_IN_NOTE}`);
+      // No channel is configured: the demo inbox keeps what would be sent (decision 186).
+      expect(banner).toContain('read them at http://localhost:3000/inbox.');
 
       // The demo administrator signs in with the printed password.
       const app = await buildApp({ ...runtime, logger: false });
@@ -113,6 +115,8 @@ describe('the start-up banner', () => {
     expect(banner).toContain('Local sign-in is on (LOCAL_LOGIN_PASSWORD).');
     expect(banner).toContain(`  Note: ${LOCAL_SIGN_IN_NOTE}`);
     expect(banner.join('\n')).not.toContain(config.localLoginPassword);
+    // Not demo mode: no demo inbox.
+    expect(banner.join('\n')).not.toContain('/inbox');
     const withoutPassword = { ...runtime, config: { ...config, localLoginPassword: undefined } };
     expect(bannerLines(withoutPassword, 'http://localhost:3000').join('\n')).not.toMatch(
       /password/i,

@@ -5,6 +5,7 @@ import { type Clock, FileClock, systemClock } from './clock';
 import { type Config, isDemoMode, loadConfig } from './config';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows, type Database, openDatabase, type Tx } from './db/client';
+import { channelSetup } from './modules/notifications/channels';
 import { sealClearPageContent } from './modules/paging/page-message';
 import {
   countAdmins,
@@ -155,7 +156,10 @@ export function unsupportedNodeNote(version: string): string | null {
   return `Node.js ${version} is older than Baton supports (${NODE_FLOOR} or newer, 22 or 24 LTS): it may run, but nothing below ${NODE_FLOOR} is tested. Install Node.js 22 or 24.`;
 }
 
-/** bannerLines returns what start-up prints: where Baton listens and how to sign in. */
+/**
+ * bannerLines returns what start-up prints: where Baton listens, how to sign in, and in demo mode
+ * where the messages it keeps are (decision 186).
+ */
 export function bannerLines(runtime: Runtime, url: string): string[] {
   const { config, notes } = runtime;
   const lines = [`Baton is running at ${url} (database: ${runtime.database.location})`];
@@ -174,5 +178,11 @@ export function bannerLines(runtime: Runtime, url: string): string[] {
   }
   if (config.localLoginPassword) lines.push(`  Note: ${LOCAL_SIGN_IN_NOTE}`);
   if (notes.adminCreated) lines.push('', `Administrator account: ${notes.adminCreated}`);
+  if (isDemoMode(config) && channelSetup(config).missing.length > 0) {
+    lines.push(
+      '',
+      `Demo inbox: email and SMS that no configured channel carries are kept, not sent; read them at ${url}/inbox.`,
+    );
+  }
   return lines;
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { bannerLines, startRuntime, unsupportedNodeNote } from './bootstrap';
-import { ConfigError } from './config';
+import { ConfigError, isDemoMode } from './config';
 import { DataDirLockedError } from './db/client';
 import { startEngine } from './engine/run-tick';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
@@ -25,9 +25,10 @@ async function main() {
   const app = await buildApp({ ...runtime, clientDir, engineStatus: () => engine.status() });
   log = (err) => app.log.error({ err }, 'engine tick failed');
   const { config } = runtime;
-  // In every mode: a missing channel means notifications that cannot go out (decision 163).
+  // Outside demo mode a missing channel means notifications that cannot go out (decision 163);
+  // in demo mode they are kept in the demo inbox (decision 186), which the banner names.
   const channelWarning = channelSetupWarning(config);
-  if (channelWarning) app.log.warn(channelWarning);
+  if (channelWarning && !isDemoMode(config)) app.log.warn(channelWarning);
   const outbox = startOutboxWorker({
     db: runtime.database.db,
     cipher: runtime.cipher,

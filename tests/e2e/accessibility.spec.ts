@@ -42,6 +42,7 @@ const APP_ROUTES = [
   '/calendar',
   '/settings',
   '/pages',
+  '/inbox',
   '/admin/users',
   '/admin/debug',
   '/admin/notifications',
@@ -160,7 +161,15 @@ test('a member’s main screens are axe clean, light and dark', async ({ page })
   const findings: Finding[] = [];
   for (const dark of [false, true]) {
     await page.evaluate((value) => localStorage.setItem('darkMode', value), String(dark));
-    for (const route of ['/', '/rotations', '/on-call-team', '/calendar', '/pages', '/profile']) {
+    for (const route of [
+      '/',
+      '/rotations',
+      '/on-call-team',
+      '/calendar',
+      '/pages',
+      '/inbox',
+      '/profile',
+    ]) {
       await test.step(`${route} (${dark ? 'dark' : 'light'})`, async () => {
         await visit(page, route);
         findings.push(...(await audit(page, `${route} (${dark ? 'dark' : 'light'})`)));

@@ -1,10 +1,13 @@
 import { type APIRequestContext, type APIResponse, expect, request, test } from '@playwright/test';
+import { type BatonServer, freePorts, startBaton } from './oidc-support';
 import { accounts, E2E_PASSWORD, ownOrigin, signIn } from './support';
 
 /**
  * Where notifications go, as a user and an administrator see it: the profile explains a choice of
- * SMS without a phone number, and on this server, which has no email or SMS channel configured
- * (demo mode), the outbox view shows every notification as not sent, with the reason.
+ * SMS without a phone number, and on a server that has no email or SMS channel configured and is
+ * no demo, the outbox view shows every notification as not sent, with the reason. (In demo mode,
+ * as on the server playwright.config.ts starts, they are kept in the demo inbox instead:
+ * demo-inbox.spec.ts.)
  */
 
 async function ok(res: APIResponse, status = 200) {
@@ -71,69 +74,104 @@ test('a user who chooses SMS without a phone number is told notifications go by 
   await expect(note).toHaveCount(0);
 });
 
-test('with no channel configured, a page is recorded and the outbox view shows it not sent, with the reason', async ({
-  page,
-  baseURL,
-}) => {
-  test.setTimeout(60_000);
-  // Its own data: a rotation held by a new member, paged by the administrator.
-  const admin = await apiAs(baseURL, accounts.admin.email);
-  const email = await invite(admin.api, 'dana.demo', 'Dana Demo');
-  const dana = await apiAs(baseURL, email);
-  const rotation = await ok(
-    await admin.api.post('/api/rotations', {
-      data: { name: `Demo Outbox ${Date.now()}`, description: '', type: 'fixed' },
-    }),
-    201,
-  );
-  await ok(
-    await admin.api.post(`/api/rotations/${rotation.id}/on-call`, {
-      data: { userId: dana.user.id, order: 0 },
-    }),
-  );
-  await ok(await dana.api.post(`/api/rotations/${rotation.id}/take-oncall`));
-  const message = `Queue backing up (${Date.now()})`;
-  expect(
-    await ok(
-      await admin.api.post(`/api/rotations/${rotation.id}/page`, {
-        data: { message, urgency: 'high' },
+test.describe('outside demo mode', () => {
+  // A Baton of its own that is no demo: an identity provider is configured (never contacted
+  // here; the local password still signs in outside production), and the demo team is seeded.
+  let baton: BatonServer | undefined;
+  test.beforeAll(async () => {
+    const [port] = await freePorts(1);
+    baton = await startBaton(port, {
+      OIDC_ISSUER: 'http://127.0.0.1:9/',
+      OIDC_CLIENT_ID: 'baton-e2e-client',
+      DEMO: '1',
+      LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
+      SIGN_IN_RATE_LIMIT: '1000',
+      OUTBOX_INTERVAL_SECONDS: '1',
+    });
+  });
+  test.afterAll(async () => {
+    await baton?.stop();
+  });
+
+  test('with no channel configured, a page is recorded and the outbox view shows it not sent, with the reason', async ({
+    page,
+  }) => {
+    test.setTimeout(60_000);
+    const baseURL = baton?.url;
+    if (!baseURL) throw new Error('the server outside demo mode did not start');
+    // Its own data: a rotation held by a new member, paged by the administrator.
+    const admin = await apiAs(baseURL, accounts.admin.email);
+    const email = await invite(admin.api, 'dana.demo', 'Dana Demo');
+    const dana = await apiAs(baseURL, email);
+    const rotation = await ok(
+      await admin.api.post('/api/rotations', {
+        data: { name: `Demo Outbox ${Date.now()}`, description: '', type: 'fixed' },
       }),
       201,
-    ),
-  ).toEqual({ sentTo: { name: 'Dana Demo' } });
+    );
+    await ok(
+      await admin.api.post(`/api/rotations/${rotation.id}/on-call`, {
+        data: { userId: dana.user.id, order: 0 },
+      }),
+    );
+    await ok(await dana.api.post(`/api/rotations/${rotation.id}/take-oncall`));
+    const message = `Queue backing up (${Date.now()})`;
+    expect(
+      await ok(
+        await admin.api.post(`/api/rotations/${rotation.id}/page`, {
+          data: { message, urgency: 'high' },
+        }),
+        201,
+      ),
+    ).toEqual({ sentTo: { name: 'Dana Demo' } });
 
-  // API: the worker has tried it, and recorded why it was not sent.
-  await expect
-    .poll(
-      async () => {
-        const outbox = (await ok(await admin.api.get('/api/admin/notifications'))) as {
-          to: string;
-          kind: string;
-          status: string;
-          lastError: string | null;
-        }[];
-        const entry = outbox.find((e) => e.to === email && e.kind === 'page');
-        return entry && { status: entry.status, lastError: entry.lastError };
-      },
-      { timeout: 20_000 },
-    )
-    .toEqual({ status: 'failed', lastError: 'Email is not configured on this server (SMTP_URL).' });
-  await dana.api.dispose();
-  await admin.api.dispose();
+    // API: the worker has tried it, and recorded why it was not sent.
+    await expect
+      .poll(
+        async () => {
+          const outbox = (await ok(await admin.api.get('/api/admin/notifications'))) as {
+            to: string;
+            kind: string;
+            status: string;
+            lastError: string | null;
+          }[];
+          const entry = outbox.find((e) => e.to === email && e.kind === 'page');
+          return entry && { status: entry.status, lastError: entry.lastError };
+        },
+        { timeout: 20_000 },
+      )
+      .toEqual({
+        status: 'failed',
+        lastError: 'Email is not configured on this server (SMTP_URL).',
+      });
+    // There is no demo inbox on this server: nothing is kept.
+    expect(await ok(await dana.api.get('/api/inbox'))).toEqual({
+      demoInbox: false,
+      messages: [],
+      nextCursor: null,
+    });
+    await dana.api.dispose();
+    await admin.api.dispose();
 
-  // The screen: labelled as not sent for want of a channel, not as a red failure.
-  await signIn(page, accounts.admin.email);
-  await page.getByRole('link', { name: 'Notifications', exact: true }).click();
-  await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();
-  // (Dana's invitation is in the outbox too: the row of the page is the one with its subject.)
-  const subject = `Page (high urgency): ${rotation.name}`;
-  const row = page.getByRole('row').filter({ hasText: email }).filter({ hasText: subject });
-  await expect(row).toHaveCount(1);
-  await expect(row.getByText('Not sent: no channel', { exact: true })).toBeVisible();
-  await expect(row.getByText('Email is not configured on this server (SMTP_URL).')).toBeVisible();
-  await expect(row.getByText('failed', { exact: true })).toHaveCount(0);
-  // Still counted where an administrator looks for what did not go out.
-  await page.getByRole('tab', { name: 'Failed' }).click();
-  await expect(row).toHaveCount(1);
-  await expect(row.getByText('Not sent: no channel', { exact: true })).toBeVisible();
+    // The screen: labelled as not sent for want of a channel, not as a red failure.
+    // The layout asks once whether there is a demo inbox; here there is none, so no link to it.
+    const asked = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/inbox');
+    await signIn(page, accounts.admin.email, baseURL);
+    expect((await (await asked).json()).demoInbox).toBe(false);
+    await expect(page.getByRole('link', { name: 'Pages', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Inbox', exact: true })).toHaveCount(0);
+    await page.getByRole('link', { name: 'Notifications', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+    // (Dana's invitation is in the outbox too: the row of the page is the one with its subject.)
+    const subject = `Page (high urgency): ${rotation.name}`;
+    const row = page.getByRole('row').filter({ hasText: email }).filter({ hasText: subject });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByText('Not sent: no channel', { exact: true })).toBeVisible();
+    await expect(row.getByText('Email is not configured on this server (SMTP_URL).')).toBeVisible();
+    await expect(row.getByText('failed', { exact: true })).toHaveCount(0);
+    // Still counted where an administrator looks for what did not go out.
+    await page.getByRole('tab', { name: 'Failed' }).click();
+    await expect(row).toHaveCount(1);
+    await expect(row.getByText('Not sent: no channel', { exact: true })).toBeVisible();
+  });
 });

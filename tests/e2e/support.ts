@@ -28,9 +28,12 @@ export const ownOrigin = (baseURL: string) => ({ origin: new URL(baseURL).origin
 /** appOrigin: ownOrigin of the server playwright.config.ts starts (the `baseURL` of page.request). */
 export const appOrigin = () => ownOrigin(`http://127.0.0.1:${process.env.E2E_PORT}`);
 
-/** signIn signs in through the login form with the local password and waits for the dashboard. */
-export async function signIn(page: Page, email: string) {
-  await page.goto('/login');
+/**
+ * signIn signs in through the login form with the local password and waits for the dashboard;
+ * `origin` names another server than the one playwright.config.ts starts.
+ */
+export async function signIn(page: Page, email: string, origin = '') {
+  await page.goto(`${origin}/login`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(E2E_PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();

@@ -51,6 +51,8 @@ const handoffId: Gen = (p) => realOr(p.handoffIds);
 const coverageId: Gen = (p) => realOr(p.coverageIds);
 const invitationId: Gen = (p) => realOr(p.invitationIds);
 const eventId: Gen = (p) => realOr(p.eventIds);
+/** the demo inbox's cursor: any notification id, kept or not */
+const notificationId: Gen = () => fc.integer({ min: 1, max: 10_000 });
 
 const words = fc
   .array(
@@ -322,6 +324,9 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/debug/client-check': {},
   'GET /api/debug/audit-integrity': {},
   'GET /api/admin/notifications/status': {},
+  // The demo inbox (decision 186)
+  'GET /api/inbox': { query: { limit, before: notificationId } },
+  'GET /api/admin/inbox': { query: { limit, before: notificationId } },
 };
 
 // Hostile values: what a person does not type, and what a program should not send.

@@ -31,6 +31,7 @@ const HelpCenterPage = lazyPage(() => import('./routes/help-center'), 'HelpCente
 const HelpArticlePage = lazyPage(() => import('./routes/help-article'), 'HelpArticlePage');
 const SupportPage = lazyPage(() => import('./routes/support'), 'SupportPage');
 const NotFoundPage = lazyPage(() => import('./routes/not-found'), 'NotFoundPage');
+const InboxPage = lazyPage(() => import('./routes/inbox'), 'InboxPage');
 const PagesPage = lazyPage(() => import('./routes/pages'), 'PagesPage');
 const PageAckPage = lazyPage(() => import('./routes/page-ack'), 'PageAckPage');
 const AdminNotificationsPage = lazyPage(
@@ -84,6 +85,7 @@ export const router = createBrowserRouter([
               { path: '/settings', element: <SettingsPage /> },
               { path: '/notification-help', element: <NotificationHelpPage /> },
               { path: '/pages', element: <PagesPage /> },
+              { path: '/inbox', element: <InboxPage /> },
               {
                 element: <RequireAdmin />,
                 children: [

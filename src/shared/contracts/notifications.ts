@@ -25,8 +25,8 @@ export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
 
 /**
  * channelNotConfiguredReason is the reason recorded on a notification whose channel this server has
- * no settings for (demo mode): the notification is kept, not sent, with this reason, never dropped
- * silently (decision 006).
+ * no settings for: the notification is kept, not sent, with this reason, never dropped silently
+ * (decision 006). In demo mode such a channel is the demo inbox instead (decision 186).
  */
 export function channelNotConfiguredReason(channel: OutboxEntry['channel']): string {
   return channel === 'email'
@@ -53,6 +53,8 @@ export const NotificationStatusSchema = z.object({
   missing: z.array(z.string()),
   /** true when no channel is configured: no notification can be delivered */
   noChannel: z.boolean(),
+  /** demo mode: what a missing channel would carry is kept in the demo inbox (decision 186) */
+  demoInbox: z.boolean(),
   recentFailures: z.array(
     z.object({
       channel: z.enum(['email', 'sms']),

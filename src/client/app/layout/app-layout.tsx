@@ -7,6 +7,7 @@ import { LoadingState } from '@/components/loading-state';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useDemoInbox } from '@/features/inbox/api/get-inbox';
 import { ChannelFailureBanner } from '@/features/outbox/components/channel-failure-banner';
 import { AppFooter } from './app-footer';
 import { SidebarNav } from './sidebar-nav';
@@ -23,6 +24,7 @@ const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).User
 export function AppLayout() {
   const { user, isLoading, isAdmin, logout, isLoggingOut } = useAuth();
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const showInbox = useDemoInbox(Boolean(user));
 
   useEffect(() => {
     // The overlay sidebar has no place on wide screens, where the sidebar is always shown.
@@ -78,7 +80,12 @@ export function AppLayout() {
                 />
               }
             >
-              <UserMenu user={user} onLogout={logout} isLoggingOut={isLoggingOut} />
+              <UserMenu
+                user={user}
+                showInbox={showInbox}
+                onLogout={logout}
+                isLoggingOut={isLoggingOut}
+              />
             </Suspense>
           ) : (
             <Button asChild size="sm" className="ml-1">
@@ -89,7 +96,7 @@ export function AppLayout() {
       </header>
 
       <aside className="fixed top-14 bottom-0 left-0 z-30 hidden w-64 overflow-y-auto border-r bg-sidebar text-sidebar-foreground lg:block">
-        <SidebarNav showAdmin={showAdmin} />
+        <SidebarNav showAdmin={showAdmin} showInbox={showInbox} />
       </aside>
 
       <Sheet open={sidebarOpen} onOpenChange={setSidebarOpen}>
@@ -103,7 +110,11 @@ export function AppLayout() {
               <BatonLogo />
             </SheetTitle>
           </SheetHeader>
-          <SidebarNav showAdmin={showAdmin} onNavigate={() => setSidebarOpen(false)} />
+          <SidebarNav
+            showAdmin={showAdmin}
+            showInbox={showInbox}
+            onNavigate={() => setSidebarOpen(false)}
+          />
         </SheetContent>
       </Sheet>
 

@@ -6,6 +6,7 @@ import {
   Bug,
   CalendarDays,
   CircleHelp,
+  Inbox,
   LayoutDashboard,
   type LucideIcon,
   Mail,
@@ -49,6 +50,14 @@ export const MAIN_NAV: readonly InternalNavItem[] = [
   // them, so their order stays the specification's.
   { kind: 'internal', label: 'Pages', to: '/pages', icon: BellRing },
 ];
+
+/** Only in demo mode, after the main links: the demo inbox (decision 186). */
+export const DEMO_INBOX_NAV: InternalNavItem = {
+  kind: 'internal',
+  label: 'Inbox',
+  to: '/inbox',
+  icon: Inbox,
+};
 
 export const SUPPORT_NAV: readonly NavItem[] = [
   { kind: 'internal', label: 'Help Center', to: '/help', icon: CircleHelp, end: true },

@@ -2,7 +2,7 @@ import { ExternalLink } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { useHelpLinks } from '@/features/help/api/get-help-links';
 import { cn } from '@/lib/utils';
-import { ADMIN_NAV, MAIN_NAV, type NavItem, SUPPORT_NAV } from './navigation';
+import { ADMIN_NAV, DEMO_INBOX_NAV, MAIN_NAV, type NavItem, SUPPORT_NAV } from './navigation';
 
 const linkClasses =
   'flex items-center gap-3 rounded-md px-3 py-2 font-medium text-sidebar-foreground/80 text-sm outline-none transition-colors hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring';
@@ -77,20 +77,28 @@ function NavGroup({
   );
 }
 
-/** SidebarNav is the app's main navigation; the Admin group shows only to admins. */
+/**
+ * SidebarNav is the app's main navigation; the Admin group shows only to admins, the Inbox link
+ * only in demo mode.
+ */
 export function SidebarNav({
   showAdmin,
+  showInbox = false,
   onNavigate,
   className,
 }: {
   showAdmin: boolean;
+  showInbox?: boolean;
   /** Called when a link is followed (the mobile sidebar closes itself with it). */
   onNavigate?: () => void;
   className?: string;
 }) {
   return (
     <nav aria-label="Main" className={cn('flex flex-col gap-4 p-3', className)}>
-      <NavGroup items={MAIN_NAV} onNavigate={onNavigate} />
+      <NavGroup
+        items={showInbox ? [...MAIN_NAV, DEMO_INBOX_NAV] : MAIN_NAV}
+        onNavigate={onNavigate}
+      />
       <NavGroup heading="Support" items={SUPPORT_NAV} onNavigate={onNavigate} />
       {showAdmin ? <NavGroup heading="Admin" items={ADMIN_NAV} onNavigate={onNavigate} /> : null}
     </nav>

@@ -1,5 +1,5 @@
 import type { User } from '@shared/contracts/users';
-import { LogOut, UserRound } from 'lucide-react';
+import { Inbox, LogOut, UserRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
@@ -15,13 +15,18 @@ import {
 import { Spinner } from '@/components/ui/spinner';
 import { initials } from '@/lib/utils';
 
-/** UserMenu is the avatar button of the top bar: who is signed in, Profile and Log out. */
+/**
+ * UserMenu is the avatar button of the top bar: who is signed in, Profile, the demo inbox (in
+ * demo mode only) and Log out.
+ */
 export function UserMenu({
   user,
+  showInbox = false,
   onLogout,
   isLoggingOut,
 }: {
   user: User;
+  showInbox?: boolean;
   onLogout: () => void;
   isLoggingOut: boolean;
 }) {
@@ -65,6 +70,14 @@ export function UserMenu({
             Profile
           </Link>
         </DropdownMenuItem>
+        {showInbox ? (
+          <DropdownMenuItem asChild>
+            <Link to="/inbox">
+              <Inbox aria-hidden="true" />
+              Inbox
+            </Link>
+          </DropdownMenuItem>
+        ) : null}
         <DropdownMenuSeparator />
         <DropdownMenuItem
           disabled={isLoggingOut}

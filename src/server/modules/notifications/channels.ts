@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import { DEMO_INBOX_NOTE } from '../../../shared/contracts/inbox';
 import {
   channelNotConfiguredReason,
   type NotificationStatus,
 } from '../../../shared/contracts/notifications';
-import type { Config } from '../../config';
+import { type Config, isDemoMode } from '../../config';
 
 /** A message ready for one channel. */
 export interface OutgoingMessage {
@@ -121,17 +122,32 @@ export interface Channels {
   sms?: Channel;
 }
 
-/** channelsFromConfig builds the channels that are configured; missing ones stay undefined. */
+/**
+ * createDemoInboxChannel keeps a message in the demo inbox (decision 186): it sends nothing, and
+ * its answer marks the notification as kept. The content stays where it is, sealed in the outbox
+ * row, and the inbox reads it from there.
+ */
+export function createDemoInboxChannel(name: Channel['name']): Channel {
+  return { name, send: async () => DEMO_INBOX_NOTE };
+}
+
+/**
+ * channelsFromConfig builds the channels that are configured. A missing one stays undefined, so
+ * its notifications fail visibly with the setting it needs; in demo mode only, it is the demo
+ * inbox instead (decision 186).
+ */
 export function channelsFromConfig(config: Config): Channels {
   const { accountSid, authToken, from, apiBase } = config.sms;
+  const missing = (name: Channel['name']) =>
+    isDemoMode(config) ? createDemoInboxChannel(name) : undefined;
   return {
     email: config.mail.smtpUrl
       ? createEmailChannel(config.mail.smtpUrl, config.mail.from)
-      : undefined,
+      : missing('email'),
     sms:
       accountSid && authToken && from
         ? createSmsChannel({ accountSid, authToken, from, apiBase })
-        : undefined,
+        : missing('sms'),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type OutboxEntry,
   OutboxQuerySchema,
 } from '../../../shared/contracts/notifications';
+import { isDemoMode } from '../../config';
 import { notifications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { permitted } from '../../http/request-context';
@@ -61,6 +62,7 @@ export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
         .orderBy(notifications.channel);
       return {
         ...channelSetup(deps.config),
+        demoInbox: isDemoMode(deps.config),
         recentFailures: rows.map((row) => ({
           channel: row.channel === 'sms' ? 'sms' : 'email',
           count: Number(row.count),

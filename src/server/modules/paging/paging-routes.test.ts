@@ -771,6 +771,7 @@ describe('a page that cannot be delivered is shown where people look (decision 1
         'SMS is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).',
       ],
       noChannel: true,
+      demoInbox: true,
       recentFailures: [
         {
           channel: 'sms',

@@ -35,7 +35,8 @@ const STATUS_CLASSES: Record<string, string> = {
 
 function DeliveryState({ entry }: { entry: OutboxEntry }) {
   const fmt = useTimeFormat();
-  // Not a delivery failure: this server has no settings for the channel (demo mode).
+  // Not a delivery failure: this server has no settings for the channel (in demo mode such a
+  // notification is kept in the demo inbox instead, decision 186).
   const noChannel = isNotSentForNoChannel(entry);
   const detail =
     entry.status === 'sent'
