@@ -50,7 +50,8 @@ export function createKeySet(url: string): JWTVerifyGetKey {
   });
 }
 
-const invalidToken = (message = 'The sign-in token could not be verified.') =>
+/** invalidToken is the 401 for an ID token that is not valid for us. */
+export const invalidToken = (message = 'The sign-in token could not be verified.') =>
   new AppError('UNAUTHENTICATED', message);
 
 /**
