@@ -19,9 +19,10 @@ import {
 } from '../modules/invitations/invitation-repository';
 import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
+import { escalatePage } from '../modules/paging/page-actions';
 import { pageMessageOf, sealClearPageContent } from '../modules/paging/page-message';
+import { listRotationPages } from '../modules/paging/page-reads';
 import { insertPageRow } from '../modules/paging/paging-repository';
-import { escalatePage, listRotationPages } from '../modules/paging/paging-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {

@@ -9,16 +9,9 @@ import {
 import type { AppDeps } from '../../app';
 import { parseId, parseInput } from '../../http/errors';
 import { requirePermission, requireUser } from '../../http/request-context';
-import {
-  acknowledgeByLink,
-  acknowledgePage,
-  escalatePage,
-  listDeliveryFailuresFor,
-  listPagesFor,
-  listRotationPages,
-  readAckLink,
-  resolvePage,
-} from './paging-service';
+import { acknowledgePage, escalatePage, resolvePage } from './page-actions';
+import { acknowledgeByLink, readAckLink } from './page-link';
+import { listDeliveryFailuresFor, listPagesFor, listRotationPages } from './page-reads';
 
 type IdParams = { Params: { id: string } };
 type TokenParams = { Params: { token: string } };

@@ -41,7 +41,7 @@ import {
   notifyOnCallTaken,
   notifyReassigned,
 } from '../notifications/notify';
-import { triggerPage } from '../paging/paging-service';
+import { triggerPage } from '../paging/page-trigger';
 import {
   countScheduleEntries,
   deleteMember,
