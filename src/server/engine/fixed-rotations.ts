@@ -10,9 +10,9 @@ import {
   stepTime,
 } from '../../shared/domain/handoff-flow';
 import type { Database } from '../db/client';
+import { insertKeyedHandoffs, type NewHandoff } from '../modules/handoffs/handoff-repository';
 import { loadRecipients } from '../modules/notifications/notify';
 import { enqueueNotifications } from '../modules/notifications/outbox';
-import { insertKeyedHandoffs, type NewHandoff } from '../modules/rotations/rotation-repository';
 import { type EngineNotice, noticeInputs } from './engine-notify';
 import {
   EffectAlreadyDone,

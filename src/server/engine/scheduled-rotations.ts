@@ -4,12 +4,9 @@ import {
   type ScheduleNotice,
 } from '../../shared/domain/handoff-flow';
 import { nextScheduleTransition, scheduleTransitions, windowAt } from '../../shared/domain/shifts';
+import { insertKeyedHandoff } from '../modules/handoffs/handoff-repository';
 import { loadRecipients } from '../modules/notifications/notify';
-import {
-  insertKeyedHandoff,
-  setHolder,
-  updateRotationRow,
-} from '../modules/rotations/rotation-repository';
+import { setHolder, updateRotationRow } from '../modules/rotations/rotation-repository';
 import { type EngineNotice, sendNotices } from './engine-notify';
 import {
   EffectAlreadyDone,

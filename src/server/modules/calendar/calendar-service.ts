@@ -20,8 +20,9 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { findUserRows, listMembersWithUsers } from '../rotations/rotation-repository';
+import { listMembersWithUsers } from '../rotations/rotation-repository';
 import { personReader } from '../rotations/rotation-view';
+import { findUserRows } from '../users/user-repository';
 import {
   type CalendarRotationRow,
   findFeedOwner,

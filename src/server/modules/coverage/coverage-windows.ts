@@ -17,13 +17,9 @@ import {
   batonLeftMessage,
   coverageNotStartedMessage,
 } from '../../engine/handoff-messages';
+import { insertKeyedHandoff } from '../handoffs/handoff-repository';
 import { loadRecipients } from '../notifications/notify';
-import {
-  insertKeyedHandoff,
-  type RotationRow,
-  setHolder,
-  updateRotationRow,
-} from '../rotations/rotation-repository';
+import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { patternOf } from '../rotations/rotation-service';
 import { type CoverageRow, setCoverageStatus } from './coverage-repository';
 

@@ -176,3 +176,12 @@ export async function updateUserProfile(
 export async function deleteUserRow(tx: Tx, id: number): Promise<void> {
   await tx.delete(users).where(eq(users.id, id));
 }
+
+/** findUserRows returns the user rows of the ids (one query). */
+export async function findUserRows(db: Db | Tx, ids: number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(users)
+    .where(inArray(users.id, [...new Set(ids)]));
+}
