@@ -39,7 +39,7 @@ import type { EngineDeps, EngineTask } from './tasks';
 
 const MINUTE = 60_000;
 /** The handoff reminder every user starts with (Settings); only a different choice is personal. */
-export const DEFAULT_REMINDER_MINUTES = DEFAULT_HANDOFF_REMINDER_MINUTES;
+const DEFAULT_REMINDER_MINUTES = DEFAULT_HANDOFF_REMINDER_MINUTES;
 /** The longest handoff reminder a user can choose (Settings: 1 day). */
 export const LONGEST_REMINDER_MS = Math.max(...HANDOFF_REMINDER_MINUTES) * MINUTE;
 
@@ -58,7 +58,7 @@ export function noticeLeadsOf(members: readonly EngineMember[]): Record<number, 
 }
 
 /** flowPlanOf plans one rotation's flow at `now` from what the engine read. */
-export function flowPlanOf(row: FixedFlowRow, now: Date, t: HandoffFlowTimings): FlowEffect[] {
+function flowPlanOf(row: FixedFlowRow, now: Date, t: HandoffFlowTimings): FlowEffect[] {
   const eligible = row.members.filter((m) => m.canHold);
   const noticeLeadMs = noticeLeadsOf(eligible);
   return planHandoffFlow(

@@ -123,7 +123,7 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
 const DAY = 86_400_000;
 
 /** scheduleNoticePlanOf plans one scheduled rotation's notices at `now` from what the engine read. */
-export function scheduleNoticePlanOf(
+function scheduleNoticePlanOf(
   row: ScheduleNoticeRow,
   now: Date,
   t: HandoffFlowTimings,

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../db/client';
 import { handoffs, rotations, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
 
-export type HandoffRow = typeof handoffs.$inferSelect;
+type HandoffRow = typeof handoffs.$inferSelect;
 
 /** A handoff with its rotation's name and both users' stored rows (null when deleted). */
 export interface HandoffWithPeople {
@@ -84,7 +84,7 @@ export async function markAcknowledged(tx: Tx, id: number, at: Date): Promise<bo
   return updated.length > 0;
 }
 
-export type HandoffKind =
+type HandoffKind =
   | 'take'
   | 'pass'
   | 'reassign'

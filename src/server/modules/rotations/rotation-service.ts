@@ -86,7 +86,7 @@ const timingsOf = (deps: RotationDeps) => deps.config?.handoffTimings ?? DEFAULT
  * boundary; for a scheduled one `now`, so the engine gives the baton to whoever the schedule names
  * at its next tick (decision 054).
  */
-export function firstHandoffAt(
+function firstHandoffAt(
   row: Pick<RotationRow, 'type' | 'cadence' | 'timeZone' | 'handoffTime' | 'handoffWeekday'>,
   now: Date,
 ): Date {

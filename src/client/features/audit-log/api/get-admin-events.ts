@@ -4,7 +4,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
 /** adminEventsQueryOptions reads the administrative audit trail (administrators only), newest first. */
-export const adminEventsQueryOptions = () =>
+const adminEventsQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: ['/api/audit-log/admin-events'] as const,
     queryFn: ({ pageParam, signal }) => {

@@ -48,7 +48,7 @@ function statusClass(status: string): string {
 }
 
 /** handoffSentence returns 'A → B' in words: who handed the baton to whom. */
-export function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | 'kind'>): string {
+function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | 'kind'>): string {
   const to = handoff.toUser?.name ?? 'nobody';
   if (!handoff.fromUser) return `${to} took on-call`;
   return `${handoff.fromUser.name} to ${to}`;
@@ -58,7 +58,7 @@ export function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | '
  * RecentHandoffsList shows handoffs newest first, each linking to its rotation; its own empty text
  * is 'No handoff logs yet'.
  */
-export function RecentHandoffsList({
+function RecentHandoffsList({
   handoffs,
   emptyText = 'No handoff logs yet',
 }: {
