@@ -214,14 +214,16 @@ const codeOf = (err: unknown) =>
  */
 function idTokenRefusalOf(err: unknown): AppError | null {
   const code = codeOf(err);
-  if (code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') {
-    return invalidToken('The sign-in token has expired. Please sign in again.');
+  if (code !== 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED' && code !== 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
+    return null;
   }
-  if (code !== 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') return null;
+  // openid-client wraps oauth4webapi's error, whose cause names the claim that failed.
   const claim = ((err as Error).cause as { cause?: { claim?: string } } | undefined)?.cause?.claim;
-  return claim === 'nonce'
-    ? invalidToken('The sign-in response does not belong to this browser. Please try again.')
-    : invalidToken();
+  if (claim === 'exp') return invalidToken('The sign-in token has expired. Please sign in again.');
+  if (claim === 'nonce') {
+    return invalidToken('The sign-in response does not belong to this browser. Please try again.');
+  }
+  return invalidToken();
 }
 
 /** providerErrorOf turns what openid-client threw into a ProviderError the popup tells apart. */
