@@ -316,7 +316,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 /** isIdentityProviderConfigured tells whether Google / OpenID Connect sign-in is set up. */
-export function isIdentityProviderConfigured(config: Config): boolean {
+function isIdentityProviderConfigured(config: Config): boolean {
   return Boolean(config.oidc.clientId || config.oidc.firebaseProjectId);
 }
 

@@ -9,11 +9,9 @@ import { notifications, pages } from '../../src/server/db/schema';
 import { runEngineTick } from '../../src/server/engine/run-tick';
 import { AppError } from '../../src/server/http/errors';
 import { storedAckToken } from '../../src/server/modules/paging/ack-token';
-import {
-  acknowledgeByLink,
-  acknowledgePage,
-  type PagingDeps,
-} from '../../src/server/modules/paging/paging-service';
+import { acknowledgePage } from '../../src/server/modules/paging/page-actions';
+import type { PagingDeps } from '../../src/server/modules/paging/page-facts';
+import { acknowledgeByLink } from '../../src/server/modules/paging/page-link';
 import { pageTimersTask } from '../../src/server/modules/paging/paging-task';
 import { pageRotation } from '../../src/server/modules/rotations/rotation-service';
 import type { User } from '../../src/shared/contracts/users';

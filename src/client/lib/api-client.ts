@@ -32,11 +32,6 @@ export function setRequestIdentity(identity: RequestIdentity | null): void {
   requestIdentity = identity;
 }
 
-/** getRequestIdentity returns the user currently sent with every request, or null. */
-export function getRequestIdentity(): RequestIdentity | null {
-  return requestIdentity;
-}
-
 /** withTimestamp returns the path with a `_t=<now>` query parameter added. */
 export function withTimestamp(path: string, now: number = Date.now()): string {
   const hashAt = path.indexOf('#');

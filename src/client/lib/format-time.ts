@@ -22,7 +22,7 @@ export type ViewerZone = {
 };
 
 /** browserTimeZone returns the zone the browser runs in, or 'UTC' when it does not say. */
-export function browserTimeZone(): string {
+function browserTimeZone(): string {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   } catch {

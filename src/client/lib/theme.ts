@@ -1,5 +1,5 @@
 /** The local storage key holding dark mode, as the string 'true' or 'false'. */
-export const DARK_MODE_STORAGE_KEY = 'darkMode';
+const DARK_MODE_STORAGE_KEY = 'darkMode';
 
 /** readDarkMode returns the stored dark-mode choice; off when nothing (readable) is stored. */
 export function readDarkMode(): boolean {

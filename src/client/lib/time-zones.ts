@@ -54,7 +54,7 @@ export function currentZoneName(zone: string): string {
 }
 
 /** formerZoneName returns the name a zone had before IANA renamed it, or ''. */
-export function formerZoneName(zone: string): string {
+function formerZoneName(zone: string): string {
   return FORMER_NAMES[zone] ?? '';
 }
 

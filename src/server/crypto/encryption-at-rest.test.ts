@@ -19,9 +19,10 @@ import {
 } from '../modules/invitations/invitation-repository';
 import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
+import { escalatePage } from '../modules/paging/page-actions';
 import { pageMessageOf, sealClearPageContent } from '../modules/paging/page-message';
-import { insertPageRow } from '../modules/paging/paging-repository';
-import { escalatePage, listRotationPages } from '../modules/paging/paging-service';
+import { listRotationPages } from '../modules/paging/page-reads';
+import { pageRotation } from '../modules/rotations/rotation-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
@@ -99,16 +100,17 @@ beforeAll(async () => {
     memberIds: [grace.id, alan.id],
     holderId: grace.id,
   });
-  const page = await db.transaction((tx) =>
-    insertPageRow(tx, cipher, {
-      rotationId: rotation.id,
-      pagedById: grace.id,
-      targetUserId: grace.id,
+  // Paged the way a user pages: the page row, its link and its notifications.
+  await pageRotation(
+    { database, cipher, clock: new ManualClock('2026-11-02T12:00:00Z') },
+    grace,
+    rotation.id,
+    {
       message: 'Page: disk full on db-7',
       urgency: 'high',
-      createdAt: new Date(),
-    }),
+    },
   );
+  const [page] = await db.select().from(pages).where(eq(pages.rotationId, rotation.id));
   // Its escalation reason too: what people type about a page is sealed (decision 163).
   await escalatePage(
     { database, cipher, clock: new ManualClock('2026-11-02T12:05:00Z') },
@@ -326,9 +328,9 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const during = new FieldCipher(newKey, [oldKey]);
     const rewritten = await reencryptAll(database.db, during);
     // users: 2 names, 2 emails, 1 phone (Alan has none); invitation: name, email, token;
-    // 4 notifications (the escalation's to Alan); 2 page texts; 1 audit event's target name
-    // and 2 escalation reasons
-    expect(rewritten).toBe(17);
+    // 5 notifications (the page's to Grace, the escalation's to Alan); 2 page texts; 1 audit
+    // event's target name and 2 escalation reasons
+    expect(rewritten).toBe(18);
     expect(await reencryptAll(database.db, during)).toBe(0);
 
     const after = new FieldCipher(newKey);

@@ -10,7 +10,7 @@ import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
 import { pageMessageOf } from '../modules/paging/page-message';
-import { insertPageRow } from '../modules/paging/paging-repository';
+import { pageRotation } from '../modules/rotations/rotation-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
 import { secretsPath } from '../secrets';
@@ -78,16 +78,11 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       db,
       sql`select id, holder_user_id as holder from rotations where holder_user_id is not null limit 1`,
     );
-    await db.transaction((tx) =>
-      insertPageRow(tx, runtime.cipher, {
-        rotationId: rotation.id,
-        pagedById: rotation.holder,
-        targetUserId: rotation.holder,
-        message: 'Sealed page text',
-        urgency: 'high',
-        createdAt: clock.now(),
-      }),
-    );
+    // A page made the way a user makes one: the administrator pages the rotation's holder.
+    await pageRotation(runtime, toUser(admin!, runtime.cipher), rotation.id, {
+      message: 'Sealed page text',
+      urgency: 'high',
+    });
     await db.execute(
       sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
           values (${rotation.id}, ${rotation.holder}, ${rotation.holder}, 'Clear page text')`,

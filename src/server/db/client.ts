@@ -19,7 +19,7 @@ import * as schema from './schema';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** Tx is a transaction handle; services take it so a state change happens in one transaction. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
-export type Engine = 'pglite' | 'postgres';
+type Engine = 'pglite' | 'postgres';
 
 export interface Database {
   db: Db;
@@ -85,7 +85,7 @@ function logger(options: OpenOptions) {
  * bench's organisation, 16 MB measured no slower reads or searches; the operating system's file
  * cache holds the rest of the data.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 /** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
 export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
@@ -271,7 +271,7 @@ export function openPostgres(url: string, options: OpenOptions & { max?: number 
 }
 
 /** describePostgresUrl returns host, port and database of a URL, never its credentials. */
-export function describePostgresUrl(url: string): string {
+function describePostgresUrl(url: string): string {
   try {
     const u = new URL(url);
     return `postgres://${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;

@@ -141,7 +141,7 @@ export function hereNow(): Here {
 }
 
 /** currentOwner returns the lock record of this process, with a new token. */
-export function currentOwner(here: Here = hereNow(), now: Date = new Date()): LockOwner {
+function currentOwner(here: Here = hereNow(), now: Date = new Date()): LockOwner {
   return {
     token: randomBytes(12).toString('hex'),
     pid: process.pid,
@@ -157,7 +157,7 @@ export function currentOwner(here: Here = hereNow(), now: Date = new Date()): Lo
  * isOwnerCheckable tells whether `here` can see the owner's process: the same kernel boot and
  * the same PID namespace, with a start time recorded to tell a reused process id.
  */
-export function isOwnerCheckable(owner: LockOwner, here: Here): boolean {
+function isOwnerCheckable(owner: LockOwner, here: Here): boolean {
   return (
     owner.startTime !== null &&
     owner.bootId !== null &&
@@ -203,7 +203,7 @@ const isCode = (err: unknown, ...codes: string[]) =>
   codes.includes((err as NodeJS.ErrnoException).code ?? '');
 
 /** readLock returns what is at `file`, or null when nothing is. */
-export async function readLock(file: string): Promise<HeldLock | null> {
+async function readLock(file: string): Promise<HeldLock | null> {
   try {
     const stat = await lstat(file);
     if (stat.isDirectory()) {

@@ -13,7 +13,7 @@ import { handoffs, rotationMembers, rotations } from './schema';
 let sequence = 0;
 
 /** buildUser returns a new-user object with unique defaults, overridden by `overrides`. */
-export function buildUser(overrides: Partial<NewUser> = {}, domain = 'example.com'): NewUser {
+function buildUser(overrides: Partial<NewUser> = {}, domain = 'example.com'): NewUser {
   sequence += 1;
   const n = `${Date.now().toString(36)}${sequence}`;
   return { name: `Test User ${n}`, email: `user.${n}@${domain}`, roles: ['on-call'], ...overrides };

@@ -19,7 +19,7 @@ import {
 } from '../modules/notifications/messages';
 import { loadRecipients, type Notice, noticeInputs } from '../modules/notifications/notify';
 import { enqueueNotifications } from '../modules/notifications/outbox';
-import { insertKeyedHandoffs, type NewHandoff } from '../modules/rotations/rotation-repository';
+import { insertKeyedHandoffs, type NewHandoff } from '../modules/handoffs/handoff-repository';
 import {
   EffectAlreadyDone,
   type EngineMember,
@@ -38,7 +38,7 @@ import type { EngineDeps, EngineTask } from './engine-task';
 
 const MINUTE = 60_000;
 /** The handoff reminder every user starts with (Settings); only a different choice is personal. */
-export const DEFAULT_REMINDER_MINUTES = DEFAULT_HANDOFF_REMINDER_MINUTES;
+const DEFAULT_REMINDER_MINUTES = DEFAULT_HANDOFF_REMINDER_MINUTES;
 /** The longest handoff reminder a user can choose (Settings: 1 day). */
 export const LONGEST_REMINDER_MS = Math.max(...HANDOFF_REMINDER_MINUTES) * MINUTE;
 
@@ -57,7 +57,7 @@ export function noticeLeadsOf(members: readonly EngineMember[]): Record<number, 
 }
 
 /** flowPlanOf plans one rotation's flow at `now` from what the engine read. */
-export function flowPlanOf(row: FixedFlowRow, now: Date, t: HandoffFlowTimings): FlowEffect[] {
+function flowPlanOf(row: FixedFlowRow, now: Date, t: HandoffFlowTimings): FlowEffect[] {
   const eligible = row.members.filter((m) => m.canHold);
   const noticeLeadMs = noticeLeadsOf(eligible);
   return planHandoffFlow(

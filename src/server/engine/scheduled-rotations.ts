@@ -10,11 +10,8 @@ import {
   handoffNoticeMessage,
 } from '../modules/notifications/messages';
 import { loadRecipients, type Notice, sendNotices } from '../modules/notifications/notify';
-import {
-  insertKeyedHandoff,
-  setHolder,
-  updateRotationRow,
-} from '../modules/rotations/rotation-repository';
+import { insertKeyedHandoff } from '../modules/handoffs/handoff-repository';
+import { setHolder, updateRotationRow } from '../modules/rotations/rotation-repository';
 import {
   EffectAlreadyDone,
   eachDue,
@@ -130,7 +127,7 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
 const DAY = 86_400_000;
 
 /** scheduleNoticePlanOf plans one scheduled rotation's notices at `now` from what the engine read. */
-export function scheduleNoticePlanOf(
+function scheduleNoticePlanOf(
   row: ScheduleNoticeRow,
   now: Date,
   t: HandoffFlowTimings,

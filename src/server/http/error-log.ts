@@ -10,7 +10,7 @@ import { stdSerializers } from 'pino';
  * column, never by its text or its values. Other errors are logged as pino logs them.
  */
 
-export interface LoggedDatabaseError {
+interface LoggedDatabaseError {
   /** verb and table of the failed statement, or the prepared statement's name */
   statement: string | null;
   /** SQLSTATE (23505, 22021 …) or the driver's code (ECONNREFUSED) */

@@ -1,7 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { User } from '../../shared/contracts/users';
 import { type Action, can } from '../../shared/domain/permissions';
-import { hasRole, type Role } from '../../shared/domain/roles';
 import { forbidden, unauthenticated } from './errors';
 
 export interface Principal {
@@ -22,13 +21,6 @@ declare module 'fastify' {
 export function requireUser(req: FastifyRequest): User {
   if (!req.principal) throw unauthenticated();
   return req.principal.user;
-}
-
-/** requireRole returns the signed-in user when they hold `role` (admin implies manager and incident manager), else throws 401/403. */
-export function requireRole(req: FastifyRequest, role: Role): User {
-  const user = requireUser(req);
-  if (!hasRole(user.roles, role)) throw forbidden();
-  return user;
 }
 
 /** requirePermission returns the signed-in user when the permission table lets them take the action. */

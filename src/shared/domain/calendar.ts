@@ -33,7 +33,7 @@ const DAY = 86_400_000;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** dayKey returns 'YYYY-MM-DD' for a calendar date. */
-export function dayKey(d: { year: number; month: number; day: number }): string {
+function dayKey(d: { year: number; month: number; day: number }): string {
   return `${d.year}-${pad(d.month)}-${pad(d.day)}`;
 }
 
@@ -105,7 +105,7 @@ export function gridBounds(weeks: CalendarDay[][], timeZone: string): { from: Da
 }
 
 /** Where a shift comes from: the recorded history, the rotation's order, its schedule, or a coverage window. */
-export type ShiftSource = 'history' | 'rotation' | 'schedule' | 'coverage';
+type ShiftSource = 'history' | 'rotation' | 'schedule' | 'coverage';
 
 export interface CalendarShift extends Shift {
   source: ShiftSource;
@@ -155,7 +155,7 @@ export function historyShifts(
 }
 
 /** An accepted (or running) coverage window to lay over the projection. */
-export interface CoverageWindow extends TimeWindow {
+interface CoverageWindow extends TimeWindow {
   requesterId: number;
 }
 

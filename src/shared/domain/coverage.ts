@@ -7,16 +7,6 @@ import { handoffsBetween, type ShiftPattern, type TimeWindow, windowAt } from '.
  * back at its end, to whoever the rotation's rules name then. Pure: `now` comes in.
  */
 
-export const COVERAGE_STATUSES = [
-  'pending',
-  'accepted',
-  'declined',
-  'cancelled',
-  'active',
-  'completed',
-] as const;
-export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
-
 export type CoverageAction = 'accept' | 'decline' | 'cancel';
 
 export const COVERAGE_MESSAGES = {
@@ -106,11 +96,6 @@ export function coverageDisplayStatus(
     default:
       return 'Completed';
   }
-}
-
-/** isCoverageActiveAt tells whether a window holds the baton at `at` ([start, end)). */
-export function isCoverageActiveAt(window: { start: Date; end: Date }, at: Date): boolean {
-  return window.start.getTime() <= at.getTime() && at.getTime() < window.end.getTime();
 }
 
 /**

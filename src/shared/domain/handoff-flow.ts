@@ -170,22 +170,8 @@ export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimin
   return effects;
 }
 
-/** isAcknowledgementMissed tells whether a handoff waiting for acknowledgement has run out of time. */
-export function isAcknowledgementMissed(
-  occurredAt: Date,
-  now: Date,
-  t: HandoffFlowTimings,
-): boolean {
-  return now.getTime() >= occurredAt.getTime() + t.acknowledgeWithinMs;
-}
-
-/** isBackup tells whether the previous holder is still backup after a handoff at `occurredAt`. */
-export function isBackup(occurredAt: Date, now: Date, t: HandoffFlowTimings): boolean {
-  return now.getTime() < occurredAt.getTime() + t.backupMs;
-}
-
 /** Handoff kinds whose receiver did not act themselves, so they acknowledge (a take needs none). */
-export const KINDS_AWAITING_ACKNOWLEDGEMENT = [
+const KINDS_AWAITING_ACKNOWLEDGEMENT = [
   'pass',
   'reassign',
   'auto',

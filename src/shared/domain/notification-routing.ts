@@ -52,7 +52,7 @@ export function normalizePhone(phone: string | null | undefined): string | null 
 }
 
 /** usesSms tells whether a preference asks for SMS. */
-export function usesSms(preference: NotificationPreference): boolean {
+function usesSms(preference: NotificationPreference): boolean {
   return preference !== 'email';
 }
 

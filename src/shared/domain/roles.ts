@@ -1,7 +1,7 @@
 /** The four roles of the product; 'member' is the legacy spelling of 'on-call'. */
 export const ROLES = ['admin', 'manager', 'on-call', 'incident_manager'] as const;
 export type Role = (typeof ROLES)[number];
-export const LEGACY_MEMBER_ROLE = 'member';
+const LEGACY_MEMBER_ROLE = 'member';
 
 /** ROLE_LABELS are the names users see for each role. */
 export const ROLE_LABELS: Record<Role, string> = {

@@ -93,7 +93,7 @@ export function membersInOrder<M extends RotationMemberState>(members: readonly 
 }
 
 /** isMember tells whether the user is a member of the rotation. */
-export function isMember(rotation: Pick<RotationState, 'members'>, userId: number): boolean {
+function isMember(rotation: Pick<RotationState, 'members'>, userId: number): boolean {
   return rotation.members.some((m) => m.userId === userId);
 }
 

@@ -31,7 +31,7 @@ export type InternalNavItem = {
 };
 
 /** A link out of Baton; `link` names which of the deployment's help links it is (decision 184). */
-export type ExternalNavItem = {
+type ExternalNavItem = {
   kind: 'external';
   label: string;
   link: keyof HelpLinks;

@@ -31,7 +31,3 @@ export function PopoverContent({
     </PopoverPrimitive.Portal>
   );
 }
-
-export function PopoverAnchor(props: React.ComponentProps<typeof PopoverPrimitive.Anchor>) {
-  return <PopoverPrimitive.Anchor data-slot="popover-anchor" {...props} />;
-}

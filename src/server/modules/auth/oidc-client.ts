@@ -1,30 +1,28 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { JWTVerifyGetKey } from 'jose';
+import * as openid from 'openid-client';
 import { AppError } from '../../http/errors';
-import { createKeySet } from './oidc-verifier';
+import { CLOCK_SKEW_SECONDS, createKeySet, invalidToken } from './oidc-verifier';
 
 /**
- * The relying-party side of OpenID Connect against one configured issuer: discovery, the
- * authorization request (code flow, PKCE S256, state, nonce, prompt=select_account) and the code
- * exchange. ID tokens are verified by oidc-verifier.ts with the key set discovered here.
+ * The relying-party side of OpenID Connect against one configured issuer, on openid-client
+ * (decision 191): discovery, the authorization request (code flow, PKCE S256, state, nonce,
+ * prompt=select_account) and the code exchange, whose ID token openid-client validates (issuer,
+ * audience, azp, times, nonce). Baton's own policy on the ID token (signature against the
+ * issuer's keys with an algorithm allow-list, verified email, company domain) is oidc-verifier.ts,
+ * shared with POST /api/auth/firebase.
  */
 
-const HTTP_TIMEOUT_MS = 10_000;
+const HTTP_TIMEOUT_SECONDS = 10;
 const GOOGLE_ISSUER = 'https://accounts.google.com';
-
-export interface ProviderMetadata {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  jwks_uri: string;
-  token_endpoint_auth_methods_supported?: string[];
-}
+const SCOPE = 'openid email profile';
 
 export interface OidcClientSettings {
   issuer: string;
   clientId: string;
   clientSecret?: string;
   companyDomain: string;
+  /** Production talks to https issuers only; elsewhere a loopback issuer may speak plain http. */
+  isProduction: boolean;
 }
 
 /** Provider failures the sign-in popup tells apart. */
@@ -33,8 +31,9 @@ export class ProviderError extends Error {
     /** refused: the provider will not sign in this client (operation not allowed) */
     readonly kind: 'refused' | 'error' | 'unreachable',
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = 'ProviderError';
   }
 }
@@ -52,45 +51,90 @@ export function classifyProviderError(code: string): 'refused' | 'error' {
   return REFUSING_ERRORS.has(code) ? 'refused' : 'error';
 }
 
-const b64url = (buf: Buffer) => buf.toString('base64url');
-
-/** newFlowSecrets returns a fresh state, nonce and PKCE verifier with its S256 challenge. */
+/** newFlowSecrets returns a fresh state, nonce and PKCE verifier (openid-client's generators). */
 export function newFlowSecrets() {
-  const verifier = b64url(randomBytes(32));
   return {
-    state: b64url(randomBytes(32)),
-    nonce: b64url(randomBytes(32)),
-    verifier,
-    challenge: b64url(createHash('sha256').update(verifier).digest()),
+    state: openid.randomState(),
+    nonce: openid.randomNonce(),
+    verifier: openid.randomPKCECodeVerifier(),
   };
+}
+
+/**
+ * allowsPlainHttp: openid-client refuses http issuers; Baton lets it use one only outside
+ * production and only on this machine (the loopback providers of the tests and of a developer).
+ */
+export function allowsPlainHttp(issuer: string, isProduction: boolean): boolean {
+  if (isProduction) return false;
+  const url = new URL(issuer);
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
 
 /** OidcClient talks to one issuer; discovery and the key set are fetched once and cached. */
 export class OidcClient {
-  private metadata?: Promise<ProviderMetadata>;
+  private discovered?: Promise<openid.Configuration>;
   private keySet?: JWTVerifyGetKey;
+  private readonly plainHttp: boolean;
 
-  constructor(readonly settings: OidcClientSettings) {}
+  constructor(readonly settings: OidcClientSettings) {
+    this.plainHttp = allowsPlainHttp(settings.issuer, settings.isProduction);
+  }
 
-  /** discover returns the issuer's metadata (cached; a failed fetch is retried next time). */
-  discover(): Promise<ProviderMetadata> {
-    this.metadata ??= fetchMetadata(this.settings.issuer).catch((err) => {
-      this.metadata = undefined;
-      throw err;
-    });
-    return this.metadata;
+  /** discover returns the issuer's configuration (cached; a failed fetch is retried next time). */
+  private discover(): Promise<openid.Configuration> {
+    this.discovered ??= openid
+      .discovery(new URL(this.settings.issuer), this.settings.clientId, undefined, undefined, {
+        timeout: HTTP_TIMEOUT_SECONDS,
+        execute: this.plainHttp ? [openid.allowInsecureRequests] : [],
+      })
+      .catch((err) => {
+        this.discovered = undefined;
+        throw providerErrorOf(err, 'discovery');
+      });
+    return this.discovered;
+  }
+
+  /**
+   * configuration returns a client configuration over the discovered metadata whose idea of
+   * "now" is the app's clock, so ID token times are judged by the same clock as everything else.
+   */
+  private async configuration(now: Date): Promise<openid.Configuration> {
+    const discovered = await this.discover();
+    const metadata = discovered.serverMetadata();
+    const config = new openid.Configuration(
+      metadata,
+      this.settings.clientId,
+      {
+        [openid.clockSkew]: Math.round((now.getTime() - Date.now()) / 1000),
+        [openid.clockTolerance]: CLOCK_SKEW_SECONDS,
+      },
+      this.clientAuthentication(metadata.token_endpoint_auth_methods_supported),
+    );
+    config.timeout = HTTP_TIMEOUT_SECONDS;
+    if (this.plainHttp) openid.allowInsecureRequests(config);
+    return config;
+  }
+
+  /** Client authentication at the token endpoint: Basic when the issuer takes it, else the body. */
+  private clientAuthentication(methods?: string[]): openid.ClientAuth {
+    const { clientSecret } = this.settings;
+    if (!clientSecret) return openid.None();
+    return (methods ?? ['client_secret_basic']).includes('client_secret_basic')
+      ? openid.ClientSecretBasic(clientSecret)
+      : openid.ClientSecretPost(clientSecret);
   }
 
   /** keys returns the issuer's published signing keys (jose caches and refreshes them). */
   async keys(): Promise<JWTVerifyGetKey> {
-    const metadata = await this.discover();
-    this.keySet ??= createKeySet(metadata.jwks_uri);
+    const { jwks_uri } = (await this.discover()).serverMetadata();
+    if (!jwks_uri) throw new ProviderError('error', 'discovery lacks jwks_uri');
+    this.keySet ??= createKeySet(jwks_uri);
     return this.keySet;
   }
 
   /** issuers returns the iss values an ID token of this provider may carry. */
   async issuers(): Promise<string[]> {
-    const { issuer } = await this.discover();
+    const { issuer } = (await this.discover()).serverMetadata();
     // Google documents both spellings of its issuer in ID tokens.
     return issuer === GOOGLE_ISSUER ? [issuer, 'accounts.google.com'] : [issuer];
   }
@@ -100,103 +144,123 @@ export class OidcClient {
     redirectUri: string;
     state: string;
     nonce: string;
-    challenge: string;
-  }): Promise<string> {
-    const metadata = await this.discover();
-    const url = new URL(metadata.authorization_endpoint);
-    url.searchParams.set('response_type', 'code');
-    url.searchParams.set('client_id', this.settings.clientId);
-    url.searchParams.set('redirect_uri', params.redirectUri);
-    url.searchParams.set('scope', 'openid email profile');
-    url.searchParams.set('state', params.state);
-    url.searchParams.set('nonce', params.nonce);
-    url.searchParams.set('code_challenge', params.challenge);
-    url.searchParams.set('code_challenge_method', 'S256');
-    // The account chooser is always shown (specification section 9).
-    url.searchParams.set('prompt', 'select_account');
-    // Google narrows the chooser to the company's accounts; the ID token's hd is still checked.
-    if (metadata.issuer === GOOGLE_ISSUER) url.searchParams.set('hd', this.settings.companyDomain);
-    return url.toString();
-  }
-
-  /** exchangeCode trades an authorization code (with its PKCE verifier) for an ID token. */
-  async exchangeCode(params: {
-    code: string;
-    redirectUri: string;
     verifier: string;
   }): Promise<string> {
-    const metadata = await this.discover();
-    const body = new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: params.code,
+    const config = await this.discover();
+    const parameters: Record<string, string> = {
       redirect_uri: params.redirectUri,
-      code_verifier: params.verifier,
-    });
-    const headers: Record<string, string> = {
-      'content-type': 'application/x-www-form-urlencoded',
-      accept: 'application/json',
+      scope: SCOPE,
+      state: params.state,
+      nonce: params.nonce,
+      code_challenge: await openid.calculatePKCECodeChallenge(params.verifier),
+      code_challenge_method: 'S256',
+      // The account chooser is always shown (specification section 9).
+      prompt: 'select_account',
     };
-    const { clientId, clientSecret } = this.settings;
-    const methods = metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
-    if (!clientSecret) {
-      body.set('client_id', clientId);
-    } else if (methods.includes('client_secret_basic')) {
-      const encode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-      headers.authorization = `Basic ${Buffer.from(`${encode(clientId)}:${encode(clientSecret)}`).toString('base64')}`;
-    } else {
-      body.set('client_id', clientId);
-      body.set('client_secret', clientSecret);
+    // Google narrows the chooser to the company's accounts; the ID token's hd is still checked.
+    if (config.serverMetadata().issuer === GOOGLE_ISSUER) {
+      parameters.hd = this.settings.companyDomain;
     }
-    let response: Response;
     try {
-      response = await fetch(metadata.token_endpoint, {
-        method: 'POST',
-        headers,
-        body,
-        redirect: 'error',
-        signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+      return openid.buildAuthorizationUrl(config, parameters).toString();
+    } catch (err) {
+      throw providerErrorOf(err, 'authorization request');
+    }
+  }
+
+  /**
+   * exchangeCode trades an authorization code (with its PKCE verifier) for an ID token that
+   * openid-client has validated against the nonce this browser's flow sent. The caller has
+   * already matched the state against the flow cookie.
+   */
+  async exchangeCode(params: {
+    code: string;
+    iss?: string;
+    redirectUri: string;
+    verifier: string;
+    nonce: string;
+    now: Date;
+  }): Promise<string> {
+    const config = await this.configuration(params.now);
+    const callback = new URL(params.redirectUri);
+    callback.searchParams.set('code', params.code);
+    if (params.iss !== undefined) callback.searchParams.set('iss', params.iss);
+    let tokens: Awaited<ReturnType<typeof openid.authorizationCodeGrant>>;
+    try {
+      tokens = await openid.authorizationCodeGrant(config, callback, {
+        pkceCodeVerifier: params.verifier,
+        expectedNonce: params.nonce,
+        expectedState: openid.skipStateCheck,
+        idTokenExpected: true,
       });
-    } catch {
-      throw new ProviderError('unreachable', 'The identity provider could not be reached.');
+    } catch (err) {
+      throw idTokenRefusalOf(err) ?? providerErrorOf(err, 'token endpoint');
     }
-    const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-    if (!response.ok) {
-      const code = typeof json?.error === 'string' ? json.error : 'server_error';
-      throw new ProviderError(classifyProviderError(code), `token endpoint answered ${code}`);
-    }
-    if (typeof json?.id_token !== 'string') {
+    if (!tokens.id_token) {
       throw new ProviderError('error', 'The identity provider returned no ID token.');
     }
-    return json.id_token;
+    return tokens.id_token;
   }
 }
 
-async function fetchMetadata(issuer: string): Promise<ProviderMetadata> {
-  const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+const codeOf = (err: unknown) =>
+  err instanceof openid.ClientError || err instanceof openid.ResponseBodyError
+    ? err.code
+    : undefined;
+
+/**
+ * idTokenRefusalOf: an ID token that openid-client refused for its claims (another nonce, another
+ * audience, expired...) is the token's fault, answered 401 like oidc-verifier.ts would.
+ */
+function idTokenRefusalOf(err: unknown): AppError | null {
+  const code = codeOf(err);
+  if (code !== 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED' && code !== 'OAUTH_JWT_CLAIM_COMPARISON_FAILED') {
+    return null;
+  }
+  // openid-client wraps oauth4webapi's error, whose cause names the claim that failed.
+  const claim = ((err as Error).cause as { cause?: { claim?: string } } | undefined)?.cause?.claim;
+  if (claim === 'exp') return invalidToken('The sign-in token has expired. Please sign in again.');
+  if (claim === 'nonce') {
+    return invalidToken('The sign-in response does not belong to this browser. Please try again.');
+  }
+  return invalidToken();
+}
+
+/** providerErrorOf turns what openid-client threw into a ProviderError the popup tells apart. */
+function providerErrorOf(err: unknown, step: string): ProviderError {
+  if (err instanceof ProviderError) return err;
+  // The authorization server's own OAuth error (RFC 6749 5.2), e.g. invalid_client.
+  if (
+    err instanceof openid.ResponseBodyError ||
+    err instanceof openid.WWWAuthenticateChallengeError
+  ) {
+    const oauthError =
+      err instanceof openid.ResponseBodyError ? err.error : (err.cause[0]?.parameters.error ?? '');
+    return new ProviderError(
+      classifyProviderError(oauthError),
+      `${step} answered ${oauthError || err.status}`,
+      { cause: err },
+    );
+  }
+  const code = codeOf(err);
+  // A network failure, a time-out or an answer that is not the protocol's: the provider is away.
+  if (
+    err instanceof TypeError ||
+    code === 'OAUTH_TIMEOUT' ||
+    code === 'OAUTH_ABORT' ||
+    code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' ||
+    code === 'OAUTH_RESPONSE_IS_NOT_JSON'
+  ) {
+    return new ProviderError('unreachable', 'The identity provider could not be reached.', {
+      cause: err,
     });
-  } catch {
-    throw new ProviderError('unreachable', 'The identity provider could not be reached.');
   }
-  const doc = (await response.json().catch(() => null)) as Partial<ProviderMetadata> | null;
-  if (!response.ok || !doc) {
-    throw new ProviderError('unreachable', `discovery answered ${response.status}`);
-  }
-  // The discovered issuer must be the configured one (OpenID Connect Discovery 4.3).
-  if (doc.issuer?.replace(/\/$/, '') !== issuer.replace(/\/$/, '')) {
-    throw new ProviderError('error', `discovery names issuer ${doc.issuer}, not ${issuer}`);
-  }
-  for (const key of ['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const) {
-    if (typeof doc[key] !== 'string') throw new ProviderError('error', `discovery lacks ${key}`);
-  }
-  return doc as ProviderMetadata;
+  // Anything else (the discovered issuer is not the configured one, an http issuer in
+  // production, a malformed answer): the provider or its configuration is wrong.
+  return new ProviderError('error', `${step} failed: ${(err as Error).message}`, { cause: err });
 }
 
-/** toAppError turns a provider failure into the API's error (used by POST /api/auth/firebase). */
+/** providerAppError turns a provider failure into the API's error (used by POST /api/auth/firebase). */
 export function providerAppError(err: ProviderError): AppError {
   return new AppError(
     'SERVICE_UNAVAILABLE',

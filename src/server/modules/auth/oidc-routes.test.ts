@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { startTestIssuer, type TestIssuer } from '../../../../tests/setup/oidc-test-issuer';
 import {
   cookieFrom,
   createTestApp,
@@ -14,7 +15,6 @@ import { openPostgres } from '../../db/client';
 import { invitations, users } from '../../db/schema';
 import { insertInvitation } from '../invitations/invitation-repository';
 import { SESSION_COOKIE } from '../sessions/session-service';
-import { startTestIssuer, type TestIssuer } from './oidc-test-issuer';
 
 const PROJECT = 'baton-corpus';
 const FIREBASE_ISSUER = `https://securetoken.google.com/${PROJECT}`;

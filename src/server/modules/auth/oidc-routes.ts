@@ -69,7 +69,13 @@ export async function oidcRoutes(
     },
   };
   const oidc = clientId
-    ? new OidcClient({ issuer, clientId, clientSecret, companyDomain: config.companyDomain })
+    ? new OidcClient({
+        issuer,
+        clientId,
+        clientSecret,
+        companyDomain: config.companyDomain,
+        isProduction: config.isProduction,
+      })
     : null;
   const firebaseKeys = firebaseProjectId ? createKeySet(firebaseJwksUrl) : null;
   const signInDeps = { db: database.db, cipher, clock };
@@ -214,8 +220,11 @@ export async function oidcRoutes(
       }
       const idToken = await oidc.exchangeCode({
         code,
+        iss,
         redirectUri: flow.redirectUri,
         verifier: flow.verifier,
+        nonce: flow.nonce,
+        now: clock.now(),
       });
       const identity = await verifyIdToken(idToken, {
         issuers,

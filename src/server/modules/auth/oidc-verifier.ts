@@ -9,13 +9,13 @@ import { AppError } from '../../http/errors';
  */
 
 /** Signature algorithms accepted; anything else ('none', HS256 with a public key...) is refused. */
-export const ALLOWED_ALGORITHMS = ['RS256', 'ES256', 'PS256'];
+const ALLOWED_ALGORITHMS = ['RS256', 'ES256', 'PS256'];
 /** Clock skew tolerated on exp, nbf and iat. */
 export const CLOCK_SKEW_SECONDS = 60;
 /** A token issued longer ago than this is refused, whatever its exp says. */
 const MAX_TOKEN_AGE_SECONDS = 24 * 3600;
 /** A key set is refetched for an unknown key id at most this often. */
-export const JWKS_COOLDOWN_MS = 30_000;
+const JWKS_COOLDOWN_MS = 30_000;
 
 /** The person an ID token proves. */
 export interface VerifiedIdentity {
@@ -50,7 +50,8 @@ export function createKeySet(url: string): JWTVerifyGetKey {
   });
 }
 
-const invalidToken = (message = 'The sign-in token could not be verified.') =>
+/** invalidToken is the 401 for an ID token that is not valid for us. */
+export const invalidToken = (message = 'The sign-in token could not be verified.') =>
   new AppError('UNAUTHENTICATED', message);
 
 /**

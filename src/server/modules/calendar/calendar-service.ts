@@ -20,8 +20,9 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { users } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { findUserRows, listMembersWithUsers } from '../rotations/rotation-repository';
+import { listMembersWithUsers } from '../rotations/rotation-repository';
 import { personReader } from '../rotations/rotation-view';
+import { findUserRows } from '../users/user-repository';
 import {
   type CalendarRotationRow,
   findFeedOwner,
@@ -42,8 +43,8 @@ export interface CalendarDeps {
 
 const DAY = 86_400_000;
 /** A feed covers the last 30 days and the coming 90. */
-export const FEED_PAST_DAYS = 30;
-export const FEED_FUTURE_DAYS = 90;
+const FEED_PAST_DAYS = 30;
+const FEED_FUTURE_DAYS = 90;
 export const FEED_NOT_FOUND = 'Calendar feed not found';
 
 interface Laid {

@@ -85,3 +85,22 @@ export async function listCoverageFor(
     .orderBy(desc(coverageRequests.startAt), desc(coverageRequests.id))
     .limit(200);
 }
+
+export interface NewCoverageRequest {
+  rotationId: number;
+  requesterId: number;
+  coveringUserId: number;
+  startAt: Date;
+  endAt: Date;
+  notes: string | null;
+  createdAt: Date;
+}
+
+/** insertCoverageRequest stores a coverage request as pending. */
+export async function insertCoverageRequest(tx: Tx, request: NewCoverageRequest) {
+  const [row] = await tx
+    .insert(coverageRequests)
+    .values({ ...request, status: 'pending' })
+    .returning();
+  return row;
+}

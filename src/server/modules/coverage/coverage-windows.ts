@@ -18,12 +18,8 @@ import {
   type MessageContext,
 } from '../notifications/messages';
 import { loadRecipients, sendNotices } from '../notifications/notify';
-import {
-  insertKeyedHandoff,
-  type RotationRow,
-  setHolder,
-  updateRotationRow,
-} from '../rotations/rotation-repository';
+import { insertKeyedHandoff } from '../handoffs/handoff-repository';
+import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { patternOf } from '../rotations/rotation-service';
 import { type CoverageRow, setCoverageStatus } from './coverage-repository';
 

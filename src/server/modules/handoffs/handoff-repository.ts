@@ -1,10 +1,10 @@
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client';
 import { handoffs, rotations, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
 
-export type HandoffRow = typeof handoffs.$inferSelect;
+type HandoffRow = typeof handoffs.$inferSelect;
 
 /** A handoff with its rotation's name and both users' stored rows (null when deleted). */
 export interface HandoffWithPeople {
@@ -82,4 +82,98 @@ export async function markAcknowledged(tx: Tx, id: number, at: Date): Promise<bo
     .where(eq(handoffs.id, id))
     .returning({ id: handoffs.id });
   return updated.length > 0;
+}
+
+type HandoffKind =
+  | 'take'
+  | 'pass'
+  | 'reassign'
+  | 'member_removed'
+  | 'auto'
+  | 'schedule'
+  | 'coverage'
+  | 'coverage_end';
+
+export interface NewHandoff {
+  rotationId: number;
+  fromUserId: number | null;
+  toUserId: number | null;
+  kind: HandoffKind;
+  notes?: string | null;
+  urgent?: boolean;
+  occurredAt: Date;
+  /** default success; an automatic transfer is recorded escalated */
+  status?: 'success' | 'escalated';
+  /** set when the receiver needs no acknowledgement (they took the baton themselves) */
+  acknowledgedAt?: Date | null;
+}
+
+function handoffValues(handoff: NewHandoff) {
+  return {
+    rotationId: handoff.rotationId,
+    fromUserId: handoff.fromUserId,
+    toUserId: handoff.toUserId,
+    kind: handoff.kind,
+    status: handoff.status ?? 'success',
+    notes: handoff.notes || null,
+    urgent: handoff.urgent ?? false,
+    occurredAt: handoff.occurredAt,
+    acknowledgedAt: handoff.acknowledgedAt ?? null,
+  };
+}
+
+/** insertHandoff records one change of holder (status success unless given). */
+export async function insertHandoff(tx: Tx, handoff: NewHandoff) {
+  const [row] = await tx.insert(handoffs).values(handoffValues(handoff)).returning();
+  return row;
+}
+
+/**
+ * insertLatestHandoff records one change of holder, as insertHandoff does, and tells in the same
+ * statement whether it is now the rotation's latest handoff (by time, then id): true unless a
+ * handoff recorded at a later time exists (a clock set back, or instances whose clocks differ).
+ */
+export async function insertLatestHandoff(tx: Tx, handoff: NewHandoff) {
+  const [row] = await tx
+    .insert(handoffs)
+    .values(handoffValues(handoff))
+    .returning({
+      ...getTableColumns(handoffs),
+      // Written out: Drizzle leaves column names unqualified inside RETURNING.
+      isLatest: sql<boolean>`not exists (
+        select 1 from handoffs later
+         where later.rotation_id = handoffs.rotation_id
+           and (later.occurred_at, later.id) > (handoffs.occurred_at, handoffs.id))`,
+    });
+  return row;
+}
+
+/**
+ * insertKeyedHandoff records a change of holder the engine makes, under its effect key: the
+ * database refuses the same key twice, so it answers undefined when the change was already made.
+ */
+export async function insertKeyedHandoff(tx: Tx, handoff: NewHandoff & { effectKey: string }) {
+  const [row] = await tx
+    .insert(handoffs)
+    .values({ ...handoffValues(handoff), effectKey: handoff.effectKey })
+    .onConflictDoNothing({ target: handoffs.effectKey })
+    .returning();
+  return row;
+}
+
+/**
+ * insertKeyedHandoffs records several keyed handoffs in one statement; answers the id of each
+ * one recorded, by effect key (a key recorded before is left out).
+ */
+export async function insertKeyedHandoffs(
+  tx: Tx,
+  list: (NewHandoff & { effectKey: string })[],
+): Promise<Map<string, number>> {
+  if (list.length === 0) return new Map();
+  const rows = await tx
+    .insert(handoffs)
+    .values(list.map((h) => ({ ...handoffValues(h), effectKey: h.effectKey })))
+    .onConflictDoNothing({ target: handoffs.effectKey })
+    .returning({ id: handoffs.id, effectKey: handoffs.effectKey });
+  return new Map(rows.map((r) => [r.effectKey as string, r.id]));
 }

@@ -18,14 +18,14 @@ import {
   markAcknowledged,
 } from './handoff-repository';
 
-export const HANDOFF_MESSAGES = {
+const HANDOFF_MESSAGES = {
   notFound: 'Handoff not found',
   notReceiver: 'Only the person who received the baton can acknowledge this handoff.',
   superseded: 'This handoff is no longer current: the baton has moved on since.',
 } as const;
 
 /** toHandoff maps a stored handoff to the API shape; notes are omitted when empty. */
-export function toHandoff(row: HandoffWithPeople, readPerson: PersonReader): Handoff {
+function toHandoff(row: HandoffWithPeople, readPerson: PersonReader): Handoff {
   const { handoff } = row;
   return {
     id: handoff.id,

@@ -12,10 +12,10 @@ export type InvitationRow = typeof invitations.$inferSelect;
 const ctx = (column: string, rowId: number) => ({ table: 'invitations', column, rowId });
 
 /** How many invitations the list answers at most, newest first. */
-export const INVITATION_LIST_LIMIT = 200;
+const INVITATION_LIST_LIMIT = 200;
 
 /** invitationStatus returns the status shown for an invitation: a pending one past expiry is 'expired'. */
-export function invitationStatus(row: InvitationRow, now?: Date): string {
+function invitationStatus(row: InvitationRow, now?: Date): string {
   if (now && row.status === 'pending' && row.expiresAt <= now) return 'expired';
   return row.status;
 }
@@ -42,7 +42,7 @@ export function toInvitation(row: InvitationRow, cipher: FieldCipher, now?: Date
 const TOKEN_BYTES = 32;
 
 /** newInvitationToken returns a fresh single-use invitation token: 32 random bytes, base64url. */
-export function newInvitationToken(): string {
+function newInvitationToken(): string {
   return randomBytes(TOKEN_BYTES).toString('base64url');
 }
 

@@ -33,7 +33,7 @@ export interface InvitationServiceDeps {
 }
 
 /** invitationUrl returns the sign-up link of a token. */
-export function invitationUrl(baseUrl: string, token: string): string {
+function invitationUrl(baseUrl: string, token: string): string {
   return `${baseUrl}/invite/${token}`;
 }
 

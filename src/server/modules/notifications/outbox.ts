@@ -25,7 +25,7 @@ import { scrubProviderAnswer } from './provider-answers';
 export type NotificationRow = typeof notifications.$inferSelect;
 
 /** Who a notification goes to: a user, or an address with no account yet (an invitee, id null). */
-export type Recipient = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
+type Recipient = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
   id: number | null;
 };
 
@@ -47,7 +47,7 @@ export interface NotificationInput {
 }
 
 /** What the other channel would carry when this one fails for good (decision 163). */
-export interface FallbackContent {
+interface FallbackContent {
   subject: string;
   text: string;
   html?: string;
@@ -249,7 +249,7 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
 }
 
 /** FALLBACK_KEY_PREFIX starts the dedupe key of a notification sent instead of a failed one. */
-export const FALLBACK_KEY_PREFIX = 'fallback:';
+const FALLBACK_KEY_PREFIX = 'fallback:';
 
 /** fallbackKeyOf is the dedupe key of the one notification that may replace notification `id`. */
 export const fallbackKeyOf = (id: number, userId: number, channel: ChannelName) =>
@@ -333,7 +333,7 @@ export async function recordOutcome(
 }
 
 /** the channels the worker runs a delivery loop for, each on its own */
-export const OUTBOX_CHANNELS: readonly ChannelName[] = ['email', 'sms'];
+const OUTBOX_CHANNELS: readonly ChannelName[] = ['email', 'sms'];
 
 type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> };
 

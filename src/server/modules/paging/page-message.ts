@@ -30,7 +30,7 @@ const BATCH = 500;
  * clear before decision 163 and clears the clear column, in batches of one transaction each.
  * Start-up and `npm run keys:rotate` run it; it returns how many pages it sealed (0 once done).
  */
-export async function sealClearPageMessages(db: Db, cipher: FieldCipher): Promise<number> {
+async function sealClearPageMessages(db: Db, cipher: FieldCipher): Promise<number> {
   let total = 0;
   for (;;) {
     const sealed = await db.transaction(async (tx) => {
@@ -90,7 +90,7 @@ export function reasonOf(
  * sealClearEscalationReasons seals the reasons page events kept in clear before decision 163
  * (`details.reason` becomes `details.reasonEnc`), in batches of one transaction each.
  */
-export async function sealClearEscalationReasons(db: Db, cipher: FieldCipher): Promise<number> {
+async function sealClearEscalationReasons(db: Db, cipher: FieldCipher): Promise<number> {
   let total = 0;
   for (;;) {
     const sealed = await db.transaction(async (tx) => {

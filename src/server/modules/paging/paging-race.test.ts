@@ -6,7 +6,9 @@ import { insertRotation } from '../../db/factories';
 import { notifications, pages } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { pageRotation } from '../rotations/rotation-service';
-import { acknowledgePage, type PagingDeps, runPageTimers } from './paging-service';
+import { acknowledgePage } from './page-actions';
+import type { PagingDeps } from './page-facts';
+import { runPageTimers } from './page-timers';
 
 /**
  * The acknowledgement and the clock's step for the same page, fired at the same moment, on a

@@ -10,7 +10,7 @@ import { auditEvents, notifications, pages } from '../../db/schema';
 import { ENGINE_TASKS } from '../../engine/tasks';
 import { type Channels, createEmailChannel, createSmsChannel } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
-import { runPageTimers } from './paging-service';
+import { runPageTimers } from './page-timers';
 import { pageTimersTask } from './paging-task';
 
 const PUBLIC_URL = 'https://baton.example.test';

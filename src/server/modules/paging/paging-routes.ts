@@ -10,16 +10,9 @@ import {
 import type { AppDeps } from '../../deps';
 import { IdParams, TokenParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
-import {
-  acknowledgeByLink,
-  acknowledgePage,
-  escalatePage,
-  listDeliveryFailuresFor,
-  listPagesFor,
-  listRotationPages,
-  readAckLink,
-  resolvePage,
-} from './paging-service';
+import { acknowledgePage, escalatePage, resolvePage } from './page-actions';
+import { acknowledgeByLink, readAckLink } from './page-link';
+import { listDeliveryFailuresFor, listPagesFor, listRotationPages } from './page-reads';
 
 // The acknowledgement link is public: the token is the credential, so it is rate limited.
 const LINK_RATE_LIMIT = { rateLimit: { max: 30, timeWindow: '1 minute' } };

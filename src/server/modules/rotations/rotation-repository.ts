@@ -1,32 +1,11 @@
-import {
-  and,
-  asc,
-  desc,
-  eq,
-  exists,
-  getTableColumns,
-  gt,
-  inArray,
-  max,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { and, asc, desc, eq, exists, inArray, max, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import {
-  auditEvents,
-  coverageRequests,
-  handoffs,
-  rotationMembers,
-  rotations,
-  scheduleEntries,
-  users,
-} from '../../db/schema';
+import { auditEvents, handoffs, rotationMembers, rotations, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
 
 export type RotationRow = typeof rotations.$inferSelect;
 export type NewRotationRow = typeof rotations.$inferInsert;
 export type MemberRow = typeof rotationMembers.$inferSelect;
-export type ScheduleEntryRow = typeof scheduleEntries.$inferSelect;
 
 /** A member with their stored user row (decrypted by the caller, once per user). */
 export interface MemberWithUser {
@@ -168,34 +147,6 @@ export async function listMembersWithRoles(
     .orderBy(asc(rotationMembers.order));
 }
 
-/** listNextScheduleEntries returns, per rotation, the first schedule entry starting after `now`. */
-export async function listNextScheduleEntries(
-  db: Db | Tx,
-  rotationIds: number[],
-  now: Date,
-): Promise<{ entry: ScheduleEntryRow; user: UserRow }[]> {
-  if (rotationIds.length === 0) return [];
-  return db
-    .selectDistinctOn([scheduleEntries.rotationId], { entry: scheduleEntries, user: users })
-    .from(scheduleEntries)
-    .innerJoin(users, eq(users.id, scheduleEntries.userId))
-    .where(and(inArray(scheduleEntries.rotationId, rotationIds), gt(scheduleEntries.startAt, now)))
-    .orderBy(
-      asc(scheduleEntries.rotationId),
-      asc(scheduleEntries.startAt),
-      asc(scheduleEntries.id),
-    );
-}
-
-/** countScheduleEntries counts a rotation's schedule entries. */
-export async function countScheduleEntries(db: Db | Tx, rotationId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(scheduleEntries)
-    .where(eq(scheduleEntries.rotationId, rotationId));
-  return Number(row?.n ?? 0);
-}
-
 /** insertRotationRow creates a rotation. */
 export async function insertRotationRow(tx: Tx, values: NewRotationRow): Promise<RotationRow> {
   const [row] = await tx.insert(rotations).values(values).returning();
@@ -218,21 +169,6 @@ export async function updateRotationRow(
 /** deleteRotationRow deletes a rotation (members, schedule, handoffs, coverage and pages cascade). */
 export async function deleteRotationRow(tx: Tx, id: number): Promise<void> {
   await tx.delete(rotations).where(eq(rotations.id, id));
-}
-
-/** findUserRow returns a user row by id, or undefined. */
-export async function findUserRow(db: Db | Tx, id: number): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return row;
-}
-
-/** findUserRows returns the user rows of the ids (one query). */
-export async function findUserRows(db: Db | Tx, ids: number[]): Promise<UserRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select()
-    .from(users)
-    .where(inArray(users.id, [...new Set(ids)]));
 }
 
 /** insertMember adds a user to a rotation at the highest order plus one (or 0), computed in SQL. */
@@ -280,26 +216,6 @@ export async function setMemberOrders(
      where m.id = v.id and m.rotation_id = ${rotationId}`);
 }
 
-/** deleteScheduleEntriesFrom removes a user's schedule entries in a rotation that end after `now`. */
-export async function deleteScheduleEntriesFrom(
-  tx: Tx,
-  rotationId: number,
-  userId: number,
-  now: Date,
-): Promise<number> {
-  const deleted = await tx
-    .delete(scheduleEntries)
-    .where(
-      and(
-        eq(scheduleEntries.rotationId, rotationId),
-        eq(scheduleEntries.userId, userId),
-        gt(scheduleEntries.endAt, now),
-      ),
-    )
-    .returning({ id: scheduleEntries.id });
-  return deleted.length;
-}
-
 /** setHolder gives the baton to a user (or nobody) from `since`; answers the rotation row after. */
 export async function setHolder(
   tx: Tx,
@@ -311,119 +227,6 @@ export async function setHolder(
     .update(rotations)
     .set({ holderUserId: userId, holderSince: userId === null ? null : since, updatedAt: since })
     .where(eq(rotations.id, rotationId))
-    .returning();
-  return row;
-}
-
-export type HandoffKind =
-  | 'take'
-  | 'pass'
-  | 'reassign'
-  | 'member_removed'
-  | 'auto'
-  | 'schedule'
-  | 'coverage'
-  | 'coverage_end';
-
-export interface NewHandoff {
-  rotationId: number;
-  fromUserId: number | null;
-  toUserId: number | null;
-  kind: HandoffKind;
-  notes?: string | null;
-  urgent?: boolean;
-  occurredAt: Date;
-  /** default success; an automatic transfer is recorded escalated */
-  status?: 'success' | 'escalated';
-  /** set when the receiver needs no acknowledgement (they took the baton themselves) */
-  acknowledgedAt?: Date | null;
-}
-
-function handoffValues(handoff: NewHandoff) {
-  return {
-    rotationId: handoff.rotationId,
-    fromUserId: handoff.fromUserId,
-    toUserId: handoff.toUserId,
-    kind: handoff.kind,
-    status: handoff.status ?? 'success',
-    notes: handoff.notes || null,
-    urgent: handoff.urgent ?? false,
-    occurredAt: handoff.occurredAt,
-    acknowledgedAt: handoff.acknowledgedAt ?? null,
-  };
-}
-
-/** insertHandoff records one change of holder (status success unless given). */
-export async function insertHandoff(tx: Tx, handoff: NewHandoff) {
-  const [row] = await tx.insert(handoffs).values(handoffValues(handoff)).returning();
-  return row;
-}
-
-/**
- * insertLatestHandoff records one change of holder, as insertHandoff does, and tells in the same
- * statement whether it is now the rotation's latest handoff (by time, then id): true unless a
- * handoff recorded at a later time exists (a clock set back, or instances whose clocks differ).
- */
-export async function insertLatestHandoff(tx: Tx, handoff: NewHandoff) {
-  const [row] = await tx
-    .insert(handoffs)
-    .values(handoffValues(handoff))
-    .returning({
-      ...getTableColumns(handoffs),
-      // Written out: Drizzle leaves column names unqualified inside RETURNING.
-      isLatest: sql<boolean>`not exists (
-        select 1 from handoffs later
-         where later.rotation_id = handoffs.rotation_id
-           and (later.occurred_at, later.id) > (handoffs.occurred_at, handoffs.id))`,
-    });
-  return row;
-}
-
-/**
- * insertKeyedHandoff records a change of holder the engine makes, under its effect key: the
- * database refuses the same key twice, so it answers undefined when the change was already made.
- */
-export async function insertKeyedHandoff(tx: Tx, handoff: NewHandoff & { effectKey: string }) {
-  const [row] = await tx
-    .insert(handoffs)
-    .values({ ...handoffValues(handoff), effectKey: handoff.effectKey })
-    .onConflictDoNothing({ target: handoffs.effectKey })
-    .returning();
-  return row;
-}
-
-/**
- * insertKeyedHandoffs records several keyed handoffs in one statement; answers the id of each
- * one recorded, by effect key (a key recorded before is left out).
- */
-export async function insertKeyedHandoffs(
-  tx: Tx,
-  list: (NewHandoff & { effectKey: string })[],
-): Promise<Map<string, number>> {
-  if (list.length === 0) return new Map();
-  const rows = await tx
-    .insert(handoffs)
-    .values(list.map((h) => ({ ...handoffValues(h), effectKey: h.effectKey })))
-    .onConflictDoNothing({ target: handoffs.effectKey })
-    .returning({ id: handoffs.id, effectKey: handoffs.effectKey });
-  return new Map(rows.map((r) => [r.effectKey as string, r.id]));
-}
-
-export interface NewCoverageRequest {
-  rotationId: number;
-  requesterId: number;
-  coveringUserId: number;
-  startAt: Date;
-  endAt: Date;
-  notes: string | null;
-  createdAt: Date;
-}
-
-/** insertCoverageRequest stores a coverage request as pending. */
-export async function insertCoverageRequest(tx: Tx, request: NewCoverageRequest) {
-  const [row] = await tx
-    .insert(coverageRequests)
-    .values({ ...request, status: 'pending' })
     .returning();
   return row;
 }

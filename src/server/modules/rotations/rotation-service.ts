@@ -35,29 +35,29 @@ import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
+import { insertCoverageRequest } from '../coverage/coverage-repository';
+import { insertHandoff, insertLatestHandoff } from '../handoffs/handoff-repository';
 import {
   notifyBatonPassed,
   notifyCoverageRequested,
   notifyOnCallTaken,
   notifyReassigned,
 } from '../notifications/notify';
-import { triggerPage } from '../paging/paging-service';
+import { triggerPage } from '../paging/page-trigger';
 import {
   countScheduleEntries,
+  deleteScheduleEntriesFrom,
+  listNextScheduleEntries,
+} from '../schedules/schedule-repository';
+import { findUserRowById, findUserRows } from '../users/user-repository';
+import {
   deleteMember,
   deleteRotationRow,
-  deleteScheduleEntriesFrom,
   findRotationRow,
-  findUserRow,
-  findUserRows,
   insertAuditEvent,
-  insertCoverageRequest,
-  insertHandoff,
-  insertLatestHandoff,
   insertMember,
   insertRotationRow,
   listMembersWithUsers,
-  listNextScheduleEntries,
   listRotationsWithLatest,
   lockRotationRow,
   type MemberWithRoles,
@@ -86,7 +86,7 @@ const timingsOf = (deps: RotationDeps) => deps.config?.handoffTimings ?? DEFAULT
  * boundary; for a scheduled one `now`, so the engine gives the baton to whoever the schedule names
  * at its next tick (decision 054).
  */
-export function firstHandoffAt(
+function firstHandoffAt(
   row: Pick<RotationRow, 'type' | 'cadence' | 'timeZone' | 'handoffTime' | 'handoffWeekday'>,
   now: Date,
 ): Date {
@@ -463,7 +463,7 @@ export async function addMember(
   userId: number,
 ): Promise<Rotation> {
   await inLockedRotation(deps, id, async (locked) => {
-    const user = await findUserRow(locked.tx, userId);
+    const user = await findUserRowById(locked.tx, userId);
     if (!user) throw notFound('User not found');
     if (!canHoldBaton(effectiveRoles(user.roles, user.role))) {
       throw conflict('Only users with the on-call or manager role can be added to a rotation.');

@@ -10,13 +10,9 @@ import {
 import { effectiveRoles } from '../../../shared/domain/roles';
 import { canHoldBaton, nextOnCall } from '../../../shared/domain/rotation';
 import type { FieldCipher } from '../../crypto/field-crypto';
+import type { ScheduleEntryRow } from '../schedules/schedule-repository';
 import { toUser, type UserRow } from '../users/user-repository';
-import type {
-  LatestHandoffRow,
-  MemberWithUser,
-  RotationRow,
-  ScheduleEntryRow,
-} from './rotation-repository';
+import type { LatestHandoffRow, MemberWithUser, RotationRow } from './rotation-repository';
 
 /** PersonReader decrypts a user row into a Person, once per user id for its lifetime. */
 export type PersonReader = (row: UserRow) => Person;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, lte, sql } from 'drizzle-orm';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import { scheduleEntries, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
@@ -106,4 +106,52 @@ export async function nextTransitionAfter(
         ) as next`,
   );
   return row?.next ? new Date(row.next) : null;
+}
+
+/** listNextScheduleEntries returns, per rotation, the first schedule entry starting after `now`. */
+export async function listNextScheduleEntries(
+  db: Db | Tx,
+  rotationIds: number[],
+  now: Date,
+): Promise<{ entry: ScheduleEntryRow; user: UserRow }[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .selectDistinctOn([scheduleEntries.rotationId], { entry: scheduleEntries, user: users })
+    .from(scheduleEntries)
+    .innerJoin(users, eq(users.id, scheduleEntries.userId))
+    .where(and(inArray(scheduleEntries.rotationId, rotationIds), gt(scheduleEntries.startAt, now)))
+    .orderBy(
+      asc(scheduleEntries.rotationId),
+      asc(scheduleEntries.startAt),
+      asc(scheduleEntries.id),
+    );
+}
+
+/** countScheduleEntries counts a rotation's schedule entries. */
+export async function countScheduleEntries(db: Db | Tx, rotationId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(scheduleEntries)
+    .where(eq(scheduleEntries.rotationId, rotationId));
+  return Number(row?.n ?? 0);
+}
+
+/** deleteScheduleEntriesFrom removes a user's schedule entries in a rotation that end after `now`. */
+export async function deleteScheduleEntriesFrom(
+  tx: Tx,
+  rotationId: number,
+  userId: number,
+  now: Date,
+): Promise<number> {
+  const deleted = await tx
+    .delete(scheduleEntries)
+    .where(
+      and(
+        eq(scheduleEntries.rotationId, rotationId),
+        eq(scheduleEntries.userId, userId),
+        gt(scheduleEntries.endAt, now),
+      ),
+    )
+    .returning({ id: scheduleEntries.id });
+  return deleted.length;
 }

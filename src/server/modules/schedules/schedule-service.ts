@@ -23,7 +23,7 @@ import {
   nextTransitionAfter,
 } from './schedule-repository';
 
-export const SCHEDULE_ENTRY_NOT_FOUND = 'Schedule entry not found';
+const SCHEDULE_ENTRY_NOT_FOUND = 'Schedule entry not found';
 
 function toScheduleEntry({ entry, user }: EntryWithUser, readPerson: PersonReader): ScheduleEntry {
   return {

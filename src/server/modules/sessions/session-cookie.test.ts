@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestIssuer, type TestIssuer } from '../../../../tests/setup/oidc-test-issuer';
 import { cookieFrom, createTestApp, type TestApp } from '../../../../tests/setup/test-app';
-import { startTestIssuer, type TestIssuer } from '../auth/oidc-test-issuer';
 import { SESSION_COOKIE, sessionCookie } from './session-service';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
@@ -42,7 +42,7 @@ export function hashToken(token: string): string {
 }
 
 /** newToken returns a random 256-bit token, base64url. */
-export function newToken(): string {
+function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
@@ -155,19 +155,4 @@ export async function resolveSession(
 /** deleteSession ends a session (logout). */
 export async function deleteSession(db: Db | Tx, tokenHash: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, tokenHash));
-}
-
-/** deleteExpiredSessions removes sessions past either expiry; returns how many. */
-export async function deleteExpiredSessions(db: Db, clock: Clock): Promise<number> {
-  const now = clock.now();
-  const deleted = await db
-    .delete(sessions)
-    .where(or(lt(sessions.idleExpiresAt, now), lt(sessions.absoluteExpiresAt, now)))
-    .returning({ h: sessions.tokenHash });
-  return deleted.length;
-}
-
-/** deleteUserSessions ends every session of a user (used when a user is deleted or demoted). */
-export async function deleteUserSessions(db: Db | Tx, userId: number): Promise<void> {
-  await db.delete(sessions).where(sql`${sessions.userId} = ${userId}`);
 }

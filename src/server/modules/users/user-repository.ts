@@ -191,3 +191,12 @@ export async function listRotationsOf(db: Db | Tx, userId: number) {
     .where(eq(rotationMembers.userId, userId))
     .orderBy(asc(sql`lower(${rotations.name})`), asc(rotations.id));
 }
+
+/** findUserRows returns the user rows of the ids (one query). */
+export async function findUserRows(db: Db | Tx, ids: number[]): Promise<UserRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(users)
+    .where(inArray(users.id, [...new Set(ids)]));
+}

@@ -22,7 +22,7 @@ export function handoffHistoryParams(filter: HandoffHistoryFilter): URLSearchPar
  * handoffHistoryQueryOptions reads the handoff history page by page (GET
  * /api/audit-log/handoffs), 20 entries a page; the server filters and pages.
  */
-export const handoffHistoryQueryOptions = (filter: HandoffHistoryFilter) =>
+const handoffHistoryQueryOptions = (filter: HandoffHistoryFilter) =>
   infiniteQueryOptions({
     queryKey: ['/api/audit-log/handoffs', filter] as const,
     queryFn: ({ pageParam, signal }) => {

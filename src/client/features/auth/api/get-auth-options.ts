@@ -2,7 +2,7 @@ import type { AuthOptions } from '@shared/contracts/auth';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 /** authOptionsQueryOptions reads which ways of signing in this server offers. */
-export const authOptionsQueryOptions = () =>
+const authOptionsQueryOptions = () =>
   queryOptions<AuthOptions>({ queryKey: ['/api/auth/options'] });
 
 export function useAuthOptions() {

@@ -10,9 +10,6 @@ import {
 import type { User } from '@shared/contracts/users';
 import { ApiRequestError, apiRequest } from '@/lib/api-client';
 
-/** The message shown when Google sign-in fails for a reason without its own message. */
-export const GOOGLE_SIGN_IN_FAILED = SIGN_IN_MESSAGES.failed;
-
 const START_PATH = '/api/auth/oidc/start';
 const POPUP_NAME = 'baton-google-sign-in';
 const CLOSED_POLL_MS = 500;

@@ -3,13 +3,13 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client';
 
 /** calendarQueryKey is the cache key of one span of the calendar. */
-export const calendarQueryKey = (from: string, to: string) => ['/api/calendar', from, to] as const;
+const calendarQueryKey = (from: string, to: string) => ['/api/calendar', from, to] as const;
 
 /**
  * calendarQueryOptions reads who is on call in [from, to): every rotation's shifts. Kept while the
  * next month loads, so moving between months does not flash empty; refreshed every minute.
  */
-export const calendarQueryOptions = (from: string, to: string) =>
+const calendarQueryOptions = (from: string, to: string) =>
   queryOptions<Calendar>({
     queryKey: calendarQueryKey(from, to),
     queryFn: ({ signal }) =>

@@ -2,7 +2,7 @@
  * One colour per rotation, in the order the calendar lists them. Whole class names (Tailwind
  * finds them here); each reads in light and dark mode.
  */
-export const ROTATION_COLORS = [
+const ROTATION_COLORS = [
   { swatch: 'bg-sky-500', chip: 'border-l-sky-500 bg-sky-500/10' },
   { swatch: 'bg-amber-500', chip: 'border-l-amber-500 bg-amber-500/10' },
   { swatch: 'bg-emerald-500', chip: 'border-l-emerald-500 bg-emerald-500/10' },

@@ -4,7 +4,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 export const coverageRequestsQueryKey = ['/api/coverage-requests'] as const;
 
 /** coverageRequestsQueryOptions reads the requests asking the signed-in user to cover, and theirs; every 30 s. */
-export const coverageRequestsQueryOptions = () =>
+const coverageRequestsQueryOptions = () =>
   queryOptions<CoverageRequestList>({
     queryKey: coverageRequestsQueryKey,
     staleTime: 10_000,

@@ -24,7 +24,7 @@ function statusOf(error: unknown): { status: number | string; text: string } {
 }
 
 /** fetchRotationsCompare reads the direct-versus-storage comparison; fails 'Failed to fetch diagnostics: {status} {text}'. */
-export async function fetchRotationsCompare(): Promise<RotationsCompare> {
+async function fetchRotationsCompare(): Promise<RotationsCompare> {
   try {
     // The timestamp parameter keeps any cache out of the way (specification section 7).
     return await apiRequest<RotationsCompare>(
@@ -38,7 +38,7 @@ export async function fetchRotationsCompare(): Promise<RotationsCompare> {
 }
 
 /** fetchProductionFiltering reads the environment filtering check; fails 'API error: {status}'. */
-export async function fetchProductionFiltering(): Promise<ProductionFiltering> {
+async function fetchProductionFiltering(): Promise<ProductionFiltering> {
   try {
     return await apiRequest<ProductionFiltering>('GET', '/api/debug/production-filtering');
   } catch (error) {
@@ -47,7 +47,7 @@ export async function fetchProductionFiltering(): Promise<ProductionFiltering> {
 }
 
 /** fetchDirectRotations reads the plain-SQL rotations; fails 'Direct rotations API error: {status}'. */
-export async function fetchDirectRotations(): Promise<DirectRotations> {
+async function fetchDirectRotations(): Promise<DirectRotations> {
   try {
     return await apiRequest<DirectRotations>('GET', '/api/debug/rotations');
   } catch (error) {
@@ -56,7 +56,7 @@ export async function fetchDirectRotations(): Promise<DirectRotations> {
 }
 
 /** fetchClientCheck reads the client data handling check. */
-export async function fetchClientCheck(): Promise<ClientCheck> {
+async function fetchClientCheck(): Promise<ClientCheck> {
   try {
     return await apiRequest<ClientCheck>('GET', `/api/debug/client-check?timestamp=${Date.now()}`);
   } catch (error) {
@@ -66,7 +66,7 @@ export async function fetchClientCheck(): Promise<ClientCheck> {
 }
 
 /** fetchAuditIntegrity verifies the audit trail's hash chain; fails 'Audit integrity check failed: {status} {text}'. */
-export async function fetchAuditIntegrity(): Promise<AuditIntegrity> {
+async function fetchAuditIntegrity(): Promise<AuditIntegrity> {
   try {
     return await apiRequest<AuditIntegrity>('GET', '/api/debug/audit-integrity');
   } catch (error) {

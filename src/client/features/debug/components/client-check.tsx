@@ -23,7 +23,7 @@ import { useClientCheck } from '../api/run-diagnostics';
 import { detail, ErrorPanel, FactList, JsonView } from './json-view';
 
 /** parseStringified parses the server's JSON string back, or returns null when it does not parse. */
-export function parseStringified(text: string): unknown[] | null {
+function parseStringified(text: string): unknown[] | null {
   try {
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed) ? parsed : null;

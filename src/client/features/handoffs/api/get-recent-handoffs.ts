@@ -3,14 +3,13 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
 /** The dashboard shows this many recent handoffs. */
-export const RECENT_HANDOFFS_LIMIT = 5;
+const RECENT_HANDOFFS_LIMIT = 5;
 
 /** recentHandoffsQueryKey sits under ['/api/handoffs/recent'], which a handoff refreshes. */
-export const recentHandoffsQueryKey = (limit: number) =>
-  ['/api/handoffs/recent', { limit }] as const;
+const recentHandoffsQueryKey = (limit: number) => ['/api/handoffs/recent', { limit }] as const;
 
 /** recentHandoffsQueryOptions reads the latest `limit` handoffs (GET /api/handoffs/recent?limit=n). */
-export const recentHandoffsQueryOptions = (limit = RECENT_HANDOFFS_LIMIT) =>
+const recentHandoffsQueryOptions = (limit = RECENT_HANDOFFS_LIMIT) =>
   queryOptions({
     queryKey: recentHandoffsQueryKey(limit),
     queryFn: async ({ signal }) => {

@@ -19,7 +19,7 @@ import { useRecentHandoffs } from '../api/get-recent-handoffs';
 import { handoffKindLabel, handoffStatusClass, STATUS_LABELS } from '../lib/labels';
 
 /** handoffSentence returns 'A → B' in words: who handed the baton to whom. */
-export function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | 'kind'>): string {
+function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | 'kind'>): string {
   const to = handoff.toUser?.name ?? 'nobody';
   if (!handoff.fromUser) return `${to} took on-call`;
   return `${handoff.fromUser.name} to ${to}`;
@@ -29,7 +29,7 @@ export function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | '
  * RecentHandoffsList shows handoffs newest first, each linking to its rotation; its own empty text
  * is 'No handoff logs yet'.
  */
-export function RecentHandoffsList({
+function RecentHandoffsList({
   handoffs,
   emptyText = 'No handoff logs yet',
 }: {

@@ -2,13 +2,13 @@ import type { HelpLinks } from '@shared/contracts/help';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-export const helpLinksQueryKey = ['/api/help/links'] as const;
+const helpLinksQueryKey = ['/api/help/links'] as const;
 
 /**
  * helpLinksQueryOptions reads where this deployment's Users Forum and Report a Bug links point
  * (GET /api/help/links, public; USERS_FORUM_URL and BUG_REPORT_URL on the server, decision 184).
  */
-export const helpLinksQueryOptions = () =>
+const helpLinksQueryOptions = () =>
   queryOptions({
     queryKey: helpLinksQueryKey,
     queryFn: ({ signal }) => apiRequest<HelpLinks>('GET', '/api/help/links', undefined, { signal }),

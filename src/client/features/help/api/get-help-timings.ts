@@ -2,10 +2,10 @@ import type { HelpTimings } from '@shared/contracts/help';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-export const helpTimingsQueryKey = ['/api/help/timings'] as const;
+const helpTimingsQueryKey = ['/api/help/timings'] as const;
 
 /** helpTimingsQueryOptions reads the deployment's handoff timings (GET /api/help/timings, public). */
-export const helpTimingsQueryOptions = () =>
+const helpTimingsQueryOptions = () =>
   queryOptions({
     queryKey: helpTimingsQueryKey,
     queryFn: ({ signal }) =>

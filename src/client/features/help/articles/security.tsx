@@ -3,8 +3,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Callout } from '../components/prose';
 
 /** Where security problems in Baton itself are reported privately. */
-export const SECURITY_ADVISORY_URL =
-  'https://github.com/baton-oncall/baton/security/advisories/new';
+const SECURITY_ADVISORY_URL = 'https://github.com/baton-oncall/baton/security/advisories/new';
 
 export function SecurityDisclosuresArticle() {
   return (

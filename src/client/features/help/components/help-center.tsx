@@ -27,7 +27,7 @@ import {
 } from '../help-articles';
 
 /** Where the Help Center's 'project board' link points: planned and in-progress work. */
-export const PROJECT_BOARD_URL = 'https://github.com/orgs/baton-oncall/projects';
+const PROJECT_BOARD_URL = 'https://github.com/orgs/baton-oncall/projects';
 
 const CATEGORY_ICONS: Record<HelpCategoryId, LucideIcon> = {
   'getting-started': Rocket,

@@ -11,7 +11,7 @@ import {
 } from '@/components/ui/table';
 
 /** What each permission of the shared table lets a person do, in words. */
-export const ACTION_DESCRIPTIONS: Record<Action, string> = {
+const ACTION_DESCRIPTIONS: Record<Action, string> = {
   'rotation.view': 'View rotations and who is on call',
   'rotation.create': 'Create rotations',
   'rotation.edit': 'Edit a rotation’s name, description, cadence and handoff time',

@@ -4,12 +4,12 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiRequestError } from '@/lib/api-client';
 
 /** An invitation as GET /api/invitations/{token}/validate answers it (type only: no zod here). */
-export type InvitationSummary = Invitation;
+type InvitationSummary = Invitation;
 
-export type ValidateInvitationResponse = { invitation: InvitationSummary };
+type ValidateInvitationResponse = { invitation: InvitationSummary };
 
 /** validateInvitationQueryOptions checks an invitation token with the server. */
-export const validateInvitationQueryOptions = (token: string) =>
+const validateInvitationQueryOptions = (token: string) =>
   queryOptions<ValidateInvitationResponse>({
     queryKey: ['/api/invitations', token, 'validate'],
     // A token is checked each time the invite page opens, never answered from an old read.

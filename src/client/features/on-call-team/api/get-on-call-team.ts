@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
 /** onCallTeamQueryOptions reads everyone with their rotation assignments (GET /api/on-call-team, no-cache). */
-export const onCallTeamQueryOptions = () =>
+const onCallTeamQueryOptions = () =>
   queryOptions({
     queryKey: ['/api/on-call-team'] as const,
     queryFn: ({ signal }) =>

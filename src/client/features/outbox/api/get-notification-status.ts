@@ -1,13 +1,13 @@
 import type { NotificationStatus } from '@shared/contracts/notifications';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-export const notificationStatusQueryKey = ['/api/admin/notifications/status'] as const;
+const notificationStatusQueryKey = ['/api/admin/notifications/status'] as const;
 
 /**
  * notificationStatusQueryOptions reads which channels this server has and which failed in the
  * last hour (administrators, decision 163); polled every 30 s.
  */
-export const notificationStatusQueryOptions = () =>
+const notificationStatusQueryOptions = () =>
   queryOptions<NotificationStatus>({
     queryKey: notificationStatusQueryKey,
     refetchInterval: 30_000,

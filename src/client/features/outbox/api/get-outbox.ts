@@ -7,11 +7,10 @@ export const OUTBOX_FILTERS: readonly OutboxFilter[] = ['all', ...NOTIFICATION_S
 /** The outbox view shows the latest this many notifications. */
 export const OUTBOX_LIMIT = 200;
 
-export const outboxQueryKey = (filter: OutboxFilter) =>
-  ['/api/admin/notifications', { filter }] as const;
+const outboxQueryKey = (filter: OutboxFilter) => ['/api/admin/notifications', { filter }] as const;
 
 /** outboxQueryOptions reads the latest notifications, optionally of one delivery state (admins). */
-export const outboxQueryOptions = (filter: OutboxFilter) =>
+const outboxQueryOptions = (filter: OutboxFilter) =>
   queryOptions({
     queryKey: outboxQueryKey(filter),
     queryFn: ({ signal }) =>

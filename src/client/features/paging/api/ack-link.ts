@@ -2,7 +2,7 @@ import type { AckLink } from '@shared/contracts/paging';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
-export const ackLinkQueryKey = (token: string) => ['/api/pages/ack', token] as const;
+const ackLinkQueryKey = (token: string) => ['/api/pages/ack', token] as const;
 
 /** useAckLink reads what an acknowledgement link is for; reading it acknowledges nothing. */
 export function useAckLink(token: string) {

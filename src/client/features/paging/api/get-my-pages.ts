@@ -7,7 +7,7 @@ export const myPagesQueryKey = ['/api/user/pages'] as const;
  * myPagesQueryOptions reads the unresolved pages sent to the signed-in user. Polled every 30 s
  * while shown, so a new page appears without a reload.
  */
-export const myPagesQueryOptions = () =>
+const myPagesQueryOptions = () =>
   queryOptions<Page[]>({
     queryKey: myPagesQueryKey,
     refetchInterval: 30_000,

@@ -7,7 +7,7 @@ export const pageDeliveryFailuresQueryKey = ['/api/user/page-delivery-failures']
  * pageDeliveryFailuresQueryOptions reads what the signed-in user paged that could not be
  * delivered (decision 163). Polled every 15 s while shown, so the pager learns of it at once.
  */
-export const pageDeliveryFailuresQueryOptions = () =>
+const pageDeliveryFailuresQueryOptions = () =>
   queryOptions<PageDeliveryFailure[]>({
     queryKey: pageDeliveryFailuresQueryKey,
     refetchInterval: 15_000,

@@ -3,7 +3,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
 /** How many pages each read of the history brings. */
-export const PAGE_HISTORY_SIZE = 20;
+const PAGE_HISTORY_SIZE = 20;
 
 /**
  * rotationPagesQueryKey sits under the rotation's own key (['/api/rotations', id]), so whatever
@@ -13,7 +13,7 @@ export const rotationPagesQueryKey = (rotationId: number) =>
   ['/api/rotations', rotationId, 'pages'] as const;
 
 /** rotationPagesQueryOptions reads a rotation's page history, newest first, 20 at a time. */
-export const rotationPagesQueryOptions = (rotationId: number) =>
+const rotationPagesQueryOptions = (rotationId: number) =>
   infiniteQueryOptions({
     queryKey: rotationPagesQueryKey(rotationId),
     queryFn: ({ pageParam, signal }) =>

@@ -30,7 +30,7 @@ import {
 import { useUpdateProfile } from '../api/update-profile';
 
 /** profileDefaults returns the form's values for a user: timezone UTC and preference email by default. */
-export function profileDefaults(user: User): ProfileFormValues {
+function profileDefaults(user: User): ProfileFormValues {
   const preference = (PROFILE_NOTIFICATION_PREFERENCES as readonly string[]).includes(
     user.notificationPreference,
   )

@@ -2,10 +2,10 @@ import type { ScheduleEntry } from '@shared/contracts/rotations';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 /** rotationSchedulesQueryKey is /api/rotations/{id}/schedules; it sits under the rotation's key. */
-export const rotationSchedulesQueryKey = (rotationId: number) =>
+const rotationSchedulesQueryKey = (rotationId: number) =>
   ['/api/rotations', rotationId, 'schedules'] as const;
 
-export const rotationSchedulesQueryOptions = (rotationId: number) =>
+const rotationSchedulesQueryOptions = (rotationId: number) =>
   queryOptions<ScheduleEntry[]>({
     queryKey: rotationSchedulesQueryKey(rotationId),
     refetchOnWindowFocus: 'always',

@@ -5,7 +5,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 export const rotationQueryKey = (id: number) => ['/api/rotations', id] as const;
 
 /** rotationQueryOptions reads one rotation with its members; refetched on focus and on mount. */
-export const rotationQueryOptions = (id: number) =>
+const rotationQueryOptions = (id: number) =>
   queryOptions<Rotation>({
     queryKey: rotationQueryKey(id),
     refetchOnWindowFocus: 'always',

@@ -33,7 +33,7 @@ export async function fetchRotations(signal?: AbortSignal): Promise<Rotation[]> 
  * rotationsQueryOptions reads every rotation, polled every 15 s (paused while the tab is hidden)
  * and refetched on mount, focus and when the tab becomes visible once older than `staleTime`.
  */
-export const rotationsQueryOptions = ({ staleTime }: { staleTime: number }) =>
+const rotationsQueryOptions = ({ staleTime }: { staleTime: number }) =>
   queryOptions({
     queryKey: rotationsQueryKey,
     queryFn: ({ signal }) => fetchRotations(signal),

@@ -1,4 +1,3 @@
-import type * as React from 'react';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { cn, initials } from '@/lib/utils';
 
@@ -10,26 +9,5 @@ export function PersonAvatar({ name, className }: { name: string; className?: st
         {initials(name)}
       </AvatarFallback>
     </Avatar>
-  );
-}
-
-/** PersonLine is an avatar with a name and, under it, a muted detail line. */
-export function PersonLine({
-  name,
-  detail,
-  className,
-}: {
-  name: string;
-  detail?: React.ReactNode;
-  className?: string;
-}) {
-  return (
-    <div className={cn('flex min-w-0 items-center gap-3', className)}>
-      <PersonAvatar name={name} />
-      <div className="min-w-0">
-        <p className="truncate font-medium text-sm">{name}</p>
-        {detail ? <p className="truncate text-muted-foreground text-xs">{detail}</p> : null}
-      </div>
-    </div>
   );
 }

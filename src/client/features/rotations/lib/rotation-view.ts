@@ -111,7 +111,7 @@ export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
 }
 
 /** SCHEDULE_NEEDED_FRAGMENT is what the server's refusal to go scheduled without entries says. */
-export const SCHEDULE_NEEDED_FRAGMENT = 'without at least one schedule entry';
+const SCHEDULE_NEEDED_FRAGMENT = 'without at least one schedule entry';
 
 /** needsScheduleFirst tells whether an error message is the server's 'no schedule entry' refusal. */
 export function needsScheduleFirst(message: string | undefined | null): boolean {

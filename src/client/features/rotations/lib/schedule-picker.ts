@@ -14,9 +14,9 @@ export function dayIn(day: Date, timeZone: string): TZDate {
 }
 
 /** The hour a freshly picked start day starts at. */
-export const DEFAULT_START_HOUR = 12;
+const DEFAULT_START_HOUR = 12;
 /** Minutes in the custom minute picker step by this much. */
-export const MINUTE_STEP = 5;
+const MINUTE_STEP = 5;
 
 export type TimePreset = { label: string; hour: number; minute: number };
 

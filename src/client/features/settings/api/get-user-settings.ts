@@ -5,7 +5,7 @@ import { apiRequest } from '@/lib/api-client';
 export const userSettingsQueryKey = ['/api/user/settings'] as const;
 
 /** userSettingsQueryOptions reads the signed-in user's settings (GET /api/user/settings). */
-export const userSettingsQueryOptions = () =>
+const userSettingsQueryOptions = () =>
   queryOptions({
     queryKey: userSettingsQueryKey,
     queryFn: ({ signal }) =>

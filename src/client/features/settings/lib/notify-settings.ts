@@ -1,10 +1,10 @@
 import { toast } from '@/components/ui/use-toast';
 import { ApiRequestError } from '@/lib/api-client';
 
-export const SETTINGS_SAVED_TITLE = 'Settings saved';
-export const SAVE_FAILED_TITLE = 'Error saving settings';
-export const SAVE_FAILED_TEXT = 'There was a problem saving your settings. Please try again.';
-export const NOT_SIGNED_IN_TEXT = 'You must be logged in to save settings.';
+const SETTINGS_SAVED_TITLE = 'Settings saved';
+const SAVE_FAILED_TITLE = 'Error saving settings';
+const SAVE_FAILED_TEXT = 'There was a problem saving your settings. Please try again.';
+const NOT_SIGNED_IN_TEXT = 'You must be logged in to save settings.';
 
 /** notifySettingsSaved shows the 'Settings saved' toast. */
 export function notifySettingsSaved(description: string): void {
@@ -12,7 +12,7 @@ export function notifySettingsSaved(description: string): void {
 }
 
 /** notifyNotSignedIn shows the 'Error' toast for a save without a signed-in user. */
-export function notifyNotSignedIn(): void {
+function notifyNotSignedIn(): void {
   toast({ variant: 'destructive', title: 'Error', description: NOT_SIGNED_IN_TEXT });
 }
 

@@ -69,6 +69,26 @@ export async function startTestIssuer(
   let tokenError: string | null = null;
   let issuer = '';
 
+  /**
+   * sameClient checks HTTP Basic client authentication as RFC 6749 2.3.1 has it: the id and the
+   * secret are form-url-encoded before they are joined and base64-encoded.
+   */
+  const sameClient = (authorization: string | undefined) => {
+    const [scheme, encoded] = (authorization ?? '').split(' ');
+    if (scheme !== 'Basic' || !encoded) return false;
+    const decoded = Buffer.from(encoded, 'base64').toString();
+    const colon = decoded.indexOf(':');
+    const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    try {
+      return (
+        formDecode(decoded.slice(0, colon)) === clientId &&
+        formDecode(decoded.slice(colon + 1)) === clientSecret
+      );
+    } catch {
+      return false;
+    }
+  };
+
   const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
@@ -101,8 +121,9 @@ export async function startTestIssuer(
     }
     if (url.pathname === '/token' && req.method === 'POST') {
       const form = new URLSearchParams(await readBody(req));
-      const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-      if (req.headers.authorization !== basic) return json(res, 401, { error: 'invalid_client' });
+      if (!sameClient(req.headers.authorization)) {
+        return json(res, 401, { error: 'invalid_client' });
+      }
       if (tokenError) {
         const error = tokenError;
         tokenError = null;

@@ -1,0 +1,71 @@
+import type { AckLink } from '../../../shared/contracts/paging';
+import {
+  ackLinkExpiresAt,
+  ackLinkState,
+  PAGE_MESSAGES,
+  type Urgency,
+} from '../../../shared/domain/paging';
+import type { Db, Tx } from '../../db/client';
+import { conflict, notFound } from '../../http/errors';
+import { hashMatches, parseAckToken } from './ack-token';
+import { facts, type PagingDeps, refuseClosed } from './page-facts';
+import { pageMessageOf } from './page-message';
+import { loadNames } from './page-reads';
+import { markAcknowledged } from './page-steps';
+import { findPageRow, lockPageRow, type PageWithRotation } from './paging-repository';
+
+/** The acknowledgement link: no sign-in; the token is the credential. */
+
+async function findByToken(db: Db | Tx, token: string): Promise<PageWithRotation> {
+  const parsed = parseAckToken(token);
+  const found = parsed ? await findPageRow(db, parsed.pageId) : undefined;
+  if (!found || !hashMatches(token, found.page.ackTokenHash)) {
+    throw notFound(PAGE_MESSAGES.linkInvalid);
+  }
+  return found;
+}
+
+async function toAckLink(deps: PagingDeps, found: PageWithRotation): Promise<AckLink> {
+  const { page, rotation } = found;
+  const names = await loadNames(deps.database.db, deps.cipher, [page.pagedById, page.targetUserId]);
+  const name = (id: number | null) => (id === null ? null : (names.get(id)?.name ?? null));
+  return {
+    state: ackLinkState(facts(page), deps.clock.now()),
+    expiresAt: ackLinkExpiresAt(page).toISOString(),
+    page: {
+      rotationName: rotation.name,
+      message: pageMessageOf(page, deps.cipher),
+      urgency: page.urgency as Urgency,
+      pagedByName: name(page.pagedById),
+      recipientName: name(page.targetUserId),
+      createdAt: page.createdAt.toISOString(),
+      acknowledgedAt: page.acknowledgedAt?.toISOString() ?? null,
+      resolvedAt: page.resolvedAt?.toISOString() ?? null,
+    },
+  };
+}
+
+/** readAckLink shows what a link is for, changing nothing (mail scanners may fetch links). */
+export async function readAckLink(deps: PagingDeps, token: string): Promise<AckLink> {
+  return toAckLink(deps, await findByToken(deps.database.db, token));
+}
+
+/** acknowledgeByLink acknowledges the page a link names: once, while open and not expired. */
+export async function acknowledgeByLink(deps: PagingDeps, token: string): Promise<AckLink> {
+  const pageId = await deps.database.db.transaction(async (tx) => {
+    const parsed = parseAckToken(token);
+    const locked = parsed ? await lockPageRow(tx, parsed.pageId) : undefined;
+    if (!locked || !hashMatches(token, locked.page.ackTokenHash)) {
+      throw notFound(PAGE_MESSAGES.linkInvalid);
+    }
+    const now = deps.clock.now();
+    const state = ackLinkState(facts(locked.page), now);
+    if (state === 'acknowledged' || state === 'resolved') refuseClosed(state);
+    if (state === 'expired') throw conflict(PAGE_MESSAGES.linkExpired);
+    await markAcknowledged(tx, deps, locked, { via: 'link', now });
+    return locked.page.id;
+  });
+  const found = await findPageRow(deps.database.db, pageId);
+  if (!found) throw notFound(PAGE_MESSAGES.notFound);
+  return toAckLink(deps, found);
+}
