@@ -10,6 +10,7 @@ import {
   stepTime,
 } from '../../shared/domain/handoff-flow';
 import type { Database } from '../db/client';
+import { insertKeyedHandoffs, type NewHandoff } from '../modules/handoffs/handoff-repository';
 import {
   autoTransferAwayMessage,
   autoTransferToYouMessage,
@@ -19,7 +20,6 @@ import {
 } from '../modules/notifications/messages';
 import { loadRecipients, type Notice, noticeInputs } from '../modules/notifications/notify';
 import { enqueueNotifications } from '../modules/notifications/outbox';
-import { insertKeyedHandoffs, type NewHandoff } from '../modules/handoffs/handoff-repository';
 import {
   EffectAlreadyDone,
   type EngineMember,

@@ -4,13 +4,13 @@ import {
   type ScheduleNotice,
 } from '../../shared/domain/handoff-flow';
 import { nextScheduleTransition, scheduleTransitions, windowAt } from '../../shared/domain/shifts';
+import { insertKeyedHandoff } from '../modules/handoffs/handoff-repository';
 import {
   batonArrivedMessage,
   batonLeftMessage,
   handoffNoticeMessage,
 } from '../modules/notifications/messages';
 import { loadRecipients, type Notice, sendNotices } from '../modules/notifications/notify';
-import { insertKeyedHandoff } from '../modules/handoffs/handoff-repository';
 import { setHolder, updateRotationRow } from '../modules/rotations/rotation-repository';
 import {
   EffectAlreadyDone,

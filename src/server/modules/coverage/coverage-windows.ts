@@ -11,6 +11,7 @@ import {
   listEngineMembers,
   listEntriesEndingFrom,
 } from '../../engine/engine-repository';
+import { insertKeyedHandoff } from '../handoffs/handoff-repository';
 import {
   batonArrivedMessage,
   batonLeftMessage,
@@ -18,7 +19,6 @@ import {
   type MessageContext,
 } from '../notifications/messages';
 import { loadRecipients, sendNotices } from '../notifications/notify';
-import { insertKeyedHandoff } from '../handoffs/handoff-repository';
 import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { patternOf } from '../rotations/rotation-service';
 import { type CoverageRow, setCoverageStatus } from './coverage-repository';
