@@ -6,8 +6,9 @@ import { DarkModeToggle } from '@/components/dark-mode-toggle';
 import { LoadingState } from '@/components/loading-state';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetHeader, SheetTitle } from '@/components/ui/sheet';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useLogout } from '@/features/auth/api/logout';
 import { ChannelFailureBanner } from '@/features/outbox/components/channel-failure-banner';
+import { useAuth } from '@/lib/use-auth';
 import { AppFooter } from './app-footer';
 import { SidebarNav } from './sidebar-nav';
 
@@ -21,7 +22,8 @@ const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).User
  * wrong user; signed-out readers (help pages) get a 'Sign in' link instead of the avatar menu.
  */
 export function AppLayout() {
-  const { user, isLoading, isAdmin, logout, isLoggingOut } = useAuth();
+  const { user, isLoading, isAdmin } = useAuth();
+  const logout = useLogout();
   const [sidebarOpen, setSidebarOpen] = useState(false);
 
   useEffect(() => {
@@ -78,7 +80,11 @@ export function AppLayout() {
                 />
               }
             >
-              <UserMenu user={user} onLogout={logout} isLoggingOut={isLoggingOut} />
+              <UserMenu
+                user={user}
+                onLogout={() => logout.mutate()}
+                isLoggingOut={logout.isPending}
+              />
             </Suspense>
           ) : (
             <Button asChild size="sm" className="ml-1">

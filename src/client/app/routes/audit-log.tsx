@@ -2,7 +2,7 @@ import { PageHeader } from '@/components/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AdminTrail } from '@/features/audit-log/components/admin-trail';
 import { HandoffHistory } from '@/features/audit-log/components/handoff-history';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useAuth } from '@/lib/use-auth';
 
 export function AuditLogPage() {
   const { isAdmin } = useAuth();

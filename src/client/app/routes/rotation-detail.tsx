@@ -45,11 +45,6 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import {
-  BackupOnCall,
-  HandoffAcknowledgementNotice,
-} from '@/features/acknowledgements/components/acknowledge-handoff';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { RotationPageHistory } from '@/features/paging/components/rotation-page-history';
 import { useActivateRotation } from '@/features/rotations/api/activate-rotation';
@@ -58,6 +53,10 @@ import { useDeleteRotation } from '@/features/rotations/api/delete-rotation';
 import { useRotation } from '@/features/rotations/api/get-rotation';
 import { useSuspendRotation } from '@/features/rotations/api/suspend-rotation';
 import { useTakeOnCall } from '@/features/rotations/api/take-on-call';
+import {
+  BackupOnCall,
+  HandoffAcknowledgementNotice,
+} from '@/features/rotations/components/acknowledge-handoff';
 import { AddMemberDialog } from '@/features/rotations/components/add-member-dialog';
 import { AddScheduleDialog } from '@/features/rotations/components/add-schedule-dialog';
 import { ConfirmDialog } from '@/features/rotations/components/confirm-dialog';
@@ -74,6 +73,7 @@ import { ScheduleSection } from '@/features/rotations/components/schedule-sectio
 import { ScheduledModeGuideDialog } from '@/features/rotations/components/scheduled-mode-guide-dialog';
 import { canPage, rotationSummary } from '@/features/rotations/lib/rotation-view';
 import { ApiRequestError } from '@/lib/api-client';
+import { useAuth } from '@/lib/use-auth';
 import { useTimeFormat } from '@/lib/use-time-format';
 
 type DialogName =

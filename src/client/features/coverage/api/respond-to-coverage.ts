@@ -3,7 +3,7 @@ import type { CoverageAction } from '@shared/domain/coverage';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from '@/components/ui/use-toast';
 import { apiRequest, getErrorMessage } from '@/lib/api-client';
-import { coverageRequestsQueryKey } from './get-coverage-requests';
+import { coverageRequestsQueryKey } from '@/lib/shared-reads';
 
 const DONE: Record<CoverageAction, [string, (r: CoverageRequestView) => string]> = {
   accept: [

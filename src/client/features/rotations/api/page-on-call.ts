@@ -5,8 +5,8 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query';
-import { refreshPageViews } from '@/features/paging/api/invalidate';
 import { apiRequest } from '@/lib/api-client';
+import { refreshPageViews } from '@/lib/shared-reads';
 import { notifyError, notifySuccess } from '../lib/notify';
 
 export type PageResponse = { sentTo: { name: string } };

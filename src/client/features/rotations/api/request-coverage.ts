@@ -5,8 +5,8 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query';
-import { coverageRequestsQueryKey } from '@/features/coverage/api/get-coverage-requests';
 import { apiRequest } from '@/lib/api-client';
+import { coverageRequestsQueryKey } from '@/lib/shared-reads';
 import { notifyError, notifySuccess } from '../lib/notify';
 import { rotationQueryKey } from './get-rotation';
 

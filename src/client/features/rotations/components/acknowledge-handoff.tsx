@@ -2,7 +2,7 @@ import type { Rotation } from '@shared/contracts/rotations';
 import { AlertTriangle, CheckCheck, LifeBuoy } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useAuth } from '@/lib/use-auth';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { useAcknowledgeHandoff } from '../api/acknowledge-handoff';
 
