@@ -38,6 +38,7 @@ function lint(folder: string, source: string, extension = 'ts') {
 const SHARED = 'src/shared imports nothing from';
 const CLIENT_SERVER = 'The client never imports the server';
 const FEATURE = 'A client feature imports only its own files';
+const DATES = 'Format dates only through src/client/lib/format-time.ts';
 
 describe('a breach fails the lint', () => {
   test.each([
@@ -97,6 +98,31 @@ describe('a breach fails the lint', () => {
     expect(result.output).toContain(FEATURE);
     expect(result.status).not.toBe(0);
   });
+
+  test.each([
+    [
+      'src/client/features/calendar/components',
+      "import { format } from 'date-fns';\nexport const probe = format(new Date(), 'PP');",
+    ],
+    [
+      'src/client/components',
+      "import { formatRelative } from 'date-fns';\nexport const probe = formatRelative(new Date(), new Date());",
+    ],
+    ['src/client/app/routes', 'export const probe = new Date().toLocaleString();'],
+    [
+      'src/client/features/audit-log/components',
+      "export const probe = new Date().toLocaleDateString('en-US');",
+    ],
+    ['src/client/lib', 'export const probe = (at: Date) => at.toLocaleTimeString();'],
+    [
+      'src/client/features/paging/lib',
+      "export const probe = new Intl.DateTimeFormat('en-US').format(new Date());",
+    ],
+  ])('formatting a date by hand in %s', (folder, source) => {
+    const result = lint(folder, `${source}\n`);
+    expect(result.output).toContain(DATES);
+    expect(result.status).not.toBe(0);
+  });
 });
 
 test('the same folders lint clean without a breach', () => {
@@ -117,6 +143,7 @@ test('the same folders lint clean without a breach', () => {
   for (const [folder, source] of clean) {
     const result = lint(folder, source);
     expect(result.output).not.toContain('noRestrictedImports');
+    expect(result.output).not.toContain(DATES);
     expect(result.status, result.output).toBe(0);
   }
 });

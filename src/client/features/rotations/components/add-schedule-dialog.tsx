@@ -1,7 +1,6 @@
 import { TZDate } from '@date-fns/tz';
 import type { Rotation } from '@shared/contracts/rotations';
 import { membersInOrder } from '@shared/domain/rotation';
-import { formatDistanceStrict } from 'date-fns';
 import { CalendarIcon } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -22,6 +21,7 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { formatDuration } from '@/lib/format-time';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
 import { useCreateSchedule } from '../api/create-schedule';
@@ -346,8 +346,7 @@ export function AddScheduleDialog({
               ) : (
                 'On call'
               )}{' '}
-              from {fmt.dateTime(start)} until {fmt.dateTime(end)} (
-              {formatDistanceStrict(end, start)}).
+              from {fmt.dateTime(start)} until {fmt.dateTime(end)} ({formatDuration(start, end)}).
             </p>
           ) : null}
 

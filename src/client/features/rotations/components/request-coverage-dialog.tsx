@@ -15,16 +15,12 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
+import { toLocalInput } from '@/lib/format-time';
 import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
 import { useEligibleUsers } from '../api/get-eligible-users';
 import { useRequestCoverage } from '../api/request-coverage';
-import {
-  type CoverageErrors,
-  fromLocalInput,
-  toLocalInput,
-  validateCoverage,
-} from '../lib/coverage-form';
+import { type CoverageErrors, fromLocalInput, validateCoverage } from '../lib/coverage-form';
 import { PersonSelect } from './person-select';
 
 /**

@@ -1,13 +1,8 @@
 import { TZDate } from '@date-fns/tz';
-import { format } from 'date-fns';
 
 export type CoverageErrors = Partial<
   Record<'coveringUserId' | 'startTime' | 'endTime' | 'form', string>
 >;
-
-/** toLocalInput returns an instant as a datetime-local input value in `timeZone` (minutes). */
-export const toLocalInput = (date: Date, timeZone: string) =>
-  format(new TZDate(date.getTime(), timeZone), "yyyy-MM-dd'T'HH:mm");
 
 /**
  * fromLocalInput returns the instant a datetime-local value names in `timeZone`, or null when it
