@@ -125,6 +125,18 @@ describe('a breach fails the lint', () => {
   });
 });
 
+test.each(['src/client/features/rotations/components', 'src/client/app/routes'])(
+  'showing a toast in %s other than through lib/notify.ts fails the lint',
+  (folder) => {
+    const result = lint(
+      folder,
+      "import { toast } from '@/components/ui/use-toast';\nexport const probe = () => toast({ title: 'x' });\n",
+    );
+    expect(result.output).toContain('Show toasts through src/client/lib/notify.ts');
+    expect(result.status).not.toBe(0);
+  },
+);
+
 test('the same folders lint clean without a breach', () => {
   const clean = [
     [

@@ -6,8 +6,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { refreshPageViews } from '@/lib/shared-reads';
-import { notifyError, notifySuccess } from '../lib/notify';
 
 export type PageResponse = { sentTo: { name: string } };
 export type PageOnCallVariables = PageInput & { rotationId: number };

@@ -6,8 +6,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { coverageRequestsQueryKey } from '@/lib/shared-reads';
-import { notifyError, notifySuccess } from '../lib/notify';
 import { rotationQueryKey } from './get-rotation';
 
 export type RequestCoverageVariables = CoverageRequestInput & {

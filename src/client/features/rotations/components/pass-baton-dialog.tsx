@@ -13,7 +13,7 @@ import {
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
+import { notifyFailure } from '@/lib/notify';
 import { useAuth } from '@/lib/use-auth';
 import { useRotation } from '../api/get-rotation';
 import { usePassBaton } from '../api/pass-baton';
@@ -55,11 +55,10 @@ export function PassBatonDialog({
 
   useEffect(() => {
     if (open && details.isError) {
-      toast({
-        variant: 'destructive',
-        title: 'Error fetching rotation details',
-        description: 'Could not load team members. Please try again.',
-      });
+      notifyFailure(
+        'Error fetching rotation details',
+        'Could not load team members. Please try again.',
+      );
       onOpenChange(false);
     }
   }, [open, details.isError, onOpenChange]);
