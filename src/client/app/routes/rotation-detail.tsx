@@ -214,11 +214,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
         <div className="min-w-0 space-y-1.5">
           <div className="flex flex-wrap items-center gap-2">
             <h1 className="break-words font-semibold text-2xl tracking-tight">{rotation.name}</h1>
-            {rotation.suspended ? (
-              <Badge className="border-transparent bg-amber-100 text-amber-900 dark:bg-amber-500/15 dark:text-amber-300">
-                Suspended
-              </Badge>
-            ) : null}
+            {rotation.suspended ? <Badge tone="warning">Suspended</Badge> : null}
             <Badge variant="outline">{rotation.type === 'scheduled' ? 'Scheduled' : 'Fixed'}</Badge>
           </div>
           <p className="text-muted-foreground">{rotationSummary(rotation)}</p>
@@ -264,10 +260,10 @@ function Detail({ rotation }: { rotation: Rotation }) {
       </div>
 
       {rotation.suspended ? (
-        <Alert className="border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-100">
+        <Alert tone="warning">
           <Pause aria-hidden="true" />
           <AlertTitle>This rotation is suspended</AlertTitle>
-          <AlertDescription className="text-amber-900/80 dark:text-amber-100/80">
+          <AlertDescription>
             It accepts no handoffs and takes no part in alerting or automated handoffs until an
             administrator activates it.
           </AlertDescription>
@@ -289,9 +285,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
             </CardTitle>
             {holder ? (
               <CardAction>
-                <Badge className="border-transparent bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300">
-                  You
-                </Badge>
+                <Badge tone="success">You</Badge>
               </CardAction>
             ) : null}
           </CardHeader>

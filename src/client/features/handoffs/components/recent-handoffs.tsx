@@ -2,7 +2,7 @@ import type { Handoff } from '@shared/contracts/rotations';
 import { ArrowRight, History } from 'lucide-react';
 import { Link } from 'react-router';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
-import { Badge } from '@/components/ui/badge';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import {
   Card,
@@ -35,15 +35,15 @@ const STATUS_LABELS: Record<string, string> = {
   escalated: 'Escalated',
 };
 
-function statusClass(status: string): string {
+function statusTone(status: string): BadgeTone {
   switch (status) {
     case 'missed':
     case 'escalated':
-      return 'border-transparent bg-amber-100 text-amber-900 dark:bg-amber-500/15 dark:text-amber-300';
+      return 'warning';
     case 'acknowledged':
-      return 'border-transparent bg-sky-100 text-sky-800 dark:bg-sky-500/15 dark:text-sky-300';
+      return 'info';
     default:
-      return 'border-transparent bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300';
+      return 'success';
   }
 }
 
@@ -85,7 +85,7 @@ export function RecentHandoffsList({
             <div className="min-w-0 flex-1 space-y-0.5">
               <div className="flex items-start justify-between gap-2">
                 <p className="truncate font-medium text-sm">{handoff.rotation.name}</p>
-                <Badge className={statusClass(handoff.status)}>
+                <Badge tone={statusTone(handoff.status)}>
                   {STATUS_LABELS[handoff.status] ?? handoff.status}
                 </Badge>
               </div>
