@@ -14,7 +14,7 @@ export function TimesInZone({ className }: { className?: string }) {
     <p
       className={cn(
         'flex items-center gap-1.5 text-muted-foreground text-sm',
-        unsupported && 'text-amber-800 dark:text-amber-300',
+        unsupported && 'text-warning-foreground',
         className,
       )}
     >

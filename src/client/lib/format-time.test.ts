@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import {
+  dayPickerKey,
   formatDate,
   formatDateTime,
   formatDay,
+  formatDuration,
   formatMonth,
   formatShortDate,
   formatTime,
@@ -10,6 +12,7 @@ import {
   INVALID_DATE_TEXT,
   MISSING_DATE_TEXT,
   timesInText,
+  toLocalInput,
   viewerZone,
 } from './format-time';
 
@@ -117,4 +120,27 @@ describe('viewerZone', () => {
       Intl.DateTimeFormat().resolvedOptions().timeZone,
     );
   });
+});
+
+test('toLocalInput gives a datetime-local value in the zone asked for', () => {
+  expect(toLocalInput(new Date(Date.UTC(2026, 2, 5, 7, 9)), 'UTC')).toBe('2026-03-05T07:09');
+  expect(toLocalInput(new Date(Date.UTC(2026, 2, 5, 7, 9)), 'Europe/Berlin')).toBe(
+    '2026-03-05T08:09',
+  );
+  expect(toLocalInput(new Date(Date.UTC(2026, 2, 5, 3, 0)), 'America/New_York')).toBe(
+    '2026-03-04T22:00',
+  );
+});
+
+test('formatDuration gives the span in its largest unit', () => {
+  expect(formatDuration(new Date(Date.UTC(2026, 2, 5)), new Date(Date.UTC(2026, 2, 8)))).toBe(
+    '3 days',
+  );
+  expect(
+    formatDuration(new Date(Date.UTC(2026, 2, 5, 9)), new Date(Date.UTC(2026, 2, 5, 21))),
+  ).toBe('12 hours');
+});
+
+test('dayPickerKey names a local calendar day as M/D/YYYY', () => {
+  expect(dayPickerKey(new Date(2026, 2, 5))).toBe('3/5/2026');
 });

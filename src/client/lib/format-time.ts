@@ -1,4 +1,6 @@
+import { TZDate } from '@date-fns/tz';
 import { isTimeZone } from '@shared/domain/time-zones';
+import { format, formatDistanceStrict } from 'date-fns';
 
 /*
  * The one place the client turns an instant into text (decision 180). Every function takes the
@@ -123,4 +125,21 @@ export function formatDay(day: { year: number; month: number; day: number }): st
   return formatter('day', { weekday: 'long', month: 'long', day: 'numeric' }, 'UTC').format(
     new Date(Date.UTC(day.year, day.month - 1, day.day)),
   );
+}
+
+/** toLocalInput returns an instant as a datetime-local input value in `timeZone` (minutes). */
+export const toLocalInput = (date: Date, timeZone: string) =>
+  format(new TZDate(date.getTime(), timeZone), "yyyy-MM-dd'T'HH:mm");
+
+/** formatDuration returns how long from `start` to `end` lasts, in its largest unit ('3 days'). */
+export function formatDuration(start: Date, end: Date): string {
+  return formatDistanceStrict(end, start);
+}
+
+/**
+ * dayPickerKey names a day of the date picker as 'M/D/YYYY' (its data-day). The picker's days are
+ * local midnights of the calendar days it shows, so the browser's zone is the right one here.
+ */
+export function dayPickerKey(day: Date): string {
+  return day.toLocaleDateString('en-US');
 }

@@ -6,9 +6,10 @@ import { DarkModeToggle } from '@/components/dark-mode-toggle';
 import { LoadingState } from '@/components/loading-state';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetHeader, SheetTitle } from '@/components/ui/sheet';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useLogout } from '@/features/auth/api/logout';
 import { useDemoInbox } from '@/features/inbox/api/get-inbox';
 import { ChannelFailureBanner } from '@/features/outbox/components/channel-failure-banner';
+import { useAuth } from '@/lib/use-auth';
 import { AppFooter } from './app-footer';
 import { SidebarNav } from './sidebar-nav';
 
@@ -22,7 +23,8 @@ const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).User
  * wrong user; signed-out readers (help pages) get a 'Sign in' link instead of the avatar menu.
  */
 export function AppLayout() {
-  const { user, isLoading, isAdmin, logout, isLoggingOut } = useAuth();
+  const { user, isLoading, isAdmin } = useAuth();
+  const logout = useLogout();
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const showInbox = useDemoInbox(Boolean(user));
 
@@ -83,8 +85,8 @@ export function AppLayout() {
               <UserMenu
                 user={user}
                 showInbox={showInbox}
-                onLogout={logout}
-                isLoggingOut={isLoggingOut}
+                onLogout={() => logout.mutate()}
+                isLoggingOut={logout.isPending}
               />
             </Suspense>
           ) : (

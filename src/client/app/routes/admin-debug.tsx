@@ -11,10 +11,10 @@ export function DebugToolsPage() {
   return (
     <>
       <PageHeader title="Debug Tools" description="Diagnostics for administrators." />
-      <Alert className="mb-6 border-amber-500/50 bg-amber-50 text-amber-950 dark:bg-amber-950/40 dark:text-amber-100">
+      <Alert tone="warning" className="mb-6">
         <ShieldAlert aria-hidden="true" />
         <AlertTitle>Administrator Access Only</AlertTitle>
-        <AlertDescription className="text-amber-900 dark:text-amber-100">
+        <AlertDescription>
           These tools read the whole rotations table and run extra database queries. Running them on
           a busy production system may have a performance impact; use them to diagnose a problem,
           not routinely.

@@ -1,9 +1,9 @@
 import { PageHeader } from '@/components/page-header';
 import { useAuthOptions } from '@/features/auth/api/get-auth-options';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { InvitationsTable } from '@/features/invitations/components/invitations-table';
 import { InviteUserDialog } from '@/features/invitations/components/invite-user-dialog';
 import { UsersTable } from '@/features/users/components/users-table';
+import { useAuth } from '@/lib/use-auth';
 
 export function UserManagementPage() {
   const { user } = useAuth();

@@ -3,8 +3,8 @@ import { PageHeader } from '@/components/page-header';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { AdminTrail } from '@/features/audit-log/components/admin-trail';
 import { HandoffHistory } from '@/features/audit-log/components/handoff-history';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useRotation } from '@/features/rotations/api/get-rotation';
+import { useAuth } from '@/lib/use-auth';
 
 /** rotationIdParam reads ?rotationId=N (a row id), or null when absent or not one. */
 function rotationIdParam(value: string | null): number | null {

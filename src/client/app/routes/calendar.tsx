@@ -13,7 +13,6 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useCalendar } from '@/features/calendar/api/get-calendar';
 import { CalendarFeedsCard } from '@/features/calendar/components/calendar-feeds-card';
 import { CalendarLegend } from '@/features/calendar/components/calendar-legend';
@@ -28,6 +27,7 @@ import {
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMonth } from '@/lib/format-time';
+import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
 
 /**

@@ -6,7 +6,6 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { RecentHandoffsCard } from '@/features/handoffs/components/recent-handoffs';
 import { ChannelSetupAlert } from '@/features/outbox/components/channel-setup-alert';
@@ -19,6 +18,7 @@ import { RotationCard } from '@/features/rotations/components/rotation-card';
 import { RotationTable } from '@/features/rotations/components/rotation-table';
 import { SuspendedBanner } from '@/features/rotations/components/suspended-banner';
 import { showingAllText } from '@/features/rotations/lib/rotation-view';
+import { useAuth } from '@/lib/use-auth';
 
 function CardSkeletons() {
   return (

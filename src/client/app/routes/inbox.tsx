@@ -1,6 +1,6 @@
 import { PageHeader } from '@/components/page-header';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { InboxView } from '@/features/inbox/components/inbox-view';
+import { useAuth } from '@/lib/use-auth';
 
 /** InboxPage is the demo inbox at /inbox (decision 186): each person's own, and everyone's for administrators. */
 export function InboxPage() {

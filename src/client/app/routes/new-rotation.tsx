@@ -1,6 +1,6 @@
 import { can } from '@shared/domain/permissions';
 import { Navigate } from 'react-router';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useAuth } from '@/lib/use-auth';
 import { RotationsPage } from './rotations';
 
 /**

@@ -1,6 +1,6 @@
 import { PageHeader } from '@/components/page-header';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { OnCallTeamTable } from '@/features/on-call-team/components/on-call-team-table';
+import { useAuth } from '@/lib/use-auth';
 
 export function OnCallTeamPage() {
   const { isAdmin } = useAuth();

@@ -4,7 +4,6 @@ import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { usePerson } from '@/features/people/api/get-person';
 import {
   PersonContact,
@@ -12,6 +11,7 @@ import {
   PersonRotations,
 } from '@/features/people/components/person-view';
 import { ApiRequestError } from '@/lib/api-client';
+import { useAuth } from '@/lib/use-auth';
 
 function BackButton() {
   return (

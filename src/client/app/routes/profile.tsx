@@ -2,9 +2,9 @@ import { LoadingState } from '@/components/loading-state';
 import { PageHeader } from '@/components/page-header';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
 import { ProfileForm } from '@/features/profile/components/profile-form';
+import { useAuth } from '@/lib/use-auth';
 import { initials } from '@/lib/utils';
 
 export function ProfilePage() {

@@ -15,13 +15,13 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useRotationsList } from '@/features/rotations/api/get-rotations';
 import { CreateRotationDialog } from '@/features/rotations/components/create-rotation-dialog';
 import { EmptyState } from '@/features/rotations/components/empty-state';
 import { RotationTable } from '@/features/rotations/components/rotation-table';
 import { type RotationTab, rotationsInTab } from '@/features/rotations/lib/rotation-view';
 import { statusLine } from '@/lib/api-client';
+import { useAuth } from '@/lib/use-auth';
 
 const TABS: { value: RotationTab; label: string; empty: { title: string; text: string } }[] = [
   {

@@ -2,11 +2,11 @@ import { LoadingState } from '@/components/loading-state';
 import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useUserSettings } from '@/features/settings/api/get-user-settings';
 import { GeneralSettingsForm } from '@/features/settings/components/general-settings-form';
 import { IntegrationsPanel } from '@/features/settings/components/integrations-panel';
 import { NotificationSettingsForm } from '@/features/settings/components/notification-settings-form';
+import { useAuth } from '@/lib/use-auth';
 
 export function SettingsPage() {
   const { user } = useAuth();

@@ -11,6 +11,16 @@ const alertVariants = cva(
         destructive:
           'bg-card text-destructive *:data-[slot=alert-description]:text-destructive/90 [&>svg]:text-current',
       },
+      /** A tone (decision 194) colours the alert from the semantic tokens; it replaces `variant`. */
+      tone: {
+        warning:
+          'border-warning-border bg-warning text-warning-foreground *:data-[slot=alert-description]:text-warning-foreground',
+        success:
+          'border-success-border bg-success text-success-foreground *:data-[slot=alert-description]:text-success-foreground',
+        info: 'border-info-border bg-info text-info-foreground *:data-[slot=alert-description]:text-info-foreground',
+        danger:
+          'border-danger-border bg-danger text-danger-foreground *:data-[slot=alert-description]:text-danger-foreground',
+      },
     },
     defaultVariants: {
       variant: 'default',
@@ -18,16 +28,19 @@ const alertVariants = cva(
   },
 );
 
+/** Alert is a notice in the page; `tone` (warning, success, info, danger) colours it by meaning. */
 export function Alert({
   className,
   variant,
+  tone,
   ...props
 }: React.ComponentProps<'div'> & VariantProps<typeof alertVariants>) {
   return (
     <div
       data-slot="alert"
+      data-tone={tone ?? undefined}
       role="alert"
-      className={cn(alertVariants({ variant }), className)}
+      className={cn(alertVariants({ variant: tone ? null : variant, tone }), className)}
       {...props}
     />
   );

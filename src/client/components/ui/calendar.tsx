@@ -6,6 +6,7 @@ import {
   type Chevron as DayPickerChevron,
   getDefaultClassNames,
 } from 'react-day-picker';
+import { dayPickerKey } from '@/lib/format-time';
 import { cn } from '@/lib/utils';
 import { buttonVariants } from './button';
 
@@ -93,7 +94,7 @@ function CalendarDayButton({
   return (
     <button
       type="button"
-      data-day={day.date.toLocaleDateString('en-US')}
+      data-day={dayPickerKey(day.date)}
       data-selected-single={modifiers.selected || undefined}
       className={cn(
         buttonVariants({ variant: 'ghost', size: 'icon' }),

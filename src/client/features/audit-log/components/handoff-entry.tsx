@@ -9,31 +9,39 @@ import {
   TriangleAlert,
 } from 'lucide-react';
 import { Link } from 'react-router';
-import { Badge } from '@/components/ui/badge';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
 import { handoffKindLabel } from '../lib/labels';
 
-const STATUS_LOOK: Record<string, { icon: LucideIcon; tone: string }> = {
+const STATUS_LOOK: Record<string, { icon: LucideIcon; tone: BadgeTone | null }> = {
   success: {
     icon: CircleCheck,
-    tone: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200',
+    tone: 'success',
   },
   acknowledged: {
     icon: BellRing,
-    tone: 'bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200',
+    tone: 'info',
   },
   missed: {
     icon: CircleX,
-    tone: 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200',
+    tone: 'danger',
   },
   escalated: {
     icon: TriangleAlert,
-    tone: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
+    tone: 'warning',
   },
 };
 
-const OTHER_LOOK = { icon: ArrowRightLeft, tone: 'bg-muted text-foreground' };
+const OTHER_LOOK = { icon: ArrowRightLeft, tone: null };
+
+/** The icon disc's colours for each tone: the tone's surface and text, or the muted ones. */
+const DISC_TONE: Record<BadgeTone, string> = {
+  success: 'bg-success text-success-foreground',
+  info: 'bg-info text-info-foreground',
+  danger: 'bg-danger text-danger-foreground',
+  warning: 'bg-warning text-warning-foreground',
+};
 
 /** HandoffEntry is one line of the handoff history: what happened, its badge, where and when. */
 export function HandoffEntry({ handoff }: { handoff: Handoff }) {
@@ -46,7 +54,7 @@ export function HandoffEntry({ handoff }: { handoff: Handoff }) {
       <div
         className={cn(
           'mt-0.5 flex size-8 shrink-0 items-center justify-center rounded-full',
-          look.tone,
+          look.tone ? DISC_TONE[look.tone] : 'bg-muted text-foreground',
         )}
       >
         <Icon className="size-4" aria-hidden="true" />
@@ -54,7 +62,11 @@ export function HandoffEntry({ handoff }: { handoff: Handoff }) {
       <div className="min-w-0 flex-1 space-y-1">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
           <p className="font-medium text-sm">{text}</p>
-          <Badge variant="outline" className={cn('border-transparent', look.tone)}>
+          <Badge
+            variant="outline"
+            tone={look.tone}
+            className={cn(!look.tone && 'border-transparent bg-muted text-foreground')}
+          >
             {badge}
           </Badge>
           {handoff.urgent ? <Badge variant="destructive">Emergency</Badge> : null}

@@ -1,8 +1,8 @@
 import { SIGN_IN_MESSAGES } from '@shared/contracts/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest } from '@/lib/api-client';
 import { type AuthUserData, authUserQueryKey } from '@/lib/auth-user-query';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { GoogleSignInError, signInWithGoogle } from '../lib/sign-in-with-google';
 
 const LOGIN_FAILED_TOAST_MS = 10_000;
@@ -53,11 +53,11 @@ export function useGoogleSignIn() {
     onSuccess: (user) => {
       const signedIn: AuthUserData = { user };
       queryClient.setQueryData(authUserQueryKey, signedIn);
-      toast({ title: 'Login Successful', description: `Welcome, ${user.name}!` });
+      notifySuccess('Login Successful', `Welcome, ${user.name}!`);
     },
     onError: (error) => {
       const shown = signInFailureToast(error);
-      toast({ variant: 'destructive', ...shown });
+      notifyFailure(shown.title, shown.description);
       if (shown.title === 'Authentication Failed') {
         // Refused: make sure nothing of a half-finished sign-in stays behind.
         const signedOut: AuthUserData = null;

@@ -1,8 +1,8 @@
 import type { AuthResponse, LoginInput } from '@shared/contracts/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
-import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
 import { type AuthUserData, authUserQueryKey } from '@/lib/auth-user-query';
+import { notifyError, notifySuccess } from '@/lib/notify';
 
 /** How long the 'Login Failed' toast stays up. */
 const LOGIN_FAILED_TOAST_MS = 10_000;
@@ -15,13 +15,10 @@ export function useLogin() {
     onSuccess: ({ user }) => {
       const signedIn: AuthUserData = { user };
       queryClient.setQueryData(authUserQueryKey, signedIn);
-      toast({ title: 'Login Successful', description: `Welcome, ${user.name}!` });
+      notifySuccess('Login Successful', `Welcome, ${user.name}!`);
     },
     onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: 'Login Failed',
-        description: getErrorMessage(error, 'Invalid credentials'),
+      notifyError('Login Failed', error, 'Invalid credentials', {
         duration: LOGIN_FAILED_TOAST_MS,
       });
     },

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest } from '@/lib/api-client';
 import { authUserQueryKey } from '@/lib/auth-user-query';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
 
 /** useLogout ends the session, forgets every cached read and goes to /login. */
 export function useLogout() {
@@ -16,14 +16,10 @@ export function useLogout() {
       // Known to be signed out: the login screen need not ask the server again.
       queryClient.setQueryData(authUserQueryKey, null);
       navigate('/login', { replace: true });
-      toast({ title: 'Logged Out', description: 'You have been logged out successfully' });
+      notifySuccess('Logged Out', 'You have been logged out successfully');
     },
     onError: () => {
-      toast({
-        variant: 'destructive',
-        title: 'Logout Error',
-        description: 'There was a problem logging out. Please try again.',
-      });
+      notifyFailure('Logout Error', 'There was a problem logging out. Please try again.');
     },
   });
 }

@@ -11,11 +11,11 @@ import {
   FormMessage,
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { useAuth } from '../hooks/use-auth';
+import { useLogin } from '../api/login';
 
 /** LoginForm signs in with email and password, for servers that allow local sign-in. */
 export function LoginForm() {
-  const { login, isLoggingIn } = useAuth();
+  const login = useLogin();
   const form = useForm<LoginInput>({
     resolver: zodResolver(LoginInputSchema),
     defaultValues: { email: '', password: '' },
@@ -23,7 +23,11 @@ export function LoginForm() {
 
   return (
     <Form {...form}>
-      <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((input) => login(input))}>
+      <form
+        noValidate
+        className="grid gap-4"
+        onSubmit={form.handleSubmit((input) => login.mutate(input))}
+      >
         <FormField
           control={form.control}
           name="email"
@@ -50,7 +54,7 @@ export function LoginForm() {
             </FormItem>
           )}
         />
-        <Button type="submit" className="w-full" pending={isLoggingIn}>
+        <Button type="submit" className="w-full" pending={login.isPending}>
           Sign in
         </Button>
       </form>

@@ -1,6 +1,6 @@
 import { Navigate, Outlet } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
-import { useAuth } from '../hooks/use-auth';
+import { useAuth } from '@/lib/use-auth';
 
 /** RequireAuth shows its child routes to a signed-in user and sends anyone else to /login. */
 export function RequireAuth() {

@@ -1,7 +1,7 @@
 import type { CalendarFeedLinks, CalendarFeedStatus } from '@shared/contracts/calendar';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
-import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
+import { notifyError } from '@/lib/notify';
 import { feedStatusQueryKey } from './get-feed-status';
 
 /** useResetFeed makes new calendar feed links (the old ones stop working) and answers them once. */
@@ -13,13 +13,10 @@ export function useResetFeed() {
       queryClient.setQueryData<CalendarFeedStatus>(feedStatusQueryKey, { active: true });
     },
     onError: (error) =>
-      toast({
-        variant: 'destructive',
-        title: 'Error creating feed links',
-        description: getErrorMessage(
-          error,
-          'Could not create the calendar feed links. Please try again.',
-        ),
-      }),
+      notifyError(
+        'Error creating feed links',
+        error,
+        'Could not create the calendar feed links. Please try again.',
+      ),
   });
 }

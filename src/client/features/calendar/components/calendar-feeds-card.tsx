@@ -30,17 +30,17 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
-import { toast } from '@/components/ui/use-toast';
+import { notifySuccess } from '@/lib/notify';
 import { useFeedStatus } from '../api/get-feed-status';
 import { useResetFeed } from '../api/reset-feed';
 
 async function copy(url: string, what: string) {
   try {
     await navigator.clipboard.writeText(url);
-    toast({ title: 'Link copied', description: `The ${what} link is on your clipboard.` });
+    notifySuccess('Link copied', `The ${what} link is on your clipboard.`);
   } catch {
     // No clipboard (an insecure origin, a refused permission): the field can be copied by hand.
-    toast({ title: 'Copy the link by hand', description: url });
+    notifySuccess('Copy the link by hand', url);
   }
 }
 
@@ -104,10 +104,10 @@ export function CalendarFeedsCard({ rotations }: { rotations: { id: number; name
       onSuccess: (made) => {
         setLinks(made);
         setConfirmOpen(false);
-        toast({
-          title: active ? 'Feed links reset' : 'Feed links created',
-          description: 'Copy them now: Baton shows them only once.',
-        });
+        notifySuccess(
+          active ? 'Feed links reset' : 'Feed links created',
+          'Copy them now: Baton shows them only once.',
+        );
       },
     });
 

@@ -1,7 +1,7 @@
 import type { CoverageRequestList } from '@shared/contracts/coverage';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-export const coverageRequestsQueryKey = ['/api/coverage-requests'] as const;
+import { coverageRequestsQueryKey } from '@/lib/shared-reads';
 
 /** coverageRequestsQueryOptions reads the requests asking the signed-in user to cover, and theirs; every 30 s. */
 const coverageRequestsQueryOptions = () =>

@@ -1,9 +1,9 @@
 import type { CoverageRequestView } from '@shared/contracts/coverage';
 import type { CoverageAction } from '@shared/domain/coverage';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
-import { apiRequest, getErrorMessage } from '@/lib/api-client';
-import { coverageRequestsQueryKey } from './get-coverage-requests';
+import { apiRequest } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { coverageRequestsQueryKey } from '@/lib/shared-reads';
 
 const DONE: Record<CoverageAction, [string, (r: CoverageRequestView) => string]> = {
   accept: [
@@ -22,7 +22,7 @@ export function useRespondToCoverage() {
       apiRequest<CoverageRequestView>('POST', `/api/coverage-requests/${id}/${action}`),
     onSuccess: async (request, { action }) => {
       const [title, description] = DONE[action];
-      toast({ title, description: description(request) });
+      notifySuccess(title, description(request));
       await Promise.all(
         [
           coverageRequestsQueryKey,
@@ -33,13 +33,10 @@ export function useRespondToCoverage() {
       );
     },
     onError: (error) =>
-      toast({
-        variant: 'destructive',
-        title: 'Error answering coverage request',
-        description: getErrorMessage(
-          error,
-          'There was an error answering the coverage request. Please try again.',
-        ),
-      }),
+      notifyError(
+        'Error answering coverage request',
+        error,
+        'There was an error answering the coverage request. Please try again.',
+      ),
   });
 }

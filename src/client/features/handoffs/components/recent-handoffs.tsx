@@ -16,7 +16,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { initials } from '@/lib/utils';
 import { useRecentHandoffs } from '../api/get-recent-handoffs';
-import { handoffKindLabel, handoffStatusClass, STATUS_LABELS } from '../lib/labels';
+import { handoffKindLabel, handoffStatusTone, STATUS_LABELS } from '../lib/labels';
 
 /** handoffSentence returns 'A → B' in words: who handed the baton to whom. */
 function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | 'kind'>): string {
@@ -56,7 +56,7 @@ function RecentHandoffsList({
             <div className="min-w-0 flex-1 space-y-0.5">
               <div className="flex items-start justify-between gap-2">
                 <p className="truncate font-medium text-sm">{handoff.rotation.name}</p>
-                <Badge className={handoffStatusClass(handoff.status)}>
+                <Badge tone={handoffStatusTone(handoff.status)}>
                   {STATUS_LABELS[handoff.status] ?? handoff.status}
                 </Badge>
               </div>

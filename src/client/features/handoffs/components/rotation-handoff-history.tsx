@@ -22,7 +22,7 @@ import {
   ROTATION_HANDOFF_HISTORY_LIMIT,
   useRotationHandoffHistory,
 } from '../api/get-rotation-handoff-history';
-import { handoffKindLabel, handoffStatusClass } from '../lib/labels';
+import { handoffKindLabel, handoffStatusTone } from '../lib/labels';
 
 /** notesAuthorName names who wrote a handoff's notes, when the handoff records it. */
 function notesAuthorName(handoff: Handoff): string | null {
@@ -37,7 +37,7 @@ function HistoryEntry({ handoff }: { handoff: Handoff }) {
     <li className="grid gap-1.5 px-4 py-3 sm:px-6">
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <p className="font-medium text-sm">{text}</p>
-        <Badge className={handoffStatusClass(handoff.status)}>{badge}</Badge>
+        <Badge tone={handoffStatusTone(handoff.status)}>{badge}</Badge>
         {handoff.urgent ? <Badge variant="destructive">Emergency</Badge> : null}
       </div>
       <p className="text-muted-foreground text-xs">

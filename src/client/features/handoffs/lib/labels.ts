@@ -1,3 +1,5 @@
+import type { BadgeTone } from '@/components/ui/badge';
+
 const KIND_LABELS: Record<string, string> = {
   take: 'Took on-call',
   pass: 'Passed',
@@ -22,15 +24,15 @@ export const STATUS_LABELS: Record<string, string> = {
   escalated: 'Escalated',
 };
 
-/** handoffStatusClass returns the colours of a handoff status's badge. */
-export function handoffStatusClass(status: string): string {
+/** handoffStatusTone returns the tone of a handoff status's badge. */
+export function handoffStatusTone(status: string): BadgeTone {
   switch (status) {
     case 'missed':
     case 'escalated':
-      return 'border-transparent bg-amber-100 text-amber-900 dark:bg-amber-500/15 dark:text-amber-300';
+      return 'warning';
     case 'acknowledged':
-      return 'border-transparent bg-sky-100 text-sky-800 dark:bg-sky-500/15 dark:text-sky-300';
+      return 'info';
     default:
-      return 'border-transparent bg-emerald-100 text-emerald-800 dark:bg-emerald-500/15 dark:text-emerald-300';
+      return 'success';
   }
 }

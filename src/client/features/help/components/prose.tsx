@@ -35,7 +35,7 @@ export function Callout({
       className={cn(
         'rounded-lg border p-4 text-sm',
         tone === 'warning'
-          ? 'border-amber-500/50 bg-amber-50 text-amber-950 dark:bg-amber-950/40 dark:text-amber-100'
+          ? 'border-warning-border bg-warning text-warning-foreground'
           : 'bg-muted/60',
       )}
     >

@@ -1,7 +1,7 @@
 import type { CreateInvitationInput, InvitationListItem } from '@shared/contracts/invitations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
-import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { invitationsQueryOptions } from './get-invitations';
 
 /** The list is refreshed at once and again this much later (specification section 7). */
@@ -15,19 +15,12 @@ export function useCreateInvitation() {
     mutationFn: (input: CreateInvitationInput) =>
       apiRequest<InvitationListItem>('POST', '/api/invitations', input),
     onSuccess: () => {
-      toast({
-        title: 'Invitation Sent',
-        description: 'User invitation has been sent successfully.',
-      });
+      notifySuccess('Invitation Sent', 'User invitation has been sent successfully.');
       void queryClient.invalidateQueries({ queryKey });
       setTimeout(() => void queryClient.invalidateQueries({ queryKey }), REFRESH_AGAIN_MS);
     },
     onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: 'Invitation Failed',
-        description: getErrorMessage(error, 'Failed to send invitation. Please try again.'),
-      });
+      notifyError('Invitation Failed', error, 'Failed to send invitation. Please try again.');
     },
   });
 }

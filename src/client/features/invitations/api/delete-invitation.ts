@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
 import { apiRequest } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
 import { invitationsQueryOptions } from './get-invitations';
 
 /** useDeleteInvitation deletes an invitation and refreshes the list. */
@@ -9,18 +9,11 @@ export function useDeleteInvitation() {
   return useMutation({
     mutationFn: (id: number) => apiRequest<unknown>('DELETE', `/api/invitations/${id}`),
     onSuccess: () => {
-      toast({
-        title: 'Invitation Deleted',
-        description: 'Invitation has been deleted successfully.',
-      });
+      notifySuccess('Invitation Deleted', 'Invitation has been deleted successfully.');
       void queryClient.invalidateQueries({ queryKey: invitationsQueryOptions().queryKey });
     },
     onError: () => {
-      toast({
-        variant: 'destructive',
-        title: 'Delete Failed',
-        description: 'Failed to delete invitation. Please try again.',
-      });
+      notifyFailure('Delete Failed', 'Failed to delete invitation. Please try again.');
     },
   });
 }

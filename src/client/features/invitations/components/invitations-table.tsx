@@ -23,7 +23,7 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { toast } from '@/components/ui/use-toast';
+import { notifySuccess } from '@/lib/notify';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { useDeleteInvitation } from '../api/delete-invitation';
 import { useInvitations } from '../api/get-invitations';
@@ -40,10 +40,10 @@ async function copyLink(invitation: InvitationListItem) {
   if (!invitation.inviteUrl) return;
   try {
     await navigator.clipboard.writeText(invitation.inviteUrl);
-    toast({ title: 'Link copied', description: invitation.inviteUrl });
+    notifySuccess('Link copied', invitation.inviteUrl);
   } catch {
     // No clipboard (an insecure origin, a refused permission): show the link to copy by hand.
-    toast({ title: 'Invitation link', description: invitation.inviteUrl });
+    notifySuccess('Invitation link', invitation.inviteUrl);
   }
 }
 

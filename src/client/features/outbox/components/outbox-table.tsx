@@ -3,7 +3,7 @@ import { Mail, MessageSquare, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Badge } from '@/components/ui/badge';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -17,7 +17,6 @@ import {
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { getErrorMessage } from '@/lib/api-client';
 import { useTimeFormat } from '@/lib/use-time-format';
-import { cn } from '@/lib/utils';
 import { OUTBOX_FILTERS, OUTBOX_LIMIT, type OutboxFilter, useOutbox } from '../api/get-outbox';
 
 const FILTER_LABELS: Record<OutboxFilter, string> = {
@@ -27,10 +26,10 @@ const FILTER_LABELS: Record<OutboxFilter, string> = {
   failed: 'Failed',
 };
 
-const STATUS_CLASSES: Record<string, string> = {
-  sent: 'border-transparent bg-emerald-700 text-white dark:bg-emerald-800',
-  failed: 'border-transparent bg-destructive text-white dark:bg-destructive/70',
-  pending: 'border-transparent bg-amber-700 text-white dark:bg-amber-800',
+const STATUS_TONES: Record<string, BadgeTone> = {
+  sent: 'success',
+  failed: 'danger',
+  pending: 'warning',
 };
 
 function DeliveryState({ entry }: { entry: OutboxEntry }) {
@@ -53,10 +52,7 @@ function DeliveryState({ entry }: { entry: OutboxEntry }) {
           Not sent: no channel
         </Badge>
       ) : (
-        <Badge
-          variant="outline"
-          className={cn('min-w-max capitalize', STATUS_CLASSES[entry.status])}
-        >
+        <Badge variant="outline" tone={STATUS_TONES[entry.status]} className="min-w-max capitalize">
           {entry.status}
         </Badge>
       )}

@@ -1,8 +1,8 @@
 import type { Page } from '@shared/contracts/paging';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
-import { refreshPageViews } from './invalidate';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { refreshPageViews } from '@/lib/shared-reads';
 
 /** useAcknowledgePage acknowledges a page sent to the signed-in user (POST /api/pages/{id}/acknowledge). */
 export function useAcknowledgePage() {

@@ -1,8 +1,8 @@
 import type { EscalatePageInput, Page } from '@shared/contracts/paging';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
-import { refreshPageViews } from './invalidate';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { refreshPageViews } from '@/lib/shared-reads';
 
 export type EscalatePageVariables = { page: Pick<Page, 'id' | 'rotation'> } & EscalatePageInput;
 

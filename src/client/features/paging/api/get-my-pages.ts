@@ -1,7 +1,7 @@
 import type { Page } from '@shared/contracts/paging';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-export const myPagesQueryKey = ['/api/user/pages'] as const;
+import { myPagesQueryKey } from '@/lib/shared-reads';
 
 /**
  * myPagesQueryOptions reads the unresolved pages sent to the signed-in user. Polled every 30 s

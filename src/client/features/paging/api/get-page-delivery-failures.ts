@@ -1,7 +1,7 @@
 import type { PageDeliveryFailure } from '@shared/contracts/paging';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-export const pageDeliveryFailuresQueryKey = ['/api/user/page-delivery-failures'] as const;
+import { pageDeliveryFailuresQueryKey } from '@/lib/shared-reads';
 
 /**
  * pageDeliveryFailuresQueryOptions reads what the signed-in user paged that could not be

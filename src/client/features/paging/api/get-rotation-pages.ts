@@ -1,16 +1,10 @@
 import type { Page } from '@shared/contracts/paging';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { rotationPagesQueryKey } from '@/lib/shared-reads';
 
 /** How many pages each read of the history brings. */
 const PAGE_HISTORY_SIZE = 20;
-
-/**
- * rotationPagesQueryKey sits under the rotation's own key (['/api/rotations', id]), so whatever
- * refreshes a rotation refreshes its page history too.
- */
-export const rotationPagesQueryKey = (rotationId: number) =>
-  ['/api/rotations', rotationId, 'pages'] as const;
 
 /** rotationPagesQueryOptions reads a rotation's page history, newest first, 20 at a time. */
 const rotationPagesQueryOptions = (rotationId: number) =>

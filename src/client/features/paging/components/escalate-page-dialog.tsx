@@ -1,5 +1,11 @@
-import { EscalatePageInputSchema, type Page } from '@shared/contracts/paging';
-import { useId, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type EscalatePageInput,
+  EscalatePageInputSchema,
+  type Page,
+} from '@shared/contracts/paging';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -9,9 +15,18 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import {
+  Form,
+  FormControl,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
 import { Textarea } from '@/components/ui/textarea';
 import { useEscalatePage } from '../api/escalate-page';
+
+const EMPTY: EscalatePageInput = { reason: '' };
 
 /** EscalatePageDialog hands an unacknowledged page to the next person in the rotation, with a reason. */
 export function EscalatePageDialog({
@@ -24,36 +39,16 @@ export function EscalatePageDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const escalate = useEscalatePage();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const ids = useId();
+  const form = useForm<EscalatePageInput, unknown, z.output<typeof EscalatePageInputSchema>>({
+    resolver: zodResolver(EscalatePageInputSchema),
+    defaultValues: EMPTY,
+  });
   const pending = escalate.isPending;
 
   const close = (next: boolean) => {
     if (pending) return;
-    if (!next) {
-      setReason('');
-      setError(null);
-    }
+    if (!next) form.reset(EMPTY);
     onOpenChange(next);
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const parsed = EscalatePageInputSchema.safeParse({ reason });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Please enter a reason');
-      return;
-    }
-    escalate.mutate(
-      { page, reason: parsed.data.reason },
-      {
-        onSuccess: () => {
-          setReason('');
-          onOpenChange(false);
-        },
-      },
-    );
   };
 
   return (
@@ -67,39 +62,55 @@ export function EscalatePageDialog({
             channels. {page.pagedBy ? `${page.pagedBy.name} is told.` : ''}
           </DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={submit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor={`${ids}-reason`} className={error ? 'text-destructive' : ''}>
-              Reason
-            </Label>
-            <Textarea
-              id={`${ids}-reason`}
-              rows={3}
-              value={reason}
-              onChange={(e) => {
-                setReason(e.target.value);
-                setError(null);
-              }}
-              disabled={pending}
-              placeholder="Why does this page need someone else? For example: I am on a flight."
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${ids}-error` : undefined}
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit(({ reason }) =>
+              escalate.mutate(
+                { page, reason },
+                {
+                  onSuccess: () => {
+                    form.reset(EMPTY);
+                    onOpenChange(false);
+                  },
+                },
+              ),
+            )}
+          >
+            <FormField
+              control={form.control}
+              name="reason"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Reason</FormLabel>
+                  <FormControl>
+                    <Textarea
+                      rows={3}
+                      disabled={pending}
+                      placeholder="Why does this page need someone else? For example: I am on a flight."
+                      {...field}
+                    />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
             />
-            {error ? (
-              <p id={`${ids}-error`} className="text-destructive text-sm">
-                {error}
-              </p>
-            ) : null}
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={pending} onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={pending}>
-              {pending ? 'Escalating...' : 'Escalate'}
-            </Button>
-          </DialogFooter>
-        </form>
+            <DialogFooter>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={pending}
+                onClick={() => close(false)}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" pending={pending}>
+                {pending ? 'Escalating...' : 'Escalate'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

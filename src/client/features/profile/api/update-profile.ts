@@ -1,8 +1,8 @@
 import type { UpdateUserInput, User } from '@shared/contracts/users';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
-import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
 import { type AuthUserData, authUserQueryKey } from '@/lib/auth-user-query';
+import { notifyError, notifySuccess } from '@/lib/notify';
 
 /**
  * useUpdateProfile saves the signed-in user's profile (PATCH /api/users/{own id}); the answer
@@ -19,21 +19,14 @@ export function useUpdateProfile() {
     onSuccess: (user) => {
       const updated: AuthUserData = { user };
       queryClient.setQueryData(authUserQueryKey, updated);
-      toast({
-        title: 'Profile updated',
-        description: 'Your profile has been updated successfully',
-      });
+      notifySuccess('Profile updated', 'Your profile has been updated successfully');
     },
     onError: (error) => {
       const fallback =
         error instanceof Error && error.message === 'User not authenticated'
           ? error.message
           : 'Failed to update profile';
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: getErrorMessage(error, fallback),
-      });
+      notifyError('Error', error, fallback);
     },
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { refreshRotationViews } from './refresh';
 
 /** useActivateRotation reactivates a suspended rotation (POST .../activate). */

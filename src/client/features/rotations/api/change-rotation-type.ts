@@ -1,8 +1,7 @@
 import type { Rotation } from '@shared/contracts/rotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
 import { ApiRequestError, apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifyFailure, notifySuccess } from '@/lib/notify';
 import { needsScheduleFirst } from '../lib/rotation-view';
 import { refreshRotationViews } from './refresh';
 
@@ -10,11 +9,10 @@ export type ChangeRotationTypeVariables = { rotationId: number; type: Rotation['
 
 /** notifyScheduleNeeded shows the 'Schedule needed' toast of a refused switch to scheduled. */
 export function notifyScheduleNeeded(): void {
-  toast({
-    variant: 'destructive',
-    title: 'Schedule needed',
-    description: 'Add a schedule first: a scheduled rotation needs at least one schedule entry.',
-  });
+  notifyFailure(
+    'Schedule needed',
+    'Add a schedule first: a scheduled rotation needs at least one schedule entry.',
+  );
 }
 
 /**

@@ -6,8 +6,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { CREATE_REFETCH_DELAY_MS } from '../constants';
-import { notifyError, notifySuccess } from '../lib/notify';
 import { rotationsQueryKey } from './get-rotations';
 
 /**

@@ -1,7 +1,7 @@
 import type { ScheduleEntry, ScheduleEntryInput } from '@shared/contracts/rotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { refreshRotationViews } from './refresh';
 
 export type CreateScheduleVariables = ScheduleEntryInput & { rotationId: number };

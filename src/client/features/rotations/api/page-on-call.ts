@@ -5,9 +5,9 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query';
-import { refreshPageViews } from '@/features/paging/api/invalidate';
 import { apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { refreshPageViews } from '@/lib/shared-reads';
 
 export type PageResponse = { sentTo: { name: string } };
 export type PageOnCallVariables = PageInput & { rotationId: number };

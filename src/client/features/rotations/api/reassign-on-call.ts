@@ -1,7 +1,7 @@
 import type { ReassignInput, Rotation } from '@shared/contracts/rotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { refreshHandoffHistories, writeRotationAnswer } from './refresh';
 
 export type ReassignVariables = {

@@ -1,7 +1,7 @@
 import type { ReorderMembersInput, Rotation } from '@shared/contracts/rotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { reorderPayload } from '../lib/rotation-view';
 import { rotationQueryKey } from './get-rotation';
 import { refreshRotationViews } from './refresh';

@@ -5,9 +5,9 @@ import {
   useMutation,
   useQueryClient,
 } from '@tanstack/react-query';
-import { coverageRequestsQueryKey } from '@/features/coverage/api/get-coverage-requests';
 import { apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
+import { coverageRequestsQueryKey } from '@/lib/shared-reads';
 import { rotationQueryKey } from './get-rotation';
 
 export type RequestCoverageVariables = CoverageRequestInput & {

@@ -6,7 +6,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { ApiRequestError, apiRequest } from '@/lib/api-client';
-import { notifyError, notifySuccess } from '../lib/notify';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { needsScheduleFirst } from '../lib/rotation-view';
 import { notifyScheduleNeeded } from './change-rotation-type';
 import { rotationQueryKey } from './get-rotation';

@@ -1,6 +1,8 @@
-import type { Rotation } from '@shared/contracts/rotations';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { AddMemberInputSchema, type Rotation } from '@shared/contracts/rotations';
 import { nextMemberOrder } from '@shared/domain/rotation';
-import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -10,11 +12,19 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import { Form } from '@/components/ui/form';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAddMember } from '../api/add-member';
 import { useEligibleUsers } from '../api/get-eligible-users';
+import { chosenPerson } from '../lib/chosen-person';
 import { MemberPreview } from './member-preview';
-import { PersonSelect } from './person-select';
+import { PersonField } from './person-select';
+
+const AddMemberFormSchema = z.object({
+  userId: chosenPerson(AddMemberInputSchema.shape.userId),
+});
+type AddMemberFormValues = z.input<typeof AddMemberFormSchema>;
+const EMPTY: AddMemberFormValues = { userId: '' };
 
 /**
  * AddMemberDialog adds a user with the on-call or manager role who is not yet a member, at the
@@ -31,47 +41,23 @@ export function AddMemberDialog({
 }) {
   const eligible = useEligibleUsers({ enabled: open });
   const addMember = useAddMember();
-  const [userId, setUserId] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const ids = useId();
+  const form = useForm<AddMemberFormValues, unknown, z.output<typeof AddMemberFormSchema>>({
+    resolver: zodResolver(AddMemberFormSchema),
+    defaultValues: EMPTY,
+  });
   const pending = addMember.isPending;
 
   const memberIds = new Set(rotation.members.map((m) => m.userId));
   const candidates = (eligible.data ?? [])
     .filter((u) => !memberIds.has(u.id))
     .map(({ id, name, email, phone }) => ({ id, name, email, phone }));
+  const userId = form.watch('userId');
   const chosen = candidates.find((p) => String(p.id) === userId) ?? null;
 
-  const reset = () => {
-    setUserId('');
-    setError(null);
-  };
   const close = (next: boolean) => {
     if (pending) return;
-    if (!next) reset();
+    if (!next) form.reset(EMPTY);
     onOpenChange(next);
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!chosen) {
-      setError('Please select a team member');
-      return;
-    }
-    addMember.mutate(
-      {
-        rotationId: rotation.id,
-        userId: chosen.id,
-        order: nextMemberOrder(rotation.members),
-        userName: chosen.name,
-      },
-      {
-        onSuccess: () => {
-          reset();
-          onOpenChange(false);
-        },
-      },
-    );
   };
 
   return (
@@ -83,41 +69,64 @@ export function AddMemberDialog({
             Add a team member to {rotation.name}. They join at the end of the rotation order.
           </DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={submit} className="grid gap-4">
-          {eligible.isPending ? (
-            <div className="grid gap-2">
-              <Skeleton className="h-4 w-24" />
-              <Skeleton className="h-9 w-full" />
-            </div>
-          ) : eligible.isError ? (
-            <p role="alert" className="text-destructive text-sm">
-              Failed to fetch eligible users
-            </p>
-          ) : (
-            <PersonSelect
-              id={`${ids}-user`}
-              label="Team member"
-              people={candidates}
-              value={userId}
-              onChange={(value) => {
-                setUserId(value);
-                setError(null);
-              }}
-              disabled={pending}
-              error={error}
-              emptyText="Everyone with the on-call or manager role is already in this rotation."
-            />
-          )}
-          {chosen ? <MemberPreview person={chosen} /> : null}
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={pending} onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={pending} disabled={eligible.isPending}>
-              {pending ? 'Adding...' : 'Add person'}
-            </Button>
-          </DialogFooter>
-        </form>
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit(({ userId: id }) => {
+              const person = candidates.find((p) => p.id === id);
+              if (!person) return;
+              addMember.mutate(
+                {
+                  rotationId: rotation.id,
+                  userId: person.id,
+                  order: nextMemberOrder(rotation.members),
+                  userName: person.name,
+                },
+                {
+                  onSuccess: () => {
+                    form.reset(EMPTY);
+                    onOpenChange(false);
+                  },
+                },
+              );
+            })}
+          >
+            {eligible.isPending ? (
+              <div className="grid gap-2">
+                <Skeleton className="h-4 w-24" />
+                <Skeleton className="h-9 w-full" />
+              </div>
+            ) : eligible.isError ? (
+              <p role="alert" className="text-destructive text-sm">
+                Failed to fetch eligible users
+              </p>
+            ) : (
+              <PersonField
+                control={form.control}
+                name="userId"
+                label="Team member"
+                people={candidates}
+                disabled={pending}
+                emptyText="Everyone with the on-call or manager role is already in this rotation."
+              />
+            )}
+            {chosen ? <MemberPreview person={chosen} /> : null}
+            <DialogFooter>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={pending}
+                onClick={() => close(false)}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" pending={pending} disabled={eligible.isPending}>
+                {pending ? 'Adding...' : 'Add person'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

@@ -1,9 +1,10 @@
 import { TZDate } from '@date-fns/tz';
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { Rotation } from '@shared/contracts/rotations';
 import { membersInOrder } from '@shared/domain/rotation';
-import { formatDistanceStrict } from 'date-fns';
 import { CalendarIcon } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { Calendar } from '@/components/ui/calendar';
 import {
@@ -14,6 +15,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import { Form } from '@/components/ui/form';
 import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import {
   Select,
@@ -22,10 +24,11 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { formatDuration } from '@/lib/format-time';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
 import { useCreateSchedule } from '../api/create-schedule';
-import { type ScheduleFormErrors, validateScheduleForm } from '../lib/schedule-form';
+import { ScheduleFormSchema, type ScheduleFormValues } from '../lib/schedule-form';
 import {
   DURATION_PRESETS,
   dayIn,
@@ -42,7 +45,9 @@ import {
   to24Hour,
   withClockTime,
 } from '../lib/schedule-picker';
-import { PersonSelect } from './person-select';
+import { PersonField } from './person-select';
+
+const EMPTY: ScheduleFormValues = { userId: '', startTime: '', endTime: '' };
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -62,67 +67,40 @@ export function AddScheduleDialog({
 }) {
   const fmt = useTimeFormat();
   const createSchedule = useCreateSchedule();
-  const [userId, setUserId] = useState('');
-  const [start, setStart] = useState<Date | null>(null);
-  const [end, setEnd] = useState<Date | null>(null);
+  const form = useForm<ScheduleFormValues>({
+    resolver: zodResolver(ScheduleFormSchema),
+    defaultValues: EMPTY,
+  });
   const [startOpen, setStartOpen] = useState(false);
   const [endOpen, setEndOpen] = useState(false);
-  const [errors, setErrors] = useState<ScheduleFormErrors>({});
-  const ids = useId();
   const pending = createSchedule.isPending;
   const people = membersInOrder(rotation.members).map((m) => m.user);
+  const errors = form.formState.errors;
+  const [userId, startTime, endTime] = form.watch(['userId', 'startTime', 'endTime']);
+  // The form keeps instants (ISO); the pickers work on days and clock times in the viewer's zone.
+  const start = startTime ? new TZDate(Date.parse(startTime), fmt.timeZone) : null;
+  const end = endTime ? new TZDate(Date.parse(endTime), fmt.timeZone) : null;
 
-  const reset = () => {
-    setUserId('');
-    setStart(null);
-    setEnd(null);
-    setErrors({});
-  };
   const close = (next: boolean) => {
     if (pending) return;
-    if (!next) reset();
+    if (!next) form.reset(EMPTY);
     onOpenChange(next);
   };
 
+  // A TZDate writes its zone's offset; the form (and the API) get the instant in UTC.
+  const instant = (at: Date) => new Date(at.getTime()).toISOString();
   const changeStart = (next: Date) => {
-    setStart(next);
-    setErrors((e) => ({ ...e, startTime: undefined, endTime: undefined }));
+    form.setValue('startTime', instant(next));
+    form.clearErrors(['startTime', 'endTime']);
   };
   const changeEnd = (next: Date) => {
-    setEnd(next);
-    setErrors((e) => ({ ...e, endTime: undefined }));
+    form.setValue('endTime', instant(next));
+    form.clearErrors('endTime');
   };
 
   const clock = start ? to12Hour(start.getHours()) : null;
   const setClock = (hour12: number, minute: number, meridiem: Meridiem) => {
     if (start) changeStart(withClockTime(start, to24Hour(hour12, meridiem), minute));
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const values = {
-      userId,
-      // A TZDate writes its zone's offset; the API gets the instant in UTC.
-      startTime: start ? new Date(start.getTime()).toISOString() : '',
-      endTime: end ? new Date(end.getTime()).toISOString() : '',
-    };
-    const found = validateScheduleForm(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    createSchedule.mutate(
-      {
-        rotationId: rotation.id,
-        userId: Number(userId),
-        startTime: values.startTime,
-        endTime: values.endTime,
-      },
-      {
-        onSuccess: () => {
-          reset();
-          onOpenChange(false);
-        },
-      },
-    );
   };
 
   const chosen = people.find((p) => String(p.id) === userId);
@@ -137,229 +115,255 @@ export function AddScheduleDialog({
             {fmt.timeZone}).{fmt.unsupported ? ` ${fmt.timesIn}.` : null}
           </DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={submit} className="grid gap-5">
-          <PersonSelect
-            id={`${ids}-user`}
-            label="Team member"
-            people={people}
-            value={userId}
-            onChange={(value) => {
-              setUserId(value);
-              setErrors((e) => ({ ...e, userId: undefined }));
-            }}
-            disabled={pending}
-            error={errors.userId}
-            emptyText="Add members to the rotation before scheduling them."
-          />
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-5"
+            onSubmit={form.handleSubmit((values) =>
+              createSchedule.mutate(
+                {
+                  rotationId: rotation.id,
+                  userId: Number(values.userId),
+                  startTime: values.startTime,
+                  endTime: values.endTime,
+                },
+                {
+                  onSuccess: () => {
+                    form.reset(EMPTY);
+                    onOpenChange(false);
+                  },
+                },
+              ),
+            )}
+          >
+            <PersonField
+              control={form.control}
+              name="userId"
+              label="Team member"
+              people={people}
+              disabled={pending}
+              emptyText="Add members to the rotation before scheduling them."
+            />
 
-          <fieldset className="grid gap-3" disabled={pending}>
-            <legend
-              className={cn('mb-2 font-medium text-sm', errors.startTime && 'text-destructive')}
-            >
-              Start
-            </legend>
-            <Popover open={startOpen} onOpenChange={setStartOpen}>
-              <PopoverTrigger asChild>
-                <Button
-                  type="button"
-                  variant="outline"
-                  aria-label={start ? `Start date: ${fmt.date(start)}` : 'Pick a start date'}
-                  aria-invalid={errors.startTime ? true : undefined}
-                  className={cn('justify-start font-normal', !start && 'text-muted-foreground')}
-                >
-                  <CalendarIcon aria-hidden="true" />
-                  {start ? fmt.date(start) : 'Pick a start date'}
-                </Button>
-              </PopoverTrigger>
-              <PopoverContent
-                className="w-auto p-0"
-                align="start"
-                aria-label="Choose the start day"
+            <fieldset className="grid gap-3" disabled={pending}>
+              <legend
+                className={cn('mb-2 font-medium text-sm', errors.startTime && 'text-destructive')}
               >
-                <Calendar
-                  mode="single"
-                  timeZone={fmt.timeZone}
-                  selected={start ?? undefined}
-                  defaultMonth={start ?? undefined}
-                  disabled={(day) =>
-                    isPastDay(dayIn(day, fmt.timeZone), new TZDate(Date.now(), fmt.timeZone))
-                  }
-                  onSelect={(day) => {
-                    if (!day) return;
-                    const picked = pickStartDay(dayIn(day, fmt.timeZone), end);
-                    changeStart(picked.start);
-                    setEnd(picked.end);
-                    setStartOpen(false);
-                  }}
-                />
-              </PopoverContent>
-            </Popover>
-            <div className="grid gap-2">
-              <fieldset className="flex flex-wrap gap-1.5">
-                <legend className="mb-1.5 text-muted-foreground text-xs">Start time</legend>
-                {START_PRESETS.map((preset) => {
-                  const active =
-                    start?.getHours() === preset.hour && start.getMinutes() === preset.minute;
-                  return (
-                    <Button
-                      key={preset.label}
-                      type="button"
-                      size="sm"
-                      variant={active ? 'default' : 'outline'}
-                      aria-pressed={active}
-                      disabled={!start}
-                      className="h-7 px-2 text-xs"
-                      onClick={() =>
-                        start && changeStart(withClockTime(start, preset.hour, preset.minute))
-                      }
-                    >
-                      {preset.label}
-                    </Button>
-                  );
-                })}
-              </fieldset>
-              <div className="flex items-center gap-2">
-                <Select
-                  value={clock ? String(clock.hour) : ''}
-                  onValueChange={(v) =>
-                    clock && start && setClock(Number(v), start.getMinutes(), clock.meridiem)
-                  }
-                  disabled={!start}
+                Start
+              </legend>
+              <Popover open={startOpen} onOpenChange={setStartOpen}>
+                <PopoverTrigger asChild>
+                  <Button
+                    type="button"
+                    variant="outline"
+                    aria-label={start ? `Start date: ${fmt.date(start)}` : 'Pick a start date'}
+                    aria-invalid={errors.startTime ? true : undefined}
+                    className={cn('justify-start font-normal', !start && 'text-muted-foreground')}
+                  >
+                    <CalendarIcon aria-hidden="true" />
+                    {start ? fmt.date(start) : 'Pick a start date'}
+                  </Button>
+                </PopoverTrigger>
+                <PopoverContent
+                  className="w-auto p-0"
+                  align="start"
+                  aria-label="Choose the start day"
                 >
-                  <SelectTrigger className="w-20" aria-label="Start hour" size="sm">
-                    <SelectValue placeholder="Hour" />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {HOURS_12.map((h) => (
-                      <SelectItem key={h} value={String(h)}>
-                        {h}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-                <span aria-hidden="true" className="text-muted-foreground">
-                  :
-                </span>
-                <Select
-                  value={start ? String(roundToMinuteStep(start.getMinutes())) : ''}
-                  onValueChange={(v) => clock && setClock(clock.hour, Number(v), clock.meridiem)}
-                  disabled={!start}
-                >
-                  <SelectTrigger className="w-20" aria-label="Start minute" size="sm">
-                    <SelectValue placeholder="Min" />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {MINUTES.map((m) => (
-                      <SelectItem key={m} value={String(m)}>
-                        {pad(m)}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-                <Select
-                  value={clock?.meridiem ?? ''}
-                  onValueChange={(v) =>
-                    clock && start && setClock(clock.hour, start.getMinutes(), v as Meridiem)
-                  }
-                  disabled={!start}
-                >
-                  <SelectTrigger className="w-20" aria-label="AM or PM" size="sm">
-                    <SelectValue placeholder="AM" />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value="AM">AM</SelectItem>
-                    <SelectItem value="PM">PM</SelectItem>
-                  </SelectContent>
-                </Select>
+                  <Calendar
+                    mode="single"
+                    timeZone={fmt.timeZone}
+                    selected={start ?? undefined}
+                    defaultMonth={start ?? undefined}
+                    disabled={(day) =>
+                      isPastDay(dayIn(day, fmt.timeZone), new TZDate(Date.now(), fmt.timeZone))
+                    }
+                    onSelect={(day) => {
+                      if (!day) return;
+                      const picked = pickStartDay(dayIn(day, fmt.timeZone), end);
+                      changeStart(picked.start);
+                      form.setValue('endTime', instant(picked.end));
+                      setStartOpen(false);
+                    }}
+                  />
+                </PopoverContent>
+              </Popover>
+              <div className="grid gap-2">
+                <fieldset className="flex flex-wrap gap-1.5">
+                  <legend className="mb-1.5 text-muted-foreground text-xs">Start time</legend>
+                  {START_PRESETS.map((preset) => {
+                    const active =
+                      start?.getHours() === preset.hour && start.getMinutes() === preset.minute;
+                    return (
+                      <Button
+                        key={preset.label}
+                        type="button"
+                        size="sm"
+                        variant={active ? 'default' : 'outline'}
+                        aria-pressed={active}
+                        disabled={!start}
+                        className="h-7 px-2 text-xs"
+                        onClick={() =>
+                          start && changeStart(withClockTime(start, preset.hour, preset.minute))
+                        }
+                      >
+                        {preset.label}
+                      </Button>
+                    );
+                  })}
+                </fieldset>
+                <div className="flex items-center gap-2">
+                  <Select
+                    value={clock ? String(clock.hour) : ''}
+                    onValueChange={(v) =>
+                      clock && start && setClock(Number(v), start.getMinutes(), clock.meridiem)
+                    }
+                    disabled={!start}
+                  >
+                    <SelectTrigger className="w-20" aria-label="Start hour" size="sm">
+                      <SelectValue placeholder="Hour" />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {HOURS_12.map((h) => (
+                        <SelectItem key={h} value={String(h)}>
+                          {h}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <span aria-hidden="true" className="text-muted-foreground">
+                    :
+                  </span>
+                  <Select
+                    value={start ? String(roundToMinuteStep(start.getMinutes())) : ''}
+                    onValueChange={(v) => clock && setClock(clock.hour, Number(v), clock.meridiem)}
+                    disabled={!start}
+                  >
+                    <SelectTrigger className="w-20" aria-label="Start minute" size="sm">
+                      <SelectValue placeholder="Min" />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {MINUTES.map((m) => (
+                        <SelectItem key={m} value={String(m)}>
+                          {pad(m)}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <Select
+                    value={clock?.meridiem ?? ''}
+                    onValueChange={(v) =>
+                      clock && start && setClock(clock.hour, start.getMinutes(), v as Meridiem)
+                    }
+                    disabled={!start}
+                  >
+                    <SelectTrigger className="w-20" aria-label="AM or PM" size="sm">
+                      <SelectValue placeholder="AM" />
+                    </SelectTrigger>
+                    <SelectContent>
+                      <SelectItem value="AM">AM</SelectItem>
+                      <SelectItem value="PM">PM</SelectItem>
+                    </SelectContent>
+                  </Select>
+                </div>
               </div>
-            </div>
-            {errors.startTime ? (
-              <p className="text-destructive text-sm">{errors.startTime}</p>
-            ) : null}
-          </fieldset>
+              {errors.startTime ? (
+                <p className="text-destructive text-sm">{errors.startTime.message}</p>
+              ) : null}
+            </fieldset>
 
-          <fieldset className="grid gap-3" disabled={pending}>
-            <legend
-              className={cn('mb-2 font-medium text-sm', errors.endTime && 'text-destructive')}
-            >
-              End
-            </legend>
-            <Popover open={endOpen} onOpenChange={setEndOpen}>
-              <PopoverTrigger asChild>
-                <Button
-                  type="button"
-                  variant="outline"
-                  disabled={!start}
-                  aria-label={end ? `End date: ${fmt.date(end)}` : 'Pick an end date'}
-                  aria-invalid={errors.endTime ? true : undefined}
-                  className={cn('justify-start font-normal', !end && 'text-muted-foreground')}
+            <fieldset className="grid gap-3" disabled={pending}>
+              <legend
+                className={cn('mb-2 font-medium text-sm', errors.endTime && 'text-destructive')}
+              >
+                End
+              </legend>
+              <Popover open={endOpen} onOpenChange={setEndOpen}>
+                <PopoverTrigger asChild>
+                  <Button
+                    type="button"
+                    variant="outline"
+                    disabled={!start}
+                    aria-label={end ? `End date: ${fmt.date(end)}` : 'Pick an end date'}
+                    aria-invalid={errors.endTime ? true : undefined}
+                    className={cn('justify-start font-normal', !end && 'text-muted-foreground')}
+                  >
+                    <CalendarIcon aria-hidden="true" />
+                    {end ? fmt.date(end) : 'Pick an end date'}
+                  </Button>
+                </PopoverTrigger>
+                <PopoverContent
+                  className="w-auto p-0"
+                  align="start"
+                  aria-label="Choose the end day"
                 >
-                  <CalendarIcon aria-hidden="true" />
-                  {end ? fmt.date(end) : 'Pick an end date'}
-                </Button>
-              </PopoverTrigger>
-              <PopoverContent className="w-auto p-0" align="start" aria-label="Choose the end day">
-                <Calendar
-                  mode="single"
-                  timeZone={fmt.timeZone}
-                  selected={end ?? undefined}
-                  defaultMonth={end ?? start ?? undefined}
-                  disabled={(day) => isBeforeStartDay(dayIn(day, fmt.timeZone), start)}
-                  onSelect={(day) => {
-                    if (!day || !start) return;
-                    changeEnd(pickEndDay(dayIn(day, fmt.timeZone), start));
-                    setEndOpen(false);
-                  }}
-                />
-              </PopoverContent>
-            </Popover>
-            <div className="grid gap-2">
-              <fieldset className="flex flex-wrap gap-1.5">
-                <legend className="mb-1.5 text-muted-foreground text-xs">Duration</legend>
-                {DURATION_PRESETS.map((preset) => {
-                  const target = start ? preset.add(start) : null;
-                  const active = Boolean(target && end && target.getTime() === end.getTime());
-                  return (
-                    <Button
-                      key={preset.label}
-                      type="button"
-                      size="sm"
-                      variant={active ? 'default' : 'outline'}
-                      aria-pressed={active}
-                      disabled={!start}
-                      className="h-7 px-2 text-xs"
-                      onClick={() => target && changeEnd(target)}
-                    >
-                      {preset.label}
-                    </Button>
-                  );
-                })}
-              </fieldset>
-            </div>
-            {errors.endTime ? <p className="text-destructive text-sm">{errors.endTime}</p> : null}
-          </fieldset>
+                  <Calendar
+                    mode="single"
+                    timeZone={fmt.timeZone}
+                    selected={end ?? undefined}
+                    defaultMonth={end ?? start ?? undefined}
+                    disabled={(day) => isBeforeStartDay(dayIn(day, fmt.timeZone), start)}
+                    onSelect={(day) => {
+                      if (!day || !start) return;
+                      changeEnd(pickEndDay(dayIn(day, fmt.timeZone), start));
+                      setEndOpen(false);
+                    }}
+                  />
+                </PopoverContent>
+              </Popover>
+              <div className="grid gap-2">
+                <fieldset className="flex flex-wrap gap-1.5">
+                  <legend className="mb-1.5 text-muted-foreground text-xs">Duration</legend>
+                  {DURATION_PRESETS.map((preset) => {
+                    const target = start ? preset.add(start) : null;
+                    const active = Boolean(target && end && target.getTime() === end.getTime());
+                    return (
+                      <Button
+                        key={preset.label}
+                        type="button"
+                        size="sm"
+                        variant={active ? 'default' : 'outline'}
+                        aria-pressed={active}
+                        disabled={!start}
+                        className="h-7 px-2 text-xs"
+                        onClick={() => target && changeEnd(target)}
+                      >
+                        {preset.label}
+                      </Button>
+                    );
+                  })}
+                </fieldset>
+              </div>
+              {errors.endTime ? (
+                <p className="text-destructive text-sm">{errors.endTime.message}</p>
+              ) : null}
+            </fieldset>
 
-          {start && end && end > start ? (
-            <p className="rounded-md bg-muted px-3 py-2 text-muted-foreground text-sm">
-              {chosen ? (
-                <span className="font-medium text-foreground">{chosen.name}</span>
-              ) : (
-                'On call'
-              )}{' '}
-              from {fmt.dateTime(start)} until {fmt.dateTime(end)} (
-              {formatDistanceStrict(end, start)}).
-            </p>
-          ) : null}
+            {start && end && end > start ? (
+              <p className="rounded-md bg-muted px-3 py-2 text-muted-foreground text-sm">
+                {chosen ? (
+                  <span className="font-medium text-foreground">{chosen.name}</span>
+                ) : (
+                  'On call'
+                )}{' '}
+                from {fmt.dateTime(start)} until {fmt.dateTime(end)} ({formatDuration(start, end)}).
+              </p>
+            ) : null}
 
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={pending} onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={pending}>
-              {pending ? 'Adding...' : 'Add schedule'}
-            </Button>
-          </DialogFooter>
-        </form>
+            <DialogFooter>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={pending}
+                onClick={() => close(false)}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" pending={pending}>
+                {pending ? 'Adding...' : 'Add schedule'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

@@ -15,7 +15,7 @@ export function HandoffDueLine({ rotation, holder }: { rotation: DueRotation; ho
   const due = rotation.handoffDue;
   if (!due) return null;
   return (
-    <p className="flex items-start gap-1.5 text-amber-800 text-xs dark:text-amber-300">
+    <p className="flex items-start gap-1.5 text-warning-foreground text-xs">
       <Clock className="mt-px size-3.5 shrink-0" aria-hidden="true" />
       <span>
         {holder
@@ -45,10 +45,10 @@ export function HandoffDueNotice({
   if (!due) return null;
   const next = rotation.nextOnCall?.name ?? 'the next member';
   return (
-    <Alert className="border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-100">
+    <Alert tone="warning">
       <Clock aria-hidden="true" />
       <AlertTitle>{holder ? 'Your shift has ended: pass the baton' : 'Handoff due'}</AlertTitle>
-      <AlertDescription className="gap-3 text-amber-900/80 dark:text-amber-100/80">
+      <AlertDescription className="gap-3">
         <p>
           {holder
             ? `The handoff was due at ${fmt.dateTime(due.boundary)}. Pass the baton to ${next} with notes on anything they should know.`

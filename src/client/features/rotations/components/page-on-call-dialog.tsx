@@ -1,5 +1,12 @@
-import { type Rotation, URGENCIES } from '@shared/contracts/rotations';
-import { useId, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type PageInput,
+  PageInputSchema,
+  type Rotation,
+  URGENCIES,
+} from '@shared/contracts/rotations';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -9,7 +16,14 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import {
+  Form,
+  FormControl,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
 import {
   Select,
   SelectContent,
@@ -22,7 +36,7 @@ import { usePageOnCall } from '../api/page-on-call';
 
 type Urgency = (typeof URGENCIES)[number];
 const URGENCY_LABELS: Record<Urgency, string> = { low: 'Low', medium: 'Medium', high: 'High' };
-const DEFAULT_URGENCY: Urgency = 'high';
+const EMPTY: PageInput = { message: '', urgency: 'high' };
 
 /** PageOnCallDialog sends an urgent message to whoever holds the rotation's baton. */
 export function PageOnCallDialog({
@@ -35,38 +49,16 @@ export function PageOnCallDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const page = usePageOnCall();
-  const [message, setMessage] = useState('');
-  const [urgency, setUrgency] = useState<Urgency>(DEFAULT_URGENCY);
-  const [error, setError] = useState<string | null>(null);
-  const ids = useId();
+  const form = useForm<PageInput, unknown, z.output<typeof PageInputSchema>>({
+    resolver: zodResolver(PageInputSchema),
+    defaultValues: EMPTY,
+  });
   const pending = page.isPending;
 
-  const reset = () => {
-    setMessage('');
-    setUrgency(DEFAULT_URGENCY);
-    setError(null);
-  };
   const close = (next: boolean) => {
     if (pending) return;
-    if (!next) reset();
+    if (!next) form.reset(EMPTY);
     onOpenChange(next);
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!message.trim()) {
-      setError('Please enter a message');
-      return;
-    }
-    page.mutate(
-      { rotationId: rotation.id, message, urgency },
-      {
-        onSuccess: () => {
-          reset();
-          onOpenChange(false);
-        },
-      },
-    );
   };
 
   return (
@@ -80,58 +72,79 @@ export function PageOnCallDialog({
               : `Send an urgent page to whoever is on call for ${rotation.name}.`}
           </DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={submit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor={`${ids}-message`} className={error ? 'text-destructive' : ''}>
-              Message
-            </Label>
-            <Textarea
-              id={`${ids}-message`}
-              rows={4}
-              value={message}
-              onChange={(e) => {
-                setMessage(e.target.value);
-                setError(null);
-              }}
-              disabled={pending}
-              placeholder="What is happening, and what do you need from the on-call engineer?"
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${ids}-error` : undefined}
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit(({ message, urgency }) =>
+              page.mutate(
+                { rotationId: rotation.id, message, urgency },
+                {
+                  onSuccess: () => {
+                    form.reset(EMPTY);
+                    onOpenChange(false);
+                  },
+                },
+              ),
+            )}
+          >
+            <FormField
+              control={form.control}
+              name="message"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Message</FormLabel>
+                  <FormControl>
+                    <Textarea
+                      rows={4}
+                      disabled={pending}
+                      placeholder="What is happening, and what do you need from the on-call engineer?"
+                      {...field}
+                    />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
             />
-            {error ? (
-              <p id={`${ids}-error`} className="text-destructive text-sm">
-                {error}
-              </p>
-            ) : null}
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${ids}-urgency`}>Urgency</Label>
-            <Select
-              value={urgency}
-              onValueChange={(v) => setUrgency(v as Urgency)}
-              disabled={pending}
-            >
-              <SelectTrigger id={`${ids}-urgency`}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {URGENCIES.map((u) => (
-                  <SelectItem key={u} value={u}>
-                    {URGENCY_LABELS[u]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={pending} onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={pending}>
-              {pending ? 'Sending...' : 'Send page'}
-            </Button>
-          </DialogFooter>
-        </form>
+            <FormField
+              control={form.control}
+              name="urgency"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Urgency</FormLabel>
+                  <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
+                    <FormControl>
+                      <SelectTrigger>
+                        <SelectValue />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      {URGENCIES.map((u) => (
+                        <SelectItem key={u} value={u}>
+                          {URGENCY_LABELS[u]}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <DialogFooter>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={pending}
+                onClick={() => close(false)}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" pending={pending}>
+                {pending ? 'Sending...' : 'Send page'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

@@ -1,6 +1,9 @@
-import type { Rotation } from '@shared/contracts/rotations';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { PassBatonInputSchema, type Rotation } from '@shared/contracts/rotations';
 import { membersInOrder } from '@shared/domain/rotation';
-import { useEffect, useId, useState } from 'react';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
@@ -11,16 +14,29 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import {
+  Form,
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
 import { Textarea } from '@/components/ui/textarea';
-import { toast } from '@/components/ui/use-toast';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { notifyFailure } from '@/lib/notify';
+import { useAuth } from '@/lib/use-auth';
 import { useRotation } from '../api/get-rotation';
 import { usePassBaton } from '../api/pass-baton';
+import { chosenPerson } from '../lib/chosen-person';
 import { MemberPreview } from './member-preview';
-import { PersonSelect } from './person-select';
+import { PersonField } from './person-select';
 
-const SELECT_MEMBER_MESSAGE = 'Please select a team member to pass the baton to';
+const PassBatonFormSchema = PassBatonInputSchema.extend({
+  toUserId: chosenPerson(PassBatonInputSchema.shape.toUserId),
+});
+type PassBatonFormValues = z.input<typeof PassBatonFormSchema>;
+const EMPTY: PassBatonFormValues = { toUserId: '', notes: '', urgent: false };
 
 /**
  * PassBatonDialog hands the signed-in holder's baton to another member of the rotation, with
@@ -39,27 +55,18 @@ export function PassBatonDialog({
   const { user } = useAuth();
   const details = useRotation(rotation.id, { enabled: open });
   const passBaton = usePassBaton();
-  const [toUserId, setToUserId] = useState('');
-  const [notes, setNotes] = useState('');
-  const [urgent, setUrgent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const ids = useId();
+  const form = useForm<PassBatonFormValues, unknown, z.output<typeof PassBatonFormSchema>>({
+    resolver: zodResolver(PassBatonFormSchema),
+    defaultValues: EMPTY,
+  });
   const pending = passBaton.isPending;
-
-  const reset = () => {
-    setToUserId('');
-    setNotes('');
-    setUrgent(false);
-    setError(null);
-  };
 
   useEffect(() => {
     if (open && details.isError) {
-      toast({
-        variant: 'destructive',
-        title: 'Error fetching rotation details',
-        description: 'Could not load team members. Please try again.',
-      });
+      notifyFailure(
+        'Error fetching rotation details',
+        'Could not load team members. Please try again.',
+      );
       onOpenChange(false);
     }
   }, [open, details.isError, onOpenChange]);
@@ -67,29 +74,13 @@ export function PassBatonDialog({
   const members = membersInOrder(details.data?.members ?? rotation.members).filter(
     (m) => m.userId !== user?.id,
   );
+  const toUserId = form.watch('toUserId');
   const chosen = members.find((m) => String(m.userId) === toUserId)?.user ?? null;
 
   const close = (next: boolean) => {
     if (pending) return;
-    if (!next) reset();
+    if (!next) form.reset(EMPTY);
     onOpenChange(next);
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!chosen) {
-      setError(SELECT_MEMBER_MESSAGE);
-      return;
-    }
-    passBaton.mutate(
-      { rotationId: rotation.id, toUserId: chosen.id, notes, urgent, toUserName: chosen.name },
-      {
-        onSuccess: () => {
-          reset();
-          onOpenChange(false);
-        },
-      },
-    );
   };
 
   return (
@@ -102,60 +93,100 @@ export function PassBatonDialog({
             member to take over.
           </DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={submit} className="grid gap-4">
-          <PersonSelect
-            id={`${ids}-to`}
-            label="Pass baton to"
-            people={members.map((m) => m.user)}
-            value={toUserId}
-            onChange={(value) => {
-              setToUserId(value);
-              setError(null);
-            }}
-            disabled={pending}
-            error={error}
-            emptyText={
-              details.isPending
-                ? undefined
-                : 'There is no one else in this rotation to pass the baton to.'
-            }
-          />
-          {chosen ? <MemberPreview person={chosen} /> : null}
-          <div className="grid gap-2">
-            <Label htmlFor={`${ids}-notes`}>Handoff notes (optional)</Label>
-            <Textarea
-              id={`${ids}-notes`}
-              rows={3}
-              value={notes}
-              onChange={(e) => setNotes(e.target.value)}
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit(({ toUserId: id, notes, urgent }) => {
+              const person = members.find((m) => m.userId === id)?.user;
+              if (!person) return;
+              passBaton.mutate(
+                {
+                  rotationId: rotation.id,
+                  toUserId: person.id,
+                  notes,
+                  urgent,
+                  toUserName: person.name,
+                },
+                {
+                  onSuccess: () => {
+                    form.reset(EMPTY);
+                    onOpenChange(false);
+                  },
+                },
+              );
+            })}
+          >
+            <PersonField
+              control={form.control}
+              name="toUserId"
+              label="Pass baton to"
+              people={members.map((m) => m.user)}
               disabled={pending}
-              placeholder="Add context for the next on-call engineer: ongoing incidents, pending tasks, things to watch..."
+              emptyText={
+                details.isPending
+                  ? undefined
+                  : 'There is no one else in this rotation to pass the baton to.'
+              }
             />
-          </div>
-          <div className="flex items-start gap-3">
-            <Checkbox
-              id={`${ids}-urgent`}
-              checked={urgent}
-              onCheckedChange={(value) => setUrgent(value === true)}
-              disabled={pending}
-              aria-describedby={`${ids}-urgent-help`}
+            {chosen ? <MemberPreview person={chosen} /> : null}
+            <FormField
+              control={form.control}
+              name="notes"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Handoff notes (optional)</FormLabel>
+                  <FormControl>
+                    <Textarea
+                      rows={3}
+                      disabled={pending}
+                      placeholder="Add context for the next on-call engineer: ongoing incidents, pending tasks, things to watch..."
+                      {...field}
+                      value={field.value ?? ''}
+                    />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
             />
-            <div className="grid gap-1">
-              <Label htmlFor={`${ids}-urgent`}>Emergency handoff</Label>
-              <p id={`${ids}-urgent-help`} className="text-muted-foreground text-xs">
-                The receiver must acknowledge it; you stay backup until they do.
-              </p>
-            </div>
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={pending} onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={pending} disabled={!chosen}>
-              {pending ? 'Passing baton...' : 'Confirm handoff'}
-            </Button>
-          </DialogFooter>
-        </form>
+            <FormField
+              control={form.control}
+              name="urgent"
+              render={({ field }) => (
+                <FormItem className="flex items-start gap-3">
+                  <FormControl>
+                    <Checkbox
+                      checked={field.value === true}
+                      onCheckedChange={(value) => field.onChange(value === true)}
+                      onBlur={field.onBlur}
+                      ref={field.ref}
+                      disabled={pending}
+                    />
+                  </FormControl>
+                  <div className="grid gap-1">
+                    <FormLabel>Emergency handoff</FormLabel>
+                    <FormDescription className="text-xs">
+                      The receiver must acknowledge it; you stay backup until they do.
+                    </FormDescription>
+                  </div>
+                </FormItem>
+              )}
+            />
+            <DialogFooter>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={pending}
+                onClick={() => close(false)}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" pending={pending} disabled={!chosen}>
+                {pending ? 'Passing baton...' : 'Confirm handoff'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

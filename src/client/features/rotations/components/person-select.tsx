@@ -1,5 +1,13 @@
 import type { Person } from '@shared/contracts/rotations';
-import { Label } from '@/components/ui/label';
+import type { Control, FieldPath, FieldValues } from 'react-hook-form';
+import {
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
 import {
   Select,
   SelectContent,
@@ -8,59 +16,50 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 
-/** PersonSelect is a labelled select of people by name, with its error message under it. */
-export function PersonSelect({
-  id,
+/** PersonField is a labelled select of people by name in a react-hook-form form. */
+export function PersonField<TValues extends FieldValues, TTransformed = TValues>({
+  control,
+  name,
   label,
   people,
-  value,
-  onChange,
   disabled,
-  error,
   placeholder = 'Select team member',
   emptyText,
 }: {
-  id: string;
+  control: Control<TValues, unknown, TTransformed>;
+  name: FieldPath<TValues>;
   label: string;
   people: readonly Person[];
-  value: string;
-  onChange: (value: string) => void;
   disabled?: boolean;
-  error?: string | null;
   placeholder?: string;
   /** shown under the select when there is nobody to choose */
   emptyText?: string;
 }) {
-  const errorId = `${id}-error`;
   return (
-    <div className="grid gap-2">
-      <Label htmlFor={id} className={error ? 'text-destructive' : undefined}>
-        {label}
-      </Label>
-      <Select value={value} onValueChange={onChange} disabled={disabled}>
-        <SelectTrigger
-          id={id}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-        >
-          <SelectValue placeholder={placeholder} />
-        </SelectTrigger>
-        <SelectContent>
-          {people.map((p) => (
-            <SelectItem key={p.id} value={String(p.id)}>
-              {p.name}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-      {people.length === 0 && emptyText ? (
-        <p className="text-muted-foreground text-sm">{emptyText}</p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="text-destructive text-sm">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <Select value={field.value} onValueChange={field.onChange} disabled={disabled}>
+            <FormControl>
+              <SelectTrigger onBlur={field.onBlur} ref={field.ref}>
+                <SelectValue placeholder={placeholder} />
+              </SelectTrigger>
+            </FormControl>
+            <SelectContent>
+              {people.map((p) => (
+                <SelectItem key={p.id} value={String(p.id)}>
+                  {p.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          {people.length === 0 && emptyText ? <FormDescription>{emptyText}</FormDescription> : null}
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
 }

@@ -1,6 +1,8 @@
-import type { Rotation } from '@shared/contracts/rotations';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ReassignInputSchema, type Rotation } from '@shared/contracts/rotations';
 import { membersInOrder } from '@shared/domain/rotation';
-import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -10,13 +12,25 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Label } from '@/components/ui/label';
+import {
+  Form,
+  FormControl,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
 import { Textarea } from '@/components/ui/textarea';
 import { useReassignOnCall } from '../api/reassign-on-call';
+import { chosenPerson } from '../lib/chosen-person';
 import { MemberPreview } from './member-preview';
-import { PersonSelect } from './person-select';
+import { PersonField } from './person-select';
 
-const SELECT_MEMBER_MESSAGE = 'Please select a team member to assign on-call to';
+const ReassignFormSchema = ReassignInputSchema.extend({
+  toUserId: chosenPerson(ReassignInputSchema.shape.toUserId),
+});
+type ReassignFormValues = z.input<typeof ReassignFormSchema>;
+const EMPTY: ReassignFormValues = { toUserId: '', notes: '' };
 
 /** ReassignDialog lets a manager move the baton to any member but the current holder. */
 export function ReassignDialog({
@@ -29,43 +43,22 @@ export function ReassignDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const reassign = useReassignOnCall();
-  const [toUserId, setToUserId] = useState('');
-  const [notes, setNotes] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const ids = useId();
+  const form = useForm<ReassignFormValues, unknown, z.output<typeof ReassignFormSchema>>({
+    resolver: zodResolver(ReassignFormSchema),
+    defaultValues: EMPTY,
+  });
   const pending = reassign.isPending;
 
   const candidates = membersInOrder(rotation.members)
     .filter((m) => m.userId !== rotation.currentOnCallUserId)
     .map((m) => m.user);
+  const toUserId = form.watch('toUserId');
   const chosen = candidates.find((p) => String(p.id) === toUserId) ?? null;
 
-  const reset = () => {
-    setToUserId('');
-    setNotes('');
-    setError(null);
-  };
   const close = (next: boolean) => {
     if (pending) return;
-    if (!next) reset();
+    if (!next) form.reset(EMPTY);
     onOpenChange(next);
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    if (!chosen) {
-      setError(SELECT_MEMBER_MESSAGE);
-      return;
-    }
-    reassign.mutate(
-      { rotationId: rotation.id, toUserId: chosen.id, notes, toUserName: chosen.name },
-      {
-        onSuccess: () => {
-          reset();
-          onOpenChange(false);
-        },
-      },
-    );
   };
 
   return (
@@ -79,41 +72,72 @@ export function ReassignDialog({
               : `Assign on-call duty for ${rotation.name} to a team member.`}
           </DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={submit} className="grid gap-4">
-          <PersonSelect
-            id={`${ids}-to`}
-            label="Assign on-call to"
-            people={candidates}
-            value={toUserId}
-            onChange={(value) => {
-              setToUserId(value);
-              setError(null);
-            }}
-            disabled={pending}
-            error={error}
-            emptyText="There is no other member to assign on-call to."
-          />
-          {chosen ? <MemberPreview person={chosen} /> : null}
-          <div className="grid gap-2">
-            <Label htmlFor={`${ids}-notes`}>Notes (optional)</Label>
-            <Textarea
-              id={`${ids}-notes`}
-              rows={3}
-              value={notes}
-              onChange={(e) => setNotes(e.target.value)}
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit(({ toUserId: id, notes }) => {
+              const person = candidates.find((p) => p.id === id);
+              if (!person) return;
+              reassign.mutate(
+                {
+                  rotationId: rotation.id,
+                  toUserId: person.id,
+                  notes,
+                  toUserName: person.name,
+                },
+                {
+                  onSuccess: () => {
+                    form.reset(EMPTY);
+                    onOpenChange(false);
+                  },
+                },
+              );
+            })}
+          >
+            <PersonField
+              control={form.control}
+              name="toUserId"
+              label="Assign on-call to"
+              people={candidates}
               disabled={pending}
-              placeholder="Why the baton moves, and what the new on-call engineer should know..."
+              emptyText="There is no other member to assign on-call to."
             />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={pending} onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={pending}>
-              {pending ? 'Reassigning...' : 'Reassign on-call'}
-            </Button>
-          </DialogFooter>
-        </form>
+            {chosen ? <MemberPreview person={chosen} /> : null}
+            <FormField
+              control={form.control}
+              name="notes"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Notes (optional)</FormLabel>
+                  <FormControl>
+                    <Textarea
+                      rows={3}
+                      disabled={pending}
+                      placeholder="Why the baton moves, and what the new on-call engineer should know..."
+                      {...field}
+                      value={field.value ?? ''}
+                    />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <DialogFooter>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={pending}
+                onClick={() => close(false)}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" pending={pending}>
+                {pending ? 'Reassigning...' : 'Reassign on-call'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

@@ -1,7 +1,10 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { Rotation } from '@shared/contracts/rotations';
 import { hasRole } from '@shared/domain/roles';
 import { coverageCandidates } from '@shared/domain/rotation';
-import { useId, useState } from 'react';
+import { useMemo } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -11,21 +14,26 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import {
+  Form,
+  FormControl,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { toLocalInput } from '@/lib/format-time';
+import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
 import { useEligibleUsers } from '../api/get-eligible-users';
 import { useRequestCoverage } from '../api/request-coverage';
-import {
-  type CoverageErrors,
-  fromLocalInput,
-  toLocalInput,
-  validateCoverage,
-} from '../lib/coverage-form';
-import { PersonSelect } from './person-select';
+import { type CoverageFormValues, coverageFormSchema } from '../lib/coverage-form';
+import { PersonField } from './person-select';
+
+const EMPTY: CoverageFormValues = { coveringUserId: '', startTime: '', endTime: '', notes: '' };
 
 /**
  * RequestCoverageDialog lets the holder ask another member (with the on-call or manager role) to
@@ -44,15 +52,20 @@ export function RequestCoverageDialog({
   const { timeZone } = useViewerTimeZone();
   const eligible = useEligibleUsers({ enabled: open });
   const requestCoverage = useRequestCoverage();
-  const [coveringUserId, setCoveringUserId] = useState('');
-  const [startTime, setStartTime] = useState('');
-  const [endTime, setEndTime] = useState('');
-  const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<CoverageErrors>({});
-  const ids = useId();
   const pending = requestCoverage.isPending;
+  const requesterIsHolder = user !== null && rotation.currentOnCallUserId === user.id;
+  const schema = useMemo(
+    () => coverageFormSchema({ timeZone, requesterIsHolder }),
+    [timeZone, requesterIsHolder],
+  );
+  const form = useForm<CoverageFormValues, unknown, z.output<typeof schema>>({
+    resolver: zodResolver(schema),
+    defaultValues: EMPTY,
+  });
   // Recomputed each render, so the minimum follows the clock while the dialog stays open.
   const minimum = toLocalInput(new Date(), timeZone);
+  const startTime = form.watch('startTime');
+  const formError = form.formState.errors.root?.message;
 
   const eligibleIds = new Set(
     (eligible.data ?? [])
@@ -63,46 +76,10 @@ export function RequestCoverageDialog({
     .filter((m) => eligibleIds.has(m.userId))
     .map((m) => m.user);
 
-  const reset = () => {
-    setCoveringUserId('');
-    setStartTime('');
-    setEndTime('');
-    setNotes('');
-    setErrors({});
-  };
   const close = (next: boolean) => {
     if (pending) return;
-    if (!next) reset();
+    if (!next) form.reset(EMPTY);
     onOpenChange(next);
-  };
-
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const found = validateCoverage({
-      coveringUserId,
-      startTime,
-      endTime,
-      requesterIsHolder: user !== null && rotation.currentOnCallUserId === user.id,
-    });
-    setErrors(found);
-    if (Object.keys(found).length > 0) return;
-    const covering = candidates.find((p) => String(p.id) === coveringUserId);
-    requestCoverage.mutate(
-      {
-        rotationId: rotation.id,
-        coveringUserId: Number(coveringUserId),
-        coveringUserName: covering?.name ?? 'Your teammate',
-        startTime: fromLocalInput(startTime, timeZone)!.toISOString(),
-        endTime: fromLocalInput(endTime, timeZone)!.toISOString(),
-        notes,
-      },
-      {
-        onSuccess: () => {
-          reset();
-          onOpenChange(false);
-        },
-      },
-    );
   };
 
   return (
@@ -115,110 +92,124 @@ export function RequestCoverageDialog({
             your time zone ({timeZone}).
           </DialogDescription>
         </DialogHeader>
-        <form noValidate onSubmit={submit} className="grid gap-4">
-          {errors.form ? (
-            <p
-              role="alert"
-              className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm"
-            >
-              {errors.form}
-            </p>
-          ) : null}
-          {eligible.isPending ? (
-            <div className="grid gap-2">
-              <Skeleton className="h-4 w-24" />
-              <Skeleton className="h-9 w-full" />
-            </div>
-          ) : eligible.isError ? (
-            <p role="alert" className="text-destructive text-sm">
-              Failed to fetch eligible users
-            </p>
-          ) : (
-            <PersonSelect
-              id={`${ids}-covering`}
-              label="Covering team member"
-              people={candidates}
-              value={coveringUserId}
-              onChange={(value) => {
-                setCoveringUserId(value);
-                setErrors((e) => ({ ...e, coveringUserId: undefined }));
-              }}
-              disabled={pending}
-              error={errors.coveringUserId}
-              emptyText="No other member with the on-call or manager role can cover this rotation."
-            />
-          )}
-          <div className="grid gap-4 sm:grid-cols-2">
-            <div className="grid gap-2">
-              <Label
-                htmlFor={`${ids}-start`}
-                className={errors.startTime ? 'text-destructive' : ''}
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit((request) => {
+              const covering = candidates.find((p) => p.id === request.coveringUserId);
+              requestCoverage.mutate(
+                {
+                  rotationId: rotation.id,
+                  coveringUserId: request.coveringUserId,
+                  coveringUserName: covering?.name ?? 'Your teammate',
+                  startTime: request.startTime,
+                  endTime: request.endTime,
+                  notes: request.notes ?? undefined,
+                },
+                {
+                  onSuccess: () => {
+                    form.reset(EMPTY);
+                    onOpenChange(false);
+                  },
+                },
+              );
+            })}
+          >
+            {formError ? (
+              <p
+                role="alert"
+                className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm"
               >
-                Start time
-              </Label>
-              <Input
-                id={`${ids}-start`}
-                type="datetime-local"
-                min={minimum}
-                value={startTime}
-                onChange={(e) => {
-                  setStartTime(e.target.value);
-                  setErrors((x) => ({ ...x, startTime: undefined }));
-                }}
+                {formError}
+              </p>
+            ) : null}
+            {eligible.isPending ? (
+              <div className="grid gap-2">
+                <Skeleton className="h-4 w-24" />
+                <Skeleton className="h-9 w-full" />
+              </div>
+            ) : eligible.isError ? (
+              <p role="alert" className="text-destructive text-sm">
+                Failed to fetch eligible users
+              </p>
+            ) : (
+              <PersonField
+                control={form.control}
+                name="coveringUserId"
+                label="Covering team member"
+                people={candidates}
                 disabled={pending}
-                aria-invalid={errors.startTime ? true : undefined}
-                aria-describedby={errors.startTime ? `${ids}-start-error` : undefined}
+                emptyText="No other member with the on-call or manager role can cover this rotation."
               />
-              {errors.startTime ? (
-                <p id={`${ids}-start-error`} className="text-destructive text-sm">
-                  {errors.startTime}
-                </p>
-              ) : null}
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor={`${ids}-end`} className={errors.endTime ? 'text-destructive' : ''}>
-                End time
-              </Label>
-              <Input
-                id={`${ids}-end`}
-                type="datetime-local"
-                min={startTime || minimum}
-                value={endTime}
-                onChange={(e) => {
-                  setEndTime(e.target.value);
-                  setErrors((x) => ({ ...x, endTime: undefined }));
-                }}
-                disabled={pending}
-                aria-invalid={errors.endTime ? true : undefined}
-                aria-describedby={errors.endTime ? `${ids}-end-error` : undefined}
+            )}
+            <div className="grid gap-4 sm:grid-cols-2">
+              <FormField
+                control={form.control}
+                name="startTime"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Start time</FormLabel>
+                    <FormControl>
+                      <Input type="datetime-local" min={minimum} disabled={pending} {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
               />
-              {errors.endTime ? (
-                <p id={`${ids}-end-error`} className="text-destructive text-sm">
-                  {errors.endTime}
-                </p>
-              ) : null}
+              <FormField
+                control={form.control}
+                name="endTime"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>End time</FormLabel>
+                    <FormControl>
+                      <Input
+                        type="datetime-local"
+                        min={startTime || minimum}
+                        disabled={pending}
+                        {...field}
+                      />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
             </div>
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${ids}-notes`}>Notes (optional)</Label>
-            <Textarea
-              id={`${ids}-notes`}
-              rows={3}
-              value={notes}
-              onChange={(e) => setNotes(e.target.value)}
-              disabled={pending}
-              placeholder="Anything your teammate should know while covering..."
+            <FormField
+              control={form.control}
+              name="notes"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Notes (optional)</FormLabel>
+                  <FormControl>
+                    <Textarea
+                      rows={3}
+                      disabled={pending}
+                      placeholder="Anything your teammate should know while covering..."
+                      {...field}
+                      value={field.value ?? ''}
+                    />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
             />
-          </div>
-          <DialogFooter>
-            <Button type="button" variant="outline" disabled={pending} onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={pending}>
-              {pending ? 'Requesting...' : 'Request coverage'}
-            </Button>
-          </DialogFooter>
-        </form>
+            <DialogFooter>
+              <Button
+                type="button"
+                variant="outline"
+                disabled={pending}
+                onClick={() => close(false)}
+              >
+                Cancel
+              </Button>
+              <Button type="submit" pending={pending}>
+                {pending ? 'Requesting...' : 'Request coverage'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

@@ -14,15 +14,15 @@ import {
   CardHeader,
   CardTitle,
 } from '@/components/ui/card';
+import { useAuth } from '@/lib/use-auth';
+import { useTimeFormat } from '@/lib/use-time-format';
+import { useTakeOnCall } from '../api/take-on-call';
+import { cadenceLabel, cardBadge } from '../lib/rotation-view';
 import {
   AcknowledgeHandoffButton,
   BackupOnCall,
   useHandoffToAcknowledge,
-} from '@/features/acknowledgements/components/acknowledge-handoff';
-import { useAuth } from '@/features/auth/hooks/use-auth';
-import { useTimeFormat } from '@/lib/use-time-format';
-import { useTakeOnCall } from '../api/take-on-call';
-import { cadenceLabel, cardBadge } from '../lib/rotation-view';
+} from './acknowledge-handoff';
 import { HandoffDueLine } from './handoff-due';
 import { PassBatonDialog } from './pass-baton-dialog';
 import { PersonAvatar } from './person-avatar';

@@ -27,7 +27,7 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
-import { guardSubmission } from '../lib/notify';
+import { guardSubmission } from '@/lib/notify';
 
 export type RotationFormValues = CreateRotationInput;
 export type RotationFormOutput = z.output<typeof CreateRotationInputSchema>;

@@ -14,16 +14,16 @@ export function SuspendedBanner({
   const text = suspendedBannerText(rotations);
   if (!text) return null;
   return (
-    <Alert className="border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-500/30 dark:bg-amber-500/10 dark:text-amber-100">
+    <Alert tone="warning">
       <PauseCircle aria-hidden="true" />
       <AlertTitle className="line-clamp-none">{text}</AlertTitle>
-      <AlertDescription className="text-amber-900/80 dark:text-amber-100/80">
+      <AlertDescription>
         <Popover>
           <PopoverTrigger asChild>
             <Button
               variant="link"
               size="sm"
-              className="h-auto p-0 text-amber-900 underline dark:text-amber-100"
+              className="h-auto p-0 text-warning-foreground underline"
             >
               <CircleHelp aria-hidden="true" />
               What does this mean?

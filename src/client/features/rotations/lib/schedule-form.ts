@@ -4,7 +4,7 @@ import { z } from 'zod';
  * ScheduleFormSchema checks the add-schedule form (specification section 5): userId is the
  * select's string, the times ISO strings; the end must come after the start.
  */
-const ScheduleFormSchema = z
+export const ScheduleFormSchema = z
   .object({
     userId: z.string().min(1, 'Please select a team member'),
     startTime: z

@@ -1,5 +1,5 @@
-import { toast } from '@/components/ui/use-toast';
 import { ApiRequestError } from '@/lib/api-client';
+import { notifyFailure, notifySuccess } from '@/lib/notify';
 
 const SETTINGS_SAVED_TITLE = 'Settings saved';
 const SAVE_FAILED_TITLE = 'Error saving settings';
@@ -8,12 +8,12 @@ const NOT_SIGNED_IN_TEXT = 'You must be logged in to save settings.';
 
 /** notifySettingsSaved shows the 'Settings saved' toast. */
 export function notifySettingsSaved(description: string): void {
-  toast({ title: SETTINGS_SAVED_TITLE, description });
+  notifySuccess(SETTINGS_SAVED_TITLE, description);
 }
 
 /** notifyNotSignedIn shows the 'Error' toast for a save without a signed-in user. */
-function notifyNotSignedIn(): void {
-  toast({ variant: 'destructive', title: 'Error', description: NOT_SIGNED_IN_TEXT });
+export function notifyNotSignedIn(): void {
+  notifyFailure('Error', NOT_SIGNED_IN_TEXT);
 }
 
 /**
@@ -28,9 +28,8 @@ export function notifySettingsError(error: unknown): void {
   }
   const refused =
     error instanceof ApiRequestError && (error.status === 400 || error.status === 409);
-  toast({
-    variant: 'destructive',
-    title: SAVE_FAILED_TITLE,
-    description: refused && error.body?.message ? error.body.message : SAVE_FAILED_TEXT,
-  });
+  notifyFailure(
+    SAVE_FAILED_TITLE,
+    refused && error.body?.message ? error.body.message : SAVE_FAILED_TEXT,
+  );
 }

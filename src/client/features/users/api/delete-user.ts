@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
-import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '@/lib/notify';
 import { usersQueryOptions } from './get-users';
 
 /** useDeleteUser deletes a user and refreshes the users list. */
@@ -9,15 +9,11 @@ export function useDeleteUser() {
   return useMutation({
     mutationFn: (id: number) => apiRequest<unknown>('DELETE', `/api/users/${id}`),
     onSuccess: () => {
-      toast({ title: 'User Deleted', description: 'User has been deleted successfully.' });
+      notifySuccess('User Deleted', 'User has been deleted successfully.');
       void queryClient.invalidateQueries({ queryKey: usersQueryOptions().queryKey });
     },
     onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: 'Delete Failed',
-        description: getErrorMessage(error, 'Failed to delete user. Please try again.'),
-      });
+      notifyError('Delete Failed', error, 'Failed to delete user. Please try again.');
     },
   });
 }

@@ -19,8 +19,8 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
-import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
+import { notifyFailure } from '@/lib/notify';
 import { useUpdateUserRoles } from '../api/update-user-roles';
 
 /**
@@ -39,11 +39,7 @@ export function EditRolesDialog({ user, onClose }: { user: User; onClose: () => 
   const toggle = (role: Role, on: boolean) => {
     if (!on && roles.length === 1 && roles[0] === role) {
       // The last role stays checked: a user must have at least one (specification section 5).
-      toast({
-        variant: 'destructive',
-        title: roleUpdateFailureTitle(ROLE_UPDATE_MESSAGES.none),
-        description: ROLE_UPDATE_MESSAGES.none,
-      });
+      notifyFailure(roleUpdateFailureTitle(ROLE_UPDATE_MESSAGES.none), ROLE_UPDATE_MESSAGES.none);
       return;
     }
     setRoles((current) => ROLES.filter((r) => (r === role ? on : current.includes(r))));

@@ -1,7 +1,7 @@
 import type { Handoff } from '@shared/contracts/rotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { toast } from '@/components/ui/use-toast';
-import { apiRequest, getErrorMessage } from '@/lib/api-client';
+import { apiRequest } from '@/lib/api-client';
+import { notifyError, notifySuccess } from '@/lib/notify';
 
 export type AcknowledgeVariables = { handoffId: number; rotationName: string };
 
@@ -16,10 +16,10 @@ export function useAcknowledgeHandoff() {
     mutationFn: ({ handoffId }: AcknowledgeVariables) =>
       apiRequest<Handoff>('POST', `/api/handoffs/${handoffId}/acknowledge`),
     onSuccess: async (_handoff, { rotationName }) => {
-      toast({
-        title: 'Handoff acknowledged',
-        description: `You acknowledged new on-call duty for ${rotationName}.`,
-      });
+      notifySuccess(
+        'Handoff acknowledged',
+        `You acknowledged new on-call duty for ${rotationName}.`,
+      );
       // The handoff history too: the handoff is now 'acknowledged' there (decision 187).
       await Promise.all(
         [
@@ -31,13 +31,10 @@ export function useAcknowledgeHandoff() {
       );
     },
     onError: (error) =>
-      toast({
-        variant: 'destructive',
-        title: 'Error acknowledging handoff',
-        description: getErrorMessage(
-          error,
-          'There was an error acknowledging the handoff. Please try again.',
-        ),
-      }),
+      notifyError(
+        'Error acknowledging handoff',
+        error,
+        'There was an error acknowledging the handoff. Please try again.',
+      ),
   });
 }

@@ -3,7 +3,7 @@ import { AlertTriangle, CheckCheck, LifeBuoy } from 'lucide-react';
 import { QuotedNotes } from '@/components/quoted-notes';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useAuth } from '@/lib/use-auth';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { useAcknowledgeHandoff } from '../api/acknowledge-handoff';
 

@@ -1,11 +1,8 @@
-import type { LoginInput } from '@shared/contracts/auth';
 import type { User } from '@shared/contracts/users';
 import { effectiveRoles, isAdmin, type Role } from '@shared/domain/roles';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { authUserQueryOptions } from '@/lib/auth-user-query';
-import { useLogin } from '../api/login';
-import { useLogout } from '../api/logout';
+import { authUserQueryOptions } from './auth-user-query';
 
 export type Auth = {
   /** The signed-in user, or null when signed out (or still loading). */
@@ -14,17 +11,15 @@ export type Auth = {
   isLoading: boolean;
   roles: Role[];
   isAdmin: boolean;
-  login: (input: LoginInput) => void;
-  isLoggingIn: boolean;
-  logout: () => void;
-  isLoggingOut: boolean;
 };
 
-/** useAuth returns the signed-in user, their roles, and sign-in / sign-out actions. */
+/**
+ * useAuth returns the signed-in user and their roles. Every feature reads the signed-in user
+ * through it, so it lives in lib (decision 193); signing in and out are the auth feature's
+ * useLogin and useLogout.
+ */
 export function useAuth(): Auth {
   const userQuery = useQuery(authUserQueryOptions());
-  const loginMutation = useLogin();
-  const logoutMutation = useLogout();
   const user = userQuery.data?.user ?? null;
   const roles = useMemo(() => (user ? effectiveRoles(user.roles, user.role) : []), [user]);
 
@@ -33,9 +28,5 @@ export function useAuth(): Auth {
     isLoading: userQuery.isPending,
     roles,
     isAdmin: isAdmin(roles),
-    login: loginMutation.mutate,
-    isLoggingIn: loginMutation.isPending,
-    logout: () => logoutMutation.mutate(),
-    isLoggingOut: logoutMutation.isPending,
   };
 }

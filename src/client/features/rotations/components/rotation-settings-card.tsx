@@ -1,0 +1,90 @@
+import type { Rotation } from '@shared/contracts/rotations';
+import { can } from '@shared/domain/permissions';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Label } from '@/components/ui/label';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { useAuth } from '@/lib/use-auth';
+import { useChangeRotationType } from '../api/change-rotation-type';
+import { WEEKDAYS } from './rotation-form';
+
+function handoffScheduleText(rotation: Rotation): string {
+  if (rotation.cadence === 'weekly') {
+    return `${WEEKDAYS[rotation.handoffWeekday] ?? 'Weekly'}s at ${rotation.handoffTime}`;
+  }
+  return `Every day at ${rotation.handoffTime}`;
+}
+
+/**
+ * RotationSettingsCard shows how the baton changes hands: type (a select for those who may
+ * change it), cadence, handoff time, zone and member count. A change to scheduled without a
+ * schedule calls `onScheduleNeeded`.
+ */
+export function RotationSettingsCard({
+  rotation,
+  onScheduleNeeded,
+}: {
+  rotation: Rotation;
+  onScheduleNeeded: () => void;
+}) {
+  const { roles } = useAuth();
+  const canChangeType = can(roles, 'rotation.changeType');
+  const changeType = useChangeRotationType({ onScheduleNeeded });
+
+  return (
+    <Card className="gap-4 md:col-span-2 xl:col-span-1">
+      <CardHeader>
+        <CardTitle asChild>
+          <h2>Settings</h2>
+        </CardTitle>
+        <CardDescription>How the baton changes hands.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-2.5 text-sm">
+          <dt className="text-muted-foreground">
+            {canChangeType ? <Label htmlFor="rotation-type">Type</Label> : 'Type'}
+          </dt>
+          <dd>
+            {canChangeType ? (
+              <Select
+                value={rotation.type}
+                disabled={changeType.isPending}
+                onValueChange={(type) =>
+                  changeType.mutate({
+                    rotationId: rotation.id,
+                    type: type as Rotation['type'],
+                  })
+                }
+              >
+                <SelectTrigger id="rotation-type" size="sm" className="w-36">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value="fixed">Fixed</SelectItem>
+                  <SelectItem value="scheduled">Scheduled</SelectItem>
+                </SelectContent>
+              </Select>
+            ) : rotation.type === 'scheduled' ? (
+              'Scheduled'
+            ) : (
+              'Fixed'
+            )}
+          </dd>
+          <dt className="text-muted-foreground">Cadence</dt>
+          <dd>{rotation.cadence === 'weekly' ? 'Weekly' : 'Daily'}</dd>
+          <dt className="text-muted-foreground">Handoff</dt>
+          <dd>{handoffScheduleText(rotation)}</dd>
+          <dt className="text-muted-foreground">Time zone</dt>
+          <dd className="truncate">{rotation.timeZone}</dd>
+          <dt className="text-muted-foreground">Members</dt>
+          <dd>{rotation.members.length}</dd>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
