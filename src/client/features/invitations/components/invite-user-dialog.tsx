@@ -7,12 +7,12 @@ import {
 import { UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { DialogFormFooter, SelectField } from '@/components/form-fields';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
@@ -26,13 +26,6 @@ import {
   FormMessage,
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { useCreateInvitation } from '../api/create-invitation';
 import { invitationRoleLabel } from '../api/validate-invitation';
 
@@ -114,43 +107,20 @@ export function InviteUserDialog({ companyDomain }: { companyDomain: string }) {
                 </FormItem>
               )}
             />
-            <FormField
+            <SelectField
               control={form.control}
               name="role"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Role</FormLabel>
-                  <Select value={field.value} onValueChange={field.onChange}>
-                    <FormControl>
-                      <SelectTrigger>
-                        <SelectValue placeholder="Select a role" />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {INVITATION_ROLES.map((role) => (
-                        <SelectItem key={role} value={role}>
-                          {invitationRoleLabel(role)}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Role"
+              options={INVITATION_ROLES}
+              optionLabel={invitationRoleLabel}
+              placeholder="Select a role"
             />
-            <DialogFooter>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={createInvitation.isPending}
-                onClick={() => changeOpen(false)}
-              >
-                Cancel
-              </Button>
-              <Button type="submit" pending={createInvitation.isPending}>
-                {createInvitation.isPending ? 'Sending...' : 'Send Invitation'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter
+              pending={createInvitation.isPending}
+              onCancel={() => changeOpen(false)}
+              submitLabel="Send Invitation"
+              pendingLabel="Sending..."
+            />
           </form>
         </Form>
       </DialogContent>

@@ -6,24 +6,15 @@ import {
 } from '@shared/contracts/paging';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
+import { DialogFormFooter, TextareaField } from '@/components/form-fields';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Textarea } from '@/components/ui/textarea';
+import { Form } from '@/components/ui/form';
 import { useEscalatePage } from '../api/escalate-page';
 
 const EMPTY: EscalatePageInput = { reason: '' };
@@ -78,37 +69,19 @@ export function EscalatePageDialog({
               ),
             )}
           >
-            <FormField
+            <TextareaField
               control={form.control}
               name="reason"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Reason</FormLabel>
-                  <FormControl>
-                    <Textarea
-                      rows={3}
-                      disabled={pending}
-                      placeholder="Why does this page need someone else? For example: I am on a flight."
-                      {...field}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Reason"
+              disabled={pending}
+              placeholder="Why does this page need someone else? For example: I am on a flight."
             />
-            <DialogFooter>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={pending}
-                onClick={() => close(false)}
-              >
-                Cancel
-              </Button>
-              <Button type="submit" pending={pending}>
-                {pending ? 'Escalating...' : 'Escalate'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter
+              pending={pending}
+              onCancel={() => close(false)}
+              submitLabel="Escalate"
+              pendingLabel="Escalating..."
+            />
           </form>
         </Form>
       </DialogContent>

@@ -8,6 +8,7 @@ import {
   type User,
 } from '@shared/contracts/users';
 import { useForm } from 'react-hook-form';
+import { SelectField } from '@/components/form-fields';
 import { TimeZonePicker } from '@/components/time-zone-picker';
 import { Button } from '@/components/ui/button';
 import {
@@ -20,13 +21,6 @@ import {
   FormMessage,
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
 import { useUpdateProfile } from '../api/update-profile';
 
 /** profileDefaults returns the form's values for a user: timezone UTC and preference email by default. */
@@ -108,29 +102,13 @@ export function ProfileForm({ user }: { user: User }) {
             </FormItem>
           )}
         />
-        <FormField
+        <SelectField
           control={form.control}
           name="notificationPreference"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Notification Preference</FormLabel>
-              <Select value={field.value} onValueChange={field.onChange}>
-                <FormControl>
-                  <SelectTrigger>
-                    <SelectValue placeholder="Select a preference" />
-                  </SelectTrigger>
-                </FormControl>
-                <SelectContent>
-                  {PROFILE_NOTIFICATION_PREFERENCES.map((preference) => (
-                    <SelectItem key={preference} value={preference}>
-                      {NOTIFICATION_PREFERENCE_LABELS[preference]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-              <FormMessage />
-            </FormItem>
-          )}
+          label="Notification Preference"
+          options={PROFILE_NOTIFICATION_PREFERENCES}
+          optionLabel={(preference) => NOTIFICATION_PREFERENCE_LABELS[preference]}
+          placeholder="Select a preference"
         />
         <div>
           <Button type="submit" pending={updateProfile.isPending}>

@@ -3,12 +3,11 @@ import { AddMemberInputSchema, type Rotation } from '@shared/contracts/rotations
 import { nextMemberOrder } from '@shared/domain/rotation';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { Button } from '@/components/ui/button';
+import { DialogFormFooter } from '@/components/form-fields';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
@@ -112,19 +111,13 @@ export function AddMemberDialog({
               />
             )}
             {chosen ? <MemberPreview person={chosen} /> : null}
-            <DialogFooter>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={pending}
-                onClick={() => close(false)}
-              >
-                Cancel
-              </Button>
-              <Button type="submit" pending={pending} disabled={eligible.isPending}>
-                {pending ? 'Adding...' : 'Add person'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter
+              pending={pending}
+              onCancel={() => close(false)}
+              submitLabel="Add person"
+              pendingLabel="Adding..."
+              submitDisabled={eligible.isPending}
+            />
           </form>
         </Form>
       </DialogContent>

@@ -5,13 +5,13 @@ import { membersInOrder } from '@shared/domain/rotation';
 import { CalendarIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { DialogFormFooter } from '@/components/form-fields';
 import { Button } from '@/components/ui/button';
 import { Calendar } from '@/components/ui/calendar';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
@@ -349,19 +349,12 @@ export function AddScheduleDialog({
               </p>
             ) : null}
 
-            <DialogFooter>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={pending}
-                onClick={() => close(false)}
-              >
-                Cancel
-              </Button>
-              <Button type="submit" pending={pending}>
-                {pending ? 'Adding...' : 'Add schedule'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter
+              pending={pending}
+              onCancel={() => close(false)}
+              submitLabel="Add schedule"
+              pendingLabel="Adding..."
+            />
           </form>
         </Form>
       </DialogContent>

@@ -7,31 +7,15 @@ import {
 } from '@shared/contracts/rotations';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
+import { DialogFormFooter, SelectField, TextareaField } from '@/components/form-fields';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
-import { Textarea } from '@/components/ui/textarea';
+import { Form } from '@/components/ui/form';
 import { usePageOnCall } from '../api/page-on-call';
 
 type Urgency = (typeof URGENCIES)[number];
@@ -88,61 +72,28 @@ export function PageOnCallDialog({
               ),
             )}
           >
-            <FormField
+            <TextareaField
               control={form.control}
               name="message"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Message</FormLabel>
-                  <FormControl>
-                    <Textarea
-                      rows={4}
-                      disabled={pending}
-                      placeholder="What is happening, and what do you need from the on-call engineer?"
-                      {...field}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Message"
+              rows={4}
+              disabled={pending}
+              placeholder="What is happening, and what do you need from the on-call engineer?"
             />
-            <FormField
+            <SelectField
               control={form.control}
               name="urgency"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Urgency</FormLabel>
-                  <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
-                    <FormControl>
-                      <SelectTrigger>
-                        <SelectValue />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {URGENCIES.map((u) => (
-                        <SelectItem key={u} value={u}>
-                          {URGENCY_LABELS[u]}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Urgency"
+              options={URGENCIES}
+              optionLabel={(urgency) => URGENCY_LABELS[urgency]}
+              disabled={pending}
             />
-            <DialogFooter>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={pending}
-                onClick={() => close(false)}
-              >
-                Cancel
-              </Button>
-              <Button type="submit" pending={pending}>
-                {pending ? 'Sending...' : 'Send page'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter
+              pending={pending}
+              onCancel={() => close(false)}
+              submitLabel="Send page"
+              pendingLabel="Sending..."
+            />
           </form>
         </Form>
       </DialogContent>

@@ -4,13 +4,12 @@ import { membersInOrder } from '@shared/domain/rotation';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
+import { DialogFormFooter, TextareaField } from '@/components/form-fields';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
@@ -21,9 +20,7 @@ import {
   FormField,
   FormItem,
   FormLabel,
-  FormMessage,
 } from '@/components/ui/form';
-import { Textarea } from '@/components/ui/textarea';
 import { notifyFailure } from '@/lib/notify';
 import { useAuth } from '@/lib/use-auth';
 import { useRotation } from '../api/get-rotation';
@@ -130,24 +127,12 @@ export function PassBatonDialog({
               }
             />
             {chosen ? <MemberPreview person={chosen} /> : null}
-            <FormField
+            <TextareaField
               control={form.control}
               name="notes"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Handoff notes (optional)</FormLabel>
-                  <FormControl>
-                    <Textarea
-                      rows={3}
-                      disabled={pending}
-                      placeholder="Add context for the next on-call engineer: ongoing incidents, pending tasks, things to watch..."
-                      {...field}
-                      value={field.value ?? ''}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Handoff notes (optional)"
+              disabled={pending}
+              placeholder="Add context for the next on-call engineer: ongoing incidents, pending tasks, things to watch..."
             />
             <FormField
               control={form.control}
@@ -172,19 +157,13 @@ export function PassBatonDialog({
                 </FormItem>
               )}
             />
-            <DialogFooter>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={pending}
-                onClick={() => close(false)}
-              >
-                Cancel
-              </Button>
-              <Button type="submit" pending={pending} disabled={!chosen}>
-                {pending ? 'Passing baton...' : 'Confirm handoff'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter
+              pending={pending}
+              onCancel={() => close(false)}
+              submitLabel="Confirm handoff"
+              pendingLabel="Passing baton..."
+              submitDisabled={!chosen}
+            />
           </form>
         </Form>
       </DialogContent>

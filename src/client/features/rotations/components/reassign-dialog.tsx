@@ -3,24 +3,15 @@ import { ReassignInputSchema, type Rotation } from '@shared/contracts/rotations'
 import { membersInOrder } from '@shared/domain/rotation';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
+import { DialogFormFooter, TextareaField } from '@/components/form-fields';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Textarea } from '@/components/ui/textarea';
+import { Form } from '@/components/ui/form';
 import { useReassignOnCall } from '../api/reassign-on-call';
 import { chosenPerson } from '../lib/chosen-person';
 import { MemberPreview } from './member-preview';
@@ -104,38 +95,19 @@ export function ReassignDialog({
               emptyText="There is no other member to assign on-call to."
             />
             {chosen ? <MemberPreview person={chosen} /> : null}
-            <FormField
+            <TextareaField
               control={form.control}
               name="notes"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Notes (optional)</FormLabel>
-                  <FormControl>
-                    <Textarea
-                      rows={3}
-                      disabled={pending}
-                      placeholder="Why the baton moves, and what the new on-call engineer should know..."
-                      {...field}
-                      value={field.value ?? ''}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Notes (optional)"
+              disabled={pending}
+              placeholder="Why the baton moves, and what the new on-call engineer should know..."
             />
-            <DialogFooter>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={pending}
-                onClick={() => close(false)}
-              >
-                Cancel
-              </Button>
-              <Button type="submit" pending={pending}>
-                {pending ? 'Reassigning...' : 'Reassign on-call'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter
+              pending={pending}
+              onCancel={() => close(false)}
+              submitLabel="Reassign on-call"
+              pendingLabel="Reassigning..."
+            />
           </form>
         </Form>
       </DialogContent>

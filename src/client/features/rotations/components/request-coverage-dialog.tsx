@@ -5,12 +5,11 @@ import { coverageCandidates } from '@shared/domain/rotation';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
+import { DialogFormFooter, TextareaField } from '@/components/form-fields';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
@@ -24,7 +23,6 @@ import {
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Textarea } from '@/components/ui/textarea';
 import { toLocalInput } from '@/lib/format-time';
 import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
@@ -176,38 +174,19 @@ export function RequestCoverageDialog({
                 )}
               />
             </div>
-            <FormField
+            <TextareaField
               control={form.control}
               name="notes"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Notes (optional)</FormLabel>
-                  <FormControl>
-                    <Textarea
-                      rows={3}
-                      disabled={pending}
-                      placeholder="Anything your teammate should know while covering..."
-                      {...field}
-                      value={field.value ?? ''}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Notes (optional)"
+              disabled={pending}
+              placeholder="Anything your teammate should know while covering..."
             />
-            <DialogFooter>
-              <Button
-                type="button"
-                variant="outline"
-                disabled={pending}
-                onClick={() => close(false)}
-              >
-                Cancel
-              </Button>
-              <Button type="submit" pending={pending}>
-                {pending ? 'Requesting...' : 'Request coverage'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter
+              pending={pending}
+              onCancel={() => close(false)}
+              submitLabel="Request coverage"
+              pendingLabel="Requesting..."
+            />
           </form>
         </Form>
       </DialogContent>

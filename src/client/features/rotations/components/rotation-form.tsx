@@ -7,6 +7,7 @@ import {
 } from '@shared/contracts/rotations';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { SelectField, TextareaField } from '@/components/form-fields';
 import { TimeZonePicker } from '@/components/time-zone-picker';
 import { Button } from '@/components/ui/button';
 import {
@@ -26,7 +27,6 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
-import { Textarea } from '@/components/ui/textarea';
 import { guardSubmission } from '@/lib/notify';
 
 export type RotationFormValues = CreateRotationInput;
@@ -99,81 +99,33 @@ export function RotationForm({
             </FormItem>
           )}
         />
-        <FormField
+        <TextareaField
           control={form.control}
           name="description"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Description</FormLabel>
-              <FormControl>
-                <Textarea
-                  rows={3}
-                  placeholder="What this rotation covers (optional)"
-                  disabled={pending}
-                  {...field}
-                  value={field.value ?? ''}
-                />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
+          label="Description"
+          disabled={pending}
+          placeholder="What this rotation covers (optional)"
         />
         <div className="grid gap-4 sm:grid-cols-2">
           {showType ? (
-            <FormField
+            <SelectField
               control={form.control}
               name="type"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Type</FormLabel>
-                  <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
-                    <FormControl>
-                      <SelectTrigger>
-                        <SelectValue />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {ROTATION_TYPES.map((t) => (
-                        <SelectItem key={t} value={t}>
-                          {TYPE_LABELS[t]}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <FormDescription className="text-xs">
-                    {TYPE_HINTS[field.value ?? 'fixed']}
-                  </FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Type"
+              options={ROTATION_TYPES}
+              optionLabel={(type) => TYPE_LABELS[type]}
+              description={(value) => TYPE_HINTS[value ?? 'fixed']}
+              disabled={pending}
             />
           ) : null}
-          <FormField
+          <SelectField
             control={form.control}
             name="cadence"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>Cadence</FormLabel>
-                <Select value={field.value} onValueChange={field.onChange} disabled={pending}>
-                  <FormControl>
-                    <SelectTrigger>
-                      <SelectValue />
-                    </SelectTrigger>
-                  </FormControl>
-                  <SelectContent>
-                    {CADENCES.map((c) => (
-                      <SelectItem key={c} value={c}>
-                        {CADENCE_LABELS[c]}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-                <FormDescription className="text-xs">
-                  How often the baton changes hands.
-                </FormDescription>
-                <FormMessage />
-              </FormItem>
-            )}
+            label="Cadence"
+            options={CADENCES}
+            optionLabel={(option) => CADENCE_LABELS[option]}
+            description={() => 'How often the baton changes hands.'}
+            disabled={pending}
           />
         </div>
         <div className="grid gap-4 sm:grid-cols-3">

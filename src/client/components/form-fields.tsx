@@ -1,0 +1,146 @@
+import type { ReactNode } from 'react';
+import type { Control, FieldPath, FieldValues } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { DialogFooter } from '@/components/ui/dialog';
+import {
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { Textarea } from '@/components/ui/textarea';
+
+/**
+ * TextareaField is a labelled multi-line field of a react-hook-form form: the label, the control
+ * tied to its error line by `aria-describedby`, and the error in words under it (FormField does
+ * the wiring). An empty optional value shows as an empty box.
+ */
+export function TextareaField<T extends FieldValues, TTransformed = T>({
+  control,
+  name,
+  label,
+  placeholder,
+  rows = 3,
+  disabled,
+}: {
+  control: Control<T, unknown, TTransformed>;
+  name: FieldPath<T>;
+  label: string;
+  placeholder?: string;
+  rows?: number;
+  disabled?: boolean;
+}) {
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <Textarea
+              rows={rows}
+              disabled={disabled}
+              placeholder={placeholder}
+              {...field}
+              value={(field.value as string | null | undefined) ?? ''}
+            />
+          </FormControl>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
+  );
+}
+
+/**
+ * SelectField is a labelled choice among fixed options of a react-hook-form form, wired like
+ * TextareaField; `description` may depend on the chosen value (a hint for each choice).
+ */
+export function SelectField<T extends FieldValues, O extends string, TTransformed = T>({
+  control,
+  name,
+  label,
+  options,
+  optionLabel,
+  placeholder,
+  description,
+  disabled,
+}: {
+  control: Control<T, unknown, TTransformed>;
+  name: FieldPath<T>;
+  label: string;
+  options: readonly O[];
+  optionLabel: (option: O) => string;
+  placeholder?: string;
+  description?: (value: O | undefined) => ReactNode;
+  disabled?: boolean;
+}) {
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <Select value={field.value} onValueChange={field.onChange} disabled={disabled}>
+            <FormControl>
+              <SelectTrigger>
+                <SelectValue placeholder={placeholder} />
+              </SelectTrigger>
+            </FormControl>
+            <SelectContent>
+              {options.map((option) => (
+                <SelectItem key={option} value={option}>
+                  {optionLabel(option)}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          {description ? (
+            <FormDescription className="text-xs">{description(field.value)}</FormDescription>
+          ) : null}
+          <FormMessage />
+        </FormItem>
+      )}
+    />
+  );
+}
+
+/**
+ * DialogFormFooter ends a dialog's form: Cancel, then the submit button, which says what it is
+ * doing while the request runs (for example 'Sending...').
+ */
+export function DialogFormFooter({
+  pending,
+  onCancel,
+  submitLabel,
+  pendingLabel,
+  submitDisabled,
+}: {
+  pending: boolean;
+  onCancel: () => void;
+  submitLabel: string;
+  pendingLabel: string;
+  submitDisabled?: boolean;
+}) {
+  return (
+    <DialogFooter>
+      <Button type="button" variant="outline" disabled={pending} onClick={onCancel}>
+        Cancel
+      </Button>
+      <Button type="submit" pending={pending} disabled={submitDisabled}>
+        {pending ? pendingLabel : submitLabel}
+      </Button>
+    </DialogFooter>
+  );
+}
