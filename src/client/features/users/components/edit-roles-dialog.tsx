@@ -1,12 +1,15 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ROLE_UPDATE_MESSAGES,
   RolesFormSchema,
+  type RolesFormValues,
   roleUpdateFailureTitle,
   type User,
 } from '@shared/contracts/users';
 import { effectiveRoles, ROLE_LABELS, ROLES, type Role } from '@shared/domain/roles';
 import { CircleAlert } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -18,6 +21,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
+import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { getErrorMessage } from '@/lib/api-client';
 import { notifyFailure } from '@/lib/notify';
@@ -29,11 +33,14 @@ import { useUpdateUserRoles } from '../api/update-user-roles';
  * unchecking the last one says 'Role Required' and leaves it checked.
  */
 export function EditRolesDialog({ user, onClose }: { user: User; onClose: () => void }) {
-  const [roles, setRoles] = useState<Role[]>(() => effectiveRoles(user.roles, user.role));
+  const form = useForm<RolesFormValues>({
+    resolver: zodResolver(RolesFormSchema),
+    defaultValues: { roles: effectiveRoles(user.roles, user.role) },
+    mode: 'onChange',
+  });
+  const roles = form.watch('roles');
   const updateRoles = useUpdateUserRoles();
   const saving = updateRoles.isPending;
-  const check = RolesFormSchema.safeParse({ roles });
-  const formError = check.success ? null : check.error.issues[0]?.message;
   const baseId = useId();
 
   const toggle = (role: Role, on: boolean) => {
@@ -42,7 +49,11 @@ export function EditRolesDialog({ user, onClose }: { user: User; onClose: () => 
       notifyFailure(roleUpdateFailureTitle(ROLE_UPDATE_MESSAGES.none), ROLE_UPDATE_MESSAGES.none);
       return;
     }
-    setRoles((current) => ROLES.filter((r) => (r === role ? on : current.includes(r))));
+    form.setValue(
+      'roles',
+      ROLES.filter((r) => (r === role ? on : roles.includes(r))),
+      { shouldValidate: true, shouldDirty: true },
+    );
   };
 
   return (
@@ -65,46 +76,61 @@ export function EditRolesDialog({ user, onClose }: { user: User; onClose: () => 
             incident manager.
           </DialogDescription>
         </DialogHeader>
-        <fieldset className="grid gap-3" disabled={saving}>
-          <legend className="sr-only">Roles</legend>
-          {ROLES.map((role) => {
-            const id = `${baseId}-${role}`;
-            return (
-              <div key={role} className="flex items-center gap-3">
-                <Checkbox
-                  id={id}
-                  checked={roles.includes(role)}
-                  onCheckedChange={(value) => toggle(role, value === true)}
-                  disabled={saving}
-                />
-                <Label htmlFor={id}>{ROLE_LABELS[role]}</Label>
-              </div>
-            );
-          })}
-        </fieldset>
-        {formError ? <p className="text-destructive text-sm">{formError}</p> : null}
-        {updateRoles.isError ? (
-          <Alert variant="destructive">
-            <CircleAlert aria-hidden="true" />
-            <AlertDescription>
-              {`Error: ${getErrorMessage(updateRoles.error, 'Failed to update roles')}`}
-            </AlertDescription>
-          </Alert>
-        ) : null}
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={saving}>
-            Cancel
-          </Button>
-          <Button
-            disabled={roles.length === 0}
-            pending={saving}
-            onClick={() =>
-              updateRoles.mutate({ userId: user.id, roles }, { onSuccess: () => onClose() })
-            }
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit((values) =>
+              updateRoles.mutate(
+                { userId: user.id, roles: values.roles },
+                { onSuccess: () => onClose() },
+              ),
+            )}
           >
-            {saving ? 'Saving...' : 'Save Roles'}
-          </Button>
-        </DialogFooter>
+            <FormField
+              control={form.control}
+              name="roles"
+              render={() => (
+                <FormItem>
+                  <fieldset className="grid gap-3" disabled={saving}>
+                    <legend className="sr-only">Roles</legend>
+                    {ROLES.map((role) => {
+                      const id = `${baseId}-${role}`;
+                      return (
+                        <div key={role} className="flex items-center gap-3">
+                          <Checkbox
+                            id={id}
+                            checked={roles.includes(role)}
+                            onCheckedChange={(value) => toggle(role, value === true)}
+                            disabled={saving}
+                          />
+                          <Label htmlFor={id}>{ROLE_LABELS[role]}</Label>
+                        </div>
+                      );
+                    })}
+                  </fieldset>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            {updateRoles.isError ? (
+              <Alert variant="destructive">
+                <CircleAlert aria-hidden="true" />
+                <AlertDescription>
+                  {`Error: ${getErrorMessage(updateRoles.error, 'Failed to update roles')}`}
+                </AlertDescription>
+              </Alert>
+            ) : null}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={onClose} disabled={saving}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={roles.length === 0} pending={saving}>
+                {saving ? 'Saving...' : 'Save Roles'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );
