@@ -13,11 +13,11 @@ export interface SmsReplyRequest {
 export const REPLY_CODE_PATTERN = /^[0-9]{4}$/;
 
 /**
- * parseSmsReply reads a reply: four digits, optionally followed by R (either case), with
- * surrounding spaces ignored. Anything else is not a code (null).
+ * parseSmsReply reads a reply: four digits, optionally followed by R (either case, a space
+ * between allowed), with surrounding spaces ignored. Anything else is not a code (null).
  */
 export function parseSmsReply(body: string): SmsReplyRequest | null {
-  const match = /^([0-9]{4})([rR])?$/.exec(body.trim());
+  const match = /^([0-9]{4})(?:\s*([rR]))?$/.exec(body.trim());
   if (!match) return null;
   return { code: match[1], action: match[2] ? 'resolve' : 'acknowledge' };
 }
