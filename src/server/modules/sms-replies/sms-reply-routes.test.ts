@@ -6,6 +6,7 @@ import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages, smsReplyCodes } from '../../db/schema';
 import { formatWhen } from '../notifications/message-layout';
 import { decryptContent } from '../notifications/outbox';
+import { twiml } from './sms-reply-routes';
 import { twilioSignature } from './twilio-signature';
 
 /** API tests of SMS replies to pages (decision 201), on PGlite and (TEST_DATABASE_URL) PostgreSQL. */
@@ -356,4 +357,10 @@ describe('without TWILIO_AUTH_TOKEN', () => {
       await off.close();
     }
   });
+});
+
+test('TwiML escapes what it quotes', () => {
+  expect(twiml('Baton: the page for Ops & <Night> "duty"\'s was resolved.')).toBe(
+    '<?xml version="1.0" encoding="UTF-8"?><Response><Message>Baton: the page for Ops &amp; &lt;Night&gt; &quot;duty&quot;&apos;s was resolved.</Message></Response>',
+  );
 });
