@@ -6,6 +6,7 @@ import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages, smsReplyCodes } from '../../db/schema';
 import { formatWhen } from '../notifications/message-layout';
 import { decryptContent } from '../notifications/outbox';
+import { runPageTimers } from '../paging/page-timers';
 import { twiml } from './sms-reply-routes';
 import { twilioSignature } from './twilio-signature';
 
@@ -15,7 +16,8 @@ const PUBLIC_URL = 'https://baton.example.test';
 const AUTH_TOKEN = 'twilio-auth-token-for-tests';
 const OLIVIA_PHONE = '+15550100001';
 const NOAH_PHONE = '+15550100002';
-const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
 
 let t: TestApp;
 const people = {} as Record<'morgan' | 'olivia' | 'noah', User>;
@@ -141,6 +143,24 @@ describe('the page SMS', () => {
     expect(row).toMatchObject({ userId: people.olivia.id, code, closedAt: null });
     expect(row?.phoneHash).toBe(t.cipher.phoneIndex(OLIVIA_PHONE));
     expect(JSON.stringify(codes)).not.toContain('5550100001');
+  });
+
+  test("the clock's reminder carries the same code", async () => {
+    const { rotation, page: p } = await page();
+    const code = await codeIn(p.id);
+    await runPageTimers(
+      { database: t.database, cipher: t.cipher, clock: t.clock, config: t.config },
+      new Date(t.clock.now().getTime() + 16 * MINUTE),
+    );
+    const reminder = (await smsFor(p.id)).find((s) => s.text.startsWith('Baton REMINDER'));
+    expect(reminder?.text).toContain(
+      `Baton REMINDER: page for ${rotation.name} not acknowledged: Checkout is failing Reply ${code} to acknowledge, ${code}R to resolve.`,
+    );
+    const codes = await t.database.db
+      .select()
+      .from(smsReplyCodes)
+      .where(eq(smsReplyCodes.pageId, p.id));
+    expect(codes).toHaveLength(1);
   });
 
   test('a low-urgency page goes by email only, so it carries no code', async () => {
