@@ -48,6 +48,7 @@ import { scheduleRoutes } from './modules/schedules/schedule-routes';
 import { SessionMemo } from './modules/sessions/session-memo';
 import { hashToken, resolveSession, sessionCookie } from './modules/sessions/session-service';
 import { settingsRoutes } from './modules/settings/settings-routes';
+import { smsReplyRoutes } from './modules/sms-replies/sms-reply-routes';
 import { toUser } from './modules/users/user-repository';
 import { userRoutes } from './modules/users/user-routes';
 
@@ -234,6 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(notificationRoutes, deps);
   await app.register(inboxRoutes, deps);
   await app.register(pagingRoutes, deps);
+  await app.register(smsReplyRoutes, deps);
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

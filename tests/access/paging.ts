@@ -50,4 +50,13 @@ export const access: RouteAccess[] = [
     url: `/api/pages/ack/${missingToken}`,
     allowed: 'everyone',
   },
+  // SMS replies (decision 201): Twilio's signature is the credential, not a session; off in the
+  // access test's app (no TWILIO_AUTH_TOKEN), where every caller gets 404.
+  {
+    method: 'POST',
+    route: '/api/twilio/sms',
+    url: '/api/twilio/sms',
+    body: { From: '+15550100001', Body: '4821' },
+    allowed: 'everyone',
+  },
 ];

@@ -54,6 +54,7 @@ const FINGERPRINTED = [
   'handoffs',
   'coverage_requests',
   'pages',
+  'sms_reply_codes',
   'invitations',
   'used_id_tokens',
   'notifications',

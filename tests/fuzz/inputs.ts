@@ -289,6 +289,15 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'POST /api/pages/:id/escalate': { params: { id: pageId }, body: { reason: paragraph } },
   'GET /api/pages/ack/:token': { params: { token: ackToken } },
   'POST /api/pages/ack/:token': { params: { token: ackToken } },
+  // SMS replies (decision 201): off in the fuzz app (no TWILIO_AUTH_TOKEN), so 404 or 401
+  'POST /api/twilio/sms': {
+    body: {
+      From: () => fc.constantFrom('+15550100001', '+44 20 7946 0000', ''),
+      To: () => fc.constant('+15550000000'),
+      Body: () => fc.oneof(fc.constantFrom('4821', '4821R', ' 0000 r ', 'help'), fc.string()),
+      MessageSid: () => fc.constant('SM0123456789abcdef0123456789abcdef'),
+    },
+  },
   // Audit log
   'GET /api/audit-log/handoffs': {
     query: {

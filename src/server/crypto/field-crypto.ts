@@ -168,6 +168,26 @@ export class FieldCipher {
   blindIndexes(email: string): string[] {
     return [...this.byId.values()].map((k) => indexWith(k, email));
   }
+
+  /**
+   * phoneIndex returns the keyed hash (HMAC-SHA256 under the blind-index key, apart from emails'
+   * by a prefix) of an E.164 phone number under the current key: a number kept only to be
+   * matched, never read (SMS reply codes, decision 201).
+   */
+  phoneIndex(phone: string): string {
+    return phoneIndexWith(this.current, phone);
+  }
+
+  /** phoneIndexes returns a phone number's keyed hash under every known key, current first. */
+  phoneIndexes(phone: string): string[] {
+    return [...this.byId.values()].map((k) => phoneIndexWith(k, phone));
+  }
+}
+
+function phoneIndexWith(key: DerivedKey, phone: string): string {
+  return createHmac('sha256', key.indexKey)
+    .update(`phone:${phone.replace(/[^0-9+]/g, '')}`, 'utf8')
+    .digest('base64url');
 }
 
 function indexWith(key: DerivedKey, email: string): string {

@@ -387,3 +387,35 @@ export const auditChainHead = pgTable(
   },
   (t) => [check('audit_chain_head_one_row', sql`${t.id} = 1`)],
 );
+
+/**
+ * The codes a person replies by SMS to act on a page (decision 201): "Reply 4821 to acknowledge,
+ * 4821R to resolve". One per page, recipient and number, issued when the SMS is written; the
+ * number is kept only as a keyed hash (FieldCipher.phoneIndex). Open while `closed_at` is null:
+ * a code is unique among its number's open codes, and closes when the page is acknowledged or
+ * resolved.
+ */
+export const smsReplyCodes = pgTable(
+  'sms_reply_codes',
+  {
+    id: serial('id').primaryKey(),
+    pageId: integer('page_id')
+      .notNull()
+      .references(() => pages.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** HMAC-SHA256 of the number the code was sent to, under the blind-index key */
+    phoneHash: text('phone_hash').notNull(),
+    code: text('code').notNull(),
+    createdAt: createdAt(),
+    closedAt: ts('closed_at'),
+  },
+  (t) => [
+    check('sms_reply_codes_code_check', sql`${t.code} ~ '^[0-9]{4}$'`),
+    uniqueIndex('sms_reply_codes_open_code_key')
+      .on(t.phoneHash, t.code)
+      .where(sql`${t.closedAt} is null`),
+    index('sms_reply_codes_page_idx').on(t.pageId),
+  ],
+);

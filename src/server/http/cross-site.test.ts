@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, TEST_ORIGIN, type TestApp } from '../../../tests/setup/test-app';
 import { countRows } from '../db/client';
-import { CROSS_SITE_REFUSED, ORIGIN_REQUIRED } from './cross-site';
+import { CROSS_SITE_REFUSED, ORIGIN_REQUIRED, SIGNATURE_REQUIRED } from './cross-site';
 
 /**
  * Cross-site writes (decision 160): a state change (POST, PUT, PATCH, DELETE) passes with Baton's
@@ -116,4 +116,38 @@ test('safe methods need neither header', async () => {
   expect(options.statusCode).toBe(200);
   const ack = await t.rawInject({ url: '/api/pages/ack/1.abc' });
   expect(ack.statusCode).not.toBe(403);
+});
+
+describe('routes authenticated by their own signature (decision 201)', () => {
+  test('a signature header opens no other route', async () => {
+    const before = await rotations();
+    const res = await createRotation({ 'x-twilio-signature': 'c2lnbmVk' });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ message: ORIGIN_REQUIRED, code: 'FORBIDDEN' });
+    expect(await rotations()).toBe(before);
+  });
+
+  test('the signed route without its signature header is refused with 401', async () => {
+    const res = await t.rawInject({
+      method: 'POST',
+      url: '/api/twilio/sms',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'From=%2B15550100001&Body=1234',
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ message: SIGNATURE_REQUIRED, code: 'UNAUTHENTICATED' });
+  });
+
+  test('with its signature header it passes to the route, which verifies it (off here: 404)', async () => {
+    const res = await t.rawInject({
+      method: 'POST',
+      url: '/api/twilio/sms',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': 'c2lnbmVk',
+      },
+      payload: 'From=%2B15550100001&Body=1234',
+    });
+    expect(res.statusCode).toBe(404);
+  });
 });

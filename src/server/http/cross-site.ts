@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from './errors';
+import { AppError, unauthenticated } from './errors';
 
 /** The methods that change nothing; every other method is a state change (decision 160). */
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -29,7 +29,7 @@ export function refuseCrossSiteWrite(req: FastifyRequest, publicUrl: string | un
   const fetchSite = req.headers['sec-fetch-site'];
   if (fetchSite === 'same-origin') return;
   if (fetchSite !== undefined) throw new AppError('FORBIDDEN', CROSS_SITE_REFUSED);
-  if (carriesBearerToken(req)) return;
+  if (carriesBearerToken(req) || carriesOwnSignature(req)) return;
   throw new AppError('FORBIDDEN', ORIGIN_REQUIRED);
 }
 
@@ -40,6 +40,32 @@ export function refuseCrossSiteWrite(req: FastifyRequest, publicUrl: string | un
  */
 function carriesBearerToken(_req: FastifyRequest): boolean {
   return false;
+}
+
+/**
+ * The routes a provider calls, authenticated by the provider's own signature of the request, not
+ * by a cookie (decision 201): each route, the header that carries its signature. A provider's
+ * server sends no Origin; a browser cannot send these headers to another site without asking
+ * first (CORS), and Baton answers no such question.
+ */
+export const SIGNED_ROUTES: ReadonlyMap<string, string> = new Map([
+  ['/api/twilio/sms', 'x-twilio-signature'],
+]);
+
+export const SIGNATURE_REQUIRED = 'Request refused: this address accepts only signed requests.';
+
+/**
+ * A POST to a signed route that carries its signature header passes here: the route itself
+ * verifies the signature before it reads anything, and refuses a wrong one (401). Without the
+ * header it is refused here, with the same 401 (it is neither signed nor from Baton's pages).
+ */
+function carriesOwnSignature(req: FastifyRequest): boolean {
+  if (req.method !== 'POST') return false;
+  const header = SIGNED_ROUTES.get(req.routeOptions.url ?? '');
+  if (header === undefined) return false;
+  const signature = req.headers[header];
+  if (typeof signature === 'string' && signature.length > 0) return true;
+  throw unauthenticated(SIGNATURE_REQUIRED);
 }
 
 function isOwnOrigin(origin: string, req: FastifyRequest, publicUrl?: string): boolean {

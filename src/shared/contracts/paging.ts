@@ -20,8 +20,11 @@ export const PageEventSchema = z.object({
   automatic: z.boolean().optional(),
   /** backup_notified: the previous holder, told as backup, until then (null: until acknowledged) */
   until: z.string().nullable().optional(),
-  /** acknowledgements: in the app or from the link in the email or SMS */
-  via: z.enum(['app', 'link']).optional(),
+  /**
+   * acknowledgements: in the app, from the link in the email or SMS, or by replying to the SMS
+   * (decision 201); resolutions: `sms` when resolved by an SMS reply
+   */
+  via: z.enum(['app', 'link', 'sms']).optional(),
   /**
    * not_delivered (decision 163): a notification about the page to `to` failed for good by this
    * channel, for `reason` (the provider's answer, without personal data); `fallbackChannel` is

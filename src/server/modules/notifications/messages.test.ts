@@ -27,6 +27,7 @@ import {
   publicBaseUrl,
   reassignedAwayMessage,
   reassignedToYouMessage,
+  smsReplyAnswer,
 } from './messages';
 
 const baseUrl = 'https://baton.example.test';
@@ -303,5 +304,57 @@ describe('times are in the reader’s profile zone, and say it', () => {
     expect(mail.text).toContain('From: Mon, Nov 2, 2026, 12:00 PM UTC');
     expect(mail.text).toContain('Times are in UTC.');
     expect(mail.text).not.toContain('Not/AZone');
+  });
+});
+
+describe('SMS reply codes and answers (decision 201)', () => {
+  test('the messages that ask the reader to act carry the reply code in their SMS, before the link', () => {
+    const reply = 'Reply 4821 to acknowledge, 4821R to resolve.';
+    for (const content of [
+      pageMessage({ ...page, replyCode: '4821' }),
+      pageReminderMessage({ ...page, escalatesAt: null, replyCode: '4821' }),
+      pageEscalatedToYouMessage({
+        ...page,
+        fromName: 'O',
+        reason: 'flight',
+        escalatedAt: at,
+        replyCode: '4821',
+      }),
+    ]) {
+      expect(content.sms).toContain(`${reply} Ack: ${ackUrl}`);
+      expect(content.text).not.toContain(reply);
+    }
+    expect(pageMessage({ ...page, replyCode: null }).sms).not.toContain('Reply');
+    expect(pageMessage(page).sms).not.toContain('Reply');
+  });
+
+  test('each answer says what happened, times in the replier’s zone', () => {
+    const when = formatWhen(at, 'America/Chicago');
+    expect(
+      smsReplyAnswer({
+        kind: 'already-acknowledged',
+        rotationName: 'Platform',
+        byName: 'Olivia Ortiz',
+        at,
+        timeZone: 'America/Chicago',
+      }),
+    ).toBe(`Baton: the page for Platform was already acknowledged by Olivia Ortiz at ${when}.`);
+    expect(when).toMatch(/CST/);
+    expect(
+      smsReplyAnswer({ kind: 'already-resolved', rotationName: 'P', at, timeZone: 'UTC' }),
+    ).toBe(`Baton: the page for P was already resolved at ${formatWhen(at, 'UTC')}.`);
+    expect(smsReplyAnswer({ kind: 'acknowledged', rotationName: 'P' })).toBe(
+      'Baton: you acknowledged the page for P.',
+    );
+    expect(smsReplyAnswer({ kind: 'resolved', rotationName: 'P' })).toBe(
+      'Baton: you resolved the page for P.',
+    );
+    expect(smsReplyAnswer({ kind: 'unknown-code', code: '0042' })).toBe(
+      'Baton: code 0042 is unknown or has expired. Open Baton to see your pages.',
+    );
+    expect(smsReplyAnswer({ kind: 'refused', rotationName: 'P', message: 'No.' })).toBe(
+      'Baton: page for P: No.',
+    );
+    expect(smsReplyAnswer({ kind: 'help' })).toMatch(/4821 or 4821R/);
   });
 });

@@ -1,5 +1,6 @@
 import { URGENCY_LABELS, type Urgency } from '../../../shared/domain/paging';
 import { normalizeRole, ROLE_LABELS } from '../../../shared/domain/roles';
+import { replyInstruction } from '../../../shared/domain/sms-replies';
 import {
   composeMessage,
   formatWhen,
@@ -503,9 +504,14 @@ interface PageMessageInput extends MessageContext {
   urgency: Urgency;
   ackUrl: string;
   createdAt: Date;
+  /** the SMS reply code for this page and reader (decision 201); null or absent: none */
+  replyCode?: string | null;
 }
 
 const pager = (name: string | null) => name ?? 'Someone';
+
+/** The SMS's reply sentence, "Reply 4821 to acknowledge, 4821R to resolve.", when it has a code. */
+const reply = (code: string | null | undefined) => (code ? ` ${replyInstruction(code)}` : '');
 
 /** pageMessage is the page itself, to the holder, with the acknowledgement link. */
 export function pageMessage(input: PageMessageInput): MessageContent {
@@ -528,7 +534,7 @@ export function pageMessage(input: PageMessageInput): MessageContent {
       sms: `Baton PAGE (${label}) ${rotation.name} from ${pager(input.pagerName)}: ${shorten(
         input.message,
         240,
-      )} Ack: ${input.ackUrl}`,
+      )}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
       timeZone: input.timeZone,
     },
     input.baseUrl,
@@ -593,7 +599,7 @@ export function pageEscalatedToYouMessage(
       after: ['Acknowledge the page to let them know you are on it.'],
       action: { label: 'Acknowledge page', url: input.ackUrl },
       secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
-      sms: `Baton ESCALATED PAGE (${label}) ${rotation.name}: ${shorten(input.message, 220)} Ack: ${input.ackUrl}`,
+      sms: `Baton ESCALATED PAGE (${label}) ${rotation.name}: ${shorten(input.message, 220)}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
       timeZone: input.timeZone,
     },
     input.baseUrl,
@@ -622,7 +628,7 @@ export function pageReminderMessage(
         : [],
       action: { label: 'Acknowledge page', url: input.ackUrl },
       secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
-      sms: `Baton REMINDER: page for ${rotation.name} not acknowledged: ${shorten(input.message, 200)} Ack: ${input.ackUrl}`,
+      sms: `Baton REMINDER: page for ${rotation.name} not acknowledged: ${shorten(input.message, 200)}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
       timeZone: input.timeZone,
     },
     input.baseUrl,
@@ -721,6 +727,47 @@ export function pageResolvedNotice(
     },
     input.baseUrl,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// SMS replies (decision 201): the answer Baton texts back to a reply
+
+/** What became of an SMS reply, in the words Baton answers it with. */
+export type SmsReplyOutcome =
+  | { kind: 'acknowledged'; rotationName: string }
+  | { kind: 'resolved'; rotationName: string }
+  | {
+      kind: 'already-acknowledged';
+      rotationName: string;
+      byName: string;
+      at: Date;
+      /** the replier's time zone */
+      timeZone: string;
+    }
+  | { kind: 'already-resolved'; rotationName: string; at: Date; timeZone: string }
+  | { kind: 'unknown-code'; code: string }
+  /** a service refused the action: its own message (for example, the page moved on to someone else) */
+  | { kind: 'refused'; rotationName: string; message: string }
+  | { kind: 'help' };
+
+/** smsReplyAnswer is the text of Baton's answer to an SMS reply. */
+export function smsReplyAnswer(outcome: SmsReplyOutcome): string {
+  switch (outcome.kind) {
+    case 'acknowledged':
+      return `Baton: you acknowledged the page for ${outcome.rotationName}.`;
+    case 'resolved':
+      return `Baton: you resolved the page for ${outcome.rotationName}.`;
+    case 'already-acknowledged':
+      return `Baton: the page for ${outcome.rotationName} was already acknowledged by ${outcome.byName} at ${formatWhen(outcome.at, outcome.timeZone)}.`;
+    case 'already-resolved':
+      return `Baton: the page for ${outcome.rotationName} was already resolved at ${formatWhen(outcome.at, outcome.timeZone)}.`;
+    case 'unknown-code':
+      return `Baton: code ${outcome.code} is unknown or has expired. Open Baton to see your pages.`;
+    case 'refused':
+      return `Baton: page for ${outcome.rotationName}: ${outcome.message}`;
+    case 'help':
+      return 'Baton: reply with the 4-digit code from a page to acknowledge it, or the code followed by R to resolve it (for example 4821 or 4821R).';
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

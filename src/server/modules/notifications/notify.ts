@@ -31,8 +31,11 @@ import { enqueueNotifications, type NotificationInput } from './outbox';
 /** What the notify functions need: the cipher and, for links, the configuration. */
 export interface NotifyDeps {
   cipher: FieldCipher;
-  /** PUBLIC_URL and PORT for links; the app's deps carry it (absent: http://localhost:3000) */
-  config?: { publicUrl?: string; port?: number };
+  /**
+   * PUBLIC_URL and PORT for links; the app's deps carry it (absent: http://localhost:3000); and
+   * whether Twilio's auth token is set, for SMS reply codes (decision 201)
+   */
+  config?: { publicUrl?: string; port?: number; sms?: { authToken?: string } };
 }
 
 /**

@@ -14,6 +14,7 @@ import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { pageResolvedNotice, publicBaseUrl } from '../notifications/messages';
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
+import { closeReplyCodes } from '../sms-replies/reply-codes';
 import {
   emailOnly,
   escalationMembers,
@@ -27,14 +28,19 @@ import { escalate, markAcknowledged } from './page-steps';
 import { insertPageEvent, listMemberRoles, lockPageRow, updatePageRow } from './paging-repository';
 /** What people do to a page in the app: acknowledge, resolve and escalate it. */
 
+/** Where a person acted on a page from: the app, or a reply to its SMS (decision 201). */
+export type ActedVia = 'app' | 'sms';
+
 /**
- * acknowledgePage acknowledges a page in the app: only its current recipient, while it is open.
- * Locks the page row, so an automatic step racing it either commits first or sends nothing.
+ * acknowledgePage acknowledges a page in the app (or by SMS reply): only its current recipient,
+ * while it is open. Locks the page row, so an automatic step racing it either commits first or
+ * sends nothing.
  */
 export async function acknowledgePage(
   deps: PagingDeps,
   actor: User,
   pageId: number,
+  via: ActedVia = 'app',
 ): Promise<Page> {
   await deps.database.db.transaction(async (tx) => {
     const locked = await lockPageRow(tx, pageId);
@@ -42,16 +48,22 @@ export async function acknowledgePage(
     const status = locked.page.status as PageStatus;
     if (locked.page.targetUserId !== actor.id) throw forbidden(PAGE_MESSAGES.notRecipient);
     if (!canAcknowledgePage(actor, { ...locked.page, status })) refuseClosed(status);
-    await markAcknowledged(tx, deps, locked, { via: 'app', now: deps.clock.now() });
+    await markAcknowledged(tx, deps, locked, { via, now: deps.clock.now() });
   });
   return getPage(deps, actor, pageId);
 }
 
 /**
  * resolvePage closes a page: the pager, the current recipient, administrators and the rotation's
- * managers may. The recipient of a page still open is told it needs nothing more.
+ * managers may, in the app or by SMS reply. The recipient of a page still open is told it needs
+ * nothing more; its SMS reply codes close.
  */
-export async function resolvePage(deps: PagingDeps, actor: User, pageId: number): Promise<Page> {
+export async function resolvePage(
+  deps: PagingDeps,
+  actor: User,
+  pageId: number,
+  via: ActedVia = 'app',
+): Promise<Page> {
   await deps.database.db.transaction(async (tx) => {
     const locked = await lockPageRow(tx, pageId);
     if (!locked) throw notFound(PAGE_MESSAGES.notFound);
@@ -65,11 +77,12 @@ export async function resolvePage(deps: PagingDeps, actor: User, pageId: number)
     if (status === 'resolved') refuseClosed(status);
     const now = deps.clock.now();
     await updatePageRow(tx, page.id, { status: 'resolved', resolvedAt: now });
+    await closeReplyCodes(tx, page.id, now);
     await insertPageEvent(tx, {
       actorUserId: actor.id,
       action: 'page.resolved',
       pageId: page.id,
-      details: { rotationName: rotation.name, from: status },
+      details: { rotationName: rotation.name, from: status, ...(via === 'sms' ? { via } : {}) },
       at: now,
     });
     if (!isPageOpen(status) || page.targetUserId === null || page.targetUserId === actor.id) return;

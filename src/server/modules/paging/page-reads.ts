@@ -201,10 +201,11 @@ function toEvent(
       until: typeof e.details?.until === 'string' ? e.details.until : null,
     };
   }
+  const via = e.details?.via;
   if (e.action === 'page.acknowledged') {
-    return { kind: 'acknowledged', at, actor, via: e.details?.via === 'link' ? 'link' : 'app' };
+    return { kind: 'acknowledged', at, actor, via: via === 'link' || via === 'sms' ? via : 'app' };
   }
-  return { kind: 'resolved', at, actor };
+  return { kind: 'resolved', at, actor, ...(via === 'sms' ? { via } : {}) };
 }
 
 async function assemble(deps: PagingDeps, rows: PageWithRotation[], viewer: User) {

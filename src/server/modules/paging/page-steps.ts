@@ -11,6 +11,7 @@ import {
 } from '../notifications/messages';
 import { loadRecipients, type NotifyDeps, toInput } from '../notifications/notify';
 import { enqueueNotifications, type NotificationInput } from '../notifications/outbox';
+import { closeReplyCodes, replyCodeFor } from '../sms-replies/reply-codes';
 import { ackToken, ackUrl, hashAckToken, storedAckToken } from './ack-token';
 import { emailOnly, facts, subjectOf } from './page-facts';
 import { pageMessageOf, sealReason } from './page-message';
@@ -21,15 +22,19 @@ import { insertPageEvent, type PageWithRotation, updatePageRow } from './paging-
  * and its notifications in the caller's transaction.
  */
 
-/** markAcknowledged acknowledges a locked open page and tells the pager. */
+/**
+ * markAcknowledged acknowledges a locked open page and tells the pager; its SMS reply codes
+ * close (decision 201).
+ */
 export async function markAcknowledged(
   tx: Tx,
   deps: NotifyDeps,
   locked: PageWithRotation,
-  how: { via: 'app' | 'link'; now: Date },
+  how: { via: 'app' | 'link' | 'sms'; now: Date },
 ): Promise<void> {
   const { page, rotation } = locked;
   await updatePageRow(tx, page.id, { status: 'acknowledged', acknowledgedAt: how.now });
+  await closeReplyCodes(tx, page.id, how.now);
   await insertPageEvent(tx, {
     actorUserId: page.targetUserId,
     action: 'page.acknowledged',
@@ -130,6 +135,12 @@ export async function escalate(
           fromName,
           reason: step.reason,
           escalatedAt: now,
+          replyCode: await replyCodeFor(tx, deps, {
+            pageId: page.id,
+            recipient: next,
+            emailOnly: options.emailOnly,
+            now,
+          }),
         }),
         options,
       ),
@@ -202,6 +213,12 @@ export async function remind(
         createdAt: subject.stepStart,
         timeZone: target.timezone,
         escalatesAt: escalation,
+        replyCode: await replyCodeFor(tx, deps, {
+          pageId: page.id,
+          recipient: target,
+          emailOnly: options.emailOnly,
+          now,
+        }),
       }),
       options,
     ),

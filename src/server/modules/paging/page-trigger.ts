@@ -5,6 +5,7 @@ import type { Tx } from '../../db/client';
 import { pageBackupMessage, pageMessage, publicBaseUrl } from '../notifications/messages';
 import { loadRecipients, type NotifyDeps, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
+import { replyCodeFor } from '../sms-replies/reply-codes';
 import { toUser, type UserRow } from '../users/user-repository';
 import { ackToken, ackUrl, hashAckToken } from './ack-token';
 import { emailOnly } from './page-facts';
@@ -64,6 +65,12 @@ export async function triggerPage(
     ackUrl: ackUrl(baseUrl, token),
     createdAt: input.now,
     timeZone: target.timezone,
+    replyCode: await replyCodeFor(tx, deps, {
+      pageId: page.id,
+      recipient: target,
+      emailOnly: emailOnly(page.urgency),
+      now: input.now,
+    }),
   });
   const inputs = [
     toInput(`page:${page.id}:sent`, 'page', target, content, {

@@ -81,6 +81,12 @@ export function SmsSetupArticle() {
         <li>Without a phone number, SMS notifications go to your email address.</li>
         <li>Your phone number is stored encrypted.</li>
         <li>A page's text includes a link to acknowledge it without signing in; it works once.</li>
+        <li>
+          When your administrators have connected Twilio's replies, a page's text also says, for
+          example, "Reply 4821 to acknowledge, 4821R to resolve." Reply from the phone it reached
+          you on; Baton answers with what happened. The code stops working once the page is
+          acknowledged or resolved.
+        </li>
       </ul>
     </>
   );

@@ -13,6 +13,9 @@ import { PageStatusBadge, UrgencyBadge } from './page-badges';
 const name = (person: { name: string } | null | undefined, fallback = 'a deleted user') =>
   person?.name ?? fallback;
 
+/** How an acknowledgement or resolution came in, after the person's name. */
+const VIA_TEXT = { app: '', link: ' from the link', sms: ' by SMS reply' } as const;
+
 function eventText(event: PageEvent, fmt: TimeFormat): string {
   switch (event.kind) {
     case 'escalated':
@@ -20,9 +23,9 @@ function eventText(event: PageEvent, fmt: TimeFormat): string {
         event.automatic ? ' automatically' : ` by ${name(event.actor)}`
       }${event.reason ? `: ${event.reason}` : ''}`;
     case 'acknowledged':
-      return `Acknowledged by ${name(event.actor)}${event.via === 'link' ? ' from the link' : ''}`;
+      return `Acknowledged by ${name(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
     case 'resolved':
-      return `Resolved by ${name(event.actor)}`;
+      return `Resolved by ${name(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
     case 'backup_notified':
       return `${name(event.to)} told as backup${
         event.until

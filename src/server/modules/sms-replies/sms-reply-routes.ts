@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { TwilioIncomingSmsSchema } from '../../../shared/contracts/sms-replies';
+import type { AppDeps } from '../../deps';
+import { notFound, unauthenticated } from '../../http/errors';
+import { publicBaseUrl } from '../notifications/messages';
+import { smsRepliesEnabled } from './reply-codes';
+import { answerSmsReply } from './sms-reply';
+import {
+  type FormParams,
+  isValidTwilioSignature,
+  TWILIO_SIGNATURE_HEADER,
+} from './twilio-signature';
+
+/** Where Twilio posts a message that comes in ("A message comes in" on the Baton number). */
+export const TWILIO_SMS_PATH = '/api/twilio/sms';
+
+export const SMS_REPLIES_OFF = 'SMS replies are off: TWILIO_AUTH_TOKEN is not set.';
+export const SIGNATURE_INVALID = 'Request refused: the Twilio signature is missing or wrong.';
+
+// Public (the signature is the credential), so rate limited like the acknowledgement link; Twilio
+// posts from many addresses, so one person's replies never come near it.
+const SMS_RATE_LIMIT = { rateLimit: { max: 60, timeWindow: '1 minute' } };
+
+/** The largest form Twilio posts for one SMS (1,600 characters of text, a few dozen fields). */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/** The form bodies' parameters in the order sent (repeated names kept), for the signature. */
+const formParams = new WeakMap<object, FormParams>();
+
+/**
+ * smsReplyRoutes: `POST /api/twilio/sms`, the SMS replies to pages (decision 201). Twilio posts
+ * the reply form-encoded and signed; Baton answers TwiML with what happened. Off (404) until
+ * TWILIO_AUTH_TOKEN is set. The form parser is this plugin's alone: every other route takes JSON.
+ */
+export async function smsReplyRoutes(app: FastifyInstance, deps: AppDeps) {
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_req, body, done) => {
+      const pairs = [...new URLSearchParams(body as string)];
+      const fields = Object.fromEntries(pairs);
+      formParams.set(fields, pairs);
+      done(null, fields);
+    },
+  );
+
+  /** Refuses the request unless Twilio signed it: 404 while replies are off, else 401. */
+  async function signedByTwilio(req: FastifyRequest) {
+    const authToken = deps.config.sms.authToken;
+    if (!authToken || !smsRepliesEnabled(deps)) throw notFound(SMS_REPLIES_OFF);
+    const pairs = typeof req.body === 'object' && req.body !== null && formParams.get(req.body);
+    const signature = req.headers[TWILIO_SIGNATURE_HEADER];
+    // The URL Twilio requested: Baton's public address, this path and its query string.
+    const url = `${publicBaseUrl(deps.config)}${req.url}`;
+    if (
+      !pairs ||
+      typeof signature !== 'string' ||
+      !isValidTwilioSignature(authToken, url, pairs, signature)
+    ) {
+      throw unauthenticated(SIGNATURE_INVALID);
+    }
+  }
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    TWILIO_SMS_PATH,
+    {
+      config: SMS_RATE_LIMIT,
+      preValidation: signedByTwilio,
+      schema: { body: TwilioIncomingSmsSchema },
+    },
+    async (req, reply) => {
+      const answer = await answerSmsReply(deps, { from: req.body.From, body: req.body.Body });
+      return reply.type('text/xml; charset=utf-8').send(twiml(answer));
+    },
+  );
+}
+
+/** twiml is Twilio's answer document: one message back to the sender. */
+export function twiml(message: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?><Response><Message>${escapeXml(message)}</Message></Response>`;
+}
+
+function escapeXml(value: string): string {
+  return value.replace(
+    /[<>&'"]/g,
+    (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] as string,
+  );
+}
