@@ -276,7 +276,7 @@ describe('replying', () => {
     expect((await eventsOf(p.id)).map((e) => e.action)).not.toContain('page.acknowledged');
   });
 
-  test('a page acknowledged in the app: its code has expired, and the reply says who and when', async () => {
+  test('a page acknowledged in the app: its code no longer acknowledges, says who and when, and still resolves', async () => {
     const { rotation, page: p } = await page();
     const code = await codeIn(p.id);
     const acknowledgedAt = t.clock.now();
@@ -292,11 +292,16 @@ describe('replying', () => {
       .where(eq(smsReplyCodes.pageId, p.id));
     expect(row.closedAt).toEqual(acknowledgedAt);
     t.clock.advance(HOUR);
-    const res = await reply(OLIVIA_PHONE, `${code}R`);
+    const res = await reply(OLIVIA_PHONE, code);
     expect(message(res)).toBe(
       `Baton: the page for ${rotation.name} was already acknowledged by Olivia Ortiz at ${formatWhen(acknowledgedAt, 'America/Chicago')}.`,
     );
     expect(await pageRow(p.id)).toMatchObject({ status: 'acknowledged' });
+    // Whoever acknowledged resolves by the same code with R.
+    expect(message(await reply(OLIVIA_PHONE, `${code}R`))).toBe(
+      `Baton: you resolved the page for ${rotation.name}.`,
+    );
+    expect(await pageRow(p.id)).toMatchObject({ status: 'resolved' });
     // A day after it closed, the code is forgotten.
     t.clock.advance(24 * HOUR);
     expect(message(await reply(OLIVIA_PHONE, code))).toBe(

@@ -40,7 +40,9 @@ async function outcomeOf(
     ? (await loadRecipients(deps.database.db, deps.cipher, [code.userId])).get(code.userId)
     : undefined;
   if (!code || !person) return { kind: 'unknown-code', code: request.code };
-  if (code.closedAt === null) {
+  // An open code acts; a closed one still resolves (it closed at the acknowledgement, and whoever
+  // acknowledged by SMS resolves the same way), within the day a closed code is remembered.
+  if (code.closedAt === null || request.action === 'resolve') {
     try {
       if (request.action === 'acknowledge') {
         const page = await acknowledgePage(deps, person, code.pageId, 'sms');
