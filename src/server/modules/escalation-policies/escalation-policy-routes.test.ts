@@ -350,6 +350,30 @@ describe('rotations and their policies', () => {
   });
 });
 
+test('a deletion racing an assignment ends in one clear answer each, never a 5xx', async () => {
+  for (let i = 0; i < 8; i++) {
+    const team = await rotation({ name: `Racing ${i}` });
+    const spare = await create(people.admin, {
+      name: `Spare ${i}`,
+      repeat: 0,
+      steps: [oneStep([{ type: 'rotation-holder', id: team.id }])],
+    });
+    const [deleted, assigned] = await Promise.all([
+      call(people.admin, 'DELETE', `/api/escalation-policies/${spare.id}`),
+      call(people.admin, 'PATCH', `/api/rotations/${team.id}`, { escalationPolicyId: spare.id }),
+    ]);
+    const [row] = await t.database.db.select().from(rotations).where(eq(rotations.id, team.id));
+    if (deleted.statusCode === 204) {
+      expect(assigned.statusCode, assigned.body).toBe(400);
+      expect(row.escalationPolicyId).toBe(team.escalationPolicyId);
+    } else {
+      expect(deleted.statusCode, deleted.body).toBe(409);
+      expect(assigned.statusCode, assigned.body).toBe(200);
+      expect(row.escalationPolicyId).toBe(spare.id);
+    }
+  }
+});
+
 describe('who may read and change which policy', () => {
   test('on-call members read their rotations’ policies only; incident managers and managers read all', async () => {
     const mine = await rotation({ name: 'Noah’s', memberIds: [people.noah.id] });
