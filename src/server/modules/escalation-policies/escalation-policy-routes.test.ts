@@ -228,6 +228,16 @@ describe('storing a policy', () => {
       ['escalation_policy.created', 'escalation_policy.updated'],
     );
     expect(events.at(-1)?.details).toEqual({ name: 'Changed', fields: ['name', 'repeat'] });
+    // The same steps sent again (in the client's key order) change nothing and record nothing.
+    const same = await call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
+      steps: [{ targets: [{ id: people.noah.id, type: 'user' }], delayMinutes: 5 }],
+    });
+    expect(same.statusCode).toBe(200);
+    const after = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, String(created.id)));
+    expect(after.filter((e) => e.targetType === 'escalation_policy')).toHaveLength(2);
   });
 
   test('a missing policy is 404 for every call', async () => {

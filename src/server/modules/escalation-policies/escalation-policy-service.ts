@@ -197,6 +197,15 @@ async function inManagedPolicy<T>(
   });
 }
 
+/** canonical writes a value as JSON with its keys sorted: jsonb keeps keys in its own order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** updatePolicy changes any of name, repeat and steps (every target must exist). */
 export async function updatePolicy(
   deps: EscalationPolicyDeps,
@@ -212,7 +221,7 @@ export async function updatePolicy(
       steps: change.steps ?? before.steps,
     };
     const fields = (['name', 'repeat', 'steps'] as const).filter(
-      (key) => JSON.stringify(after[key]) !== JSON.stringify(before[key]),
+      (key) => canonical(after[key]) !== canonical(before[key]),
     );
     if (fields.length === 0) return toPolicy(row, users);
     if (fields.includes('steps')) await checkTargets(tx, after);
