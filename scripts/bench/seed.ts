@@ -5,7 +5,9 @@ import { sql } from 'drizzle-orm';
 import type { FieldCipher } from '../../src/server/crypto/field-crypto';
 import { type Db, selectRows } from '../../src/server/db/client';
 import { type HandoffSeed, insertHandoffs } from '../../src/server/db/factories';
+import { allocateIds } from '../../src/server/db/ids';
 import { rotationMembers, rotations } from '../../src/server/db/schema';
+import { insertDefaultPolicies } from '../../src/server/modules/escalation-policies/escalation-policy-repository';
 import { insertUsers, type NewUser } from '../../src/server/modules/users/user-repository';
 import type { Role } from '../../src/shared/domain/roles';
 import { nextHandoffAt } from '../../src/shared/domain/shifts';
@@ -184,6 +186,8 @@ export async function seedOrganisation(
   const perRotation = Math.floor(size.handoffs / size.rotations);
   for (let start = 0; start < size.rotations; start += 100) {
     const count = Math.min(100, size.rotations - start);
+    // Each rotation has its own default escalation policy (decision 202), which names it.
+    const ids = await allocateIds(db, 'rotations', count);
     const values = Array.from({ length: count }, (_, k) => {
       const i = start + k;
       const pattern = {
@@ -193,6 +197,8 @@ export async function seedOrganisation(
         handoffWeekday: 1 + (i % 5),
       };
       return {
+        id: ids[k],
+        escalationPolicyId: 0,
         name: `${TEAMS[i % TEAMS.length]} ${SERVICES[Math.floor(i / TEAMS.length) % SERVICES.length]}${i >= TEAMS.length * SERVICES.length ? ` ${i}` : ''}`,
         description: i % 2 === 0 ? `Primary on-call for ${TEAMS[i % TEAMS.length]}` : null,
         type: 'fixed',
@@ -201,6 +207,8 @@ export async function seedOrganisation(
         createdById: admin.id,
       };
     });
+    const policies = await insertDefaultPolicies(db, values, admin.id, now);
+    for (const v of values) v.escalationPolicyId = policies.get(v.id) as number;
     const rows = await db.insert(rotations).values(values).returning({ id: rotations.id });
     const members = rows.flatMap((row, k) => {
       const i = start + k;
@@ -269,9 +277,19 @@ export async function seedEngineRotations(
 ): Promise<void> {
   const ids = `{${userIds.join(',')}}`;
   const u = userIds.length;
+  // Each rotation has its own default escalation policy (decision 202), which names it.
+  const rotationIds = await allocateIds(db, 'rotations', count);
+  const policies = await insertDefaultPolicies(
+    db,
+    rotationIds.map((id, k) => ({ id, name: `Engine rotation ${k + 1}` })),
+    null,
+    now,
+  );
+  const idList = `{${rotationIds.join(',')}}`;
+  const policyList = `{${rotationIds.map((id) => policies.get(id)).join(',')}}`;
   await db.execute(sql`
-    insert into rotations (name, type, cadence, time_zone, handoff_time, handoff_weekday, next_handoff_at)
-    select 'Engine rotation ' || g, 'fixed', 'weekly', 'UTC', '09:00', 1,
+    insert into rotations (id, escalation_policy_id, name, type, cadence, time_zone, handoff_time, handoff_weekday, next_handoff_at)
+    select (${idList}::int[])[g], (${policyList}::int[])[g], 'Engine rotation ' || g, 'fixed', 'weekly', 'UTC', '09:00', 1,
            case when g <= ${due} then ${now}::timestamptz - (case when g % 2 = 0 then interval '1 minute' else interval '90 minutes' end)
                 else ${now}::timestamptz + interval '2 days' + (g % 5000) * interval '1 minute' end
       from generate_series(1, ${count}) g`);

@@ -35,6 +35,7 @@ import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
 import { coverageRoutes } from './modules/coverage/coverage-routes';
 import { debugRoutes } from './modules/debug/debug-routes';
+import { escalationPolicyRoutes } from './modules/escalation-policies/escalation-policy-routes';
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
@@ -236,6 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(inboxRoutes, deps);
   await app.register(pagingRoutes, deps);
   await app.register(smsReplyRoutes, deps);
+  await app.register(escalationPolicyRoutes, deps);
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

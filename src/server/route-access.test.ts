@@ -119,6 +119,12 @@ const ROUTE_PERMISSIONS: Record<string, Action> = {
   'DELETE /api/invitations/:id': 'invitations.manage',
   'GET /api/debug/database': 'debug.view',
   'GET /api/debug/rotations-compare': 'debug.view',
+  'GET /api/escalation-policies': 'escalationPolicy.view',
+  'POST /api/escalation-policies': 'escalationPolicy.edit',
+  'GET /api/escalation-policies/:id': 'escalationPolicy.view',
+  'PATCH /api/escalation-policies/:id': 'escalationPolicy.edit',
+  'DELETE /api/escalation-policies/:id': 'escalationPolicy.edit',
+  'GET /api/escalation-policies/:id/preview': 'escalationPolicy.view',
 };
 
 describe('the access tables agree with the shared permission table', () => {

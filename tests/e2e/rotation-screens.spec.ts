@@ -57,6 +57,7 @@ function fakeRotation(id: number, name: string, over: Partial<Rotation> = {}): R
     nextOnCall: null,
     nextHandoffTime: null,
     createdById: null,
+    escalationPolicyId: id,
     ...over,
   });
 }

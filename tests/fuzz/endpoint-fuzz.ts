@@ -9,6 +9,7 @@ import { insertHandoffs, insertRotation, insertUser } from '../../src/server/db/
 import {
   auditEvents,
   coverageRequests,
+  escalationPolicies,
   handoffs,
   invitations,
   pages,
@@ -59,6 +60,7 @@ const FINGERPRINTED = [
   'used_id_tokens',
   'notifications',
   'audit_events',
+  'escalation_policies',
 ] as const;
 
 export interface FuzzApp {
@@ -214,7 +216,8 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
       | typeof handoffs
       | typeof coverageRequests
       | typeof invitations
-      | typeof auditEvents,
+      | typeof auditEvents
+      | typeof escalationPolicies,
   ) =>
     (await db.select({ id: table.id }).from(table).orderBy(desc(table.id)).limit(25)).map(
       (r) => r.id,
@@ -232,6 +235,7 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
     coverageIds: await ids(coverageRequests),
     invitationIds: await ids(invitations),
     eventIds: await ids(auditEvents),
+    policyIds: await ids(escalationPolicies),
     invitationTokens: fuzz.tokens.invitation,
     feedTokens: fuzz.tokens.feed,
   };

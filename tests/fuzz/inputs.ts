@@ -21,6 +21,7 @@ export interface Pool {
   coverageIds: number[];
   invitationIds: number[];
   eventIds: number[];
+  policyIds: number[];
   invitationTokens: string[];
   feedTokens: string[];
 }
@@ -51,6 +52,7 @@ const handoffId: Gen = (p) => realOr(p.handoffIds);
 const coverageId: Gen = (p) => realOr(p.coverageIds);
 const invitationId: Gen = (p) => realOr(p.invitationIds);
 const eventId: Gen = (p) => realOr(p.eventIds);
+const policyId: Gen = (p) => realOr(p.policyIds);
 /** the demo inbox's cursor: any notification id, kept or not */
 const notificationId: Gen = () => fc.integer({ min: 1, max: 10_000 });
 
@@ -142,6 +144,45 @@ const rotationFields = {
   handoffWeekday: () => fc.integer({ min: 0, max: 6 }),
 };
 const byRotation = { id: rotationId };
+
+/** An escalation step: targets over real rotations and people, mostly valid delays and hours. */
+const escalationTarget: Gen = (p) =>
+  fc.oneof(
+    fc.record({
+      type: fc.constantFrom(
+        'rotation-holder',
+        'rotation-next',
+        'rotation-backup',
+        'rotation-members',
+      ),
+      id: rotationId(p),
+    }),
+    fc.record({ type: fc.constant('user'), id: userId(p) }),
+    fc.record({ type: fc.constantFrom('team', '', 'schedule'), id: fc.integer() }),
+  );
+const activeWindow = fc.record({
+  daysOfWeek: fc.uniqueArray(fc.integer({ min: 0, max: 6 }), { minLength: 1, maxLength: 7 }),
+  startTime: fc.constantFrom('22:00', '07:00', '00:00', '24:00', '9:00'),
+  endTime: fc.constantFrom('07:00', '22:00', '00:00'),
+});
+const escalationSteps: Gen = (p) =>
+  fc.array(
+    fc.record(
+      {
+        delayMinutes: fc.oneof(fc.integer({ min: 1, max: 60 }), fc.constantFrom(0, 1440, 1441)),
+        targets: fc.array(escalationTarget(p), { maxLength: 4 }),
+        assignment: fc.constantFrom('everyone', 'round-robin', 'random'),
+        activeHours: fc.oneof(fc.constant(null), fc.array(activeWindow, { maxLength: 3 })),
+      },
+      { requiredKeys: ['delayMinutes', 'targets'] },
+    ),
+    { maxLength: 4 },
+  );
+const escalationPolicyFields = {
+  name: line,
+  repeat: () => fc.oneof(fc.integer({ min: 0, max: 9 }), fc.constantFrom(-1, 10, 1.5)),
+  steps: escalationSteps,
+};
 const coverageActions = ['accept', 'decline', 'cancel'] as const;
 
 /** ENDPOINT_INPUTS: 'METHOD /route/:pattern' → what the route reads. */
@@ -212,7 +253,10 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/user/rotations': {},
   'POST /api/rotations': { body: rotationFields },
   'GET /api/rotations/:id': { params: byRotation },
-  'PATCH /api/rotations/:id': { params: byRotation, body: rotationFields },
+  'PATCH /api/rotations/:id': {
+    params: byRotation,
+    body: { ...rotationFields, escalationPolicyId: policyId },
+  },
   'DELETE /api/rotations/:id': { params: byRotation },
   'POST /api/rotations/:id/suspend': { params: byRotation },
   'POST /api/rotations/:id/activate': { params: byRotation },
@@ -286,6 +330,13 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/user/page-delivery-failures': {},
   'POST /api/pages/:id/acknowledge': { params: { id: pageId } },
   'POST /api/pages/:id/resolve': { params: { id: pageId } },
+  // Escalation policies
+  'GET /api/escalation-policies': {},
+  'POST /api/escalation-policies': { body: escalationPolicyFields },
+  'GET /api/escalation-policies/:id': { params: { id: policyId } },
+  'PATCH /api/escalation-policies/:id': { params: { id: policyId }, body: escalationPolicyFields },
+  'DELETE /api/escalation-policies/:id': { params: { id: policyId } },
+  'GET /api/escalation-policies/:id/preview': { params: { id: policyId } },
   'POST /api/pages/:id/escalate': { params: { id: pageId }, body: { reason: paragraph } },
   'GET /api/pages/ack/:token': { params: { token: ackToken } },
   'POST /api/pages/ack/:token': { params: { token: ackToken } },

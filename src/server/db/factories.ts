@@ -2,8 +2,10 @@ import { eq } from 'drizzle-orm';
 import type { Role } from '../../shared/domain/roles';
 import { nextHandoffAt } from '../../shared/domain/shifts';
 import type { FieldCipher } from '../crypto/field-crypto';
+import { insertDefaultPolicies } from '../modules/escalation-policies/escalation-policy-repository';
 import { insertUsers, type NewUser } from '../modules/users/user-repository';
 import type { Db, Tx } from './client';
+import { allocateIds } from './ids';
 import { handoffs, rotationMembers, rotations } from './schema';
 
 /**
@@ -56,10 +58,16 @@ export async function insertRotation(db: Db | Tx, seed: RotationSeed = {}) {
     handoffTime: seed.handoffTime ?? '09:00',
     handoffWeekday: seed.handoffWeekday ?? 1,
   } as const;
+  // Every rotation has its own default escalation policy (decision 202), which names it.
+  const [id] = await allocateIds(db, 'rotations');
+  const name = seed.name ?? `Rotation ${sequence}`;
+  const policies = await insertDefaultPolicies(db, [{ id, name }], seed.createdById ?? null, now);
   const [rotation] = await db
     .insert(rotations)
     .values({
-      name: seed.name ?? `Rotation ${sequence}`,
+      id,
+      escalationPolicyId: policies.get(id) as number,
+      name,
       description: seed.description ?? null,
       type: seed.type ?? 'fixed',
       suspended: seed.suspended ?? false,

@@ -1,11 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { type Db, selectRows, type Tx } from './client';
 
-type TableWithSerial = 'users' | 'invitations' | 'notifications' | 'audit_events' | 'pages';
+type TableWithSerial =
+  | 'users'
+  | 'invitations'
+  | 'notifications'
+  | 'audit_events'
+  | 'pages'
+  | 'rotations';
 
 /**
  * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their
- * ciphertext to the row id, so rows holding them get their id before the insert.
+ * ciphertext to the row id, so rows holding them get their id before the insert; a rotation gets
+ * its id first because its default escalation policy names it (decision 202).
  */
 export async function allocateIds(
   db: Db | Tx,

@@ -128,7 +128,10 @@ describe(`constraints (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'
     ).toBe('23503');
     expect(
       await refusal(() =>
-        exec(sql`insert into rotations (name, holder_user_id) values ('No members', ${member.id})`),
+        exec(
+          sql`insert into rotations (name, holder_user_id, escalation_policy_id)
+              values ('No members', ${member.id}, ${rotation.escalationPolicyId})`,
+        ),
       ),
     ).toBe('23503');
     // A member may hold it.

@@ -15,6 +15,7 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { EscalationStep } from '../../shared/contracts/escalation-policies';
 
 // Columns named *_enc hold AES-256-GCM envelopes (see src/server/crypto/field-crypto.ts), bound
 // to their table, column and row id. Never compare or sort on them in SQL.
@@ -54,6 +55,34 @@ export const users = pgTable(
   ],
 );
 
+/**
+ * Escalation policies (issue 16, decisions 200 and 202): a name, a repeat count and the ordered
+ * steps, stored whole as the shared contract's parsed value (`EscalationPolicyValue['steps']`),
+ * so an incident's copy is the same JSON. Targets name rotations and people by id without a
+ * foreign key: a target whose rotation or person is gone reaches nobody and is skipped (decision
+ * 200), as an incident's copy of the policy must too.
+ */
+export const escalationPolicies = pgTable(
+  'escalation_policies',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    repeat: smallint('repeat').notNull().default(0),
+    steps: jsonb('steps').$type<EscalationStep[]>().notNull(),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('escalation_policies_name_check', sql`char_length(${t.name}) between 1 and 220`),
+    check('escalation_policies_repeat_check', sql`${t.repeat} between 0 and 9`),
+    check(
+      'escalation_policies_steps_check',
+      sql`jsonb_typeof(${t.steps}) = 'array' and jsonb_array_length(${t.steps}) between 1 and 20`,
+    ),
+  ],
+);
+
 export const rotations = pgTable(
   'rotations',
   {
@@ -73,10 +102,15 @@ export const rotations = pgTable(
     /** weekday of the boundary for weekly rotations, 0 = Sunday … 6 = Saturday */
     handoffWeekday: smallint('handoff_weekday').notNull().default(1),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** the policy a page on this rotation climbs; a policy in use cannot be deleted (decision 202) */
+    escalationPolicyId: integer('escalation_policy_id')
+      .notNull()
+      .references(() => escalationPolicies.id, { onDelete: 'restrict' }),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
   (t) => [
+    index('rotations_escalation_policy_idx').on(t.escalationPolicyId),
     check('rotations_cadence_check', sql`${t.cadence} in ('daily', 'weekly')`),
     check('rotations_type_check', sql`${t.type} in ('fixed', 'scheduled')`),
     check('rotations_name_check', sql`char_length(${t.name}) between 1 and 200`),

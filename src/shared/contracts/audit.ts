@@ -74,6 +74,9 @@ export const ADMIN_ACTION_LABELS = {
   'page.acknowledged': 'Acknowledged a page',
   'page.escalated': 'Escalated a page',
   'page.resolved': 'Resolved a page',
+  'escalation_policy.created': 'Created an escalation policy',
+  'escalation_policy.updated': 'Edited an escalation policy',
+  'escalation_policy.deleted': 'Deleted an escalation policy',
 } as const satisfies Record<string, string>;
 export type AdminAction = keyof typeof ADMIN_ACTION_LABELS;
 export const ADMIN_ACTIONS = Object.keys(ADMIN_ACTION_LABELS) as AdminAction[];

@@ -28,6 +28,8 @@ export const ErrorCodes = {
   CANNOT_HOLD_BATON: 'CANNOT_HOLD_BATON',
   SCHEDULE_REQUIRED: 'SCHEDULE_REQUIRED',
   SCHEDULE_OVERLAP: 'SCHEDULE_OVERLAP',
+  /** a policy some rotation follows cannot be deleted; the message names the rotations */
+  ESCALATION_POLICY_IN_USE: 'ESCALATION_POLICY_IN_USE',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 

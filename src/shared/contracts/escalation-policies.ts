@@ -129,8 +129,62 @@ export type EscalationPolicyInput = z.input<typeof EscalationPolicyInputSchema>;
 /** A policy once read: defaults filled in. An incident keeps a copy of this as it was raised. */
 export type EscalationPolicyValue = z.output<typeof EscalationPolicyInputSchema>;
 
+/**
+ * EscalationPolicyChangeSchema is the body of PATCH /api/escalation-policies/{id}: any of the
+ * fields, each checked as in a new policy; `steps`, when sent, replaces every step.
+ */
+export const EscalationPolicyChangeSchema = EscalationPolicyInputSchema.partial();
+export type EscalationPolicyChange = z.input<typeof EscalationPolicyChangeSchema>;
+
 /** EscalationPolicySchema is a policy as the API answers it. */
 export const EscalationPolicySchema = EscalationPolicyInputSchema.extend({
   id: z.number().int(),
+  /** the rotations that follow it, by name (decision 202): a policy in use cannot be deleted */
+  rotations: z.array(z.object({ id: z.number().int(), name: z.string() })),
 });
 export type EscalationPolicy = z.infer<typeof EscalationPolicySchema>;
+
+/**
+ * EscalationPreviewSchema answers GET /api/escalation-policies/{id}/preview: for each step, whom
+ * it would notify now (the shared resolveStep over the rotations' current state and people), each
+ * person with the channels their preference picks, and what it skips and why; the policy
+ * editor's live preview ("at this step now: Priya Shah (holder), by SMS and email").
+ */
+export const EscalationPreviewSchema = z.object({
+  policyId: z.number().int(),
+  /** ISO: the instant the preview was computed for */
+  at: z.string(),
+  /** the zone the steps' active hours are read in: the first rotation that follows the policy */
+  timeZone: z.string(),
+  steps: z.array(
+    z.object({
+      /** zero-based */
+      stepIndex: z.number().int(),
+      delayMinutes: z.number().int(),
+      assignment: z.enum(STEP_ASSIGNMENTS),
+      /** notify: the step reaches `recipients`; skip: nobody, for `skipReason` */
+      status: z.enum(['notify', 'skip']),
+      /** the domain's skip reason ('outside the step hours', 'nobody to notify', …) or null */
+      skipReason: z.string().nullable(),
+      recipients: z.array(
+        z.object({
+          userId: z.number().int(),
+          name: z.string(),
+          /** every target that reached them: 'holder', 'next on call', 'backup', 'member', 'named' */
+          reasons: z.array(z.string()),
+          /** by their notification preference (SMS without a usable number falls back to email) */
+          channels: z.array(z.enum(['email', 'sms'])),
+        }),
+      ),
+      skipped: z.array(
+        z.object({
+          target: z.object({ type: z.enum(ESCALATION_TARGET_TYPES), id: z.number().int() }),
+          reason: z.string(),
+          /** the person the target named, when it named one that cannot be reached */
+          userId: z.number().int().nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+export type EscalationPreview = z.infer<typeof EscalationPreviewSchema>;

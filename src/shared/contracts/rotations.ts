@@ -51,6 +51,8 @@ export const RotationSchema = z.object({
   /** next shift boundary (ISO), null while suspended; a scheduled rotation's next entry start */
   nextHandoffTime: z.string().nullable(),
   createdById: z.number().int().nullable(),
+  /** the escalation policy a page on this rotation climbs (issue 16, decision 202) */
+  escalationPolicyId: z.number().int(),
   /**
    * the handoff that gave the holder the baton, while they have not acknowledged it (the
    * 'Acknowledge' button shows to them); null when there is none to acknowledge
@@ -146,6 +148,8 @@ export const UpdateRotationInputSchema = z.object({
   timeZone: timeZone.optional(),
   handoffTime: handoffTime.optional(),
   handoffWeekday: handoffWeekday.optional(),
+  /** the escalation policy to follow (decision 202); it must exist */
+  escalationPolicyId: id({ label: 'Escalation policy' }).optional(),
 });
 export type UpdateRotationInput = z.input<typeof UpdateRotationInputSchema>;
 

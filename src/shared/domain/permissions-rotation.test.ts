@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { canPageRotation, type ManagedRotationFacts } from './permissions-rotation';
+import {
+  canPageRotation,
+  canReadPolicy,
+  type ManagedRotationFacts,
+  managesPolicy,
+  type PolicyFacts,
+} from './permissions-rotation';
 import type { Role } from './roles';
 
 const ME = 7;
@@ -28,5 +34,50 @@ describe('canPageRotation', () => {
     ['no roles', [], created, false],
   ])('%s: %s', (_label, roles, rotation, expected) => {
     expect(canPageRotation({ roles, userId: ME }, rotation)).toBe(expected);
+  });
+});
+
+const policy = (
+  rotations: ManagedRotationFacts[],
+  createdById: number | null = 99,
+): PolicyFacts => ({
+  createdById,
+  rotations,
+});
+
+describe('canReadPolicy', () => {
+  test.each<[string, Role[], PolicyFacts, boolean]>([
+    ['admin, any policy', ['admin'], policy([other]), true],
+    ['manager, another team’s policy', ['manager'], policy([other]), true],
+    ['incident manager, any policy', ['incident_manager'], policy([other]), true],
+    ['on-call, their rotation’s policy', ['on-call'], policy([member]), true],
+    ['on-call, a policy shared with their rotation', ['on-call'], policy([other, member]), true],
+    ['on-call, another rotation’s policy', ['on-call'], policy([other]), false],
+    ['on-call, an unused policy they created', ['on-call'], policy([], ME), false],
+    ['no roles, a rotation they are not in', [], policy([other]), false],
+  ])('%s', (_label, roles, facts, expected) => {
+    expect(canReadPolicy({ roles, userId: ME }, facts)).toBe(expected);
+  });
+});
+
+describe('managesPolicy', () => {
+  test.each<[string, Role[], PolicyFacts, boolean]>([
+    ['admin, any policy', ['admin'], policy([other, orphan]), true],
+    ['admin, an unused policy someone else made', ['admin'], policy([], 99), true],
+    ['manager, their created rotation’s policy', ['manager'], policy([created]), true],
+    [
+      'manager, a policy of two rotations they manage',
+      ['manager'],
+      policy([created, member]),
+      true,
+    ],
+    ['manager, a policy shared with another team', ['manager'], policy([created, other]), false],
+    ['manager, another team’s policy', ['manager'], policy([other]), false],
+    ['manager, an unused policy they created', ['manager'], policy([], ME), true],
+    ['manager, an unused policy someone else created', ['manager'], policy([], 99), false],
+    ['incident manager, any policy', ['incident_manager'], policy([member]), false],
+    ['on-call, their rotation’s policy', ['on-call'], policy([member]), false],
+  ])('%s', (_label, roles, facts, expected) => {
+    expect(managesPolicy({ roles, userId: ME }, facts)).toBe(expected);
   });
 });

@@ -29,3 +29,32 @@ export function canPageRotation(actor: RotationActor, rotation: ManagedRotationF
   if (hasRole(actor.roles, 'manager')) return managesRotation(actor, rotation);
   return false;
 }
+
+/** A policy's facts that decide who may read and edit it: the rotations that follow it. */
+export interface PolicyFacts {
+  createdById: number | null;
+  rotations: readonly ManagedRotationFacts[];
+}
+
+/**
+ * canReadPolicy tells whether the actor may read an escalation policy (decision 202):
+ * administrators, managers and incident managers every policy; anyone else (on-call members) the
+ * policies of the rotations they are members of.
+ */
+export function canReadPolicy(actor: RotationActor, policy: PolicyFacts): boolean {
+  if (hasRole(actor.roles, 'manager') || hasRole(actor.roles, 'incident_manager')) return true;
+  return policy.rotations.some((r) => r.memberUserIds.includes(actor.userId));
+}
+
+/**
+ * managesPolicy tells whether the actor may change or delete an escalation policy (decision 202):
+ * administrators any; a manager a policy of rotations they manage, which is a policy every
+ * rotation following it is one they manage (so a shared policy cannot change under a team that
+ * does not answer to them), or, while no rotation follows it, one they created.
+ */
+export function managesPolicy(actor: RotationActor, policy: PolicyFacts): boolean {
+  if (hasRole(actor.roles, 'admin')) return true;
+  if (!hasRole(actor.roles, 'manager')) return false;
+  if (policy.rotations.length === 0) return policy.createdById === actor.userId;
+  return policy.rotations.every((r) => managesRotation(actor, r));
+}

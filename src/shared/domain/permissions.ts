@@ -33,6 +33,13 @@ export const PERMISSIONS = {
   'profile.editAny': ['admin'],
   'system.configure': ['admin'],
   'debug.view': ['admin'],
+  /**
+   * escalation policies (decision 202): everyone signed in reads, on-call members only the
+   * policies of their rotations; managers create, and edit or delete the policies of rotations
+   * they manage (managesPolicy)
+   */
+  'escalationPolicy.view': ['admin', 'manager', 'on-call', 'incident_manager'],
+  'escalationPolicy.edit': ['manager'],
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

@@ -111,6 +111,7 @@ export async function readDatabaseFacts(db: Db) {
 const TABLES = [
   'users',
   'rotations',
+  'escalation_policies',
   'rotation_members',
   'schedule_entries',
   'handoffs',

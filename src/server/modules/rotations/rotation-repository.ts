@@ -43,11 +43,11 @@ export interface RotationWithLatest {
 
 /**
  * listRotationsWithLatest returns rotations by name (every one, those `memberUserId` belongs to,
- * or the one with `id`), each with its latest handoff: one statement (a lateral join).
+ * the one with `id` or those with `ids`), each with its latest handoff: one statement (a lateral join).
  */
 export async function listRotationsWithLatest(
   db: Db | Tx,
-  filter: { memberUserId?: number; id?: number } = {},
+  filter: { memberUserId?: number; id?: number; ids?: readonly number[] } = {},
 ): Promise<RotationWithLatest[]> {
   const latest = db
     .select({
@@ -68,6 +68,10 @@ export async function listRotationsWithLatest(
     .as('latest_handoff');
   const conditions: SQL[] = [];
   if (filter.id !== undefined) conditions.push(eq(rotations.id, filter.id));
+  if (filter.ids !== undefined) {
+    if (filter.ids.length === 0) return [];
+    conditions.push(inArray(rotations.id, [...filter.ids]));
+  }
   if (filter.memberUserId !== undefined) {
     conditions.push(
       exists(
@@ -251,4 +255,60 @@ export async function insertAuditEvent(
     details: event.details,
     createdAt: event.at,
   });
+}
+
+/** findRotationNames returns the id and name of those of the rotations that exist. */
+export async function findRotationNames(
+  db: Db | Tx,
+  ids: readonly number[],
+): Promise<{ id: number; name: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select({ id: rotations.id, name: rotations.name })
+    .from(rotations)
+    .where(inArray(rotations.id, [...ids]));
+}
+
+/** A rotation that follows an escalation policy, with what decides who manages it. */
+export interface PolicyUser {
+  id: number;
+  name: string;
+  escalationPolicyId: number;
+  createdById: number | null;
+  memberUserIds: number[];
+}
+
+/**
+ * listRotationsUsingPolicies returns the rotations that follow any of the policies (every one
+ * with no ids), by name, each with its members' user ids: two statements.
+ */
+export async function listRotationsUsingPolicies(
+  db: Db | Tx,
+  policyIds?: readonly number[],
+): Promise<PolicyUser[]> {
+  if (policyIds && policyIds.length === 0) return [];
+  const rows = await db
+    .select({
+      id: rotations.id,
+      name: rotations.name,
+      escalationPolicyId: rotations.escalationPolicyId,
+      createdById: rotations.createdById,
+    })
+    .from(rotations)
+    .where(policyIds ? inArray(rotations.escalationPolicyId, [...policyIds]) : undefined)
+    .orderBy(...byName);
+  if (rows.length === 0) return [];
+  const members = await db
+    .select({ rotationId: rotationMembers.rotationId, userId: rotationMembers.userId })
+    .from(rotationMembers)
+    .where(
+      inArray(
+        rotationMembers.rotationId,
+        rows.map((r) => r.id),
+      ),
+    );
+  return rows.map((r) => ({
+    ...r,
+    memberUserIds: members.filter((m) => m.rotationId === r.id).map((m) => m.userId),
+  }));
 }

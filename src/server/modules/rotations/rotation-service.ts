@@ -34,8 +34,13 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { insertCoverageRequest } from '../coverage/coverage-repository';
+import {
+  insertDefaultPolicies,
+  lockPolicyRow,
+} from '../escalation-policies/escalation-policy-repository';
 import { insertHandoff, insertLatestHandoff } from '../handoffs/handoff-repository';
 import {
   notifyBatonPassed,
@@ -94,6 +99,7 @@ function firstHandoffAt(
 }
 
 export const ROTATION_NOT_FOUND = 'Rotation not found';
+const POLICY_MISSING = 'That escalation policy does not exist';
 
 type CreateInput = ReturnType<typeof CreateRotationInputSchema.parse>;
 type UpdateInput = ReturnType<typeof UpdateRotationInputSchema.parse>;
@@ -177,6 +183,18 @@ export async function listRotations(
   filter: { memberUserId?: number } = {},
 ): Promise<RotationsRead> {
   return assemble(deps, await listRotationsWithLatest(deps.database.db, filter), viewer);
+}
+
+/**
+ * readRotations returns the rotations with the given ids that exist, as the rotation API answers
+ * them now (holder, next on call, backup, members): a fixed number of queries.
+ */
+export async function readRotations(
+  deps: RotationDeps,
+  ids: readonly number[],
+  viewer?: User,
+): Promise<RotationsRead> {
+  return assemble(deps, await listRotationsWithLatest(deps.database.db, { ids }), viewer);
 }
 
 /** getRotation returns one rotation with its members, or throws 404. */
@@ -299,7 +317,13 @@ export async function createRotation(
     handoffWeekday: input.handoffWeekday ?? 1,
   };
   const row = await deps.database.db.transaction(async (tx) => {
+    // Every rotation has a policy: its own default one, made with it (decision 202). The policy
+    // names the rotation, so the rotation's id comes first.
+    const [id] = await allocateIds(tx, 'rotations');
+    const policies = await insertDefaultPolicies(tx, [{ id, name: input.name }], actor.id, now);
     const created = await insertRotationRow(tx, {
+      id,
+      escalationPolicyId: policies.get(id) as number,
       name: input.name,
       description: input.description,
       type: input.type,
@@ -323,7 +347,8 @@ export async function createRotation(
 }
 
 /**
- * updateRotation changes any of name, description, type, cadence, time zone and handoff time.
+ * updateRotation changes any of name, description, type, cadence, time zone, handoff time and
+ * escalation policy (which must exist: 400 otherwise).
  * A change of type needs the change-type permission and, to scheduled, a schedule entry.
  */
 export async function updateRotation(
@@ -342,6 +367,18 @@ export async function updateRotation(
     for (const key of ['cadence', 'timeZone', 'handoffTime', 'handoffWeekday'] as const) {
       const value = input[key];
       if (value !== undefined && value !== row[key]) Object.assign(changes, { [key]: value });
+    }
+    if (
+      input.escalationPolicyId !== undefined &&
+      input.escalationPolicyId !== row.escalationPolicyId
+    ) {
+      // Shared with a deletion of the policy: one of the two waits and sees the other.
+      if (!(await lockPolicyRow(locked.tx, input.escalationPolicyId, 'share'))) {
+        throw new AppError('VALIDATION_FAILED', POLICY_MISSING, {
+          escalationPolicyId: POLICY_MISSING,
+        });
+      }
+      changes.escalationPolicyId = input.escalationPolicyId;
     }
     if (input.type !== undefined && input.type !== row.type) {
       if (!can(actor.roles, 'rotation.changeType')) {

@@ -35,6 +35,7 @@ function rotationRow(id: number, values: Partial<RotationRow>): RotationRow {
     handoffTime: '09:00',
     handoffWeekday: 1,
     createdById: null,
+    escalationPolicyId: id,
     createdAt: at(T - 30 * 24 * HOUR),
     updatedAt: at(T - HOUR),
     ...values,

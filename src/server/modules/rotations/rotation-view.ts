@@ -153,6 +153,7 @@ export function toRotations(
       nextOnCall: nextUserId === null ? null : (people.get(nextUserId) ?? null),
       nextHandoffTime: row.suspended ? null : iso(nextHandoff),
       createdById: row.createdById,
+      escalationPolicyId: row.escalationPolicyId,
       unacknowledgedHandoff: unacknowledged
         ? {
             id: unacknowledged.id,

@@ -37,6 +37,9 @@ const ACTION_DESCRIPTIONS: Record<Action, string> = {
   'profile.editAny': 'Edit anyone’s profile',
   'system.configure': 'Configure the system',
   'debug.view': 'Use the Debug Tools',
+  'escalationPolicy.view': 'View escalation policies (on-call members: their rotations’ policies)',
+  'escalationPolicy.edit':
+    'Create escalation policies and edit those of rotations they manage (managers)',
 };
 
 /**
