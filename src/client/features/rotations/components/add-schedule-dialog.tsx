@@ -2,12 +2,9 @@ import { TZDate } from '@date-fns/tz';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Rotation } from '@shared/contracts/rotations';
 import { membersInOrder } from '@shared/domain/rotation';
-import { CalendarIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { DialogFormFooter } from '@/components/form-fields';
-import { Button } from '@/components/ui/button';
-import { Calendar } from '@/components/ui/calendar';
 import {
   Dialog,
   DialogContent,
@@ -16,7 +13,6 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Form } from '@/components/ui/form';
-import { Popover, PopoverContent, PopoverTrigger } from '@/components/ui/popover';
 import {
   Select,
   SelectContent,
@@ -46,6 +42,7 @@ import {
   withClockTime,
 } from '../lib/schedule-picker';
 import { PersonField } from './person-select';
+import { DayPickerButton, PresetChips } from './schedule-picker-parts';
 
 const EMPTY: ScheduleFormValues = { userId: '', startTime: '', endTime: '' };
 
@@ -151,66 +148,37 @@ export function AddScheduleDialog({
               >
                 Start
               </legend>
-              <Popover open={startOpen} onOpenChange={setStartOpen}>
-                <PopoverTrigger asChild>
-                  <Button
-                    type="button"
-                    variant="outline"
-                    aria-label={start ? `Start date: ${fmt.date(start)}` : 'Pick a start date'}
-                    aria-invalid={errors.startTime ? true : undefined}
-                    className={cn('justify-start font-normal', !start && 'text-muted-foreground')}
-                  >
-                    <CalendarIcon aria-hidden="true" />
-                    {start ? fmt.date(start) : 'Pick a start date'}
-                  </Button>
-                </PopoverTrigger>
-                <PopoverContent
-                  className="w-auto p-0"
-                  align="start"
-                  aria-label="Choose the start day"
-                >
-                  <Calendar
-                    mode="single"
-                    timeZone={fmt.timeZone}
-                    selected={start ?? undefined}
-                    defaultMonth={start ?? undefined}
-                    disabled={(day) =>
-                      isPastDay(dayIn(day, fmt.timeZone), new TZDate(Date.now(), fmt.timeZone))
-                    }
-                    onSelect={(day) => {
-                      if (!day) return;
-                      const picked = pickStartDay(dayIn(day, fmt.timeZone), end);
-                      changeStart(picked.start);
-                      form.setValue('endTime', instant(picked.end));
-                      setStartOpen(false);
-                    }}
-                  />
-                </PopoverContent>
-              </Popover>
+              <DayPickerButton
+                which="start"
+                value={start}
+                formatDay={fmt.date}
+                timeZone={fmt.timeZone}
+                open={startOpen}
+                onOpenChange={setStartOpen}
+                invalid={Boolean(errors.startTime)}
+                defaultMonth={start ?? undefined}
+                isDayDisabled={(day) =>
+                  isPastDay(dayIn(day, fmt.timeZone), new TZDate(Date.now(), fmt.timeZone))
+                }
+                onPick={(day) => {
+                  const picked = pickStartDay(dayIn(day, fmt.timeZone), end);
+                  changeStart(picked.start);
+                  form.setValue('endTime', instant(picked.end));
+                  setStartOpen(false);
+                }}
+              />
               <div className="grid gap-2">
-                <fieldset className="flex flex-wrap gap-1.5">
-                  <legend className="mb-1.5 text-muted-foreground text-xs">Start time</legend>
-                  {START_PRESETS.map((preset) => {
-                    const active =
-                      start?.getHours() === preset.hour && start.getMinutes() === preset.minute;
-                    return (
-                      <Button
-                        key={preset.label}
-                        type="button"
-                        size="sm"
-                        variant={active ? 'default' : 'outline'}
-                        aria-pressed={active}
-                        disabled={!start}
-                        className="h-7 px-2 text-xs"
-                        onClick={() =>
-                          start && changeStart(withClockTime(start, preset.hour, preset.minute))
-                        }
-                      >
-                        {preset.label}
-                      </Button>
-                    );
-                  })}
-                </fieldset>
+                <PresetChips
+                  legend="Start time"
+                  disabled={!start}
+                  presets={START_PRESETS.map((preset) => ({
+                    label: preset.label,
+                    active:
+                      start?.getHours() === preset.hour && start.getMinutes() === preset.minute,
+                    onPick: () =>
+                      start && changeStart(withClockTime(start, preset.hour, preset.minute)),
+                  }))}
+                />
                 <div className="flex items-center gap-2">
                   <Select
                     value={clock ? String(clock.hour) : ''}
@@ -277,61 +245,36 @@ export function AddScheduleDialog({
               >
                 End
               </legend>
-              <Popover open={endOpen} onOpenChange={setEndOpen}>
-                <PopoverTrigger asChild>
-                  <Button
-                    type="button"
-                    variant="outline"
-                    disabled={!start}
-                    aria-label={end ? `End date: ${fmt.date(end)}` : 'Pick an end date'}
-                    aria-invalid={errors.endTime ? true : undefined}
-                    className={cn('justify-start font-normal', !end && 'text-muted-foreground')}
-                  >
-                    <CalendarIcon aria-hidden="true" />
-                    {end ? fmt.date(end) : 'Pick an end date'}
-                  </Button>
-                </PopoverTrigger>
-                <PopoverContent
-                  className="w-auto p-0"
-                  align="start"
-                  aria-label="Choose the end day"
-                >
-                  <Calendar
-                    mode="single"
-                    timeZone={fmt.timeZone}
-                    selected={end ?? undefined}
-                    defaultMonth={end ?? start ?? undefined}
-                    disabled={(day) => isBeforeStartDay(dayIn(day, fmt.timeZone), start)}
-                    onSelect={(day) => {
-                      if (!day || !start) return;
-                      changeEnd(pickEndDay(dayIn(day, fmt.timeZone), start));
-                      setEndOpen(false);
-                    }}
-                  />
-                </PopoverContent>
-              </Popover>
+              <DayPickerButton
+                which="end"
+                value={end}
+                formatDay={fmt.date}
+                timeZone={fmt.timeZone}
+                open={endOpen}
+                onOpenChange={setEndOpen}
+                invalid={Boolean(errors.endTime)}
+                disabled={!start}
+                defaultMonth={end ?? start ?? undefined}
+                isDayDisabled={(day) => isBeforeStartDay(dayIn(day, fmt.timeZone), start)}
+                onPick={(day) => {
+                  if (!start) return;
+                  changeEnd(pickEndDay(dayIn(day, fmt.timeZone), start));
+                  setEndOpen(false);
+                }}
+              />
               <div className="grid gap-2">
-                <fieldset className="flex flex-wrap gap-1.5">
-                  <legend className="mb-1.5 text-muted-foreground text-xs">Duration</legend>
-                  {DURATION_PRESETS.map((preset) => {
+                <PresetChips
+                  legend="Duration"
+                  disabled={!start}
+                  presets={DURATION_PRESETS.map((preset) => {
                     const target = start ? preset.add(start) : null;
-                    const active = Boolean(target && end && target.getTime() === end.getTime());
-                    return (
-                      <Button
-                        key={preset.label}
-                        type="button"
-                        size="sm"
-                        variant={active ? 'default' : 'outline'}
-                        aria-pressed={active}
-                        disabled={!start}
-                        className="h-7 px-2 text-xs"
-                        onClick={() => target && changeEnd(target)}
-                      >
-                        {preset.label}
-                      </Button>
-                    );
+                    return {
+                      label: preset.label,
+                      active: Boolean(target && end && target.getTime() === end.getTime()),
+                      onPick: () => target && changeEnd(target),
+                    };
                   })}
-                </fieldset>
+                />
               </div>
               {errors.endTime ? (
                 <p className="text-destructive text-sm">{errors.endTime.message}</p>
