@@ -21,7 +21,7 @@ export function PolicyPreview({
   const time = useTimeFormat();
 
   return (
-    <Card className="gap-4" aria-labelledby="policy-preview-title">
+    <Card className="gap-4" role="region" aria-labelledby="policy-preview-title">
       <CardHeader>
         <CardTitle asChild>
           <h2 id="policy-preview-title">Who would be paged now</h2>

@@ -73,7 +73,11 @@ export function StepCard({
       style={{ transform: CSS.Translate.toString(transform), transition }}
       className={cn('relative list-none', isDragging && 'z-10')}
     >
-      <Card className={cn('gap-4', isDragging && 'shadow-lg')} aria-label={`Step ${number}`}>
+      <Card
+        className={cn('gap-4', isDragging && 'shadow-lg')}
+        role="group"
+        aria-labelledby={`${sortableId}-title`}
+      >
         <CardHeader className="flex items-center gap-2">
           {disabled ? null : (
             <button
@@ -88,7 +92,7 @@ export function StepCard({
             </button>
           )}
           <CardTitle asChild>
-            <h3>Step {number}</h3>
+            <h3 id={`${sortableId}-title`}>Step {number}</h3>
           </CardTitle>
           {disabled ? null : (
             <CardAction className="flex items-center gap-0.5">
@@ -232,7 +236,7 @@ function TargetRow({
   const type = useWatch({ control, name: `steps.${stepIndex}.targets.${targetIndex}.type` });
   const { setValue } = useFormContext<EscalationPolicyInput>();
   const choices = type === 'user' ? people : rotations;
-  const label = `Step ${stepIndex + 1}, target ${targetIndex + 1}`;
+  const label = `target ${targetIndex + 1} of step ${stepIndex + 1}`;
   return (
     <div className="grid items-start gap-2 rounded-md border p-3 sm:grid-cols-[1fr_1fr_auto]">
       <FormField
@@ -240,7 +244,7 @@ function TargetRow({
         name={`steps.${stepIndex}.targets.${targetIndex}.type`}
         render={({ field }) => (
           <FormItem>
-            <FormLabel className="text-xs">Whom ({label.toLowerCase()})</FormLabel>
+            <FormLabel className="text-xs">Whom</FormLabel>
             <Select
               value={field.value}
               onValueChange={(next) => {
@@ -316,7 +320,7 @@ function TargetRow({
           className="mt-5 size-9"
           disabled={!canRemove}
           onClick={onRemove}
-          aria-label={`Remove ${label.toLowerCase()}`}
+          aria-label={`Remove ${label}`}
         >
           <X aria-hidden="true" />
         </Button>
