@@ -135,7 +135,7 @@ export function PolicyEditor({ policy }: { policy: EscalationPolicy | null }) {
           className="grid gap-5"
           onSubmit={form.handleSubmit((values) => guardSubmission(() => onSubmit(values)))}
         >
-          <div className="grid gap-4 sm:grid-cols-[1fr_12rem]">
+          <div className="grid items-start gap-4 sm:grid-cols-[1fr_12rem]">
             <FormField
               control={form.control}
               name="name"

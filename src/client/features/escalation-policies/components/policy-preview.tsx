@@ -3,7 +3,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { usePolicyPreview } from '../api/policies';
-import { delayText, recipientText, TARGET_TYPE_LABELS } from '../lib/policy-text';
+import { delayText, recipientText, targetText } from '../lib/policy-text';
 
 /**
  * PolicyPreview shows, for the saved policy, whom each step would notify now and by which
@@ -65,8 +65,7 @@ export function PolicyPreview({
                   <ul className="grid gap-0.5 text-muted-foreground text-xs">
                     {step.skipped.map((skip) => (
                       <li key={`${skip.target.type}-${skip.target.id}-${skip.userId ?? ''}`}>
-                        Skips {TARGET_TYPE_LABELS[skip.target.type].toLowerCase()} (
-                        {nameOf(skip.target)}): {skip.reason}
+                        Skips {targetText(skip.target.type, nameOf(skip.target))}: {skip.reason}
                       </li>
                     ))}
                   </ul>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { delayText, listInWords, recipientText } from './policy-text';
+import { delayText, listInWords, recipientText, targetText } from './policy-text';
 
 describe('policy text', () => {
   it('names a recipient with their reasons and channels', () => {
@@ -27,5 +27,13 @@ describe('policy text', () => {
     expect(listInWords(['a', 'b', 'c'])).toBe('a, b and c');
     expect(delayText(1)).toBe('1 minute');
     expect(delayText(30)).toBe('30 minutes');
+  });
+
+  it('names what a target reaches', () => {
+    expect(targetText('rotation-holder', 'Database')).toBe("Database's holder");
+    expect(targetText('rotation-next', 'Database')).toBe("Database's next on call");
+    expect(targetText('rotation-backup', 'Database')).toBe("Database's backup");
+    expect(targetText('rotation-members', 'Database')).toBe('every member of Database');
+    expect(targetText('user', 'Sam Lee')).toBe('Sam Lee');
   });
 });

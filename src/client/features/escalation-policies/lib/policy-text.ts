@@ -45,6 +45,22 @@ export function recipientText(recipient: Recipient): string {
   return `${recipient.name} (${recipient.reasons.join(', ')}), by ${channels}`;
 }
 
+/** targetText names what a target reaches: "Database On-Call's holder", 'Sam Lee'. */
+export function targetText(type: EscalationTargetType, name: string): string {
+  switch (type) {
+    case 'rotation-holder':
+      return `${name}'s holder`;
+    case 'rotation-next':
+      return `${name}'s next on call`;
+    case 'rotation-backup':
+      return `${name}'s backup`;
+    case 'rotation-members':
+      return `every member of ${name}`;
+    case 'user':
+      return name;
+  }
+}
+
 /** delayText reads 15 as '15 minutes' and 1 as '1 minute'. */
 export function delayText(minutes: number): string {
   return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;

@@ -111,11 +111,7 @@ export function RotationSettingsCard({
                     });
                   }}
                 >
-                  <SelectTrigger
-                    id="rotation-escalation-policy"
-                    size="sm"
-                    className="w-full max-w-56"
-                  >
+                  <SelectTrigger id="rotation-escalation-policy" size="sm" className="w-44">
                     <SelectValue />
                   </SelectTrigger>
                   <SelectContent>
