@@ -127,15 +127,15 @@ export function PolicyEditor({ policy }: { policy: EscalationPolicy | null }) {
   const disabled = !editable || pending;
 
   return (
-    <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] xl:items-start">
+    <div className="grid grid-cols-[minmax(0,1fr)] gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] xl:items-start">
       <Form {...form}>
         <form
           noValidate
           aria-label={policy ? `Edit ${policy.name}` : 'New escalation policy'}
-          className="grid gap-5"
+          className="grid min-w-0 gap-5"
           onSubmit={form.handleSubmit((values) => guardSubmission(() => onSubmit(values)))}
         >
-          <div className="grid items-start gap-4 sm:grid-cols-[1fr_12rem]">
+          <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 sm:grid-cols-[minmax(0,1fr)_12rem]">
             <FormField
               control={form.control}
               name="name"

@@ -57,7 +57,7 @@ export function PolicyList() {
           <TableHeader>
             <TableRow>
               <TableHead>Policy</TableHead>
-              <TableHead>Steps</TableHead>
+              <TableHead className="hidden sm:table-cell">Steps</TableHead>
               <TableHead>Used by</TableHead>
               {mayEdit ? (
                 <TableHead className="text-right">
@@ -77,7 +77,9 @@ export function PolicyList() {
                     {policy.name}
                   </Link>
                 </TableCell>
-                <TableCell className="text-muted-foreground">{stepsText(policy)}</TableCell>
+                <TableCell className="hidden text-muted-foreground sm:table-cell">
+                  {stepsText(policy)}
+                </TableCell>
                 <TableCell>
                   {policy.rotations.length === 0 ? (
                     <span className="text-muted-foreground">No rotation</span>

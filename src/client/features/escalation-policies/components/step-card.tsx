@@ -71,7 +71,7 @@ export function StepCard({
     <li
       ref={setNodeRef}
       style={{ transform: CSS.Translate.toString(transform), transition }}
-      className={cn('relative list-none', isDragging && 'z-10')}
+      className={cn('relative min-w-0 list-none', isDragging && 'z-10')}
     >
       <Card
         className={cn('gap-4', isDragging && 'shadow-lg')}
@@ -173,7 +173,7 @@ export function StepCard({
               </div>
             )}
           </fieldset>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-[minmax(0,1fr)] gap-4 sm:grid-cols-2">
             <FormField
               control={control}
               name={`steps.${index}.delayMinutes`}
@@ -238,7 +238,7 @@ function TargetRow({
   const choices = type === 'user' ? people : rotations;
   const label = `target ${targetIndex + 1} of step ${stepIndex + 1}`;
   return (
-    <div className="grid items-start gap-2 rounded-md border p-3 sm:grid-cols-[1fr_1fr_auto]">
+    <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-2 rounded-md border p-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto]">
       <FormField
         control={control}
         name={`steps.${stepIndex}.targets.${targetIndex}.type`}
