@@ -184,6 +184,7 @@ test('a member’s main screens are axe clean, light and dark', async ({ page })
       '/pages',
       '/inbox',
       '/profile',
+      '/escalation-policies',
     ]) {
       await test.step(`${route} (${dark ? 'dark' : 'light'})`, async () => {
         await visit(page, route);
