@@ -105,6 +105,14 @@ test('an administrator creates a policy, reorders its steps, previews it and ass
     [5, 'rotation-holder'],
   ]);
 
+  // A saved change (the holder's step first again) is what the preview shows next.
+  await page.getByRole('button', { name: 'Move step 2 up' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('button', { name: 'Save policy' }).click();
+  await expect(toast(page, 'Policy saved')).toBeVisible();
+  await expect(steps.nth(0)).toContainText(`At this step now: ${holderName} (holder), by`);
+  await expect(steps.nth(1)).toContainText(`At this step now: ${accounts.sam.name} (named), by`);
+
   // The rotation's settings choose the policy; the page links to it.
   await page.goto(`/rotations/${rotation.id}`);
   const settings = page
