@@ -46,6 +46,8 @@ const APP_ROUTES = [
   '/admin/users',
   '/admin/debug',
   '/admin/notifications',
+  '/escalation-policies',
+  '/escalation-policies/new',
   '/no/such/page',
 ];
 
@@ -88,6 +90,14 @@ async function rotationRoute(page: Page): Promise<string> {
   return `/rotations/${rotations[0].id}`;
 }
 
+/** policyRoute: the editor of the first policy, with its live preview (decision 203). */
+async function policyRoute(page: Page): Promise<string> {
+  const res = await page.request.get('/api/escalation-policies');
+  const policies = (await res.json()) as { id: number }[];
+  expect(policies.length).toBeGreaterThan(0);
+  return `/escalation-policies/${policies[0].id}`;
+}
+
 for (const dark of [false, true]) {
   const mode = dark ? 'dark' : 'light';
 
@@ -95,7 +105,12 @@ for (const dark of [false, true]) {
     test.setTimeout(180_000);
     await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
     await signIn(page, accounts.admin.email);
-    const routes = [...APP_ROUTES, await rotationRoute(page), ...HELP_ROUTES];
+    const routes = [
+      ...APP_ROUTES,
+      await rotationRoute(page),
+      await policyRoute(page),
+      ...HELP_ROUTES,
+    ];
     const findings: Finding[] = [];
     for (const route of routes) {
       await test.step(route, async () => {
@@ -169,6 +184,7 @@ test('a member’s main screens are axe clean, light and dark', async ({ page })
       '/pages',
       '/inbox',
       '/profile',
+      '/escalation-policies',
     ]) {
       await test.step(`${route} (${dark ? 'dark' : 'light'})`, async () => {
         await visit(page, route);
@@ -232,7 +248,12 @@ for (const dark of [false, true]) {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
     await signIn(page, accounts.admin.email);
-    const routes = [...APP_ROUTES, await rotationRoute(page), ...HELP_ROUTES];
+    const routes = [
+      ...APP_ROUTES,
+      await rotationRoute(page),
+      await policyRoute(page),
+      ...HELP_ROUTES,
+    ];
     const overflowing: { route: string; width: number }[] = [];
     const findings: Finding[] = [];
     for (const route of routes) {

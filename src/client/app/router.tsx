@@ -31,6 +31,18 @@ const HelpCenterPage = lazyPage(() => import('./routes/help-center'), 'HelpCente
 const HelpArticlePage = lazyPage(() => import('./routes/help-article'), 'HelpArticlePage');
 const SupportPage = lazyPage(() => import('./routes/support'), 'SupportPage');
 const NotFoundPage = lazyPage(() => import('./routes/not-found'), 'NotFoundPage');
+const EscalationPoliciesPage = lazyPage(
+  () => import('./routes/escalation-policies'),
+  'EscalationPoliciesPage',
+);
+const EscalationPolicyPage = lazyPage(
+  () => import('./routes/escalation-policy'),
+  'EscalationPolicyPage',
+);
+const NewEscalationPolicyPage = lazyPage(
+  () => import('./routes/escalation-policy'),
+  'NewEscalationPolicyPage',
+);
 const InboxPage = lazyPage(() => import('./routes/inbox'), 'InboxPage');
 const PagesPage = lazyPage(() => import('./routes/pages'), 'PagesPage');
 const PageAckPage = lazyPage(() => import('./routes/page-ack'), 'PageAckPage');
@@ -86,6 +98,10 @@ export const router = createBrowserRouter([
               { path: '/notification-help', element: <NotificationHelpPage /> },
               { path: '/pages', element: <PagesPage /> },
               { path: '/inbox', element: <InboxPage /> },
+              // Every role may read policies (the server answers each with what they may read).
+              { path: '/escalation-policies', element: <EscalationPoliciesPage /> },
+              { path: '/escalation-policies/new', element: <NewEscalationPolicyPage /> },
+              { path: '/escalation-policies/:id', element: <EscalationPolicyPage /> },
               {
                 element: <RequireAdmin />,
                 children: [

@@ -16,6 +16,7 @@ import {
   ScrollText,
   Settings,
   ShieldCheck,
+  Siren,
   UserCog,
   Users,
   Wrench,
@@ -74,4 +75,7 @@ export const ADMIN_NAV: readonly InternalNavItem[] = [
   { kind: 'internal', label: 'Settings', to: '/settings', icon: Settings },
   { kind: 'internal', label: 'Debug Tools', to: '/admin/debug', icon: Wrench },
   { kind: 'internal', label: 'Notifications', to: '/admin/notifications', icon: Mail },
+  // Decision 203: every role may read policies, but they are administered here; others reach
+  // them from their rotation's page.
+  { kind: 'internal', label: 'Escalation Policies', to: '/escalation-policies', icon: Siren },
 ];

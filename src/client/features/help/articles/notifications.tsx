@@ -174,6 +174,20 @@ export function PagingOnCallArticle() {
           <h2>What happens after you page</h2>
           <p>This is Baton's paging flow:</p>
           <PagingFlowSteps />
+          <h2>Escalation policies</h2>
+          <p>
+            Each rotation names an <strong>escalation policy</strong>: ordered steps, each notifying
+            a rotation's holder, its next on call, its backup, every member or a named person, with
+            a delay before the next step, and a repeat count. Every rotation starts with its own
+            default policy, the flow above. Managers and administrators choose a rotation's policy
+            in its Settings card and edit policies from the rotation page's “Escalation policy” link
+            or from <strong>Escalation Policies</strong>; the editor shows who each step would
+            notify right now.
+          </p>
+          <p>
+            Policies are saved and previewed; paging starts following them in a coming release.
+            Until then every page follows the flow above.
+          </p>
         </TabsContent>
         <TabsContent value="rotation" className="space-y-4 pt-4">
           <h2>Paging from a rotation's page</h2>

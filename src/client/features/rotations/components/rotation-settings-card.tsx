@@ -1,5 +1,6 @@
 import type { Rotation } from '@shared/contracts/rotations';
 import { can } from '@shared/domain/permissions';
+import { Link } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import {
@@ -9,7 +10,9 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { useEscalationPolicies } from '@/lib/escalation-policy-reads';
 import { useAuth } from '@/lib/use-auth';
+import { useChangeRotationPolicy } from '../api/change-rotation-policy';
 import { useChangeRotationType } from '../api/change-rotation-type';
 import { WEEKDAYS } from './rotation-form';
 
@@ -22,8 +25,9 @@ function handoffScheduleText(rotation: Rotation): string {
 
 /**
  * RotationSettingsCard shows how the baton changes hands: type (a select for those who may
- * change it), cadence, handoff time, zone and member count. A change to scheduled without a
- * schedule calls `onScheduleNeeded`.
+ * change it), cadence, handoff time, zone and member count, and the escalation policy it follows
+ * (a link to it; a choice among the policies for those who edit the rotation). A change to
+ * scheduled without a schedule calls `onScheduleNeeded`.
  */
 export function RotationSettingsCard({
   rotation,
@@ -35,6 +39,11 @@ export function RotationSettingsCard({
   const { roles } = useAuth();
   const canChangeType = can(roles, 'rotation.changeType');
   const changeType = useChangeRotationType({ onScheduleNeeded });
+  const canChangePolicy = can(roles, 'rotation.edit');
+  // The list holds what the viewer may read: a policy missing from it is not shown.
+  const policies = useEscalationPolicies();
+  const changePolicy = useChangeRotationPolicy();
+  const policy = policies.data?.find((p) => p.id === rotation.escalationPolicyId);
 
   return (
     <Card className="gap-4 md:col-span-2 xl:col-span-1">
@@ -83,7 +92,50 @@ export function RotationSettingsCard({
           <dd className="truncate">{rotation.timeZone}</dd>
           <dt className="text-muted-foreground">Members</dt>
           <dd>{rotation.members.length}</dd>
+          {canChangePolicy && policies.data && policy ? (
+            <>
+              <dt className="text-muted-foreground">
+                <Label htmlFor="rotation-escalation-policy">Policy</Label>
+              </dt>
+              <dd>
+                <Select
+                  value={String(rotation.escalationPolicyId)}
+                  disabled={changePolicy.isPending}
+                  onValueChange={(value) => {
+                    const chosen = policies.data.find((p) => p.id === Number(value));
+                    if (!chosen) return;
+                    changePolicy.mutate({
+                      rotationId: rotation.id,
+                      escalationPolicyId: chosen.id,
+                      policyName: chosen.name,
+                    });
+                  }}
+                >
+                  <SelectTrigger id="rotation-escalation-policy" size="sm" className="w-44">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {policies.data.map((p) => (
+                      <SelectItem key={p.id} value={String(p.id)}>
+                        {p.name}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </dd>
+            </>
+          ) : null}
         </dl>
+        {policy ? (
+          <p className="mt-3 text-sm">
+            <Link
+              to={`/escalation-policies/${policy.id}`}
+              className="font-medium text-primary underline-offset-4 hover:underline"
+            >
+              Escalation policy: {policy.name}
+            </Link>
+          </p>
+        ) : null}
       </CardContent>
     </Card>
   );
