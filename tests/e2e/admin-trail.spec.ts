@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import Papa from 'papaparse';
-import { accounts, appOrigin, chooseOption, signIn } from './support';
+import { chooseOption } from './rotation-support';
+import { accounts, appOrigin, signIn } from './support';
 
 /*
  * The Audit Log's administrative trail (search, action filter, CSV export, names, details whole
@@ -132,14 +133,14 @@ test('the administrative trail searches, filters by action, names targets, shows
   expect(terms).not.toContain('user id');
 
   // The action filter, with the search.
-  await chooseOption(page, 'Filter by action', 'Added a member');
+  await chooseOption(page, page, 'Filter by action', 'Added a member');
   await expect(rows).toHaveCount(2);
   for (const row of await rows.all()) await expect(row).toContainText('Added a member');
 
   // Search by actor name and by action label (any case), beside the filter.
   await search.fill(`${accounts.admin.name.toUpperCase()}`);
   await expect(rows.first()).toContainText('Added a member');
-  await chooseOption(page, 'Filter by action', 'All actions');
+  await chooseOption(page, page, 'Filter by action', 'All actions');
   await search.fill(`deleted a rotation`);
   await expect(rows.filter({ hasText: gone })).toHaveCount(1);
   await search.fill(`${tag}-nothing-matches`);
@@ -148,7 +149,7 @@ test('the administrative trail searches, filters by action, names targets, shows
   // The export carries the same filters.
   await search.fill(tag);
   await expect(rows).toHaveCount(6);
-  await chooseOption(page, 'Filter by action', 'Deleted a rotation');
+  await chooseOption(page, page, 'Filter by action', 'Deleted a rotation');
   await expect(rows).toHaveCount(1);
   const downloading = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Export CSV' }).click();

@@ -135,7 +135,20 @@ export function toast(page: Page, text: string): Locator {
 }
 
 /** chooseOption opens the labelled select in `scope` and picks the option. */
-export async function chooseOption(page: Page, scope: Locator, label: string, option: string) {
-  await scope.getByLabel(label).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
+export async function chooseOption(
+  page: Page,
+  scope: Locator | Page,
+  label: string,
+  option: string,
+) {
+  // Under a loaded machine a click can land while the list is still opening and be dropped (the
+  // list stays open and hides the page from the accessibility tree): pick again until the select
+  // shows the option, as a person would click again.
+  const box = scope.getByLabel(label);
+  await expect(async () => {
+    if ((await box.getAttribute('aria-expanded')) !== 'true') await box.click({ timeout: 2_000 });
+    await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 });
+    await expect(box).toHaveAttribute('aria-expanded', 'false', { timeout: 1_000 });
+    await expect(box).toContainText(option, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
 }

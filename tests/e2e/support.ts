@@ -39,19 +39,3 @@ export async function signIn(page: Page, email: string, origin = '') {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
 }
-
-/**
- * chooseOption picks `option` in the Radix select named `combobox` and waits until the select
- * shows it. Under a loaded machine a click can land while the list is still opening and be
- * dropped (the list stays open, hiding the page from the accessibility tree), so the pick is
- * retried until the select says the option, as a person would click again.
- */
-export async function chooseOption(page: Page, combobox: string, option: string) {
-  const box = page.getByRole('combobox', { name: combobox });
-  await expect(async () => {
-    if ((await box.getAttribute('aria-expanded')) !== 'true') await box.click();
-    await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 });
-    await expect(box).toHaveAttribute('aria-expanded', 'false', { timeout: 1_000 });
-    await expect(box).toContainText(option, { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
-}
