@@ -255,8 +255,9 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const [page] = await database.db.select().from(pages).limit(1);
     // A row as migration 0007 finds it: the text in the clear column only.
     await database.db.execute(
-      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
-          values (${page.rotationId}, ${grace.id}, ${grace.id}, 'Legacy: router 3 is down')`,
+      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message, policy)
+          values (${page.rotationId}, ${grace.id}, ${grace.id}, 'Legacy: router 3 is down',
+                  ${JSON.stringify(page.policy)}::jsonb)`,
     );
     // An escalation as it was recorded before: the reason in clear in the details.
     await database.db.insert(auditEvents).values({
@@ -282,7 +283,7 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     const histories = await listRotationPages(
       { database, cipher, clock: new ManualClock('2026-11-02T13:00:00Z') },
       toUser(grace, cipher),
-      page.rotationId,
+      Number(page.rotationId),
       { limit: 10 },
     );
     const history = histories.find((h) => h.id === page.id);

@@ -15,7 +15,13 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { EscalationStep } from '../../shared/contracts/escalation-policies';
+import type {
+  EscalationPolicyValue,
+  EscalationStep,
+} from '../../shared/contracts/escalation-policies';
+
+/** An incident's copy of its escalation policy (the policy as it was when raised). */
+export type IncidentPolicyCopy = Pick<EscalationPolicyValue, 'name' | 'repeat' | 'steps'>;
 
 // Columns named *_enc hold AES-256-GCM envelopes (see src/server/crypto/field-crypto.ts), bound
 // to their table, column and row id. Never compare or sort on them in SQL.
@@ -69,6 +75,11 @@ export const escalationPolicies = pgTable(
     name: text('name').notNull(),
     repeat: smallint('repeat').notNull().default(0),
     steps: jsonb('steps').$type<EscalationStep[]>().notNull(),
+    /**
+     * Round robin (decision 204): for each step, how many turns it has given; a new incident
+     * reaching a round-robin step takes the next person. Indexed like `steps`.
+     */
+    turns: integer('turns').array().notNull().default(sql`'{}'::integer[]`),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
@@ -230,9 +241,9 @@ export const pages = pgTable(
   'pages',
   {
     id: serial('id').primaryKey(),
-    rotationId: integer('rotation_id')
-      .notNull()
-      .references(() => rotations.id, { onDelete: 'cascade' }),
+    /** the rotation it was raised on; null for an incident raised on a policy alone (decision 204) */
+    rotationId: integer('rotation_id').references(() => rotations.id, { onDelete: 'cascade' }),
+    /** who raised it: the pager of a page, the person who raised an incident (null: a machine) */
     pagedById: integer('paged_by_id').references(() => users.id, { onDelete: 'set null' }),
     targetUserId: integer('target_user_id').references(() => users.id, { onDelete: 'set null' }),
     /**
@@ -250,9 +261,44 @@ export const pages = pgTable(
     acknowledgedAt: ts('acknowledged_at'),
     escalatedAt: ts('escalated_at'),
     resolvedAt: ts('resolved_at'),
+    // The incident (issue 16, decision 204): a page is an incident.
+    /** the title, sealed, bound to (pages, title, id); null: the page's message is its title */
+    titleEnc: text('title_enc'),
+    /** P1 critical, P2 major, P3 minor (the specification's incident fields) */
+    severity: text('severity').notNull().default('P2'),
+    /** sealed like the title, bound to their own columns; null when not given */
+    descriptionEnc: text('description_enc'),
+    impactEnc: text('impact_enc'),
+    troubleshootingEnc: text('troubleshooting_enc'),
+    /** the policy it was raised on; null once that policy is deleted (the copy below stays) */
+    escalationPolicyId: integer('escalation_policy_id').references(() => escalationPolicies.id, {
+      onDelete: 'set null',
+    }),
+    /** the policy as it was when raised: editing the policy never changes an incident's course */
+    policy: jsonb('policy').$type<IncidentPolicyCopy>().notNull(),
+    /** where it is on that copy (EscalationProgress): zero-based step and loop */
+    stepIndex: smallint('step_index').notNull().default(0),
+    loop: smallint('loop').notNull().default(0),
+    stepStartedAt: ts('step_started_at').notNull().defaultNow(),
+    /** the current step reached nobody: the next is due at once */
+    stepSkipped: boolean('step_skipped').notNull().default(false),
+    /** the people the current step notified (who it is with now) */
+    assigneeIds: integer('assignee_ids').array().notNull().default(sql`'{}'::integer[]`),
+    /** when the policy ran out with nobody acknowledging; the incident stays open */
+    exhaustedAt: ts('exhausted_at'),
+    acknowledgedById: integer('acknowledged_by_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    resolvedById: integer('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('pages_urgency_check', sql`${t.urgency} in ('low', 'medium', 'high')`),
+    check('pages_severity_check', sql`${t.severity} in ('P1', 'P2', 'P3')`),
+    check('pages_step_check', sql`${t.stepIndex} >= 0 and ${t.loop} >= 0`),
+    index('pages_open_idx')
+      .on(t.stepStartedAt)
+      .where(sql`${t.status} in ('triggered', 'escalated') and ${t.exhaustedAt} is null`),
+    index('pages_created_idx').on(t.createdAt.desc(), t.id.desc()),
     check(
       'pages_message_check',
       sql`${t.messageEnc} is not null or ${t.legacyMessage} is not null`,

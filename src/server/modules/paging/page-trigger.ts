@@ -2,6 +2,7 @@ import type { User } from '../../../shared/contracts/users';
 import type { HandoffFlowTimings } from '../../../shared/domain/handoff-flow';
 import { pageBackupOf, type Urgency } from '../../../shared/domain/paging';
 import type { Tx } from '../../db/client';
+import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { pageBackupMessage, pageMessage, publicBaseUrl } from '../notifications/messages';
 import { loadRecipients, type NotifyDeps, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
@@ -16,7 +17,15 @@ import {
   type PageRow,
   updatePageRow,
 } from './paging-repository';
+
 /** Raising a page: the page row, its acknowledgement link and its notifications. */
+
+/** policyCopyOf reads the policy an incident keeps a copy of (decision 204). */
+async function policyCopyOf(tx: Tx, policyId: number) {
+  const row = await findPolicyRow(tx, policyId);
+  if (!row) throw new Error(`escalation policy ${policyId} is missing`);
+  return { name: row.name, repeat: row.repeat, steps: row.steps };
+}
 
 /**
  * triggerPage records a page to the holder and puts the page in the outbox for them, with an
@@ -28,7 +37,7 @@ export async function triggerPage(
   tx: Tx,
   deps: NotifyDeps,
   input: {
-    rotation: { id: number; name: string };
+    rotation: { id: number; name: string; escalationPolicyId: number };
     pager: User;
     target: UserRow;
     /** the user rows of the rotation's members, read by the caller under the rotation's lock */
@@ -47,6 +56,8 @@ export async function triggerPage(
     message: input.message,
     urgency: input.urgency,
     createdAt: input.now,
+    escalationPolicyId: input.rotation.escalationPolicyId,
+    policy: await policyCopyOf(tx, input.rotation.escalationPolicyId),
   });
   const token = ackToken(deps.cipher, {
     pageId: inserted.id,

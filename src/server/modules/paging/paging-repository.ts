@@ -5,6 +5,7 @@ import { allocateIds } from '../../db/ids';
 import {
   auditEvents,
   handoffs,
+  type IncidentPolicyCopy,
   notifications,
   pages,
   rotationMembers,
@@ -39,6 +40,8 @@ export async function insertPageRow(
     message: string;
     urgency: 'low' | 'medium' | 'high';
     createdAt: Date;
+    escalationPolicyId: number;
+    policy: IncidentPolicyCopy;
   },
 ): Promise<PageRow> {
   const { message, ...rest } = values;
@@ -50,6 +53,9 @@ export async function insertPageRow(
       id,
       messageEnc: cipher.encrypt(message, pageMessageCtx(id)),
       status: 'triggered',
+      severity: rest.urgency === 'high' ? 'P1' : rest.urgency === 'medium' ? 'P2' : 'P3',
+      stepStartedAt: rest.createdAt,
+      assigneeIds: [rest.targetUserId],
     })
     .returning();
   return row;
