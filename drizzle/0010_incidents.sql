@@ -12,6 +12,7 @@ ALTER TABLE "pages" ADD COLUMN "loop" smallint DEFAULT 0 NOT NULL;--> statement-
 ALTER TABLE "pages" ADD COLUMN "step_started_at" timestamp with time zone DEFAULT now() NOT NULL;--> statement-breakpoint
 ALTER TABLE "pages" ADD COLUMN "step_skipped" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "pages" ADD COLUMN "assignee_ids" integer[] DEFAULT '{}'::integer[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "pages" ADD COLUMN "notified_ids" integer[] DEFAULT '{}'::integer[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "pages" ADD COLUMN "exhausted_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "pages" ADD COLUMN "acknowledged_by_id" integer;--> statement-breakpoint
 ALTER TABLE "pages" ADD COLUMN "resolved_by_id" integer;--> statement-breakpoint
@@ -34,6 +35,8 @@ UPDATE "pages" pg SET
                       ELSE least(2, jsonb_array_length(p."steps") - 1) END,
   "step_started_at" = coalesce(pg."escalated_at", pg."created_at"),
   "assignee_ids" = CASE WHEN pg."target_user_id" IS NULL THEN '{}'::integer[]
+                        ELSE ARRAY[pg."target_user_id"] END,
+  "notified_ids" = CASE WHEN pg."target_user_id" IS NULL THEN '{}'::integer[]
                         ELSE ARRAY[pg."target_user_id"] END,
   "acknowledged_by_id" = CASE WHEN pg."acknowledged_at" IS NULL THEN NULL ELSE pg."target_user_id" END
   FROM "rotations" r JOIN "escalation_policies" p ON p."id" = r."escalation_policy_id"

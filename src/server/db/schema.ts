@@ -284,6 +284,8 @@ export const pages = pgTable(
     stepSkipped: boolean('step_skipped').notNull().default(false),
     /** the people the current step notified (who it is with now) */
     assigneeIds: integer('assignee_ids').array().notNull().default(sql`'{}'::integer[]`),
+    /** everyone it has notified so far (they may acknowledge and resolve it) */
+    notifiedIds: integer('notified_ids').array().notNull().default(sql`'{}'::integer[]`),
     /** when the policy ran out with nobody acknowledging; the incident stays open */
     exhaustedAt: ts('exhausted_at'),
     acknowledgedById: integer('acknowledged_by_id').references(() => users.id, {

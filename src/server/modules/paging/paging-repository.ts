@@ -56,6 +56,7 @@ export async function insertPageRow(
       severity: rest.urgency === 'high' ? 'P1' : rest.urgency === 'medium' ? 'P2' : 'P3',
       stepStartedAt: rest.createdAt,
       assigneeIds: [rest.targetUserId],
+      notifiedIds: [rest.targetUserId],
     })
     .returning();
   return row;
