@@ -201,7 +201,8 @@ function toNotifiedEvent(
   person: (id: number | null) => Person | null,
 ): TimelineEvent {
   const delivery = deliveryOf(n);
-  const troubled = delivery === 'failed' || delivery === 'retried' || n.lastError !== null;
+  // the provider's answer while it matters: failed for good, or failed once and waiting
+  const troubled = delivery === 'failed' || delivery === 'retried';
   return {
     kind: 'notified',
     at: n.createdAt.toISOString(),
