@@ -194,8 +194,13 @@ export async function listIncidentTitles(
       createdAt: pages.createdAt,
       status: pages.status,
       titleEnc: pages.titleEnc,
-      messageEnc: pages.messageEnc,
-      legacyMessage: pages.legacyMessage,
+      // the message only where it is the title: half the bytes to read for most incidents
+      messageEnc: sql<
+        string | null
+      >`case when ${pages.titleEnc} is null then ${pages.messageEnc} end`,
+      legacyMessage: sql<
+        string | null
+      >`case when ${pages.titleEnc} is null then ${pages.legacyMessage} end`,
     })
     .from(pages)
     .where(and(...filterClauses(filters)))
