@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { ESCALATION_TARGET_TYPES } from '../../../shared/contracts/escalation-policies';
 import {
   INCIDENT_MESSAGES,
@@ -424,7 +425,8 @@ export async function getIncident(
 // ---------------------------------------------------------------------------------------------
 // The list
 
-export type IncidentListQuery = (typeof IncidentListQuerySchema)['_output'];
+/** the list's query as the route parsed it (defaults applied, ids as numbers) */
+export type ParsedIncidentListQuery = z.output<typeof IncidentListQuerySchema>;
 
 const emptyCounts = (): IncidentList['counts'] => ({ triggered: 0, acknowledged: 0, resolved: 0 });
 
@@ -435,36 +437,31 @@ const wordsOf = (q: string | undefined) => (q ?? '').toLowerCase().split(/\s+/).
  * searchIncidents pages a title search. Titles are sealed, so SQL cannot match them: one query
  * reads the id, status and sealed title of every incident the other filters keep, the titles are
  * opened and matched here, and both the counts and the page come from those matches (decision
- * 205). Returns the page's ids and whether more follow, and the counts.
+ * 205). Returns the counts and the ids of up to `limit + 1` matches below the cursor.
  */
 async function searchIncidents(
   deps: PagingDeps,
   filters: IncidentFilters,
-  query: IncidentListQuery,
+  query: ParsedIncidentListQuery,
   words: readonly string[],
 ) {
   const rows = await listIncidentTitles(deps.database.db, filters);
+  // The rows are in the list's order, so "below the cursor" is "after it" among them; a cursor
+  // the filters leave out (or one deleted) pages on by id.
+  const cursorAt = query.before === undefined ? -1 : rows.findIndex((r) => r.id === query.before);
+  const below = (row: IncidentTitleRow, at: number) =>
+    query.before === undefined || (cursorAt >= 0 ? at > cursorAt : row.id < query.before);
+  const inStatus = query.status ? STORED_STATUSES[query.status] : null;
   const counts = emptyCounts();
-  const matching: IncidentTitleRow[] = [];
-  for (const row of rows) {
+  const ids: number[] = [];
+  for (const [at, row] of rows.entries()) {
     const title = titleOf(deps.cipher, row).toLowerCase();
     if (!words.every((w) => title.includes(w))) continue;
-    const status = incidentStatusOf(row.status as PageStatus);
-    counts[status] += 1;
-    matching.push(row);
+    counts[incidentStatusOf(row.status as PageStatus)] += 1;
+    const wanted = below(row, at) && (inStatus === null || inStatus.includes(row.status));
+    if (wanted && ids.length <= query.limit) ids.push(row.id);
   }
-  const inStatus = query.status ? STORED_STATUSES[query.status] : null;
-  // The cursor is an incident's id; the rows are in the list's order, so "below it" is "after it".
-  const cursorAt =
-    query.before === undefined ? -1 : matching.findIndex((r) => r.id === query.before);
-  const afterCursor =
-    query.before === undefined
-      ? matching
-      : cursorAt >= 0
-        ? matching.slice(cursorAt + 1)
-        : matching.filter((r) => r.id < (query.before ?? 0));
-  const wanted = afterCursor.filter((r) => inStatus === null || inStatus.includes(r.status));
-  return { ids: wanted.slice(0, query.limit + 1).map((r) => r.id), counts };
+  return { ids, counts };
 }
 
 /**
@@ -475,7 +472,7 @@ async function searchIncidents(
 export async function listIncidents(
   deps: PagingDeps,
   viewer: User,
-  query: IncidentListQuery,
+  query: ParsedIncidentListQuery,
 ): Promise<IncidentList> {
   const db = deps.database.db;
   const filters: IncidentFilters = {

@@ -864,6 +864,11 @@ describe('GET /api/incidents', () => {
     const second = await list(people.olivia, `?q=checkout&limit=2&before=${ids[1]}`);
     expect(idsOf(second)).toEqual([ids[0]]);
     expect(second.nextBefore).toBeNull();
+    // a cursor the search does not match (from the whole list) pages on from where it stands
+    expect(idsOf(await list(people.olivia, `?q=checkout&before=${ids[2]}`))).toEqual([
+      ids[1],
+      ids[0],
+    ]);
     // blank words search nothing: the whole list
     expect(idsOf(await list(people.olivia, '?q=%20%20'))).toHaveLength(5);
   });
