@@ -39,6 +39,7 @@ import { escalationPolicyRoutes } from './modules/escalation-policies/escalation
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
+import { incidentRoutes } from './modules/incidents/incident-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
@@ -238,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pagingRoutes, deps);
   await app.register(smsReplyRoutes, deps);
   await app.register(escalationPolicyRoutes, deps);
+  await app.register(incidentRoutes, deps);
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

@@ -338,6 +338,21 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'DELETE /api/escalation-policies/:id': { params: { id: policyId } },
   'GET /api/escalation-policies/:id/preview': { params: { id: policyId } },
   'POST /api/pages/:id/escalate': { params: { id: pageId }, body: { reason: paragraph } },
+  // Incidents: the reads and notes (decision 205); a page is an incident, so its ids are pages'
+  'GET /api/incidents': {
+    query: {
+      status: oneOf('triggered', 'acknowledged', 'resolved', 'escalated', ''),
+      open: oneOf('true', 'false', 'yes'),
+      severity: oneOf('P1', 'P2', 'P3', 'P4'),
+      rotationId,
+      mine: oneOf('true', 'false'),
+      q: line,
+      limit,
+      before: pageId,
+    },
+  },
+  'GET /api/incidents/:id': { params: { id: pageId } },
+  'POST /api/incidents/:id/notes': { params: { id: pageId }, body: { text: paragraph } },
   'GET /api/pages/ack/:token': { params: { token: ackToken } },
   'POST /api/pages/ack/:token': { params: { token: ackToken } },
   // SMS replies (decision 201): off in the fuzz app (no TWILIO_AUTH_TOKEN), so 404 or 401

@@ -7,9 +7,14 @@ import { startRuntime } from '../bootstrap';
 import { ManualClock } from '../clock';
 import { openPglite, selectRows } from '../db/client';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
+import { addIncidentNote } from '../modules/incidents/incident-notes';
+import {
+  type IncidentSealedField,
+  incidentFieldCtx,
+} from '../modules/incidents/incident-repository';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
-import { pageMessageOf } from '../modules/paging/page-message';
+import { auditReasonCtx, pageMessageOf } from '../modules/paging/page-message';
 import { pageRotation } from '../modules/rotations/rotation-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
@@ -84,9 +89,25 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       urgency: 'high',
     });
     await db.execute(
-      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
-          values (${rotation.id}, ${rotation.holder}, ${rotation.holder}, 'Clear page text')`,
+      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message, policy)
+          values (${rotation.id}, ${rotation.holder}, ${rotation.holder}, 'Clear page text',
+                  '{"name":"Old","repeat":0,"steps":[]}'::jsonb)`,
     );
+    // An incident's sealed fields and a note on it (issue 16, decision 205).
+    const [paged] = await selectRows<{ id: number }>(
+      db,
+      sql`select id from pages where message_enc is not null order by id limit 1`,
+    );
+    const seal = (field: IncidentSealedField, value: string) =>
+      runtime.cipher.encrypt(value, incidentFieldCtx(field, paged.id));
+    await db.execute(
+      sql`update pages set title_enc = ${seal('title', 'Sealed title')},
+                           description_enc = ${seal('description', 'Sealed description')},
+                           impact_enc = ${seal('impact', 'Sealed impact')},
+                           troubleshooting_enc = ${seal('troubleshooting', 'Sealed steps')}
+           where id = ${paged.id}`,
+    );
+    await addIncidentNote(runtime, toUser(admin!, runtime.cipher), paged.id, 'Sealed note');
   } finally {
     await runtime.database.close();
   }
@@ -134,7 +155,16 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       status: 'intact',
       firstBroken: null,
     });
-    expect(result.count).toBe(values + 1);
+    // The note too (decision 205): it opens with the new key and reads back on the incident.
+    const notes = await selectRows<{ id: number; value: string }>(
+      database.db,
+      sql`select id, details ->> 'reasonEnc' as value from audit_events
+           where action = 'incident.note'`,
+    );
+    expect(notes).toHaveLength(1);
+    expect(notes[0].value.startsWith(`v1.${cipher.keyId}.`)).toBe(true);
+    expect(cipher.decrypt(notes[0].value, auditReasonCtx(Number(notes[0].id)))).toBe('Sealed note');
+    expect(result.count).toBe(values + 2);
     const pageRows = await selectRows<{
       id: number;
       messageEnc: string | null;

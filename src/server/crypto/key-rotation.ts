@@ -17,6 +17,11 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'invitations', column: 'token_enc', field: 'token' },
   { table: 'notifications', column: 'content_enc', field: 'content' },
   { table: 'pages', column: 'message_enc', field: 'message' },
+  // An incident's fields (issue 16): see INCIDENT_SEALED_FIELDS in incidents/incident-repository.
+  { table: 'pages', column: 'title_enc', field: 'title' },
+  { table: 'pages', column: 'description_enc', field: 'description' },
+  { table: 'pages', column: 'impact_enc', field: 'impact' },
+  { table: 'pages', column: 'troubleshooting_enc', field: 'troubleshooting' },
 ] as const;
 
 /**
@@ -39,6 +44,7 @@ export const auditTargetNameCtx = (eventId: number) => ({
 /** Values sealed inside audit events' details (a key inside a jsonb column). */
 const AUDIT_SEALED_DETAILS = [
   { jsonKey: AUDIT_TARGET_NAME.jsonKey, ctx: auditTargetNameCtx },
+  // an escalation's reason, and an incident's note (decision 205), sealed the same way
   { jsonKey: AUDIT_REASON.jsonKey, ctx: auditReasonCtx },
 ] as const;
 

@@ -193,7 +193,10 @@ export const TimelineEventSchema = z.object({
   /** notified: to whom, by which channel, with what result */
   to: PersonRef.nullable().optional(),
   channel: z.enum(['email', 'sms']).optional(),
+  /** notified: pending, sent, retried (a failed attempt waits for the next), failed for good */
   delivery: z.enum(['pending', 'sent', 'retried', 'failed']).optional(),
+  /** notified: how many times it was tried (a sent notification tried twice was retried) */
+  attempts: z.number().int().optional(),
   /** notified (failed): the provider's answer, without personal data */
   error: z.string().nullable().optional(),
   /** escalated, reassigned: the reason typed; note: the note's text */

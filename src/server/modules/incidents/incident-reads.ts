@@ -1,15 +1,511 @@
-import type { Incident } from '../../../shared/contracts/incidents';
+import type { z } from 'zod';
+import { ESCALATION_TARGET_TYPES } from '../../../shared/contracts/escalation-policies';
+import {
+  INCIDENT_MESSAGES,
+  type Incident,
+  type IncidentList,
+  type IncidentListQuerySchema,
+  type TimelineEvent,
+} from '../../../shared/contracts/incidents';
+import type { PagePerson } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
+import { nextEscalation } from '../../../shared/domain/escalation';
+import { incidentActions, incidentStatusOf } from '../../../shared/domain/incidents';
+import type { PageStatus } from '../../../shared/domain/paging';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import { notFound } from '../../http/errors';
+import { failureReason } from '../notifications/provider-answers';
 import type { PagingDeps } from '../paging/page-facts';
+import { pageMessageOf, reasonOf } from '../paging/page-message';
+import { loadNames } from '../paging/page-reads';
+import {
+  countIncidentsByStatus,
+  findIncidentRow,
+  type IncidentEventRow,
+  type IncidentFilters,
+  type IncidentNotificationRow,
+  type IncidentRow,
+  type IncidentSealedField,
+  type IncidentTitleRow,
+  type IncidentWithRotation,
+  incidentFieldCtx,
+  listIncidentEvents,
+  listIncidentNotifications,
+  listIncidentRows,
+  listIncidentRowsByIds,
+  listIncidentTitles,
+  listRotationMemberIds,
+  STORED_STATUSES,
+} from './incident-repository';
 
 /**
- * Reading incidents as a viewer sees them (issue 16). Being written in a parallel branch: this
- * signature is what the action routes answer with.
+ * Reading incidents as a viewer sees them (issue 16, decision 205): one incident with its
+ * timeline, or a page of the list with its counts by status. A fixed number of queries whatever
+ * the number of incidents: rows, events, notifications, names and rotation members each in one.
  */
+
+type Person = PagePerson;
+type Names = Map<number, Person>;
+
+const numberOr = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+const stringOr = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const arrayOf = (value: unknown): Record<string, unknown>[] =>
+  Array.isArray(value)
+    ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null)
+    : [];
+
+// ---------------------------------------------------------------------------------------------
+// Sealed fields
+
+/** openField returns a sealed incident field in clear, or null when it was not given. */
+function openField(
+  cipher: FieldCipher,
+  page: IncidentRow,
+  field: IncidentSealedField,
+  sealed: string | null,
+): string | null {
+  return sealed === null ? null : cipher.decrypt(sealed, incidentFieldCtx(field, page.id));
+}
+
+/** titleOf returns an incident's title: its own, or (a page) its message. */
+export function titleOf(
+  cipher: FieldCipher,
+  page: Pick<IncidentTitleRow, 'id' | 'titleEnc' | 'messageEnc' | 'legacyMessage'>,
+): string {
+  if (page.titleEnc !== null) {
+    return cipher.decrypt(page.titleEnc, incidentFieldCtx('title', page.id));
+  }
+  return pageMessageOf(page, cipher);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The timeline
+
+const VIAS = ['app', 'link', 'sms', 'integration'] as const;
+const viaOf = (value: unknown) => VIAS.find((v) => v === value);
+
+/** Stored steps and loops are zero-based (as the row's progress); the timeline's one-based. */
+const oneBased = (value: unknown) => {
+  const n = numberOr(value);
+  return n === null ? undefined : n + 1;
+};
+
+function notifiedOf(value: unknown, person: (id: number | null) => Person | null) {
+  return arrayOf(value).flatMap((n) => {
+    const found = person(numberOr(n.userId));
+    const reasons = Array.isArray(n.reasons) ? n.reasons.filter((r) => typeof r === 'string') : [];
+    return found ? [{ ...found, reasons }] : [];
+  });
+}
+
+function skippedOf(value: unknown, person: (id: number | null) => Person | null) {
+  return arrayOf(value).flatMap((s) => {
+    const target = s.target as { type?: unknown; id?: unknown } | undefined;
+    const type = ESCALATION_TARGET_TYPES.find((t) => t === target?.type);
+    const id = numberOr(target?.id);
+    if (!type || id === null) return [];
+    return [
+      {
+        target: { type, id },
+        reason: stringOr(s.reason) ?? '',
+        person: person(numberOr(s.userId)),
+      },
+    ];
+  });
+}
+
+/** toTimelineEvent reads one stored event as a timeline line; null for what the timeline omits. */
+function toTimelineEvent(
+  e: IncidentEventRow,
+  person: (id: number | null) => Person | null,
+  cipher: FieldCipher,
+): TimelineEvent | null {
+  const d = e.details ?? {};
+  const base = { at: e.createdAt.toISOString(), actor: person(e.actorUserId) };
+  switch (e.action) {
+    case 'incident.raised':
+      return { kind: 'raised', ...base };
+    case 'incident.step_reached':
+      return {
+        kind: d.reminder === true ? 'reminder' : 'step_reached',
+        ...base,
+        step: oneBased(d.step),
+        loop: oneBased(d.loop),
+        notified: notifiedOf(d.notified, person),
+        skipped: skippedOf(d.skipped, person),
+        automatic: d.automatic === true,
+      };
+    case 'incident.step_skipped':
+      return {
+        kind: 'step_skipped',
+        ...base,
+        step: oneBased(d.step),
+        loop: oneBased(d.loop),
+        skipReason: stringOr(d.reason) ?? 'nobody to notify',
+        skipped: skippedOf(d.skipped, person),
+      };
+    case 'incident.escalated':
+      return {
+        kind: 'escalated',
+        ...base,
+        step: oneBased(d.toStep),
+        loop: oneBased(d.loop),
+        reason: reasonOf(e, cipher),
+        automatic: false,
+      };
+    case 'incident.reassigned':
+      return {
+        kind: 'reassigned',
+        ...base,
+        notified: notifiedOf([{ userId: d.toUserId, reasons: ['reassigned'] }], person),
+        reason: reasonOf(e, cipher),
+      };
+    case 'incident.note':
+      return { kind: 'note', ...base, text: reasonOf(e, cipher) ?? '' };
+    case 'incident.exhausted':
+      return { kind: 'exhausted', ...base };
+    case 'page.acknowledged':
+      return { kind: 'acknowledged', ...base, via: viaOf(d.via) ?? 'app' };
+    case 'page.resolved': {
+      const via = viaOf(d.via);
+      return { kind: 'resolved', ...base, ...(via ? { via } : {}) };
+    }
+    // Pages raised before issue 16: an escalation to the next member, and the backup's copy.
+    case 'page.escalated':
+      return {
+        kind: 'escalated',
+        ...base,
+        notified: notifiedOf([{ userId: d.toUserId, reasons: ['next on call'] }], person),
+        reason: reasonOf(e, cipher),
+        automatic: d.automatic === true,
+      };
+    case 'page.backup_notified':
+      return {
+        kind: 'step_reached',
+        ...base,
+        notified: notifiedOf([{ userId: d.toUserId, reasons: ['backup'] }], person),
+      };
+    default:
+      return null;
+  }
+}
+
+/** deliveryOf reads a notification's state: 'retried' while a failed attempt waits for the next. */
+function deliveryOf(n: IncidentNotificationRow): TimelineEvent['delivery'] {
+  if (n.status === 'sent') return 'sent';
+  if (n.status === 'failed') return 'failed';
+  return n.attempts > 0 ? 'retried' : 'pending';
+}
+
+function toNotifiedEvent(
+  n: IncidentNotificationRow,
+  person: (id: number | null) => Person | null,
+): TimelineEvent {
+  const delivery = deliveryOf(n);
+  // the provider's answer while it matters: failed for good, or failed once and waiting
+  const troubled = delivery === 'failed' || delivery === 'retried';
+  return {
+    kind: 'notified',
+    at: n.createdAt.toISOString(),
+    actor: null,
+    to: person(n.userId),
+    channel: n.channel === 'sms' ? 'sms' : 'email',
+    delivery,
+    attempts: n.attempts,
+    error: troubled && n.lastError !== null ? failureReason(n.lastError, n.providerResponse) : null,
+  };
+}
+
+/**
+ * timelineOf builds an incident's timeline, oldest first: its events, then (at the same instant)
+ * the notifications they sent. A page raised before issue 16 has no 'incident.raised' event: its
+ * row says when and by whom.
+ */
+function timelineOf(
+  page: IncidentRow,
+  events: readonly IncidentEventRow[],
+  sent: readonly IncidentNotificationRow[],
+  person: (id: number | null) => Person | null,
+  cipher: FieldCipher,
+): TimelineEvent[] {
+  const lines: { event: TimelineEvent; order: number }[] = [];
+  if (!events.some((e) => e.action === 'incident.raised')) {
+    lines.push({
+      event: { kind: 'raised', at: page.createdAt.toISOString(), actor: person(page.pagedById) },
+      order: 0,
+    });
+  }
+  for (const e of events) {
+    const event = toTimelineEvent(e, person, cipher);
+    if (event) lines.push({ event, order: 1 });
+  }
+  for (const n of sent) lines.push({ event: toNotifiedEvent(n, person), order: 2 });
+  // A stable sort: same instant, the raise first, then the events in id order, then notifications.
+  return lines
+    .sort((a, b) => a.event.at.localeCompare(b.event.at) || a.order - b.order)
+    .map((l) => l.event);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The incident
+
+/** raisedByOf: a person; else an integration (issue 17) by its raised event; else Baton itself. */
+function raisedByOf(
+  page: IncidentRow,
+  raised: IncidentEventRow | undefined,
+  person: (id: number | null) => Person | null,
+): Incident['raisedBy'] {
+  const details = raised?.details ?? {};
+  const actorId = page.pagedById ?? raised?.actorUserId ?? null;
+  if (actorId !== null) {
+    const user = person(actorId);
+    return { kind: 'user', user, name: user?.name ?? 'A deleted person' };
+  }
+  if (details.source === 'integration') {
+    return {
+      kind: 'integration',
+      user: null,
+      name: stringOr(details.integrationName) ?? 'Integration',
+    };
+  }
+  return { kind: 'system', user: null, name: 'Baton' };
+}
+
+/** nextStepAt: when the next step is due, while the incident waits for a person. */
+function nextStepAtOf(page: IncidentRow, now: Date): string | null {
+  if (page.status !== 'triggered' && page.status !== 'escalated') return null;
+  if (page.exhaustedAt !== null || page.policy.steps.length === 0) return null;
+  const stepIndex = Math.min(page.stepIndex, page.policy.steps.length - 1);
+  const next = nextEscalation(
+    page.policy,
+    {
+      stepIndex,
+      loop: page.loop,
+      stepStartedAt: page.stepStartedAt,
+      stepSkipped: page.stepSkipped,
+    },
+    now,
+  );
+  return next.kind === 'step' ? next.at.toISOString() : null;
+}
+
+interface Loaded {
+  events: readonly IncidentEventRow[];
+  notifications: readonly IncidentNotificationRow[];
+  names: Names;
+  members: Map<number, number[]>;
+}
+
+function toIncident(
+  { page, rotation }: IncidentWithRotation,
+  loaded: Loaded,
+  viewer: User,
+  deps: PagingDeps,
+  withTimeline: boolean,
+): Incident {
+  const { cipher } = deps;
+  const person = (id: number | null) => (id === null ? null : (loaded.names.get(id) ?? null));
+  const people = (ids: readonly number[]) =>
+    ids.flatMap((id) => {
+      const found = person(id);
+      return found ? [found] : [];
+    });
+  const own = loaded.events.filter((e) => e.targetId === String(page.id));
+  const status = page.status as PageStatus;
+  const actions = incidentActions(
+    { roles: viewer.roles, userId: viewer.id },
+    {
+      status,
+      raisedById: page.pagedById,
+      notifiedIds: page.notifiedIds,
+      rotation: rotation
+        ? {
+            createdById: rotation.createdById,
+            memberUserIds: loaded.members.get(rotation.id) ?? [],
+          }
+        : null,
+    },
+  );
+  const incident: Incident = {
+    id: page.id,
+    title: titleOf(cipher, page),
+    severity: page.severity as Incident['severity'],
+    urgency: page.urgency as Incident['urgency'],
+    description: openField(cipher, page, 'description', page.descriptionEnc),
+    impact: openField(cipher, page, 'impact', page.impactEnc),
+    troubleshootingSteps: openField(cipher, page, 'troubleshooting', page.troubleshootingEnc),
+    status: incidentStatusOf(status),
+    raisedBy: raisedByOf(
+      page,
+      own.find((e) => e.action === 'incident.raised'),
+      person,
+    ),
+    rotation: rotation ? { id: rotation.id, name: rotation.name } : null,
+    escalationPolicy: {
+      id: page.escalationPolicyId,
+      name: page.policy.name,
+      repeat: page.policy.repeat,
+      stepCount: page.policy.steps.length,
+    },
+    currentStep: page.stepIndex + 1,
+    currentLoop: page.loop + 1,
+    nextStepAt: nextStepAtOf(page, deps.clock.now()),
+    exhaustedAt: page.exhaustedAt?.toISOString() ?? null,
+    assignees: people(page.assigneeIds),
+    createdAt: page.createdAt.toISOString(),
+    acknowledgedAt: page.acknowledgedAt?.toISOString() ?? null,
+    acknowledgedBy: person(page.acknowledgedById),
+    resolvedAt: page.resolvedAt?.toISOString() ?? null,
+    resolvedBy: person(page.resolvedById),
+    actions,
+  };
+  if (!withTimeline) return incident;
+  const sent = loaded.notifications.filter((n) => n.pageId === page.id);
+  return { ...incident, timeline: timelineOf(page, own, sent, person, cipher) };
+}
+
+/** Everyone an incident's view names: its people, its events' people, its notifications'. */
+function peopleIn(
+  rows: readonly IncidentWithRotation[],
+  events: readonly IncidentEventRow[],
+  sent: readonly IncidentNotificationRow[],
+): (number | null)[] {
+  return [
+    ...rows.flatMap(({ page }) => [
+      page.pagedById,
+      page.acknowledgedById,
+      page.resolvedById,
+      ...page.assigneeIds,
+    ]),
+    ...events.flatMap((e) => [
+      e.actorUserId,
+      numberOr(e.details?.toUserId),
+      ...arrayOf(e.details?.notified).map((n) => numberOr(n.userId)),
+      ...arrayOf(e.details?.skipped).map((s) => numberOr(s.userId)),
+    ]),
+    ...sent.map((n) => n.userId),
+  ];
+}
+
+/** The events the list reads: only what says who raised each incident. */
+const LIST_EVENTS = ['incident.raised'];
+
+async function assemble(
+  deps: PagingDeps,
+  rows: readonly IncidentWithRotation[],
+  viewer: User,
+  withTimeline: boolean,
+): Promise<Incident[]> {
+  if (rows.length === 0) return [];
+  const db = deps.database.db;
+  const ids = rows.map((r) => r.page.id);
+  const events = await listIncidentEvents(db, ids, withTimeline ? undefined : LIST_EVENTS);
+  const sent = withTimeline ? await listIncidentNotifications(db, ids) : [];
+  const names = await loadNames(db, deps.cipher, peopleIn(rows, events, sent));
+  const members = await listRotationMemberIds(
+    db,
+    rows.flatMap((r) => (r.rotation ? [r.rotation.id] : [])),
+  );
+  const loaded = { events, notifications: sent, names, members };
+  return rows.map((row) => toIncident(row, loaded, viewer, deps, withTimeline));
+}
+
+/** getIncident returns one incident with its timeline as the viewer sees it, or throws 404. */
 export async function getIncident(
-  _deps: PagingDeps,
-  _viewer: User,
-  _incidentId: number,
+  deps: PagingDeps,
+  viewer: User,
+  incidentId: number,
 ): Promise<Incident> {
-  throw new Error('getIncident: not merged yet');
+  const found = await findIncidentRow(deps.database.db, incidentId);
+  if (!found) throw notFound(INCIDENT_MESSAGES.notFound);
+  const [incident] = await assemble(deps, [found], viewer, true);
+  return incident;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list
+
+/** the list's query as the route parsed it (defaults applied, ids as numbers) */
+export type ParsedIncidentListQuery = z.output<typeof IncidentListQuerySchema>;
+
+const emptyCounts = (): IncidentList['counts'] => ({ triggered: 0, acknowledged: 0, resolved: 0 });
+
+/** the search's words, lower case; a title matches when it holds every one */
+const wordsOf = (q: string | undefined) => (q ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+
+/**
+ * searchIncidents pages a title search. Titles are sealed, so SQL cannot match them: one query
+ * reads the id, status and sealed title of every incident the other filters keep, the titles are
+ * opened and matched here, and both the counts and the page come from those matches (decision
+ * 205). Returns the counts and the ids of up to `limit + 1` matches below the cursor.
+ */
+async function searchIncidents(
+  deps: PagingDeps,
+  filters: IncidentFilters,
+  query: ParsedIncidentListQuery,
+  words: readonly string[],
+) {
+  const rows = await listIncidentTitles(deps.database.db, filters);
+  // The rows are in the list's order, so "below the cursor" is "after it" among them; a cursor
+  // the filters leave out (or one deleted) pages on by id.
+  const cursorAt = query.before === undefined ? -1 : rows.findIndex((r) => r.id === query.before);
+  const below = (row: IncidentTitleRow, at: number) =>
+    query.before === undefined || (cursorAt >= 0 ? at > cursorAt : row.id < query.before);
+  const inStatus = query.status ? STORED_STATUSES[query.status] : null;
+  const counts = emptyCounts();
+  const ids: number[] = [];
+  for (const [at, row] of rows.entries()) {
+    const title = titleOf(deps.cipher, row).toLowerCase();
+    if (!words.every((w) => title.includes(w))) continue;
+    counts[incidentStatusOf(row.status as PageStatus)] += 1;
+    const wanted = below(row, at) && (inStatus === null || inStatus.includes(row.status));
+    if (wanted && ids.length <= query.limit) ids.push(row.id);
+  }
+  return { ids, counts };
+}
+
+/**
+ * listIncidents returns a page of the incidents the viewer may see (everyone with
+ * page.viewHistory sees every incident), newest first, with the counts by status over the same
+ * filters but the status.
+ */
+export async function listIncidents(
+  deps: PagingDeps,
+  viewer: User,
+  query: ParsedIncidentListQuery,
+): Promise<IncidentList> {
+  const db = deps.database.db;
+  const filters: IncidentFilters = {
+    notifiedUserId: query.mine === 'true' ? viewer.id : undefined,
+    open: query.open === 'true',
+    severity: query.severity,
+    rotationId: query.rotationId,
+  };
+  const words = wordsOf(query.q);
+  let rows: IncidentWithRotation[];
+  const counts = emptyCounts();
+  if (words.length > 0) {
+    const found = await searchIncidents(deps, filters, query, words);
+    rows = await listIncidentRowsByIds(db, found.ids);
+    Object.assign(counts, found.counts);
+  } else {
+    for (const { status, n } of await countIncidentsByStatus(db, filters)) {
+      counts[incidentStatusOf(status as PageStatus)] += n;
+    }
+    rows = await listIncidentRows(
+      db,
+      { ...filters, status: query.status },
+      {
+        limit: query.limit + 1,
+        before: query.before,
+      },
+    );
+  }
+  const more = rows.length > query.limit;
+  const shown = rows.slice(0, query.limit);
+  return {
+    incidents: await assemble(deps, shown, viewer, false),
+    nextBefore: more ? shown[shown.length - 1].page.id : null,
+    counts,
+  };
 }

@@ -1,0 +1,53 @@
+import { INCIDENT_MESSAGES, type Incident } from '../../../shared/contracts/incidents';
+import type { User } from '../../../shared/contracts/users';
+import { incidentActions } from '../../../shared/domain/incidents';
+import type { PageStatus } from '../../../shared/domain/paging';
+import { allocateIds } from '../../db/ids';
+import { auditEvents } from '../../db/schema';
+import { forbidden, notFound } from '../../http/errors';
+import type { PagingDeps } from '../paging/page-facts';
+import { getIncident } from './incident-reads';
+import { listRotationMemberIds, lockIncidentRow, sealNote } from './incident-repository';
+
+/**
+ * addIncidentNote adds a responder's note to an incident's timeline (decision 205): an
+ * 'incident.note' event whose text is sealed in its details (as an escalation reason is: `reasonEnc`, bound to the event's id),
+ * in one transaction under the incident row's lock. 404 before 403. Answers the incident.
+ */
+export async function addIncidentNote(
+  deps: PagingDeps,
+  actor: User,
+  incidentId: number,
+  text: string,
+): Promise<Incident> {
+  await deps.database.db.transaction(async (tx) => {
+    const found = await lockIncidentRow(tx, incidentId);
+    if (!found) throw notFound(INCIDENT_MESSAGES.notFound);
+    const { page, rotation } = found;
+    const members = rotation ? await listRotationMemberIds(tx, [rotation.id]) : new Map();
+    const may = incidentActions(
+      { roles: actor.roles, userId: actor.id },
+      {
+        status: page.status as PageStatus,
+        raisedById: page.pagedById,
+        notifiedIds: page.notifiedIds,
+        rotation: rotation
+          ? { createdById: rotation.createdById, memberUserIds: members.get(rotation.id) ?? [] }
+          : null,
+      },
+    );
+    if (!may.addNote) throw forbidden(INCIDENT_MESSAGES.mayNotAct);
+    // The note is what people type about the incident: sealed, bound to its event (decision 163).
+    const [eventId] = await allocateIds(tx, 'audit_events');
+    await tx.insert(auditEvents).values({
+      id: eventId,
+      actorUserId: actor.id,
+      action: 'incident.note',
+      targetType: 'page',
+      targetId: String(page.id),
+      details: sealNote(deps.cipher, eventId, text),
+      createdAt: deps.clock.now(),
+    });
+  });
+  return getIncident(deps, actor, incidentId);
+}

@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  type Incident,
+  type IncidentList,
+  IncidentListQuerySchema,
+  IncidentNoteInputSchema,
+} from '../../../shared/contracts/incidents';
+import type { AppDeps } from '../../deps';
+import { IdParams } from '../../http/path-params';
+import { permitted, requireUser, signedIn } from '../../http/request-context';
+import { addIncidentNote } from './incident-notes';
+import { getIncident, listIncidents } from './incident-reads';
+
+/**
+ * incidentRoutes: reading incidents (every role sees every incident, as the rotation page history)
+ * and adding a note (a responder: incidentActions.addNote). Decision 205.
+ */
+export async function incidentRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/incidents',
+    {
+      preValidation: permitted('page.viewHistory'),
+      schema: { querystring: IncidentListQuerySchema },
+    },
+    async (req): Promise<IncidentList> => listIncidents(deps, requireUser(req), req.query),
+  );
+
+  api.get(
+    '/api/incidents/:id',
+    { preValidation: permitted('page.viewHistory'), schema: { params: IdParams } },
+    async (req): Promise<Incident> => getIncident(deps, requireUser(req), req.params.id),
+  );
+
+  // A note answers the incident with its new line: 201, something was created.
+  api.post(
+    '/api/incidents/:id/notes',
+    { preValidation: signedIn, schema: { params: IdParams, body: IncidentNoteInputSchema } },
+    async (req, reply): Promise<Incident> => {
+      const incident = await addIncidentNote(deps, requireUser(req), req.params.id, req.body.text);
+      return reply.code(201).send(incident);
+    },
+  );
+}
