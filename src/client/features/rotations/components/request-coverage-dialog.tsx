@@ -22,7 +22,6 @@ import {
   FormMessage,
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { Skeleton } from '@/components/ui/skeleton';
 import { toLocalInput } from '@/lib/format-time';
 import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
@@ -122,25 +121,16 @@ export function RequestCoverageDialog({
                 {formError}
               </p>
             ) : null}
-            {eligible.isPending ? (
-              <div className="grid gap-2">
-                <Skeleton className="h-4 w-24" />
-                <Skeleton className="h-9 w-full" />
-              </div>
-            ) : eligible.isError ? (
-              <p role="alert" className="text-destructive text-sm">
-                Failed to fetch eligible users
-              </p>
-            ) : (
-              <PersonField
-                control={form.control}
-                name="coveringUserId"
-                label="Covering team member"
-                people={candidates}
-                disabled={pending}
-                emptyText="No other member with the on-call or manager role can cover this rotation."
-              />
-            )}
+            <PersonField
+              control={form.control}
+              name="coveringUserId"
+              label="Covering team member"
+              people={candidates}
+              disabled={pending}
+              emptyText="No other member with the on-call or manager role can cover this rotation."
+              loading={eligible.isPending}
+              error={eligible.isError ? 'Failed to fetch eligible users' : null}
+            />
             <div className="grid gap-4 sm:grid-cols-2">
               <FormField
                 control={form.control}
