@@ -608,3 +608,58 @@ test("an administrator's dialogs: add on-call person, reassign, suspend and dele
   await expect(page.getByRole('cell', { name, exact: true })).toHaveCount(0);
   expect((await page.request.get(`/api/rotations/${rotation.id}`)).status()).toBe(404);
 });
+
+test('the person choice says it is loading or failed; the history cards say when they fail', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const name = uniqueName('E2E States');
+  const admin = await apiAs(playwright.request, baseURL ?? '', accounts.admin);
+  const rotation = await createRotation(admin, name, [accounts.onCall, accounts.noah]);
+  await admin.dispose();
+  await actAs(page, playwright.request, baseURL ?? '', accounts.admin);
+
+  // Both history cards fail on their own, each saying which history and why.
+  await failOnce(page, 'GET', '/api/audit-log/handoffs', 500, 'Handoffs are unavailable.');
+  await failOnce(page, 'GET', `/api/rotations/${rotation.id}/pages`, 500, 'Pages are unavailable.');
+  await page.goto(`/rotations/${rotation.id}`);
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  const handoffs = cardWithHeading(page, 'Handoff history');
+  await expect(handoffs.getByText('Failed to fetch handoff history')).toBeVisible();
+  await expect(handoffs.getByText('Handoffs are unavailable.')).toBeVisible();
+  await expect(handoffs.getByRole('link', { name: /View all/ })).toBeVisible();
+  const pages = cardWithHeading(page, 'Page history');
+  await expect(pages.getByText('Failed to fetch page history')).toBeVisible();
+  await expect(pages.getByText('Pages are unavailable.')).toBeVisible();
+  await page.reload();
+  await expect(handoffs.getByText('No handoffs recorded yet')).toBeVisible();
+  await expect(pages.getByText('No pages sent for this rotation yet')).toBeVisible();
+
+  // While the people load, the dialog holds their place and cannot be sent.
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/api/users/by-roles**', async (route) => {
+    await gate;
+    await route.fallback();
+  });
+  await page.getByRole('button', { name: 'Add On-Call Person' }).click();
+  const add = page.getByRole('dialog', { name: 'Add on-call person' });
+  await expect(add.locator('[data-slot=skeleton]').first()).toBeVisible();
+  await expect(add.getByRole('button', { name: 'Add person' })).toBeDisabled();
+  release();
+  await expect(add.getByLabel('Team member')).toBeVisible();
+  await expect(add.locator('[data-slot=skeleton]')).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await expect(add).toBeHidden();
+
+  // When they cannot be read, the dialog says so instead of offering an empty choice.
+  await page.unrouteAll();
+  await failOnce(page, 'GET', '/api/users/by-roles', 500, 'Users are unavailable.');
+  await page.reload();
+  await page.getByRole('button', { name: 'Add On-Call Person' }).click();
+  await expect(add.getByRole('alert')).toHaveText('Failed to fetch eligible users');
+  await expect(add.getByLabel('Team member')).toHaveCount(0);
+});

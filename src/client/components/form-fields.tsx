@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import type { Control, FieldPath, FieldValues } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { DialogFooter } from '@/components/ui/dialog';
@@ -10,6 +10,7 @@ import {
   FormLabel,
   FormMessage,
 } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
 import {
   Select,
   SelectContent,
@@ -18,6 +19,78 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
+
+/**
+ * InputField is a labelled one-line field of a react-hook-form form, wired like TextareaField:
+ * the label, the control tied to its description and error line by `aria-describedby` (and
+ * `aria-invalid` while it is wrong), the description, then the error in words. A `number` field
+ * holds a number (an empty box is NaN, so the schema's own message shows); any other type holds
+ * a string, and an empty optional value shows as an empty box.
+ */
+export function InputField<T extends FieldValues, TTransformed = T>({
+  control,
+  name,
+  label,
+  labelClassName,
+  description,
+  type,
+  placeholder,
+  autoComplete,
+  inputMode,
+  min,
+  max,
+  step,
+  disabled,
+}: {
+  control: Control<T, unknown, TTransformed>;
+  name: FieldPath<T>;
+  label: string;
+  labelClassName?: string;
+  description?: ReactNode;
+  type?: 'text' | 'email' | 'password' | 'tel' | 'number' | 'time' | 'datetime-local' | 'url';
+  placeholder?: string;
+  autoComplete?: string;
+  inputMode?: ComponentProps<'input'>['inputMode'];
+  min?: number | string;
+  max?: number | string;
+  step?: number;
+  disabled?: boolean;
+}) {
+  const props = { type, placeholder, autoComplete, inputMode, min, max, step, disabled };
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel className={labelClassName}>{label}</FormLabel>
+          <FormControl>
+            {type === 'number' ? (
+              <Input
+                {...props}
+                name={field.name}
+                ref={field.ref}
+                onBlur={field.onBlur}
+                value={Number.isNaN(field.value) ? '' : field.value}
+                onChange={(event) => field.onChange(event.target.valueAsNumber)}
+              />
+            ) : (
+              <Input
+                {...props}
+                {...field}
+                value={(field.value as string | null | undefined) ?? ''}
+              />
+            )}
+          </FormControl>
+          {description ? (
+            <FormDescription className="text-xs">{description}</FormDescription>
+          ) : null}
+          <FormMessage />
+        </FormItem>
+      )}
+    />
+  );
+}
 
 /**
  * TextareaField is a labelled multi-line field of a react-hook-form form: the label, the control

@@ -1,12 +1,8 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { asc, sql } from 'drizzle-orm';
-import { migrate } from 'drizzle-orm/pglite/migrator';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
+import { databaseBefore } from '../../../tests/setup/migrate-to';
 import { defaultEscalationPolicy } from '../../shared/domain/escalation';
-import { migrationsFolder, selectRows, wrapPglite } from './client';
+import { selectRows } from './client';
 import { escalationPolicies, rotations } from './schema';
 
 /**
@@ -15,27 +11,10 @@ import { escalationPolicies, rotations } from './schema';
  * rotation, and from then on a rotation without a policy is refused.
  */
 
-let before: string | undefined;
-afterAll(async () => {
-  if (before) await rm(before, { recursive: true, force: true });
-});
-
 test('the escalation policies migration gives every existing rotation its own default policy', async () => {
-  before = await mkdtemp(path.join(os.tmpdir(), 'baton-before-0009-'));
-  await cp(migrationsFolder(), before, { recursive: true });
-  const journalPath = path.join(before, 'meta', '_journal.json');
-  const journal = JSON.parse(await readFile(journalPath, 'utf8')) as {
-    entries: { tag: string }[];
-  };
-  const upTo = journal.entries.findIndex((e) => e.tag.endsWith('_escalation_policies'));
-  expect(upTo).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, upTo);
-  await writeFile(journalPath, JSON.stringify(journal));
-
-  const database = wrapPglite(await PGlite.create(), 'pglite:memory');
+  const database = await databaseBefore('escalation_policies');
   try {
     const { db } = database;
-    await migrate(db as never, { migrationsFolder: before });
     await db.execute(sql`insert into users (name_enc, email_enc, email_index)
                          values ('sealed', 'sealed', 'index-1')`);
     const [creator] = await selectRows<{ id: number }>(db, sql`select id from users`);

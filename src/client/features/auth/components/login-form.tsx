@@ -1,16 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type LoginInput, LoginInputSchema } from '@shared/contracts/auth';
 import { useForm } from 'react-hook-form';
+import { InputField } from '@/components/form-fields';
 import { Button } from '@/components/ui/button';
-import {
-  Form,
-  FormControl,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
 import { useLogin } from '../api/login';
 
 /** LoginForm signs in with email and password, for servers that allow local sign-in. */
@@ -28,31 +21,19 @@ export function LoginForm() {
         className="grid gap-4"
         onSubmit={form.handleSubmit((input) => login.mutate(input))}
       >
-        <FormField
+        <InputField
           control={form.control}
           name="email"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Email</FormLabel>
-              <FormControl>
-                <Input type="email" autoComplete="username" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
+          label="Email"
+          type="email"
+          autoComplete="username"
         />
-        <FormField
+        <InputField
           control={form.control}
           name="password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Password</FormLabel>
-              <FormControl>
-                <Input type="password" autoComplete="current-password" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
+          label="Password"
+          type="password"
+          autoComplete="current-password"
         />
         <Button type="submit" className="w-full" pending={login.isPending}>
           Sign in

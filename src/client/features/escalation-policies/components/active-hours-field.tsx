@@ -2,10 +2,10 @@ import type { ActiveWindow, EscalationPolicyInput } from '@shared/contracts/esca
 import { ACTIVE_WINDOWS_MAX } from '@shared/contracts/escalation-policies';
 import { Plus, X } from 'lucide-react';
 import { useFormContext, useWatch } from 'react-hook-form';
+import { InputField } from '@/components/form-fields';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
-import { FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Label } from '@/components/ui/label';
 import { DAY_NAMES, DAY_SHORT } from '../lib/policy-text';
 import type { PolicyControl } from './step-card';
@@ -98,21 +98,15 @@ export function ActiveHoursField({
               />
               <div className="grid grid-cols-[1fr_1fr_auto] items-start gap-2">
                 {(['startTime', 'endTime'] as const).map((part) => (
-                  <FormField
+                  <InputField
                     key={part}
                     control={control}
                     name={`${name}.${windowIndex}.${part}`}
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel className="text-xs">
-                          {part === 'startTime' ? 'From' : 'Until'}
-                        </FormLabel>
-                        <FormControl>
-                          <Input type="time" step={60} disabled={disabled} {...field} />
-                        </FormControl>
-                        <FormMessage />
-                      </FormItem>
-                    )}
+                    label={part === 'startTime' ? 'From' : 'Until'}
+                    labelClassName="text-xs"
+                    type="time"
+                    step={60}
+                    disabled={disabled}
                   />
                 ))}
                 {disabled ? null : (

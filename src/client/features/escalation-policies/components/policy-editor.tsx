@@ -30,18 +30,10 @@ import { Plus } from 'lucide-react';
 import { useEffect } from 'react';
 import { useFieldArray, useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
+import { InputField } from '@/components/form-fields';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form';
 import { guardSubmission } from '@/lib/notify';
 import { useAuth } from '@/lib/use-auth';
 import { useSavePolicy } from '../api/policies';
@@ -136,46 +128,24 @@ export function PolicyEditor({ policy }: { policy: EscalationPolicy | null }) {
           onSubmit={form.handleSubmit((values) => guardSubmission(() => onSubmit(values)))}
         >
           <div className="grid grid-cols-[minmax(0,1fr)] items-start gap-4 sm:grid-cols-[minmax(0,1fr)_12rem]">
-            <FormField
+            <InputField
               control={form.control}
               name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Policy name</FormLabel>
-                  <FormControl>
-                    <Input placeholder="e.g. Platform escalation" disabled={disabled} {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Policy name"
+              placeholder="e.g. Platform escalation"
+              disabled={disabled}
             />
-            <FormField
+            <InputField
               control={form.control}
               name="repeat"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Repeat</FormLabel>
-                  <FormControl>
-                    <Input
-                      type="number"
-                      inputMode="numeric"
-                      min={0}
-                      max={REPEAT_MAX}
-                      step={1}
-                      disabled={disabled}
-                      name={field.name}
-                      ref={field.ref}
-                      onBlur={field.onBlur}
-                      value={Number.isNaN(field.value) ? '' : field.value}
-                      onChange={(event) => field.onChange(event.target.valueAsNumber)}
-                    />
-                  </FormControl>
-                  <FormDescription className="text-xs">
-                    Times the whole policy runs again after its last step (0–{REPEAT_MAX}).
-                  </FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Repeat"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={REPEAT_MAX}
+              step={1}
+              disabled={disabled}
+              description={`Times the whole policy runs again after its last step (0–${REPEAT_MAX}).`}
             />
           </div>
           <section aria-labelledby="policy-steps-title" className="grid gap-3">

@@ -11,11 +11,10 @@ import type { Rotation } from '@shared/contracts/rotations';
 import type { User } from '@shared/contracts/users';
 import { ArrowDown, ArrowUp, GripVertical, Plus, Trash2, X } from 'lucide-react';
 import { type Control, useFieldArray, useFormContext, useWatch } from 'react-hook-form';
-import { SelectField } from '@/components/form-fields';
+import { InputField, SelectField } from '@/components/form-fields';
 import { Button } from '@/components/ui/button';
 import { Card, CardAction, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import {
   Select,
   SelectContent,
@@ -174,29 +173,15 @@ export function StepCard({
             )}
           </fieldset>
           <div className="grid grid-cols-[minmax(0,1fr)] gap-4 sm:grid-cols-2">
-            <FormField
+            <InputField
               control={control}
               name={`steps.${index}.delayMinutes`}
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Minutes before the next step</FormLabel>
-                  <FormControl>
-                    <Input
-                      type="number"
-                      inputMode="numeric"
-                      min={1}
-                      step={1}
-                      disabled={disabled}
-                      name={field.name}
-                      ref={field.ref}
-                      onBlur={field.onBlur}
-                      value={Number.isNaN(field.value) ? '' : field.value}
-                      onChange={(event) => field.onChange(event.target.valueAsNumber)}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Minutes before the next step"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              step={1}
+              disabled={disabled}
             />
             <SelectField
               control={control}

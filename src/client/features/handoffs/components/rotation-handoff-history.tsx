@@ -3,20 +3,10 @@ import type { Handoff } from '@shared/contracts/rotations';
 import { notesAuthorId } from '@shared/domain/handoff-flow';
 import { History } from 'lucide-react';
 import { Link } from 'react-router';
-import { LoadingState } from '@/components/loading-state';
+import { HistoryCard } from '@/components/history-card';
 import { QuotedNotes } from '@/components/quoted-notes';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import {
-  Card,
-  CardAction,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card';
-import { getErrorMessage } from '@/lib/api-client';
 import { useTimeFormat } from '@/lib/use-time-format';
 import {
   ROTATION_HANDOFF_HISTORY_LIMIT,
@@ -59,48 +49,27 @@ export function RotationHandoffHistory({ rotationId }: { rotationId: number }) {
   const history = useRotationHandoffHistory(rotationId);
   const entries = history.data?.entries ?? [];
   return (
-    <Card className="gap-0 py-0">
-      <CardHeader className="border-b py-5">
-        <CardTitle asChild>
-          <h2>Handoff history</h2>
-        </CardTitle>
-        <CardDescription>
-          The latest {ROTATION_HANDOFF_HISTORY_LIMIT} changes of who holds this rotation's baton,
-          with the notes left with them.
-        </CardDescription>
-        <CardAction>
-          <Button asChild variant="ghost" size="sm">
-            <Link to={`/audit-log?rotationId=${rotationId}`}>
-              View all<span className="sr-only"> handoffs of this rotation in the audit log</span>
-            </Link>
-          </Button>
-        </CardAction>
-      </CardHeader>
-      <CardContent className="px-0">
-        {history.isPending ? (
-          <LoadingState label="Loading handoff history..." className="py-12" />
-        ) : history.isError ? (
-          <div className="p-6">
-            <Alert variant="destructive">
-              <AlertTitle>Failed to fetch handoff history</AlertTitle>
-              <AlertDescription>
-                {getErrorMessage(history.error, 'Please try again.')}
-              </AlertDescription>
-            </Alert>
-          </div>
-        ) : entries.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
-            <History className="size-6 text-muted-foreground" aria-hidden="true" />
-            <p className="text-muted-foreground text-sm">No handoffs recorded yet</p>
-          </div>
-        ) : (
-          <ul className="divide-y" aria-label="Handoff history">
-            {entries.map((handoff) => (
-              <HistoryEntry key={handoff.id} handoff={handoff} />
-            ))}
-          </ul>
-        )}
-      </CardContent>
-    </Card>
+    <HistoryCard
+      title="Handoff history"
+      description={`The latest ${ROTATION_HANDOFF_HISTORY_LIMIT} changes of who holds this rotation's baton, with the notes left with them.`}
+      action={
+        <Button asChild variant="ghost" size="sm">
+          <Link to={`/audit-log?rotationId=${rotationId}`}>
+            View all<span className="sr-only"> handoffs of this rotation in the audit log</span>
+          </Link>
+        </Button>
+      }
+      query={history}
+      count={entries.length}
+      loadingLabel="Loading handoff history..."
+      errorTitle="Failed to fetch handoff history"
+      emptyText="No handoffs recorded yet"
+      emptyIcon={History}
+      listLabel="Handoff history"
+    >
+      {entries.map((handoff) => (
+        <HistoryEntry key={handoff.id} handoff={handoff} />
+      ))}
+    </HistoryCard>
   );
 }

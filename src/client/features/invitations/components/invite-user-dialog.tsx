@@ -7,7 +7,7 @@ import {
 import { UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { DialogFormFooter, SelectField } from '@/components/form-fields';
+import { DialogFormFooter, InputField, SelectField } from '@/components/form-fields';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -17,15 +17,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
 import { useCreateInvitation } from '../api/create-invitation';
 import { invitationRoleLabel } from '../api/validate-invitation';
 
@@ -76,37 +68,15 @@ export function InviteUserDialog({ companyDomain }: { companyDomain: string }) {
               }),
             )}
           >
-            <FormField
+            <InputField
               control={form.control}
               name="email"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Email</FormLabel>
-                  <FormControl>
-                    <Input
-                      type="email"
-                      autoComplete="off"
-                      placeholder={`name@${companyDomain}`}
-                      {...field}
-                    />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Email"
+              type="email"
+              autoComplete="off"
+              placeholder={`name@${companyDomain}`}
             />
-            <FormField
-              control={form.control}
-              name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Name</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="off" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
+            <InputField control={form.control} name="name" label="Name" autoComplete="off" />
             <SelectField
               control={form.control}
               name="role"

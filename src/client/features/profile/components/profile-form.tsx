@@ -8,7 +8,7 @@ import {
   type User,
 } from '@shared/contracts/users';
 import { useForm } from 'react-hook-form';
-import { SelectField } from '@/components/form-fields';
+import { InputField, SelectField } from '@/components/form-fields';
 import { TimeZonePicker } from '@/components/time-zone-picker';
 import { Button } from '@/components/ui/button';
 import {
@@ -20,7 +20,6 @@ import {
   FormLabel,
   FormMessage,
 } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
 import { useUpdateProfile } from '../api/update-profile';
 
 /** profileDefaults returns the form's values for a user: timezone UTC and preference email by default. */
@@ -57,31 +56,14 @@ export function ProfileForm({ user }: { user: User }) {
           }),
         )}
       >
-        <FormField
-          control={form.control}
-          name="name"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Name</FormLabel>
-              <FormControl>
-                <Input autoComplete="name" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
+        <InputField control={form.control} name="name" label="Name" autoComplete="name" />
+        <InputField
           control={form.control}
           name="phone"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Phone Number</FormLabel>
-              <FormControl>
-                <Input type="tel" autoComplete="tel" placeholder="+1 555 010 0000" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
+          label="Phone Number"
+          type="tel"
+          autoComplete="tel"
+          placeholder="+1 555 010 0000"
         />
         <FormField
           control={form.control}

@@ -12,7 +12,6 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Form } from '@/components/ui/form';
-import { Skeleton } from '@/components/ui/skeleton';
 import { useAddMember } from '../api/add-member';
 import { useEligibleUsers } from '../api/get-eligible-users';
 import { chosenPerson } from '../lib/chosen-person';
@@ -91,25 +90,16 @@ export function AddMemberDialog({
               );
             })}
           >
-            {eligible.isPending ? (
-              <div className="grid gap-2">
-                <Skeleton className="h-4 w-24" />
-                <Skeleton className="h-9 w-full" />
-              </div>
-            ) : eligible.isError ? (
-              <p role="alert" className="text-destructive text-sm">
-                Failed to fetch eligible users
-              </p>
-            ) : (
-              <PersonField
-                control={form.control}
-                name="userId"
-                label="Team member"
-                people={candidates}
-                disabled={pending}
-                emptyText="Everyone with the on-call or manager role is already in this rotation."
-              />
-            )}
+            <PersonField
+              control={form.control}
+              name="userId"
+              label="Team member"
+              people={candidates}
+              disabled={pending}
+              emptyText="Everyone with the on-call or manager role is already in this rotation."
+              loading={eligible.isPending}
+              error={eligible.isError ? 'Failed to fetch eligible users' : null}
+            />
             {chosen ? <MemberPreview person={chosen} /> : null}
             <DialogFormFooter
               pending={pending}

@@ -15,8 +15,13 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { Skeleton } from '@/components/ui/skeleton';
 
-/** PersonField is a labelled select of people by name in a react-hook-form form. */
+/**
+ * PersonField is a labelled select of people by name in a react-hook-form form. While the people
+ * load (`loading`) it shows a placeholder of its size; when they failed to load it shows `error`
+ * as an alert instead of the select.
+ */
 export function PersonField<TValues extends FieldValues, TTransformed = TValues>({
   control,
   name,
@@ -25,6 +30,8 @@ export function PersonField<TValues extends FieldValues, TTransformed = TValues>
   disabled,
   placeholder = 'Select team member',
   emptyText,
+  loading,
+  error,
 }: {
   control: Control<TValues, unknown, TTransformed>;
   name: FieldPath<TValues>;
@@ -34,7 +41,26 @@ export function PersonField<TValues extends FieldValues, TTransformed = TValues>
   placeholder?: string;
   /** shown under the select when there is nobody to choose */
   emptyText?: string;
+  /** the people are still loading */
+  loading?: boolean;
+  /** the people failed to load: this sentence is shown instead of the select */
+  error?: string | null;
 }) {
+  if (loading) {
+    return (
+      <div className="grid gap-2">
+        <Skeleton className="h-4 w-24" />
+        <Skeleton className="h-9 w-full" />
+      </div>
+    );
+  }
+  if (error) {
+    return (
+      <p role="alert" className="text-destructive text-sm">
+        {error}
+      </p>
+    );
+  }
   return (
     <FormField
       control={control}

@@ -5,7 +5,7 @@ import { coverageCandidates } from '@shared/domain/rotation';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { DialogFormFooter, TextareaField } from '@/components/form-fields';
+import { DialogFormFooter, InputField, TextareaField } from '@/components/form-fields';
 import {
   Dialog,
   DialogContent,
@@ -13,16 +13,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
-import { Skeleton } from '@/components/ui/skeleton';
+import { Form } from '@/components/ui/form';
 import { toLocalInput } from '@/lib/format-time';
 import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
@@ -122,56 +113,32 @@ export function RequestCoverageDialog({
                 {formError}
               </p>
             ) : null}
-            {eligible.isPending ? (
-              <div className="grid gap-2">
-                <Skeleton className="h-4 w-24" />
-                <Skeleton className="h-9 w-full" />
-              </div>
-            ) : eligible.isError ? (
-              <p role="alert" className="text-destructive text-sm">
-                Failed to fetch eligible users
-              </p>
-            ) : (
-              <PersonField
-                control={form.control}
-                name="coveringUserId"
-                label="Covering team member"
-                people={candidates}
-                disabled={pending}
-                emptyText="No other member with the on-call or manager role can cover this rotation."
-              />
-            )}
+            <PersonField
+              control={form.control}
+              name="coveringUserId"
+              label="Covering team member"
+              people={candidates}
+              disabled={pending}
+              emptyText="No other member with the on-call or manager role can cover this rotation."
+              loading={eligible.isPending}
+              error={eligible.isError ? 'Failed to fetch eligible users' : null}
+            />
             <div className="grid gap-4 sm:grid-cols-2">
-              <FormField
+              <InputField
                 control={form.control}
                 name="startTime"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Start time</FormLabel>
-                    <FormControl>
-                      <Input type="datetime-local" min={minimum} disabled={pending} {...field} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label="Start time"
+                type="datetime-local"
+                min={minimum}
+                disabled={pending}
               />
-              <FormField
+              <InputField
                 control={form.control}
                 name="endTime"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>End time</FormLabel>
-                    <FormControl>
-                      <Input
-                        type="datetime-local"
-                        min={startTime || minimum}
-                        disabled={pending}
-                        {...field}
-                      />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label="End time"
+                type="datetime-local"
+                min={startTime || minimum}
+                disabled={pending}
               />
             </div>
             <TextareaField
