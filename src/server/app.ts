@@ -43,6 +43,7 @@ import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
+import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
@@ -238,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(pagingRoutes, deps);
   await app.register(smsReplyRoutes, deps);
   await app.register(escalationPolicyRoutes, deps);
+  await app.register(incidentActionRoutes, deps);
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

@@ -12,7 +12,7 @@ import { storedAckToken } from '../../src/server/modules/paging/ack-token';
 import { acknowledgePage } from '../../src/server/modules/paging/page-actions';
 import type { PagingDeps } from '../../src/server/modules/paging/page-facts';
 import { acknowledgeByLink } from '../../src/server/modules/paging/page-link';
-import { pageTimersTask } from '../../src/server/modules/paging/paging-task';
+import { incidentTimersTask as pageTimersTask } from '../../src/server/modules/incidents/incident-timers';
 import { pageRotation } from '../../src/server/modules/rotations/rotation-service';
 import type { User } from '../../src/shared/contracts/users';
 import { testConfig } from '../setup/test-app';

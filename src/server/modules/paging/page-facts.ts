@@ -9,6 +9,7 @@ import {
 import type { ManagedRotationFacts } from '../../../shared/domain/permissions-rotation';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import type { Clock } from '../../clock';
+import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { conflict } from '../../http/errors';
 import type { NotifyDeps } from '../notifications/notify';
@@ -24,6 +25,8 @@ import type { MemberRoles, PageRow, PageWithRotation } from './paging-repository
 export interface PagingDeps extends NotifyDeps {
   database: Database;
   clock: Clock;
+  /** and the handoff timings: who is backup after a handoff (the escalation world) */
+  config?: NotifyDeps['config'] & Partial<Pick<Config, 'handoffTimings'>>;
 }
 
 /** facts: the domain's view of a page row. */

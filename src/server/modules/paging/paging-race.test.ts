@@ -8,7 +8,7 @@ import { AppError } from '../../http/errors';
 import { pageRotation } from '../rotations/rotation-service';
 import { acknowledgePage } from './page-actions';
 import type { PagingDeps } from './page-facts';
-import { runPageTimers } from './page-timers';
+import { runIncidentTimers as runPageTimers } from '../incidents/incident-timers';
 
 /**
  * The acknowledgement and the clock's step for the same page, fired at the same moment, on a

@@ -10,8 +10,8 @@ import { auditEvents, notifications, pages } from '../../db/schema';
 import { ENGINE_TASKS } from '../../engine/tasks';
 import { type Channels, createEmailChannel, createSmsChannel } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
-import { runPageTimers } from './page-timers';
-import { pageTimersTask } from './paging-task';
+import { runIncidentTimers as runPageTimers } from '../incidents/incident-timers';
+import { incidentTimersTask as pageTimersTask } from '../incidents/incident-timers';
 
 const PUBLIC_URL = 'https://baton.example.test';
 const MINUTE = 60_000;

@@ -6,7 +6,7 @@ import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages, smsReplyCodes } from '../../db/schema';
 import { formatWhen } from '../notifications/message-layout';
 import { decryptContent } from '../notifications/outbox';
-import { runPageTimers } from '../paging/page-timers';
+import { runIncidentTimers as runPageTimers } from '../incidents/incident-timers';
 import { twiml } from './sms-reply-routes';
 import { twilioSignature } from './twilio-signature';
 
