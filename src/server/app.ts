@@ -39,11 +39,11 @@ import { escalationPolicyRoutes } from './modules/escalation-policies/escalation
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
+import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
-import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';

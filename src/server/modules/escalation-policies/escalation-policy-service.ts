@@ -21,8 +21,8 @@ import {
   type PolicyFacts,
 } from '../../../shared/domain/permissions-rotation';
 import type { Clock } from '../../clock';
-import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Config } from '../../config';
+import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import {
@@ -317,7 +317,8 @@ export async function loadEscalationWorld(
       ...targets.filter((t) => t.type !== 'user').map((t) => t.id),
     ]),
   ];
-  const found = rotationIds.length > 0 ? await listRotationsWithLatest(db, { ids: rotationIds }) : [];
+  const found =
+    rotationIds.length > 0 ? await listRotationsWithLatest(db, { ids: rotationIds }) : [];
   const rows = found.map((f) => f.row);
   const members = await listMembersWithUsers(
     db,

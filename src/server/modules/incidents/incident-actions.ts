@@ -6,18 +6,15 @@ import {
 } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import { escalateByHand, reachStep } from '../../../shared/domain/escalation';
-import { incidentActions, type IncidentFacts } from '../../../shared/domain/incidents';
+import { type IncidentFacts, incidentActions } from '../../../shared/domain/incidents';
 import type { PageStatus, Urgency } from '../../../shared/domain/paging';
-import {
-  canPageRotation,
-  managesPolicy,
-} from '../../../shared/domain/permissions-rotation';
+import { canPageRotation, managesPolicy } from '../../../shared/domain/permissions-rotation';
 import { hasRole } from '../../../shared/domain/roles';
 import { pageRefusal } from '../../../shared/domain/rotation';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors';
+import { type AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { formatWhen } from '../notifications/message-layout';
 import {
@@ -32,12 +29,12 @@ import { ackToken, ackUrl, hashAckToken } from '../paging/ack-token';
 import { emailOnly } from '../paging/page-facts';
 import { pageMessageOf, sealReason } from '../paging/page-message';
 import { listMemberRoles } from '../paging/paging-repository';
-import { refusalError } from '../rotations/rotation-service';
 import {
   listMembersWithRoles,
   listRotationsUsingPolicies,
   lockRotationRow,
 } from '../rotations/rotation-repository';
+import { refusalError } from '../rotations/rotation-service';
 import { closeReplyCodes, replyCodeFor } from '../sms-replies/reply-codes';
 import {
   type IncidentDeps,

@@ -16,11 +16,11 @@ import type { Config } from '../../config';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { type IncidentPolicyCopy, pages, rotations } from '../../db/schema';
+import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import {
   type LoadedWorld,
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
-import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import {
   incidentExhaustedNotice,
   pageBackupMessage,
@@ -84,7 +84,10 @@ export function rotationRefOf(incident: LockedIncident): RotationRef {
 
 /** titleOf: an incident's title (its message when it has none of its own). */
 export function titleOf(page: IncidentRow, deps: Pick<PagingDeps, 'cipher'>): string {
-  return openIncidentText(deps.cipher, 'title', page.id, page.titleEnc) ?? pageMessageOf(page, deps.cipher);
+  return (
+    openIncidentText(deps.cipher, 'title', page.id, page.titleEnc) ??
+    pageMessageOf(page, deps.cipher)
+  );
 }
 
 /** progressOf: where an incident is on its policy. */
@@ -153,7 +156,12 @@ export async function raiseIncident(
       titleEnc: sealIncidentText(cipher, 'title', id, title),
       descriptionEnc: sealIncidentText(cipher, 'description', id, input.description),
       impactEnc: sealIncidentText(cipher, 'impact', id, input.impact),
-      troubleshootingEnc: sealIncidentText(cipher, 'troubleshooting', id, input.troubleshootingSteps),
+      troubleshootingEnc: sealIncidentText(
+        cipher,
+        'troubleshooting',
+        id,
+        input.troubleshootingSteps,
+      ),
       urgency: input.urgency,
       severity: input.severity,
       status: 'triggered',
@@ -181,14 +189,10 @@ export async function raiseIncident(
   const rotation: IncidentRotation | null = input.rotation
     ? { id: input.rotation.id, name: input.rotation.name, createdById: null, suspended: false }
     : null;
-  return takeStep(
-    tx,
-    deps,
-    { page: inserted, rotation },
-    { stepIndex: 0, loop: 0 },
-    input.now,
-    { automatic: true, actorId: input.raisedBy?.id ?? null },
-  );
+  return takeStep(tx, deps, { page: inserted, rotation }, { stepIndex: 0, loop: 0 }, input.now, {
+    automatic: true,
+    actorId: input.raisedBy?.id ?? null,
+  });
 }
 
 /** loadWorldFor reads the world an incident's policy resolves over, in the transaction. */
@@ -249,7 +253,10 @@ export async function takeStep(
       at: now,
     });
     const progress = reachStep(position, now, true);
-    page = await updateIncidentRow(tx, page.id, { ...progressColumns(progress), exhaustedAt: null });
+    page = await updateIncidentRow(tx, page.id, {
+      ...progressColumns(progress),
+      exhaustedAt: null,
+    });
     const next = nextEscalation(policy, progress, now);
     if (next.kind === 'exhausted') return exhaustIncident(tx, deps, { ...incident, page }, now);
     position = next;
@@ -288,7 +295,8 @@ async function notifyStep(
   const { policy } = page;
   const { now, cause, position } = step;
   const first = page.assigneeIds.length === 0 && page.notifiedIds.length === 0;
-  const reminder = !first && isReminderStep(policy, position.stepIndex) && position.loop === page.loop;
+  const reminder =
+    !first && isReminderStep(policy, position.stepIndex) && position.loop === page.loop;
   const recipientIds = step.recipients.map((r) => r.userId);
   // A reminder keeps the links of the step before; any other step gives new ones.
   const escalatedAt = first || reminder ? page.escalatedAt : now;
@@ -326,11 +334,11 @@ async function notifyStep(
     at: now,
   });
 
-  const people = await loadRecipients(
-    tx,
-    deps.cipher,
-    [...recipientIds, page.pagedById, ...page.assigneeIds],
-  );
+  const people = await loadRecipients(tx, deps.cipher, [
+    ...recipientIds,
+    page.pagedById,
+    ...page.assigneeIds,
+  ]);
   const rotation = rotationRefOf(incident);
   const baseUrl = publicBaseUrl(deps.config);
   const message = pageMessageOf(page, deps.cipher);

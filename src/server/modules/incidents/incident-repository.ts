@@ -145,5 +145,8 @@ export async function storeTurn(
   const next = Array.from({ length: Math.max(turns.length, stepIndex + 1) }, (_, i) =>
     i === stepIndex ? turn : (turns[i] ?? 0),
   );
-  await tx.update(escalationPolicies).set({ turns: next }).where(eq(escalationPolicies.id, policyId));
+  await tx
+    .update(escalationPolicies)
+    .set({ turns: next })
+    .where(eq(escalationPolicies.id, policyId));
 }

@@ -13,37 +13,45 @@ import { listDueIncidentIds, lockIncidentRow } from './incident-repository';
  */
 
 export interface IncidentTimerReport {
-  /** steps taken (notified, or skipped on to the next, or exhausted) */
-  stepped: number;
+  /** steps that reminded the same people (a reminder step) */
+  reminded: number;
+  /** steps that reached other people (after any skipped on the way) */
+  escalated: number;
+  /** incidents whose policy ran out */
+  exhausted: number;
 }
+
+type Outcome = keyof IncidentTimerReport | null;
 
 export async function runIncidentTimers(
   deps: IncidentDeps,
   now: Date,
 ): Promise<IncidentTimerReport> {
-  const report: IncidentTimerReport = { stepped: 0 };
+  const report: IncidentTimerReport = { reminded: 0, escalated: 0, exhausted: 0 };
   for (const id of await listDueIncidentIds(deps.database.db, now)) {
-    if (await stepIfDue(deps, id, now)) report.stepped += 1;
+    const outcome = await stepIfDue(deps, id, now);
+    if (outcome) report[outcome] += 1;
   }
   return report;
 }
 
 /** stepIfDue takes the step due for one incident, deciding again under its row's lock. */
-async function stepIfDue(deps: IncidentDeps, id: number, now: Date): Promise<boolean> {
+async function stepIfDue(deps: IncidentDeps, id: number, now: Date): Promise<Outcome> {
   return deps.database.db.transaction(async (tx) => {
     const locked = await lockIncidentRow(tx, id);
-    if (!locked) return false;
+    if (!locked) return null;
     const { page } = locked;
     const open = page.status === 'triggered' || page.status === 'escalated';
-    if (!open || page.exhaustedAt !== null) return false;
+    if (!open || page.exhaustedAt !== null) return null;
     const next = nextEscalation(page.policy, progressOf(page), now);
-    if (!next.due) return false;
+    if (!next.due) return null;
     if (next.kind === 'exhausted') {
       await exhaustIncident(tx, deps, locked, now);
-      return true;
+      return 'exhausted';
     }
-    await takeStep(tx, deps, locked, next, now, { automatic: true, actorId: null });
-    return true;
+    const after = await takeStep(tx, deps, locked, next, now, { automatic: true, actorId: null });
+    if (after.exhaustedAt !== null) return 'exhausted';
+    return after.escalatedAt?.getTime() === page.escalatedAt?.getTime() ? 'reminded' : 'escalated';
   });
 }
 

@@ -14,16 +14,12 @@ import {
   type PageStatus,
 } from '../../../shared/domain/paging';
 import { ROTATION_MESSAGES } from '../../../shared/domain/rotation';
+import type { Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { loadEscalationWorld } from '../escalation-policies/escalation-policy-service';
-import {
-  escalateLocked,
-  markAcknowledged,
-  markResolved,
-} from '../incidents/incident-actions';
+import { escalateLocked, markAcknowledged, markResolved } from '../incidents/incident-actions';
 import { progressOf } from '../incidents/incident-engine';
 import { type LockedIncident, lockIncidentRow } from '../incidents/incident-repository';
-import type { Tx } from '../../db/client';
 import { managedFacts, type PagingDeps, refuseClosed } from './page-facts';
 import { getPage } from './page-reads';
 import { listMemberRoles, type PageWithRotation } from './paging-repository';

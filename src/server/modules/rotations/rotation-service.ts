@@ -42,13 +42,13 @@ import {
   lockPolicyRow,
 } from '../escalation-policies/escalation-policy-repository';
 import { insertHandoff, insertLatestHandoff } from '../handoffs/handoff-repository';
+import { defaultSeverity, raiseIncident } from '../incidents/incident-engine';
 import {
   notifyBatonPassed,
   notifyCoverageRequested,
   notifyOnCallTaken,
   notifyReassigned,
 } from '../notifications/notify';
-import { defaultSeverity, raiseIncident } from '../incidents/incident-engine';
 import {
   countScheduleEntries,
   deleteScheduleEntriesFrom,

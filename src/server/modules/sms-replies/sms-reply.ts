@@ -3,11 +3,11 @@ import { normalizePhone } from '../../../shared/domain/notification-routing';
 import { parseSmsReply } from '../../../shared/domain/sms-replies';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import { AppError } from '../../http/errors';
-import { type SmsReplyOutcome, smsReplyAnswer } from '../notifications/messages';
-import { loadRecipients } from '../notifications/notify';
 import { acknowledgeIncidentAs, resolveIncidentAs } from '../incidents/incident-actions';
 import { rotationRefOf } from '../incidents/incident-engine';
 import { findIncidentRow } from '../incidents/incident-repository';
+import { type SmsReplyOutcome, smsReplyAnswer } from '../notifications/messages';
+import { loadRecipients } from '../notifications/notify';
 import type { PagingDeps } from '../paging/page-facts';
 import { findReplyCode, type ReplyCodeRow } from './reply-codes';
 
