@@ -7,6 +7,7 @@ import { startRuntime } from '../bootstrap';
 import { ManualClock } from '../clock';
 import { openPglite, selectRows } from '../db/client';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
+import { raiseIncident } from '../modules/incidents/incident-engine';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
 import { pageMessageOf } from '../modules/paging/page-message';
@@ -83,9 +84,31 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       message: 'Sealed page text',
       urgency: 'high',
     });
+    // An incident with every text of its own sealed (decision 204).
+    const [policy] = await selectRows<{ id: number }>(
+      db,
+      sql`select escalation_policy_id as id from rotations where id = ${rotation.id}`,
+    );
+    await db.transaction((tx) =>
+      raiseIncident(tx, runtime, {
+        rotation: null,
+        policyId: policy.id,
+        raisedBy: toUser(admin!, runtime.cipher),
+        source: 'user',
+        title: 'Sealed title',
+        message: 'Sealed incident text',
+        severity: 'P2',
+        urgency: 'low',
+        description: 'Sealed description',
+        impact: 'Sealed impact',
+        troubleshootingSteps: 'Sealed steps',
+        now: clock.now(),
+      }),
+    );
     await db.execute(
-      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
-          values (${rotation.id}, ${rotation.holder}, ${rotation.holder}, 'Clear page text')`,
+      sql`insert into pages (rotation_id, paged_by_id, target_user_id, message, policy)
+          values (${rotation.id}, ${rotation.holder}, ${rotation.holder}, 'Clear page text',
+                  '{"name": "Before decision 204", "repeat": 0, "steps": []}'::jsonb)`,
     );
   } finally {
     await runtime.database.close();
@@ -145,6 +168,7 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
     );
     expect(pageRows.map((p) => [p.legacyMessage, pageMessageOf(p, cipher)])).toEqual([
       [null, 'Sealed page text'],
+      [null, 'Sealed incident text'],
       [null, 'Clear page text'],
     ]);
     // Sign-in lookups work under the new key: the blind index was recomputed.
