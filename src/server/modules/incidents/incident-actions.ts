@@ -352,6 +352,17 @@ export async function reassignIncident(
   id: number,
   input: { userId: number; reason?: string },
 ): Promise<Incident> {
+  await reassignIncidentAs(deps, actor, id, input);
+  return getIncident(deps, actor, id);
+}
+
+/** reassignIncidentAs: reassignIncident's change, answering nothing. */
+export async function reassignIncidentAs(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+  input: { userId: number; reason?: string },
+): Promise<void> {
   await inIncident(deps, id, async (tx, locked, now) => {
     if (!(await allowed(tx, locked, actor, 'reassign'))) {
       throw conflict(INCIDENT_MESSAGES.alreadyResolved);
@@ -424,7 +435,6 @@ export async function reassignIncident(
       ),
     ]);
   });
-  return getIncident(deps, actor, id);
 }
 
 /**
@@ -437,6 +447,16 @@ export async function raiseIncidentFor(
   actor: User,
   input: IncidentInput,
 ): Promise<Incident> {
+  const id = await raiseIncidentAs(deps, actor, input);
+  return getIncident(deps, actor, id);
+}
+
+/** raiseIncidentAs: raiseIncidentFor's change; answers the new incident's id. */
+export async function raiseIncidentAs(
+  deps: IncidentDeps,
+  actor: User,
+  input: IncidentInput,
+): Promise<number> {
   const now = deps.clock.now();
   const urgency = (input.urgency ?? 'high') as Urgency;
   const fields = {
@@ -451,7 +471,7 @@ export async function raiseIncidentFor(
     troubleshootingSteps: input.troubleshootingSteps,
     now,
   };
-  const id = await deps.database.db.transaction(async (tx) => {
+  return deps.database.db.transaction(async (tx) => {
     if (input.rotationId !== undefined) {
       const row = await lockRotationRow(tx, input.rotationId);
       if (!row) throw notFound('Rotation not found');
@@ -488,5 +508,4 @@ export async function raiseIncidentFor(
     const raised = await raiseIncident(tx, deps, { ...fields, rotation: null, policyId });
     return raised.id;
   });
-  return getIncident(deps, actor, id);
 }
