@@ -167,6 +167,9 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       sql`select id, message_enc as "messageEnc", message as "legacyMessage" from pages order by id`,
     );
     expect(pageRows.map((p) => [p.legacyMessage, pageMessageOf(p, cipher)])).toEqual([
+      // The demo team's two incidents (the seed), then the ones made here.
+      [null, 'Replication lag on the primary above 30 seconds'],
+      [null, 'Checkout API returns 502 for 5% of requests'],
       [null, 'Sealed page text'],
       [null, 'Sealed incident text'],
       [null, 'Clear page text'],

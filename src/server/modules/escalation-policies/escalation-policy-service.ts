@@ -301,7 +301,7 @@ export interface LoadedWorld {
  */
 export async function loadEscalationWorld(
   db: Db | Tx,
-  deps: EscalationPolicyDeps & { config?: Partial<Pick<Config, 'handoffTimings'>> },
+  deps: Pick<EscalationPolicyDeps, 'cipher'> & { config?: Partial<Pick<Config, 'handoffTimings'>> },
   input: {
     policy: Pick<EscalationPolicyValue, 'steps'>;
     ownRotationIds: readonly number[];

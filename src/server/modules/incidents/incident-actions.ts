@@ -41,6 +41,7 @@ import {
   progressOf,
   raiseIncident,
   rotationRefOf,
+  type StepDeps,
   takeStep,
 } from './incident-engine';
 import { getIncident } from './incident-reads';
@@ -109,7 +110,7 @@ async function acknowledgedRefusal(
  */
 export async function markAcknowledged(
   tx: Tx,
-  deps: IncidentDeps,
+  deps: StepDeps,
   locked: LockedIncident,
   how: { byUserId: number | null; via: ActedVia; now: Date },
 ): Promise<void> {
@@ -157,7 +158,7 @@ export async function markAcknowledged(
  */
 export async function markResolved(
   tx: Tx,
-  deps: IncidentDeps,
+  deps: StepDeps,
   locked: LockedIncident,
   how: { actor: User; via: ActedVia; now: Date },
 ): Promise<void> {

@@ -60,10 +60,13 @@ import { openIncidentText, sealIncidentText } from './incident-text';
  * locked by the caller.
  */
 
-/** What the engine needs from the app. */
+/** What the engine and the actions need from the app. */
 export interface IncidentDeps extends PagingDeps {
   config?: PagingDeps['config'] & Partial<Pick<Config, 'handoffTimings'>>;
 }
+
+/** What taking a step needs: the cipher and the configuration (links, SMS replies, timings). */
+export type StepDeps = Pick<IncidentDeps, 'cipher' | 'config'>;
 
 /** How a step is taken: by the clock, by a person's hand (with their reason), or on raising. */
 export interface StepCause {
@@ -130,7 +133,7 @@ export const defaultSeverity = severityOf;
  */
 export async function raiseIncident(
   tx: Tx,
-  deps: IncidentDeps,
+  deps: StepDeps,
   input: RaiseInput,
 ): Promise<IncidentRow> {
   const policyId = input.rotation?.escalationPolicyId ?? input.policyId;
@@ -196,7 +199,7 @@ export async function raiseIncident(
 }
 
 /** loadWorldFor reads the world an incident's policy resolves over, in the transaction. */
-function loadWorldFor(tx: Tx, deps: IncidentDeps, incident: LockedIncident, now: Date) {
+function loadWorldFor(tx: Tx, deps: StepDeps, incident: LockedIncident, now: Date) {
   return loadEscalationWorld(tx, deps, {
     policy: incident.page.policy,
     ownRotationIds: incident.rotation ? [incident.rotation.id] : [],
@@ -211,7 +214,7 @@ function loadWorldFor(tx: Tx, deps: IncidentDeps, incident: LockedIncident, now:
  */
 export async function takeStep(
   tx: Tx,
-  deps: IncidentDeps,
+  deps: StepDeps,
   incident: LockedIncident,
   to: { stepIndex: number; loop: number },
   now: Date,
@@ -280,7 +283,7 @@ const skippedDetail = (s: SkippedTarget) => ({
 /** The step's notifications, row and event, once resolveStep named people. */
 async function notifyStep(
   tx: Tx,
-  deps: IncidentDeps,
+  deps: StepDeps,
   incident: LockedIncident,
   loaded: LoadedWorld,
   step: {
@@ -531,7 +534,7 @@ function nextRecipientNames(
  */
 export async function exhaustIncident(
   tx: Tx,
-  deps: IncidentDeps,
+  deps: StepDeps,
   incident: LockedIncident,
   now: Date,
 ): Promise<IncidentRow> {
@@ -572,11 +575,7 @@ export async function exhaustIncident(
 }
 
 /** managersOf: a rotation's managers (creator, manager-role members), else the administrators. */
-async function managersOf(
-  tx: Tx,
-  deps: IncidentDeps,
-  rotationId: number | null,
-): Promise<number[]> {
+async function managersOf(tx: Tx, deps: StepDeps, rotationId: number | null): Promise<number[]> {
   const ids = new Set<number>();
   if (rotationId !== null) {
     const [row] = await tx
