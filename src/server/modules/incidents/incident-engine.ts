@@ -352,7 +352,7 @@ async function notifyStep(
   const fromName =
     page.targetUserId === null ? null : (people.get(page.targetUserId)?.name ?? null);
   const next = nextEscalation(policy, progress, now);
-  const nextNames = nextRecipientNames(policy, next, loaded, now);
+  const nextNames = nextRecipientNames(policy, next, loaded);
   const reason =
     cause.reason ??
     `Not acknowledged within ${Math.round((now.getTime() - linkStartOf(page).getTime()) / MINUTE)} minutes`;
@@ -516,13 +516,11 @@ function nextRecipientNames(
   policy: IncidentPolicyCopy,
   next: ReturnType<typeof nextEscalation>,
   loaded: LoadedWorld,
-  now: Date,
 ): string | null {
   if (next.kind !== 'step') return null;
   const resolution = resolveStep(policy.steps[next.stepIndex], loaded.world, next.at);
   if (resolution.kind !== 'notify') return null;
   const names = resolution.recipients.map((r) => loaded.people.get(r.userId)?.name ?? '');
-  void now;
   return namesOf(names.filter(Boolean)) || null;
 }
 
