@@ -39,6 +39,7 @@ import { escalationPolicyRoutes } from './modules/escalation-policies/escalation
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
+import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
 import { incidentRoutes } from './modules/incidents/incident-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
@@ -240,6 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(smsReplyRoutes, deps);
   await app.register(escalationPolicyRoutes, deps);
   await app.register(incidentRoutes, deps);
+  await app.register(incidentActionRoutes, deps);
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

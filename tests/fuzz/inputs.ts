@@ -355,6 +355,32 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'POST /api/incidents/:id/notes': { params: { id: pageId }, body: { text: paragraph } },
   'GET /api/pages/ack/:token': { params: { token: ackToken } },
   'POST /api/pages/ack/:token': { params: { token: ackToken } },
+  // Incident actions (decision 204)
+  'POST /api/incidents': {
+    body: {
+      title: line,
+      severity: oneOf('P1', 'P2', 'P3', 'P4', ''),
+      urgency: oneOf('low', 'medium', 'high', 'urgent'),
+      description: paragraph,
+      impact: paragraph,
+      troubleshootingSteps: paragraph,
+      rotationId,
+      escalationPolicyId: policyId,
+    },
+  },
+  'POST /api/incidents/:id/acknowledge': { params: { id: pageId } },
+  'POST /api/incidents/:id/resolve': { params: { id: pageId } },
+  'POST /api/incidents/:id/escalate': {
+    params: { id: pageId },
+    body: {
+      reason: paragraph,
+      toStep: () => fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constantFrom(0, -1, 1.5, 99)),
+    },
+  },
+  'POST /api/incidents/:id/reassign': {
+    params: { id: pageId },
+    body: { userId, reason: paragraph },
+  },
   // SMS replies (decision 201): off in the fuzz app (no TWILIO_AUTH_TOKEN), so 404 or 401
   'POST /api/twilio/sms': {
     body: {

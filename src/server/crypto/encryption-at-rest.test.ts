@@ -343,7 +343,10 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     expect(toInvitation(invitation, after).name).toBe('Ada Lovelace');
     expect(recoverInvitationToken(after, invitation)).toBe(invitationToken);
     expect(() => toInvitation(invitation, new FieldCipher(oldKey))).toThrow(FieldDecryptionError);
-    const [event] = await database.db.select().from(auditEvents);
+    // The deletion's event (the page's incident events come with it, decision 204).
+    const event = (await database.db.select().from(auditEvents)).find(
+      (e) => e.details?.targetNameEnc !== undefined,
+    ) as typeof auditEvents.$inferSelect;
     const sealed = String(event.details.targetNameEnc);
     const ctx = { table: 'audit_events', column: 'target_name', rowId: event.id };
     expect(sealed.startsWith(`v1.${after.keyId}.`)).toBe(true);

@@ -7,11 +7,9 @@ import { startRuntime } from '../bootstrap';
 import { ManualClock } from '../clock';
 import { openPglite, selectRows } from '../db/client';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
+import { raiseIncident } from '../modules/incidents/incident-engine';
 import { addIncidentNote } from '../modules/incidents/incident-notes';
-import {
-  type IncidentSealedField,
-  incidentFieldCtx,
-} from '../modules/incidents/incident-repository';
+import { type IncidentTextField, incidentTextCtx } from '../modules/incidents/incident-text';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
 import { auditReasonCtx, pageMessageOf } from '../modules/paging/page-message';
@@ -88,6 +86,27 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       message: 'Sealed page text',
       urgency: 'high',
     });
+    // An incident with every text of its own sealed (decision 204).
+    const [policy] = await selectRows<{ id: number }>(
+      db,
+      sql`select escalation_policy_id as id from rotations where id = ${rotation.id}`,
+    );
+    await db.transaction((tx) =>
+      raiseIncident(tx, runtime, {
+        rotation: null,
+        policyId: policy.id,
+        raisedBy: toUser(admin!, runtime.cipher),
+        source: 'user',
+        title: 'Sealed title',
+        message: 'Sealed incident text',
+        severity: 'P2',
+        urgency: 'low',
+        description: 'Sealed description',
+        impact: 'Sealed impact',
+        troubleshootingSteps: 'Sealed steps',
+        now: clock.now(),
+      }),
+    );
     await db.execute(
       sql`insert into pages (rotation_id, paged_by_id, target_user_id, message, policy)
           values (${rotation.id}, ${rotation.holder}, ${rotation.holder}, 'Clear page text',
@@ -98,8 +117,8 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       db,
       sql`select id from pages where message_enc is not null order by id limit 1`,
     );
-    const seal = (field: IncidentSealedField, value: string) =>
-      runtime.cipher.encrypt(value, incidentFieldCtx(field, paged.id));
+    const seal = (field: IncidentTextField, value: string) =>
+      runtime.cipher.encrypt(value, incidentTextCtx(field, paged.id));
     await db.execute(
       sql`update pages set title_enc = ${seal('title', 'Sealed title')},
                            description_enc = ${seal('description', 'Sealed description')},
@@ -174,7 +193,11 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       sql`select id, message_enc as "messageEnc", message as "legacyMessage" from pages order by id`,
     );
     expect(pageRows.map((p) => [p.legacyMessage, pageMessageOf(p, cipher)])).toEqual([
+      // The demo team's two incidents (the seed), then the ones made here.
+      [null, 'Replication lag on the primary above 30 seconds'],
+      [null, 'Checkout API returns 502 for 5% of requests'],
       [null, 'Sealed page text'],
+      [null, 'Sealed incident text'],
       [null, 'Clear page text'],
     ]);
     // Sign-in lookups work under the new key: the blind index was recomputed.

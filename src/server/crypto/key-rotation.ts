@@ -17,7 +17,7 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'invitations', column: 'token_enc', field: 'token' },
   { table: 'notifications', column: 'content_enc', field: 'content' },
   { table: 'pages', column: 'message_enc', field: 'message' },
-  // An incident's fields (issue 16): see INCIDENT_SEALED_FIELDS in incidents/incident-repository.
+  // An incident's own texts (decision 204, incident-text.ts)
   { table: 'pages', column: 'title_enc', field: 'title' },
   { table: 'pages', column: 'description_enc', field: 'description' },
   { table: 'pages', column: 'impact_enc', field: 'impact' },

@@ -3,6 +3,8 @@ import type { Clock } from '../clock';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Db } from '../db/client';
 import { insertHandoffs, insertRotation } from '../db/factories';
+import { markAcknowledged } from '../modules/incidents/incident-actions';
+import { raiseIncident } from '../modules/incidents/incident-engine';
 import { insertUsers } from '../modules/users/user-repository';
 
 const DAY = 86_400_000;
@@ -187,6 +189,46 @@ export async function seedDemoData(deps: {
         occurredAt: new Date(now.getTime() - 5 * 3_600_000),
       },
     ]);
+
+    // Two incidents so the incident screens have something to show (decision 204), raised the
+    // way people raise them on Database On-Call: one acknowledged, one still climbing its default
+    // policy (its reminder is due: the engine's next tick takes it). Not on Platform Primary, whose
+    // paging the end-to-end tests read.
+    const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000);
+    const replication = await raiseIncident(tx, deps, {
+      rotation: { ...database, escalationPolicyId: database.escalationPolicyId as number },
+      raisedBy: manager,
+      source: 'user',
+      title: 'Replication lag on the primary above 30 seconds',
+      message: 'Replication lag on the primary above 30 seconds',
+      severity: 'P3',
+      urgency: 'low',
+      impact: 'Reports read stale data; writes are unaffected.',
+      now: ago(50),
+    });
+    await markAcknowledged(
+      tx,
+      deps,
+      {
+        page: replication,
+        rotation: { ...database, createdById: database.createdById, suspended: false },
+      },
+      { byUserId: sam.id, via: 'app', now: ago(44) },
+    );
+    await raiseIncident(tx, deps, {
+      rotation: { ...database, escalationPolicyId: database.escalationPolicyId as number },
+      raisedBy: admin,
+      source: 'user',
+      title: 'Checkout API returns 502 for 5% of requests',
+      message: 'Checkout API returns 502 for 5% of requests',
+      severity: 'P1',
+      urgency: 'high',
+      description: 'Errors started after the 14:00 deploy of the web tier.',
+      impact: 'About one checkout in twenty fails.',
+      troubleshootingSteps:
+        'Check the load balancer health checks; roll back the deploy if they fail.',
+      now: ago(16),
+    });
     return { users, rotations: [platform, database, payments] };
   });
 }

@@ -51,6 +51,7 @@ export const INCIDENT_MESSAGES = {
   acknowledgedBy: (name: string, at: string) =>
     `This incident was already acknowledged by ${name} at ${at}.`,
   escalateAcknowledged: 'This incident has already been acknowledged. Resolve it, or reassign it.',
+  noPerson: 'That person is not in Baton (any more); choose someone else.',
 } as const;
 
 const longText = (label: string) =>

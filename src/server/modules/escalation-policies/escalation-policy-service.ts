@@ -13,6 +13,7 @@ import {
   type RotationState,
   resolveStep,
 } from '../../../shared/domain/escalation';
+import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { notificationRoute } from '../../../shared/domain/notification-routing';
 import {
   canReadPolicy,
@@ -20,15 +21,19 @@ import {
   type PolicyFacts,
 } from '../../../shared/domain/permissions-rotation';
 import type { Clock } from '../../clock';
+import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import type { Database, Tx } from '../../db/client';
+import type { Database, Db, Tx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import {
   findRotationNames,
+  listMembersWithUsers,
   listRotationsUsingPolicies,
+  listRotationsWithLatest,
   type PolicyUser,
 } from '../rotations/rotation-repository';
-import { readRotations } from '../rotations/rotation-service';
+import { personReader, toRotations } from '../rotations/rotation-view';
+import { listNextScheduleEntries } from '../schedules/schedule-repository';
 import { findUserRows, toUser } from '../users/user-repository';
 import {
   deletePolicyRow,
@@ -276,6 +281,95 @@ function rotationStateOf(rotation: Rotation): RotationState {
   };
 }
 
+/** What the engine and the preview read of the world: the rotations and the people, now. */
+export interface LoadedWorld {
+  /** the world resolveStep reads (turn 0: the caller sets a round robin's counter) */
+  world: EscalationWorld;
+  /** the rotations read, as the rotation API answers them */
+  rotations: ReadonlyMap<number, Rotation>;
+  /** the people who exist among those the policy can reach, decrypted */
+  people: ReadonlyMap<number, User>;
+}
+
+/**
+ * loadEscalationWorld reads, in `db` (a transaction or not), what resolveStep needs for a policy:
+ * every rotation it targets and the `ownRotationIds` (whose first is the zone's, else the first
+ * rotation it targets) as the rotation API answers them now (holder, next on call, backup,
+ * members, suspension, zone), and the people they and its `user` targets name, a person missing
+ * being deleted. One world loader for the policy editor's preview and the engine (decision 204):
+ * they answer the same thing. A fixed number of queries whatever the policy's size.
+ */
+export async function loadEscalationWorld(
+  db: Db | Tx,
+  deps: Pick<EscalationPolicyDeps, 'cipher'> & { config?: Partial<Pick<Config, 'handoffTimings'>> },
+  input: {
+    policy: Pick<EscalationPolicyValue, 'steps'>;
+    ownRotationIds: readonly number[];
+    now: Date;
+    viewer?: User;
+  },
+): Promise<LoadedWorld> {
+  const { now } = input;
+  const targets = input.policy.steps.flatMap((step) => step.targets);
+  const rotationIds = [
+    ...new Set([
+      ...input.ownRotationIds,
+      ...targets.filter((t) => t.type !== 'user').map((t) => t.id),
+    ]),
+  ];
+  const found =
+    rotationIds.length > 0 ? await listRotationsWithLatest(db, { ids: rotationIds }) : [];
+  const rows = found.map((f) => f.row);
+  const members = await listMembersWithUsers(
+    db,
+    rows.map((r) => r.id),
+  );
+  const next = await listNextScheduleEntries(
+    db,
+    rows.filter((r) => r.type === 'scheduled').map((r) => r.id),
+    now,
+  );
+  const readPerson = personReader(deps.cipher, input.viewer ? [input.viewer] : []);
+  const rotations = toRotations(rows, members, next, readPerson, now, {
+    latest: new Map(found.map((f) => [f.row.id, f.latest])),
+    timings: deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS,
+  });
+  const byId = new Map(rotations.map((r) => [r.id, r]));
+  const personIds = [
+    ...new Set([
+      ...targets.filter((t) => t.type === 'user').map((t) => t.id),
+      ...rotations.flatMap((r) => [
+        ...r.members.map((m) => m.userId),
+        ...(r.currentOnCallUserId === null ? [] : [r.currentOnCallUserId]),
+        ...(r.backupUserId ? [r.backupUserId] : []),
+      ]),
+    ]),
+  ];
+  const known = new Map(members.map((m) => [m.user.id, m.user]));
+  const missing = personIds.filter((pid) => !known.has(pid));
+  const userRows = [
+    ...personIds.flatMap((pid) => known.get(pid) ?? []),
+    ...(missing.length > 0 ? await findUserRows(db, missing) : []),
+  ];
+  const people = new Map(userRows.map((userRow) => [userRow.id, toUser(userRow, deps.cipher)]));
+  // The zone of the policy's own rotation, else the first rotation it targets.
+  const zoneRotation =
+    input.ownRotationIds.map((rid) => byId.get(rid)).find(Boolean) ??
+    targets.map((t) => (t.type === 'user' ? undefined : byId.get(t.id))).find(Boolean);
+  const world: EscalationWorld = {
+    rotations: new Map(rotations.map((r) => [r.id, rotationStateOf(r)])),
+    people: new Map(
+      [...people.values()].map((user): [number, PersonState] => [
+        user.id,
+        { id: user.id, deleted: false, hasChannel: Boolean(user.email || user.phone) },
+      ]),
+    ),
+    timeZone: zoneRotation?.timeZone ?? 'UTC',
+    turn: 0,
+  };
+  return { world, rotations: byId, people };
+}
+
 /**
  * previewPolicy answers, for each step, whom it would notify now: resolveStep (the engine's own
  * rule) over the rotations' current state as the rotation API reads it and the people as stored,
@@ -291,48 +385,19 @@ export async function previewPolicy(
   const { row, users } = await readablePolicy(deps, viewer, id);
   const policy = policyValueOf(row);
   const now = deps.clock.now();
-  const targets = policy.steps.flatMap((step) => step.targets);
-  const rotationIds = [
-    ...new Set([
-      ...users.map((r) => r.id),
-      ...targets.filter((t) => t.type !== 'user').map((t) => t.id),
-    ]),
-  ];
-  const { rotations } = await readRotations(deps, rotationIds, viewer);
-  const byId = new Map(rotations.map((r) => [r.id, r]));
-  const personIds = [
-    ...new Set([
-      ...targets.filter((t) => t.type === 'user').map((t) => t.id),
-      ...rotations.flatMap((r) => [
-        ...r.members.map((m) => m.userId),
-        ...(r.currentOnCallUserId === null ? [] : [r.currentOnCallUserId]),
-        ...(r.backupUserId ? [r.backupUserId] : []),
-      ]),
-    ]),
-  ];
-  const rows = personIds.length > 0 ? await findUserRows(deps.database.db, personIds) : [];
+  const loaded = await loadEscalationWorld(deps.database.db, deps, {
+    policy,
+    ownRotationIds: users.map((r) => r.id),
+    now,
+    viewer,
+  });
+  const { world } = loaded;
   const people = new Map(
-    rows.map((userRow) => {
-      const user = toUser(userRow, deps.cipher);
+    [...loaded.people.values()].map((user) => {
       const route = notificationRoute(user.notificationPreference, user.phone);
       return [user.id, { user, channels: route.channels }] as const;
     }),
   );
-  // The zone of the policy's own rotation (its first by name), else the first it targets.
-  const zoneRotation =
-    (users[0] && byId.get(users[0].id)) ??
-    targets.map((t) => (t.type === 'user' ? undefined : byId.get(t.id))).find(Boolean);
-  const world: EscalationWorld = {
-    rotations: new Map(rotations.map((r) => [r.id, rotationStateOf(r)])),
-    people: new Map(
-      [...people.values()].map(({ user }): [number, PersonState] => [
-        user.id,
-        { id: user.id, deleted: false, hasChannel: Boolean(user.email || user.phone) },
-      ]),
-    ),
-    timeZone: zoneRotation?.timeZone ?? 'UTC',
-    turn: 0,
-  };
   return {
     policyId: row.id,
     at: now.toISOString(),

@@ -7,7 +7,8 @@ import { auditEvents } from '../../db/schema';
 import { forbidden, notFound } from '../../http/errors';
 import type { PagingDeps } from '../paging/page-facts';
 import { getIncident } from './incident-reads';
-import { listRotationMemberIds, lockIncidentRow, sealNote } from './incident-repository';
+import { listRotationMemberIds, lockIncidentRow } from './incident-repository';
+import { sealNote } from './incident-text';
 
 /**
  * addIncidentNote adds a responder's note to an incident's timeline (decision 205): an

@@ -25,10 +25,8 @@ import {
   type IncidentFilters,
   type IncidentNotificationRow,
   type IncidentRow,
-  type IncidentSealedField,
   type IncidentTitleRow,
-  type IncidentWithRotation,
-  incidentFieldCtx,
+  type LockedIncident,
   listIncidentEvents,
   listIncidentNotifications,
   listIncidentRows,
@@ -37,6 +35,7 @@ import {
   listRotationMemberIds,
   STORED_STATUSES,
 } from './incident-repository';
+import { type IncidentTextField, incidentTextCtx } from './incident-text';
 
 /**
  * Reading incidents as a viewer sees them (issue 16, decision 205): one incident with its
@@ -61,10 +60,10 @@ const arrayOf = (value: unknown): Record<string, unknown>[] =>
 function openField(
   cipher: FieldCipher,
   page: IncidentRow,
-  field: IncidentSealedField,
+  field: IncidentTextField,
   sealed: string | null,
 ): string | null {
-  return sealed === null ? null : cipher.decrypt(sealed, incidentFieldCtx(field, page.id));
+  return sealed === null ? null : cipher.decrypt(sealed, incidentTextCtx(field, page.id));
 }
 
 /** titleOf returns an incident's title: its own, or (a page) its message. */
@@ -73,7 +72,7 @@ export function titleOf(
   page: Pick<IncidentTitleRow, 'id' | 'titleEnc' | 'messageEnc' | 'legacyMessage'>,
 ): string {
   if (page.titleEnc !== null) {
-    return cipher.decrypt(page.titleEnc, incidentFieldCtx('title', page.id));
+    return cipher.decrypt(page.titleEnc, incidentTextCtx('title', page.id));
   }
   return pageMessageOf(page, cipher);
 }
@@ -297,7 +296,7 @@ interface Loaded {
 }
 
 function toIncident(
-  { page, rotation }: IncidentWithRotation,
+  { page, rotation }: LockedIncident,
   loaded: Loaded,
   viewer: User,
   deps: PagingDeps,
@@ -366,7 +365,7 @@ function toIncident(
 
 /** Everyone an incident's view names: its people, its events' people, its notifications'. */
 function peopleIn(
-  rows: readonly IncidentWithRotation[],
+  rows: readonly LockedIncident[],
   events: readonly IncidentEventRow[],
   sent: readonly IncidentNotificationRow[],
 ): (number | null)[] {
@@ -392,7 +391,7 @@ const LIST_EVENTS = ['incident.raised'];
 
 async function assemble(
   deps: PagingDeps,
-  rows: readonly IncidentWithRotation[],
+  rows: readonly LockedIncident[],
   viewer: User,
   withTimeline: boolean,
 ): Promise<Incident[]> {
@@ -482,7 +481,7 @@ export async function listIncidents(
     rotationId: query.rotationId,
   };
   const words = wordsOf(query.q);
-  let rows: IncidentWithRotation[];
+  let rows: LockedIncident[];
   const counts = emptyCounts();
   if (words.length > 0) {
     const found = await searchIncidents(deps, filters, query, words);

@@ -1,59 +1,37 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type { IncidentStatus, Severity } from '../../../shared/contracts/incidents';
-import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
-import { auditEvents, notifications, pages, rotationMembers, rotations } from '../../db/schema';
-import { sealReason } from '../paging/page-message';
+import {
+  auditEvents,
+  escalationPolicies,
+  notifications,
+  pages,
+  rotationMembers,
+  rotations,
+} from '../../db/schema';
 
 /**
- * Reading incidents (issue 16, decision 205): the rows of `pages` (a page is an incident), their
- * rotation, their timeline events and notifications, each in one query for any number of
- * incidents. The write side (raising, steps, actions) is the engine's.
+ * The rows of incidents (a page is an incident): what the engine and the actions read and write
+ * (decision 204), and the list, timeline events and notifications the reads take, each in one
+ * query for any number of incidents (decision 205).
  */
 
 export type IncidentRow = typeof pages.$inferSelect;
 export type IncidentEventRow = typeof auditEvents.$inferSelect;
 
-/** An incident with its rotation (null: raised on an escalation policy alone). */
-export interface IncidentWithRotation {
-  page: IncidentRow;
-  rotation: { id: number; name: string; createdById: number | null; suspended: boolean } | null;
+/** The facts of an incident's rotation the engine and the actions need, when it has one. */
+export interface IncidentRotation {
+  id: number;
+  name: string;
+  createdById: number | null;
+  suspended: boolean;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Sealed fields
-
-/**
- * The incident's sealed columns and the field name bound into each envelope's associated data:
- * (pages, <field>, incident id), as pageMessageCtx binds the message. keys:rotate re-seals them
- * (src/server/crypto/key-rotation.ts).
- */
-export const INCIDENT_SEALED_FIELDS = {
-  title: { column: 'title_enc', field: 'title' },
-  description: { column: 'description_enc', field: 'description' },
-  impact: { column: 'impact_enc', field: 'impact' },
-  troubleshooting: { column: 'troubleshooting_enc', field: 'troubleshooting' },
-} as const;
-export type IncidentSealedField = keyof typeof INCIDENT_SEALED_FIELDS;
-
-/** incidentFieldCtx binds a sealed incident field to its row. */
-export const incidentFieldCtx = (field: IncidentSealedField, incidentId: number) => ({
-  table: 'pages',
-  column: INCIDENT_SEALED_FIELDS[field].field,
-  rowId: incidentId,
-});
-
-/**
- * A note's text is sealed as an escalation reason is (decision 205): an envelope under
- * `details.reasonEnc` of its 'incident.note' event, bound to (audit_events, reason, event id).
- * The audit trail's hash leaves exactly that key out (migration 0006), which is what lets
- * keys:rotate re-seal it; a key of its own (`noteEnc`) would need a migration first.
- */
-export const sealNote = (cipher: FieldCipher, eventId: number, text: string) =>
-  sealReason(cipher, eventId, text);
-
-// ---------------------------------------------------------------------------------------------
-// Incident rows
+/** An incident row, with its rotation (null: raised on a policy alone). */
+export interface LockedIncident {
+  page: IncidentRow;
+  rotation: IncidentRotation | null;
+}
 
 const rotationColumns = {
   id: rotations.id,
@@ -64,28 +42,14 @@ const rotationColumns = {
 
 const withRotation = (row: {
   page: IncidentRow;
-  rotation: IncidentWithRotation['rotation'];
-}): IncidentWithRotation => ({ page: row.page, rotation: row.rotation?.id ? row.rotation : null });
+  rotation: IncidentRotation | null;
+}): LockedIncident => ({
+  page: row.page,
+  rotation: row.rotation?.id == null ? null : row.rotation,
+});
 
-/** findIncidentRow reads one incident with its rotation, without locking. */
-export async function findIncidentRow(
-  db: Db | Tx,
-  id: number,
-): Promise<IncidentWithRotation | undefined> {
-  const [row] = await db
-    .select({ page: pages, rotation: rotationColumns })
-    .from(pages)
-    .leftJoin(rotations, eq(rotations.id, pages.rotationId))
-    .where(eq(pages.id, id))
-    .limit(1);
-  return row ? withRotation(row) : undefined;
-}
-
-/** lockIncidentRow reads an incident and locks its row until the transaction ends. */
-export async function lockIncidentRow(
-  tx: Tx,
-  id: number,
-): Promise<IncidentWithRotation | undefined> {
+/** lockIncidentRow reads an incident with its rotation and locks the incident row (FOR UPDATE). */
+export async function lockIncidentRow(tx: Tx, id: number): Promise<LockedIncident | undefined> {
   const [row] = await tx
     .select({ page: pages, rotation: rotationColumns })
     .from(pages)
@@ -94,6 +58,120 @@ export async function lockIncidentRow(
     .for('update', { of: pages });
   return row ? withRotation(row) : undefined;
 }
+
+/** findIncidentRow reads an incident with its rotation, without locking. */
+export async function findIncidentRow(
+  db: Db | Tx,
+  id: number,
+): Promise<LockedIncident | undefined> {
+  const [row] = await db
+    .select({ page: pages, rotation: rotationColumns })
+    .from(pages)
+    .leftJoin(rotations, eq(rotations.id, pages.rotationId))
+    .where(eq(pages.id, id));
+  return row ? withRotation(row) : undefined;
+}
+
+/** updateIncidentRow changes columns of an incident. */
+export async function updateIncidentRow(
+  tx: Tx,
+  id: number,
+  values: Partial<typeof pages.$inferInsert>,
+): Promise<IncidentRow> {
+  const [row] = await tx.update(pages).set(values).where(eq(pages.id, id)).returning();
+  return row;
+}
+
+export type IncidentAction =
+  | 'incident.raised'
+  | 'incident.step_reached'
+  | 'incident.step_skipped'
+  | 'incident.escalated'
+  | 'incident.reassigned'
+  | 'incident.exhausted'
+  | 'page.acknowledged'
+  | 'page.resolved'
+  | 'page.backup_notified';
+
+/** insertIncidentEvent records a timeline event (audit_events, target type 'page'). */
+export async function insertIncidentEvent(
+  tx: Tx,
+  event: {
+    actorUserId: number | null;
+    action: IncidentAction;
+    incidentId: number;
+    details: Record<string, unknown>;
+    at: Date;
+    /** the id, when taken from the sequence first (details sealed with it) */
+    id?: number;
+  },
+): Promise<void> {
+  await tx.insert(auditEvents).values({
+    ...(event.id === undefined ? {} : { id: event.id }),
+    actorUserId: event.actorUserId,
+    action: event.action,
+    targetType: 'page',
+    targetId: String(event.incidentId),
+    details: event.details,
+    createdAt: event.at,
+  });
+}
+
+/**
+ * listDueIncidentIds returns, in one query (index pages_open_idx), the open incidents whose
+ * policy has run out of nothing and whose current step's delay has passed at `now` (or whose step
+ * was skipped): the engine's candidates. Each is decided again under its lock.
+ */
+export async function listDueIncidentIds(db: Db | Tx, now: Date): Promise<number[]> {
+  const rows = await db
+    .select({ id: pages.id })
+    .from(pages)
+    .where(
+      and(
+        inArray(pages.status, ['triggered', 'escalated']),
+        isNull(pages.exhaustedAt),
+        sql`${pages.stepStartedAt} <= ${now}`,
+        sql`(${pages.stepSkipped} or ${pages.stepStartedAt} + make_interval(mins => coalesce((${pages.policy} -> 'steps' -> ${pages.stepIndex}::int ->> 'delayMinutes')::int, 0)) <= ${now})`,
+      ),
+    )
+    .orderBy(pages.id);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * lockTurns reads a policy's round-robin counters (per step index: how many turns the step gave)
+ * under the policy row's lock; a deleted policy (null) has none and counts from 0 every time.
+ */
+export async function lockTurns(tx: Tx, policyId: number | null): Promise<number[]> {
+  if (policyId === null) return [];
+  const [row] = await tx
+    .select({ turns: escalationPolicies.turns })
+    .from(escalationPolicies)
+    .where(eq(escalationPolicies.id, policyId))
+    .for('update');
+  return row?.turns ?? [];
+}
+
+/** storeTurn writes a round-robin step's counter once the step gave a turn. */
+export async function storeTurn(
+  tx: Tx,
+  policyId: number | null,
+  turns: readonly number[],
+  stepIndex: number,
+  turn: number,
+): Promise<void> {
+  if (policyId === null) return;
+  const next = Array.from({ length: Math.max(turns.length, stepIndex + 1) }, (_, i) =>
+    i === stepIndex ? turn : (turns[i] ?? 0),
+  );
+  await tx
+    .update(escalationPolicies)
+    .set({ turns: next })
+    .where(eq(escalationPolicies.id, policyId));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
 
 /** The list's filters, but the status and the cursor. */
 export interface IncidentFilters {
@@ -144,7 +222,7 @@ export async function listIncidentRows(
   db: Db | Tx,
   filters: IncidentFilters & { status?: IncidentStatus },
   page: { limit: number; before?: number },
-): Promise<IncidentWithRotation[]> {
+): Promise<LockedIncident[]> {
   const rows = await db
     .select({ page: pages, rotation: rotationColumns })
     .from(pages)
@@ -159,7 +237,7 @@ export async function listIncidentRows(
 export async function listIncidentRowsByIds(
   db: Db | Tx,
   ids: readonly number[],
-): Promise<IncidentWithRotation[]> {
+): Promise<LockedIncident[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select({ page: pages, rotation: rotationColumns })

@@ -16,7 +16,7 @@ import { insertRotation } from '../../db/factories';
 import { allocateIds } from '../../db/ids';
 import { auditEvents, type IncidentPolicyCopy, notifications, pages } from '../../db/schema';
 import { pageMessageCtx, sealReason } from '../paging/page-message';
-import { type IncidentSealedField, incidentFieldCtx } from './incident-repository';
+import { type IncidentTextField, incidentTextCtx } from './incident-text';
 
 const MINUTE = 60_000;
 const START = '2026-11-02T12:00:00Z';
@@ -155,8 +155,8 @@ interface IncidentSeed {
 async function insertIncident(seed: IncidentSeed = {}) {
   const db = t.database.db;
   const [id] = await allocateIds(db, 'pages');
-  const seal = (field: IncidentSealedField, value: string | null | undefined) =>
-    value == null ? null : t.cipher.encrypt(value, incidentFieldCtx(field, id));
+  const seal = (field: IncidentTextField, value: string | null | undefined) =>
+    value == null ? null : t.cipher.encrypt(value, incidentTextCtx(field, id));
   const createdAt = seed.createdAt ?? t.clock.now();
   const status = seed.status ?? 'triggered';
   const rotationId = seed.rotationId === undefined ? null : seed.rotationId;

@@ -729,6 +729,41 @@ export function pageResolvedNotice(
   );
 }
 
+/**
+ * incidentExhaustedNotice tells a rotation's managers and the person who raised an incident that
+ * its escalation policy ran out with nobody acknowledging (decision 204): it stays open.
+ */
+export function incidentExhaustedNotice(
+  input: MessageContext & {
+    title: string;
+    policyName: string;
+    /** how many times the policy ran (its repeat + 1) */
+    loops: number;
+    raisedAt: Date;
+    at: Date;
+  },
+): MessageContent {
+  const { rotation } = input;
+  const runs = input.loops === 1 ? 'once' : `${input.loops} times`;
+  return composeMessage(
+    {
+      subject: `Nobody acknowledged: ${rotation.name}: ${shorten(input.title, 80)}`,
+      lead: `Nobody acknowledged the incident "${shorten(input.title, 120)}" for ${rotation.name}: its escalation policy ${input.policyName} ran ${runs} and has no one left to notify.`,
+      details: [
+        ['Raised', formatWhen(input.raisedAt, input.timeZone)],
+        ['Policy ran out', formatWhen(input.at, input.timeZone)],
+      ],
+      after: [
+        'The incident stays open. Acknowledge it, reassign it to someone who can act, or escalate it to a step again.',
+      ],
+      action: { label: 'Open the incident in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      sms: `Baton: nobody acknowledged the incident for ${rotation.name}: ${shorten(input.title, 160)}. Its policy ran out; it stays open.`,
+      timeZone: input.timeZone,
+    },
+    input.baseUrl,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // SMS replies (decision 201): the answer Baton texts back to a reply
 

@@ -58,6 +58,15 @@ export function storedAckToken(
   return null;
 }
 
+/** ackTokenMatches tells, in constant time, whether a token is the subject's under any known key. */
+export function ackTokenMatches(cipher: FieldCipher, subject: AckSubject, token: string): boolean {
+  const given = Buffer.from(token);
+  return keysOf(cipher).some((key) => {
+    const expected = Buffer.from(tokenWith(key, subject));
+    return expected.length === given.length && timingSafeEqual(expected, given);
+  });
+}
+
 /** parseAckToken reads the page id of a well-formed token, or null. */
 export function parseAckToken(token: string): { pageId: number } | null {
   const match = TOKEN_PATTERN.exec(token);

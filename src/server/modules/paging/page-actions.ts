@@ -1,38 +1,53 @@
 import type { Page } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
 import {
+  isReminderStep,
+  nextEscalation,
+  reachStep,
+  resolveStep,
+} from '../../../shared/domain/escalation';
+import {
   canAcknowledgePage,
   canEscalatePage,
   canResolvePage,
-  escalationTarget,
-  isPageOpen,
   PAGE_MESSAGES,
   type PageStatus,
 } from '../../../shared/domain/paging';
 import { ROTATION_MESSAGES } from '../../../shared/domain/rotation';
+import type { Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
-import { pageResolvedNotice, publicBaseUrl } from '../notifications/messages';
-import { loadRecipients, toInput } from '../notifications/notify';
-import { enqueueNotifications } from '../notifications/outbox';
-import { closeReplyCodes } from '../sms-replies/reply-codes';
-import {
-  emailOnly,
-  escalationMembers,
-  managedFacts,
-  type PagingDeps,
-  refuseClosed,
-} from './page-facts';
-import { pageMessageOf } from './page-message';
+import { loadEscalationWorld } from '../escalation-policies/escalation-policy-service';
+import { escalateLocked, markAcknowledged, markResolved } from '../incidents/incident-actions';
+import { progressOf } from '../incidents/incident-engine';
+import { type LockedIncident, lockIncidentRow } from '../incidents/incident-repository';
+import { managedFacts, type PagingDeps, refuseClosed } from './page-facts';
 import { getPage } from './page-reads';
-import { escalate, markAcknowledged } from './page-steps';
-import { insertPageEvent, listMemberRoles, lockPageRow, updatePageRow } from './paging-repository';
-/** What people do to a page in the app: acknowledge, resolve and escalate it. */
+import { listMemberRoles, type PageWithRotation } from './paging-repository';
+
+/**
+ * What people do to a page through the legacy Page API: acknowledge, resolve and escalate it. A
+ * page is an incident (decision 204): these keep the Page API's rules and answers and act through
+ * the incident actions' steps, under the incident row's lock.
+ */
 
 /** Where a person acted on a page from: the app, or a reply to its SMS (decision 201). */
 export type ActedVia = 'app' | 'sms';
 
+/** inPage runs `work` on a locked page of a rotation (404 when none, or raised on a policy alone). */
+async function inPage<T>(
+  deps: PagingDeps,
+  pageId: number,
+  work: (tx: Tx, locked: PageWithRotation & LockedIncident) => Promise<T>,
+): Promise<T> {
+  return deps.database.db.transaction(async (tx) => {
+    const locked = await lockIncidentRow(tx, pageId);
+    if (!locked || locked.rotation === null) throw notFound(PAGE_MESSAGES.notFound);
+    return work(tx, locked as PageWithRotation & LockedIncident);
+  });
+}
+
 /**
- * acknowledgePage acknowledges a page in the app (or by SMS reply): only its current recipient,
+ * acknowledgePage acknowledges a page in the app (or by SMS reply): only a person it is with now,
  * while it is open. Locks the page row, so an automatic step racing it either commits first or
  * sends nothing.
  */
@@ -42,21 +57,23 @@ export async function acknowledgePage(
   pageId: number,
   via: ActedVia = 'app',
 ): Promise<Page> {
-  await deps.database.db.transaction(async (tx) => {
-    const locked = await lockPageRow(tx, pageId);
-    if (!locked) throw notFound(PAGE_MESSAGES.notFound);
+  await inPage(deps, pageId, async (tx, locked) => {
     const status = locked.page.status as PageStatus;
-    if (locked.page.targetUserId !== actor.id) throw forbidden(PAGE_MESSAGES.notRecipient);
-    if (!canAcknowledgePage(actor, { ...locked.page, status })) refuseClosed(status);
-    await markAcknowledged(tx, deps, locked, { via, now: deps.clock.now() });
+    const assigned =
+      locked.page.assigneeIds.includes(actor.id) || locked.page.targetUserId === actor.id;
+    if (!assigned) throw forbidden(PAGE_MESSAGES.notRecipient);
+    if (!canAcknowledgePage(actor, { ...locked.page, targetUserId: actor.id, status })) {
+      refuseClosed(status);
+    }
+    await markAcknowledged(tx, deps, locked, { byUserId: actor.id, via, now: deps.clock.now() });
   });
   return getPage(deps, actor, pageId);
 }
 
 /**
  * resolvePage closes a page: the pager, the current recipient, administrators and the rotation's
- * managers may, in the app or by SMS reply. The recipient of a page still open is told it needs
- * nothing more; its SMS reply codes close.
+ * managers may, in the app or by SMS reply. The people it was with, if still open, are told it
+ * needs nothing more; its SMS reply codes close.
  */
 export async function resolvePage(
   deps: PagingDeps,
@@ -64,50 +81,29 @@ export async function resolvePage(
   pageId: number,
   via: ActedVia = 'app',
 ): Promise<Page> {
-  await deps.database.db.transaction(async (tx) => {
-    const locked = await lockPageRow(tx, pageId);
-    if (!locked) throw notFound(PAGE_MESSAGES.notFound);
+  await inPage(deps, pageId, async (tx, locked) => {
     const { page, rotation } = locked;
     const status = page.status as PageStatus;
     const members = await listMemberRoles(tx, [rotation.id]);
+    const parties = {
+      ...page,
+      targetUserId: page.assigneeIds.includes(actor.id) ? actor.id : page.targetUserId,
+      status: 'triggered' as const,
+    };
     // Permission first (as if the page were open), then the state: a stranger learns nothing.
-    if (!canResolvePage(actor, { ...page, status: 'triggered' }, managedFacts(rotation, members))) {
+    if (!canResolvePage(actor, parties, managedFacts(rotation, members))) {
       throw forbidden(PAGE_MESSAGES.cannotResolve);
     }
     if (status === 'resolved') refuseClosed(status);
-    const now = deps.clock.now();
-    await updatePageRow(tx, page.id, { status: 'resolved', resolvedAt: now });
-    await closeReplyCodes(tx, page.id, now);
-    await insertPageEvent(tx, {
-      actorUserId: actor.id,
-      action: 'page.resolved',
-      pageId: page.id,
-      details: { rotationName: rotation.name, from: status, ...(via === 'sms' ? { via } : {}) },
-      at: now,
-    });
-    if (!isPageOpen(status) || page.targetUserId === null || page.targetUserId === actor.id) return;
-    const people = await loadRecipients(tx, deps.cipher, [page.targetUserId]);
-    const target = people.get(page.targetUserId);
-    if (!target) return;
-    const content = pageResolvedNotice({
-      baseUrl: publicBaseUrl(deps.config),
-      rotation,
-      byName: actor.name,
-      message: pageMessageOf(page, deps.cipher),
-    });
-    await enqueueNotifications(tx, deps.cipher, now, [
-      toInput(`page:${page.id}:resolved`, 'page.resolved', target, content, {
-        emailOnly: emailOnly(page.urgency),
-        pageId: page.id,
-      }),
-    ]);
+    await markResolved(tx, deps, locked, { actor, via, now: deps.clock.now() });
   });
   return getPage(deps, actor, pageId);
 }
 
 /**
- * escalatePage escalates a page by hand, with a reason, to the next person in the rotation: the
- * recipient, the pager, or anyone who may page the rotation; only while it is unacknowledged.
+ * escalatePage escalates a page by hand, with a reason, to the next step of its policy that is not
+ * a reminder (the Page API's "next person"): the recipient, the pager, or anyone who may page the
+ * rotation; only while it is unacknowledged. A next step that would reach nobody is refused.
  */
 export async function escalatePage(
   deps: PagingDeps,
@@ -115,9 +111,7 @@ export async function escalatePage(
   pageId: number,
   reason: string,
 ): Promise<Page> {
-  await deps.database.db.transaction(async (tx) => {
-    const locked = await lockPageRow(tx, pageId);
-    if (!locked) throw notFound(PAGE_MESSAGES.notFound);
+  await inPage(deps, pageId, async (tx, locked) => {
     const { page, rotation } = locked;
     const status = page.status as PageStatus;
     const members = await listMemberRoles(tx, [rotation.id]);
@@ -131,15 +125,37 @@ export async function escalatePage(
     if (rotation.suspended) {
       throw new AppError('ROTATION_SUSPENDED', ROTATION_MESSAGES.suspendedPaging);
     }
-    const toUserId = escalationTarget(escalationMembers(members, rotation.id), page.targetUserId);
-    if (toUserId === null) throw conflict(PAGE_MESSAGES.noEscalationTarget);
-    await escalate(tx, deps, locked, {
-      toUserId,
-      reason,
-      actorId: actor.id,
-      automatic: false,
-      now: deps.clock.now(),
-    });
+    const now = deps.clock.now();
+    const toStep = await nextPersonStep(tx, deps, locked, now);
+    if (toStep === null) throw conflict(PAGE_MESSAGES.noEscalationTarget);
+    await escalateLocked(tx, deps, locked, actor, { reason, toStep, now });
   });
   return getPage(deps, actor, pageId);
+}
+
+/**
+ * nextPersonStep: the index of the next step in this loop, after the current one, that is not a
+ * reminder and would reach someone now; null when there is none.
+ */
+async function nextPersonStep(
+  tx: Tx,
+  deps: PagingDeps,
+  locked: PageWithRotation & LockedIncident,
+  now: Date,
+): Promise<number | null> {
+  const { page } = locked;
+  const loaded = await loadEscalationWorld(tx, deps, {
+    policy: page.policy,
+    ownRotationIds: [locked.rotation.id],
+    now,
+  });
+  let progress = progressOf(page);
+  for (;;) {
+    const next = nextEscalation(page.policy, progress, now);
+    if (next.kind !== 'step' || next.loop !== page.loop) return null;
+    progress = reachStep(next, now);
+    if (isReminderStep(page.policy, next.stepIndex)) continue;
+    const resolution = resolveStep(page.policy.steps[next.stepIndex], loaded.world, now);
+    if (resolution.kind === 'notify') return next.stepIndex;
+  }
 }

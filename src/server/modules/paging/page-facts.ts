@@ -2,17 +2,15 @@ import {
   PAGE_MESSAGES,
   type PageFacts,
   type PageStatus,
-  stepStartOf,
   URGENCY_POLICY,
   type Urgency,
 } from '../../../shared/domain/paging';
 import type { ManagedRotationFacts } from '../../../shared/domain/permissions-rotation';
-import { effectiveRoles } from '../../../shared/domain/roles';
 import type { Clock } from '../../clock';
+import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { conflict } from '../../http/errors';
 import type { NotifyDeps } from '../notifications/notify';
-import type { AckSubject } from './ack-token';
 import type { MemberRoles, PageRow, PageWithRotation } from './paging-repository';
 
 /**
@@ -24,6 +22,8 @@ import type { MemberRoles, PageRow, PageWithRotation } from './paging-repository
 export interface PagingDeps extends NotifyDeps {
   database: Database;
   clock: Clock;
+  /** and the handoff timings: who is backup after a handoff (the escalation world) */
+  config?: NotifyDeps['config'] & Partial<Pick<Config, 'handoffTimings'>>;
 }
 
 /** facts: the domain's view of a page row. */
@@ -33,18 +33,6 @@ export const facts = (page: PageRow): PageFacts => ({
   createdAt: page.createdAt,
   escalatedAt: page.escalatedAt,
 });
-
-/** subjectOf: what a page's acknowledgement link is for (its recipient and step), if it has one. */
-export const subjectOf = (page: PageRow): AckSubject | null =>
-  page.targetUserId === null
-    ? null
-    : { pageId: page.id, targetUserId: page.targetUserId, stepStart: stepStartOf(page) };
-
-/** escalationMembers: one rotation's members, in order, with the roles an escalation weighs. */
-export const escalationMembers = (members: readonly MemberRoles[], rotationId: number) =>
-  members
-    .filter((m) => m.rotationId === rotationId)
-    .map((m) => ({ userId: m.userId, order: m.order, roles: effectiveRoles(m.roles, m.role) }));
 
 /** managedFacts: who manages the page's rotation (its creator and members). */
 export const managedFacts = (

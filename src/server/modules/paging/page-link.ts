@@ -7,22 +7,49 @@ import {
 } from '../../../shared/domain/paging';
 import type { Db, Tx } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
-import { hashMatches, parseAckToken } from './ack-token';
+import { markAcknowledged } from '../incidents/incident-actions';
+import { linkStartOf } from '../incidents/incident-engine';
+import { lockIncidentRow } from '../incidents/incident-repository';
+import { ackTokenMatches, hashMatches, parseAckToken } from './ack-token';
 import { facts, type PagingDeps, refuseClosed } from './page-facts';
 import { pageMessageOf } from './page-message';
 import { loadNames } from './page-reads';
-import { markAcknowledged } from './page-steps';
-import { findPageRow, lockPageRow, type PageWithRotation } from './paging-repository';
+import { findPageRow, type PageWithRotation } from './paging-repository';
 
 /** The acknowledgement link: no sign-in; the token is the credential. */
 
-async function findByToken(db: Db | Tx, token: string): Promise<PageWithRotation> {
+async function findByToken(
+  db: Db | Tx,
+  deps: PagingDeps,
+  token: string,
+): Promise<PageWithRotation> {
   const parsed = parseAckToken(token);
   const found = parsed ? await findPageRow(db, parsed.pageId) : undefined;
-  if (!found || !hashMatches(token, found.page.ackTokenHash)) {
+  if (!found || linkHolder(deps, found.page, token) === undefined) {
     throw notFound(PAGE_MESSAGES.linkInvalid);
   }
   return found;
+}
+
+/**
+ * linkHolder: whose link a token is. Each person a step notified has their own link, bound to
+ * the page, them and when the current people were first notified (a reminder keeps the links; a
+ * step to other people, a reassignment, gives new ones: an earlier recipient's link stops working).
+ * A token of a page paged before decision 204 matches the stored hash: its target's. Undefined
+ * when the token is not a current link; null: the stored link of a page with no recipient.
+ */
+function linkHolder(
+  deps: PagingDeps,
+  page: PageWithRotation['page'],
+  token: string,
+): number | null | undefined {
+  const stepStart = linkStartOf(page);
+  for (const userId of page.assigneeIds) {
+    const subject = { pageId: page.id, targetUserId: userId, stepStart };
+    if (ackTokenMatches(deps.cipher, subject, token)) return userId;
+  }
+  if (hashMatches(token, page.ackTokenHash)) return page.targetUserId;
+  return undefined;
 }
 
 async function toAckLink(deps: PagingDeps, found: PageWithRotation): Promise<AckLink> {
@@ -47,22 +74,23 @@ async function toAckLink(deps: PagingDeps, found: PageWithRotation): Promise<Ack
 
 /** readAckLink shows what a link is for, changing nothing (mail scanners may fetch links). */
 export async function readAckLink(deps: PagingDeps, token: string): Promise<AckLink> {
-  return toAckLink(deps, await findByToken(deps.database.db, token));
+  return toAckLink(deps, await findByToken(deps.database.db, deps, token));
 }
 
 /** acknowledgeByLink acknowledges the page a link names: once, while open and not expired. */
 export async function acknowledgeByLink(deps: PagingDeps, token: string): Promise<AckLink> {
   const pageId = await deps.database.db.transaction(async (tx) => {
     const parsed = parseAckToken(token);
-    const locked = parsed ? await lockPageRow(tx, parsed.pageId) : undefined;
-    if (!locked || !hashMatches(token, locked.page.ackTokenHash)) {
+    const locked = parsed ? await lockIncidentRow(tx, parsed.pageId) : undefined;
+    const holder = locked ? linkHolder(deps, locked.page, token) : undefined;
+    if (!locked || locked.rotation === null || holder === undefined) {
       throw notFound(PAGE_MESSAGES.linkInvalid);
     }
     const now = deps.clock.now();
     const state = ackLinkState(facts(locked.page), now);
     if (state === 'acknowledged' || state === 'resolved') refuseClosed(state);
     if (state === 'expired') throw conflict(PAGE_MESSAGES.linkExpired);
-    await markAcknowledged(tx, deps, locked, { via: 'link', now });
+    await markAcknowledged(tx, deps, locked, { byUserId: holder, via: 'link', now });
     return locked.page.id;
   });
   const found = await findPageRow(deps.database.db, pageId);

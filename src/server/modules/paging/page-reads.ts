@@ -6,13 +6,12 @@ import type {
   PagePerson,
 } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
+import { isReminderStep, nextEscalation, reachStep } from '../../../shared/domain/escalation';
 import {
   canAcknowledgePage,
   canEscalatePage,
   canResolvePage,
-  escalatesAt,
   PAGE_MESSAGES,
-  reminderAt,
 } from '../../../shared/domain/paging';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
@@ -76,6 +75,7 @@ function peopleIn(
       e.actorUserId,
       numberOr(e.details?.fromUserId),
       numberOr(e.details?.toUserId),
+      ...notifiedOf(e),
     ]),
   ];
 }
@@ -103,11 +103,12 @@ function toPages(
     eventsByPage.set(e.targetId ?? '', list);
   }
   return rows.map(({ page, rotation }) => {
-    const own = eventsByPage.get(String(page.id)) ?? [];
+    const own = legacyEvents(eventsByPage.get(String(page.id)) ?? []);
     const firstEscalation = own.find((e) => e.action === 'page.escalated');
     const firstTargetId = firstEscalation
       ? numberOr(firstEscalation.details?.fromUserId)
       : page.targetUserId;
+    const timers = legacyTimers(page, rotation.suspended);
     const pageFacts = facts(page);
     const parties = {
       status: pageFacts.status,
@@ -128,8 +129,8 @@ function toPages(
       acknowledgedAt: page.acknowledgedAt?.toISOString() ?? null,
       escalatedAt: page.escalatedAt?.toISOString() ?? null,
       resolvedAt: page.resolvedAt?.toISOString() ?? null,
-      reminderAt: rotation.suspended ? null : (reminderAt(pageFacts)?.toISOString() ?? null),
-      escalatesAt: rotation.suspended ? null : (escalatesAt(pageFacts)?.toISOString() ?? null),
+      reminderAt: timers.reminderAt,
+      escalatesAt: timers.escalatesAt,
       events: [
         ...own.map((e) => toEvent(e, person, cipher)),
         ...(failuresByPage.get(page.id) ?? []),
@@ -141,6 +142,79 @@ function toPages(
       },
     };
   });
+}
+
+/** The people an 'incident.step_reached' event notified, in order. */
+const notifiedOf = (e: PageEventRow): number[] =>
+  e.action === 'incident.step_reached' && Array.isArray(e.details?.notified)
+    ? (e.details.notified as { userId?: unknown }[]).flatMap((n) =>
+        typeof n.userId === 'number' ? [n.userId] : [],
+      )
+    : [];
+
+/**
+ * legacyEvents reads an incident's timeline as the Page API's history (decision 204): a step that
+ * reached other people than the step before, or a reassignment, is an escalation line (from the
+ * first person the step before notified, to the first this one did, with the hand's reason); the
+ * other incident events have no line there.
+ */
+function legacyEvents(events: readonly PageEventRow[]): PageEventRow[] {
+  const out: PageEventRow[] = [];
+  let current: number | null = null;
+  let byHand: PageEventRow | null = null;
+  for (const e of events) {
+    if (e.action === 'incident.escalated') {
+      byHand = e;
+      continue;
+    }
+    if (e.action === 'incident.step_reached' || e.action === 'incident.reassigned') {
+      const to =
+        e.action === 'incident.reassigned' ? numberOr(e.details?.toUserId) : notifiedOf(e)[0];
+      if (current !== null && to !== undefined && to !== null && to !== current) {
+        const hand = e.action === 'incident.reassigned' ? e : byHand;
+        out.push({
+          ...(hand ?? e),
+          action: 'page.escalated',
+          createdAt: e.createdAt,
+          details: {
+            ...(hand?.details ?? {}),
+            fromUserId: current,
+            toUserId: to,
+            automatic: hand === null,
+          },
+        });
+      }
+      if (to !== undefined && to !== null) current = to;
+      byHand = null;
+      continue;
+    }
+    if (e.action.startsWith('incident.')) continue;
+    out.push(e);
+  }
+  return out;
+}
+
+/** legacyTimers: when the next reminder and escalation of an open page fall, on its policy. */
+function legacyTimers(page: PageWithRotation['page'], suspended: boolean) {
+  const none = { reminderAt: null, escalatesAt: null };
+  const open = page.status === 'triggered' || page.status === 'escalated';
+  if (suspended || !open || page.exhaustedAt !== null) return none;
+  const progress = {
+    stepIndex: page.stepIndex,
+    loop: page.loop,
+    stepStartedAt: page.stepStartedAt,
+    stepSkipped: page.stepSkipped,
+  };
+  const next = nextEscalation(page.policy, progress, page.stepStartedAt);
+  if (next.kind !== 'step') return none;
+  if (!isReminderStep(page.policy, next.stepIndex) || next.stepIndex === 0) {
+    return { reminderAt: null, escalatesAt: next.at.toISOString() };
+  }
+  const after = nextEscalation(page.policy, reachStep(next, next.at), next.at);
+  return {
+    reminderAt: next.at.toISOString(),
+    escalatesAt: after.kind === 'step' ? after.at.toISOString() : null,
+  };
 }
 
 const otherChannel = (channel: string) => (channel === 'email' ? 'sms' : 'email');

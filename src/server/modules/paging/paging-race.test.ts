@@ -5,10 +5,10 @@ import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { notifications, pages } from '../../db/schema';
 import { AppError } from '../../http/errors';
+import { runIncidentTimers as runPageTimers } from '../incidents/incident-timers';
 import { pageRotation } from '../rotations/rotation-service';
 import { acknowledgePage } from './page-actions';
 import type { PagingDeps } from './page-facts';
-import { runPageTimers } from './page-timers';
 
 /**
  * The acknowledgement and the clock's step for the same page, fired at the same moment, on a
@@ -66,7 +66,7 @@ async function stepNotifications(pageId: number, step: 'escalation' | 'reminder'
   return t.database.db
     .select()
     .from(notifications)
-    .where(like(notifications.dedupeKey, `page:${pageId}:${step}:%`));
+    .where(like(notifications.dedupeKey, `page:${pageId}:step:${step === 'reminder' ? 1 : 2}:%`));
 }
 
 async function closeRound(pageId: number) {
@@ -78,6 +78,8 @@ test(`acknowledgement versus automatic escalation at 30 minutes: exactly one win
   const tally = { acknowledged: 0, escalated: 0 };
   for (let round = 0; round < ROUNDS; round++) {
     const page = await freshPage(round);
+    // The default policy's reminder at 15 minutes first; the escalation is its next step.
+    await runPageTimers(deps, new Date(page.createdAt.getTime() + 15 * MINUTE));
     const due = new Date(page.createdAt.getTime() + 30 * MINUTE);
     t.clock.set(due);
     const [ack, timers] = await Promise.all([

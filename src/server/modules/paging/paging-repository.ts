@@ -1,18 +1,13 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
-import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
-import { allocateIds } from '../../db/ids';
 import {
   auditEvents,
-  handoffs,
-  type IncidentPolicyCopy,
   notifications,
   pages,
   rotationMembers,
   rotations,
   users,
 } from '../../db/schema';
-import { pageMessageCtx } from './page-message';
 
 export type PageRow = typeof pages.$inferSelect;
 
@@ -28,39 +23,6 @@ const rotationColumns = {
   createdById: rotations.createdById,
   suspended: rotations.suspended,
 };
-
-/** insertPageRow records a page as triggered, its text sealed (decision 163). */
-export async function insertPageRow(
-  tx: Tx,
-  cipher: FieldCipher,
-  values: {
-    rotationId: number;
-    pagedById: number;
-    targetUserId: number;
-    message: string;
-    urgency: 'low' | 'medium' | 'high';
-    createdAt: Date;
-    escalationPolicyId: number;
-    policy: IncidentPolicyCopy;
-  },
-): Promise<PageRow> {
-  const { message, ...rest } = values;
-  const [id] = await allocateIds(tx, 'pages');
-  const [row] = await tx
-    .insert(pages)
-    .values({
-      ...rest,
-      id,
-      messageEnc: cipher.encrypt(message, pageMessageCtx(id)),
-      status: 'triggered',
-      severity: rest.urgency === 'high' ? 'P1' : rest.urgency === 'medium' ? 'P2' : 'P3',
-      stepStartedAt: rest.createdAt,
-      assigneeIds: [rest.targetUserId],
-      notifiedIds: [rest.targetUserId],
-    })
-    .returning();
-  return row;
-}
 
 /** updatePageRow changes columns of a page. */
 export async function updatePageRow(
@@ -130,24 +92,6 @@ export async function listTargetPageRows(
     .where(and(eq(pages.targetUserId, userId), ne(pages.status, 'resolved')))
     .orderBy(desc(pages.createdAt), desc(pages.id))
     .limit(limit);
-}
-
-/** findLatestHandoff returns a rotation's latest handoff (who, when, urgent, acknowledged), or null. */
-export async function findLatestHandoff(db: Db | Tx, rotationId: number) {
-  const [row] = await db
-    .select({
-      fromUserId: handoffs.fromUserId,
-      toUserId: handoffs.toUserId,
-      kind: handoffs.kind,
-      urgent: handoffs.urgent,
-      occurredAt: handoffs.occurredAt,
-      acknowledgedAt: handoffs.acknowledgedAt,
-    })
-    .from(handoffs)
-    .where(eq(handoffs.rotationId, rotationId))
-    .orderBy(desc(handoffs.occurredAt), desc(handoffs.id))
-    .limit(1);
-  return row ?? null;
 }
 
 /** A rotation member with the stored roles of their user. */
@@ -224,30 +168,6 @@ export async function listPageEvents(
       ),
     )
     .orderBy(asc(auditEvents.createdAt), asc(auditEvents.id));
-}
-
-/**
- * listTimerCandidates returns the open pages of active rotations whose current recipient was paged
- * between `oldest` and `latest` (the engine looks at nothing else).
- */
-export async function listTimerCandidates(
-  db: Db | Tx,
-  window: { oldest: Date; latest: Date },
-): Promise<PageWithRotation[]> {
-  const stepStart = sql`coalesce(${pages.escalatedAt}, ${pages.createdAt})`;
-  return db
-    .select({ page: pages, rotation: rotationColumns })
-    .from(pages)
-    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
-    .where(
-      and(
-        inArray(pages.status, ['triggered', 'escalated']),
-        eq(rotations.suspended, false),
-        sql`${stepStart} <= ${window.latest}`,
-        sql`${stepStart} > ${window.oldest}`,
-      ),
-    )
-    .orderBy(asc(pages.id));
 }
 
 /** existingDedupeKeys returns which of the notification dedupe keys already exist (one query). */

@@ -8,10 +8,12 @@ import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages } from '../../db/schema';
 import { ENGINE_TASKS } from '../../engine/tasks';
+import {
+  incidentTimersTask as pageTimersTask,
+  runIncidentTimers as runPageTimers,
+} from '../incidents/incident-timers';
 import { type Channels, createEmailChannel, createSmsChannel } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
-import { runPageTimers } from './page-timers';
-import { pageTimersTask } from './paging-task';
 
 const PUBLIC_URL = 'https://baton.example.test';
 const MINUTE = 60_000;
@@ -236,8 +238,11 @@ describe('acknowledging from the link, without signing in', () => {
     const events = await t.database.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.targetType, 'page'), eq(auditEvents.targetId, String(row.id))));
+      .where(and(eq(auditEvents.targetType, 'page'), eq(auditEvents.targetId, String(row.id))))
+      .orderBy(auditEvents.id);
     expect(events.map((e) => [e.action, e.actorUserId, e.details.via])).toEqual([
+      ['incident.raised', people.morgan.id, undefined],
+      ['incident.step_reached', null, undefined],
       ['page.acknowledged', people.olivia.id, 'link'],
     ]);
   });
@@ -377,7 +382,7 @@ describe('acknowledge, resolve and escalate in the app', () => {
       .select()
       .from(auditEvents)
       .where(
-        and(eq(auditEvents.action, 'page.escalated'), eq(auditEvents.targetId, String(row.id))),
+        and(eq(auditEvents.action, 'incident.escalated'), eq(auditEvents.targetId, String(row.id))),
       );
     expect(JSON.stringify(stored.details)).not.toContain('driving');
     const trail = await call(people.admin, 'GET', '/api/audit-log/admin-events?limit=20');
@@ -411,16 +416,17 @@ describe('acknowledge, resolve and escalate in the app', () => {
   });
 });
 
-describe('the clock: reminder and warning at 15 minutes, escalation at 30', () => {
+describe('the clock: the default policy reminds at 15 minutes, escalates at 30 (decision 204)', () => {
   test('a high-urgency page nobody acknowledges is reminded, then escalated on time, each once', async () => {
     const r = await rotation();
     const { row } = await pageRotation(r.id, { message: 'API 500s' });
     const pagedAt = t.clock.now().getTime();
     const at = (minutes: number) => new Date(pagedAt + minutes * MINUTE);
 
-    expect(await timers(at(14.9))).toEqual({ reminded: 0, escalated: 0 });
-    expect(await timers(at(15))).toEqual({ reminded: 1, escalated: 0 });
-    expect(await timers(at(16))).toEqual({ reminded: 0, escalated: 0 });
+    const none = { reminded: 0, escalated: 0, exhausted: 0 };
+    expect(await timers(at(14.9))).toEqual(none);
+    expect(await timers(at(15))).toEqual({ ...none, reminded: 1 });
+    expect(await timers(at(16))).toEqual(none);
     let sent = await outboxFor(row.id);
     expect(sent.filter((n) => n.kind === 'page.reminder').map((n) => n.channel)).toEqual([
       'email',
@@ -436,9 +442,9 @@ describe('the clock: reminder and warning at 15 minutes, escalation at 30', () =
     const reminder = sent.find((n) => n.kind === 'page.reminder' && n.channel === 'email');
     expect(ackLinkIn(reminder?.content.text ?? '')).toBe(ackLinkIn(first?.content.text ?? ''));
 
-    expect(await timers(at(29.9))).toEqual({ reminded: 0, escalated: 0 });
-    expect(await timers(at(30))).toEqual({ reminded: 0, escalated: 1 });
-    expect(await timers(at(31))).toEqual({ reminded: 0, escalated: 0 });
+    expect(await timers(at(29.9))).toEqual(none);
+    expect(await timers(at(30))).toEqual({ ...none, escalated: 1 });
+    expect(await timers(at(31))).toEqual(none);
     const [escalated] = await t.database.db.select().from(pages).where(eq(pages.id, row.id));
     expect(escalated).toMatchObject({ status: 'escalated', targetUserId: people.noah.id });
     expect(escalated.escalatedAt?.getTime()).toBe(at(30).getTime());
@@ -446,9 +452,19 @@ describe('the clock: reminder and warning at 15 minutes, escalation at 30', () =
     expect(sent.filter((n) => n.kind === 'page.escalated').map((n) => n.userId)).toEqual([
       people.noah.id,
     ]);
-    // The new recipient gets one reminder 15 minutes after the escalation; no second escalation.
-    expect(await timers(at(45))).toEqual({ reminded: 1, escalated: 0 });
-    expect(await timers(at(75))).toEqual({ reminded: 0, escalated: 0 });
+    // The default policy has run out 15 minutes after its last step: the incident stays open and
+    // the rotation's managers (its creator Morgan, who paged; Priya, a manager member) are told, once.
+    expect(await timers(at(45))).toEqual({ ...none, exhausted: 1 });
+    expect(await timers(at(75))).toEqual(none);
+    sent = await outboxFor(row.id);
+    expect(
+      sent
+        .filter((n) => n.kind === 'incident.exhausted' && n.channel === 'email')
+        .map((n) => n.userId),
+    ).toEqual([people.morgan.id, people.priya.id]);
+    expect((await t.database.db.select().from(pages).where(eq(pages.id, row.id)))[0]).toMatchObject(
+      { status: 'escalated', exhaustedAt: at(45) },
+    );
     const history = await call(people.noah, 'GET', `/api/rotations/${r.id}/pages`);
     expect(history.json()[0].events).toMatchObject([
       { kind: 'escalated', actor: null, automatic: true, to: { id: people.noah.id } },
@@ -459,10 +475,13 @@ describe('the clock: reminder and warning at 15 minutes, escalation at 30', () =
     expect(ENGINE_TASKS.map((task) => task.run)).toContain(pageTimersTask);
     const r = await rotation();
     const { row } = await pageRotation(r.id);
-    await pageTimersTask(
-      { config: t.config, database: t.database, cipher: t.cipher, clock: t.clock },
-      new Date(row.createdAt.getTime() + 30 * MINUTE),
-    );
+    // One step a tick: the reminder at 15 minutes, the escalation at 30.
+    for (const minutes of [15, 30]) {
+      await pageTimersTask(
+        { config: t.config, database: t.database, cipher: t.cipher, clock: t.clock },
+        new Date(row.createdAt.getTime() + minutes * MINUTE),
+      );
+    }
     const [after] = await t.database.db.select().from(pages).where(eq(pages.id, row.id));
     expect(after).toMatchObject({ status: 'escalated', targetUserId: people.noah.id });
   });
@@ -476,38 +495,47 @@ describe('the clock: reminder and warning at 15 minutes, escalation at 30', () =
       expect(await timers(new Date(row.createdAt.getTime() + minutes * MINUTE))).toEqual({
         reminded: 0,
         escalated: 0,
+        exhausted: 0,
       });
     }
     const kinds = (await outboxFor(row.id)).map((n) => n.kind);
     expect(kinds.filter((k) => k !== 'page' && k !== 'page.acknowledged')).toEqual([]);
   });
 
-  test('medium and low urgency are reminded but never escalate on their own; low by email only', async () => {
+  test('every urgency climbs the policy (the team’s word); low by email only', async () => {
     const r = await rotation();
     const medium = (await pageRotation(r.id, { message: 'Medium', urgency: 'medium' })).row;
     const low = (await pageRotation(r.id, { message: 'Low', urgency: 'low' }, people.iris)).row;
     const base = t.clock.now().getTime();
-    expect(await timers(new Date(base + 15 * MINUTE))).toEqual({ reminded: 2, escalated: 0 });
-    expect(await timers(new Date(base + 60 * MINUTE))).toEqual({ reminded: 0, escalated: 0 });
+    const none = { reminded: 0, escalated: 0, exhausted: 0 };
+    expect(await timers(new Date(base + 15 * MINUTE))).toEqual({ ...none, reminded: 2 });
+    expect(await timers(new Date(base + 30 * MINUTE))).toEqual({ ...none, escalated: 2 });
     const lowSent = await outboxFor(low.id);
     expect(new Set(lowSent.map((n) => n.channel))).toEqual(new Set(['email']));
+    expect(lowSent.filter((n) => n.kind === 'page.escalated').map((n) => n.userId)).toEqual([
+      people.noah.id,
+    ]);
     const warning = (await outboxFor(medium.id)).find((n) => n.kind === 'page.warning');
-    expect(warning?.content.text).toContain('It will not escalate on its own');
+    expect(warning?.content.text).toContain('it escalates to Noah Nakamura at');
     const [m] = await t.database.db.select().from(pages).where(eq(pages.id, medium.id));
-    expect(m.status).toBe('triggered');
+    expect(m).toMatchObject({ status: 'escalated', targetUserId: people.noah.id });
   });
 
-  test('after downtime an overdue page escalates without a stale reminder first', async () => {
+  test('after 3 hours down an overdue page takes one step; the next waits its full delay', async () => {
     const r = await rotation();
     const { row } = await pageRotation(r.id);
-    expect(await timers(new Date(row.createdAt.getTime() + 50 * MINUTE))).toEqual({
-      reminded: 0,
-      escalated: 1,
-    });
-    expect((await outboxFor(row.id)).some((n) => n.kind === 'page.reminder')).toBe(false);
+    const back = new Date(row.createdAt.getTime() + 180 * MINUTE);
+    const none = { reminded: 0, escalated: 0, exhausted: 0 };
+    expect(await timers(back)).toEqual({ ...none, reminded: 1 });
+    // A second run at the same instant sends nothing.
+    const before = (await outboxFor(row.id)).length;
+    expect(await timers(back)).toEqual(none);
+    expect((await outboxFor(row.id)).length).toBe(before);
+    expect(await timers(new Date(back.getTime() + 14 * MINUTE))).toEqual(none);
+    expect(await timers(new Date(back.getTime() + 15 * MINUTE))).toEqual({ ...none, escalated: 1 });
   });
 
-  test('pages of a suspended rotation take no automatic steps', async () => {
+  test('a suspended rotation notifies nobody: its steps are skipped and the policy runs out', async () => {
     const r = await rotation();
     const { row } = await pageRotation(r.id);
     const { rotations } = await import('../../db/schema');
@@ -515,7 +543,23 @@ describe('the clock: reminder and warning at 15 minutes, escalation at 30', () =
     expect(await timers(new Date(row.createdAt.getTime() + 40 * MINUTE))).toEqual({
       reminded: 0,
       escalated: 0,
+      exhausted: 1,
     });
+    const kinds = (await outboxFor(row.id)).map((n) => n.kind);
+    expect(kinds.filter((k) => k !== 'page' && k !== 'incident.exhausted')).toEqual([]);
+    const skips = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.action, 'incident.step_skipped'),
+          eq(auditEvents.targetId, String(row.id)),
+        ),
+      );
+    expect(skips.map((e) => [e.details.step, e.details.reason])).toEqual([
+      [1, 'rotation suspended'],
+      [2, 'rotation suspended'],
+    ]);
   });
 });
 
@@ -616,7 +660,7 @@ describe('reading pages', () => {
 });
 
 describe('the backup after a handoff (decision 130)', () => {
-  test('a page while the previous holder is backup also goes to them, without an acknowledgement link; not after the window, not at low urgency', async () => {
+  test('a page while the previous holder is backup also goes to them, without an acknowledgement link; not after the window; at low urgency by email', async () => {
     const r = await rotation();
     // Olivia hands the baton to Noah: she is backup for 15 minutes.
     const pass = await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
@@ -677,9 +721,13 @@ describe('the backup after a handoff (decision 130)', () => {
       'page.backup_notified',
     );
 
-    // A low-urgency page keeps the backup out; after 15 minutes there is no backup.
+    // A low-urgency page reaches the backup too (the policy names them), by email; after 15
+    // minutes there is no backup.
     const low = await pageRotation(r.id, { message: 'FYI', urgency: 'low' });
-    expect((await outboxFor(low.row.id)).map((n) => n.userId)).toEqual([people.noah.id]);
+    expect((await outboxFor(low.row.id)).map((n) => [n.userId, n.channel])).toEqual([
+      [people.noah.id, 'email'],
+      [people.olivia.id, 'email'],
+    ]);
     t.clock.set(new Date(handedOverAt + 15 * MINUTE));
     const later = await pageRotation(r.id, { message: 'Search is down' });
     expect((await outboxFor(later.row.id)).map((n) => n.userId)).toEqual([people.noah.id]);

@@ -42,13 +42,13 @@ import {
   lockPolicyRow,
 } from '../escalation-policies/escalation-policy-repository';
 import { insertHandoff, insertLatestHandoff } from '../handoffs/handoff-repository';
+import { defaultSeverity, raiseIncident } from '../incidents/incident-engine';
 import {
   notifyBatonPassed,
   notifyCoverageRequested,
   notifyOnCallTaken,
   notifyReassigned,
 } from '../notifications/notify';
-import { triggerPage } from '../paging/page-trigger';
 import {
   countScheduleEntries,
   deleteScheduleEntriesFrom,
@@ -767,16 +767,15 @@ export async function pageRotation(
     // The holder is a member (a database constraint): their row was read under the lock.
     const holder = members.find((m) => m.user.id === row.holderUserId)?.user;
     if (!holder) throw new AppError('NO_ONE_ON_CALL', ROTATION_MESSAGES.noOneOnCall);
-    // The page row, its acknowledgement link and its notifications (paging module).
-    await triggerPage(tx, deps, {
+    // A page is an incident on the rotation's policy (decision 204): its first step notifies.
+    await raiseIncident(tx, deps, {
       rotation: row,
-      pager: actor,
-      target: holder,
-      members: members.map((m) => m.user),
+      raisedBy: actor,
+      source: 'user',
       message: input.message,
+      severity: defaultSeverity(input.urgency),
       urgency: input.urgency,
       now: locked.now,
-      handoffTimings: timingsOf(deps),
     });
     return { sentTo: { name: personReader(deps.cipher, [actor])(holder).name } };
   });

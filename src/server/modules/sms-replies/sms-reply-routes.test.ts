@@ -4,9 +4,9 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages, smsReplyCodes } from '../../db/schema';
+import { runIncidentTimers as runPageTimers } from '../incidents/incident-timers';
 import { formatWhen } from '../notifications/message-layout';
 import { decryptContent } from '../notifications/outbox';
-import { runPageTimers } from '../paging/page-timers';
 import { twiml } from './sms-reply-routes';
 import { twilioSignature } from './twilio-signature';
 
@@ -309,7 +309,7 @@ describe('replying', () => {
     );
   });
 
-  test('an escalated page: the new recipient gets a code; the previous one is told it moved on', async () => {
+  test('an escalated page: the new recipient gets a code; the previous one, notified too, still answers for it (decision 204)', async () => {
     const { rotation, page: p } = await page();
     const oliviaCode = await codeIn(p.id);
     const res = await t.app.inject({
@@ -323,16 +323,23 @@ describe('replying', () => {
     const noahCode = /Reply ([0-9]{4}) to acknowledge/.exec(noahSms?.text ?? '')?.[1];
     expect(noahSms?.text).toContain(`Baton ESCALATED PAGE (High) ${rotation.name}`);
     expect(noahCode).toMatch(/^[0-9]{4}$/);
-    expect(message(await reply(OLIVIA_PHONE, oliviaCode))).toBe(
-      `Baton: page for ${rotation.name}: Only the person this page was sent to can acknowledge it.`,
-    );
     expect(message(await reply(NOAH_PHONE, noahCode as string))).toBe(
       `Baton: you acknowledged the page for ${rotation.name}.`,
     );
     expect(await pageRow(p.id)).toMatchObject({
       status: 'acknowledged',
       targetUserId: people.noah.id,
+      acknowledgedById: people.noah.id,
     });
+    // Olivia's code closed with the acknowledgement: it says who acknowledged it, and still resolves.
+    expect(message(await reply(OLIVIA_PHONE, oliviaCode))).toMatch(
+      new RegExp(
+        `^Baton: the page for ${rotation.name} was already acknowledged by Noah Nakamura at `,
+      ),
+    );
+    expect(message(await reply(OLIVIA_PHONE, `${oliviaCode}R`))).toBe(
+      `Baton: you resolved the page for ${rotation.name}.`,
+    );
   });
 
   test('anything but a code gets a short help text', async () => {

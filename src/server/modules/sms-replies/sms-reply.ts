@@ -3,11 +3,12 @@ import { normalizePhone } from '../../../shared/domain/notification-routing';
 import { parseSmsReply } from '../../../shared/domain/sms-replies';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import { AppError } from '../../http/errors';
+import { acknowledgeIncidentAs, resolveIncidentAs } from '../incidents/incident-actions';
+import { rotationRefOf } from '../incidents/incident-engine';
+import { findIncidentRow } from '../incidents/incident-repository';
 import { type SmsReplyOutcome, smsReplyAnswer } from '../notifications/messages';
 import { loadRecipients } from '../notifications/notify';
-import { acknowledgePage, resolvePage } from '../paging/page-actions';
 import type { PagingDeps } from '../paging/page-facts';
-import { findPageRow } from '../paging/paging-repository';
 import { findReplyCode, type ReplyCodeRow } from './reply-codes';
 
 /**
@@ -45,11 +46,11 @@ async function outcomeOf(
   if (code.closedAt === null || request.action === 'resolve') {
     try {
       if (request.action === 'acknowledge') {
-        const page = await acknowledgePage(deps, person, code.pageId, 'sms');
-        return { kind: 'acknowledged', rotationName: page.rotation.name };
+        await acknowledgeIncidentAs(deps, person, code.pageId, 'sms');
+        return { kind: 'acknowledged', rotationName: await nameOf(deps, code.pageId) };
       }
-      const page = await resolvePage(deps, person, code.pageId, 'sms');
-      return { kind: 'resolved', rotationName: page.rotation.name };
+      await resolveIncidentAs(deps, person, code.pageId, 'sms');
+      return { kind: 'resolved', rotationName: await nameOf(deps, code.pageId) };
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       // Refused: most often the page changed first (acknowledged, resolved, escalated on).
@@ -59,6 +60,12 @@ async function outcomeOf(
   return pageState(deps, code, person, null);
 }
 
+/** nameOf: what an incident's answers name: its rotation, or the policy it was raised on. */
+async function nameOf(deps: PagingDeps, incidentId: number): Promise<string> {
+  const found = await findIncidentRow(deps.database.db, incidentId);
+  return found ? rotationRefOf(found).name : '';
+}
+
 /** pageState says what became of a code's page: who acknowledged it and when, or its refusal. */
 async function pageState(
   deps: PagingDeps,
@@ -66,17 +73,17 @@ async function pageState(
   person: User,
   refusal: string | null,
 ): Promise<SmsReplyOutcome> {
-  const found = await findPageRow(deps.database.db, code.pageId);
+  const found = await findIncidentRow(deps.database.db, code.pageId);
   if (!found) return { kind: 'unknown-code', code: code.code };
-  const { page, rotation } = found;
+  const { page } = found;
+  const rotation = rotationRefOf(found);
   const timeZone = zoneOrUtc(person.timezone);
   if (page.status === 'acknowledged' && page.acknowledgedAt) {
+    const byId = page.acknowledgedById ?? page.targetUserId;
     const by =
-      page.targetUserId === null
+      byId === null
         ? undefined
-        : (await loadRecipients(deps.database.db, deps.cipher, [page.targetUserId])).get(
-            page.targetUserId,
-          );
+        : (await loadRecipients(deps.database.db, deps.cipher, [byId])).get(byId);
     return {
       kind: 'already-acknowledged',
       rotationName: rotation.name,

@@ -1,0 +1,135 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import { INCIDENT_MESSAGES } from '../../../shared/contracts/incidents';
+import type { User } from '../../../shared/contracts/users';
+import { insertRotation } from '../../db/factories';
+import { pages } from '../../db/schema';
+
+/**
+ * The incident action routes (decision 204) through the app: the contract's refusals of bad
+ * input, and 404 before 403 before the incident's state. (Their answers on success are the
+ * incident reads', written separately; the services' effects are incident-engine.test.ts's.)
+ */
+
+let t: TestApp;
+const people = {} as Record<'manager' | 'holder' | 'stranger', User>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  people.manager = await t.createUser({ name: 'Mo Manager', roles: ['manager'] });
+  people.holder = await t.createUser({ name: 'Hal Holder' });
+  people.stranger = await t.createUser({ name: 'Stan Stranger' });
+});
+afterAll(() => t.close());
+
+async function call(user: User, url: string, payload: unknown = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url,
+    payload: payload as never,
+    headers: { origin: 'http://localhost:80', cookie: await t.cookieFor(user) },
+  });
+}
+
+async function paged() {
+  const rotation = await insertRotation(t.database.db, {
+    memberIds: [people.holder.id],
+    holderId: people.holder.id,
+    createdById: people.manager.id,
+  });
+  const res = await call(people.manager, `/api/rotations/${rotation.id}/page`, {
+    message: 'Disk almost full',
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  expect(res.json()).toEqual({ sentTo: { name: 'Hal Holder' } });
+  const [row] = await t.database.db.select().from(pages).where(eq(pages.rotationId, rotation.id));
+  return { rotation, row };
+}
+
+describe('raising', () => {
+  test('the rotation or the policy, exactly one; a title', async () => {
+    const neither = await call(people.manager, '/api/incidents', { title: 'Down' });
+    expect(neither.statusCode).toBe(400);
+    expect(neither.json().fields).toEqual({ rotationId: INCIDENT_MESSAGES.where });
+    const both = await call(people.manager, '/api/incidents', {
+      title: 'Down',
+      rotationId: 1,
+      escalationPolicyId: 1,
+    });
+    expect(both.statusCode).toBe(400);
+    expect(both.json().fields).toEqual({ escalationPolicyId: INCIDENT_MESSAGES.both });
+    const untitled = await call(people.manager, '/api/incidents', { title: ' ', rotationId: 1 });
+    expect(untitled.statusCode).toBe(400);
+    expect(untitled.json().fields).toEqual({ title: INCIDENT_MESSAGES.titleRequired });
+  });
+
+  test('404 for a rotation that does not exist; 403 for one the caller may not page', async () => {
+    expect(
+      (await call(people.manager, '/api/incidents', { title: 'Down', rotationId: 999_999 }))
+        .statusCode,
+    ).toBe(404);
+    const { rotation } = await paged();
+    const refused = await call(people.stranger, '/api/incidents', {
+      title: 'Down',
+      rotationId: rotation.id,
+    });
+    expect([refused.statusCode, refused.json().message]).toEqual([
+      403,
+      INCIDENT_MESSAGES.mayNotRaise,
+    ]);
+  });
+});
+
+describe('acting on an incident', () => {
+  test('404 before 403 before the state', async () => {
+    const { row } = await paged();
+    for (const action of ['acknowledge', 'resolve']) {
+      expect((await call(people.stranger, `/api/incidents/999999/${action}`)).statusCode).toBe(404);
+      const refused = await call(people.stranger, `/api/incidents/${row.id}/${action}`);
+      expect([refused.statusCode, refused.json().message]).toEqual([
+        403,
+        INCIDENT_MESSAGES.mayNotAct,
+      ]);
+    }
+    const escalate = await call(people.stranger, `/api/incidents/${row.id}/escalate`, {
+      reason: 'Nobody answers',
+    });
+    expect(escalate.statusCode).toBe(403);
+    const reassign = await call(people.stranger, `/api/incidents/${row.id}/reassign`, {
+      userId: people.stranger.id,
+    });
+    expect(reassign.statusCode).toBe(403);
+    // The page was acknowledged first (Page API): escalating the incident is a 409 with its words.
+    const ack = await call(people.holder, `/api/pages/${row.id}/acknowledge`);
+    expect(ack.statusCode, ack.body).toBe(200);
+    const late = await call(people.manager, `/api/incidents/${row.id}/escalate`, {
+      reason: 'Nobody answers',
+    });
+    expect([late.statusCode, late.json().message]).toEqual([
+      409,
+      INCIDENT_MESSAGES.escalateAcknowledged,
+    ]);
+    const again = await call(people.manager, `/api/incidents/${row.id}/acknowledge`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toMatch(
+      /^This incident was already acknowledged by Hal Holder at /,
+    );
+  });
+
+  test('bad input is a 400 with the contract’s words', async () => {
+    const { row } = await paged();
+    const noReason = await call(people.manager, `/api/incidents/${row.id}/escalate`, {
+      reason: '',
+    });
+    expect(noReason.statusCode).toBe(400);
+    expect(noReason.json().fields).toEqual({ reason: 'Please enter a reason' });
+    const stepZero = await call(people.manager, `/api/incidents/${row.id}/escalate`, {
+      reason: 'x',
+      toStep: 0,
+    });
+    expect(stepZero.statusCode).toBe(400);
+    const noPerson = await call(people.manager, `/api/incidents/${row.id}/reassign`, {});
+    expect(noPerson.statusCode).toBe(400);
+  });
+});

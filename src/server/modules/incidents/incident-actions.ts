@@ -1,0 +1,512 @@
+import {
+  INCIDENT_MESSAGES,
+  type Incident,
+  type IncidentInput,
+  type Severity,
+} from '../../../shared/contracts/incidents';
+import type { User } from '../../../shared/contracts/users';
+import { escalateByHand, reachStep } from '../../../shared/domain/escalation';
+import { type IncidentFacts, incidentActions } from '../../../shared/domain/incidents';
+import type { PageStatus, Urgency } from '../../../shared/domain/paging';
+import { canPageRotation, managesPolicy } from '../../../shared/domain/permissions-rotation';
+import { hasRole } from '../../../shared/domain/roles';
+import { pageRefusal } from '../../../shared/domain/rotation';
+import { zoneOrUtc } from '../../../shared/domain/time-zones';
+import type { Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
+import { type AppError, conflict, forbidden, notFound } from '../../http/errors';
+import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
+import { formatWhen } from '../notifications/message-layout';
+import {
+  pageAcknowledgedNotice,
+  pageEscalatedToYouMessage,
+  pageResolvedNotice,
+  publicBaseUrl,
+} from '../notifications/messages';
+import { loadRecipients, toInput } from '../notifications/notify';
+import { enqueueNotifications } from '../notifications/outbox';
+import { ackToken, ackUrl, hashAckToken } from '../paging/ack-token';
+import { emailOnly } from '../paging/page-facts';
+import { pageMessageOf, sealReason } from '../paging/page-message';
+import { listMemberRoles } from '../paging/paging-repository';
+import {
+  listMembersWithRoles,
+  listRotationsUsingPolicies,
+  lockRotationRow,
+} from '../rotations/rotation-repository';
+import { refusalError } from '../rotations/rotation-service';
+import { closeReplyCodes, replyCodeFor } from '../sms-replies/reply-codes';
+import {
+  type IncidentDeps,
+  progressOf,
+  raiseIncident,
+  rotationRefOf,
+  type StepDeps,
+  takeStep,
+} from './incident-engine';
+import { getIncident } from './incident-reads';
+import {
+  type IncidentRow,
+  insertIncidentEvent,
+  type LockedIncident,
+  lockIncidentRow,
+  updateIncidentRow,
+} from './incident-repository';
+
+/**
+ * What people do to an incident (issue 16, decision 204): acknowledge, resolve, escalate (to the
+ * next step or step N), reassign, raise. Each is ONE transaction holding the incident row's lock;
+ * who may is isIncidentResponder's rule, checked 404 before 403 before the incident's state. The
+ * legacy Page API acts through the same steps (markAcknowledged, markResolved).
+ */
+
+export type ActedVia = 'app' | 'link' | 'sms' | 'integration';
+
+const actorOf = (user: User) => ({ roles: user.roles, userId: user.id });
+
+/** factsOf: who answers for a locked incident (its rotation's creator and members). */
+async function factsOf(tx: Tx, locked: LockedIncident): Promise<IncidentFacts> {
+  const { page, rotation } = locked;
+  const members = rotation ? await listMemberRoles(tx, [rotation.id]) : [];
+  return {
+    status: page.status as PageStatus,
+    raisedById: page.pagedById,
+    notifiedIds: page.notifiedIds,
+    rotation: rotation
+      ? { createdById: rotation.createdById, memberUserIds: members.map((m) => m.userId) }
+      : null,
+  };
+}
+
+/** inIncident runs `work` in one transaction holding the incident row's lock (404 when none). */
+async function inIncident<T>(
+  deps: IncidentDeps,
+  id: number,
+  work: (tx: Tx, locked: LockedIncident, now: Date) => Promise<T>,
+): Promise<T> {
+  return deps.database.db.transaction(async (tx) => {
+    const locked = await lockIncidentRow(tx, id);
+    if (!locked) throw notFound(INCIDENT_MESSAGES.notFound);
+    return work(tx, locked, deps.clock.now());
+  });
+}
+
+/** The 409 of an incident someone acknowledged first: who and when, in the reader's zone. */
+async function acknowledgedRefusal(
+  tx: Tx,
+  deps: IncidentDeps,
+  page: IncidentRow,
+  reader: User,
+): Promise<AppError> {
+  const byId = page.acknowledgedById ?? page.targetUserId;
+  const by = byId === null ? undefined : (await loadRecipients(tx, deps.cipher, [byId])).get(byId);
+  const at = formatWhen(page.acknowledgedAt ?? page.stepStartedAt, zoneOrUtc(reader.timezone));
+  return conflict(INCIDENT_MESSAGES.acknowledgedBy(by?.name ?? 'a former member', at));
+}
+
+/**
+ * markAcknowledged acknowledges a locked open incident: the climb stops, its SMS reply codes close
+ * (decision 201), and the person who raised it is told.
+ */
+export async function markAcknowledged(
+  tx: Tx,
+  deps: StepDeps,
+  locked: LockedIncident,
+  how: { byUserId: number | null; via: ActedVia; now: Date },
+): Promise<void> {
+  const { page } = locked;
+  const rotation = rotationRefOf(locked);
+  await updateIncidentRow(tx, page.id, {
+    status: 'acknowledged',
+    acknowledgedAt: how.now,
+    acknowledgedById: how.byUserId,
+  });
+  await closeReplyCodes(tx, page.id, how.now);
+  await insertIncidentEvent(tx, {
+    actorUserId: how.byUserId,
+    action: 'page.acknowledged',
+    incidentId: page.id,
+    details: { via: how.via, rotationName: rotation.name },
+    at: how.now,
+  });
+  if (page.pagedById === null || page.pagedById === how.byUserId) return;
+  const people = await loadRecipients(tx, deps.cipher, [page.pagedById, how.byUserId]);
+  const pager = people.get(page.pagedById);
+  if (!pager) return;
+  const byName =
+    how.byUserId === null ? 'The recipient' : (people.get(how.byUserId)?.name ?? 'The recipient');
+  await enqueueNotifications(tx, deps.cipher, how.now, [
+    toInput(
+      `page:${page.id}:acknowledged`,
+      'page.acknowledged',
+      pager,
+      pageAcknowledgedNotice({
+        baseUrl: publicBaseUrl(deps.config),
+        rotation,
+        byName,
+        at: how.now,
+        timeZone: zoneOrUtc(pager.timezone),
+      }),
+      { emailOnly: emailOnly(page.urgency), pageId: page.id },
+    ),
+  ]);
+}
+
+/**
+ * markResolved resolves a locked incident; its SMS reply codes close; the people it is with, if
+ * it was still open, are told it needs nothing more.
+ */
+export async function markResolved(
+  tx: Tx,
+  deps: StepDeps,
+  locked: LockedIncident,
+  how: { actor: User; via: ActedVia; now: Date },
+): Promise<void> {
+  const { page } = locked;
+  const status = page.status as PageStatus;
+  const rotation = rotationRefOf(locked);
+  await updateIncidentRow(tx, page.id, {
+    status: 'resolved',
+    resolvedAt: how.now,
+    resolvedById: how.actor.id,
+  });
+  await closeReplyCodes(tx, page.id, how.now);
+  await insertIncidentEvent(tx, {
+    actorUserId: how.actor.id,
+    action: 'page.resolved',
+    incidentId: page.id,
+    details: {
+      rotationName: rotation.name,
+      from: status,
+      ...(how.via === 'app' ? {} : { via: how.via }),
+    },
+    at: how.now,
+  });
+  if (status !== 'triggered' && status !== 'escalated') return;
+  const told = page.assigneeIds.filter((id) => id !== how.actor.id);
+  if (told.length === 0) return;
+  const people = await loadRecipients(tx, deps.cipher, told);
+  const message = pageMessageOf(page, deps.cipher);
+  await enqueueNotifications(
+    tx,
+    deps.cipher,
+    how.now,
+    [...people.values()].map((person) =>
+      toInput(
+        `page:${page.id}:resolved`,
+        'page.resolved',
+        person,
+        pageResolvedNotice({
+          baseUrl: publicBaseUrl(deps.config),
+          rotation,
+          byName: how.actor.name,
+          message,
+        }),
+        { emailOnly: emailOnly(page.urgency), pageId: page.id },
+      ),
+    ),
+  );
+}
+
+/** refuseUnless: 403 unless the actor may, then the state's refusal. */
+async function allowed(
+  tx: Tx,
+  locked: LockedIncident,
+  actor: User,
+  action: keyof ReturnType<typeof incidentActions>,
+) {
+  const facts = await factsOf(tx, locked);
+  const may = incidentActions(actorOf(actor), { ...facts, status: 'triggered' });
+  if (!may[action]) throw forbidden(INCIDENT_MESSAGES.mayNotAct);
+  return incidentActions(actorOf(actor), facts)[action];
+}
+
+/**
+ * acknowledgeIncidentAs acknowledges an incident as a responder; the first acknowledgement stops
+ * the climb, a later one is a 409 saying who acknowledged it and when. Returns the row.
+ */
+export async function acknowledgeIncidentAs(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+  via: ActedVia = 'app',
+): Promise<void> {
+  await inIncident(deps, id, async (tx, locked, now) => {
+    if (!(await allowed(tx, locked, actor, 'acknowledge'))) {
+      if (locked.page.status === 'resolved') throw conflict(INCIDENT_MESSAGES.alreadyResolved);
+      throw await acknowledgedRefusal(tx, deps, locked.page, actor);
+    }
+    await markAcknowledged(tx, deps, locked, { byUserId: actor.id, via, now });
+  });
+}
+
+/** acknowledgeIncident: POST /api/incidents/{id}/acknowledge. */
+export async function acknowledgeIncident(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+): Promise<Incident> {
+  await acknowledgeIncidentAs(deps, actor, id);
+  return getIncident(deps, actor, id);
+}
+
+/** resolveIncidentAs resolves an incident as a responder (once). */
+export async function resolveIncidentAs(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+  via: ActedVia = 'app',
+): Promise<void> {
+  await inIncident(deps, id, async (tx, locked, now) => {
+    if (!(await allowed(tx, locked, actor, 'resolve'))) {
+      throw conflict(INCIDENT_MESSAGES.alreadyResolved);
+    }
+    await markResolved(tx, deps, locked, { actor, via, now });
+  });
+}
+
+/** resolveIncident: POST /api/incidents/{id}/resolve. */
+export async function resolveIncident(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+): Promise<Incident> {
+  await resolveIncidentAs(deps, actor, id);
+  return getIncident(deps, actor, id);
+}
+
+/**
+ * escalateIncidentAs escalates an open incident by hand, with a reason, to the next step or to
+ * step `toStep` (zero-based): the 'incident.escalated' event with the reason sealed, then the step
+ * (its notifications, or its skip). 409 once acknowledged or resolved, or past the last step.
+ */
+export async function escalateIncidentAs(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+  input: { reason: string; toStep?: number },
+): Promise<void> {
+  await inIncident(deps, id, async (tx, locked, now) => {
+    if (!(await allowed(tx, locked, actor, 'escalate'))) {
+      if (locked.page.status === 'resolved') throw conflict(INCIDENT_MESSAGES.alreadyResolved);
+      throw conflict(INCIDENT_MESSAGES.escalateAcknowledged);
+    }
+    await escalateLocked(tx, deps, locked, actor, { ...input, now });
+  });
+}
+
+/** escalateLocked: the escalation by hand of a locked open incident. */
+export async function escalateLocked(
+  tx: Tx,
+  deps: IncidentDeps,
+  locked: LockedIncident,
+  actor: User,
+  input: { reason: string; toStep?: number; now: Date },
+): Promise<IncidentRow> {
+  const { page } = locked;
+  const moved = escalateByHand(page.policy, progressOf(page), input.now, input.toStep);
+  if (!moved.ok) throw conflict(moved.message);
+  const [eventId] = await allocateIds(tx, 'audit_events');
+  await insertIncidentEvent(tx, {
+    id: eventId,
+    actorUserId: actor.id,
+    action: 'incident.escalated',
+    incidentId: page.id,
+    details: {
+      fromStep: page.stepIndex,
+      toStep: moved.progress.stepIndex,
+      loop: moved.progress.loop,
+      automatic: false,
+      ...sealReason(deps.cipher, eventId, input.reason),
+    },
+    at: input.now,
+  });
+  return takeStep(tx, deps, locked, moved.progress, input.now, {
+    automatic: false,
+    actorId: actor.id,
+    reason: input.reason,
+  });
+}
+
+/** escalateIncident: POST /api/incidents/{id}/escalate (toStep one-based in the API). */
+export async function escalateIncident(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+  input: { reason: string; toStep?: number },
+): Promise<Incident> {
+  await escalateIncidentAs(deps, actor, id, {
+    reason: input.reason,
+    toStep: input.toStep === undefined ? undefined : input.toStep - 1,
+  });
+  return getIncident(deps, actor, id);
+}
+
+/**
+ * reassignIncident gives an incident to one person: they are notified (with a link and a reply
+ * code), it is with them alone, and the climb restarts from them: the policy's step 1 follows
+ * after step 0's delay. An acknowledged incident is triggered again. 404 for an unknown person.
+ */
+export async function reassignIncident(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+  input: { userId: number; reason?: string },
+): Promise<Incident> {
+  await reassignIncidentAs(deps, actor, id, input);
+  return getIncident(deps, actor, id);
+}
+
+/** reassignIncidentAs: reassignIncident's change, answering nothing. */
+export async function reassignIncidentAs(
+  deps: IncidentDeps,
+  actor: User,
+  id: number,
+  input: { userId: number; reason?: string },
+): Promise<void> {
+  await inIncident(deps, id, async (tx, locked, now) => {
+    if (!(await allowed(tx, locked, actor, 'reassign'))) {
+      throw conflict(INCIDENT_MESSAGES.alreadyResolved);
+    }
+    const { page } = locked;
+    const people = await loadRecipients(tx, deps.cipher, [input.userId, page.pagedById]);
+    const person = people.get(input.userId);
+    if (!person) throw notFound(INCIDENT_MESSAGES.noPerson);
+    const [eventId] = await allocateIds(tx, 'audit_events');
+    await insertIncidentEvent(tx, {
+      id: eventId,
+      actorUserId: actor.id,
+      action: 'incident.reassigned',
+      incidentId: page.id,
+      details: {
+        toUserId: person.id,
+        ...(input.reason ? sealReason(deps.cipher, eventId, input.reason) : {}),
+      },
+      at: now,
+    });
+    const progress = reachStep({ stepIndex: 0, loop: 0 }, now);
+    const token = ackToken(deps.cipher, {
+      pageId: page.id,
+      targetUserId: person.id,
+      stepStart: now,
+    });
+    await updateIncidentRow(tx, page.id, {
+      status: 'escalated',
+      escalatedAt: now,
+      acknowledgedAt: null,
+      acknowledgedById: null,
+      exhaustedAt: null,
+      stepIndex: progress.stepIndex,
+      loop: progress.loop,
+      stepStartedAt: progress.stepStartedAt,
+      stepSkipped: false,
+      assigneeIds: [person.id],
+      notifiedIds: [...new Set([...page.notifiedIds, person.id])],
+      targetUserId: person.id,
+      ackTokenHash: hashAckToken(token),
+    });
+    const baseUrl = publicBaseUrl(deps.config);
+    const options = { emailOnly: emailOnly(page.urgency), pageId: page.id };
+    const pager = page.pagedById === null ? undefined : people.get(page.pagedById);
+    await enqueueNotifications(tx, deps.cipher, now, [
+      toInput(
+        `page:${page.id}:reassigned:${now.getTime()}`,
+        'page.escalated',
+        person,
+        pageEscalatedToYouMessage({
+          baseUrl,
+          rotation: rotationRefOf(locked),
+          timeZone: zoneOrUtc(person.timezone),
+          pagerName: pager?.name ?? null,
+          message: pageMessageOf(page, deps.cipher),
+          urgency: page.urgency as Urgency,
+          ackUrl: ackUrl(baseUrl, token),
+          createdAt: page.createdAt,
+          fromName: actor.name,
+          reason: input.reason ?? `Reassigned by ${actor.name}`,
+          escalatedAt: now,
+          replyCode: await replyCodeFor(tx, deps, {
+            pageId: page.id,
+            recipient: person,
+            emailOnly: options.emailOnly,
+            now,
+          }),
+        }),
+        options,
+      ),
+    ]);
+  });
+}
+
+/**
+ * raiseIncidentFor raises an incident for a person: on a rotation (who may page it may; a
+ * suspended rotation or nobody on call is refused as a page is), or on an escalation policy alone
+ * (incident managers and administrators, or a manager who manages the policy).
+ */
+export async function raiseIncidentFor(
+  deps: IncidentDeps,
+  actor: User,
+  input: IncidentInput,
+): Promise<Incident> {
+  const id = await raiseIncidentAs(deps, actor, input);
+  return getIncident(deps, actor, id);
+}
+
+/** raiseIncidentAs: raiseIncidentFor's change; answers the new incident's id. */
+export async function raiseIncidentAs(
+  deps: IncidentDeps,
+  actor: User,
+  input: IncidentInput,
+): Promise<number> {
+  const now = deps.clock.now();
+  const urgency = (input.urgency ?? 'high') as Urgency;
+  const fields = {
+    raisedBy: actor,
+    source: 'user' as const,
+    title: input.title,
+    message: input.title,
+    severity: (input.severity ?? 'P2') as Severity,
+    urgency,
+    description: input.description,
+    impact: input.impact,
+    troubleshootingSteps: input.troubleshootingSteps,
+    now,
+  };
+  return deps.database.db.transaction(async (tx) => {
+    if (input.rotationId !== undefined) {
+      const row = await lockRotationRow(tx, input.rotationId);
+      if (!row) throw notFound('Rotation not found');
+      const members = await listMembersWithRoles(tx, row.id);
+      const managed = {
+        createdById: row.createdById,
+        memberUserIds: members.map((m) => m.member.userId),
+      };
+      if (!canPageRotation(actorOf(actor), managed)) {
+        throw forbidden(INCIDENT_MESSAGES.mayNotRaise);
+      }
+      const refusal = pageRefusal({
+        type: row.type as 'fixed',
+        suspended: row.suspended,
+        currentOnCallUserId: row.holderUserId,
+        members: members.map((m) => ({ userId: m.member.userId, order: m.member.order })),
+      });
+      if (refusal) throw refusalError(refusal);
+      const raised = await raiseIncident(tx, deps, { ...fields, rotation: row });
+      return raised.id;
+    }
+    const policyId = input.escalationPolicyId as number;
+    const policy = await findPolicyRow(tx, policyId);
+    if (!policy) throw notFound('Escalation policy not found');
+    const users = await listRotationsUsingPolicies(tx, [policyId]);
+    const facts = {
+      createdById: policy.createdById,
+      rotations: users.filter((r) => r.escalationPolicyId === policyId),
+    };
+    const may =
+      hasRole(actor.roles, 'incident_manager') ||
+      (hasRole(actor.roles, 'manager') && managesPolicy(actorOf(actor), facts));
+    if (!may) throw forbidden(INCIDENT_MESSAGES.mayNotRaise);
+    const raised = await raiseIncident(tx, deps, { ...fields, rotation: null, policyId });
+    return raised.id;
+  });
+}
