@@ -45,12 +45,9 @@ test('an administrator creates a policy, reorders its steps, previews it and ass
   await page.getByRole('link', { name: 'New policy' }).click();
   await expect(page.getByRole('heading', { name: 'New escalation policy' })).toBeVisible();
   await expect(
-    page.getByText(
-      'Policies are saved and previewed; paging starts following them in a coming release.',
-      {
-        exact: false,
-      },
-    ),
+    page.getByText('An incident keeps a copy of the policy as it was when it was raised', {
+      exact: false,
+    }),
   ).toBeVisible();
 
   await page.getByLabel('Policy name').fill(policyName);

@@ -207,8 +207,10 @@ describe('what a deletion takes with it', () => {
                    (${rotation.id}, ${stays.id}, ${gone.id}, ${at}, ${later})`);
     await exec(sql`insert into handoffs (rotation_id, from_user_id, to_user_id, kind)
                    values (${rotation.id}, ${gone.id}, ${stays.id}, 'pass'), (${rotation.id}, ${stays.id}, ${gone.id}, 'pass')`);
-    await exec(sql`insert into pages (rotation_id, paged_by_id, target_user_id, message)
-                   values (${rotation.id}, ${gone.id}, ${stays.id}, 'disk full'), (${rotation.id}, ${stays.id}, ${gone.id}, 'disk full')`);
+    const policy = JSON.stringify({ name: 'Copy', repeat: 0, steps: [] });
+    await exec(sql`insert into pages (rotation_id, paged_by_id, target_user_id, message, policy)
+                   values (${rotation.id}, ${gone.id}, ${stays.id}, 'disk full', ${policy}::jsonb),
+                          (${rotation.id}, ${stays.id}, ${gone.id}, 'disk full', ${policy}::jsonb)`);
     await exec(sql`insert into audit_events (actor_user_id, action, target_type, target_id)
                    values (${gone.id}, 'rotation.updated', 'rotation', ${String(rotation.id)})`);
     await exec(sql`insert into invitations (name_enc, email_enc, email_index, role, token_hash, expires_at, invited_by_id, accepted_user_id)

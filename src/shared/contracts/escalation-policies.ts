@@ -26,9 +26,8 @@ export type StepAssignment = (typeof STEP_ASSIGNMENTS)[number];
 /** How many more times the whole policy may run after its last step (the 0–9). */
 export const REPEAT_MAX = 9;
 /**
- * The longest delay a step may have: one day. Automatic paging steps are not taken for a page
- * left open longer than a day (PAGE_TIMINGS.automaticStepsWithinMs), so a longer delay would be
- * a step that never comes.
+ * The longest delay a step may have: one day, as long as an acknowledgement link works
+ * (PAGE_TIMINGS.ackLinkValidMs); waiting longer than that for a person is not paging.
  */
 export const DELAY_MINUTES_MAX = 24 * 60;
 /** Bounds that keep a policy something a person can read on one screen. */

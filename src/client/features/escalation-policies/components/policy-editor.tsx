@@ -243,11 +243,10 @@ export function PolicyEditor({ policy }: { policy: EscalationPolicy | null }) {
       </Form>
       <div className="grid gap-4 xl:sticky xl:top-4">
         <Alert tone="info">
-          <AlertTitle>Not yet used for paging</AlertTitle>
+          <AlertTitle>Changes apply to new incidents</AlertTitle>
           <AlertDescription>
-            Policies are saved and previewed; paging starts following them in a coming release.
-            Until then a page goes to the holder, reminds at 15 minutes and escalates to the next
-            member at 30.
+            An incident keeps a copy of the policy as it was when it was raised, so incidents
+            already climbing go on as they started.
           </AlertDescription>
         </Alert>
         {policy ? (

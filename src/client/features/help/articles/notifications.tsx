@@ -185,8 +185,11 @@ export function PagingOnCallArticle() {
             notify right now.
           </p>
           <p>
-            Policies are saved and previewed; paging starts following them in a coming release.
-            Until then every page follows the flow above.
+            A page, and every incident, climbs its rotation's policy step by step until someone it
+            notified acknowledges it. A step that would reach nobody right now (a suspended
+            rotation, nobody on call, outside the step's hours) is skipped at once and the skip is
+            written in the incident's timeline. An incident keeps a copy of the policy as it was
+            when it was raised, so editing a policy changes only the incidents raised after.
           </p>
         </TabsContent>
         <TabsContent value="rotation" className="space-y-4 pt-4">

@@ -1,6 +1,6 @@
 import { type HandoffTimings, handoffTimingsInMinutes } from '@shared/contracts/help';
 import { DEFAULT_HANDOFF_TIMINGS } from '@shared/domain/handoff-flow';
-import { PAGE_TIMINGS, URGENCY_POLICY } from '@shared/domain/paging';
+import { PAGE_TIMINGS } from '@shared/domain/paging';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -59,34 +59,29 @@ describe('the handoff flow in the help shows the server’s timings', () => {
   });
 });
 
-describe('the paging flow in the help follows the paging constants', () => {
-  const policy = structuredClone(URGENCY_POLICY);
+describe('the paging flow in the help follows the default escalation policy', () => {
   const timings = { ...PAGE_TIMINGS };
   afterEach(() => {
-    Object.assign(URGENCY_POLICY, structuredClone(policy));
     Object.assign(PAGE_TIMINGS, timings);
   });
 
-  test('reminder, escalation and link lifetime from PAGE_TIMINGS; who escalates from URGENCY_POLICY', () => {
+  test('reminder, escalation and the end of the policy from the default policy; link lifetime', () => {
     const flow = text(createElement(PagingFlowSteps));
+    expect(flow).toContain('15 minutes without acknowledgement — a reminder');
+    expect(flow).toContain('30 minutes without acknowledgement — the next person');
+    expect(flow).toContain('45 minutes without acknowledgement — the policy has run out');
     expect(flow).toContain(
-      `${minutesText(PAGE_TIMINGS.reminderAfterMs / 60_000)} without acknowledgement — a reminder`,
+      'Every urgency follows these steps. Low-urgency pages go by email only.',
     );
-    expect(flow).toContain('15 minutes without acknowledgement');
-    expect(flow).toContain('30 minutes without acknowledgement — automatic escalation');
-    expect(flow).toContain('(high urgency only; the others are escalated by hand)');
     expect(flow).toContain('expires after 1 day');
-    expect(flow).toContain('Low-urgency pages go by email only.');
-    expect(flow).toContain('they get a copy (high and medium urgency).');
   });
 
   test('other constants, other words', () => {
     Object.assign(PAGE_TIMINGS, { reminderAfterMs: 10 * 60_000, escalateAfterMs: 45 * 60_000 });
-    URGENCY_POLICY.medium.autoEscalate = true;
     const flow = text(createElement(PagingFlowSteps));
     expect(flow).toContain('10 minutes without acknowledgement — a reminder');
-    expect(flow).toContain('45 minutes without acknowledgement — automatic escalation');
-    expect(flow).toContain('(high and medium urgency only;');
+    expect(flow).toContain('45 minutes without acknowledgement — the next person');
+    expect(flow).toContain('55 minutes without acknowledgement — the policy has run out');
     expect(urgenciesWhere((p) => p.emailOnly)).toBe('Low');
   });
 });

@@ -1,6 +1,6 @@
 import type { HandoffTimings } from '@shared/contracts/help';
-import { URGENCIES } from '@shared/contracts/rotations';
-import { PAGE_TIMINGS, URGENCY_POLICY } from '@shared/domain/paging';
+import { defaultEscalationPolicy } from '@shared/domain/escalation';
+import { PAGE_TIMINGS } from '@shared/domain/paging';
 import { minutesText, msText, urgenciesWhere } from '../lib/durations';
 
 /*
@@ -44,7 +44,7 @@ export function HandoffStandardSteps({ timings: t }: { timings: HandoffTimings }
       <li>
         <strong>Backup</strong> — after any handoff the previous holder stays backup for{' '}
         {minutesText(t.backupMinutes)}, in case the new holder needs context. A page sent meanwhile
-        reaches them too{URGENCY_POLICY.low.notifyBackup ? '' : ' (except low-urgency pages)'}.
+        reaches them too.
       </li>
     </ol>
   );
@@ -68,43 +68,46 @@ export function HandoffEmergencySteps({ timings: t }: { timings: HandoffTimings 
   );
 }
 
-/** PagingFlowSteps is the paging flow, from the paging constants and the urgency rules. */
+/**
+ * PagingFlowSteps is the paging flow: every rotation's default escalation policy, read from the
+ * shared defaultEscalationPolicy the server creates rotations with, and the urgency rule.
+ */
 export function PagingFlowSteps() {
-  const reminded = urgenciesWhere((p) => p.remind);
-  const remindsAll = URGENCIES.every((u) => URGENCY_POLICY[u].remind);
-  const escalated = urgenciesWhere((p) => p.autoEscalate);
+  const steps = defaultEscalationPolicy({ id: 0, name: '' }).steps;
   const emailOnly = urgenciesWhere((p) => p.emailOnly);
-  const backedUp = urgenciesWhere((p) => p.notifyBackup);
+  let at = 0;
+  const starts = steps.map((step) => {
+    const start = at;
+    at += step.delayMinutes;
+    return start;
+  });
   return (
     <>
       <ol>
         <li>
-          <strong>0 minutes</strong> — the page goes to the person on call
-          {backedUp
-            ? `; while the previous holder is still backup after a handoff, they get a copy (${backedUp.toLowerCase()} urgency)`
-            : ''}
-          .
+          <strong>0 minutes</strong> — the page goes to the person on call; while the previous
+          holder is still backup after a handoff, they get a copy.
         </li>
         <li>
-          <strong>{msText(PAGE_TIMINGS.reminderAfterMs)}</strong> without acknowledgement — a
-          reminder to the person paged and a warning to you
-          {reminded && !remindsAll ? ` (${reminded.toLowerCase()} urgency)` : ''}.
+          <strong>{minutesText(starts[1])}</strong> without acknowledgement — a reminder to the
+          person paged and a warning to you.
         </li>
         <li>
-          <strong>{msText(PAGE_TIMINGS.escalateAfterMs)}</strong> without acknowledgement —
-          automatic escalation to the next person in the rotation
-          {escalated
-            ? ` (${escalated.toLowerCase()} urgency only; the others are escalated by hand)`
-            : ' (by hand only)'}
-          .
+          <strong>{minutesText(starts[2])}</strong> without acknowledgement — the next person in the
+          rotation is paged.
+        </li>
+        <li>
+          <strong>{minutesText(at)}</strong> without acknowledgement — the policy has run out: the
+          incident stays open and the rotation's managers and you are told.
         </li>
         <li>At any time, the page can be escalated by hand, with a reason.</li>
       </ol>
       <p>
-        The person paged acknowledges in Baton, or from the link in the email or text message, which
-        needs no sign-in, works once and expires after {msText(PAGE_TIMINGS.ackLinkValidMs)}.
-        Nothing more is sent once a page is acknowledged.
-        {emailOnly ? ` ${emailOnly}-urgency pages go by email only.` : ''}
+        Every urgency follows these steps.
+        {emailOnly ? ` ${emailOnly}-urgency pages go by email only.` : ''} The person paged
+        acknowledges in Baton, by replying to the text message, or from the link in the email or
+        text message, which needs no sign-in, works once and expires after{' '}
+        {msText(PAGE_TIMINGS.ackLinkValidMs)}. Nothing more is sent once a page is acknowledged.
       </p>
     </>
   );
