@@ -82,18 +82,31 @@ const boundaryKinds = sql.join(
 
 /**
  * listFixedFlowRows returns the active fixed rotations whose next boundary is at or before
- * `horizon` (one statement), or just the rotations `ids`, locked (`for update skip locked`: a
- * rotation another transaction holds is left out).
+ * `horizon` (one statement), or just the rotations `ids`, locked first (`for update skip locked`:
+ * a rotation another transaction holds is left out) and then read.
  */
 export async function listFixedFlowRows(
   db: Db | Tx,
   horizon: Date,
   ids?: readonly number[],
 ): Promise<FixedFlowRow[]> {
-  const only: SQL = ids === undefined ? sql`` : sql`and r.id = any(${sql.param(ids)}::int[])`;
-  // The rotations are read under their row locks, skipped when another engine holds one.
-  const order: SQL =
-    ids === undefined ? sql`order by r.next_handoff_at, r.id` : sql`for update of r skip locked`;
+  let only: SQL = sql``;
+  if (ids !== undefined) {
+    // The rotations are read under their row locks, skipped when another engine holds one. The
+    // lock is taken by a statement of its own: in READ COMMITTED a `for update` that waited for
+    // a pass to commit returns the row as the pass left it, but the same statement's subqueries
+    // (the latest handoff, the members) still see the snapshot from before the pass, and the
+    // engine would hand over a boundary the pass had already handled. The read below starts
+    // after the lock is held, so it sees everything committed before.
+    const locked = await selectRows<{ id: number }>(
+      db,
+      sql`select id from rotations where id = any(${sql.param(ids)}::int[])
+           order by id for update skip locked`,
+    );
+    if (locked.length === 0) return [];
+    only = sql`and r.id = any(${sql.param(locked.map((r) => r.id))}::int[])`;
+  }
+  const order: SQL = ids === undefined ? sql`order by r.next_handoff_at, r.id` : sql``;
   const rows = await selectRows<{
     id: number;
     name: string;
@@ -156,8 +169,8 @@ type RawWindow = { userId: number; start: string; end: string };
 /**
  * listScheduleNoticeRows returns the active scheduled rotations with an entry starting or ending
  * in (now, horizon], each with those entries, its running coverage and its members (one
- * statement), or just rotation `id`, locked (`for update skip locked`: nothing when another
- * transaction holds it).
+ * statement), or just rotation `id`, locked first (`for update skip locked`: nothing when another
+ * transaction holds it) and then read.
  */
 export async function listScheduleNoticeRows(
   db: Db | Tx,
@@ -165,8 +178,15 @@ export async function listScheduleNoticeRows(
   horizon: Date,
   id?: number,
 ): Promise<ScheduleNoticeRow[]> {
+  if (id !== undefined) {
+    // Locked by a statement of its own, then read: see listFixedFlowRows.
+    const locked = await selectRows<{ id: number }>(
+      db,
+      sql`select id from rotations where id = ${id} for update skip locked`,
+    );
+    if (locked.length === 0) return [];
+  }
   const only: SQL = id === undefined ? sql`` : sql`and r.id = ${id}`;
-  const lock: SQL = id === undefined ? sql`` : sql`for update of r skip locked`;
   const rows = await selectRows<{
     id: number;
     name: string;
@@ -193,7 +213,7 @@ export async function listScheduleNoticeRows(
                         where e.rotation_id = r.id
                           and ((e.start_at > ${now} and e.start_at <= ${horizon})
                             or (e.end_at > ${now} and e.end_at <= ${horizon})))
-         order by r.id ${lock}`,
+         order by r.id`,
   );
   const windows = (value: RawWindow[] | string) =>
     jsonArray(value).map((w) => ({
