@@ -70,9 +70,9 @@ describe('stepProgressText', () => {
     [3, 2, 3, 1, 'Step 3 of 3 (loop 2 of 2)'],
     [1, 1, 3, 0, 'Step 1 of 3'],
   ])('step %i loop %i of %i steps repeat %i', (currentStep, currentLoop, steps, repeat, words) => {
-    expect(stepProgressText({ currentStep, currentLoop, escalationPolicy: policy(steps, repeat) })).toBe(
-      words,
-    );
+    expect(
+      stepProgressText({ currentStep, currentLoop, escalationPolicy: policy(steps, repeat) }),
+    ).toBe(words);
   });
 });
 

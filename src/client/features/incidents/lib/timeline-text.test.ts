@@ -66,7 +66,11 @@ describe('timelineText', () => {
         loop: 1,
         skipReason: 'rotation suspended',
         skipped: [
-          { target: { type: 'rotation-holder', id: 1 }, reason: 'rotation suspended', person: null },
+          {
+            target: { type: 'rotation-holder', id: 1 },
+            reason: 'rotation suspended',
+            person: null,
+          },
         ],
       }),
       'Step 3 skipped: rotation suspended',
@@ -79,7 +83,11 @@ describe('timelineText', () => {
         loop: 1,
         skipReason: 'nobody to notify',
         skipped: [
-          { target: { type: 'rotation-holder', id: 1 }, reason: 'rotation suspended', person: null },
+          {
+            target: { type: 'rotation-holder', id: 1 },
+            reason: 'rotation suspended',
+            person: null,
+          },
           { target: { type: 'user', id: 9 }, reason: 'person deleted', person: null },
         ],
       }),
@@ -141,11 +149,7 @@ describe('timelineText', () => {
       event({ kind: 'resolved', via: 'link' }),
       'Resolved by a deleted user from the email’s link',
     ],
-    [
-      'a note',
-      event({ kind: 'note', actor: iris, text: 'Rolled back' }),
-      'Note by Iris Incident',
-    ],
+    ['a note', event({ kind: 'note', actor: iris, text: 'Rolled back' }), 'Note by Iris Incident'],
     [
       'the policy running out',
       event({ kind: 'exhausted' }),
