@@ -62,33 +62,21 @@ export function IncidentDetail({ incident }: { incident: Incident }) {
   return (
     <div className="grid gap-6">
       <IncidentActions incident={incident} />
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <div className="grid min-w-0 content-start gap-6">
-          <Card className="gap-4">
-            <CardHeader>
-              <CardTitle asChild>
-                <h2>Details</h2>
-              </CardTitle>
-            </CardHeader>
-            <CardContent className="grid gap-4">
-              <TextSection title="Description" text={incident.description} />
-              <TextSection title="Impact" text={incident.impact} />
-              <TextSection title="Troubleshooting steps" text={incident.troubleshootingSteps} />
-            </CardContent>
-          </Card>
-          <Card className="gap-4">
-            <CardHeader>
-              <CardTitle asChild>
-                <h2>Timeline</h2>
-              </CardTitle>
-            </CardHeader>
-            <CardContent className="grid gap-6">
-              <IncidentTimeline events={incident.timeline ?? []} />
-              {incident.actions.addNote ? <AddNoteForm incidentId={incident.id} /> : null}
-            </CardContent>
-          </Card>
-        </div>
-        <Card className="content-start gap-4">
+      {/* Narrow: details, escalation, timeline; wide: escalation beside the other two. */}
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:grid-rows-[auto_1fr]">
+        <Card className="min-w-0 gap-4 lg:col-start-1">
+          <CardHeader>
+            <CardTitle asChild>
+              <h2>Details</h2>
+            </CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <TextSection title="Description" text={incident.description} />
+            <TextSection title="Impact" text={incident.impact} />
+            <TextSection title="Troubleshooting steps" text={incident.troubleshootingSteps} />
+          </CardContent>
+        </Card>
+        <Card className="gap-4 self-start lg:col-start-2 lg:row-span-2 lg:row-start-1">
           <CardHeader>
             <CardTitle asChild>
               <h2>Escalation</h2>
@@ -148,6 +136,17 @@ export function IncidentDetail({ incident }: { incident: Incident }) {
                 </Fact>
               ) : null}
             </dl>
+          </CardContent>
+        </Card>
+        <Card className="min-w-0 gap-4 self-start lg:col-start-1">
+          <CardHeader>
+            <CardTitle asChild>
+              <h2>Timeline</h2>
+            </CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-6">
+            <IncidentTimeline events={incident.timeline ?? []} />
+            {incident.actions.addNote ? <AddNoteForm incidentId={incident.id} /> : null}
           </CardContent>
         </Card>
       </div>

@@ -149,7 +149,7 @@ export function RaiseIncidentDialog({
               disabled={pending}
               placeholder="What is broken, in one line"
             />
-            <div className="grid gap-4 sm:grid-cols-2">
+            <div className="grid items-start gap-4 sm:grid-cols-2">
               <SelectField
                 control={form.control}
                 name="severity"
@@ -165,7 +165,7 @@ export function RaiseIncidentDialog({
                 options={URGENCIES}
                 optionLabel={(u) => URGENCY_TEXT[u]}
                 description={(u) =>
-                  u === 'low' ? 'Low urgency notifies by email only.' : 'Notifies by SMS and email.'
+                  u === 'low' ? 'Email only.' : 'By each person’s notification preference.'
                 }
                 disabled={pending}
               />
