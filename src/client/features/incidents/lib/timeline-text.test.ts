@@ -107,7 +107,7 @@ describe('timelineText', () => {
         delivery: 'retried',
         error: 'the number is unreachable',
       }),
-      'SMS to Noah Lee failed: the number is unreachable, retried',
+      'SMS to Noah Lee failed: the number is unreachable, retrying',
     ],
     [
       'an SMS that failed',
@@ -123,6 +123,20 @@ describe('timelineText', () => {
       'an escalation by hand',
       event({ kind: 'escalated', actor: iris, step: 3, loop: 1, reason: 'Priya is on a flight' }),
       'Escalated to step 3 by Iris Incident: Priya is on a flight',
+    ],
+    [
+      'a page from before issue 16 escalated automatically',
+      event({
+        kind: 'escalated',
+        notified: [{ ...noah, reasons: ['next on call'] }],
+        automatic: true,
+      }),
+      'Escalated to Noah Lee automatically',
+    ],
+    [
+      'a page from before issue 16 telling its backup',
+      event({ kind: 'step_reached', notified: [{ ...noah, reasons: ['backup'] }] }),
+      'Notified Noah Lee (backup)',
     ],
     [
       'a reassignment',

@@ -74,7 +74,8 @@ function deliveryText(event: TimelineEvent): string {
     case 'failed':
       return `${head} failed${error}`;
     case 'retried':
-      return `${head} failed${error}, retried`;
+      // A failed attempt waiting for the next one.
+      return `${head} failed${error}, retrying`;
     default:
       return `${head} waiting to be sent`;
   }
@@ -88,7 +89,10 @@ export function timelineText(event: TimelineEvent): string {
     case 'notified':
       return deliveryText(event);
     case 'step_reached':
-      return `${stepName(event.step, event.loop)} reached: ${peopleText(event)}`;
+      // A page from before issue 16 told its backup outside any step.
+      return event.step === undefined
+        ? `Notified ${peopleText(event)}`
+        : `${stepName(event.step, event.loop)} reached: ${peopleText(event)}`;
     case 'reminder':
       return `Reminder at ${stepName(event.step, event.loop).toLowerCase()}: ${peopleText(event)}`;
     case 'step_skipped': {
@@ -102,7 +106,14 @@ export function timelineText(event: TimelineEvent): string {
       return `${stepName(event.step, event.loop)} skipped: ${why}`;
     }
     case 'escalated': {
-      const to = event.step === undefined ? 'the next step' : `step ${event.step}`;
+      // A page from before issue 16 escalated to a person, not to a step.
+      const people = (event.notified ?? []).map((p) => p.name);
+      const to =
+        event.step !== undefined
+          ? `step ${event.step}`
+          : people.length > 0
+            ? listInWords(people)
+            : 'the next step';
       const by = event.automatic ? ' automatically' : ` by ${nameOf(event.actor)}`;
       return withReason(`Escalated to ${to}${by}`, event.reason);
     }
