@@ -79,7 +79,7 @@ test('an incident manager raises an incident, its timeline fills, the holder ack
   await expect(page.getByText('P1 · Critical').first()).toBeVisible();
   await expect(page.getByText('Triggered', { exact: true }).first()).toBeVisible();
   await expect(page.getByText('About 30% of orders.')).toBeVisible();
-  await expect(page.getByRole('link', { name: ROTATION })).toBeVisible();
+  await expect(page.getByRole('link', { name: ROTATION, exact: true })).toBeVisible();
   await expect(page.getByText(/^Step 1 of \d+/)).toBeVisible();
 
   // The timeline fills on the server's clock: raised, the first step reached, the email sent.
