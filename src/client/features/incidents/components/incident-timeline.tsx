@@ -1,7 +1,7 @@
 import type { TimelineEvent } from '@shared/contracts/incidents';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
-import { isTimelineProblem, timelineText } from '../lib/timeline-text';
+import { isTimelineProblem, timelineDetail, timelineText } from '../lib/timeline-text';
 
 /** IncidentTimeline lists an incident's events oldest first, each with its time, in words. */
 export function IncidentTimeline({ events }: { events: readonly TimelineEvent[] }) {
@@ -36,6 +36,9 @@ export function IncidentTimeline({ events }: { events: readonly TimelineEvent[] 
           >
             {timelineText(event)}
           </p>
+          {timelineDetail(event) ? (
+            <p className="break-words text-muted-foreground text-xs">{timelineDetail(event)}</p>
+          ) : null}
           {event.kind === 'note' && event.text ? (
             <p className="whitespace-pre-wrap break-words rounded-md border bg-muted/40 px-3 py-2 text-sm">
               {event.text}

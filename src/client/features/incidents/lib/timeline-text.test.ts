@@ -1,6 +1,12 @@
 import type { TimelineEvent } from '@shared/contracts/incidents';
 import { describe, expect, test } from 'vitest';
-import { isTimelineProblem, listInWords, stepName, timelineText } from './timeline-text';
+import {
+  isTimelineProblem,
+  listInWords,
+  stepName,
+  timelineDetail,
+  timelineText,
+} from './timeline-text';
 
 const at = '2026-11-25T10:00:00.000Z';
 const priya = { id: 2, name: 'Priya Shah' };
@@ -46,7 +52,7 @@ describe('timelineText', () => {
           },
         ],
       }),
-      'Step 1 (loop 2) reached: Priya Shah (holder, member) and Noah Lee (member); skipped Sam Sullivan (person without a channel)',
+      'Step 1 (loop 2) reached: Priya Shah (holder, member) and Noah Lee (member)',
     ],
     [
       'a step reached that notified nobody',
@@ -171,6 +177,29 @@ describe('timelineText', () => {
     ],
   ])('%s', (_name, input, words) => {
     expect(timelineText(input)).toBe(words);
+  });
+
+  test('timelineDetail names the targets a step reached skipped, and nothing else', () => {
+    const skipped = [
+      {
+        target: { type: 'rotation-backup' as const, id: 1 },
+        reason: 'nobody to notify',
+        person: null,
+      },
+      {
+        target: { type: 'user' as const, id: 9 },
+        reason: 'person without a channel',
+        person: { id: 9, name: 'Sam Sullivan' },
+      },
+    ];
+    expect(timelineDetail(event({ kind: 'step_reached', step: 1, skipped }))).toBe(
+      'Skipped: the backup (nobody to notify) and Sam Sullivan (person without a channel)',
+    );
+    expect(timelineDetail(event({ kind: 'reminder', step: 1, skipped: skipped.slice(1) }))).toBe(
+      'Skipped: Sam Sullivan (person without a channel)',
+    );
+    expect(timelineDetail(event({ kind: 'step_reached', step: 1, skipped: [] }))).toBeNull();
+    expect(timelineDetail(event({ kind: 'step_skipped', step: 1, skipped }))).toBeNull();
   });
 
   test('only failures, skips and the end are problems', () => {

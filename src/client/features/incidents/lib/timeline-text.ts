@@ -59,9 +59,17 @@ const withReason = (text: string, reason: string | null | undefined) =>
 
 function peopleText(event: TimelineEvent): string {
   const notified = (event.notified ?? []).map(notifiedText);
+  return notified.length > 0 ? listInWords(notified) : 'nobody notified';
+}
+
+/**
+ * timelineDetail returns the second, quieter line of a step that notified someone but skipped
+ * some of its targets ('Skipped: the backup (nobody to notify)'); null for every other event.
+ */
+export function timelineDetail(event: TimelineEvent): string | null {
+  if (event.kind !== 'step_reached' && event.kind !== 'reminder') return null;
   const skipped = (event.skipped ?? []).map(skippedText);
-  const who = notified.length > 0 ? listInWords(notified) : 'nobody notified';
-  return skipped.length > 0 ? `${who}; skipped ${listInWords(skipped)}` : who;
+  return skipped.length > 0 ? `Skipped: ${listInWords(skipped)}` : null;
 }
 
 function deliveryText(event: TimelineEvent): string {
@@ -81,7 +89,10 @@ function deliveryText(event: TimelineEvent): string {
   }
 }
 
-/** timelineText returns the words of one timeline event (the time and any note text aside). */
+/**
+ * timelineText returns the words of one timeline event (the time, a note's text and the skipped
+ * targets of a step reached, timelineDetail, aside).
+ */
 export function timelineText(event: TimelineEvent): string {
   switch (event.kind) {
     case 'raised':
