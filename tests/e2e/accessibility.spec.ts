@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { accounts, E2E_PASSWORD, ownOrigin, signIn } from './support';
+import { accounts, appOrigin, E2E_PASSWORD, ownOrigin, signIn } from './support';
 
 /**
  * The accessibility sweep: every route of the app, as an administrator (and the sign-in screens
@@ -42,6 +42,7 @@ const APP_ROUTES = [
   '/calendar',
   '/settings',
   '/pages',
+  '/incidents',
   '/inbox',
   '/admin/users',
   '/admin/debug',
@@ -90,6 +91,29 @@ async function rotationRoute(page: Page): Promise<string> {
   return `/rotations/${rotations[0].id}`;
 }
 
+/**
+ * incidentRoute: an incident's page (issue 16). The demo seeds none, so the first sweep raises
+ * one on the first rotation and later sweeps reuse it.
+ */
+async function incidentRoute(page: Page): Promise<string> {
+  const res = await page.request.get('/api/incidents?limit=1');
+  expect(res.status(), await res.text()).toBe(200);
+  const list = (await res.json()) as { incidents: { id: number }[] };
+  if (list.incidents.length > 0) return `/incidents/${list.incidents[0].id}`;
+  const rotations = (await (await page.request.get('/api/rotations')).json()) as { id: number }[];
+  const raised = await page.request.post('/api/incidents', {
+    headers: appOrigin(),
+    data: {
+      title: 'Accessibility sweep: checkout errors',
+      severity: 'P2',
+      description: 'Raised by the accessibility sweep.',
+      rotationId: rotations[0].id,
+    },
+  });
+  expect(raised.status(), await raised.text()).toBe(201);
+  return `/incidents/${((await raised.json()) as { id: number }).id}`;
+}
+
 /** policyRoute: the editor of the first policy, with its live preview (decision 203). */
 async function policyRoute(page: Page): Promise<string> {
   const res = await page.request.get('/api/escalation-policies');
@@ -109,6 +133,7 @@ for (const dark of [false, true]) {
       ...APP_ROUTES,
       await rotationRoute(page),
       await policyRoute(page),
+      await incidentRoute(page),
       ...HELP_ROUTES,
     ];
     const findings: Finding[] = [];
@@ -182,6 +207,7 @@ test('a member’s main screens are axe clean, light and dark', async ({ page })
       '/on-call-team',
       '/calendar',
       '/pages',
+      '/incidents',
       '/inbox',
       '/profile',
       '/escalation-policies',
@@ -252,6 +278,7 @@ for (const dark of [false, true]) {
       ...APP_ROUTES,
       await rotationRoute(page),
       await policyRoute(page),
+      await incidentRoute(page),
       ...HELP_ROUTES,
     ];
     const overflowing: { route: string; width: number }[] = [];

@@ -43,6 +43,8 @@ const NewEscalationPolicyPage = lazyPage(
   () => import('./routes/escalation-policy'),
   'NewEscalationPolicyPage',
 );
+const IncidentsPage = lazyPage(() => import('./routes/incidents'), 'IncidentsPage');
+const IncidentPage = lazyPage(() => import('./routes/incident'), 'IncidentPage');
 const InboxPage = lazyPage(() => import('./routes/inbox'), 'InboxPage');
 const PagesPage = lazyPage(() => import('./routes/pages'), 'PagesPage');
 const PageAckPage = lazyPage(() => import('./routes/page-ack'), 'PageAckPage');
@@ -97,6 +99,9 @@ export const router = createBrowserRouter([
               { path: '/settings', element: <SettingsPage /> },
               { path: '/notification-help', element: <NotificationHelpPage /> },
               { path: '/pages', element: <PagesPage /> },
+              // Every role sees the incidents it may (the server filters; issue 16).
+              { path: '/incidents', element: <IncidentsPage /> },
+              { path: '/incidents/:id', element: <IncidentPage /> },
               { path: '/inbox', element: <InboxPage /> },
               // Every role may read policies (the server answers each with what they may read).
               { path: '/escalation-policies', element: <EscalationPoliciesPage /> },

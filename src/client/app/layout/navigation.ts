@@ -50,6 +50,8 @@ export const MAIN_NAV: readonly InternalNavItem[] = [
   // Not among the specification's five main links: the pages screen (decision 183) comes after
   // them, so their order stays the specification's.
   { kind: 'internal', label: 'Pages', to: '/pages', icon: BellRing },
+  // Issue 16: every signed-in role sees the incidents it may act on or read.
+  { kind: 'internal', label: 'Incidents', to: '/incidents', icon: Siren },
 ];
 
 /** Only in demo mode, after the main links: the demo inbox (decision 186). */

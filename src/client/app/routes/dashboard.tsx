@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { RecentHandoffsCard } from '@/features/handoffs/components/recent-handoffs';
+import { IncidentsForYouCard } from '@/features/incidents/components/incidents-for-you-card';
 import { ChannelSetupAlert } from '@/features/outbox/components/channel-setup-alert';
 import { PageDeliveryFailuresPanel } from '@/features/paging/components/page-delivery-failures-panel';
 import { PagesForMePanel } from '@/features/paging/components/pages-for-me-panel';
@@ -150,6 +151,7 @@ export function DashboardPage() {
       />
       {isAdmin ? <ChannelSetupAlert /> : null}
       <PageDeliveryFailuresPanel />
+      <IncidentsForYouCard />
       <PagesForMePanel hideWhenEmpty />
       <CoverageRequestsPanel />
       <YourRotations />

@@ -191,6 +191,38 @@ export function PagingOnCallArticle() {
             written in the incident's timeline. An incident keeps a copy of the policy as it was
             when it was raised, so editing a policy changes only the incidents raised after.
           </p>
+          <h2>Incidents</h2>
+          <p>
+            Every page is an <strong>incident</strong>: one record of something that needs a person,
+            with a title, a severity, its fields and a timeline. <strong>Incidents</strong> in the
+            main menu lists them, open ones first by default, with filters for status, severity and
+            rotation, a search of the titles and the count of each status.
+          </p>
+          <ul>
+            <li>
+              <strong>Raise incident</strong> (incident managers, administrators and managers, on
+              the rotations they manage): a title, the severity, the urgency, the description, the
+              impact and the troubleshooting steps, and the rotation (its policy) or the escalation
+              policy it follows.
+            </li>
+            <li>
+              An incident’s page shows where it is on its policy (“Step 2 of 3”), when the next step
+              comes, who has it, and its timeline: each step reached and whom it notified, each
+              email and SMS with its result, steps skipped and why, notes, acknowledgement and
+              resolution.
+            </li>
+            <li>
+              The people it notified, its rotation’s managers and incident managers can{' '}
+              <strong>Acknowledge</strong> (the climb stops), <strong>Resolve</strong>,{' '}
+              <strong>Escalate</strong> to the next step or any step with a reason,{' '}
+              <strong>Reassign</strong> it to one person (the climb starts again from them) and add
+              notes.
+            </li>
+            <li>
+              The Dashboard’s <strong>Incidents for you</strong> lists the open incidents that
+              notified you, with Acknowledge and Resolve.
+            </li>
+          </ul>
         </TabsContent>
         <TabsContent value="rotation" className="space-y-4 pt-4">
           <h2>Paging from a rotation's page</h2>

@@ -1,0 +1,15 @@
+/*
+ * The query keys of the incident reads. Every key starts with '/api/incidents', so invalidating
+ * that prefix after a change reads the list, the dashboard card and the open incident again.
+ */
+
+export const incidentsQueryKey = ['/api/incidents'] as const;
+
+/** One incident, with its timeline (GET /api/incidents/{id}, the default query function). */
+export const incidentQueryKey = (incidentId: number) => ['/api/incidents', incidentId] as const;
+
+/** The list screen's read for one set of filters (its query string). */
+export const incidentListQueryKey = (query: string) => ['/api/incidents', 'list', query] as const;
+
+/** The dashboard's open incidents that notified the viewer. */
+export const myIncidentsQueryKey = ['/api/incidents', 'mine'] as const;

@@ -1,0 +1,139 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type Incident,
+  type ReassignIncidentInput,
+  ReassignIncidentInputSchema,
+} from '@shared/contracts/incidents';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { DialogFormFooter, TextareaField } from '@/components/form-fields';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import {
+  Form,
+  FormControl,
+  FormDescription,
+  FormField,
+  FormItem,
+  FormLabel,
+  FormMessage,
+} from '@/components/ui/form';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
+import { useIncidentAction } from '../api/act-on-incident';
+import { usePeople } from '../api/get-people';
+
+/**
+ * ReassignIncidentDialog hands an incident to one person: they are notified now and the climb
+ * restarts from them. The reason, optional, goes into the timeline.
+ */
+export function ReassignIncidentDialog({
+  incident,
+  open,
+  onOpenChange,
+}: {
+  incident: Incident;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const act = useIncidentAction(incident.id);
+  const people = usePeople({ enabled: open });
+  const form = useForm<
+    ReassignIncidentInput,
+    unknown,
+    z.output<typeof ReassignIncidentInputSchema>
+  >({
+    resolver: zodResolver(ReassignIncidentInputSchema),
+    defaultValues: { reason: '' },
+  });
+  const { reset } = form;
+  useEffect(() => {
+    if (open) reset({ reason: '' });
+  }, [open, reset]);
+  const pending = act.isPending;
+  const assigned = new Set(incident.assignees.map((p) => p.id));
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (pending ? null : onOpenChange(next))}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Reassign incident</DialogTitle>
+          <DialogDescription>
+            The person you choose is notified now by their notification channels, and the escalation
+            starts again from them.
+          </DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form
+            noValidate
+            className="grid gap-4"
+            onSubmit={form.handleSubmit(({ userId, reason }) =>
+              act.mutate(
+                { kind: 'reassign', input: { userId, ...(reason ? { reason } : {}) } },
+                { onSuccess: () => onOpenChange(false) },
+              ),
+            )}
+          >
+            <FormField
+              control={form.control}
+              name="userId"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Person</FormLabel>
+                  <Select
+                    value={field.value === undefined ? '' : String(field.value)}
+                    onValueChange={(value) => field.onChange(Number(value))}
+                    disabled={pending || people.isPending}
+                  >
+                    <FormControl>
+                      <SelectTrigger onBlur={field.onBlur} ref={field.ref}>
+                        <SelectValue
+                          placeholder={people.isPending ? 'Loading people...' : 'Choose a person'}
+                        />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      {(people.data ?? []).map((person) => (
+                        <SelectItem key={person.id} value={String(person.id)}>
+                          {assigned.has(person.id) ? `${person.name} (has it now)` : person.name}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  {people.isError ? (
+                    <FormDescription>The list of people could not be read.</FormDescription>
+                  ) : null}
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <TextareaField
+              control={form.control}
+              name="reason"
+              label="Reason (optional)"
+              disabled={pending}
+              placeholder="Why this person?"
+            />
+            <DialogFormFooter
+              pending={pending}
+              onCancel={() => onOpenChange(false)}
+              submitLabel="Reassign"
+              pendingLabel="Reassigning..."
+            />
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

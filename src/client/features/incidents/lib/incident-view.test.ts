@@ -1,0 +1,96 @@
+import type { Incident } from '@shared/contracts/incidents';
+import { describe, expect, test } from 'vitest';
+import {
+  assigneesText,
+  DEFAULT_FILTERS,
+  filtersFromSearch,
+  incidentListQuery,
+  nextStepDefault,
+  searchFromFilters,
+  statusFilterCount,
+  stepProgressText,
+} from './incident-view';
+
+const policy = (stepCount: number, repeat: number): Incident['escalationPolicy'] => ({
+  id: 1,
+  name: 'Default',
+  repeat,
+  stepCount,
+});
+
+describe('incidentListQuery', () => {
+  test.each([
+    [DEFAULT_FILTERS, null, 'open=true&limit=25'],
+    [{ ...DEFAULT_FILTERS, status: 'all' as const }, null, 'limit=25'],
+    [{ ...DEFAULT_FILTERS, status: 'resolved' as const }, 40, 'status=resolved&limit=25&before=40'],
+    [
+      { status: 'triggered' as const, severity: 'P1' as const, rotationId: 7, q: '  checkout ' },
+      null,
+      'status=triggered&severity=P1&rotationId=7&q=checkout&limit=25',
+    ],
+  ])('%j before %j is %s', (filters, before, query) => {
+    expect(incidentListQuery(filters, before)).toBe(query);
+  });
+});
+
+describe('the address keeps the filters', () => {
+  test('the defaults leave the address empty and read back as the defaults', () => {
+    expect(searchFromFilters(DEFAULT_FILTERS).toString()).toBe('');
+    expect(filtersFromSearch(new URLSearchParams())).toEqual(DEFAULT_FILTERS);
+  });
+
+  test('filters survive a round trip', () => {
+    const filters = {
+      status: 'acknowledged' as const,
+      severity: 'P3' as const,
+      rotationId: 12,
+      q: 'db',
+    };
+    expect(filtersFromSearch(searchFromFilters(filters))).toEqual(filters);
+  });
+
+  test('nonsense in the address reads as the defaults', () => {
+    expect(
+      filtersFromSearch(new URLSearchParams('status=lost&severity=P9&rotation=-3&q=x')),
+    ).toEqual({ ...DEFAULT_FILTERS, q: 'x' });
+  });
+});
+
+test('statusFilterCount adds the counts a tab holds', () => {
+  const counts = { triggered: 2, acknowledged: 3, resolved: 10 };
+  expect(statusFilterCount(counts, 'all')).toBe(15);
+  expect(statusFilterCount(counts, 'open')).toBe(5);
+  expect(statusFilterCount(counts, 'triggered')).toBe(2);
+  expect(statusFilterCount(counts, 'resolved')).toBe(10);
+});
+
+describe('stepProgressText', () => {
+  test.each([
+    [2, 1, 3, 1, 'Step 2 of 3 (loop 1 of 2)'],
+    [3, 2, 3, 1, 'Step 3 of 3 (loop 2 of 2)'],
+    [1, 1, 3, 0, 'Step 1 of 3'],
+  ])('step %i loop %i of %i steps repeat %i', (currentStep, currentLoop, steps, repeat, words) => {
+    expect(
+      stepProgressText({ currentStep, currentLoop, escalationPolicy: policy(steps, repeat) }),
+    ).toBe(words);
+  });
+});
+
+test('nextStepDefault offers the next step, and the last from the last', () => {
+  expect(nextStepDefault({ currentStep: 1, escalationPolicy: policy(3, 0) })).toBe(2);
+  expect(nextStepDefault({ currentStep: 3, escalationPolicy: policy(3, 0) })).toBe(3);
+  expect(nextStepDefault({ currentStep: 1, escalationPolicy: policy(1, 0) })).toBe(1);
+});
+
+test('assigneesText names who it is with', () => {
+  expect(assigneesText({ assignees: [] })).toBe('Nobody');
+  expect(assigneesText({ assignees: [{ id: 1, name: 'Priya Shah' }] })).toBe('Priya Shah');
+  expect(
+    assigneesText({
+      assignees: [
+        { id: 1, name: 'Priya Shah' },
+        { id: 2, name: 'Noah Lee' },
+      ],
+    }),
+  ).toBe('Priya Shah and Noah Lee');
+});

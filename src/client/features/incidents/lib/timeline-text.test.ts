@@ -1,0 +1,229 @@
+import type { TimelineEvent } from '@shared/contracts/incidents';
+import { describe, expect, test } from 'vitest';
+import {
+  isTimelineProblem,
+  listInWords,
+  stepName,
+  timelineDetail,
+  timelineText,
+} from './timeline-text';
+
+const at = '2026-11-25T10:00:00.000Z';
+const priya = { id: 2, name: 'Priya Shah' };
+const noah = { id: 3, name: 'Noah Lee' };
+const iris = { id: 4, name: 'Iris Incident' };
+
+const event = (e: Partial<TimelineEvent> & Pick<TimelineEvent, 'kind'>): TimelineEvent => ({
+  at,
+  actor: null,
+  ...e,
+});
+
+describe('timelineText', () => {
+  test.each<[string, TimelineEvent, string]>([
+    ['raised by a person', event({ kind: 'raised', actor: iris }), 'Raised by Iris Incident'],
+    ['raised by a machine', event({ kind: 'raised' }), 'Raised'],
+    [
+      'a step reached',
+      event({
+        kind: 'step_reached',
+        step: 2,
+        loop: 1,
+        notified: [{ ...priya, reasons: ['holder'] }],
+        automatic: true,
+      }),
+      'Step 2 reached: Priya Shah (holder)',
+    ],
+    [
+      'a step reached in the second loop, with two people and a skip',
+      event({
+        kind: 'step_reached',
+        step: 1,
+        loop: 2,
+        notified: [
+          { ...priya, reasons: ['holder', 'member'] },
+          { ...noah, reasons: ['member'] },
+        ],
+        skipped: [
+          {
+            target: { type: 'user', id: 9 },
+            reason: 'person without a channel',
+            person: { id: 9, name: 'Sam Sullivan' },
+          },
+        ],
+      }),
+      'Step 1 (loop 2) reached: Priya Shah (holder, member) and Noah Lee (member)',
+    ],
+    [
+      'a step reached that notified nobody',
+      event({ kind: 'step_reached', step: 1, loop: 1, notified: [] }),
+      'Step 1 reached: nobody notified',
+    ],
+    [
+      'a reminder',
+      event({ kind: 'reminder', step: 2, loop: 1, notified: [{ ...priya, reasons: ['holder'] }] }),
+      'Reminder at step 2: Priya Shah (holder)',
+    ],
+    [
+      'a step skipped',
+      event({
+        kind: 'step_skipped',
+        step: 3,
+        loop: 1,
+        skipReason: 'rotation suspended',
+        skipped: [
+          {
+            target: { type: 'rotation-holder', id: 1 },
+            reason: 'rotation suspended',
+            person: null,
+          },
+        ],
+      }),
+      'Step 3 skipped: rotation suspended',
+    ],
+    [
+      'a step skipped for several reasons',
+      event({
+        kind: 'step_skipped',
+        step: 2,
+        loop: 1,
+        skipReason: 'nobody to notify',
+        skipped: [
+          {
+            target: { type: 'rotation-holder', id: 1 },
+            reason: 'rotation suspended',
+            person: null,
+          },
+          { target: { type: 'user', id: 9 }, reason: 'person deleted', person: null },
+        ],
+      }),
+      'Step 2 skipped: the holder (rotation suspended) and a named person (person deleted)',
+    ],
+    [
+      'an email sent',
+      event({ kind: 'notified', to: priya, channel: 'email', delivery: 'sent' }),
+      'Email to Priya Shah sent',
+    ],
+    [
+      'an SMS that failed and was retried',
+      event({
+        kind: 'notified',
+        to: noah,
+        channel: 'sms',
+        delivery: 'retried',
+        error: 'the number is unreachable',
+      }),
+      'SMS to Noah Lee failed: the number is unreachable, retrying',
+    ],
+    [
+      'an SMS that failed',
+      event({ kind: 'notified', to: noah, channel: 'sms', delivery: 'failed', error: 'rejected' }),
+      'SMS to Noah Lee failed: rejected',
+    ],
+    [
+      'an email not sent yet',
+      event({ kind: 'notified', to: priya, channel: 'email', delivery: 'pending' }),
+      'Email to Priya Shah waiting to be sent',
+    ],
+    [
+      'an escalation by hand',
+      event({ kind: 'escalated', actor: iris, step: 3, loop: 1, reason: 'Priya is on a flight' }),
+      'Escalated to step 3 by Iris Incident: Priya is on a flight',
+    ],
+    [
+      'a page from before issue 16 escalated automatically',
+      event({
+        kind: 'escalated',
+        notified: [{ ...noah, reasons: ['next on call'] }],
+        automatic: true,
+      }),
+      'Escalated to Noah Lee automatically',
+    ],
+    [
+      'a page from before issue 16 telling its backup',
+      event({ kind: 'step_reached', notified: [{ ...noah, reasons: ['backup'] }] }),
+      'Notified Noah Lee (backup)',
+    ],
+    [
+      'a reassignment',
+      event({
+        kind: 'reassigned',
+        actor: iris,
+        notified: [{ ...noah, reasons: [] }],
+        reason: null,
+      }),
+      'Reassigned to Noah Lee by Iris Incident',
+    ],
+    [
+      'an acknowledgement by SMS reply',
+      event({ kind: 'acknowledged', actor: priya, via: 'sms' }),
+      'Acknowledged by Priya Shah by SMS reply',
+    ],
+    [
+      'an acknowledgement in the app',
+      event({ kind: 'acknowledged', actor: priya, via: 'app' }),
+      'Acknowledged by Priya Shah',
+    ],
+    [
+      'a resolution from the link, by a deleted person',
+      event({ kind: 'resolved', via: 'link' }),
+      'Resolved by a deleted user from the email’s link',
+    ],
+    ['a note', event({ kind: 'note', actor: iris, text: 'Rolled back' }), 'Note by Iris Incident'],
+    [
+      'the policy running out',
+      event({ kind: 'exhausted' }),
+      'Policy ran out with nobody acknowledging',
+    ],
+  ])('%s', (_name, input, words) => {
+    expect(timelineText(input)).toBe(words);
+  });
+
+  test('timelineDetail names the targets a step reached skipped, and nothing else', () => {
+    const skipped = [
+      {
+        target: { type: 'rotation-backup' as const, id: 1 },
+        reason: 'nobody to notify',
+        person: null,
+      },
+      {
+        target: { type: 'user' as const, id: 9 },
+        reason: 'person without a channel',
+        person: { id: 9, name: 'Sam Sullivan' },
+      },
+    ];
+    expect(timelineDetail(event({ kind: 'step_reached', step: 1, skipped }))).toBe(
+      'Skipped: the backup (nobody to notify) and Sam Sullivan (person without a channel)',
+    );
+    expect(timelineDetail(event({ kind: 'reminder', step: 1, skipped: skipped.slice(1) }))).toBe(
+      'Skipped: Sam Sullivan (person without a channel)',
+    );
+    expect(timelineDetail(event({ kind: 'step_reached', step: 1, skipped: [] }))).toBeNull();
+    expect(timelineDetail(event({ kind: 'step_skipped', step: 1, skipped }))).toBeNull();
+  });
+
+  test('only failures, skips and the end are problems', () => {
+    expect(isTimelineProblem(event({ kind: 'notified', delivery: 'failed' }))).toBe(true);
+    expect(isTimelineProblem(event({ kind: 'notified', delivery: 'retried' }))).toBe(false);
+    expect(isTimelineProblem(event({ kind: 'step_skipped' }))).toBe(true);
+    expect(isTimelineProblem(event({ kind: 'exhausted' }))).toBe(true);
+    expect(isTimelineProblem(event({ kind: 'acknowledged' }))).toBe(false);
+  });
+});
+
+describe('words', () => {
+  test.each([
+    [[], ''],
+    [['a'], 'a'],
+    [['a', 'b'], 'a and b'],
+    [['a', 'b', 'c'], 'a, b and c'],
+  ])('listInWords(%j) is %j', (items, words) => {
+    expect(listInWords(items)).toBe(words);
+  });
+
+  test('stepName names the loop from the second on', () => {
+    expect(stepName(2, 1)).toBe('Step 2');
+    expect(stepName(2, 2)).toBe('Step 2 (loop 2)');
+    expect(stepName(undefined, undefined)).toBe('A step');
+  });
+});

@@ -1,0 +1,154 @@
+import type { TimelineEvent } from '@shared/contracts/incidents';
+
+/*
+ * The incident timeline in words (issue 16). Every kind of TimelineEvent reads as one line:
+ * "Step 2 reached: Priya Shah (holder)", "Email to Priya Shah sent", "Step 3 skipped: rotation
+ * suspended". Pure, so each wording is tested without a screen.
+ */
+
+type Person = { name: string } | null | undefined;
+type Skipped = NonNullable<TimelineEvent['skipped']>[number];
+type Notified = NonNullable<TimelineEvent['notified']>[number];
+
+const nameOf = (person: Person, fallback = 'a deleted user') => person?.name ?? fallback;
+
+/** listInWords joins ['a', 'b', 'c'] as 'a, b and c'. */
+export function listInWords(items: readonly string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+const CHANNEL_TEXT = { email: 'Email', sms: 'SMS' } as const;
+
+/** How an acknowledgement or a resolution came in, after the person's name. */
+const VIA_TEXT = {
+  app: '',
+  link: ' from the email’s link',
+  sms: ' by SMS reply',
+  integration: ' by an integration',
+} as const;
+
+/** What a skipped target stood for when no person is named ('the holder'). */
+const TARGET_TEXT: Record<Skipped['target']['type'], string> = {
+  'rotation-holder': 'the holder',
+  'rotation-next': 'the next on call',
+  'rotation-backup': 'the backup',
+  'rotation-members': 'the members',
+  user: 'a named person',
+};
+
+/** notifiedText reads 'Priya Shah (holder)', or 'Sam Lee (holder, member)'. */
+export function notifiedText(person: Notified): string {
+  return person.reasons.length > 0 ? `${person.name} (${person.reasons.join(', ')})` : person.name;
+}
+
+/** skippedText reads 'Sam Lee (person without a channel)', or 'the holder (rotation suspended)'. */
+export function skippedText(skipped: Skipped): string {
+  const who = skipped.person ? skipped.person.name : TARGET_TEXT[skipped.target.type];
+  return `${who} (${skipped.reason})`;
+}
+
+/** stepName reads 'Step 2', or 'Step 2 (loop 2)' once the policy runs again (loop is one-based). */
+export function stepName(step: number | undefined, loop: number | undefined): string {
+  const base = step === undefined ? 'A step' : `Step ${step}`;
+  return loop !== undefined && loop > 1 ? `${base} (loop ${loop})` : base;
+}
+
+const withReason = (text: string, reason: string | null | undefined) =>
+  reason ? `${text}: ${reason}` : text;
+
+function peopleText(event: TimelineEvent): string {
+  const notified = (event.notified ?? []).map(notifiedText);
+  return notified.length > 0 ? listInWords(notified) : 'nobody notified';
+}
+
+/**
+ * timelineDetail returns the second, quieter line of a step that notified someone but skipped
+ * some of its targets ('Skipped: the backup (nobody to notify)'); null for every other event.
+ */
+export function timelineDetail(event: TimelineEvent): string | null {
+  if (event.kind !== 'step_reached' && event.kind !== 'reminder') return null;
+  const skipped = (event.skipped ?? []).map(skippedText);
+  return skipped.length > 0 ? `Skipped: ${listInWords(skipped)}` : null;
+}
+
+function deliveryText(event: TimelineEvent): string {
+  const channel = event.channel ? CHANNEL_TEXT[event.channel] : 'Notification';
+  const head = `${channel} to ${nameOf(event.to)}`;
+  const error = event.error ? `: ${event.error}` : '';
+  switch (event.delivery) {
+    case 'sent':
+      return `${head} sent`;
+    case 'failed':
+      return `${head} failed${error}`;
+    case 'retried':
+      // A failed attempt waiting for the next one.
+      return `${head} failed${error}, retrying`;
+    default:
+      return `${head} waiting to be sent`;
+  }
+}
+
+/**
+ * timelineText returns the words of one timeline event (the time, a note's text and the skipped
+ * targets of a step reached, timelineDetail, aside).
+ */
+export function timelineText(event: TimelineEvent): string {
+  switch (event.kind) {
+    case 'raised':
+      return event.actor ? `Raised by ${event.actor.name}` : 'Raised';
+    case 'notified':
+      return deliveryText(event);
+    case 'step_reached':
+      // A page from before issue 16 told its backup outside any step.
+      return event.step === undefined
+        ? `Notified ${peopleText(event)}`
+        : `${stepName(event.step, event.loop)} reached: ${peopleText(event)}`;
+    case 'reminder':
+      return `Reminder at ${stepName(event.step, event.loop).toLowerCase()}: ${peopleText(event)}`;
+    case 'step_skipped': {
+      // Targets skipped for different reasons say each; one reason says it once.
+      const skipped = event.skipped ?? [];
+      const reasons = new Set(skipped.map((s) => s.reason));
+      const why =
+        reasons.size > 1
+          ? listInWords(skipped.map(skippedText))
+          : (event.skipReason ?? skipped[0]?.reason ?? 'nobody to notify');
+      return `${stepName(event.step, event.loop)} skipped: ${why}`;
+    }
+    case 'escalated': {
+      // A page from before issue 16 escalated to a person, not to a step.
+      const people = (event.notified ?? []).map((p) => p.name);
+      const to =
+        event.step !== undefined
+          ? `step ${event.step}`
+          : people.length > 0
+            ? listInWords(people)
+            : 'the next step';
+      const by = event.automatic ? ' automatically' : ` by ${nameOf(event.actor)}`;
+      return withReason(`Escalated to ${to}${by}`, event.reason);
+    }
+    case 'reassigned': {
+      const to = (event.notified ?? []).map((p) => p.name);
+      const toText = to.length > 0 ? listInWords(to) : nameOf(event.to, 'someone');
+      return withReason(`Reassigned to ${toText} by ${nameOf(event.actor)}`, event.reason);
+    }
+    case 'acknowledged':
+      return `Acknowledged by ${nameOf(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
+    case 'resolved':
+      return `Resolved by ${nameOf(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
+    case 'note':
+      return `Note by ${nameOf(event.actor)}`;
+    case 'exhausted':
+      return 'Policy ran out with nobody acknowledging';
+  }
+}
+
+/** isTimelineProblem tells whether the event is one to draw the eye to: a failure, a skip, the end. */
+export function isTimelineProblem(event: TimelineEvent): boolean {
+  return (
+    (event.kind === 'notified' && event.delivery === 'failed') ||
+    event.kind === 'step_skipped' ||
+    event.kind === 'exhausted'
+  );
+}
