@@ -73,6 +73,7 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
     'On-Call Team',
     'Audit Log',
     'Calendar',
+    'Incidents',
     'Pages',
     'Help Center',
     'User Roles',

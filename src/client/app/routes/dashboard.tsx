@@ -11,7 +11,6 @@ import { RecentHandoffsCard } from '@/features/handoffs/components/recent-handof
 import { IncidentsForYouCard } from '@/features/incidents/components/incidents-for-you-card';
 import { ChannelSetupAlert } from '@/features/outbox/components/channel-setup-alert';
 import { PageDeliveryFailuresPanel } from '@/features/paging/components/page-delivery-failures-panel';
-import { PagesForMePanel } from '@/features/paging/components/pages-for-me-panel';
 import { useDashboardRotations } from '@/features/rotations/api/get-rotations';
 import { useUserRotations } from '@/features/rotations/api/get-user-rotations';
 import { EmptyState } from '@/features/rotations/components/empty-state';
@@ -152,7 +151,6 @@ export function DashboardPage() {
       {isAdmin ? <ChannelSetupAlert /> : null}
       <PageDeliveryFailuresPanel />
       <IncidentsForYouCard />
-      <PagesForMePanel hideWhenEmpty />
       <CoverageRequestsPanel />
       <YourRotations />
       <TeamRotations canCreate={canCreate} />

@@ -16,9 +16,9 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { adminEventsParams, useAdminEvents } from '../api/get-admin-events';
-import { useDebouncedValue } from '../lib/use-debounced-value';
 import { AdminEventDetails } from './admin-event-details';
 import {
   ExportCsvLink,

@@ -5,9 +5,9 @@ import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { handoffHistoryParams, useHandoffHistory } from '../api/get-handoff-history';
 import { STATUS_FILTER_OPTIONS } from '../lib/labels';
-import { useDebouncedValue } from '../lib/use-debounced-value';
 import { HandoffEntry } from './handoff-entry';
 import {
   ExportCsvLink,

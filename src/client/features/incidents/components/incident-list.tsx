@@ -15,6 +15,7 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
 import { useIncidents } from '../api/get-incidents';
@@ -26,7 +27,6 @@ import {
   STATUS_FILTERS,
   statusFilterCount,
 } from '../lib/incident-view';
-import { useDebouncedValue } from '../lib/use-debounced-value';
 import { IncidentStatusBadge, SeverityBadge } from './incident-badges';
 
 const ANY = 'any';

@@ -10,7 +10,7 @@ import { URGENCIES } from '@shared/contracts/rotations';
 import { type UseFormReturn, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
-import { DialogFormFooter, SelectField, TextareaField } from '@/components/form-fields';
+import { DialogFormFooter, InputField, SelectField, TextareaField } from '@/components/form-fields';
 import {
   Dialog,
   DialogContent,
@@ -38,7 +38,6 @@ import { useEscalationPolicies } from '@/lib/escalation-policy-reads';
 import { guardSubmission, notifyError } from '@/lib/notify';
 import { useRaiseIncident } from '../api/raise-incident';
 import { fieldErrorsOf } from '../lib/field-errors';
-import { InputField } from './input-field';
 
 type Values = IncidentInput;
 type Parsed = z.output<typeof IncidentInputSchema>;

@@ -7,13 +7,12 @@ import { PageItem } from './page-item';
 
 /**
  * PagesForMePanel lists the unresolved pages sent to the signed-in user, with Acknowledge,
- * Escalate and Resolve. `hideWhenEmpty` lets a dashboard show it only when something waits.
+ * Escalate and Resolve, on the Pages screen (the dashboard shows them as "Incidents for you").
  */
-export function PagesForMePanel({ hideWhenEmpty = false }: { hideWhenEmpty?: boolean }) {
+export function PagesForMePanel() {
   const pages = useMyPages();
   const list = pages.data ?? [];
   const waiting = list.filter((p) => p.actions.acknowledge).length;
-  if (hideWhenEmpty && (pages.isPending || list.length === 0)) return null;
 
   return (
     <Card className="gap-0 py-0">
