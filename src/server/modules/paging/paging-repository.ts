@@ -24,27 +24,6 @@ const rotationColumns = {
   suspended: rotations.suspended,
 };
 
-/** updatePageRow changes columns of a page. */
-export async function updatePageRow(
-  tx: Tx,
-  id: number,
-  values: Partial<typeof pages.$inferInsert>,
-): Promise<PageRow> {
-  const [row] = await tx.update(pages).set(values).where(eq(pages.id, id)).returning();
-  return row;
-}
-
-/** lockPageRow reads a page with its rotation and locks the page row until the transaction ends. */
-export async function lockPageRow(tx: Tx, id: number): Promise<PageWithRotation | undefined> {
-  const [row] = await tx
-    .select({ page: pages, rotation: rotationColumns })
-    .from(pages)
-    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
-    .where(eq(pages.id, id))
-    .for('update', { of: pages });
-  return row;
-}
-
 /** findPageRow reads a page with its rotation, without locking. */
 export async function findPageRow(db: Db | Tx, id: number): Promise<PageWithRotation | undefined> {
   const [row] = await db
@@ -124,30 +103,6 @@ export async function listMemberRoles(
 }
 
 export type PageEventRow = typeof auditEvents.$inferSelect;
-
-/** insertPageEvent records a step in a page's history (audit_events, target type 'page'). */
-export async function insertPageEvent(
-  tx: Tx,
-  event: {
-    actorUserId: number | null;
-    action: 'page.escalated' | 'page.acknowledged' | 'page.resolved' | 'page.backup_notified';
-    pageId: number;
-    details: Record<string, unknown>;
-    at: Date;
-    /** the id, when taken from the sequence first (details sealed with it) */
-    id?: number;
-  },
-): Promise<void> {
-  await tx.insert(auditEvents).values({
-    ...(event.id === undefined ? {} : { id: event.id }),
-    actorUserId: event.actorUserId,
-    action: event.action,
-    targetType: 'page',
-    targetId: String(event.pageId),
-    details: event.details,
-    createdAt: event.at,
-  });
-}
 
 /** listPageEvents returns the history of the pages, oldest first (one query). */
 export async function listPageEvents(
