@@ -325,6 +325,58 @@ describe('climbing a policy', () => {
     expect((await sentFor(incident.id)).length).toBe(count);
     expect(await rowOf(incident.id)).toMatchObject({ stepIndex: 1, loop: 0, stepStartedAt: back });
   });
+
+  test('a process that dies in the middle of a step leaves nothing of it; the next tick takes it once', async () => {
+    const { rotation } = await rotationWith(() => ({
+      repeat: 0,
+      steps: [step(5, [user(people.ana)]), step(5, [user(people.ben)])],
+    }));
+    const incident = await raise(rotation.id);
+    const due = new Date(incident.createdAt.getTime() + 6 * MINUTE);
+    const before = {
+      events: (await eventsOf(incident.id)).length,
+      sent: (await sentFor(incident.id)).length,
+    };
+    // Every write of the step is made, then the process "dies" before the commit.
+    let stepWritten: number | undefined;
+    const dying = {
+      ...deps,
+      database: {
+        ...deps.database,
+        db: new Proxy(deps.database.db, {
+          get(target, prop) {
+            if (prop !== 'transaction') {
+              const value = Reflect.get(target, prop, target);
+              return typeof value === 'function' ? value.bind(target) : value;
+            }
+            return (run: (tx: unknown) => Promise<unknown>) =>
+              target.transaction(async (tx) => {
+                await run(tx);
+                const [written] = await tx.select().from(pages).where(eq(pages.id, incident.id));
+                stepWritten = written.stepIndex;
+                throw new Error('killed before the commit');
+              });
+          },
+        }),
+      },
+    };
+    await expect(runIncidentTimers(dying, due)).rejects.toThrow('killed before the commit');
+    expect(stepWritten).toBe(1);
+    expect(await rowOf(incident.id)).toMatchObject({ stepIndex: 0, assigneeIds: [people.ana.id] });
+    expect((await eventsOf(incident.id)).length).toBe(before.events);
+    expect((await sentFor(incident.id)).length).toBe(before.sent);
+    // The surviving engine's next tick takes the step, once.
+    expect(await timers(due)).toEqual({ ...none, escalated: 1 });
+    expect(await timers(due)).toEqual(none);
+    expect(await rowOf(incident.id)).toMatchObject({ stepIndex: 1, assigneeIds: [people.ben.id] });
+    const reached = (await eventsOf(incident.id)).filter(
+      (e) => e.action === 'incident.step_reached',
+    );
+    expect(reached.map((e) => e.details?.step)).toEqual([0, 1]);
+    const toBen = (await sentFor(incident.id)).filter((n) => n.userId === people.ben.id);
+    expect(toBen.length).toBeGreaterThan(0);
+    expect(new Set(toBen.map((n) => n.channel)).size).toBe(toBen.length);
+  });
 });
 
 describe('the actions', () => {
