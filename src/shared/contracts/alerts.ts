@@ -7,8 +7,9 @@ import { instant, text } from './primitives';
  * Alertmanager or Grafana reaches Baton by changing only its URL and key. Unknown fields are
  * accepted and ignored (vendors add fields; a sender must not break on an upgrade). Limits are the
  * vendors' own: PagerDuty Events API v2 (summary ≤ 1024 characters, dedup_key ≤ 255), Opsgenie's
- * Alert API (message ≤ 130, alias ≤ 512, description ≤ 15,000, entity ≤ 512, source ≤ 100,
- * user ≤ 100, note ≤ 25,000, at most 20 tags of ≤ 50). Alertmanager truncates to these itself.
+ * Alert API (message ≤ 130, alias ≤ 512, description ≤ 15,000, note ≤ 25,000 are refused beyond;
+ * entity ≤ 512, source ≤ 100, user ≤ 100, 20 tags of ≤ 50 and details ≤ 8,000 in all are cut, see
+ * `clip`). Alertmanager truncates summary, message and description to these limits itself.
  *
  * Free text is built on `text` (primitives.ts): control characters other than tab and line breaks
  * and broken Unicode are refused everywhere, since PostgreSQL cannot store some of them.
@@ -50,6 +51,17 @@ const required = (label: string, max: number, multiline = false) =>
     (s) => s.trim() !== '',
     `${label} must not be empty`,
   );
+/**
+ * A field a real sender does not limit itself (Alertmanager's Opsgenie receiver sends `source`,
+ * `entity`, `tags` and every common label in `details` as they come): cut to the vendor's limit
+ * rather than refused, since refusing it would lose the alert.
+ */
+export function clip(value: string, max: number): string {
+  const chars = [...value];
+  return chars.length <= max ? value : `${chars.slice(0, max - 1).join('')}…`;
+}
+const clipped = (label: string, max: number) =>
+  line(label, ALERT_VALUE_MAX).transform((s) => clip(s, max));
 const when = (label: string) =>
   instant({ label, message: `${label} must be a date and time (ISO 8601)` });
 
@@ -156,6 +168,20 @@ export const OpsgenieResponderSchema = z.object({
   username: line('responders[].username', 512).optional(),
 });
 
+/** Opsgenie keeps 8,000 characters of details in all: later entries are cut, then dropped. */
+function clipDetails(details: Record<string, string>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  let left: number = OPSGENIE_LIMITS.detailsTotal;
+  for (const key of Object.keys(details)) {
+    const room = left - key.length;
+    if (room <= 0) break;
+    const value = clip(details[key] ?? '', room);
+    kept[key] = value;
+    left = room - value.length;
+  }
+  return kept;
+}
+
 export const OpsgenieCreateAlertSchema = z.object({
   message: required('message', OPSGENIE_LIMITS.message, true),
   // An empty alias is read as none: Baton assigns one, as Opsgenie does.
@@ -165,38 +191,30 @@ export const OpsgenieCreateAlertSchema = z.object({
   visibleTo: z.array(OpsgenieResponderSchema).max(50, 'visibleTo: at most 50').optional(),
   actions: z.array(line('actions[]', 50)).max(10, 'actions: at most 10').optional(),
   tags: z
-    .array(line('tags[]', OPSGENIE_LIMITS.tag))
-    .max(OPSGENIE_LIMITS.tags, `tags: at most ${OPSGENIE_LIMITS.tags}`)
+    .array(clipped('tags[]', OPSGENIE_LIMITS.tag))
+    .max(100, 'tags: at most 100')
+    .transform((tags) => tags.slice(0, OPSGENIE_LIMITS.tags))
     .optional(),
   details: z
-    .record(
-      line('details key', ALERT_KEY_MAX),
-      para('details value', OPSGENIE_LIMITS.detailsTotal),
-      {
-        error: 'details must be an object of text values',
-      },
-    )
-    .refine(
-      (d) =>
-        Object.entries(d).reduce((n, [k, v]) => n + k.length + v.length, 0) <=
-        OPSGENIE_LIMITS.detailsTotal,
-      `details must be at most ${OPSGENIE_LIMITS.detailsTotal.toLocaleString('en-US')} characters in all`,
-    )
+    .record(line('details key', ALERT_KEY_MAX), para('details value', ALERT_VALUE_MAX), {
+      error: 'details must be an object of text values',
+    })
+    .transform(clipDetails)
     .optional(),
-  entity: line('entity', OPSGENIE_LIMITS.entity).optional(),
-  source: line('source', OPSGENIE_LIMITS.source).optional(),
+  entity: clipped('entity', OPSGENIE_LIMITS.entity).optional(),
+  source: clipped('source', OPSGENIE_LIMITS.source).optional(),
   priority: z
     .enum(OPSGENIE_PRIORITIES, { error: 'priority must be one of P1, P2, P3, P4, P5' })
     .optional(),
-  user: line('user', OPSGENIE_LIMITS.user).optional(),
+  user: clipped('user', OPSGENIE_LIMITS.user).optional(),
   note: para('note', OPSGENIE_LIMITS.note).optional(),
 });
 export type OpsgenieCreateAlert = z.infer<typeof OpsgenieCreateAlertSchema>;
 
 /** The body of close and acknowledge (all optional; Alertmanager sends only `source`). */
 export const OpsgenieAlertActionSchema = z.object({
-  user: line('user', OPSGENIE_LIMITS.user).optional(),
-  source: line('source', OPSGENIE_LIMITS.source).optional(),
+  user: clipped('user', OPSGENIE_LIMITS.user).optional(),
+  source: clipped('source', OPSGENIE_LIMITS.source).optional(),
   note: para('note', OPSGENIE_LIMITS.note).optional(),
 });
 export type OpsgenieAlertAction = z.infer<typeof OpsgenieAlertActionSchema>;
