@@ -92,18 +92,21 @@ export const PagerDutyImageSchema = z.object({
   alt: line('images[].alt', 1_024).optional(),
 });
 
-export const PagerDutyPayloadSchema = z.object({
-  summary: required('payload.summary', PAGERDUTY_LIMITS.summary, true),
-  source: required('payload.source', PAGERDUTY_LIMITS.source),
-  severity: z.enum(PAGERDUTY_SEVERITIES, {
-    error: 'payload.severity must be one of critical, error, warning, info',
-  }),
-  timestamp: when('payload.timestamp').optional(),
-  component: line('payload.component', 1_024).optional(),
-  group: line('payload.group', 1_024).optional(),
-  class: line('payload.class', 1_024).optional(),
-  custom_details: jsonValue.optional(),
-});
+export const PagerDutyPayloadSchema = z.object(
+  {
+    summary: required('payload.summary', PAGERDUTY_LIMITS.summary, true),
+    source: required('payload.source', PAGERDUTY_LIMITS.source),
+    severity: z.enum(PAGERDUTY_SEVERITIES, {
+      error: 'payload.severity must be one of critical, error, warning, info',
+    }),
+    timestamp: when('payload.timestamp').optional(),
+    component: line('payload.component', 1_024).optional(),
+    group: line('payload.group', 1_024).optional(),
+    class: line('payload.class', 1_024).optional(),
+    custom_details: jsonValue.optional(),
+  },
+  { error: 'payload is required: an object with summary, source and severity' },
+);
 
 const PAGERDUTY_BASE = {
   routing_key: required('routing_key', 255),

@@ -316,7 +316,7 @@ describe('PagerDuty Events API v2', () => {
     ['no routing_key', { routing_key: undefined }, {}, 'routing_key is required'],
     ['an empty routing_key', { routing_key: '  ' }, {}, 'routing_key must not be empty'],
     ['an unknown action', { event_action: 'explode' }, {}, 'event_action must be one of'],
-    ['no payload', { payload: undefined }, null, 'payload'],
+    ['no payload', { payload: undefined }, null, 'payload is required: an object with'],
     ['no summary', {}, { summary: undefined }, 'payload.summary is required'],
     ['a long summary', {}, { summary: 's'.repeat(1025) }, 'payload.summary must be at most 1,024'],
     ['no source', {}, { source: undefined }, 'payload.source is required'],
