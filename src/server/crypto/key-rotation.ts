@@ -22,6 +22,9 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'pages', column: 'description_enc', field: 'description' },
   { table: 'pages', column: 'impact_enc', field: 'impact' },
   { table: 'pages', column: 'troubleshooting_enc', field: 'troubleshooting' },
+  { table: 'integrations', column: 'signing_secret_enc', field: 'signing_secret' },
+  { table: 'alerts', column: 'event_enc', field: 'event' },
+  { table: 'alerts', column: 'payload_enc', field: 'payload' },
 ] as const;
 
 /**

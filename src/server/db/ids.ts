@@ -7,7 +7,9 @@ type TableWithSerial =
   | 'notifications'
   | 'audit_events'
   | 'pages'
-  | 'rotations';
+  | 'rotations'
+  | 'integrations'
+  | 'alerts';
 
 /**
  * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their

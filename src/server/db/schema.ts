@@ -8,6 +8,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   smallint,
   text,
@@ -292,8 +293,21 @@ export const pages = pgTable(
       onDelete: 'set null',
     }),
     resolvedById: integer('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
+    // Alerts in (issue 17, decision 209)
+    /** the integration that raised it (null: a person, or the integration is deleted) */
+    integrationId: integer('integration_id').references(() => integrations.id, {
+      onDelete: 'set null',
+    }),
+    /** distinct alert events received for it (a repeat of the same event is not counted) */
+    alertCount: integer('alert_count').notNull().default(0),
+    lastAlertAt: ts('last_alert_at'),
+    /** the integration's "alert storm" incident: distinct alerts past its per-minute limit */
+    storm: boolean('storm').notNull().default(false),
   },
   (t) => [
+    index('pages_integration_idx')
+      .on(t.integrationId, t.createdAt.desc())
+      .where(sql`${t.integrationId} is not null`),
     check('pages_urgency_check', sql`${t.urgency} in ('low', 'medium', 'high')`),
     check('pages_severity_check', sql`${t.severity} in ('P1', 'P2', 'P3')`),
     check('pages_step_check', sql`${t.stepIndex} >= 0 and ${t.loop} >= 0`),
@@ -499,5 +513,120 @@ export const smsReplyCodes = pgTable(
       .on(t.phoneHash, t.code)
       .where(sql`${t.closedAt} is null`),
     index('sms_reply_codes_page_idx').on(t.pageId),
+  ],
+);
+
+/**
+ * Integrations (issue 17, decision 209): a key by which a monitoring tool raises incidents on a
+ * rotation's escalation policy, or on a policy alone. The key is stored only as its SHA-256 hash;
+ * Grafana's signing secret is sealed like personal fields.
+ */
+export const integrations = pgTable(
+  'integrations',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    rotationId: integer('rotation_id').references(() => rotations.id, { onDelete: 'cascade' }),
+    escalationPolicyId: integer('escalation_policy_id').references(() => escalationPolicies.id, {
+      onDelete: 'cascade',
+    }),
+    /** SHA-256 (hex) of the key */
+    keyHash: text('key_hash').notNull(),
+    /** the key's last four characters, to tell keys apart on the screen */
+    keyHint: text('key_hint').notNull(),
+    /** group (one incident per Alertmanager group key) or fingerprint (one per alert) */
+    grouping: text('grouping').notNull().default('group'),
+    /** subject (messages with one subject are one incident) or message (each its own) */
+    emailDedup: text('email_dedup').notNull().default('subject'),
+    /** severity (P1, P2 high; P3 low), high or low */
+    urgency: text('urgency').notNull().default('severity'),
+    /** new incidents a minute before further distinct alerts fold into the storm incident */
+    stormLimit: integer('storm_limit').notNull().default(20),
+    /** inbound requests a second for this key before 429 */
+    rateLimit: integer('rate_limit').notNull().default(50),
+    /** Grafana's HMAC signing secret, sealed, bound to (integrations, signing_secret, id) */
+    signingSecretEnc: text('signing_secret_enc'),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    keyRegeneratedAt: ts('key_regenerated_at'),
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('integrations_key_hash_key').on(t.keyHash),
+    index('integrations_rotation_idx').on(t.rotationId),
+    index('integrations_policy_idx').on(t.escalationPolicyId),
+    check(
+      'integrations_target_check',
+      sql`(${t.rotationId} is null) <> (${t.escalationPolicyId} is null)`,
+    ),
+    check('integrations_name_check', sql`char_length(${t.name}) between 1 and 100`),
+    check('integrations_grouping_check', sql`${t.grouping} in ('group', 'fingerprint')`),
+    check('integrations_email_dedup_check', sql`${t.emailDedup} in ('subject', 'message')`),
+    check('integrations_urgency_check', sql`${t.urgency} in ('severity', 'high', 'low')`),
+    check('integrations_limits_check', sql`${t.stormLimit} >= 1 and ${t.rateLimit} >= 1`),
+  ],
+);
+
+/**
+ * Every alert event received (issue 17): what it said (summary, details and links sealed as one
+ * JSON envelope, the raw payload sealed and cut at ALERT_PAYLOAD_KEEP), what Baton did with it,
+ * and how often the same event came again (Alertmanager re-sends whole groups).
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    /** the incident it raised, updated, folded into, acknowledged or resolved; null: ignored */
+    pageId: integer('page_id').references(() => pages.id, { onDelete: 'set null' }),
+    format: text('format').notNull(),
+    action: text('action').notNull(),
+    outcome: text('outcome').notNull(),
+    /** SHA-256 (hex) of the dedup key */
+    dedupKeyHash: text('dedup_key_hash').notNull(),
+    /** SHA-256 (hex) of the normalized event: the same event again is a repeat */
+    eventHash: text('event_hash').notNull(),
+    severity: text('severity'),
+    /** sealed JSON { summary, source, details, links }, bound to (alerts, event, id) */
+    eventEnc: text('event_enc').notNull(),
+    /** the raw payload, sealed, bound to (alerts, payload, id) */
+    payloadEnc: text('payload_enc').notNull(),
+    payloadCut: boolean('payload_cut').notNull().default(false),
+    receivedAt: ts('received_at').notNull(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    seenCount: integer('seen_count').notNull().default(1),
+  },
+  (t) => [
+    index('alerts_integration_idx').on(t.integrationId, t.id.desc()),
+    index('alerts_page_idx').on(t.pageId, t.id.desc()).where(sql`${t.pageId} is not null`),
+    check('alerts_action_check', sql`${t.action} in ('trigger', 'acknowledge', 'resolve')`),
+  ],
+);
+
+/**
+ * Each dedup key an integration has sent, and the incident it belongs to now (issue 17): one open
+ * incident per integration and key. The row is the lock that keeps two deliveries of one new key
+ * from raising two incidents. Open while `resolved_at` is null; resolving the incident (from the
+ * source or in Baton) closes every key on it, so the next trigger raises a new incident.
+ */
+export const alertKeys = pgTable(
+  'alert_keys',
+  {
+    integrationId: integer('integration_id')
+      .notNull()
+      .references(() => integrations.id, { onDelete: 'cascade' }),
+    dedupKeyHash: text('dedup_key_hash').notNull(),
+    pageId: integer('page_id').references(() => pages.id, { onDelete: 'set null' }),
+    /** the latest alert of this key, and its event hash (a repeat only touches that alert) */
+    lastAlertId: bigint('last_alert_id', { mode: 'number' }),
+    lastEventHash: text('last_event_hash'),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    resolvedAt: ts('resolved_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.integrationId, t.dedupKeyHash] }),
+    index('alert_keys_page_idx').on(t.pageId).where(sql`${t.resolvedAt} is null`),
   ],
 );

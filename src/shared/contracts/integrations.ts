@@ -1,0 +1,226 @@
+import { z } from 'zod';
+import type { AlertDetailRow, AlertLink } from '../domain/alerts';
+import type { Severity } from './incidents';
+import { id, idText, text } from './primitives';
+
+/**
+ * Integrations (issue 17, decision 209): a named key by which a monitoring tool raises incidents
+ * on a rotation's policy, or on an escalation policy alone. The key is shown once, when made or
+ * regenerated, and stored only as a hash. The field names the issue fixes keep its words (`name`,
+ * `rotationId`, `escalationPolicyId`, `key`).
+ */
+
+export const INTEGRATION_NAME_MAX = 100;
+/** new incidents an integration raises in a minute before further alerts fold into a storm */
+export const STORM_LIMIT_DEFAULT = 20;
+export const STORM_LIMIT_MAX = 10_000;
+/** inbound requests a second one key may make before it is answered 429 */
+export const RATE_LIMIT_DEFAULT = 50;
+export const RATE_LIMIT_MAX = 10_000;
+/** the largest inbound alert body, in bytes (larger: 413) */
+export const ALERT_BODY_MAX = 512 * 1024;
+/** the most of a raw payload kept with an alert (the rest is cut, and the alert says so) */
+export const ALERT_PAYLOAD_KEEP = 64 * 1024;
+export const SIGNING_SECRET_MAX = 200;
+
+/** The formats an alert arrives in ('test': the screen's "Send test alert"). */
+export const ALERT_FORMATS = [
+  'pagerduty',
+  'opsgenie',
+  'alertmanager',
+  'grafana',
+  'generic',
+  'email',
+  'test',
+] as const;
+export type AlertFormat = (typeof ALERT_FORMATS)[number];
+export const ALERT_FORMAT_LABELS: Record<AlertFormat, string> = {
+  pagerduty: 'PagerDuty Events v2',
+  opsgenie: 'Opsgenie Alert API',
+  alertmanager: 'Alertmanager webhook',
+  grafana: 'Grafana webhook',
+  generic: 'Generic',
+  email: 'Email',
+  test: 'Test alert',
+};
+
+/** How an Alertmanager or Grafana message becomes incidents: one per group key, or per alert. */
+export const ALERT_GROUPINGS = ['group', 'fingerprint'] as const;
+/** How email becomes incidents: messages with the same subject are one, or every message its own. */
+export const EMAIL_DEDUPS = ['subject', 'message'] as const;
+/** The urgency an integration's incidents take; 'severity': P1 and P2 high, P3 low. */
+export const INTEGRATION_URGENCIES = ['severity', 'high', 'low'] as const;
+
+export const INTEGRATION_MESSAGES = {
+  notFound: 'Integration not found',
+  nameRequired: 'Enter a name',
+  nameTooLong: `Keep the name under ${INTEGRATION_NAME_MAX} characters`,
+  where: 'Choose the rotation or the escalation policy this integration’s incidents follow',
+  both: 'Choose a rotation or an escalation policy, not both',
+  mayNotView: 'You can only view the integrations of your rotations.',
+  mayNotManage:
+    'Only the rotation’s managers and administrators can create, change or delete its integrations.',
+  // Inbound: what a sender with a wrong key reads (nothing is written)
+  keyMissing:
+    'No integration key: send it as the routing_key, as Authorization: GenieKey <key> or Bearer <key>, or as ?token=<key>.',
+  keyUnknown:
+    'Unknown integration key: it may have been regenerated or its integration deleted. Copy the current key from the integration in Baton.',
+  rateLimited: (perSecond: number) =>
+    `Too many alerts: this integration accepts ${perSecond} requests a second. Retry after the time in Retry-After.`,
+  tooLarge: `The alert body is larger than ${ALERT_BODY_MAX / 1024} kB.`,
+  signatureRequired:
+    'This integration has a signing secret: the request must carry Grafana’s X-Grafana-Alerting-Signature and X-Grafana-Alerting-Timestamp headers.',
+  signatureWrong:
+    'The request’s signature does not match this integration’s signing secret, or its timestamp is more than 5 minutes away from Baton’s clock.',
+} as const;
+
+const name = text({ label: 'Name', trim: true, error: INTEGRATION_MESSAGES.nameRequired })
+  .min(1, INTEGRATION_MESSAGES.nameRequired)
+  .max(INTEGRATION_NAME_MAX, INTEGRATION_MESSAGES.nameTooLong);
+
+const settings = {
+  grouping: z.enum(ALERT_GROUPINGS),
+  emailDedup: z.enum(EMAIL_DEDUPS),
+  urgency: z.enum(INTEGRATION_URGENCIES),
+  stormLimit: z.number().int().min(1).max(STORM_LIMIT_MAX),
+  rateLimit: z.number().int().min(1).max(RATE_LIMIT_MAX),
+  /** Grafana's HMAC secret; null removes it */
+  signingSecret: text({ label: 'Signing secret' }).min(8).max(SIGNING_SECRET_MAX).nullable(),
+};
+
+/** POST /api/integrations: `{ name, rotationId }` or `{ name, escalationPolicyId }`. */
+export const IntegrationInputSchema = z
+  .object({
+    name,
+    rotationId: id({ label: 'rotationId' }).optional(),
+    escalationPolicyId: id({ label: 'escalationPolicyId' }).optional(),
+    grouping: settings.grouping.optional(),
+    emailDedup: settings.emailDedup.optional(),
+    urgency: settings.urgency.optional(),
+    stormLimit: settings.stormLimit.optional(),
+    rateLimit: settings.rateLimit.optional(),
+    signingSecret: settings.signingSecret.optional(),
+  })
+  .superRefine((value, ctx) => {
+    const given = [value.rotationId, value.escalationPolicyId].filter((v) => v !== undefined);
+    if (given.length === 0) ctx.addIssue({ code: 'custom', message: INTEGRATION_MESSAGES.where });
+    if (given.length === 2) ctx.addIssue({ code: 'custom', message: INTEGRATION_MESSAGES.both });
+  });
+export type IntegrationInput = z.infer<typeof IntegrationInputSchema>;
+
+/** PATCH /api/integrations/{id}: any of the name and settings (not where it routes). */
+export const IntegrationChangeSchema = z
+  .object({
+    name: name.optional(),
+    grouping: settings.grouping.optional(),
+    emailDedup: settings.emailDedup.optional(),
+    urgency: settings.urgency.optional(),
+    stormLimit: settings.stormLimit.optional(),
+    rateLimit: settings.rateLimit.optional(),
+    signingSecret: settings.signingSecret.optional(),
+  })
+  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change' });
+export type IntegrationChange = z.infer<typeof IntegrationChangeSchema>;
+
+/** GET /api/integrations: all the viewer may see, or one rotation's or one policy's. */
+export const IntegrationListQuerySchema = z.object({
+  rotationId: idText({ label: 'rotationId' }).optional(),
+  escalationPolicyId: idText({ label: 'escalationPolicyId' }).optional(),
+});
+
+/** Where each inbound format is sent, for this Baton (PUBLIC_URL). */
+export interface IntegrationEndpoints {
+  pagerduty: string;
+  opsgenie: string;
+  alertmanager: string;
+  grafana: string;
+  generic: string;
+  /** the domain part of `<key>@…`; null while email intake is off (INBOUND_SMTP_PORT) */
+  emailDomain: string | null;
+  emailPort: number | null;
+}
+
+export interface Integration {
+  id: number;
+  name: string;
+  rotationId: number | null;
+  rotationName: string | null;
+  escalationPolicyId: number | null;
+  escalationPolicyName: string | null;
+  /** the key's last four characters, to tell keys apart */
+  keyHint: string;
+  grouping: (typeof ALERT_GROUPINGS)[number];
+  emailDedup: (typeof EMAIL_DEDUPS)[number];
+  urgency: (typeof INTEGRATION_URGENCIES)[number];
+  stormLimit: number;
+  rateLimit: number;
+  hasSigningSecret: boolean;
+  createdAt: string;
+  createdBy: { id: number; name: string } | null;
+  keyRegeneratedAt: string | null;
+  lastUsedAt: string | null;
+  counts: { alerts: number; incidents: number; openIncidents: number };
+  /** whether the viewer may change it, regenerate its key and delete it */
+  canManage: boolean;
+  endpoints: IntegrationEndpoints;
+}
+
+/** The answer of create and regenerate: the integration and its key, shown this once. */
+export interface IntegrationWithKey extends Integration {
+  key: string;
+}
+
+export interface IntegrationList {
+  integrations: Integration[];
+}
+
+/** What happened to one alert event on arrival. */
+export const ALERT_OUTCOMES = [
+  'raised', // a new incident
+  'folded', // into the integration's alert storm incident
+  'updated', // a new event on an open incident: alertCount + 1, in its timeline
+  'repeated', // the same event again: only its last-seen time changes
+  'acknowledged',
+  'resolved',
+  'ignored', // acknowledge or resolve for no open incident
+] as const;
+export type AlertOutcome = (typeof ALERT_OUTCOMES)[number];
+
+/** One received alert event, as the integration's and the incident's alert lists show it. */
+export interface AlertRecord {
+  id: number;
+  integrationId: number;
+  integrationName: string;
+  incidentId: number | null;
+  format: AlertFormat;
+  action: 'trigger' | 'acknowledge' | 'resolve';
+  outcome: AlertOutcome;
+  summary: string;
+  source: string | null;
+  severity: Severity | null;
+  details: AlertDetailRow[];
+  links: AlertLink[];
+  receivedAt: string;
+  lastSeenAt: string;
+  /** how many times this same event arrived (1: once) */
+  seenCount: number;
+  /** the raw payload as received (JSON text, or the email's text), cut at ALERT_PAYLOAD_KEEP */
+  payload: string;
+  payloadCut: boolean;
+}
+
+export const AlertListQuerySchema = z.object({
+  /** alerts older than this id (the list's cursor) */
+  before: idText({ label: 'before', column: 'int8' }).optional(),
+});
+
+export interface AlertList {
+  alerts: AlertRecord[];
+  nextCursor: number | null;
+}
+
+/** POST /api/integrations/{id}/test: "Send test alert" raises an incident through the integration. */
+export interface TestAlertResult {
+  incidentId: number | null;
+  outcome: AlertOutcome;
+}
