@@ -129,6 +129,10 @@ const EnvSchema = z.object({
   DEBUG_DETAILS: boolFlag,
   /** tests only (NODE_ENV=test): a file holding the ISO time the process clock reads (decision 090) */
   BATON_TEST_CLOCK_FILE: optionalString,
+  /** issue 17: listen for alert email on this port (off when unset) */
+  INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /** the interface the alert email listener binds to */
+  INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
 });
 
 export interface Config {
@@ -184,6 +188,8 @@ export interface Config {
   helpLinks: HelpLinks;
   /** NODE_ENV=test only: the clock reads the current time from this file (decision 090) */
   testClockFile?: string;
+  /** alert email intake (issue 17): where Baton listens for SMTP; null: off */
+  inboundSmtp: { port: number; host: string } | null;
 }
 
 /** Why production refuses LOCAL_LOGIN_PASSWORD (the start-up message and the tests use it). */
@@ -288,6 +294,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiBase: e.TWILIO_API_BASE.replace(/\/$/, ''),
     },
     outboxIntervalMs: e.OUTBOX_INTERVAL_SECONDS * 1000,
+    inboundSmtp:
+      e.INBOUND_SMTP_PORT === undefined
+        ? null
+        : { port: e.INBOUND_SMTP_PORT, host: e.INBOUND_SMTP_HOST },
     debugDetails: !isProduction || e.DEBUG_DETAILS === true,
     engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,
     handoffTimings: {
