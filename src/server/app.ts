@@ -41,6 +41,7 @@ import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
 import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
 import { incidentRoutes } from './modules/incidents/incident-routes';
+import { integrationRoutes } from './modules/integrations/integration-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
@@ -242,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(escalationPolicyRoutes, deps);
   await app.register(incidentRoutes, deps);
   await app.register(incidentActionRoutes, deps);
+  await app.register(integrationRoutes, deps);
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;
