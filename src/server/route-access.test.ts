@@ -125,6 +125,7 @@ const ROUTE_PERMISSIONS: Record<string, Action> = {
   'PATCH /api/escalation-policies/:id': 'escalationPolicy.edit',
   'DELETE /api/escalation-policies/:id': 'escalationPolicy.edit',
   'GET /api/escalation-policies/:id/preview': 'escalationPolicy.view',
+  'GET /api/incidents/:id/alerts': 'page.viewHistory',
 };
 
 describe('the access tables agree with the shared permission table', () => {

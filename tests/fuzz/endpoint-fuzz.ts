@@ -7,10 +7,12 @@ import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypt
 import type { Database } from '../../src/server/db/client';
 import { insertHandoffs, insertRotation, insertUser } from '../../src/server/db/factories';
 import {
+  alerts,
   auditEvents,
   coverageRequests,
   escalationPolicies,
   handoffs,
+  integrations,
   invitations,
   pages,
   rotationMembers,
@@ -61,6 +63,9 @@ const FINGERPRINTED = [
   'notifications',
   'audit_events',
   'escalation_policies',
+  'integrations',
+  'alerts',
+  'alert_keys',
 ] as const;
 
 export interface FuzzApp {
@@ -177,6 +182,12 @@ export async function buildFuzzApp(database: Database): Promise<FuzzApp> {
       payload: { email: 'fuzz.invitee@example.com', name: 'Fuzz Invitee', role: 'member' },
     },
     { method: 'POST', url: '/api/calendar/feed/reset', headers: as(cookies.admin) },
+    {
+      method: 'POST',
+      url: '/api/integrations',
+      headers: as(cookies.admin),
+      payload: { name: 'Fuzz Alertmanager', rotationId: fixed.id, signingSecret: 'fuzz-secret' },
+    },
   ];
   const tokens = { invitation: [] as string[], feed: [] as string[] };
   for (const request of setup) {
@@ -217,7 +228,9 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
       | typeof coverageRequests
       | typeof invitations
       | typeof auditEvents
-      | typeof escalationPolicies,
+      | typeof escalationPolicies
+      | typeof integrations
+      | typeof alerts,
   ) =>
     (await db.select({ id: table.id }).from(table).orderBy(desc(table.id)).limit(25)).map(
       (r) => r.id,
@@ -236,6 +249,8 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
     invitationIds: await ids(invitations),
     eventIds: await ids(auditEvents),
     policyIds: await ids(escalationPolicies),
+    integrationIds: await ids(integrations),
+    alertIds: await ids(alerts),
     invitationTokens: fuzz.tokens.invitation,
     feedTokens: fuzz.tokens.feed,
   };

@@ -22,6 +22,9 @@ export interface Pool {
   invitationIds: number[];
   eventIds: number[];
   policyIds: number[];
+  integrationIds: number[];
+  /** alert ids (the alert lists' cursor) */
+  alertIds: number[];
   invitationTokens: string[];
   feedTokens: string[];
 }
@@ -53,6 +56,8 @@ const coverageId: Gen = (p) => realOr(p.coverageIds);
 const invitationId: Gen = (p) => realOr(p.invitationIds);
 const eventId: Gen = (p) => realOr(p.eventIds);
 const policyId: Gen = (p) => realOr(p.policyIds);
+const integrationId: Gen = (p) => realOr(p.integrationIds);
+const alertId: Gen = (p) => realOr(p.alertIds);
 /** the demo inbox's cursor: any notification id, kept or not */
 const notificationId: Gen = () => fc.integer({ min: 1, max: 10_000 });
 
@@ -133,6 +138,17 @@ const cursor: Gen = () =>
       fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constant(2147483648)),
     )
     .map(([at, id]) => Buffer.from(`${at}|${id}`).toString('base64url'));
+
+const integrationFields = {
+  name: line,
+  grouping: oneOf('group', 'fingerprint', 'alert'),
+  emailDedup: oneOf('subject', 'message', 'sender'),
+  urgency: oneOf('severity', 'high', 'low', 'medium'),
+  stormLimit: () => fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0, 10_001, 2.5)),
+  rateLimit: () => fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0, 10_001, 2.5)),
+  signingSecret: () =>
+    fc.oneof(fc.constant(null), fc.string({ minLength: 8, maxLength: 40 }), fc.constant('short')),
+};
 
 const rotationFields = {
   name: line,
@@ -338,6 +354,17 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'DELETE /api/escalation-policies/:id': { params: { id: policyId } },
   'GET /api/escalation-policies/:id/preview': { params: { id: policyId } },
   'POST /api/pages/:id/escalate': { params: { id: pageId }, body: { reason: paragraph } },
+  // Integrations (decision 210)
+  'GET /api/integrations': { query: { rotationId, escalationPolicyId: policyId } },
+  'POST /api/integrations': {
+    body: { rotationId, escalationPolicyId: policyId, ...integrationFields },
+  },
+  'GET /api/integrations/:id': { params: { id: integrationId } },
+  'PATCH /api/integrations/:id': { params: { id: integrationId }, body: integrationFields },
+  'DELETE /api/integrations/:id': { params: { id: integrationId } },
+  'POST /api/integrations/:id/key': { params: { id: integrationId } },
+  'GET /api/integrations/:id/alerts': { params: { id: integrationId }, query: { before: alertId } },
+  'GET /api/incidents/:id/alerts': { params: { id: pageId }, query: { before: alertId } },
   // Incidents: the reads and notes (decision 205); a page is an incident, so its ids are pages'
   'GET /api/incidents': {
     query: {
