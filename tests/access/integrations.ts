@@ -26,6 +26,13 @@ export const access: RouteAccess[] = [
   { method: 'DELETE', route: '/api/integrations/:id', url: missing, allowed: MANAGERS },
   { method: 'POST', route: '/api/integrations/:id/key', url: `${missing}/key`, allowed: MANAGERS },
   {
+    method: 'POST',
+    route: '/api/integrations/:id/test',
+    url: `${missing}/test`,
+    body: { severity: 'P3' },
+    allowed: MANAGERS,
+  },
+  {
     method: 'GET',
     route: '/api/integrations/:id/alerts',
     url: `${missing}/alerts`,

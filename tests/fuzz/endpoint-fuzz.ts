@@ -199,6 +199,17 @@ export async function buildFuzzApp(database: Database): Promise<FuzzApp> {
     if (answer.inviteUrl) tokens.invitation.push(answer.inviteUrl.split('/invite/')[1]);
     if (answer.personalUrl) tokens.feed.push(answer.personalUrl.split('/feeds/')[1].split('/')[0]);
   }
+  // A test alert through the integration: an alert (and its incident) for the alert routes' ids.
+  const [integration] = await db.select({ id: integrations.id }).from(integrations).limit(1);
+  const tested = await app.inject({
+    method: 'POST',
+    url: `/api/integrations/${integration.id}/test`,
+    headers: as(cookies.admin),
+    payload: { severity: 'P2' },
+  });
+  if (tested.statusCode !== 201) {
+    throw new Error(`fuzz setup test alert: ${tested.statusCode} ${tested.body}`);
+  }
   return {
     app,
     database,

@@ -363,6 +363,10 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'PATCH /api/integrations/:id': { params: { id: integrationId }, body: integrationFields },
   'DELETE /api/integrations/:id': { params: { id: integrationId } },
   'POST /api/integrations/:id/key': { params: { id: integrationId } },
+  'POST /api/integrations/:id/test': {
+    params: { id: integrationId },
+    body: { severity: oneOf('P1', 'P2', 'P3', 'P4', '') },
+  },
   'GET /api/integrations/:id/alerts': { params: { id: integrationId }, query: { before: alertId } },
   'GET /api/incidents/:id/alerts': { params: { id: pageId }, query: { before: alertId } },
   // Incidents: the reads and notes (decision 205); a page is an incident, so its ids are pages'

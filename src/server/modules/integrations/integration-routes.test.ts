@@ -8,6 +8,7 @@ import {
   type Integration,
   type IntegrationList,
   type IntegrationWithKey,
+  type TestAlertResult,
 } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
@@ -744,5 +745,86 @@ describe('query counts', () => {
     for (const url of urls) many.push(await count(people.olivia, url));
     expect(await list(people.olivia)).toHaveLength(20);
     expect(many).toEqual(few);
+  });
+});
+
+describe('send test alert', () => {
+  test('raises an incident through the integration, as its tool would; each test its own', async () => {
+    const r = await rotation();
+    const created = await create(people.morgan, { name: 'Prometheus', rotationId: r.id });
+    t.clock.set('2026-11-02T12:05:00Z');
+    const res = await call(people.morgan, 'POST', `/api/integrations/${created.id}/test`);
+    expect(res.statusCode, res.body).toBe(201);
+    const result = res.json() as TestAlertResult;
+    expect(result).toEqual({ incidentId: expect.any(Number), outcome: 'raised' });
+
+    const incident = (
+      await call(people.olivia, 'GET', `/api/incidents/${result.incidentId}`)
+    ).json() as Incident;
+    expect(incident).toMatchObject({
+      title: 'Test alert from Prometheus',
+      severity: 'P3',
+      urgency: 'low',
+      rotation: { id: r.id },
+      integration: { id: created.id, name: 'Prometheus' },
+      raisedBy: { kind: 'integration', user: null, name: 'Prometheus' },
+      alertCount: 1,
+      storm: false,
+    });
+    expect(incident.assignees.map((p) => p.id)).toEqual([people.olivia.id]);
+
+    const second = await call(people.admin, 'POST', `/api/integrations/${created.id}/test`, {
+      severity: 'P1',
+    });
+    expect(second.statusCode, second.body).toBe(201);
+    const again = second.json() as TestAlertResult;
+    expect(again.outcome).toBe('raised');
+    expect(again.incidentId).not.toBe(result.incidentId);
+    const p1 = (await call(people.olivia, 'GET', `/api/incidents/${again.incidentId}`)).json();
+    expect(p1).toMatchObject({ severity: 'P1', urgency: 'high' });
+
+    const alertList = (
+      await call(people.olivia, 'GET', `/api/integrations/${created.id}/alerts`)
+    ).json() as AlertList;
+    expect(alertList.alerts.map((a) => [a.incidentId, a.format, a.outcome, a.severity])).toEqual([
+      [again.incidentId, 'test', 'raised', 'P1'],
+      [result.incidentId, 'test', 'raised', 'P3'],
+    ]);
+    const [latest, first] = alertList.alerts;
+    expect(latest).toMatchObject({ summary: 'Test alert from Prometheus', source: 'Baton' });
+    expect(first.details).toContainEqual({
+      section: 'Test alert',
+      label: 'sent by',
+      value: 'Morgan Manager',
+    });
+    expect(JSON.parse(first.payload)).toMatchObject({ test: true, sentBy: 'Morgan Manager' });
+    const ofIncident = (
+      await call(people.olivia, 'GET', `/api/incidents/${result.incidentId}/alerts`)
+    ).json() as AlertList;
+    expect(ofIncident.alerts.map((a) => a.id)).toEqual([first.id]);
+
+    const [shown] = await list(people.morgan);
+    expect(shown).toMatchObject({
+      lastUsedAt: '2026-11-02T12:05:00.000Z',
+      counts: { alerts: 2, incidents: 2, openIncidents: 2 },
+    });
+  });
+
+  test('only those who manage it; 404 first; a bad severity is 400 and raises nothing', async () => {
+    const r = await rotation();
+    const created = await create(people.morgan, { name: 'Grafana', rotationId: r.id });
+    for (const user of [people.olivia, people.iris, people.mia]) {
+      const res = await call(user, 'POST', `/api/integrations/${created.id}/test`);
+      expect(res.statusCode, user.name).toBe(403);
+      expect(res.json().message).toBe(INTEGRATION_MESSAGES.mayNotManage);
+    }
+    expect((await call(people.mia, 'POST', '/api/integrations/999999/test')).statusCode).toBe(404);
+    const bad = await call(people.morgan, 'POST', `/api/integrations/${created.id}/test`, {
+      severity: 'P4',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().message).toBe(`severity: ${INTEGRATION_MESSAGES.severity}`);
+    expect(await t.database.db.select().from(alerts)).toEqual([]);
+    expect(await t.database.db.select().from(pages)).toEqual([]);
   });
 });

@@ -10,6 +10,8 @@ import {
   type IntegrationList,
   IntegrationListQuerySchema,
   type IntegrationWithKey,
+  TestAlertInputSchema,
+  type TestAlertResult,
 } from '../../../shared/contracts/integrations';
 import { mayManageSomeIntegration } from '../../../shared/domain/integrations';
 import type { AppDeps } from '../../deps';
@@ -24,6 +26,7 @@ import {
   listIntegrationAlerts,
   listIntegrations,
   regenerateIntegrationKey,
+  sendTestAlert,
   updateIntegration,
 } from './integration-service';
 
@@ -90,6 +93,24 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
     { preValidation: managesIntegrations, schema: { params: IdParams } },
     async (req): Promise<IntegrationWithKey> =>
       regenerateIntegrationKey(deps, requireUser(req), req.params.id),
+  );
+
+  // "Send test alert": 201, an alert was received (and an incident raised, as a real one would).
+  api.post(
+    '/api/integrations/:id/test',
+    {
+      preValidation: managesIntegrations,
+      schema: { params: IdParams, body: TestAlertInputSchema },
+    },
+    async (req, reply) => {
+      const result: TestAlertResult = await sendTestAlert(
+        deps,
+        requireUser(req),
+        req.params.id,
+        req.body,
+      );
+      return reply.code(201).send(result);
+    },
   );
 
   api.get(

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import { INCIDENT_MESSAGES } from '../../../shared/contracts/incidents';
+import { INCIDENT_MESSAGES, type Severity } from '../../../shared/contracts/incidents';
 import {
   type AlertList,
   type AlertListQuerySchema,
@@ -13,9 +14,17 @@ import {
   type IntegrationWithKey,
   RATE_LIMIT_DEFAULT,
   STORM_LIMIT_DEFAULT,
+  type TestAlertInput,
+  type TestAlertResult,
 } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
-import type { AlertDetailRow, AlertLink } from '../../../shared/domain/alerts';
+import {
+  type AlertDetailRow,
+  type AlertEvent,
+  type AlertLink,
+  summaryLine,
+  urgencyOf,
+} from '../../../shared/domain/alerts';
 import {
   canViewIntegration,
   type IntegrationFacts,
@@ -28,6 +37,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { forbidden, notFound } from '../../http/errors';
+import { type IntakeDeps, receiveAlerts } from '../alerts/alert-intake';
 import { findIncidentRow, listRotationMemberIds } from '../incidents/incident-repository';
 import { publicBaseUrl } from '../notifications/messages';
 import { loadNames } from '../paging/page-reads';
@@ -37,6 +47,7 @@ import {
   hashIntegrationKey,
   type IntegrationRow,
   keyHintOf,
+  normalizeOptionsOf,
 } from './integration-keys';
 import {
   type AlertWithIntegration,
@@ -454,6 +465,75 @@ export async function deleteIntegration(
     });
     await deleteIntegrationRow(tx, id);
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Send test alert
+
+/**
+ * testAlertOf builds the screen's "Send test alert": one trigger with a fresh dedup key each time
+ * (so each test raises its own incident), the severity asked for (P3 unless given), and details
+ * naming who sent it.
+ */
+export function testAlertOf(
+  integration: Pick<IntegrationRow, 'name' | 'urgency'>,
+  sender: Pick<User, 'name'>,
+  severity: Severity,
+  at: Date,
+): AlertEvent {
+  const section = 'Test alert';
+  return {
+    action: 'trigger',
+    dedupKey: `baton-test-${randomUUID()}`,
+    summary: summaryLine(`Test alert from ${integration.name}`).summary,
+    source: 'Baton',
+    severity,
+    urgency: urgencyOf(severity, normalizeOptionsOf(integration)),
+    details: [
+      { section, label: 'sent by', value: sender.name },
+      { section, label: 'sent at', value: at.toISOString() },
+      {
+        section,
+        label: 'why',
+        value: `${sender.name} used “Send test alert” to check whom this integration pages.`,
+      },
+    ],
+    links: [],
+  };
+}
+
+/**
+ * sendTestAlert raises an incident through an integration the actor manages (404, then 403), as
+ * its monitoring tool would: the intake does the rest (decision 209).
+ */
+export async function sendTestAlert(
+  deps: IntegrationDeps & IntakeDeps,
+  actor: User,
+  id: number,
+  input: TestAlertInput,
+): Promise<TestAlertResult> {
+  const db = deps.database.db;
+  // Checked before the intake's own transaction: one connection (PGlite) holds one at a time.
+  const row = await findIntegrationRow(db, id);
+  if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
+  const deciders = await loadDeciders(db, [row]);
+  if (!managesIntegration(actorOf(actor), factsOf(row, deciders))) {
+    throw forbidden(INTEGRATION_MESSAGES.mayNotManage);
+  }
+  const event = testAlertOf(row.integration, actor, input?.severity ?? 'P3', deps.clock.now());
+  const payload = JSON.stringify({
+    test: true,
+    summary: event.summary,
+    severity: event.severity,
+    dedupKey: event.dedupKey,
+    sentBy: actor.name,
+  });
+  const [receipt] = await receiveAlerts(deps, row.integration, {
+    format: 'test',
+    events: [event],
+    payload,
+  });
+  return { incidentId: receipt.incidentId, outcome: receipt.outcome };
 }
 
 // ---------------------------------------------------------------------------------------------
