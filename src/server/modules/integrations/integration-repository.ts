@@ -203,27 +203,25 @@ export async function countIntegrationUse(
     ids.map((id) => [id, { alerts: 0, incidents: 0, openIncidents: 0 }]),
   );
   if (ids.length === 0) return counts;
-  const [alertRows, incidentRows] = await Promise.all([
-    db
-      .select({
-        id: alerts.integrationId,
-        n: sql<number>`count(*)::int`.mapWith(Number),
-      })
-      .from(alerts)
-      .where(inArray(alerts.integrationId, [...ids]))
-      .groupBy(alerts.integrationId),
-    db
-      .select({
-        id: sql<number>`${pages.integrationId}`.mapWith(Number),
-        n: sql<number>`count(*)::int`.mapWith(Number),
-        open: sql<number>`(count(*) filter (where ${inArray(pages.status, OPEN_STATUSES)}))::int`.mapWith(
-          Number,
-        ),
-      })
-      .from(pages)
-      .where(inArray(pages.integrationId, [...ids]))
-      .groupBy(pages.integrationId),
-  ]);
+  const alertRows = await db
+    .select({
+      id: alerts.integrationId,
+      n: sql<number>`count(*)::int`.mapWith(Number),
+    })
+    .from(alerts)
+    .where(inArray(alerts.integrationId, [...ids]))
+    .groupBy(alerts.integrationId);
+  const incidentRows = await db
+    .select({
+      id: sql<number>`${pages.integrationId}`.mapWith(Number),
+      n: sql<number>`count(*)::int`.mapWith(Number),
+      open: sql<number>`(count(*) filter (where ${inArray(pages.status, OPEN_STATUSES)}))::int`.mapWith(
+        Number,
+      ),
+    })
+    .from(pages)
+    .where(inArray(pages.integrationId, [...ids]))
+    .groupBy(pages.integrationId);
   for (const row of alertRows) {
     const found = counts.get(row.id);
     if (found) found.alerts = row.n;

@@ -112,10 +112,9 @@ interface Deciders {
 async function loadDeciders(db: Db | Tx, rows: readonly Target[]): Promise<Deciders> {
   const rotationIds = rows.flatMap((r) => (r.rotation ? [r.rotation.id] : []));
   const policyIds = [...new Set(rows.flatMap((r) => (r.policy ? [r.policy.id] : [])))];
-  const [members, policyUsers] = await Promise.all([
-    listRotationMemberIds(db, rotationIds),
-    listRotationsUsingPolicies(db, policyIds),
-  ]);
+  // One after the other: in a transaction, one connection runs one statement at a time.
+  const members = await listRotationMemberIds(db, rotationIds);
+  const policyUsers = await listRotationsUsingPolicies(db, policyIds);
   return { members, policyUsers };
 }
 
@@ -192,14 +191,12 @@ async function present(
   deciders: Deciders,
 ): Promise<Integration[]> {
   const ids = rows.map((r) => r.integration.id);
-  const [counts, names] = await Promise.all([
-    countIntegrationUse(db, ids),
-    loadNames(
-      db,
-      deps.cipher,
-      rows.map((r) => r.integration.createdById),
-    ),
-  ]);
+  const counts = await countIntegrationUse(db, ids);
+  const names = await loadNames(
+    db,
+    deps.cipher,
+    rows.map((r) => r.integration.createdById),
+  );
   const shown = { deciders, counts, names, viewer };
   return rows.map((row) => toIntegration(deps, row, shown));
 }
@@ -211,7 +208,7 @@ type ParsedListQuery = z.output<typeof IntegrationListQuerySchema>;
 
 /**
  * listIntegrations answers the integrations the viewer may see (all, or one rotation's or one
- * policy's), by name, never with a key: six statements whatever their number.
+ * policy's), by name, never with a key: at most seven statements whatever their number.
  */
 export async function listIntegrations(
   deps: IntegrationDeps,
