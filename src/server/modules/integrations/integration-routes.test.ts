@@ -256,6 +256,19 @@ describe('create, list, read', () => {
       details: { name: 'Prometheus', rotationId: r.id, rotationName: 'Database On-Call' },
     });
     expect(JSON.stringify(event.details)).not.toContain(key);
+    // The administrative trail names it, in words.
+    const trail = await call(
+      people.admin,
+      'GET',
+      '/api/audit-log/admin-events?action=integration.created',
+    );
+    expect(trail.statusCode, trail.body).toBe(200);
+    expect(trail.json().events[0]).toMatchObject({
+      action: 'integration.created',
+      targetType: 'integration',
+      target: 'Prometheus',
+      actor: { id: people.morgan.id, name: 'Morgan Manager' },
+    });
   });
 
   test('the signing secret is sealed to its row, shown only as hasSigningSecret, and cleared by null', async () => {
