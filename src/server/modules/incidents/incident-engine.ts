@@ -665,6 +665,7 @@ async function pagedRecentlyBy(
   now: Date,
 ): Promise<Set<number>> {
   if (userIds.length === 0) return new Set();
+  const windowStart = new Date(now.getTime() - FOLLOW_UP_WINDOW_MS);
   const rows = await tx
     .selectDistinct({ userId: notifications.userId })
     .from(notifications)
@@ -674,9 +675,12 @@ async function pagedRecentlyBy(
         eq(pages.integrationId, integrationId),
         ne(pages.id, pageId),
         inArray(pages.status, ['triggered', 'escalated']),
+        // Implied (a step's notifications are as old as its start, and steps only move on), and
+        // it keeps the scan to the integration's recent steps, not all its incidents ever.
+        gt(pages.stepStartedAt, windowStart),
         inArray(notifications.userId, [...userIds]),
         inArray(notifications.kind, PAGE_KINDS),
-        gt(notifications.createdAt, new Date(now.getTime() - FOLLOW_UP_WINDOW_MS)),
+        gt(notifications.createdAt, windowStart),
         lte(notifications.createdAt, now),
       ),
     );
