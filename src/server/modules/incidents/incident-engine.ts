@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, inArray, lte, ne } from 'drizzle-orm';
 import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
-import type { AlertEvent } from '../../../shared/domain/alerts';
 import {
   type EscalationProgress,
   isReminderStep,
@@ -229,16 +228,6 @@ export async function raiseIncident(
   });
 }
 
-/**
- * An incident as a step takes it: the locked row with its rotation and, for an incident an
- * integration raised, what raising it already knows (the integration's name, the alert), so the
- * first step does not read them; a later step reads them (decision 213).
- */
-export type StepIncident = LockedIncident & {
-  integration?: { id: number; name: string };
-  alert?: Pick<AlertEvent, 'summary' | 'source' | 'details' | 'links'>;
-};
-
 /** How long after a person's page from an integration its further incidents join a follow-up. */
 export const FOLLOW_UP_WINDOW_MS = 5 * MINUTE;
 /** How long a follow-up gathers incidents after its first before it is sent. */
@@ -263,7 +252,7 @@ function loadWorldFor(tx: Tx, deps: StepDeps, incident: LockedIncident, now: Dat
 export async function takeStep(
   tx: Tx,
   deps: StepDeps,
-  incident: StepIncident,
+  incident: LockedIncident,
   to: { stepIndex: number; loop: number },
   now: Date,
   cause: StepCause,
@@ -337,7 +326,7 @@ const skippedDetail = (s: SkippedTarget) => ({
 async function notifyStep(
   tx: Tx,
   deps: StepDeps,
-  incident: StepIncident,
+  incident: LockedIncident,
   loaded: LoadedWorld,
   step: {
     position: { stepIndex: number; loop: number };
@@ -608,37 +597,32 @@ interface IntegrationSource {
 }
 
 /**
- * integrationSourceOf reads what an integration's incident pages show: the integration's name and
- * the incident's first alert (one query; none when raising passed both in). Null for an incident
- * a person raised, or whose integration is deleted.
+ * integrationSourceOf reads what an integration's incident pages show, in one query: the
+ * integration's name and the incident's first trigger alert (the intake records it before the
+ * first step, RaiseInput.beforeFirstStep). Null for an incident a person raised, or whose
+ * integration is deleted.
  */
 async function integrationSourceOf(
   tx: Tx,
   deps: StepDeps,
-  incident: StepIncident,
+  incident: LockedIncident,
 ): Promise<IntegrationSource | null> {
   const { page } = incident;
   if (page.integrationId === null) return null;
-  let name = incident.integration?.name;
-  let event: AlertFacts['event'] | undefined = incident.alert;
-  if (name === undefined || event === undefined) {
-    const [row] = await tx
-      .select({ name: integrations.name, alertId: alerts.id, eventEnc: alerts.eventEnc })
-      .from(integrations)
-      .leftJoin(alerts, and(eq(alerts.pageId, page.id), eq(alerts.action, 'trigger')))
-      .where(eq(integrations.id, page.integrationId))
-      .orderBy(asc(alerts.id))
-      .limit(1);
-    if (!row) return null;
-    name ??= row.name;
-    event ??= row.alertId === null ? null : openAlertEvent(deps, row.alertId, row.eventEnc);
-  }
+  const [row] = await tx
+    .select({ name: integrations.name, alertId: alerts.id, eventEnc: alerts.eventEnc })
+    .from(integrations)
+    .leftJoin(alerts, and(eq(alerts.pageId, page.id), eq(alerts.action, 'trigger')))
+    .where(eq(integrations.id, page.integrationId))
+    .orderBy(asc(alerts.id))
+    .limit(1);
+  if (!row) return null;
   return {
     integrationId: page.integrationId,
-    name,
+    name: row.name,
     facts: {
       severity: page.severity as Severity,
-      event,
+      event: row.alertId === null ? null : openAlertEvent(deps, row.alertId, row.eventEnc),
       stormAlerts: page.storm ? page.alertCount : null,
     },
   };

@@ -114,20 +114,13 @@ afterEach(async () => {
   t.clock.advance(10 * MINUTE);
 });
 
-/**
- * An incident raised by the integration with pages.integration_id set, as the alert intake raises
- * it. Until RaiseInput carries the integration (the lead's change), the column's default stands
- * in for it inside the raising transaction (DDL is transactional: nothing else sees it).
- */
+/** An incident raised by the integration (pages.integration_id set), as the alert intake raises it. */
 async function raiseFromIntegration(
   title: string,
   options: { severity?: Severity; urgency?: Urgency } = {},
 ) {
-  return t.database.db.transaction(async (tx) => {
-    await tx.execute(
-      sql.raw(`alter table pages alter column integration_id set default ${integrationId}`),
-    );
-    const row = await raiseIncident(tx, deps, {
+  const row = await t.database.db.transaction((tx) =>
+    raiseIncident(tx, deps, {
       rotation,
       raisedBy: null,
       source: 'integration',
@@ -135,11 +128,11 @@ async function raiseFromIntegration(
       severity: options.severity ?? 'P1',
       urgency: options.urgency ?? 'high',
       now: t.clock.now(),
-    });
-    await tx.execute(sql`alter table pages alter column integration_id drop default`);
-    expect(row.integrationId).toBe(integrationId);
-    return row;
-  });
+      integration: { id: integrationId, name: 'Prometheus' },
+    }),
+  );
+  expect(row.integrationId).toBe(integrationId);
+  return row;
 }
 
 async function raiseByPerson(title: string) {
