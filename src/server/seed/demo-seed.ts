@@ -3,7 +3,7 @@ import { normalizeAlertGroup } from '../../shared/domain/alerts';
 import type { Role } from '../../shared/domain/roles';
 import type { Clock } from '../clock';
 import type { FieldCipher } from '../crypto/field-crypto';
-import type { Database, Db } from '../db/client';
+import type { Db } from '../db/client';
 import { insertHandoffs, insertIntegration, insertRotation } from '../db/factories';
 import { receiveAlerts } from '../modules/alerts/alert-intake';
 import { markAcknowledged } from '../modules/incidents/incident-actions';
@@ -271,7 +271,7 @@ export async function seedDemoData(deps: {
     // The seed's transaction stands in for the database: the intake's own is a savepoint in it.
     await receiveAlerts(
       {
-        database: { db: tx as Db } as Database,
+        database: { db: tx },
         cipher: deps.cipher,
         clock: { now: () => firedAt },
       },
