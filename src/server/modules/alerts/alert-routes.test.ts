@@ -788,6 +788,32 @@ describe('what the senders document, through the intake', () => {
   });
 });
 
+test('a storm of 300 distinct alerts in ten seconds records 300 alerts and sends the holder fewer than 25 notifications', {
+  timeout: 60_000,
+}, async () => {
+  const f = await fresh();
+  const before = await counts();
+  for (let i = 0; i < 300; i++) {
+    const res = await post(
+      ALERT_PATHS.pagerduty,
+      pdTrigger({
+        routing_key: f.key,
+        dedup_key: `host-${i}`,
+        payload: { summary: `Host ${i} unreachable`, source: `host-${i}`, severity: 'critical' },
+      }),
+    );
+    expect(res.statusCode, res.body).toBe(202);
+    t.clock.advance(33);
+  }
+  const after = await counts();
+  expect(after.alerts - before.alerts).toBe(300);
+  const notified = await f.notified();
+  expect(notified.every((id) => id === f.holderId)).toBe(true);
+  expect(notified.length).toBeLessThan(25);
+  // The storm limit (20 a minute) raised 20, and the rest folded into one storm incident.
+  expect(await f.incidents()).toHaveLength(21);
+});
+
 test('keys reach no log line: not ?token=, not Authorization, not the routing_key', async () => {
   const lines: string[] = [];
   const logged = await buildApp({
