@@ -30,6 +30,7 @@ import {
   helmetOptions,
   securityHeaders,
 } from './http/security-headers';
+import { alertRoutes } from './modules/alerts/alert-routes';
 import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
@@ -244,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(incidentRoutes, deps);
   await app.register(incidentActionRoutes, deps);
   await app.register(integrationRoutes, deps);
+  await app.register(alertRoutes, deps);
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

@@ -135,8 +135,14 @@ export interface IntegrationSeed {
   /** the rotation its incidents follow (else `escalationPolicyId`) */
   rotationId?: number;
   escalationPolicyId?: number;
-  /** Grafana's signing secret, sealed to the row (needs `cipher`) */
+  grouping?: 'group' | 'fingerprint';
+  urgency?: 'severity' | 'high' | 'low';
+  stormLimit?: number;
+  rateLimit?: number;
+  /** Grafana's signing secret, sealed to the row as the integrations route seals it */
   signingSecret?: string;
+  /** the key (default: a new one) */
+  key?: string;
   createdById?: number | null;
   now?: Date;
 }
@@ -151,8 +157,8 @@ export async function insertIntegration(
   seed: IntegrationSeed,
 ): Promise<{ integration: IntegrationRow; key: string }> {
   sequence += 1;
+  const key = seed.key ?? generateIntegrationKey();
   const [id] = await allocateIds(db, 'integrations');
-  const key = generateIntegrationKey();
   const [integration] = await db
     .insert(integrations)
     .values({
@@ -162,6 +168,10 @@ export async function insertIntegration(
       escalationPolicyId: seed.rotationId === undefined ? (seed.escalationPolicyId ?? null) : null,
       keyHash: hashIntegrationKey(key),
       keyHint: keyHintOf(key),
+      grouping: seed.grouping ?? 'group',
+      urgency: seed.urgency ?? 'severity',
+      stormLimit: seed.stormLimit ?? 20,
+      rateLimit: seed.rateLimit ?? 50,
       signingSecretEnc: cipher.encryptNullable(seed.signingSecret, {
         table: 'integrations',
         column: 'signing_secret',
