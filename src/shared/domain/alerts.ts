@@ -546,33 +546,6 @@ export function normalizeAlertGroup(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Generic
-
-/** normalizeGeneric: `action=close` resolves `dedup`; anything else triggers (no dedup: generated). */
-export function normalizeGeneric(
-  body: GenericAlert,
-  generatedDedupKey: string,
-  options: NormalizeOptions = {},
-): AlertEvent {
-  const closing = body.action === 'close';
-  const severity: Severity = 'P2';
-  return event(
-    {
-      action: closing ? 'resolve' : 'trigger',
-      dedupKey: dedupKeyOr(body.dedup, generatedDedupKey),
-      rawSummary: body.summary ?? (closing ? 'Resolved by source' : 'Alert'),
-      source: 'Generic API',
-      severity,
-      details: body.details
-        ? [{ section: 'Details', label: 'details', value: cutValue(body.details) }]
-        : [],
-      links: [],
-    },
-    options,
-  );
-}
-
-// ---------------------------------------------------------------------------------------------
 // Email
 
 /** How email becomes incidents: one per subject, or every message its own. */
@@ -646,6 +619,33 @@ export function normalizeEmail(
       details,
       links: linksOf(urlsIn(body).map((href) => ({ href, text: '' }))).slice(0, EMAIL_LINKS_MAX),
       occurredAt: mail.date === undefined ? undefined : realTime(mail.date),
+    },
+    options,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generic
+
+/** normalizeGeneric: `action=close` resolves `dedup`; anything else triggers (no dedup: generated). */
+export function normalizeGeneric(
+  body: GenericAlert,
+  generatedDedupKey: string,
+  options: NormalizeOptions = {},
+): AlertEvent {
+  const closing = body.action === 'close';
+  const severity: Severity = 'P2';
+  return event(
+    {
+      action: closing ? 'resolve' : 'trigger',
+      dedupKey: dedupKeyOr(body.dedup, generatedDedupKey),
+      rawSummary: body.summary ?? (closing ? 'Resolved by source' : 'Alert'),
+      source: 'Generic API',
+      severity,
+      details: body.details
+        ? [{ section: 'Details', label: 'details', value: cutValue(body.details) }]
+        : [],
+      links: [],
     },
     options,
   );
