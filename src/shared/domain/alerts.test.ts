@@ -789,14 +789,14 @@ describe('Email', () => {
     ]);
   });
 
-  test('control characters and broken Unicode never reach the event; line breaks stay', () => {
+  test('control characters and broken Unicode never reach the event; line breaks stay, no-break spaces are spaces', () => {
     const e = normalizeEmail(
-      { ...mail, subject: 'Disk\u0000full', text: 'a\u0007b\nc\ud800d' },
+      { ...mail, subject: 'Disk\u0000full', text: 'a\u0007b\nc\ud800d\u00a0e' },
       'subject',
       GENERATED,
     );
     expect(e.summary).toBe('Disk\ufffdfull');
-    expect(e.details.find((d) => d.label === 'Body')?.value).toBe('a\ufffdb\nc\ufffdd');
+    expect(e.details.find((d) => d.label === 'Body')?.value).toBe('a\ufffdb\nc\ufffdd e');
   });
 
   test('P2, high urgency unless the integration sets one; an invalid date is none', () => {

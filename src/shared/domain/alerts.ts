@@ -572,12 +572,16 @@ export interface InboundEmail {
 export const EMAIL_LINKS_MAX = 10;
 
 // Mail may carry what PostgreSQL cannot store or no person types (NUL, other controls, a lone
-// surrogate from a broken encoded word): they become U+FFFD, tabs and line breaks stay.
+// surrogate from a broken encoded word): they become U+FFFD, tabs and line breaks stay. HTML's
+// &nbsp; (rendered as U+00A0) becomes a plain space, so the text copies and searches as it reads.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const MAIL_CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 function mailText(value: string): string {
-  return value.replace(MAIL_CONTROL, '\uFFFD').replace(LONE_SURROGATE, '\uFFFD');
+  return value
+    .replace(MAIL_CONTROL, '\uFFFD')
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .replace(/\u00A0/g, ' ');
 }
 
 // http(s) URLs in running text; the punctuation that usually closes a sentence is not theirs.
