@@ -3,13 +3,10 @@
 // new keys), and 10,000 distinct alerts sent within a minute all recorded.
 import autocannon from 'autocannon';
 import { count, eq } from 'drizzle-orm';
+import type { FieldCipher } from '../../src/server/crypto/field-crypto';
 import type { Db } from '../../src/server/db/client';
-import { alerts, integrations } from '../../src/server/db/schema';
-import {
-  generateIntegrationKey,
-  hashIntegrationKey,
-  keyHintOf,
-} from '../../src/server/modules/integrations/integration-keys';
+import { insertIntegration } from '../../src/server/db/factories';
+import { alerts } from '../../src/server/db/schema';
 import { RATE_LIMIT_MAX } from '../../src/shared/contracts/integrations';
 
 export const ENQUEUE_PATH = '/api/alerts/pagerduty/v2/enqueue';
@@ -31,21 +28,16 @@ export interface BenchIntegration {
  */
 export async function insertBenchIntegration(
   db: Db,
+  cipher: FieldCipher,
   rotationId: number,
   name: string,
 ): Promise<BenchIntegration> {
-  const key = generateIntegrationKey();
-  const [row] = await db
-    .insert(integrations)
-    .values({
-      name,
-      rotationId,
-      keyHash: hashIntegrationKey(key),
-      keyHint: keyHintOf(key),
-      rateLimit: RATE_LIMIT_MAX,
-    })
-    .returning({ id: integrations.id });
-  return { id: row.id, key };
+  const { integration, key } = await insertIntegration(db, cipher, {
+    name,
+    rotationId,
+    rateLimit: RATE_LIMIT_MAX,
+  });
+  return { id: integration.id, key };
 }
 
 /** countAlerts: the alert rows an integration has recorded. */

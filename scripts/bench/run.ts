@@ -599,8 +599,8 @@ async function alertIngestion(engine: EngineName) {
     const { load, distinct } = await withDatabase(engine, where, async (db, cipher) => {
       const org = await seedOrganisation(db, cipher, INGEST_ORGANISATION, new Date());
       return {
-        load: await insertBenchIntegration(db, org.rotations[0].id, 'Bench load'),
-        distinct: await insertBenchIntegration(db, org.rotations[1].id, 'Bench distinct'),
+        load: await insertBenchIntegration(db, cipher, org.rotations[0].id, 'Bench load'),
+        distinct: await insertBenchIntegration(db, cipher, org.rotations[1].id, 'Bench distinct'),
       };
     });
     const port = await freePort();

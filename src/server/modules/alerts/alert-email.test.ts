@@ -6,14 +6,9 @@ import { ALERT_BODY_MAX, INTEGRATION_MESSAGES } from '../../../shared/contracts/
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import type { Db } from '../../db/client';
-import { insertRotation } from '../../db/factories';
-import { alerts, integrations, pages } from '../../db/schema';
-import {
-  generateIntegrationKey,
-  hashIntegrationKey,
-  type IntegrationRow,
-  keyHintOf,
-} from '../integrations/integration-keys';
+import { type IntegrationSeed, insertIntegration, insertRotation } from '../../db/factories';
+import { alerts, pages } from '../../db/schema';
+import { generateIntegrationKey } from '../integrations/integration-keys';
 import { pageMessageOf } from '../paging/page-message';
 import {
   ALERT_EMAIL_RECIPIENTS_MAX,
@@ -58,22 +53,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function newIntegration(
-  overrides: Partial<typeof integrations.$inferInsert> = {},
-): Promise<{ integration: IntegrationRow; key: string }> {
-  const key = generateIntegrationKey();
-  const [integration] = await t.database.db
-    .insert(integrations)
-    .values({
-      name: 'Backup cron',
-      rotationId,
-      keyHash: hashIntegrationKey(key),
-      keyHint: keyHintOf(key),
-      ...overrides,
-    })
-    .returning();
-  return { integration, key };
-}
+const newIntegration = (seed: IntegrationSeed = {}) =>
+  insertIntegration(t.database.db, t.cipher, { name: 'Backup cron', rotationId, ...seed });
 
 const transport = (port = server.port) =>
   nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true });
