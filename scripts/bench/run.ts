@@ -612,7 +612,9 @@ async function alertIngestion(engine: EngineName) {
     );
     await waitReady(base, server);
     const open = Array.from({ length: OPEN_KEYS }, (_, i) => `open-${i}`);
-    await openKeys(base, load.key, open);
+    const openRefused = await openKeys(base, load.key, open);
+    if (Object.keys(openRefused).length > 0)
+      log(`${label}: opening ${OPEN_KEYS} keys met refusals: ${JSON.stringify(openRefused)}`);
 
     log(`${label}: alert ingestion, ${INGEST_CONNECTIONS} clients for ${INGEST_SECONDS} s`);
     const loadFigures = await ingestionLoad(
@@ -662,7 +664,7 @@ async function alertIngestion(engine: EngineName) {
         distinctFigures.accepted === DISTINCT_ALERTS &&
         distinctFigures.seconds <= 60,
     );
-    return { load: loadFigures, distinct: { ...distinctFigures, recorded } };
+    return { openRefused, load: loadFigures, distinct: { ...distinctFigures, recorded } };
   } finally {
     if (server) await stopProcess(server);
     rmSync(dataDir, { recursive: true, force: true });
