@@ -80,14 +80,22 @@ export async function openKeys(
     Array.from({ length: 10 }, async () => {
       for (let k = queue.shift(); k !== undefined; k = queue.shift()) {
         for (let attempt = 0; attempt < 5; attempt++) {
-          const res = await fetch(`${base}${ENQUEUE_PATH}`, {
-            method: 'POST',
-            headers: HEADERS,
-            body: triggerBody(routingKey, k),
-          });
-          await res.text();
-          if (res.status === 202) break;
-          refused[res.status] = (refused[res.status] ?? 0) + 1;
+          let status: string;
+          try {
+            const res = await fetch(`${base}${ENQUEUE_PATH}`, {
+              method: 'POST',
+              headers: HEADERS,
+              body: triggerBody(routingKey, k),
+            });
+            await res.text();
+            status = String(res.status);
+          } catch (err) {
+            // the connection failed: named by its cause (a reset, a refusal)
+            const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+            status = cause?.code ?? cause?.message ?? String(err);
+          }
+          if (status === '202') break;
+          refused[status] = (refused[status] ?? 0) + 1;
         }
       }
     }),

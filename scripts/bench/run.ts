@@ -6,7 +6,8 @@
 // loads it from this process with autocannon, and prints one table; the figures are also written
 // to .bench/results.json. BENCH_QUICK=1 (or --quick) runs shorter loads and a smaller engine tick.
 // BENCH_PG_URL names the PostgreSQL server (default: DATABASE_URL's server, else the local one).
-// BENCH_ONLY=alerts runs only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts).
+// BENCH_ONLY=alerts runs only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts);
+// BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -756,8 +757,10 @@ async function main() {
   const started = performance.now();
   if (only !== undefined && only !== 'alerts') throw new Error('BENCH_ONLY takes: alerts');
   if (!only) results.frontEndSize = frontEndSize();
-  const engines: EngineName[] = ['pglite'];
-  if (await postgresReachable()) engines.push('postgres');
+  const wanted = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
+  const engines: EngineName[] = wanted.includes('pglite') ? ['pglite'] : [];
+  if (!wanted.includes('postgres')) log('PostgreSQL skipped (BENCH_ENGINES)');
+  else if (await postgresReachable()) engines.push('postgres');
   else log(`PostgreSQL at ${pgServerUrl.host} is not reachable: its figures are skipped`);
   results.engines = engines;
   if (!only) {
