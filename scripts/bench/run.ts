@@ -6,6 +6,8 @@
 // loads it from this process with autocannon, and prints one table; the figures are also written
 // to .bench/results.json. BENCH_QUICK=1 (or --quick) runs shorter loads and a smaller engine tick.
 // BENCH_PG_URL names the PostgreSQL server (default: DATABASE_URL's server, else the local one).
+// BENCH_ONLY=alerts runs only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts);
+// BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,9 +21,23 @@ import { createCipher } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
 import { SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
+import {
+  countAlerts,
+  distinctAlerts,
+  ingestionLoad,
+  insertBenchIntegration,
+  OPEN_KEYS,
+  openKeys,
+  REPEAT_SHARE,
+} from './alert-ingestion';
 import { dashboardPaint, initialJsGzip } from './front-end';
 import { countStatements, type EngineName, LIST_PATHS, timeEngineTick } from './in-process';
-import { FULL_ORGANISATION, type SeededOrganisation, seedOrganisation } from './seed';
+import {
+  FULL_ORGANISATION,
+  type OrganisationSize,
+  type SeededOrganisation,
+  seedOrganisation,
+} from './seed';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
@@ -35,6 +51,17 @@ const AUDIT_CONNECTIONS = 5;
 const AUDIT_SEARCH = 'Adams';
 const TICK = quick ? { rotations: 1_000, due: 100 } : { rotations: 10_000, due: 1_000 };
 const PAINT_RUNS = quick ? 1 : 3;
+const INGEST_SECONDS = quick ? 4 : 10;
+const INGEST_CONNECTIONS = 50;
+const DISTINCT_ALERTS = 10_000;
+/** the alert ingestion runs on an organisation of its own: the integrations' rotations */
+const INGEST_ORGANISATION: OrganisationSize = {
+  users: 60,
+  rotations: 10,
+  membersPerRotation: 6,
+  handoffs: 100,
+};
+const only = process.env.BENCH_ONLY;
 const PASSWORD = 'bench-local-password';
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 const env = { LOCAL_LOGIN_PASSWORD: PASSWORD, ENCRYPTION_KEY };
@@ -321,16 +348,46 @@ async function passBatonLoad(
 // ---------------------------------------------------------------------------------------------
 // One engine: seed, start, load, measure.
 
-async function seedInto(engine: EngineName, where: string): Promise<SeededOrganisation> {
+async function withDatabase<T>(
+  engine: EngineName,
+  where: string,
+  work: (db: Database['db'], cipher: ReturnType<typeof createCipher>) => Promise<T>,
+): Promise<T> {
   const config = loadConfig({ NODE_ENV: 'test', ...env, DATA_DIR: where });
   const cipher = createCipher(config);
   const database: Database = engine === 'pglite' ? await openPglite(where) : openPostgres(where);
   try {
     await database.migrate();
-    return await seedOrganisation(database.db, cipher, FULL_ORGANISATION, new Date());
+    return await work(database.db, cipher);
   } finally {
     await database.close();
   }
+}
+
+async function seedInto(engine: EngineName, where: string): Promise<SeededOrganisation> {
+  return withDatabase(engine, where, (db, cipher) =>
+    seedOrganisation(db, cipher, FULL_ORGANISATION, new Date()),
+  );
+}
+
+/** The built server's environment on a port, a data directory and (PostgreSQL) a database. */
+function serverEnvOf(
+  port: number,
+  dataDir: string,
+  url: string | undefined,
+): Record<string, string> {
+  return {
+    ...env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DEMO: '0',
+    COMPANY_DOMAIN: 'example.com',
+    SIGN_IN_RATE_LIMIT: '1000000',
+    DATABASE_URL: url ?? '',
+  };
 }
 
 const READS = [
@@ -366,18 +423,7 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const serverEnv: Record<string, string> = {
-      ...env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DEMO: '0',
-      COMPANY_DOMAIN: 'example.com',
-      SIGN_IN_RATE_LIMIT: '1000000',
-      DATABASE_URL: url ?? '',
-    };
+    const serverEnv = serverEnvOf(port, dataDir, url);
     server = startProcess([path.join(root, 'dist/server/main.js')], serverEnv, `${label} server`);
     const readyMs = await waitReady(base, server);
     out.readyMs = readyMs;
@@ -537,6 +583,96 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * alertIngestion (issue 17): on a fresh organisation of its own, opens OPEN_KEYS dedup keys, then
+ * loads POST /api/alerts/pagerduty/v2/enqueue with 80% repeats of them and 20% new keys; then
+ * sends 10,000 distinct alerts to a second integration and, with the server stopped, counts the
+ * alert rows it recorded.
+ */
+async function alertIngestion(engine: EngineName) {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-alerts-'));
+  const url = engine === 'postgres' ? await createDatabase('alerts') : undefined;
+  const where = url ?? dataDir;
+  let server: ChildProcess | undefined;
+  try {
+    log(`${label}: alert ingestion, seeding two integrations`);
+    const { load, distinct } = await withDatabase(engine, where, async (db, cipher) => {
+      const org = await seedOrganisation(db, cipher, INGEST_ORGANISATION, new Date());
+      return {
+        load: await insertBenchIntegration(db, cipher, org.rotations[0].id, 'Bench load'),
+        distinct: await insertBenchIntegration(db, cipher, org.rotations[1].id, 'Bench distinct'),
+      };
+    });
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = startProcess(
+      [path.join(root, 'dist/server/main.js')],
+      serverEnvOf(port, dataDir, url),
+      `${label} server (alerts)`,
+    );
+    await waitReady(base, server);
+    const open = Array.from({ length: OPEN_KEYS }, (_, i) => `open-${i}`);
+    const openRefused = await openKeys(base, load.key, open);
+    if (Object.keys(openRefused).length > 0)
+      log(`${label}: opening ${OPEN_KEYS} keys met refusals: ${JSON.stringify(openRefused)}`);
+
+    log(`${label}: alert ingestion, ${INGEST_CONNECTIONS} clients for ${INGEST_SECONDS} s`);
+    const loadFigures = await ingestionLoad(
+      base,
+      load.key,
+      open,
+      INGEST_SECONDS,
+      INGEST_CONNECTIONS,
+      label,
+    );
+    log(`${label}: ${DISTINCT_ALERTS} distinct alerts`);
+    const distinctFigures = await distinctAlerts(
+      base,
+      distinct.key,
+      DISTINCT_ALERTS,
+      INGEST_CONNECTIONS,
+    );
+    await stopProcess(server);
+    const recorded = await withDatabase(engine, where, (db) => countAlerts(db, distinct.id));
+
+    const postgres = engine === 'postgres';
+    const refusals = (r: Record<string, number>) =>
+      Object.keys(r).length === 0
+        ? 'none refused'
+        : Object.entries(r)
+            .map(([status, n]) => `${n} × ${status}`)
+            .join(', ');
+    const mix = `${Math.round(REPEAT_SHARE * 100)}% repeats / ${Math.round((1 - REPEAT_SHARE) * 100)}% new keys`;
+    record(
+      `alert ingestion, PagerDuty Events v2, ${mix}, ${INGEST_CONNECTIONS} clients, ${label}: throughput`,
+      `${loadFigures.eventsPerSecond.toFixed(0)} events/s (${loadFigures.accepted} accepted of ${loadFigures.sent}, ${refusals(loadFigures.refused)})`,
+      postgres ? '≥ 2,000 events/s' : '≥ 500 events/s',
+      loadFigures.eventsPerSecond >= (postgres ? 2000 : 500) &&
+        loadFigures.accepted === loadFigures.sent,
+    );
+    record(
+      `alert ingestion, same load, ${label}: p99`,
+      `${loadFigures.p99} ms (p50 ${loadFigures.p50} ms)`,
+      postgres ? '≤ 50 ms' : '(target for PostgreSQL)',
+      postgres ? loadFigures.p99 <= 50 : null,
+    );
+    record(
+      `${DISTINCT_ALERTS.toLocaleString('en-US')} distinct alerts in one minute, ${label}: none lost`,
+      `${recorded} recorded of ${distinctFigures.sent} sent (${distinctFigures.accepted} accepted, ${refusals(distinctFigures.refused)}) in ${distinctFigures.seconds.toFixed(1)} s`,
+      `all ${DISTINCT_ALERTS.toLocaleString('en-US')} recorded, within 60 s`,
+      recorded === DISTINCT_ALERTS &&
+        distinctFigures.accepted === DISTINCT_ALERTS &&
+        distinctFigures.seconds <= 60,
+    );
+    return { openRefused, load: loadFigures, distinct: { ...distinctFigures, recorded } };
+  } finally {
+    if (server) await stopProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+    if (url) await dropDatabase(url).catch((err) => log(`could not drop ${url}: ${err}`));
+  }
+}
+
 async function engineTick(engine: EngineName) {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const sizes = [TICK, { rotations: TICK.rotations * 10, due: TICK.due * 10 }];
@@ -619,18 +755,29 @@ function printTable() {
 
 async function main() {
   const started = performance.now();
-  results.frontEndSize = frontEndSize();
-  const engines: EngineName[] = ['pglite'];
-  if (await postgresReachable()) engines.push('postgres');
+  if (only !== undefined && only !== 'alerts') throw new Error('BENCH_ONLY takes: alerts');
+  if (!only) results.frontEndSize = frontEndSize();
+  const wanted = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
+  const engines: EngineName[] = wanted.includes('pglite') ? ['pglite'] : [];
+  if (!wanted.includes('postgres')) log('PostgreSQL skipped (BENCH_ENGINES)');
+  else if (await postgresReachable()) engines.push('postgres');
   else log(`PostgreSQL at ${pgServerUrl.host} is not reachable: its figures are skipped`);
   results.engines = engines;
-  for (const engine of engines) {
-    results[engine] = await benchEngine(engine, { frontEnd: engine === 'pglite' });
+  if (!only) {
+    for (const engine of engines) {
+      results[engine] = await benchEngine(engine, { frontEnd: engine === 'pglite' });
+    }
   }
-  results.statements = await statementCounts();
-  results.engineTick = {};
+  results.alertIngestion = {};
   for (const engine of engines) {
-    (results.engineTick as Record<string, unknown>)[engine] = await engineTick(engine);
+    (results.alertIngestion as Record<string, unknown>)[engine] = await alertIngestion(engine);
+  }
+  if (!only) {
+    results.statements = await statementCounts();
+    results.engineTick = {};
+    for (const engine of engines) {
+      (results.engineTick as Record<string, unknown>)[engine] = await engineTick(engine);
+    }
   }
   results.rows = rows;
   results.seconds = (performance.now() - started) / 1000;

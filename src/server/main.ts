@@ -5,6 +5,7 @@ import { bannerLines, startRuntime, unsupportedNodeNote } from './bootstrap';
 import { ConfigError, isDemoMode } from './config';
 import { DataDirLockedError } from './db/client';
 import { startEngine } from './engine/run-tick';
+import { type AlertEmailServer, startAlertEmailServer } from './modules/alerts/alert-email';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { startOutboxWorker } from './modules/notifications/outbox';
 
@@ -38,6 +39,7 @@ async function main() {
     onError: (err) => app.log.error({ err }, 'outbox delivery failed'),
   });
 
+  let alertEmail: AlertEmailServer | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -46,6 +48,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      await alertEmail?.close();
       await app.close();
       await engine.stop();
       await outbox.stop();
@@ -62,6 +65,14 @@ async function main() {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = config.publicUrl ?? `http://localhost:${port}`;
   process.stdout.write(`\n${bannerLines(runtime, url).join('\n')}\n\n`);
+  // Alert email (issue 17, decision 212) listens only when INBOUND_SMTP_PORT is set.
+  if (config.inboundSmtp) {
+    alertEmail = await startAlertEmailServer(runtime, { ...config.inboundSmtp, log: app.log });
+    app.log.info(
+      { port: alertEmail.port, host: config.inboundSmtp.host },
+      `alert email: listening for SMTP on port ${alertEmail.port}`,
+    );
+  }
 }
 
 main().catch((err) => {

@@ -136,6 +136,8 @@ export interface IntegrationSeed {
   rotationId?: number;
   escalationPolicyId?: number;
   grouping?: 'group' | 'fingerprint';
+  /** how email becomes incidents: one per subject (default) or each message its own */
+  emailDedup?: 'subject' | 'message';
   urgency?: 'severity' | 'high' | 'low';
   stormLimit?: number;
   rateLimit?: number;
@@ -169,6 +171,7 @@ export async function insertIntegration(
       keyHash: hashIntegrationKey(key),
       keyHint: keyHintOf(key),
       grouping: seed.grouping ?? 'group',
+      emailDedup: seed.emailDedup ?? 'subject',
       urgency: seed.urgency ?? 'severity',
       stormLimit: seed.stormLimit ?? 20,
       rateLimit: seed.rateLimit ?? 50,

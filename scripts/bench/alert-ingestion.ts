@@ -1,0 +1,246 @@
+// The alert ingestion figures of issue 17: PagerDuty Events v2 triggers accepted per second by
+// POST /api/alerts/pagerduty/v2/enqueue under 50 connections (80% repeats of open dedup keys, 20%
+// new keys), and 10,000 distinct alerts sent within a minute all recorded.
+import autocannon from 'autocannon';
+import { count, eq } from 'drizzle-orm';
+import type { FieldCipher } from '../../src/server/crypto/field-crypto';
+import type { Db } from '../../src/server/db/client';
+import { insertIntegration } from '../../src/server/db/factories';
+import { alerts } from '../../src/server/db/schema';
+import { RATE_LIMIT_MAX } from '../../src/shared/contracts/integrations';
+
+export const ENQUEUE_PATH = '/api/alerts/pagerduty/v2/enqueue';
+/** Share of the load's requests that repeat an open dedup key (the rest are new keys). */
+export const REPEAT_SHARE = 0.8;
+/** Dedup keys opened before the load, which its repeats draw from. */
+export const OPEN_KEYS = 200;
+
+export interface BenchIntegration {
+  id: number;
+  key: string;
+}
+
+/**
+ * insertBenchIntegration writes an integration on the rotation, its key stored hashed as the
+ * integrations API does. Its per-key rate limit is the highest allowed, so the figure is the
+ * intake's, not the limiter's; its storm limit is the default (20 new incidents a minute), so
+ * the new keys of the load fold into one storm incident, as they would in production.
+ */
+export async function insertBenchIntegration(
+  db: Db,
+  cipher: FieldCipher,
+  rotationId: number,
+  name: string,
+): Promise<BenchIntegration> {
+  const { integration, key } = await insertIntegration(db, cipher, {
+    name,
+    rotationId,
+    rateLimit: RATE_LIMIT_MAX,
+  });
+  return { id: integration.id, key };
+}
+
+/** countAlerts: the alert rows an integration has recorded. */
+export async function countAlerts(db: Db, integrationId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(alerts)
+    .where(eq(alerts.integrationId, integrationId));
+  return Number(row?.n ?? 0);
+}
+
+/** The PagerDuty Events v2 trigger for a dedup key: the same key, the same body (a repeat). */
+export function triggerBody(routingKey: string, dedupKey: string): string {
+  return JSON.stringify({
+    routing_key: routingKey,
+    event_action: 'trigger',
+    dedup_key: dedupKey,
+    payload: {
+      summary: `Disk usage above 90% on ${dedupKey}`,
+      source: `${dedupKey}.prod.example.com`,
+      severity: 'error',
+    },
+  });
+}
+
+const HEADERS = { 'content-type': 'application/json' };
+
+/**
+ * openKeys sends a trigger for each of `keys` (10 at a time) so that each is open, retrying a
+ * refused one up to five times; it answers the refusals it met, by status (none: every key open).
+ */
+export async function openKeys(
+  base: string,
+  routingKey: string,
+  keys: string[],
+): Promise<Record<string, number>> {
+  const queue = [...keys];
+  const refused: Record<string, number> = {};
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      for (let k = queue.shift(); k !== undefined; k = queue.shift()) {
+        for (let attempt = 0; attempt < 5; attempt++) {
+          let status: string;
+          try {
+            const res = await fetch(`${base}${ENQUEUE_PATH}`, {
+              method: 'POST',
+              headers: HEADERS,
+              body: triggerBody(routingKey, k),
+            });
+            await res.text();
+            status = String(res.status);
+          } catch (err) {
+            // the connection failed: named by its cause (a reset, a refusal)
+            const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+            status = cause?.code ?? cause?.message ?? String(err);
+          }
+          if (status === '202') break;
+          refused[status] = (refused[status] ?? 0) + 1;
+        }
+      }
+    }),
+  );
+  return refused;
+}
+
+export interface IngestionFigures {
+  seconds: number;
+  sent: number;
+  accepted: number;
+  eventsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** answers other than 202, by status */
+  refused: Record<string, number>;
+  errors: number;
+  /** requests prepared (some were still in flight at the end): repeats and new keys */
+  repeats: number;
+  newKeys: number;
+}
+
+/**
+ * ingestionLoad: `connections` clients post triggers for `seconds`; each request repeats one of
+ * `open` (REPEAT_SHARE of them, the same body again) or opens a new key. Accepted = 202 answers.
+ */
+export async function ingestionLoad(
+  base: string,
+  routingKey: string,
+  open: string[],
+  seconds: number,
+  connections: number,
+  label: string,
+): Promise<IngestionFigures> {
+  let next = 0;
+  let repeats = 0;
+  let newKeys = 0;
+  let accepted = 0;
+  let answered = 0;
+  const refused: Record<string, number> = {};
+  // A fixed sequence (not Math.random) so each run sends the same mix.
+  let seed = 17;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const r = await autocannon({
+    url: base,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req) => {
+          let dedupKey: string;
+          if (random() < REPEAT_SHARE) {
+            repeats += 1;
+            dedupKey = open[Math.floor(random() * open.length)] as string;
+          } else {
+            newKeys += 1;
+            dedupKey = `${label}-new-${next++}`;
+          }
+          return {
+            ...req,
+            method: 'POST',
+            path: ENQUEUE_PATH,
+            headers: HEADERS,
+            body: triggerBody(routingKey, dedupKey),
+          };
+        },
+        onResponse: (status) => {
+          answered += 1;
+          if (status === 202) accepted += 1;
+          else refused[status] = (refused[status] ?? 0) + 1;
+        },
+      },
+    ],
+  });
+  return {
+    seconds,
+    // requests answered or failed; those still in flight when the time ran out are not counted
+    sent: answered + r.errors + r.timeouts,
+    accepted,
+    eventsPerSecond: accepted / seconds,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    refused,
+    errors: r.errors + r.timeouts,
+    repeats,
+    newKeys,
+  };
+}
+
+export interface DistinctFigures {
+  sent: number;
+  accepted: number;
+  seconds: number;
+  refused: Record<string, number>;
+  errors: number;
+}
+
+/** distinctAlerts posts `amount` triggers, each with its own dedup key, as fast as it is answered. */
+export async function distinctAlerts(
+  base: string,
+  routingKey: string,
+  amount: number,
+  connections: number,
+): Promise<DistinctFigures> {
+  let next = 0;
+  const accepted = new Set<string>();
+  const refused: Record<string, number> = {};
+  let answered = 0;
+  const started = performance.now();
+  const r = await autocannon({
+    url: base,
+    connections,
+    amount,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req, context) => {
+          // One request at a time per connection: the context holds the key awaiting its answer.
+          context.dedupKey = `distinct-${next++}`;
+          return {
+            ...req,
+            method: 'POST',
+            path: ENQUEUE_PATH,
+            headers: HEADERS,
+            body: triggerBody(routingKey, context.dedupKey as string),
+          };
+        },
+        onResponse: (status, _body, context) => {
+          answered += 1;
+          if (status === 202) accepted.add(context.dedupKey as string);
+          else refused[status] = (refused[status] ?? 0) + 1;
+        },
+      },
+    ],
+  });
+  return {
+    sent: answered + r.errors + r.timeouts,
+    accepted: accepted.size,
+    seconds: (performance.now() - started) / 1000,
+    refused,
+    errors: r.errors + r.timeouts,
+  };
+}
