@@ -247,8 +247,15 @@ async function placeNewAlert(
   hashes: { keyHash: string; hash: string },
 ): Promise<{ outcome: 'raised' | 'folded'; incidentId: number; alertId: number }> {
   const { tx, integration, now } = request;
+  const since = new Date(now.getTime() - MINUTE);
+  // In a storm (the limit reached, its incident open) a new key folds without the integration's
+  // lock: folding raises nothing, so only raising needs to be counted in line.
+  if ((await countRecentIncidents(tx, integration.id, since)) >= integration.stormLimit) {
+    const storm = await findOpenStorm(tx, integration.id);
+    if (storm !== undefined) return foldInto(request, event, hashes, storm);
+  }
   await lockIntegration(tx, integration.id);
-  const recent = await countRecentIncidents(tx, integration.id, new Date(now.getTime() - MINUTE));
+  const recent = await countRecentIncidents(tx, integration.id, since);
   if (recent < integration.stormLimit) {
     let alertId = 0;
     const incidentId = await raiseFor(request, event, false, async (id) => {
@@ -258,22 +265,33 @@ async function placeNewAlert(
     return { outcome: 'raised', incidentId, alertId };
   }
   const storm = await findOpenStorm(tx, integration.id);
-  if (storm !== undefined) {
-    const alertId = await recordAlert(request, event, {
-      ...hashes,
-      pageId: storm,
-      outcome: 'folded',
-    });
-    await countAlertOnIncident(tx, storm, now);
-    await alertEvent(request, storm, alertId, 'folded');
-    return { outcome: 'folded', incidentId: storm, alertId };
-  }
+  if (storm !== undefined) return foldInto(request, event, hashes, storm);
   let alertId = 0;
   const incidentId = await raiseFor(request, event, true, async (id) => {
     alertId = await recordAlert(request, event, { ...hashes, pageId: id, outcome: 'folded' });
     await countAlertOnIncident(tx, id, now);
   });
   return { outcome: 'folded', incidentId, alertId };
+}
+
+/**
+ * foldInto records a new key's alert on the open storm incident. No timeline line: a storm's
+ * alerts are its list (GET /api/incidents/{id}/alerts), and a line each would put every folded
+ * alert through the audit trail's one chain head.
+ */
+async function foldInto(
+  request: Request,
+  event: AlertEvent,
+  hashes: { keyHash: string; hash: string },
+  storm: number,
+): Promise<{ outcome: 'folded'; incidentId: number; alertId: number }> {
+  const alertId = await recordAlert(request, event, {
+    ...hashes,
+    pageId: storm,
+    outcome: 'folded',
+  });
+  await countAlertOnIncident(request.tx, storm, request.now);
+  return { outcome: 'folded', incidentId: storm, alertId };
 }
 
 /** raiseFor raises an incident for an alert (or the storm) on the integration's rotation or policy. */

@@ -119,13 +119,17 @@ export async function countAlertOnIncident(tx: Tx, pageId: number, now: Date): P
     .where(eq(pages.id, pageId));
 }
 
-/** lockIntegration holds an integration's row: new incidents of one integration are counted in line. */
+/**
+ * lockIntegration holds an integration's row: new incidents of one integration are counted in line.
+ * FOR NO KEY UPDATE, not FOR UPDATE: every new alert key's foreign key holds KEY SHARE on this row,
+ * which FOR UPDATE would wait on, so two new keys would deadlock (PostgreSQL 40P01).
+ */
 export async function lockIntegration(tx: Tx, integrationId: number): Promise<void> {
   await tx
     .select({ id: integrations.id })
     .from(integrations)
     .where(eq(integrations.id, integrationId))
-    .for('update');
+    .for('no key update');
 }
 
 /** countRecentIncidents: incidents (not storms) an integration raised since `since`. */

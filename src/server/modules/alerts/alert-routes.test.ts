@@ -672,6 +672,20 @@ describe('what the senders document, through the intake', () => {
     expect((await f.incidents()).map((i) => i.status)).toEqual(['resolved']);
   });
 
+  test('PagerDuty: the payload kept names the routing key by its last four characters only', async () => {
+    const f = await fresh();
+    const res = await post(ALERT_PATHS.pagerduty, pdTrigger({ routing_key: f.key }));
+    expect(res.statusCode, res.body).toBe(202);
+    const [incident] = await f.incidents();
+    const [row] = await t.database.db.select().from(alerts).where(eq(alerts.pageId, incident.id));
+    const kept = JSON.parse(
+      t.cipher.decrypt(row.payloadEnc, { table: 'alerts', column: 'payload', rowId: row.id }),
+    );
+    expect(kept.routing_key).toBe(`…${f.key.slice(-4)}`);
+    expect(JSON.stringify(kept)).not.toContain(f.key);
+    expect(kept.payload.summary).toBe(pdTrigger().payload.summary);
+  });
+
   test('PagerDuty: a trigger without dedup_key gets one, returned, that acknowledges and resolves it', async () => {
     const f = await fresh({ urgency: 'low' });
     const res = await post(ALERT_PATHS.pagerduty, pdTrigger({ routing_key: f.key }));

@@ -196,7 +196,12 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       generatedDedupKey(),
       normalizeOptionsOf(integration),
     );
-    await receive(integration, 'pagerduty', [normalized], body);
+    // The body carries the key: what is kept of it names the key by its last four characters only.
+    const kept = { ...(json as Record<string, unknown>), routing_key: `…${integration.keyHint}` };
+    await receive(integration, 'pagerduty', [normalized], {
+      text: JSON.stringify(kept),
+      form: false,
+    });
     return reply
       .code(202)
       .send({ status: 'success', message: 'Event processed', dedup_key: normalized.dedupKey });
