@@ -30,6 +30,16 @@ const HELP_ROUTES = [
   '/help/audit-logs',
   '/support',
   '/notification-help',
+  // issue 17: each alert source, and the moving guides
+  '/help/integrations',
+  '/help/alerts-alertmanager',
+  '/help/alerts-grafana',
+  '/help/alerts-pagerduty-format',
+  '/help/alerts-opsgenie-format',
+  '/help/alerts-generic',
+  '/help/alerts-email',
+  '/help/moving-from-opsgenie',
+  '/help/moving-from-pagerduty',
 ];
 
 const APP_ROUTES = [
@@ -114,6 +124,33 @@ async function incidentRoute(page: Page): Promise<string> {
   return `/incidents/${((await raised.json()) as { id: number }).id}`;
 }
 
+/**
+ * alertIncidentRoute: an incident an integration raised (issue 17), with its Alerts section. The
+ * first sweep adds an integration to the first rotation and sends its test alert; later sweeps
+ * reuse it.
+ */
+async function alertIncidentRoute(page: Page): Promise<string> {
+  const rotations = (await (await page.request.get('/api/rotations')).json()) as { id: number }[];
+  const listed = await page.request.get(`/api/integrations?rotationId=${rotations[0].id}`);
+  expect(listed.status(), await listed.text()).toBe(200);
+  const { integrations } = (await listed.json()) as { integrations: { id: number }[] };
+  let integrationId = integrations[0]?.id;
+  if (integrationId === undefined) {
+    const made = await page.request.post('/api/integrations', {
+      headers: appOrigin(),
+      data: { name: 'Accessibility sweep monitor', rotationId: rotations[0].id },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    integrationId = ((await made.json()) as { id: number }).id;
+  }
+  const sent = await page.request.post(`/api/integrations/${integrationId}/test`, {
+    headers: appOrigin(),
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const { incidentId } = (await sent.json()) as { incidentId: number };
+  return `/incidents/${incidentId}`;
+}
+
 /** policyRoute: the editor of the first policy, with its live preview (decision 203). */
 async function policyRoute(page: Page): Promise<string> {
   const res = await page.request.get('/api/escalation-policies');
@@ -134,6 +171,7 @@ for (const dark of [false, true]) {
       await rotationRoute(page),
       await policyRoute(page),
       await incidentRoute(page),
+      await alertIncidentRoute(page),
       ...HELP_ROUTES,
     ];
     const findings: Finding[] = [];
@@ -279,6 +317,7 @@ for (const dark of [false, true]) {
       await rotationRoute(page),
       await policyRoute(page),
       await incidentRoute(page),
+      await alertIncidentRoute(page),
       ...HELP_ROUTES,
     ];
     const overflowing: { route: string; width: number }[] = [];

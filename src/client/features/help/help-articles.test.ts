@@ -8,6 +8,19 @@ import {
   searchHelpArticles,
 } from './help-articles';
 
+// Issue 17's articles: each alert source, and the two moving guides.
+const ALERT_LINKS = [
+  '/help/integrations',
+  '/help/alerts-alertmanager',
+  '/help/alerts-grafana',
+  '/help/alerts-pagerduty-format',
+  '/help/alerts-opsgenie-format',
+  '/help/alerts-generic',
+  '/help/alerts-email',
+  '/help/moving-from-opsgenie',
+  '/help/moving-from-pagerduty',
+];
+
 // Every link the specification names for the Help Center and its guide pages.
 const SPEC_LINKS = [
   '/help/user-roles',
@@ -34,7 +47,7 @@ const SPEC_LINKS = [
 describe('help articles', () => {
   test('every link the specification names is an article with a body', () => {
     const paths = HELP_ARTICLES.map(helpArticlePath);
-    expect([...paths].sort()).toEqual([...SPEC_LINKS].sort());
+    expect([...paths].sort()).toEqual([...SPEC_LINKS, ...ALERT_LINKS].sort());
     for (const article of HELP_ARTICLES)
       expect(ARTICLE_CONTENT[article.slug]).toBeTypeOf('function');
   });
@@ -71,5 +84,20 @@ describe('help articles', () => {
     expect(searchHelpArticles('ENCRYPTION key').map((a) => a.slug)).toContain('encryption');
     expect(searchHelpArticles('encryption sms')).toEqual([]);
     expect(searchHelpArticles('iphone').map((a) => a.slug)).toEqual(['notification-settings']);
+  });
+
+  test.each([
+    ['opsgenie', 'moving-from-opsgenie'],
+    ['moving from opsgenie', 'moving-from-opsgenie'],
+    ['pagerduty migrate', 'moving-from-pagerduty'],
+    ['alertmanager', 'alerts-alertmanager'],
+    ['grafana hmac', 'alerts-grafana'],
+    ['curl cron', 'alerts-generic'],
+    ['routing key', 'alerts-pagerduty-format'],
+    ['geniekey', 'alerts-opsgenie-format'],
+    ['email alert', 'alerts-email'],
+    ['integration key', 'integrations'],
+  ])('the alert articles are found: %j finds %s', (query, slug) => {
+    expect(searchHelpArticles(query).map((a) => a.slug)).toContain(slug);
   });
 });
