@@ -73,7 +73,7 @@ export function AlertDetailsTable({ details }: { details: readonly AlertDetailRo
     return <p className="text-muted-foreground text-sm">The alert carried no details.</p>;
   }
   return (
-    <div className="grid gap-4">
+    <div className="grid min-w-0 gap-4">
       {detailSections(details).map(([section, rows]) => (
         <Table key={section} className="table-fixed">
           <caption className="caption-top pb-1 text-left font-medium text-xs">{section}</caption>
@@ -142,7 +142,7 @@ export function AlertPayload({
   className,
 }: Pick<AlertRecord, 'payload' | 'payloadCut'> & { className?: string }) {
   return (
-    <details className={cn('group grid gap-2', className)}>
+    <details className={cn('min-w-0', className)}>
       <summary className="w-fit cursor-pointer rounded-sm font-medium text-sm underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
         Raw payload
       </summary>

@@ -24,8 +24,8 @@ export function ConfigSnippets({
       </p>
       {snippets.map((snippet) => (
         <figure key={snippet.id} className="grid min-w-0 gap-2">
-          <div className="flex flex-wrap items-start justify-between gap-2">
-            <figcaption className="grid min-w-0 gap-0.5">
+          <div className="flex items-start justify-between gap-2">
+            <figcaption className="grid min-w-0 flex-1 gap-0.5">
               <span className="font-medium text-sm">{snippet.title}</span>
               <span className="text-muted-foreground text-xs">{snippet.description}</span>
             </figcaption>

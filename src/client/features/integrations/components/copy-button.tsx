@@ -29,7 +29,14 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
 
   return (
     <>
-      <Button type="button" variant="outline" size="sm" aria-label={label} onClick={copy}>
+      <Button
+        type="button"
+        variant="outline"
+        size="sm"
+        className="shrink-0"
+        aria-label={label}
+        onClick={copy}
+      >
         {copied ? <Check aria-hidden="true" /> : <Copy aria-hidden="true" />}
         Copy
       </Button>

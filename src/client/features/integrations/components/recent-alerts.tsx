@@ -30,7 +30,7 @@ function AlertItem({ alert }: { alert: AlertRecord }) {
         />
         <span className="min-w-0 break-words font-medium text-sm">{alert.summary}</span>
       </button>
-      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pl-6 text-muted-foreground text-xs">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-muted-foreground text-xs sm:pl-6">
         <AlertFormatBadge format={alert.format} />
         <AlertOutcomeBadge outcome={alert.outcome} />
         <time dateTime={alert.receivedAt}>{fmt.dateTime(alert.receivedAt)}</time>
@@ -50,7 +50,7 @@ function AlertItem({ alert }: { alert: AlertRecord }) {
         ) : null}
       </div>
       {open ? (
-        <div id={bodyId} className="min-w-0 pl-6">
+        <div id={bodyId} className="min-w-0 sm:pl-6">
           <AlertRecordBody alert={alert} />
         </div>
       ) : null}
