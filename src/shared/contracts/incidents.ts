@@ -167,6 +167,7 @@ export const TIMELINE_KINDS = [
   'escalated',
   'resolved',
   'exhausted',
+  'alert',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -206,6 +207,10 @@ export const TimelineEventSchema = z.object({
   /** acknowledged, resolved: in the app, by the email's link, by SMS reply, by an integration */
   via: z.enum(['app', 'link', 'sms', 'integration']).optional(),
   automatic: z.boolean().optional(),
+  /** raised, acknowledged, resolved, alert: the integration that did it (issue 17), by name */
+  source: z.string().optional(),
+  /** alert: what the alert did to this incident: a new event on its key, or folded into a storm */
+  alertOutcome: z.enum(['updated', 'folded']).optional(),
 });
 export type TimelineEvent = z.infer<typeof TimelineEventSchema>;
 

@@ -13,6 +13,7 @@ import {
 } from '../contracts/alerts';
 import { TITLE_MAX } from '../contracts/incidents';
 import {
+  alertDescription,
   DETAIL_ROWS_MAX,
   flattenDetails,
   issueMessages,
@@ -784,5 +785,54 @@ describe('properties', () => {
         },
       ),
     );
+  });
+});
+
+describe('alertDescription', () => {
+  const alert = {
+    action: 'trigger' as const,
+    dedupKey: 'k',
+    summary: 'Disk full',
+    source: 'db-1',
+    severity: 'P1' as const,
+    urgency: 'high' as const,
+    details: [
+      { section: 'Labels', label: 'alertname', value: 'DiskFull' },
+      { section: 'Labels', label: 'instance', value: 'db-1:9100' },
+      { section: 'Annotations', label: 'description', value: 'Used 99%\nof /var' },
+    ],
+    links: [
+      { href: 'https://prom.example.com/graph', text: 'Source' },
+      { href: 'https://x.example.com/', text: 'https://x.example.com/' },
+    ],
+  };
+
+  test('the source, each section with its rows, then the links', () => {
+    expect(alertDescription(alert)).toBe(
+      [
+        'Source: db-1',
+        '',
+        'Labels:',
+        '  alertname: DiskFull',
+        '  instance: db-1:9100',
+        '',
+        'Annotations:',
+        '  description: Used 99% of /var',
+        '',
+        'Links:',
+        '  Source: https://prom.example.com/graph',
+        '  https://x.example.com/',
+      ].join('\n'),
+    );
+  });
+
+  test('is cut at the limit with an ellipsis', () => {
+    const text = alertDescription(alert, 20);
+    expect(text).toHaveLength(20);
+    expect(text.endsWith('…')).toBe(true);
+  });
+
+  test('an alert without details or links is its source alone', () => {
+    expect(alertDescription({ ...alert, details: [], links: [] })).toBe('Source: db-1');
   });
 });

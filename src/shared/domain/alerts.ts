@@ -570,3 +570,31 @@ export function normalizeGeneric(
     options,
   );
 }
+
+// ---------------------------------------------------------------------------------------------
+// An incident raised by an alert
+
+/**
+ * alertDescription is the description of an incident an alert raised: its source, then its details
+ * as "label: value" lines under their section, then its links, at most `max` characters (cut with
+ * "…"), so the incident reads like a page on every screen that shows a description.
+ */
+export function alertDescription(alert: AlertEvent, max = 10_000): string {
+  const lines = [`Source: ${alert.source}`];
+  let section: string | undefined;
+  for (const row of alert.details) {
+    if (row.section !== section) {
+      section = row.section;
+      lines.push('', `${section}:`);
+    }
+    lines.push(`  ${row.label}: ${row.value.replace(/\s*\n\s*/g, ' ')}`);
+  }
+  if (alert.links.length > 0) {
+    lines.push('', 'Links:');
+    for (const link of alert.links) {
+      lines.push(link.text === link.href ? `  ${link.href}` : `  ${link.text}: ${link.href}`);
+    }
+  }
+  const text = lines.join('\n');
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

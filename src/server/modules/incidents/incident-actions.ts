@@ -112,7 +112,7 @@ export async function markAcknowledged(
   tx: Tx,
   deps: StepDeps,
   locked: LockedIncident,
-  how: { byUserId: number | null; via: ActedVia; now: Date },
+  how: { byUserId: number | null; via: ActedVia; now: Date; sourceName?: string },
 ): Promise<void> {
   const { page } = locked;
   const rotation = rotationRefOf(locked);
@@ -126,7 +126,11 @@ export async function markAcknowledged(
     actorUserId: how.byUserId,
     action: 'page.acknowledged',
     incidentId: page.id,
-    details: { via: how.via, rotationName: rotation.name },
+    details: {
+      via: how.via,
+      rotationName: rotation.name,
+      ...(how.sourceName === undefined ? {} : { integrationName: how.sourceName }),
+    },
     at: how.now,
   });
   if (page.pagedById === null || page.pagedById === how.byUserId) return;
@@ -160,30 +164,32 @@ export async function markResolved(
   tx: Tx,
   deps: StepDeps,
   locked: LockedIncident,
-  how: { actor: User; via: ActedVia; now: Date },
+  how: { actor: User | null; via: ActedVia; now: Date; sourceName?: string },
 ): Promise<void> {
   const { page } = locked;
   const status = page.status as PageStatus;
   const rotation = rotationRefOf(locked);
+  const actorId = how.actor?.id ?? null;
   await updateIncidentRow(tx, page.id, {
     status: 'resolved',
     resolvedAt: how.now,
-    resolvedById: how.actor.id,
+    resolvedById: actorId,
   });
   await closeReplyCodes(tx, page.id, how.now);
   await insertIncidentEvent(tx, {
-    actorUserId: how.actor.id,
+    actorUserId: actorId,
     action: 'page.resolved',
     incidentId: page.id,
     details: {
       rotationName: rotation.name,
       from: status,
       ...(how.via === 'app' ? {} : { via: how.via }),
+      ...(how.sourceName === undefined ? {} : { integrationName: how.sourceName }),
     },
     at: how.now,
   });
   if (status !== 'triggered' && status !== 'escalated') return;
-  const told = page.assigneeIds.filter((id) => id !== how.actor.id);
+  const told = page.assigneeIds.filter((id) => id !== actorId);
   if (told.length === 0) return;
   const people = await loadRecipients(tx, deps.cipher, told);
   const message = pageMessageOf(page, deps.cipher);
@@ -199,7 +205,7 @@ export async function markResolved(
         pageResolvedNotice({
           baseUrl: publicBaseUrl(deps.config),
           rotation,
-          byName: how.actor.name,
+          byName: how.actor?.name ?? how.sourceName ?? 'The source',
           message,
         }),
         { emailOnly: emailOnly(page.urgency), pageId: page.id },

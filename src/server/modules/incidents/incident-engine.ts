@@ -119,6 +119,15 @@ export interface RaiseInput {
   impact?: string;
   troubleshootingSteps?: string;
   now: Date;
+  /** the integration that raised it (issue 17): stored on the incident, named by its events */
+  integration?: { id: number; name: string };
+  /** the integration's alert storm incident (decision 209) */
+  storm?: boolean;
+  /**
+   * Runs after the incident is inserted and before its first step, with its id: the alert intake
+   * records the alert that raised it here, so the first step's messages can read it.
+   */
+  beforeFirstStep?: (incidentId: number) => Promise<void>;
 }
 
 const severityOf = (urgency: Urgency): Severity =>
@@ -177,6 +186,8 @@ export async function raiseIncident(
       stepSkipped: false,
       assigneeIds: [],
       notifiedIds: [],
+      integrationId: input.integration?.id ?? null,
+      storm: input.storm ?? false,
     })
     .returning();
   await insertIncidentEvent(tx, {
@@ -186,9 +197,12 @@ export async function raiseIncident(
     details: {
       source: input.source,
       ...(input.rotation ? { rotationName: input.rotation.name } : {}),
+      ...(input.integration ? { integrationName: input.integration.name } : {}),
+      ...(input.storm ? { storm: true } : {}),
     },
     at: input.now,
   });
+  if (input.beforeFirstStep) await input.beforeFirstStep(id);
   const rotation: IncidentRotation | null = input.rotation
     ? { id: input.rotation.id, name: input.rotation.name, createdById: null, suspended: false }
     : null;

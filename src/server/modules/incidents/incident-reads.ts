@@ -113,6 +113,12 @@ function skippedOf(value: unknown, person: (id: number | null) => Person | null)
   });
 }
 
+/** sourceOf: the integration an event names (issue 17), as the timeline's `source`. */
+function sourceOf(d: Record<string, unknown>): { source?: string } {
+  const name = stringOr(d.integrationName);
+  return name === null || name === undefined ? {} : { source: name };
+}
+
 /** toTimelineEvent reads one stored event as a timeline line; null for what the timeline omits. */
 function toTimelineEvent(
   e: IncidentEventRow,
@@ -123,7 +129,7 @@ function toTimelineEvent(
   const base = { at: e.createdAt.toISOString(), actor: person(e.actorUserId) };
   switch (e.action) {
     case 'incident.raised':
-      return { kind: 'raised', ...base };
+      return { kind: 'raised', ...base, ...sourceOf(d) };
     case 'incident.step_reached':
       return {
         kind: d.reminder === true ? 'reminder' : 'step_reached',
@@ -164,11 +170,18 @@ function toTimelineEvent(
     case 'incident.exhausted':
       return { kind: 'exhausted', ...base };
     case 'page.acknowledged':
-      return { kind: 'acknowledged', ...base, via: viaOf(d.via) ?? 'app' };
+      return { kind: 'acknowledged', ...base, via: viaOf(d.via) ?? 'app', ...sourceOf(d) };
     case 'page.resolved': {
       const via = viaOf(d.via);
-      return { kind: 'resolved', ...base, ...(via ? { via } : {}) };
+      return { kind: 'resolved', ...base, ...(via ? { via } : {}), ...sourceOf(d) };
     }
+    case 'incident.alert':
+      return {
+        kind: 'alert',
+        ...base,
+        ...sourceOf(d),
+        alertOutcome: d.outcome === 'folded' ? 'folded' : 'updated',
+      };
     // Pages raised before issue 16: an escalation to the next member, and the backup's copy.
     case 'page.escalated':
       return {

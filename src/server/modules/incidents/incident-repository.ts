@@ -91,7 +91,9 @@ export type IncidentAction =
   | 'incident.exhausted'
   | 'page.acknowledged'
   | 'page.resolved'
-  | 'page.backup_notified';
+  | 'page.backup_notified'
+  /** an alert event that changed an open incident: a new event on its key, or one folded in */
+  | 'incident.alert';
 
 /** insertIncidentEvent records a timeline event (audit_events, target type 'page'). */
 export async function insertIncidentEvent(

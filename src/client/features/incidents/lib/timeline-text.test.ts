@@ -24,6 +24,31 @@ describe('timelineText', () => {
     ['raised by a person', event({ kind: 'raised', actor: iris }), 'Raised by Iris Incident'],
     ['raised by a machine', event({ kind: 'raised' }), 'Raised'],
     [
+      'raised by an integration',
+      event({ kind: 'raised', source: 'Prometheus' }),
+      'Raised by Prometheus (integration)',
+    ],
+    [
+      'acknowledged by its integration',
+      event({ kind: 'acknowledged', via: 'integration', source: 'Prometheus' }),
+      'Acknowledged by Prometheus (integration)',
+    ],
+    [
+      'resolved by its integration',
+      event({ kind: 'resolved', via: 'integration', source: 'Prometheus' }),
+      'Resolved by Prometheus (integration)',
+    ],
+    [
+      'a changed alert',
+      event({ kind: 'alert', source: 'Prometheus', alertOutcome: 'updated' }),
+      'Alert from Prometheus changed: a new event',
+    ],
+    [
+      'an alert folded into a storm',
+      event({ kind: 'alert', source: 'Prometheus', alertOutcome: 'folded' }),
+      'Alert from Prometheus folded into this storm',
+    ],
+    [
       'a step reached',
       event({
         kind: 'step_reached',

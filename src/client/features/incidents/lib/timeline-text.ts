@@ -89,6 +89,12 @@ function deliveryText(event: TimelineEvent): string {
   }
 }
 
+/** Who acknowledged or resolved: a person (and how), or the integration that sent it. */
+function byText(event: TimelineEvent): string {
+  if (!event.actor && event.source) return `${event.source} (integration)`;
+  return `${nameOf(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
+}
+
 /**
  * timelineText returns the words of one timeline event (the time, a note's text and the skipped
  * targets of a step reached, timelineDetail, aside).
@@ -96,7 +102,11 @@ function deliveryText(event: TimelineEvent): string {
 export function timelineText(event: TimelineEvent): string {
   switch (event.kind) {
     case 'raised':
-      return event.actor ? `Raised by ${event.actor.name}` : 'Raised';
+      return event.actor
+        ? `Raised by ${event.actor.name}`
+        : event.source
+          ? `Raised by ${event.source} (integration)`
+          : 'Raised';
     case 'notified':
       return deliveryText(event);
     case 'step_reached':
@@ -134,9 +144,13 @@ export function timelineText(event: TimelineEvent): string {
       return withReason(`Reassigned to ${toText} by ${nameOf(event.actor)}`, event.reason);
     }
     case 'acknowledged':
-      return `Acknowledged by ${nameOf(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
+      return `Acknowledged by ${byText(event)}`;
     case 'resolved':
-      return `Resolved by ${nameOf(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
+      return `Resolved by ${byText(event)}`;
+    case 'alert':
+      return event.alertOutcome === 'folded'
+        ? `Alert from ${event.source ?? 'an integration'} folded into this storm`
+        : `Alert from ${event.source ?? 'an integration'} changed: a new event`;
     case 'note':
       return `Note by ${nameOf(event.actor)}`;
     case 'exhausted':

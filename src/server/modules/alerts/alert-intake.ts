@@ -1,0 +1,397 @@
+import { createHash } from 'node:crypto';
+import { TITLE_MAX } from '../../../shared/contracts/incidents';
+import {
+  ALERT_PAYLOAD_KEEP,
+  type AlertFormat,
+  type AlertOutcome,
+} from '../../../shared/contracts/integrations';
+import { type AlertEvent, alertDescription } from '../../../shared/domain/alerts';
+import type { Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
+import { markAcknowledged, markResolved } from '../incidents/incident-actions';
+import { type IncidentDeps, raiseIncident } from '../incidents/incident-engine';
+import { insertIncidentEvent, lockIncidentRow } from '../incidents/incident-repository';
+import type { IntegrationRow } from '../integrations/integration-keys';
+import { findRotationRow } from '../rotations/rotation-repository';
+import {
+  countAlertOnIncident,
+  countOpenKeys,
+  countRecentIncidents,
+  findAlertKey,
+  findOpenStorm,
+  incidentStatus,
+  insertAlert,
+  type LockedAlertKey,
+  lockIntegration,
+  repeatAlert,
+  touchIntegration,
+  updateAlertKey,
+  upsertAlertKey,
+} from './alert-repository';
+
+/**
+ * The alert intake (issue 17, decision 209): what every inbound format comes to once its key is
+ * known and its body parsed and normalized. One request's events are stored in one transaction:
+ * - one open incident per integration and dedup key (the `alert_keys` row is the lock);
+ * - the same event again (Alertmanager re-sends whole groups; a sender retries) changes only the
+ *   alert's last-seen time and count; a changed event on an open key counts on the incident
+ *   (alertCount, timeline) and pages nobody again;
+ * - a new key raises an incident on the integration's rotation or policy, until the integration
+ *   has raised `storm_limit` in the last minute: then it folds into one open "alert storm"
+ *   incident, so a monitoring outage sends one page, and every alert is still recorded;
+ * - acknowledge and resolve from the source act on the key's incident, naming the source; a storm
+ *   resolves when its last key does; a trigger after resolution raises a new incident.
+ * It neither authenticates, nor rate-limits, nor parses: the routes do.
+ */
+
+export type IntakeDeps = Pick<IncidentDeps, 'database' | 'cipher' | 'clock' | 'config'>;
+
+export interface InboundAlerts {
+  format: AlertFormat;
+  /** normalized events (src/shared/domain/alerts.ts), with the integration's urgency applied */
+  events: AlertEvent[];
+  /** the body as received, kept (cut, sealed) with each alert */
+  payload: string;
+}
+
+export interface AlertReceipt {
+  dedupKey: string;
+  outcome: AlertOutcome;
+  incidentId: number | null;
+  /** the alert row that records it (a repeat: the row it repeats) */
+  alertId: number;
+}
+
+const MINUTE = 60_000;
+/** What one request may keep of its payload across all its alerts (each at least 2 kB). */
+const PAYLOAD_BUDGET = 1024 * 1024;
+
+/** sha256: the stored form of dedup keys and event fingerprints. */
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** eventHash: two events with the same hash are the same event (a repeat, not a new alert). */
+export function eventHash(event: AlertEvent): string {
+  const { dedupKey: _key, ...rest } = event;
+  return sha256(JSON.stringify(rest));
+}
+
+/** dedupKeyHash: how a dedup key is stored (Alertmanager's group keys run to kilobytes). */
+export const dedupKeyHash = (dedupKey: string) => sha256(dedupKey);
+
+/** stormTitle: the title of an integration's alert storm incident. */
+export const stormTitle = (integrationName: string, limit: number) =>
+  `Alert storm: more than ${limit} new alerts a minute from ${integrationName}`.slice(0, TITLE_MAX);
+
+/**
+ * receiveAlerts stores one inbound request's events (see above) and answers what happened to each,
+ * in the order given.
+ */
+export async function receiveAlerts(
+  deps: IntakeDeps,
+  integration: IntegrationRow,
+  inbound: InboundAlerts,
+): Promise<AlertReceipt[]> {
+  const now = deps.clock.now();
+  const keep = Math.min(
+    ALERT_PAYLOAD_KEEP,
+    Math.max(2048, Math.floor(PAYLOAD_BUDGET / Math.max(1, inbound.events.length))),
+  );
+  const payloadCut = inbound.payload.length > keep;
+  const payload = payloadCut ? inbound.payload.slice(0, keep) : inbound.payload;
+  return deps.database.db.transaction(async (tx) => {
+    const request: Request = {
+      tx,
+      deps,
+      integration,
+      inbound,
+      payload,
+      payloadCut,
+      now,
+      keys: await lockKeys(tx, integration.id, inbound.events, now),
+    };
+    const receipts: AlertReceipt[] = [];
+    for (const event of inbound.events) receipts.push(await receiveOne(request, event));
+    if (
+      integration.lastUsedAt === null ||
+      now.getTime() - integration.lastUsedAt.getTime() > MINUTE
+    ) {
+      // At most once a minute from a row read at authentication: a busy key does not queue here.
+      await touchIntegration(tx, integration.id, now);
+    }
+    return receipts;
+  });
+}
+
+/**
+ * lockKeys takes the rows of every key the events name, in one order (their hash), before any is
+ * used: two requests naming the same keys never wait on each other in a circle. A trigger's key is
+ * made when new; an acknowledge or resolve never makes one. Answers each key's state by its hash.
+ */
+async function lockKeys(
+  tx: Tx,
+  integrationId: number,
+  events: readonly AlertEvent[],
+  now: Date,
+): Promise<Map<string, LockedAlertKey | undefined>> {
+  const triggers = new Map<string, boolean>();
+  for (const event of events) {
+    const hash = dedupKeyHash(event.dedupKey);
+    triggers.set(hash, (triggers.get(hash) ?? false) || event.action === 'trigger');
+  }
+  const keys = new Map<string, LockedAlertKey | undefined>();
+  for (const hash of [...triggers.keys()].sort()) {
+    keys.set(
+      hash,
+      triggers.get(hash)
+        ? await upsertAlertKey(tx, integrationId, hash, now)
+        : await findAlertKey(tx, integrationId, hash),
+    );
+  }
+  return keys;
+}
+
+interface Request {
+  tx: Tx;
+  deps: IntakeDeps;
+  integration: IntegrationRow;
+  inbound: InboundAlerts;
+  payload: string;
+  payloadCut: boolean;
+  now: Date;
+  /** the state of each key the request names, locked, kept current as the events change it */
+  keys: Map<string, LockedAlertKey | undefined>;
+}
+
+async function receiveOne(request: Request, event: AlertEvent): Promise<AlertReceipt> {
+  const keyHash = dedupKeyHash(event.dedupKey);
+  if (event.action === 'trigger') return trigger(request, event, keyHash);
+  return acknowledgeOrResolve(request, event, keyHash);
+}
+
+/** setKey changes a locked key, in the database and in the request's copy. */
+async function setKey(
+  request: Request,
+  keyHash: string,
+  values: Partial<LockedAlertKey>,
+): Promise<void> {
+  await updateAlertKey(request.tx, request.integration.id, keyHash, values);
+  const key = request.keys.get(keyHash);
+  if (key) request.keys.set(keyHash, { ...key, ...values });
+}
+
+/** An open key: it has an incident, it was not resolved, and neither was its incident. */
+async function openIncidentOf(tx: Tx, key: LockedAlertKey | undefined): Promise<number | null> {
+  if (!key || key.pageId === null || key.resolvedAt !== null) return null;
+  const status = await incidentStatus(tx, key.pageId);
+  return status === undefined || status === 'resolved' ? null : key.pageId;
+}
+
+async function trigger(request: Request, event: AlertEvent, keyHash: string) {
+  const { tx, integration, now } = request;
+  const hash = eventHash(event);
+  const key = request.keys.get(keyHash);
+  const open = await openIncidentOf(tx, key);
+  const receipt = (outcome: AlertOutcome, incidentId: number | null, alertId: number) => ({
+    dedupKey: event.dedupKey,
+    outcome,
+    incidentId,
+    alertId,
+  });
+  if (open !== null && key?.lastEventHash === hash && key.lastAlertId !== null) {
+    await repeatAlert(tx, key.lastAlertId, now);
+    return receipt('repeated', open, key.lastAlertId);
+  }
+  if (open !== null) {
+    const alertId = await recordAlert(request, event, {
+      keyHash,
+      hash,
+      pageId: open,
+      outcome: 'updated',
+    });
+    await countAlertOnIncident(tx, open, now);
+    await alertEvent(request, open, alertId, 'updated');
+    await updateAlertKey(tx, integration.id, keyHash, {
+      lastAlertId: alertId,
+      lastEventHash: hash,
+    });
+    return receipt('updated', open, alertId);
+  }
+  const placed = await placeNewAlert(request, event, { keyHash, hash });
+  await setKey(request, keyHash, {
+    pageId: placed.incidentId,
+    lastAlertId: placed.alertId,
+    lastEventHash: hash,
+    resolvedAt: null,
+  });
+  return receipt(placed.outcome, placed.incidentId, placed.alertId);
+}
+
+/**
+ * placeNewAlert raises an incident for a new key, or, past the integration's limit of new
+ * incidents a minute, folds it into the open alert storm incident (raising that when none is open).
+ */
+async function placeNewAlert(
+  request: Request,
+  event: AlertEvent,
+  hashes: { keyHash: string; hash: string },
+): Promise<{ outcome: 'raised' | 'folded'; incidentId: number; alertId: number }> {
+  const { tx, integration, now } = request;
+  await lockIntegration(tx, integration.id);
+  const recent = await countRecentIncidents(tx, integration.id, new Date(now.getTime() - MINUTE));
+  if (recent < integration.stormLimit) {
+    let alertId = 0;
+    const incidentId = await raiseFor(request, event, false, async (id) => {
+      alertId = await recordAlert(request, event, { ...hashes, pageId: id, outcome: 'raised' });
+      await countAlertOnIncident(tx, id, now);
+    });
+    return { outcome: 'raised', incidentId, alertId };
+  }
+  const storm = await findOpenStorm(tx, integration.id);
+  if (storm !== undefined) {
+    const alertId = await recordAlert(request, event, {
+      ...hashes,
+      pageId: storm,
+      outcome: 'folded',
+    });
+    await countAlertOnIncident(tx, storm, now);
+    await alertEvent(request, storm, alertId, 'folded');
+    return { outcome: 'folded', incidentId: storm, alertId };
+  }
+  let alertId = 0;
+  const incidentId = await raiseFor(request, event, true, async (id) => {
+    alertId = await recordAlert(request, event, { ...hashes, pageId: id, outcome: 'folded' });
+    await countAlertOnIncident(tx, id, now);
+  });
+  return { outcome: 'folded', incidentId, alertId };
+}
+
+/** raiseFor raises an incident for an alert (or the storm) on the integration's rotation or policy. */
+async function raiseFor(
+  request: Request,
+  event: AlertEvent,
+  storm: boolean,
+  beforeFirstStep: (incidentId: number) => Promise<void>,
+): Promise<number> {
+  const { tx, deps, integration, now } = request;
+  const rotationRow =
+    integration.rotationId === null ? undefined : await findRotationRow(tx, integration.rotationId);
+  const rotation = rotationRow
+    ? {
+        id: rotationRow.id,
+        name: rotationRow.name,
+        escalationPolicyId: rotationRow.escalationPolicyId,
+      }
+    : null;
+  const title = storm ? stormTitle(integration.name, integration.stormLimit) : event.summary;
+  const raised = await raiseIncident(tx, deps, {
+    rotation,
+    policyId: integration.escalationPolicyId ?? undefined,
+    raisedBy: null,
+    source: 'integration',
+    title,
+    message: title,
+    severity: event.severity,
+    urgency: event.urgency,
+    description: storm
+      ? `${integration.name} sent more than ${integration.stormLimit} new alerts in a minute. Further new alerts are recorded here, on this incident, until it is resolved: see its alerts.\n\nFirst folded alert: ${event.summary}`
+      : alertDescription(event),
+    now,
+    integration: { id: integration.id, name: integration.name },
+    storm,
+    beforeFirstStep,
+  });
+  return raised.id;
+}
+
+async function acknowledgeOrResolve(request: Request, event: AlertEvent, keyHash: string) {
+  const { tx, deps, integration, now } = request;
+  const open = await openIncidentOf(tx, request.keys.get(keyHash));
+  const hash = eventHash(event);
+  if (open === null) {
+    const alertId = await recordAlert(request, event, {
+      keyHash,
+      hash,
+      pageId: null,
+      outcome: 'ignored',
+    });
+    return { dedupKey: event.dedupKey, outcome: 'ignored' as const, incidentId: null, alertId };
+  }
+  const locked = await lockIncidentRow(tx, open);
+  if (!locked) throw new Error(`incident ${open} vanished under its alert key`);
+  const how = { via: 'integration' as const, now, sourceName: integration.name };
+  let outcome: AlertOutcome = 'ignored';
+  if (event.action === 'acknowledge') {
+    const status = locked.page.status;
+    if (status === 'triggered' || status === 'escalated') {
+      await markAcknowledged(tx, deps, locked, { ...how, byUserId: null });
+      outcome = 'acknowledged';
+    }
+  } else {
+    await setKey(request, keyHash, { resolvedAt: now });
+    outcome = 'resolved';
+    if ((await countOpenKeys(tx, open)) === 0) {
+      await markResolved(tx, deps, locked, { ...how, actor: null });
+    }
+  }
+  const alertId = await recordAlert(request, event, { keyHash, hash, pageId: open, outcome });
+  return { dedupKey: event.dedupKey, outcome, incidentId: open, alertId };
+}
+
+/** recordAlert writes one alert row, its event and payload sealed with its id. */
+async function recordAlert(
+  request: Request,
+  event: AlertEvent,
+  what: { keyHash: string; hash: string; pageId: number | null; outcome: AlertOutcome },
+): Promise<number> {
+  const { tx, deps, integration, inbound, now } = request;
+  const [id] = await allocateIds(tx, 'alerts');
+  const sealedEvent = JSON.stringify({
+    summary: event.summary,
+    source: event.source,
+    details: event.details,
+    links: event.links,
+    ...(event.occurredAt === undefined ? {} : { occurredAt: event.occurredAt }),
+  });
+  await insertAlert(tx, {
+    id,
+    integrationId: integration.id,
+    pageId: what.pageId,
+    format: inbound.format,
+    action: event.action,
+    outcome: what.outcome,
+    dedupKeyHash: what.keyHash,
+    eventHash: what.hash,
+    severity: event.action === 'trigger' ? event.severity : null,
+    eventEnc: deps.cipher.encrypt(sealedEvent, { table: 'alerts', column: 'event', rowId: id }),
+    payloadEnc: deps.cipher.encrypt(request.payload, {
+      table: 'alerts',
+      column: 'payload',
+      rowId: id,
+    }),
+    payloadCut: request.payloadCut,
+    receivedAt: now,
+    lastSeenAt: now,
+  });
+  return id;
+}
+
+/** alertEvent: a timeline line for an alert that changed an open incident. */
+async function alertEvent(
+  request: Request,
+  incidentId: number,
+  alertId: number,
+  outcome: AlertOutcome,
+) {
+  await insertIncidentEvent(request.tx, {
+    actorUserId: null,
+    action: 'incident.alert',
+    incidentId,
+    details: {
+      alertId,
+      outcome,
+      format: request.inbound.format,
+      integrationName: request.integration.name,
+    },
+    at: request.now,
+  });
+}

@@ -1,0 +1,170 @@
+import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
+import { selectRows, type Tx } from '../../db/client';
+import { alertKeys, alerts, integrations, pages } from '../../db/schema';
+
+/**
+ * The alert intake's queries (issue 17, decision 209). Each runs in the intake's transaction; the
+ * lock order is alert key, then integration, then incident, so two deliveries never wait on each
+ * other in a circle.
+ */
+
+export type AlertRow = typeof alerts.$inferSelect;
+export type NewAlertRow = typeof alerts.$inferInsert;
+
+/** An integration's dedup key, as locked by upsertAlertKey. */
+export interface LockedAlertKey {
+  pageId: number | null;
+  lastAlertId: number | null;
+  lastEventHash: string | null;
+  resolvedAt: Date | null;
+}
+
+/**
+ * upsertAlertKey takes the row of (integration, key), making it when new, and holds its lock to
+ * the end of the transaction: a second delivery of the same new key waits here, then finds the
+ * incident the first one raised.
+ */
+export async function upsertAlertKey(
+  tx: Tx,
+  integrationId: number,
+  dedupKeyHash: string,
+  now: Date,
+): Promise<LockedAlertKey> {
+  const [row] = await tx
+    .insert(alertKeys)
+    .values({ integrationId, dedupKeyHash, lastSeenAt: now })
+    .onConflictDoUpdate({
+      target: [alertKeys.integrationId, alertKeys.dedupKeyHash],
+      set: { lastSeenAt: now },
+    })
+    .returning({
+      pageId: alertKeys.pageId,
+      lastAlertId: alertKeys.lastAlertId,
+      lastEventHash: alertKeys.lastEventHash,
+      resolvedAt: alertKeys.resolvedAt,
+    });
+  return row;
+}
+
+/** findAlertKey reads and locks an existing key (acknowledge and resolve never make one). */
+export async function findAlertKey(
+  tx: Tx,
+  integrationId: number,
+  dedupKeyHash: string,
+): Promise<LockedAlertKey | undefined> {
+  const [row] = await tx
+    .select({
+      pageId: alertKeys.pageId,
+      lastAlertId: alertKeys.lastAlertId,
+      lastEventHash: alertKeys.lastEventHash,
+      resolvedAt: alertKeys.resolvedAt,
+    })
+    .from(alertKeys)
+    .where(
+      and(eq(alertKeys.integrationId, integrationId), eq(alertKeys.dedupKeyHash, dedupKeyHash)),
+    )
+    .for('update');
+  return row;
+}
+
+/** updateAlertKey points a key at its incident and its latest alert. */
+export async function updateAlertKey(
+  tx: Tx,
+  integrationId: number,
+  dedupKeyHash: string,
+  values: Partial<typeof alertKeys.$inferInsert>,
+): Promise<void> {
+  await tx
+    .update(alertKeys)
+    .set(values)
+    .where(
+      and(eq(alertKeys.integrationId, integrationId), eq(alertKeys.dedupKeyHash, dedupKeyHash)),
+    );
+}
+
+/** incidentStatus reads an incident's status without locking it (a resolved one closes its keys). */
+export async function incidentStatus(tx: Tx, pageId: number): Promise<string | undefined> {
+  const [row] = await tx.select({ status: pages.status }).from(pages).where(eq(pages.id, pageId));
+  return row?.status;
+}
+
+/** countOpenKeys: how many of an incident's keys are still open (a storm's, after one resolves). */
+export async function countOpenKeys(tx: Tx, pageId: number): Promise<number> {
+  const [row] = await selectRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from ${alertKeys}
+         where ${alertKeys.pageId} = ${pageId} and ${alertKeys.resolvedAt} is null`,
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** insertAlert records one alert event; the id is allocated first (its texts are sealed with it). */
+export async function insertAlert(tx: Tx, row: NewAlertRow): Promise<void> {
+  await tx.insert(alerts).values(row);
+}
+
+/** repeatAlert: the same event arrived again; only its last-seen time and count change. */
+export async function repeatAlert(tx: Tx, alertId: number, now: Date): Promise<void> {
+  await tx
+    .update(alerts)
+    .set({ lastSeenAt: now, seenCount: sql`${alerts.seenCount} + 1` })
+    .where(eq(alerts.id, alertId));
+}
+
+/** countAlertOnIncident adds one distinct alert to an incident's count and last-alert time. */
+export async function countAlertOnIncident(tx: Tx, pageId: number, now: Date): Promise<void> {
+  await tx
+    .update(pages)
+    .set({ alertCount: sql`${pages.alertCount} + 1`, lastAlertAt: now })
+    .where(eq(pages.id, pageId));
+}
+
+/** lockIntegration holds an integration's row: new incidents of one integration are counted in line. */
+export async function lockIntegration(tx: Tx, integrationId: number): Promise<void> {
+  await tx
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(eq(integrations.id, integrationId))
+    .for('update');
+}
+
+/** countRecentIncidents: incidents (not storms) an integration raised since `since`. */
+export async function countRecentIncidents(
+  tx: Tx,
+  integrationId: number,
+  since: Date,
+): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(pages)
+    .where(
+      and(
+        eq(pages.integrationId, integrationId),
+        gt(pages.createdAt, since),
+        eq(pages.storm, false),
+      ),
+    );
+  return Number(row?.n ?? 0);
+}
+
+/** findOpenStorm: the integration's open alert storm incident, if any. */
+export async function findOpenStorm(tx: Tx, integrationId: number): Promise<number | undefined> {
+  const [row] = await tx
+    .select({ id: pages.id })
+    .from(pages)
+    .where(
+      and(
+        eq(pages.integrationId, integrationId),
+        eq(pages.storm, true),
+        ne(pages.status, 'resolved'),
+      ),
+    )
+    .orderBy(desc(pages.id))
+    .limit(1);
+  return row?.id;
+}
+
+/** touchIntegration records when an integration's key was last used. */
+export async function touchIntegration(tx: Tx, integrationId: number, now: Date): Promise<void> {
+  await tx.update(integrations).set({ lastUsedAt: now }).where(eq(integrations.id, integrationId));
+}
