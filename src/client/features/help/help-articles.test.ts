@@ -2,9 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { ARTICLE_CONTENT } from './articles/article-content';
 import {
   findHelpArticle,
+  findHelpArticleBySlug,
   HELP_ARTICLES,
   HELP_CATEGORIES,
   helpArticlePath,
+  relatedArticles,
   searchHelpArticles,
 } from './help-articles';
 
@@ -100,4 +102,21 @@ describe('help articles', () => {
   ])('the alert articles are found: %j finds %s', (query, slug) => {
     expect(searchHelpArticles(query).map((a) => a.slug)).toContain(slug);
   });
+});
+
+test('related articles: an article’s own list, else the first of its category', () => {
+  for (const article of HELP_ARTICLES) {
+    for (const slug of article.related ?? [])
+      expect(findHelpArticleBySlug(slug), slug).toBeDefined();
+    expect(relatedArticles(article).map((a) => a.slug)).not.toContain(article.slug);
+  }
+  expect(relatedArticles(findHelpArticle('moving-from-opsgenie')!).map((a) => a.slug)[0]).toBe(
+    'alerts-opsgenie-format',
+  );
+  expect(relatedArticles(findHelpArticle('sms-setup')!).map((a) => a.slug)).toEqual([
+    'notification-methods',
+    'email-notifications',
+    'paging-oncall',
+    'notification-settings',
+  ]);
 });

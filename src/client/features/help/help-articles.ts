@@ -42,6 +42,62 @@ export type HelpArticle = {
   featured?: boolean;
   /** where the article lives when not under /help (e.g. /support) */
   path?: string;
+  /** the articles its "Related articles" lists, when not the first of its category */
+  related?: readonly string[];
+};
+
+/** The alert sources' articles (issue 17) point to each other rather than to the paging ones. */
+const ALERT_ARTICLES = [
+  'integrations',
+  'alerts-alertmanager',
+  'alerts-grafana',
+  'alerts-pagerduty-format',
+  'alerts-opsgenie-format',
+  'alerts-generic',
+  'alerts-email',
+  'moving-from-opsgenie',
+  'moving-from-pagerduty',
+] as const;
+const RELATED_ALERT_ARTICLES: Record<(typeof ALERT_ARTICLES)[number], readonly string[]> = {
+  integrations: ['alerts-alertmanager', 'alerts-grafana', 'alerts-generic', 'moving-from-opsgenie'],
+  'alerts-alertmanager': [
+    'integrations',
+    'alerts-grafana',
+    'alerts-pagerduty-format',
+    'alerts-opsgenie-format',
+  ],
+  'alerts-grafana': ['integrations', 'alerts-alertmanager', 'alerts-generic', 'alerts-email'],
+  'alerts-pagerduty-format': [
+    'integrations',
+    'moving-from-pagerduty',
+    'alerts-alertmanager',
+    'alerts-generic',
+  ],
+  'alerts-opsgenie-format': [
+    'integrations',
+    'moving-from-opsgenie',
+    'alerts-alertmanager',
+    'alerts-generic',
+  ],
+  'alerts-generic': [
+    'integrations',
+    'alerts-pagerduty-format',
+    'alerts-email',
+    'alerts-alertmanager',
+  ],
+  'alerts-email': ['integrations', 'alerts-generic', 'alerts-grafana', 'alerts-alertmanager'],
+  'moving-from-opsgenie': [
+    'alerts-opsgenie-format',
+    'integrations',
+    'moving-from-pagerduty',
+    'alerts-alertmanager',
+  ],
+  'moving-from-pagerduty': [
+    'alerts-pagerduty-format',
+    'integrations',
+    'moving-from-opsgenie',
+    'alerts-alertmanager',
+  ],
 };
 
 /** HELP_ARTICLES lists every help article by slug, in the order the Help Center shows them. */
@@ -136,6 +192,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'integrations',
+    related: RELATED_ALERT_ARTICLES.integrations,
     title: 'Integrations: Alerts from Monitoring Tools',
     summary:
       'Let Alertmanager, Grafana, scripts and email raise incidents with an integration key.',
@@ -155,6 +212,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'alerts-alertmanager',
+    related: RELATED_ALERT_ARTICLES['alerts-alertmanager'],
     title: 'Alerts from Prometheus Alertmanager',
     summary: 'Its webhook, PagerDuty or Opsgenie receiver, grouping, resending and resolving.',
     category: 'notifications',
@@ -173,6 +231,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'alerts-grafana',
+    related: RELATED_ALERT_ARTICLES['alerts-grafana'],
     title: 'Alerts from Grafana',
     summary: 'A webhook contact point with the key, and optional HMAC-signed requests.',
     category: 'notifications',
@@ -180,6 +239,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'alerts-pagerduty-format',
+    related: RELATED_ALERT_ARTICLES['alerts-pagerduty-format'],
     title: 'PagerDuty-Format Senders',
     summary: 'Tools that send PagerDuty Events API v2 events: change the URL and routing key.',
     category: 'notifications',
@@ -197,6 +257,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'alerts-opsgenie-format',
+    related: RELATED_ALERT_ARTICLES['alerts-opsgenie-format'],
     title: 'Opsgenie-Format Senders',
     summary: 'Tools that use the Opsgenie Alert API: change the API URL and the GenieKey.',
     category: 'notifications',
@@ -204,6 +265,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'alerts-generic',
+    related: RELATED_ALERT_ARTICLES['alerts-generic'],
     title: 'Alerts from Scripts and curl',
     summary: 'Raise and resolve incidents from cron jobs, CI and scripts with one request.',
     category: 'notifications',
@@ -211,6 +273,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'alerts-email',
+    related: RELATED_ALERT_ARTICLES['alerts-email'],
     title: 'Alerts by Email',
     summary: 'Tools that can only send mail raise incidents by writing to the key’s address.',
     category: 'notifications',
@@ -218,6 +281,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'moving-from-opsgenie',
+    related: RELATED_ALERT_ARTICLES['moving-from-opsgenie'],
     title: 'Moving from Opsgenie',
     summary: 'Opsgenie ends on 2027-04-05: what maps to what, and changing the API URL and key.',
     category: 'notifications',
@@ -236,6 +300,7 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   },
   {
     slug: 'moving-from-pagerduty',
+    related: RELATED_ALERT_ARTICLES['moving-from-pagerduty'],
     title: 'Moving from PagerDuty',
     summary: 'Services, schedules and escalation policies, and the Events v2 URL and routing key.',
     category: 'notifications',
@@ -302,6 +367,19 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
     path: '/support',
   },
 ];
+
+/** relatedArticles returns what an article's "Related articles" lists: its own, or its category's first. */
+export function relatedArticles(article: HelpArticle, count = 4): HelpArticle[] {
+  if (article.related) {
+    return article.related
+      .map((slug) => findHelpArticleBySlug(slug))
+      .filter((a): a is HelpArticle => a !== undefined)
+      .slice(0, count);
+  }
+  return HELP_ARTICLES.filter(
+    (a) => a.category === article.category && a.slug !== article.slug,
+  ).slice(0, count);
+}
 
 /** helpArticlePath returns where an article lives. */
 export function helpArticlePath(article: HelpArticle): string {
