@@ -197,6 +197,7 @@ test('regenerating a key shows the new one once and refuses the old; deleting as
   });
   expect(refused.status()).toBeGreaterThanOrEqual(400);
   expect(refused.status()).toBeLessThan(500);
+  expect(await refused.text()).toContain('Unknown integration key');
 
   await item.getByRole('button', { name: 'Delete' }).click();
   const remove = page.getByRole('alertdialog', { name: `Delete ${name}?` });
