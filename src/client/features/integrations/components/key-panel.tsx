@@ -17,7 +17,7 @@ function Secretish({
     <div className="grid w-full min-w-0 gap-1">
       <span className="font-medium text-xs">{label}</span>
       <div className="flex min-w-0 items-center gap-2">
-        <code className="min-w-0 flex-1 overflow-x-auto whitespace-nowrap rounded-md border border-warning-border bg-background px-2 py-1.5 font-mono text-foreground text-xs">
+        <code className="min-w-0 flex-1 break-all rounded-md border border-warning-border bg-background px-2 py-1.5 font-mono text-foreground text-xs">
           {value}
         </code>
         <CopyButton text={value} label={copyLabel} />
