@@ -30,6 +30,7 @@ import {
   helmetOptions,
   securityHeaders,
 } from './http/security-headers';
+import { alertRoutes } from './modules/alerts/alert-routes';
 import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
@@ -41,6 +42,7 @@ import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
 import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
 import { incidentRoutes } from './modules/incidents/incident-routes';
+import { integrationRoutes } from './modules/integrations/integration-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
@@ -242,6 +244,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(escalationPolicyRoutes, deps);
   await app.register(incidentRoutes, deps);
   await app.register(incidentActionRoutes, deps);
+  await app.register(integrationRoutes, deps);
+  await app.register(alertRoutes, deps);
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

@@ -15,6 +15,11 @@ export interface RouteAccess {
   url: string;
   body?: unknown;
   allowed: readonly Caller[] | 'everyone';
+  /**
+   * Routes whose credential travels in the request (an integration key), not in a session: every
+   * caller, signed in or not, gets this same answer to the request above (decision 211).
+   */
+  status?: number;
 }
 
 export const SIGNED_IN = ['admin', 'manager', 'on-call', 'incident_manager'] as const;

@@ -5,12 +5,19 @@ import { buildApp } from '../../src/server/app';
 import { ManualClock } from '../../src/server/clock';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import type { Database } from '../../src/server/db/client';
-import { insertHandoffs, insertRotation, insertUser } from '../../src/server/db/factories';
 import {
+  insertHandoffs,
+  insertIntegration,
+  insertRotation,
+  insertUser,
+} from '../../src/server/db/factories';
+import {
+  alerts,
   auditEvents,
   coverageRequests,
   escalationPolicies,
   handoffs,
+  integrations,
   invitations,
   pages,
   rotationMembers,
@@ -61,6 +68,9 @@ const FINGERPRINTED = [
   'notifications',
   'audit_events',
   'escalation_policies',
+  'integrations',
+  'alerts',
+  'alert_keys',
 ] as const;
 
 export interface FuzzApp {
@@ -69,8 +79,8 @@ export interface FuzzApp {
   admin: User;
   member: User;
   cookies: { admin: string; member: string };
-  /** secrets handed out by the API during the seed: invitation links and calendar feeds */
-  tokens: { invitation: string[]; feed: string[] };
+  /** secrets handed out during the seed: invitation links, calendar feeds, integration keys */
+  tokens: { invitation: string[]; feed: string[]; integration: string[] };
   newSession(user: User): Promise<string>;
   close(): Promise<void>;
 }
@@ -177,8 +187,20 @@ export async function buildFuzzApp(database: Database): Promise<FuzzApp> {
       payload: { email: 'fuzz.invitee@example.com', name: 'Fuzz Invitee', role: 'member' },
     },
     { method: 'POST', url: '/api/calendar/feed/reset', headers: as(cookies.admin) },
+    {
+      method: 'POST',
+      url: '/api/integrations',
+      headers: as(cookies.admin),
+      payload: { name: 'Fuzz Alertmanager', rotationId: fixed.id, signingSecret: 'fuzz-secret' },
+    },
   ];
-  const tokens = { invitation: [] as string[], feed: [] as string[] };
+  // An integration whose key the inbound alert routes take; a rate no run of the fuzz reaches.
+  const { key } = await insertIntegration(db, cipher, {
+    name: 'Fuzz Alerts',
+    rotationId: fixed.id,
+    rateLimit: 10_000,
+  });
+  const tokens = { invitation: [] as string[], feed: [] as string[], integration: [key] };
   for (const request of setup) {
     const res = await app.inject(request);
     if (res.statusCode >= 300) {
@@ -187,6 +209,17 @@ export async function buildFuzzApp(database: Database): Promise<FuzzApp> {
     const answer = res.json() as { inviteUrl?: string; personalUrl?: string };
     if (answer.inviteUrl) tokens.invitation.push(answer.inviteUrl.split('/invite/')[1]);
     if (answer.personalUrl) tokens.feed.push(answer.personalUrl.split('/feeds/')[1].split('/')[0]);
+  }
+  // A test alert through the integration: an alert (and its incident) for the alert routes' ids.
+  const [integration] = await db.select({ id: integrations.id }).from(integrations).limit(1);
+  const tested = await app.inject({
+    method: 'POST',
+    url: `/api/integrations/${integration.id}/test`,
+    headers: as(cookies.admin),
+    payload: { severity: 'P2' },
+  });
+  if (tested.statusCode !== 201) {
+    throw new Error(`fuzz setup test alert: ${tested.statusCode} ${tested.body}`);
   }
   return {
     app,
@@ -217,7 +250,9 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
       | typeof coverageRequests
       | typeof invitations
       | typeof auditEvents
-      | typeof escalationPolicies,
+      | typeof escalationPolicies
+      | typeof integrations
+      | typeof alerts,
   ) =>
     (await db.select({ id: table.id }).from(table).orderBy(desc(table.id)).limit(25)).map(
       (r) => r.id,
@@ -236,8 +271,11 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
     invitationIds: await ids(invitations),
     eventIds: await ids(auditEvents),
     policyIds: await ids(escalationPolicies),
+    integrationIds: await ids(integrations),
+    alertIds: await ids(alerts),
     invitationTokens: fuzz.tokens.invitation,
     feedTokens: fuzz.tokens.feed,
+    integrationKeys: fuzz.tokens.integration,
   };
 }
 
@@ -264,6 +302,7 @@ export interface FuzzRequest {
   url: string;
   contentType?: string;
   payload?: string;
+  headers?: Record<string, string>;
 }
 
 /** safeEncode percent-encodes text for a URL; a lone surrogate becomes bytes that are not UTF-8. */
@@ -315,7 +354,8 @@ const rarely = <T>(arb: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
 type Slot =
   | { where: 'param'; key: string; gen: Gen }
   | { where: 'query'; key: string; gen: Gen }
-  | { where: 'body'; key: string; gen: Gen };
+  | { where: 'body'; key: string; gen: Gen }
+  | { where: 'header'; key: string; gen: Gen };
 
 /** One slot's value: the valid-looking one, a hostile one, or none at all. */
 function slotValues(slot: Slot, pool: Pool) {
@@ -323,7 +363,7 @@ function slotValues(slot: Slot, pool: Pool) {
   // Half the hostile values are the valid one bent (a NUL inside it, past int4), half anything.
   const bent = slot.gen(pool).chain(mutation);
   const valid = slot.where === 'body' ? slot.gen(pool) : slot.gen(pool).map(asText);
-  const hostile =
+  const hostileOther =
     slot.where === 'body'
       ? fc.oneof(bent, hostileValue)
       : slot.where === 'query'
@@ -337,6 +377,11 @@ function slotValues(slot: Slot, pool: Pool) {
             { weight: 3, arbitrary: hostileText.map(safeEncode) },
             { weight: 1, arbitrary: fc.constantFrom(...RAW_SEGMENTS) },
           );
+  // A header carries visible ASCII only (anything else the client itself refuses to send).
+  const hostile =
+    slot.where === 'header'
+      ? fc.oneof(bent, hostileText).map((v) => String(v).replace(/[^\x20-\x7e]/g, '?'))
+      : hostileOther;
   return fc.record({
     valid,
     hostile,
@@ -365,6 +410,9 @@ export function requestArbitrary(
     }),
     ...Object.entries(inputs.query ?? {}).map(([key, gen]): Slot => ({ where: 'query', key, gen })),
     ...Object.entries(inputs.body ?? {}).map(([key, gen]): Slot => ({ where: 'body', key, gen })),
+    ...Object.entries(inputs.headers ?? {}).map(
+      ([key, gen]): Slot => ({ where: 'header', key, gen }),
+    ),
   ];
   const sendsBody = WRITE_METHODS.has(method);
   return fc
@@ -423,6 +471,10 @@ export function requestArbitrary(
         if (slot.where !== 'param') continue;
         url = url.replace(`:${slot.key}`, value === undefined ? '' : String(value));
       }
+      const headers: Record<string, string> = {};
+      for (const { slot, value } of chosen) {
+        if (slot.where === 'header' && value !== undefined) headers[slot.key] = String(value);
+      }
       const pairs: string[] = [];
       for (const { slot, value } of chosen) {
         if (slot.where !== 'query' || value === undefined) continue;
@@ -436,6 +488,7 @@ export function requestArbitrary(
         caller: r.caller,
         method,
         url: pairs.length > 0 ? `${url}?${pairs.join('&')}` : url,
+        ...(Object.keys(headers).length > 0 ? { headers } : {}),
       };
       if (sendsBody) {
         const fields = chosen.flatMap(({ slot, value }) =>
@@ -501,6 +554,7 @@ export async function fuzzRoute(
       if (!changes) known = null;
       const before = await current();
       const headers: Record<string, string> = {
+        ...request.headers,
         // A client address per request: the sign-in and link rate limits must not hide the rest.
         'x-forwarded-for': `10.${(forwardedFor >> 16) & 255}.${(forwardedFor >> 8) & 255}.${forwardedFor++ & 255}`,
       };

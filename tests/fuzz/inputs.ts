@@ -22,8 +22,13 @@ export interface Pool {
   invitationIds: number[];
   eventIds: number[];
   policyIds: number[];
+  integrationIds: number[];
+  /** alert ids (the alert lists' cursor) */
+  alertIds: number[];
   invitationTokens: string[];
   feedTokens: string[];
+  /** integration keys handed out during the seed (the inbound alert routes' credential) */
+  integrationKeys: string[];
 }
 
 export type Gen = (pool: Pool) => fc.Arbitrary<unknown>;
@@ -32,6 +37,8 @@ export interface EndpointInputs {
   params?: Record<string, Gen>;
   query?: Record<string, Gen>;
   body?: Record<string, Gen>;
+  /** request headers a route reads (an integration key in Authorization), sent as given */
+  headers?: Record<string, Gen>;
 }
 
 // Valid-looking values.
@@ -53,6 +60,8 @@ const coverageId: Gen = (p) => realOr(p.coverageIds);
 const invitationId: Gen = (p) => realOr(p.invitationIds);
 const eventId: Gen = (p) => realOr(p.eventIds);
 const policyId: Gen = (p) => realOr(p.policyIds);
+const integrationId: Gen = (p) => realOr(p.integrationIds);
+const alertId: Gen = (p) => realOr(p.alertIds);
 /** the demo inbox's cursor: any notification id, kept or not */
 const notificationId: Gen = () => fc.integer({ min: 1, max: 10_000 });
 
@@ -134,6 +143,17 @@ const cursor: Gen = () =>
     )
     .map(([at, id]) => Buffer.from(`${at}|${id}`).toString('base64url'));
 
+const integrationFields = {
+  name: line,
+  grouping: oneOf('group', 'fingerprint', 'alert'),
+  emailDedup: oneOf('subject', 'message', 'sender'),
+  urgency: oneOf('severity', 'high', 'low', 'medium'),
+  stormLimit: () => fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0, 10_001, 2.5)),
+  rateLimit: () => fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0, 10_001, 2.5)),
+  signingSecret: () =>
+    fc.oneof(fc.constant(null), fc.string({ minLength: 8, maxLength: 40 }), fc.constant('short')),
+};
+
 const rotationFields = {
   name: line,
   description: paragraph,
@@ -184,6 +204,53 @@ const escalationPolicyFields = {
   steps: escalationSteps,
 };
 const coverageActions = ['accept', 'decline', 'cancel'] as const;
+
+/** An integration key: mostly a real one, else one no integration has. */
+const integrationKey: Gen = (p) =>
+  fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(...(p.integrationKeys.length ? p.integrationKeys : ['none'])),
+    },
+    { weight: 1, arbitrary: fc.stringMatching(/^[0-9a-f]{32}$/) },
+  );
+const alertLabels = () =>
+  fc.dictionary(
+    fc.constantFrom('alertname', 'severity', 'instance', 'job', '__proto__', 'ü'),
+    fc.oneof(fc.constantFrom('DiskFull', 'critical', 'warning', 'db1'), fc.string()),
+    { maxKeys: 4 },
+  );
+const amAlerts: Gen = () =>
+  fc.array(
+    fc.record(
+      {
+        status: fc.constantFrom('firing', 'resolved'),
+        labels: alertLabels(),
+        annotations: alertLabels(),
+        startsAt: fc.constantFrom('2026-11-02T11:59:00Z', '0001-01-01T00:00:00Z'),
+        endsAt: fc.constantFrom('0001-01-01T00:00:00Z', '2026-11-02T12:00:00Z'),
+        generatorURL: fc.constantFrom('http://prometheus:9090/graph', 'javascript:alert(1)', ''),
+        fingerprint: fc.stringMatching(/^[0-9a-f]{16}$/),
+      },
+      { requiredKeys: ['status', 'labels', 'fingerprint'] },
+    ),
+    { minLength: 1, maxLength: 3 },
+  );
+const alertGroupFields = {
+  status: oneOf('firing', 'resolved'),
+  groupKey: () =>
+    fc.oneof(fc.constantFrom('{}:{alertname="DiskFull"}'), fc.string({ minLength: 1 })),
+  alerts: amAlerts,
+  groupLabels: alertLabels,
+  commonLabels: alertLabels,
+  commonAnnotations: alertLabels,
+  externalURL: oneOf('http://alertmanager:9093', 'not a url'),
+  truncatedAlerts: () => fc.nat(5),
+  receiver: line,
+};
+const genieKey: Gen = (p) => integrationKey(p).map((k) => `GenieKey ${k}`);
+const opsgenieIdentifier: Gen = () =>
+  fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.constantFrom('disk-full', '42', '0'));
 
 /** ENDPOINT_INPUTS: 'METHOD /route/:pattern' → what the route reads. */
 export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
@@ -338,6 +405,21 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'DELETE /api/escalation-policies/:id': { params: { id: policyId } },
   'GET /api/escalation-policies/:id/preview': { params: { id: policyId } },
   'POST /api/pages/:id/escalate': { params: { id: pageId }, body: { reason: paragraph } },
+  // Integrations (decision 210)
+  'GET /api/integrations': { query: { rotationId, escalationPolicyId: policyId } },
+  'POST /api/integrations': {
+    body: { rotationId, escalationPolicyId: policyId, ...integrationFields },
+  },
+  'GET /api/integrations/:id': { params: { id: integrationId } },
+  'PATCH /api/integrations/:id': { params: { id: integrationId }, body: integrationFields },
+  'DELETE /api/integrations/:id': { params: { id: integrationId } },
+  'POST /api/integrations/:id/key': { params: { id: integrationId } },
+  'POST /api/integrations/:id/test': {
+    params: { id: integrationId },
+    body: { severity: oneOf('P1', 'P2', 'P3', 'P4', '') },
+  },
+  'GET /api/integrations/:id/alerts': { params: { id: integrationId }, query: { before: alertId } },
+  'GET /api/incidents/:id/alerts': { params: { id: pageId }, query: { before: alertId } },
   // Incidents: the reads and notes (decision 205); a page is an incident, so its ids are pages'
   'GET /api/incidents': {
     query: {
@@ -388,6 +470,76 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
       To: () => fc.constant('+15550000000'),
       Body: () => fc.oneof(fc.constantFrom('4821', '4821R', ' 0000 r ', 'help'), fc.string()),
       MessageSid: () => fc.constant('SM0123456789abcdef0123456789abcdef'),
+    },
+  },
+  // Inbound alerts (issue 17, decision 211): the integration key is the credential
+  'POST /api/alerts/pagerduty/v2/enqueue': {
+    body: {
+      routing_key: integrationKey,
+      event_action: oneOf('trigger', 'trigger', 'acknowledge', 'resolve'),
+      dedup_key: () => fc.oneof(fc.constantFrom('disk-full-db1', ''), fc.string()),
+      payload: () =>
+        fc.record(
+          {
+            summary: fc.oneof(fc.constantFrom('Disk full on db1'), fc.string()),
+            source: fc.constantFrom('db1', ''),
+            severity: fc.constantFrom('critical', 'error', 'warning', 'info'),
+            timestamp: fc.constant('2026-11-02T11:59:00Z'),
+            custom_details: fc.jsonValue({ maxDepth: 3 }),
+          },
+          { requiredKeys: ['summary', 'source', 'severity'] },
+        ),
+      client: line,
+      client_url: oneOf('https://monitor.example.com', 'javascript:alert(1)'),
+      links: () => fc.array(fc.record({ href: fc.webUrl(), text: fc.string() }), { maxLength: 2 }),
+    },
+  },
+  'POST /api/alerts/opsgenie/v2/alerts': {
+    headers: { authorization: genieKey },
+    body: {
+      message: () => fc.oneof(fc.constantFrom('Disk full on db1'), fc.string()),
+      alias: () => fc.oneof(fc.constantFrom('disk-full'), fc.string()),
+      description: paragraph,
+      priority: oneOf('P1', 'P2', 'P3', 'P4', 'P5'),
+      source: line,
+      tags: () => fc.array(fc.string(), { maxLength: 5 }),
+      details: () => fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
+    },
+  },
+  'POST /api/alerts/opsgenie/v2/alerts/:identifier/close': {
+    headers: { authorization: genieKey },
+    params: { identifier: opsgenieIdentifier },
+    query: { identifierType: oneOf('alias', 'alias', 'id') },
+    body: { source: line, user: line, note: paragraph },
+  },
+  'POST /api/alerts/opsgenie/v2/alerts/:identifier/acknowledge': {
+    headers: { authorization: genieKey },
+    params: { identifier: opsgenieIdentifier },
+    query: { identifierType: oneOf('alias', 'alias', 'id') },
+    body: { source: line, user: line, note: paragraph },
+  },
+  'POST /api/alerts/alertmanager': {
+    query: { token: integrationKey },
+    body: { version: oneOf('4'), ...alertGroupFields },
+  },
+  'POST /api/alerts/grafana': {
+    query: { token: integrationKey },
+    body: {
+      version: oneOf('1'),
+      ...alertGroupFields,
+      title: line,
+      state: oneOf('alerting', 'ok'),
+      message: paragraph,
+      orgId: () => fc.nat(),
+    },
+  },
+  'POST /api/alerts/generic': {
+    query: { token: integrationKey },
+    body: {
+      summary: paragraph,
+      details: paragraph,
+      dedup: line,
+      action: oneOf('close', 'trigger'),
     },
   },
   // Audit log

@@ -6,6 +6,8 @@ import { afterAll, expect, test } from 'vitest';
 import { startRuntime } from '../bootstrap';
 import { ManualClock } from '../clock';
 import { openPglite, selectRows } from '../db/client';
+import { insertIntegration } from '../db/factories';
+import { receiveAlerts } from '../modules/alerts/alert-intake';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { raiseIncident } from '../modules/incidents/incident-engine';
 import { addIncidentNote } from '../modules/incidents/incident-notes';
@@ -127,6 +129,30 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
            where id = ${paged.id}`,
     );
     await addIncidentNote(runtime, toUser(admin!, runtime.cipher), paged.id, 'Sealed note');
+    // An integration with Grafana's signing secret, and an alert through it (issue 17): the secret,
+    // the alert's envelope and its raw payload are sealed.
+    const { integration } = await insertIntegration(db, runtime.cipher, {
+      name: 'Grafana',
+      rotationId: rotation.id,
+      signingSecret: 'sealed-signing-secret',
+      now: clock.now(),
+    });
+    await receiveAlerts(runtime, integration, {
+      format: 'generic',
+      events: [
+        {
+          action: 'trigger',
+          dedupKey: 'sealed-alert',
+          summary: 'Sealed alert',
+          source: 'cron',
+          severity: 'P3',
+          urgency: 'low',
+          details: [{ section: 'Details', label: 'job', value: 'backup' }],
+          links: [],
+        },
+      ],
+      payload: 'summary=Sealed+alert',
+    });
   } finally {
     await runtime.database.close();
   }
@@ -193,12 +219,15 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       sql`select id, message_enc as "messageEnc", message as "legacyMessage" from pages order by id`,
     );
     expect(pageRows.map((p) => [p.legacyMessage, pageMessageOf(p, cipher)])).toEqual([
-      // The demo team's two incidents (the seed), then the ones made here.
+      // The demo team's three incidents (the seed: two raised by people, one by an alert), then
+      // the ones made here.
       [null, 'Replication lag on the primary above 30 seconds'],
       [null, 'Checkout API returns 502 for 5% of requests'],
+      [null, 'Disk 85% full on db-2'],
       [null, 'Sealed page text'],
       [null, 'Sealed incident text'],
       [null, 'Clear page text'],
+      [null, 'Sealed alert'],
     ]);
     // Sign-in lookups work under the new key: the blind index was recomputed.
     const admin = await findUserRowByEmail(database.db, cipher, 'avery.admin@example.com');

@@ -3,10 +3,16 @@ import type { Role } from '../../shared/domain/roles';
 import { nextHandoffAt } from '../../shared/domain/shifts';
 import type { FieldCipher } from '../crypto/field-crypto';
 import { insertDefaultPolicies } from '../modules/escalation-policies/escalation-policy-repository';
+import {
+  generateIntegrationKey,
+  hashIntegrationKey,
+  type IntegrationRow,
+  keyHintOf,
+} from '../modules/integrations/integration-keys';
 import { insertUsers, type NewUser } from '../modules/users/user-repository';
 import type { Db, Tx } from './client';
 import { allocateIds } from './ids';
-import { handoffs, rotationMembers, rotations } from './schema';
+import { handoffs, integrations, rotationMembers, rotations } from './schema';
 
 /**
  * Factories build plain objects (build*) and insert rows (insert*). Tests and the demo seed share
@@ -122,4 +128,58 @@ export async function insertHandoffs(db: Db | Tx, seeds: HandoffSeed[]) {
       })),
     )
     .returning();
+}
+
+export interface IntegrationSeed {
+  name?: string;
+  /** the rotation its incidents follow (else `escalationPolicyId`) */
+  rotationId?: number;
+  escalationPolicyId?: number;
+  grouping?: 'group' | 'fingerprint';
+  urgency?: 'severity' | 'high' | 'low';
+  stormLimit?: number;
+  rateLimit?: number;
+  /** Grafana's signing secret, sealed to the row as the integrations route seals it */
+  signingSecret?: string;
+  /** the key (default: a new one) */
+  key?: string;
+  createdById?: number | null;
+  now?: Date;
+}
+
+/**
+ * insertIntegration creates an integration as POST /api/integrations does (id first, key hashed,
+ * signing secret sealed to the row) and answers it with its key.
+ */
+export async function insertIntegration(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  seed: IntegrationSeed,
+): Promise<{ integration: IntegrationRow; key: string }> {
+  sequence += 1;
+  const key = seed.key ?? generateIntegrationKey();
+  const [id] = await allocateIds(db, 'integrations');
+  const [integration] = await db
+    .insert(integrations)
+    .values({
+      id,
+      name: seed.name ?? `Integration ${sequence}`,
+      rotationId: seed.rotationId ?? null,
+      escalationPolicyId: seed.rotationId === undefined ? (seed.escalationPolicyId ?? null) : null,
+      keyHash: hashIntegrationKey(key),
+      keyHint: keyHintOf(key),
+      grouping: seed.grouping ?? 'group',
+      urgency: seed.urgency ?? 'severity',
+      stormLimit: seed.stormLimit ?? 20,
+      rateLimit: seed.rateLimit ?? 50,
+      signingSecretEnc: cipher.encryptNullable(seed.signingSecret, {
+        table: 'integrations',
+        column: 'signing_secret',
+        rowId: id,
+      }),
+      createdById: seed.createdById ?? null,
+      createdAt: seed.now ?? new Date(),
+    })
+    .returning();
+  return { integration, key };
 }

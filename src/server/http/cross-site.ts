@@ -21,6 +21,7 @@ export const ORIGIN_REQUIRED =
  */
 export function refuseCrossSiteWrite(req: FastifyRequest, publicUrl: string | undefined): void {
   if (SAFE_METHODS.has(req.method)) return;
+  if (isKeyedRoute(req)) return;
   const origin = req.headers.origin;
   if (origin !== undefined) {
     if (!isOwnOrigin(origin, req, publicUrl)) throw new AppError('FORBIDDEN', CROSS_SITE_REFUSED);
@@ -66,6 +67,18 @@ function carriesOwnSignature(req: FastifyRequest): boolean {
   const signature = req.headers[header];
   if (typeof signature === 'string' && signature.length > 0) return true;
   throw unauthenticated(SIGNATURE_REQUIRED);
+}
+
+/**
+ * The inbound alert endpoints (decision 211): monitoring tools post to them from servers, with no
+ * Origin, and the integration key in the request (its body, Authorization header or query) is the
+ * credential. No cookie counts there, so another site has nothing to forge with: without the key
+ * a request is refused by the route, with it the sender is the key's holder wherever it runs.
+ */
+export const KEYED_ROUTE_PREFIX = '/api/alerts/';
+
+function isKeyedRoute(req: FastifyRequest): boolean {
+  return (req.routeOptions.url ?? '').startsWith(KEYED_ROUTE_PREFIX);
 }
 
 function isOwnOrigin(origin: string, req: FastifyRequest, publicUrl?: string): boolean {

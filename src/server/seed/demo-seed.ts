@@ -1,10 +1,14 @@
+import { AlertmanagerWebhookSchema } from '../../shared/contracts/alerts';
+import { normalizeAlertGroup } from '../../shared/domain/alerts';
 import type { Role } from '../../shared/domain/roles';
 import type { Clock } from '../clock';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Db } from '../db/client';
-import { insertHandoffs, insertRotation } from '../db/factories';
+import { insertHandoffs, insertIntegration, insertRotation } from '../db/factories';
+import { receiveAlerts } from '../modules/alerts/alert-intake';
 import { markAcknowledged } from '../modules/incidents/incident-actions';
 import { raiseIncident } from '../modules/incidents/incident-engine';
+import { normalizeOptionsOf } from '../modules/integrations/integration-keys';
 import { insertUsers } from '../modules/users/user-repository';
 
 const DAY = 86_400_000;
@@ -229,6 +233,55 @@ export async function seedDemoData(deps: {
         'Check the load balancer health checks; roll back the deploy if they fail.',
       now: ago(16),
     });
+    // An integration on Database On-Call and one Alertmanager message through it (issue 17), so
+    // the integration and alert screens have something to show: it raised a third incident, low
+    // urgency (a warning is P3), which emails Sam. Its key is shown to nobody: regenerate it.
+    const { integration } = await insertIntegration(tx, deps.cipher, {
+      name: 'Prometheus (demo)',
+      rotationId: database.id,
+      createdById: admin.id,
+      now: ago(24 * 60),
+    });
+    const firedAt = ago(8);
+    const message = AlertmanagerWebhookSchema.parse({
+      receiver: 'baton',
+      status: 'firing',
+      alerts: [
+        {
+          status: 'firing',
+          labels: { alertname: 'DiskAlmostFull', instance: 'db-2:9100', severity: 'warning' },
+          annotations: {
+            summary: 'Disk 85% full on db-2',
+            description: '/var/lib/postgresql has 15% left; at this rate it fills in two days.',
+          },
+          startsAt: firedAt.toISOString(),
+          endsAt: '0001-01-01T00:00:00Z',
+          generatorURL: 'http://prometheus.example.com:9090/graph?g0.expr=disk_used_ratio',
+          fingerprint: '5c1d0e4b9a7f3e21',
+        },
+      ],
+      groupLabels: { alertname: 'DiskAlmostFull' },
+      commonLabels: { alertname: 'DiskAlmostFull', instance: 'db-2:9100', severity: 'warning' },
+      commonAnnotations: { summary: 'Disk 85% full on db-2' },
+      externalURL: 'http://alertmanager.example.com:9093',
+      version: '4',
+      groupKey: '{}:{alertname="DiskAlmostFull"}',
+      truncatedAlerts: 0,
+    });
+    // The seed's transaction stands in for the database: the intake's own is a savepoint in it.
+    await receiveAlerts(
+      {
+        database: { db: tx },
+        cipher: deps.cipher,
+        clock: { now: () => firedAt },
+      },
+      integration,
+      {
+        format: 'alertmanager',
+        events: normalizeAlertGroup(message, 'group', normalizeOptionsOf(integration)),
+        payload: JSON.stringify(message),
+      },
+    );
     return { users, rotations: [platform, database, payments] };
   });
 }

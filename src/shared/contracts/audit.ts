@@ -77,6 +77,10 @@ export const ADMIN_ACTION_LABELS = {
   'escalation_policy.created': 'Created an escalation policy',
   'escalation_policy.updated': 'Edited an escalation policy',
   'escalation_policy.deleted': 'Deleted an escalation policy',
+  'integration.created': 'Created an integration',
+  'integration.updated': 'Edited an integration',
+  'integration.key_regenerated': 'Regenerated an integration key',
+  'integration.deleted': 'Deleted an integration',
 } as const satisfies Record<string, string>;
 export type AdminAction = keyof typeof ADMIN_ACTION_LABELS;
 export const ADMIN_ACTIONS = Object.keys(ADMIN_ACTION_LABELS) as AdminAction[];

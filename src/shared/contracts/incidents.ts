@@ -246,6 +246,13 @@ export const IncidentSchema = z.object({
   acknowledgedBy: PersonRef.nullable(),
   resolvedAt: z.string().nullable(),
   resolvedBy: PersonRef.nullable(),
+  /** the integration that raised it (issue 17); null: a person, or the integration is deleted */
+  integration: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  /** distinct alert events received for it (a repeat of the same event is not counted) */
+  alertCount: z.number().int(),
+  lastAlertAt: z.string().nullable(),
+  /** its integration's "alert storm" incident: distinct alerts past the per-minute limit */
+  storm: z.boolean(),
   /** what the viewer may do now */
   actions: z.object({
     acknowledge: z.boolean(),

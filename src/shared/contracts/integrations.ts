@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import type { AlertDetailRow, AlertLink } from '../domain/alerts';
-import type { Severity } from './incidents';
+import { SEVERITIES, type Severity } from './incidents';
 import { id, idText, text } from './primitives';
 
 /**
- * Integrations (issue 17, decision 209): a named key by which a monitoring tool raises incidents
- * on a rotation's policy, or on an escalation policy alone. The key is shown once, when made or
- * regenerated, and stored only as a hash. The field names the issue fixes keep its words (`name`,
- * `rotationId`, `escalationPolicyId`, `key`).
+ * Integrations (issue 17, decisions 209 and 210): a named key by which a monitoring tool raises
+ * incidents on a rotation's policy, or on an escalation policy alone. The key is shown once, when
+ * made or regenerated, and stored only as a hash. The field names the issue fixes keep its words
+ * (`name`, `rotationId`, `escalationPolicyId`, `key`).
  */
 
 export const INTEGRATION_NAME_MAX = 100;
@@ -60,6 +60,11 @@ export const INTEGRATION_MESSAGES = {
   mayNotView: 'You can only view the integrations of your rotations.',
   mayNotManage:
     'Only the rotation’s managers and administrators can create, change or delete its integrations.',
+  rotationNotFound: 'Rotation not found',
+  policyNotFound: 'Escalation policy not found',
+  signingSecretLength: `Keep the signing secret between 8 and ${SIGNING_SECRET_MAX} characters`,
+  nothingToChange: 'Nothing to change',
+  severity: 'Severity must be P1, P2 or P3',
   // Inbound: what a sender with a wrong key reads (nothing is written)
   keyMissing:
     'No integration key: send it as the routing_key, as Authorization: GenieKey <key> or Bearer <key>, or as ?token=<key>.',
@@ -85,7 +90,10 @@ const settings = {
   stormLimit: z.number().int().min(1).max(STORM_LIMIT_MAX),
   rateLimit: z.number().int().min(1).max(RATE_LIMIT_MAX),
   /** Grafana's HMAC secret; null removes it */
-  signingSecret: text({ label: 'Signing secret' }).min(8).max(SIGNING_SECRET_MAX).nullable(),
+  signingSecret: text({ label: 'Signing secret' })
+    .min(8, INTEGRATION_MESSAGES.signingSecretLength)
+    .max(SIGNING_SECRET_MAX, INTEGRATION_MESSAGES.signingSecretLength)
+    .nullable(),
 };
 
 /** POST /api/integrations: `{ name, rotationId }` or `{ name, escalationPolicyId }`. */
@@ -102,9 +110,17 @@ export const IntegrationInputSchema = z
     signingSecret: settings.signingSecret.optional(),
   })
   .superRefine((value, ctx) => {
-    const given = [value.rotationId, value.escalationPolicyId].filter((v) => v !== undefined);
-    if (given.length === 0) ctx.addIssue({ code: 'custom', message: INTEGRATION_MESSAGES.where });
-    if (given.length === 2) ctx.addIssue({ code: 'custom', message: INTEGRATION_MESSAGES.both });
+    // Named on a field, as the incident form's: the screen shows it beside the choice.
+    if (value.rotationId === undefined && value.escalationPolicyId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['rotationId'], message: INTEGRATION_MESSAGES.where });
+    }
+    if (value.rotationId !== undefined && value.escalationPolicyId !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['escalationPolicyId'],
+        message: INTEGRATION_MESSAGES.both,
+      });
+    }
   });
 export type IntegrationInput = z.infer<typeof IntegrationInputSchema>;
 
@@ -119,7 +135,9 @@ export const IntegrationChangeSchema = z
     rateLimit: settings.rateLimit.optional(),
     signingSecret: settings.signingSecret.optional(),
   })
-  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to change' });
+  .refine((v) => Object.values(v).some((x) => x !== undefined), {
+    message: INTEGRATION_MESSAGES.nothingToChange,
+  });
 export type IntegrationChange = z.infer<typeof IntegrationChangeSchema>;
 
 /** GET /api/integrations: all the viewer may see, or one rotation's or one policy's. */
@@ -220,6 +238,14 @@ export interface AlertList {
 }
 
 /** POST /api/integrations/{id}/test: "Send test alert" raises an incident through the integration. */
+export const TestAlertInputSchema = z
+  .object({
+    /** the test incident's severity (P3 unless given: a test pages at low urgency) */
+    severity: z.enum(SEVERITIES, { error: INTEGRATION_MESSAGES.severity }).optional(),
+  })
+  .optional();
+export type TestAlertInput = z.input<typeof TestAlertInputSchema>;
+
 export interface TestAlertResult {
   incidentId: number | null;
   outcome: AlertOutcome;

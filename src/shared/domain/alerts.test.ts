@@ -15,6 +15,7 @@ import { TITLE_MAX } from '../contracts/incidents';
 import {
   alertDescription,
   DETAIL_ROWS_MAX,
+  eventOfAction,
   flattenDetails,
   issueMessages,
   normalizeAlertGroup,
@@ -412,6 +413,26 @@ describe('Opsgenie Alert API', () => {
       note: 'on it',
       source: 'ci',
     });
+  });
+
+  test('eventOfAction: close resolves and acknowledge acknowledges the named key, naming the source', () => {
+    const close = normalizeOpsgenieAction('close', 'abc', 'alias', {
+      source: 'http://alertmanager.example:9093/#/alerts',
+      user: 'bot',
+    });
+    expect(eventOfAction(close, 'abc', { urgency: 'low' })).toEqual({
+      action: 'resolve',
+      dedupKey: 'abc',
+      summary: 'Closed by source',
+      source: 'http://alertmanager.example:9093/#/alerts',
+      severity: 'P3',
+      urgency: 'low',
+      details: [{ section: 'Alert', label: 'user', value: 'bot' }],
+      links: [{ href: 'http://alertmanager.example:9093/#/alerts', text: 'Source' }],
+    });
+    const ack = eventOfAction(normalizeOpsgenieAction('acknowledge', 'k', 'alias', {}), 'k');
+    expect(ack).toMatchObject({ action: 'acknowledge', source: 'Opsgenie API', links: [] });
+    expect(ack.summary).toBe('Acknowledged by source');
   });
 
   test.each([

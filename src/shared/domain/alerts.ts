@@ -370,6 +370,33 @@ export function normalizeOpsgenieAction(
   };
 }
 
+/**
+ * eventOfAction is the acknowledge or resolve an Opsgenie close or acknowledge means for the alert
+ * of `dedupKey` (the alias, or the key the route found for an id): its summary says what the
+ * source did, and its user and note are kept as details.
+ */
+export function eventOfAction(
+  action: AlertActionByIdentifier,
+  dedupKey: string,
+  options: NormalizeOptions = {},
+): AlertEvent {
+  const rows: AlertDetailRow[] = [];
+  if (action.user) rows.push({ section: 'Alert', label: 'user', value: action.user });
+  if (action.note) rows.push({ section: 'Alert', label: 'note', value: cutValue(action.note) });
+  return event(
+    {
+      action: action.action,
+      dedupKey,
+      rawSummary: action.action === 'resolve' ? 'Closed by source' : 'Acknowledged by source',
+      source: action.source ?? 'Opsgenie API',
+      severity: 'P3',
+      details: rows,
+      links: linksOf([{ href: action.source, text: 'Source' }]),
+    },
+    options,
+  );
+}
+
 /** Opsgenie's error answer: 422 `{message, errors: {field: message}, took, requestId}`. */
 export function opsgenieError(
   error: z.ZodError,

@@ -287,7 +287,11 @@ describe('acknowledge and resolve from the source', () => {
   test('an incident resolved in Baton takes no more alerts: the next trigger raises anew', async () => {
     const integration = await newIntegration();
     const [first] = await receive(integration, [alert('api-3')]);
-    await resolveIncidentAs({ ...deps, config: t.config }, holder, first.incidentId as number);
+    await resolveIncidentAs(
+      { ...deps, database: t.database, config: t.config },
+      holder,
+      first.incidentId as number,
+    );
     const [second] = await receive(integration, [alert('api-3')]);
     expect(second.outcome).toBe('raised');
     expect(second.incidentId).not.toBe(first.incidentId);

@@ -6,7 +6,7 @@ import {
   type AlertOutcome,
 } from '../../../shared/contracts/integrations';
 import { type AlertEvent, alertDescription } from '../../../shared/domain/alerts';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { markAcknowledged, markResolved } from '../incidents/incident-actions';
 import { type IncidentDeps, raiseIncident } from '../incidents/incident-engine';
@@ -44,7 +44,10 @@ import {
  * It neither authenticates, nor rate-limits, nor parses: the routes do.
  */
 
-export type IntakeDeps = Pick<IncidentDeps, 'database' | 'cipher' | 'clock' | 'config'>;
+export type IntakeDeps = Pick<IncidentDeps, 'cipher' | 'clock' | 'config'> & {
+  /** only its `db`: a caller inside a transaction (the demo seed) passes that, and ours nests */
+  database: { db: Db | Tx };
+};
 
 export interface InboundAlerts {
   format: AlertFormat;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lte, ne } from 'drizzle-orm';
 import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import {
@@ -15,13 +15,24 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Config } from '../../config';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { type IncidentPolicyCopy, pages, rotations } from '../../db/schema';
+import {
+  alerts,
+  type IncidentPolicyCopy,
+  integrations,
+  notifications,
+  pages,
+  rotations,
+} from '../../db/schema';
 import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import {
   type LoadedWorld,
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
 import {
+  type AlertFacts,
+  alertFollowUpMessage,
+  type FollowUpIncident,
+  type FollowUpReason,
   incidentExhaustedNotice,
   pageBackupMessage,
   pageEscalatedNotice,
@@ -33,7 +44,12 @@ import {
   type RotationRef,
 } from '../notifications/messages';
 import { loadRecipients, toInput } from '../notifications/notify';
-import { enqueueNotifications, type NotificationInput } from '../notifications/outbox';
+import {
+  addToFollowUps,
+  enqueueNotifications,
+  type FollowUpInput,
+  type NotificationInput,
+} from '../notifications/outbox';
 import { ackToken, ackUrl, hashAckToken } from '../paging/ack-token';
 import { emailOnly, type PagingDeps } from '../paging/page-facts';
 import { pageMessageCtx, pageMessageOf } from '../paging/page-message';
@@ -212,6 +228,13 @@ export async function raiseIncident(
   });
 }
 
+/** How long after a person's page from an integration its further incidents join a follow-up. */
+export const FOLLOW_UP_WINDOW_MS = 5 * MINUTE;
+/** How long a follow-up gathers incidents after its first before it is sent. */
+export const FOLLOW_UP_DELAY_MS = MINUTE;
+/** The notifications that page a person about one incident (each with its own link). */
+const PAGE_KINDS = ['page', 'page.reminder', 'page.escalated', 'page.backup'];
+
 /** loadWorldFor reads the world an incident's policy resolves over, in the transaction. */
 function loadWorldFor(tx: Tx, deps: StepDeps, incident: LockedIncident, now: Date) {
   return loadEscalationWorld(tx, deps, {
@@ -294,7 +317,12 @@ const skippedDetail = (s: SkippedTarget) => ({
   ...(s.userId === undefined ? {} : { userId: s.userId }),
 });
 
-/** The step's notifications, row and event, once resolveStep named people. */
+/**
+ * The step's notifications, row and event, once resolveStep named people. A page of an incident an
+ * integration raised shows its alert (decision 213); and a person who, within the follow-up
+ * window, was paged about another still unacknowledged incident of that integration hears of this
+ * one in their follow-up, not in a page of its own.
+ */
 async function notifyStep(
   tx: Tx,
   deps: StepDeps,
@@ -326,6 +354,10 @@ async function notifyStep(
       ackToken(deps.cipher, { pageId: page.id, targetUserId: userId, stepStart: linkStart }),
     ]),
   );
+  const source = await integrationSourceOf(tx, deps, incident);
+  const followUpIds = source
+    ? await pagedRecentlyBy(tx, source.integrationId, page.id, recipientIds, now)
+    : new Set<number>();
   const updated = await updateIncidentRow(tx, page.id, {
     ...progressColumns(progress),
     status,
@@ -347,6 +379,7 @@ async function notifyStep(
       skipped: step.skipped.map(skippedDetail),
       reminder,
       automatic: cause.automatic,
+      ...(followUpIds.size > 0 ? { followUpIds: [...followUpIds] } : {}),
     },
     at: now,
   });
@@ -362,7 +395,10 @@ async function notifyStep(
   const urgency = page.urgency as Urgency;
   const options = { emailOnly: emailOnly(page.urgency), pageId: page.id };
   const eventKey = `page:${page.id}:step:${position.stepIndex}:${position.loop}:${now.getTime()}`;
-  const pagerName = page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null);
+  // An integration's incident is paged in its name: "Prometheus paged you".
+  const pagerName =
+    source?.name ?? (page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null));
+  const alert = source?.facts ?? null;
   const fromName =
     page.targetUserId === null ? null : (people.get(page.targetUserId)?.name ?? null);
   const next = nextEscalation(policy, progress, now);
@@ -371,9 +407,33 @@ async function notifyStep(
     cause.reason ??
     `Not acknowledged within ${Math.round((now.getTime() - linkStartOf(page).getTime()) / MINUTE)} minutes`;
   const inputs: NotificationInput[] = [];
+  const followUps: FollowUpInput<FollowUpIncident>[] = [];
+  /** this incident, into the person's follow-up of its integration instead of a page */
+  const followUp = (person: User, why: FollowUpReason) => {
+    if (!source) return;
+    followUps.push({
+      topic: `integration:${source.integrationId}`,
+      kind: 'page.follow_up',
+      recipient: person,
+      key: `page:${page.id}`,
+      item: {
+        pageId: page.id,
+        title: titleOf(page, deps),
+        severity: page.severity as Severity,
+        source: source.facts.event?.source.trim() || null,
+        reason: why,
+      },
+      emailOnly: options.emailOnly,
+      pageId: page.id,
+      delayMs: FOLLOW_UP_DELAY_MS,
+      render: (incidents) =>
+        alertFollowUpMessage({ baseUrl, rotation, integrationName: source.name, incidents }),
+    });
+  };
   for (const recipient of step.recipients) {
     const person = people.get(recipient.userId);
     if (!person) continue;
+    const bundled = followUpIds.has(person.id);
     const url = ackUrl(baseUrl, tokens.get(recipient.userId) as string);
     const context = { baseUrl, rotation, timeZone: zoneOrUtc(person.timezone) };
     const replyCode = () =>
@@ -387,23 +447,26 @@ async function notifyStep(
     const backupOnly = first && recipient.reasons.every((x) => x === 'backup') && holder;
     if (backupOnly && holder) {
       const view = incident.rotation ? loaded.rotations.get(incident.rotation.id) : undefined;
-      inputs.push(
-        toInput(
-          `page:${page.id}:backup`,
-          'page.backup',
-          person,
-          pageBackupMessage({
-            ...context,
-            pagerName,
-            holderName: people.get(holder.userId)?.name ?? 'The holder',
-            message,
-            urgency,
-            createdAt: page.createdAt,
-            backupUntil: view?.backupUntil ? new Date(view.backupUntil) : null,
-          }),
-          options,
-        ),
-      );
+      if (bundled) followUp(person, 'backup');
+      else
+        inputs.push(
+          toInput(
+            `page:${page.id}:backup`,
+            'page.backup',
+            person,
+            pageBackupMessage({
+              ...context,
+              pagerName,
+              holderName: people.get(holder.userId)?.name ?? 'The holder',
+              message,
+              urgency,
+              createdAt: page.createdAt,
+              backupUntil: view?.backupUntil ? new Date(view.backupUntil) : null,
+              alert,
+            }),
+            options,
+          ),
+        );
       await insertIncidentEvent(tx, {
         actorUserId: null,
         action: 'page.backup_notified',
@@ -417,7 +480,9 @@ async function notifyStep(
       });
       continue;
     }
-    if (first) {
+    if (bundled) {
+      followUp(person, first ? 'new' : reminder ? 'reminder' : 'escalated');
+    } else if (first) {
       inputs.push(
         toInput(
           `page:${page.id}:sent`,
@@ -431,6 +496,7 @@ async function notifyStep(
             ackUrl: url,
             createdAt: page.createdAt,
             replyCode: await replyCode(),
+            alert,
           }),
           options,
         ),
@@ -450,6 +516,7 @@ async function notifyStep(
             createdAt: linkStart,
             escalatesAt: next.kind === 'step' && nextNames ? next.at : null,
             replyCode: await replyCode(),
+            alert,
           }),
           options,
         ),
@@ -471,6 +538,7 @@ async function notifyStep(
             reason,
             escalatedAt: now,
             replyCode: await replyCode(),
+            alert,
           }),
           options,
         ),
@@ -517,7 +585,104 @@ async function notifyStep(
     }
   }
   await enqueueNotifications(tx, deps.cipher, now, inputs);
+  await addToFollowUps(tx, deps.cipher, now, followUps);
   return updated;
+}
+
+/** Who raised an incident of an integration, in the words its pages use (decision 213). */
+interface IntegrationSource {
+  integrationId: number;
+  name: string;
+  facts: AlertFacts;
+}
+
+/**
+ * integrationSourceOf reads what an integration's incident pages show, in one query: the
+ * integration's name and the incident's first trigger alert (the intake records it before the
+ * first step, RaiseInput.beforeFirstStep). Null for an incident a person raised, or whose
+ * integration is deleted.
+ */
+async function integrationSourceOf(
+  tx: Tx,
+  deps: StepDeps,
+  incident: LockedIncident,
+): Promise<IntegrationSource | null> {
+  const { page } = incident;
+  if (page.integrationId === null) return null;
+  const [row] = await tx
+    .select({ name: integrations.name, alertId: alerts.id, eventEnc: alerts.eventEnc })
+    .from(integrations)
+    .leftJoin(alerts, and(eq(alerts.pageId, page.id), eq(alerts.action, 'trigger')))
+    .where(eq(integrations.id, page.integrationId))
+    .orderBy(asc(alerts.id))
+    .limit(1);
+  if (!row) return null;
+  return {
+    integrationId: page.integrationId,
+    name: row.name,
+    facts: {
+      severity: page.severity as Severity,
+      event: row.alertId === null ? null : openAlertEvent(deps, row.alertId, row.eventEnc),
+      stormAlerts: page.storm ? page.alertCount : null,
+    },
+  };
+}
+
+/** openAlertEvent opens an alert's sealed event; null when it cannot be read (the page says less). */
+function openAlertEvent(
+  deps: StepDeps,
+  alertId: number,
+  sealed: string | null,
+): AlertFacts['event'] {
+  if (sealed === null) return null;
+  try {
+    const value = JSON.parse(
+      deps.cipher.decrypt(sealed, { table: 'alerts', column: 'event', rowId: alertId }),
+    ) as Partial<NonNullable<AlertFacts['event']>>;
+    return {
+      summary: typeof value.summary === 'string' ? value.summary : '',
+      source: typeof value.source === 'string' ? value.source : '',
+      details: Array.isArray(value.details) ? value.details : [],
+      links: Array.isArray(value.links) ? value.links : [],
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * pagedRecentlyBy returns which of the people were paged (a page of its own, not a follow-up)
+ * within the follow-up window about another incident of the integration that is still
+ * unacknowledged: they hear of this one in a follow-up (decision 213). One query.
+ */
+async function pagedRecentlyBy(
+  tx: Tx,
+  integrationId: number,
+  pageId: number,
+  userIds: readonly number[],
+  now: Date,
+): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const windowStart = new Date(now.getTime() - FOLLOW_UP_WINDOW_MS);
+  const rows = await tx
+    .selectDistinct({ userId: notifications.userId })
+    .from(notifications)
+    .innerJoin(pages, eq(pages.id, notifications.pageId))
+    .where(
+      and(
+        eq(pages.integrationId, integrationId),
+        ne(pages.id, pageId),
+        inArray(pages.status, ['triggered', 'escalated']),
+        // Implied (a step's notifications are as old as its start, and steps only move on), and
+        // it keeps the scan to the integration's recent steps, not all its incidents ever.
+        gt(pages.stepStartedAt, windowStart),
+        inArray(notifications.userId, [...userIds]),
+        inArray(notifications.kind, PAGE_KINDS),
+        gt(notifications.createdAt, windowStart),
+        lte(notifications.createdAt, now),
+      ),
+    );
+  return new Set(rows.flatMap((r) => (r.userId === null ? [] : [r.userId])));
 }
 
 const namesOf = (names: readonly string[]) =>

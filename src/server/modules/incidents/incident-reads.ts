@@ -14,6 +14,7 @@ import { incidentActions, incidentStatusOf } from '../../../shared/domain/incide
 import type { PageStatus } from '../../../shared/domain/paging';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import { notFound } from '../../http/errors';
+import { findIntegrationNames } from '../integrations/integration-repository';
 import { failureReason } from '../notifications/provider-answers';
 import type { PagingDeps } from '../paging/page-facts';
 import { pageMessageOf, reasonOf } from '../paging/page-message';
@@ -261,11 +262,15 @@ function timelineOf(
 // ---------------------------------------------------------------------------------------------
 // The incident
 
-/** raisedByOf: a person; else an integration (issue 17) by its raised event; else Baton itself. */
+/**
+ * raisedByOf: a person; else an integration (issue 17), by its name now, or the name its raised
+ * event recorded once it is deleted; else Baton itself.
+ */
 function raisedByOf(
   page: IncidentRow,
   raised: IncidentEventRow | undefined,
   person: (id: number | null) => Person | null,
+  integration: Incident['integration'],
 ): Incident['raisedBy'] {
   const details = raised?.details ?? {};
   const actorId = page.pagedById ?? raised?.actorUserId ?? null;
@@ -273,11 +278,11 @@ function raisedByOf(
     const user = person(actorId);
     return { kind: 'user', user, name: user?.name ?? 'A deleted person' };
   }
-  if (details.source === 'integration') {
+  if (integration || details.source === 'integration') {
     return {
       kind: 'integration',
       user: null,
-      name: stringOr(details.integrationName) ?? 'Integration',
+      name: integration?.name ?? stringOr(details.integrationName) ?? 'Integration',
     };
   }
   return { kind: 'system', user: null, name: 'Baton' };
@@ -306,6 +311,8 @@ interface Loaded {
   notifications: readonly IncidentNotificationRow[];
   names: Names;
   members: Map<number, number[]>;
+  /** the names of the integrations that raised them (issue 17) */
+  integrations: Map<number, string>;
 }
 
 function toIncident(
@@ -338,6 +345,12 @@ function toIncident(
         : null,
     },
   );
+  const integrationName =
+    page.integrationId === null ? undefined : loaded.integrations.get(page.integrationId);
+  const integration =
+    page.integrationId === null || integrationName === undefined
+      ? null
+      : { id: page.integrationId, name: integrationName };
   const incident: Incident = {
     id: page.id,
     title: titleOf(cipher, page),
@@ -351,6 +364,7 @@ function toIncident(
       page,
       own.find((e) => e.action === 'incident.raised'),
       person,
+      integration,
     ),
     rotation: rotation ? { id: rotation.id, name: rotation.name } : null,
     escalationPolicy: {
@@ -369,6 +383,10 @@ function toIncident(
     acknowledgedBy: person(page.acknowledgedById),
     resolvedAt: page.resolvedAt?.toISOString() ?? null,
     resolvedBy: person(page.resolvedById),
+    integration,
+    alertCount: page.alertCount,
+    lastAlertAt: page.lastAlertAt?.toISOString() ?? null,
+    storm: page.storm,
     actions,
   };
   if (!withTimeline) return incident;
@@ -418,7 +436,11 @@ async function assemble(
     db,
     rows.flatMap((r) => (r.rotation ? [r.rotation.id] : [])),
   );
-  const loaded = { events, notifications: sent, names, members };
+  const integrations = await findIntegrationNames(
+    db,
+    rows.flatMap((r) => (r.page.integrationId === null ? [] : [r.page.integrationId])),
+  );
+  const loaded = { events, notifications: sent, names, members, integrations };
   return rows.map((row) => toIncident(row, loaded, viewer, deps, withTimeline));
 }
 

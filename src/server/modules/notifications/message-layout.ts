@@ -20,6 +20,19 @@ export interface Link {
   url: string;
 }
 
+/** A table cell: text, or a link (an anchor in the email when its address is http or https). */
+export type Cell = string | Link;
+
+/**
+ * A table of the email (an alert's labels and annotations, the incidents of a follow-up): with a
+ * header, one column a heading; without, label and value rows. The plain text writes it as lines.
+ */
+export interface MessageTable {
+  caption?: string;
+  header?: string[];
+  rows: Cell[][];
+}
+
 /** What a message says, before the layout. */
 export interface MessageParts {
   subject: string;
@@ -28,6 +41,10 @@ export interface MessageParts {
   /** quoted free text: handoff notes, the page's message */
   quote?: { label: string; text: string } | null;
   details?: [string, string][];
+  /** tables after the details, each with its caption */
+  tables?: MessageTable[];
+  /** links back to where the message comes from (an alert's source), after the tables */
+  links?: Link[];
   /** further sentences after the details */
   after?: string[];
   action: Link;
@@ -91,6 +108,70 @@ const indent = (value: string) =>
     .map((line) => `> ${line}`)
     .join('\n');
 
+/** isWebUrl tells whether an address is http or https: only those become links. */
+export function isWebUrl(url: string): boolean {
+  try {
+    const { protocol } = new URL(url);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const cellText = (cell: Cell) =>
+  typeof cell === 'string' ? cell : isWebUrl(cell.url) ? `${cell.label} (${cell.url})` : cell.label;
+
+const cellHtml = (cell: Cell) =>
+  typeof cell === 'string'
+    ? multiline(cell)
+    : isWebUrl(cell.url)
+      ? `<a href="${escapeHtml(cell.url)}">${escapeHtml(cell.label)}</a>`
+      : escapeHtml(cell.label);
+
+function tableText(table: MessageTable): string {
+  const rows = table.rows.map((row) =>
+    !table.header && row.length === 2
+      ? `${cellText(row[0])}: ${cellText(row[1])}`
+      : `- ${row.map(cellText).join(' · ')}`,
+  );
+  return [...(table.caption ? [`${table.caption}:`] : []), ...rows].join('\n');
+}
+
+const CELL = 'padding:4px 12px 4px 0;border-bottom:1px solid #e2e8f0;vertical-align:top';
+
+function tableHtml(table: MessageTable): string {
+  const caption = table.caption
+    ? `<p style="margin:0 0 4px;font-weight:600">${escapeHtml(table.caption)}</p>`
+    : '';
+  const header = table.header
+    ? `<tr>${table.header.map((h) => `<th style="${CELL};text-align:left;color:#64748b;font-weight:600">${escapeHtml(h)}</th>`).join('')}</tr>`
+    : '';
+  const rows = table.rows
+    .map(
+      (row) =>
+        `<tr>${row
+          .map((cell, i) =>
+            !table.header && i === 0
+              ? `<td style="${CELL};color:#64748b;white-space:nowrap">${cellHtml(cell)}</td>`
+              : `<td style="${CELL};word-break:break-word">${cellHtml(cell)}</td>`,
+          )
+          .join('')}</tr>`,
+    )
+    .join('');
+  return `${caption}<table style="margin:0 0 16px;border-collapse:collapse;width:100%;font-size:14px">${header}${rows}</table>`;
+}
+
+const linksText = (links: Link[]) =>
+  [
+    'Links:',
+    ...links.map((l) => (isWebUrl(l.url) ? `- ${l.label}: ${l.url}` : `- ${l.label}`)),
+  ].join('\n');
+
+const linksHtml = (links: Link[]) =>
+  `<p style="margin:0 0 4px;font-weight:600">Links</p><ul style="margin:0 0 16px;padding-left:20px">${links
+    .map((l) => `<li>${cellHtml(l)}</li>`)
+    .join('')}</ul>`;
+
 /** shorten cuts free text for an SMS. */
 export function shorten(value: string, max: number): string {
   const flat = value.replace(/\s+/g, ' ').trim();
@@ -108,6 +189,8 @@ export function composeMessage(parts: MessageParts, baseUrl: string): MessageCon
     parts.lead,
     ...(parts.quote ? [`${parts.quote.label}:\n${indent(parts.quote.text)}`] : []),
     ...(parts.details?.length ? [parts.details.map(([k, v]) => `${k}: ${v}`).join('\n')] : []),
+    ...(parts.tables ?? []).map(tableText),
+    ...(parts.links?.length ? [linksText(parts.links)] : []),
     ...(parts.after ?? []),
     ...(zoneLine ? [zoneLine] : []),
     `${parts.action.label}: ${parts.action.url}`,
@@ -130,6 +213,8 @@ export function composeMessage(parts: MessageParts, baseUrl: string): MessageCon
           )
           .join('')}</table>`
       : '',
+    ...(parts.tables ?? []).map(tableHtml),
+    parts.links?.length ? linksHtml(parts.links) : '',
     ...(parts.after ?? []).map((line) => p(escapeHtml(line))),
     zoneLine
       ? `<p style="margin:0 0 16px;color:#64748b;font-size:14px">${escapeHtml(zoneLine)}</p>`

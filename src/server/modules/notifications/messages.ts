@@ -1,3 +1,5 @@
+import { SEVERITY_LABELS, type Severity } from '../../../shared/contracts/incidents';
+import type { AlertDetailRow, AlertLink } from '../../../shared/domain/alerts';
 import { URGENCY_LABELS, type Urgency } from '../../../shared/domain/paging';
 import { normalizeRole, ROLE_LABELS } from '../../../shared/domain/roles';
 import { replyInstruction } from '../../../shared/domain/sms-replies';
@@ -6,6 +8,7 @@ import {
   formatWhen,
   type Link,
   type MessageContent,
+  type MessageTable,
   shorten,
 } from './message-layout';
 
@@ -499,6 +502,7 @@ export function coverageNotStartedMessage(
 // Pages
 
 interface PageMessageInput extends MessageContext {
+  /** who paged: a person, or the integration that raised the incident */
   pagerName: string | null;
   message: string;
   urgency: Urgency;
@@ -506,9 +510,59 @@ interface PageMessageInput extends MessageContext {
   createdAt: Date;
   /** the SMS reply code for this page and reader (decision 201); null or absent: none */
   replyCode?: string | null;
+  /** an incident raised by an alert: what the alert said (decision 213) */
+  alert?: AlertFacts | null;
+}
+
+/**
+ * What a page raised by an alert shows besides its message (issue 17, decision 213): the
+ * severity, the alert's source, its details as tables (labels, annotations, custom details, one
+ * table a section) and its links back to the source.
+ */
+export interface AlertFacts {
+  severity: Severity;
+  /** the incident's first alert as stored (alerts.event_enc); null when it cannot be read */
+  event: {
+    summary: string;
+    source: string;
+    details: AlertDetailRow[];
+    links: AlertLink[];
+  } | null;
+  /** the integration's alert storm incident: how many alerts are folded into it */
+  stormAlerts?: number | null;
 }
 
 const pager = (name: string | null) => name ?? 'Someone';
+
+/** alertTables groups an alert's detail rows by section, in the order the sections come. */
+export function alertTables(details: readonly AlertDetailRow[]): MessageTable[] {
+  const sections = new Map<string, [string, string][]>();
+  for (const row of details) {
+    const rows = sections.get(row.section) ?? [];
+    rows.push([row.label, row.value]);
+    sections.set(row.section, rows);
+  }
+  return [...sections].map(([caption, rows]) => ({ caption, rows }));
+}
+
+/** What the alert adds to a page: detail rows, tables, links, and the SMS's compact facts. */
+function alertParts(alert: AlertFacts | null | undefined, message: string, smsMax: number) {
+  if (!alert) return { details: [], tables: [], links: [], sms: shorten(message, smsMax) };
+  const source = alert.event?.source.trim() ?? '';
+  const details: [string, string][] = [['Severity', SEVERITY_LABELS[alert.severity]]];
+  if (source) details.push(['Source', source]);
+  if (alert.stormAlerts)
+    details.push(['Alert storm', `${alert.stormAlerts} alerts folded into this incident`]);
+  const sms = `${alert.severity} ${shorten(message, smsMax - 50)}${
+    source ? ` [${shorten(source, 40)}]` : ''
+  }`;
+  return {
+    details,
+    tables: alertTables(alert.event?.details ?? []),
+    links: (alert.event?.links ?? []).map((l) => ({ label: l.text || l.href, url: l.href })),
+    sms,
+  };
+}
 
 /** The SMS's reply sentence, "Reply 4821 to acknowledge, 4821R to resolve.", when it has a code. */
 const reply = (code: string | null | undefined) => (code ? ` ${replyInstruction(code)}` : '');
@@ -517,24 +571,27 @@ const reply = (code: string | null | undefined) => (code ? ` ${replyInstruction(
 export function pageMessage(input: PageMessageInput): MessageContent {
   const { rotation } = input;
   const label = URGENCY_LABELS[input.urgency];
+  const alert = alertParts(input.alert, input.message, 240);
   return composeMessage(
     {
-      subject: `Page (${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 80)}`,
+      subject: `Page (${input.alert ? `${input.alert.severity}, ` : ''}${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 80)}`,
       lead: `${pager(input.pagerName)} paged you as the on-call person for ${rotation.name}.`,
       quote: { label: 'Message', text: input.message },
       details: [
+        ...alert.details,
         ['Urgency', label],
         ['Sent', formatWhen(input.createdAt, input.timeZone)],
       ],
+      tables: alert.tables,
+      links: alert.links,
       after: [
         'Acknowledge the page to let them know you are on it; the link works once, without signing in.',
       ],
       action: { label: 'Acknowledge page', url: input.ackUrl },
       secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
-      sms: `Baton PAGE (${label}) ${rotation.name} from ${pager(input.pagerName)}: ${shorten(
-        input.message,
-        240,
-      )}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
+      sms: `Baton PAGE (${label}) ${rotation.name} from ${pager(input.pagerName)}: ${alert.sms}${reply(
+        input.replyCode,
+      )} Ack: ${input.ackUrl}`,
       timeZone: input.timeZone,
     },
     input.baseUrl,
@@ -554,23 +611,24 @@ export function pageBackupMessage(
   const until = input.backupUntil
     ? `until ${formatWhen(input.backupUntil, input.timeZone)}`
     : `until ${input.holderName} acknowledges the emergency handoff`;
+  const alert = alertParts(input.alert, input.message, 180);
   return composeMessage(
     {
       subject: `Backup: ${input.holderName} was paged (${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 60)}`,
       lead: `${pager(input.pagerName)} paged ${input.holderName}, who took over ${rotation.name} from you. You are backup ${until}.`,
       quote: { label: 'Message', text: input.message },
       details: [
+        ...alert.details,
         ['Urgency', label],
         ['Sent', formatWhen(input.createdAt, input.timeZone)],
       ],
+      tables: alert.tables,
+      links: alert.links,
       after: [
         `${input.holderName} acknowledges the page. Be ready to help if they do not; the page history shows whether they did.`,
       ],
       action: { label: 'Open the page history', url: pagesUrl(input.baseUrl, rotation.id) },
-      sms: `Baton BACKUP (${label}) ${rotation.name}: ${input.holderName} was paged: ${shorten(
-        input.message,
-        180,
-      )} ${pagesUrl(input.baseUrl, rotation.id)}`,
+      sms: `Baton BACKUP (${label}) ${rotation.name}: ${input.holderName} was paged: ${alert.sms} ${pagesUrl(input.baseUrl, rotation.id)}`,
       timeZone: input.timeZone,
     },
     input.baseUrl,
@@ -583,23 +641,27 @@ export function pageEscalatedToYouMessage(
 ): MessageContent {
   const { rotation } = input;
   const label = URGENCY_LABELS[input.urgency];
+  const alert = alertParts(input.alert, input.message, 220);
   return composeMessage(
     {
-      subject: `Escalated page (${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 80)}`,
+      subject: `Escalated page (${input.alert ? `${input.alert.severity}, ` : ''}${label.toLowerCase()} urgency): ${rotation.name}: ${shorten(input.message, 80)}`,
       lead: `A page for ${rotation.name} from ${pager(input.pagerName)} was escalated to you${
         input.fromName ? ` because ${input.fromName} did not acknowledge it` : ''
       }.`,
       quote: { label: 'Message', text: input.message },
       details: [
+        ...alert.details,
         ['Urgency', label],
         ['Paged', formatWhen(input.createdAt, input.timeZone)],
         ['Escalated', formatWhen(input.escalatedAt, input.timeZone)],
         ['Reason', input.reason],
       ],
+      tables: alert.tables,
+      links: alert.links,
       after: ['Acknowledge the page to let them know you are on it.'],
       action: { label: 'Acknowledge page', url: input.ackUrl },
       secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
-      sms: `Baton ESCALATED PAGE (${label}) ${rotation.name}: ${shorten(input.message, 220)}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
+      sms: `Baton ESCALATED PAGE (${label}) ${rotation.name}: ${alert.sms}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
       timeZone: input.timeZone,
     },
     input.baseUrl,
@@ -612,15 +674,19 @@ export function pageReminderMessage(
 ): MessageContent {
   const { rotation } = input;
   const label = URGENCY_LABELS[input.urgency];
+  const alert = alertParts(input.alert, input.message, 200);
   return composeMessage(
     {
       subject: `Reminder: unacknowledged page for ${rotation.name}`,
       lead: `You have not acknowledged the page from ${pager(input.pagerName)} for ${rotation.name}.`,
       quote: { label: 'Message', text: input.message },
       details: [
+        ...alert.details,
         ['Urgency', label],
         ['Sent', formatWhen(input.createdAt, input.timeZone)],
       ],
+      tables: alert.tables,
+      links: alert.links,
       after: input.escalatesAt
         ? [
             `Unless you acknowledge it, it escalates to the next person in the rotation at ${formatWhen(input.escalatesAt, input.timeZone)}.`,
@@ -628,7 +694,7 @@ export function pageReminderMessage(
         : [],
       action: { label: 'Acknowledge page', url: input.ackUrl },
       secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
-      sms: `Baton REMINDER: page for ${rotation.name} not acknowledged: ${shorten(input.message, 200)}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
+      sms: `Baton REMINDER: page for ${rotation.name} not acknowledged: ${alert.sms}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
       timeZone: input.timeZone,
     },
     input.baseUrl,
@@ -759,6 +825,77 @@ export function incidentExhaustedNotice(
       action: { label: 'Open the incident in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
       sms: `Baton: nobody acknowledged the incident for ${rotation.name}: ${shorten(input.title, 160)}. Its policy ran out; it stays open.`,
       timeZone: input.timeZone,
+    },
+    input.baseUrl,
+  );
+}
+
+/** What brought an incident into a person's follow-up: why they hear of it (decision 213). */
+export type FollowUpReason = 'new' | 'reminder' | 'escalated' | 'backup';
+
+const FOLLOW_UP_REASONS: Record<FollowUpReason, string> = {
+  new: 'New',
+  reminder: 'Reminder: not acknowledged',
+  escalated: 'Escalated to you',
+  backup: 'Backup copy',
+};
+
+/** One incident of a follow-up. */
+export interface FollowUpIncident {
+  pageId: number;
+  title: string;
+  severity: Severity;
+  /** the alert's source, when it named one */
+  source: string | null;
+  reason: FollowUpReason;
+}
+
+/** incidentsListUrl: the open incidents to acknowledge, of the rotation when there is one. */
+export const incidentsListUrl = (baseUrl: string, rotationId: number) =>
+  `${baseUrl}/incidents?status=triggered${rotationId ? `&rotation=${rotationId}` : ''}`;
+
+/**
+ * alertFollowUpMessage gathers the incidents an integration raised while the reader already had an
+ * unacknowledged page from it (decision 213): one message listing them, each linked to its page,
+ * and the list of open incidents to acknowledge them, instead of one page each.
+ */
+export function alertFollowUpMessage(
+  input: RotationLinks & { integrationName: string; incidents: readonly FollowUpIncident[] },
+): MessageContent {
+  const { rotation, integrationName, incidents } = input;
+  const n = incidents.length;
+  const more = `${n} more incident${n === 1 ? '' : 's'} from ${integrationName}`;
+  const listUrl = incidentsListUrl(input.baseUrl, rotation.id);
+  // The SMS names as many as fit in one message; the rest are counted.
+  let listed = '';
+  let shown = 0;
+  for (const incident of incidents) {
+    const item = `${incident.severity} ${shorten(incident.title, 60)}`;
+    if (listed.length + item.length > 320) break;
+    listed = listed ? `${listed}; ${item}` : item;
+    shown += 1;
+  }
+  const rest = n - shown > 0 ? `; and ${n - shown} more` : '';
+  return composeMessage(
+    {
+      subject: `${more}: ${rotation.name}`,
+      lead: `While you have an unacknowledged page from ${integrationName}, ${n === 1 ? 'one more incident' : `${n} more incidents`} came in for ${rotation.name}. Baton gathers them in this message instead of paging you for each.`,
+      tables: [
+        {
+          header: ['Severity', 'Incident', 'Source', 'Why'],
+          rows: incidents.map((incident) => [
+            incident.severity,
+            { label: incident.title, url: `${input.baseUrl}/incidents/${incident.pageId}` },
+            incident.source ?? '',
+            FOLLOW_UP_REASONS[incident.reason],
+          ]),
+        },
+      ],
+      after: [
+        'Each still follows its escalation policy: acknowledge them in Baton, from the list of open incidents or each incident page.',
+      ],
+      action: { label: 'Open the incidents in Baton', url: listUrl },
+      sms: `Baton: ${more} (${rotation.name}): ${listed}${rest}. Acknowledge in Baton: ${listUrl}`,
     },
     input.baseUrl,
   );

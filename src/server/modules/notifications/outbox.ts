@@ -14,6 +14,7 @@ import { allocateIds } from '../../db/ids';
 import { notifications, users } from '../../db/schema';
 import { toUser } from '../users/user-repository';
 import { type Channels, DeliveryError, type OutgoingMessage } from './channels';
+import type { MessageContent } from './message-layout';
 import { scrubProviderAnswer } from './provider-answers';
 
 /**
@@ -53,8 +54,14 @@ interface FallbackContent {
   html?: string;
 }
 
-/** A notification's sealed content: the message, and what to send instead if it fails for good. */
-export type StoredContent = OutgoingMessage & { fallback?: FallbackContent };
+/**
+ * A notification's sealed content: the message, what to send instead if it fails for good, and a
+ * follow-up's items (decision 213), from which it is written again when an item joins.
+ */
+export type StoredContent = OutgoingMessage & {
+  fallback?: FallbackContent;
+  followUp?: { entries: FollowUpEntry<unknown>[] };
+};
 
 /** claimed rows are leased this long; a worker that dies mid-send loses the lease and another retries */
 const LEASE_MS = 120_000;
@@ -63,6 +70,32 @@ const BATCH_SIZE = 50;
 
 const contentCtx = (id: number) => ({ table: 'notifications', column: 'content', rowId: id });
 
+/** plannedMessages: the channels an input goes by, each with the content sealed for it. */
+function plannedMessages(
+  input: NotificationInput,
+): { channel: ChannelName; message: StoredContent }[] {
+  const { recipient } = input;
+  const route = notificationRoute(recipient.notificationPreference, recipient.phone);
+  const channels: ChannelName[] = input.emailOnly ? ['email'] : route.channels;
+  return channels.map((channel) => {
+    const to = channel === 'email' ? recipient.email : (route.smsTo ?? '');
+    const message: StoredContent =
+      channel === 'email'
+        ? { to, subject: input.subject, text: input.text, html: input.html }
+        : { to, subject: input.subject, text: smsText(input) };
+    // A person's other channel, when the message does not already go there, carries it if this
+    // one fails for good: its words are sealed with the message (decision 163).
+    if (recipient.id !== null && channel === 'email' && !channels.includes('sms')) {
+      if (!input.emailOnly && route.smsTo) {
+        message.fallback = { subject: input.subject, text: smsText(input) };
+      }
+    } else if (recipient.id !== null && channel === 'sms' && !channels.includes('email')) {
+      message.fallback = { subject: input.subject, text: input.text, html: input.html };
+    }
+    return { channel, message };
+  });
+}
+
 /** enqueueNotifications writes one outbox row per recipient channel; returns how many were new. */
 export async function enqueueNotifications(
   tx: Db | Tx,
@@ -70,29 +103,7 @@ export async function enqueueNotifications(
   now: Date,
   inputs: NotificationInput[],
 ): Promise<number> {
-  const planned: { channel: ChannelName; input: NotificationInput; message: StoredContent }[] = [];
-  for (const input of inputs) {
-    const { recipient } = input;
-    const route = notificationRoute(recipient.notificationPreference, recipient.phone);
-    const channels: ChannelName[] = input.emailOnly ? ['email'] : route.channels;
-    for (const channel of channels) {
-      const to = channel === 'email' ? recipient.email : (route.smsTo ?? '');
-      const message: StoredContent =
-        channel === 'email'
-          ? { to, subject: input.subject, text: input.text, html: input.html }
-          : { to, subject: input.subject, text: smsText(input) };
-      // A person's other channel, when the message does not already go there, carries it if this
-      // one fails for good: its words are sealed with the message (decision 163).
-      if (recipient.id !== null && channel === 'email' && !channels.includes('sms')) {
-        if (!input.emailOnly && route.smsTo) {
-          message.fallback = { subject: input.subject, text: smsText(input) };
-        }
-      } else if (recipient.id !== null && channel === 'sms' && !channels.includes('email')) {
-        message.fallback = { subject: input.subject, text: input.text, html: input.html };
-      }
-      planned.push({ channel, input, message });
-    }
-  }
+  const planned = inputs.flatMap((input) => plannedMessages(input).map((p) => ({ ...p, input })));
   if (planned.length === 0) return 0;
   const ids = await allocateIds(tx, 'notifications', planned.length);
   const inserted = await tx
@@ -113,6 +124,122 @@ export async function enqueueNotifications(
     .onConflictDoNothing({ target: notifications.dedupeKey })
     .returning({ id: notifications.id });
   return inserted.length;
+}
+
+/** One entry of a follow-up, as sealed with it: the caller's data, keyed, and its channels. */
+interface FollowUpEntry<T> {
+  key: string;
+  emailOnly: boolean;
+  data: T;
+}
+
+/**
+ * One item for a person's follow-up (decision 213): a pending notification that gathers items
+ * of one topic (an integration's incidents) until it is due, instead of one message each.
+ */
+export interface FollowUpInput<T> {
+  /** what gathers the items, such as `integration:7`: one follow-up per topic, person, channel */
+  topic: string;
+  kind: string;
+  recipient: Recipient & { id: number };
+  /** the item's key: the same key again replaces the item instead of adding it */
+  key: string;
+  item: T;
+  emailOnly?: boolean;
+  /** the page the follow-up is about (its first item's): a failure shows in its history */
+  pageId?: number;
+  /** when a new follow-up is sent: this long after its first item */
+  delayMs: number;
+  /** writes the follow-up's message for all its items */
+  render: (items: T[]) => MessageContent;
+}
+
+const followUpKeyPrefix = (topic: string, userId: number, channel: ChannelName) =>
+  `followup:${topic}:${userId}:${channel}:`;
+
+/**
+ * addToFollowUps adds each item to its person's pending follow-up of its topic on each of their
+ * channels, re-writing the follow-up's sealed content in the caller's transaction, or starts one
+ * due `delayMs` from now. A follow-up a worker has claimed (attempts > 0) is not touched: its
+ * items went out; the next item starts a new one. Returns how many follow-ups were started.
+ */
+export async function addToFollowUps<T>(
+  tx: Tx,
+  cipher: FieldCipher,
+  now: Date,
+  inputs: readonly FollowUpInput<T>[],
+): Promise<number> {
+  let started = 0;
+  for (const input of inputs) {
+    const { recipient } = input;
+    const entry: FollowUpEntry<T> = {
+      key: input.key,
+      emailOnly: input.emailOnly ?? false,
+      data: input.item,
+    };
+    const route = notificationRoute(recipient.notificationPreference, recipient.phone);
+    const channels: ChannelName[] = entry.emailOnly ? ['email'] : route.channels;
+    for (const channel of channels) {
+      const prefix = followUpKeyPrefix(input.topic, recipient.id, channel);
+      // Locked: a worker's claim (SKIP LOCKED) passes it by until this commits; a claim that
+      // came first has raised attempts, and the row is re-checked and left out.
+      const [pending] = await tx
+        .select()
+        .from(notifications)
+        .where(
+          and(
+            eq(notifications.userId, recipient.id),
+            eq(notifications.kind, input.kind),
+            eq(notifications.status, 'pending'),
+            eq(notifications.attempts, 0),
+            sql`starts_with(${notifications.dedupeKey}, ${prefix})`,
+          ),
+        )
+        .orderBy(notifications.id)
+        .limit(1)
+        .for('update');
+      const earlier = pending ? (decryptContent(pending, cipher).followUp?.entries ?? []) : [];
+      const entries = [
+        ...(earlier as FollowUpEntry<T>[]).filter((e) => e.key !== entry.key),
+        entry,
+      ];
+      const content = input.render(entries.map((e) => e.data));
+      const planned = plannedMessages({
+        eventKey: prefix,
+        kind: input.kind,
+        recipient,
+        ...content,
+        emailOnly: entries.every((e) => e.emailOnly),
+      }).find((p) => p.channel === channel);
+      if (!planned) continue;
+      const message: StoredContent = {
+        ...planned.message,
+        followUp: { entries: entries as FollowUpEntry<unknown>[] },
+      };
+      if (pending) {
+        await tx
+          .update(notifications)
+          .set({ contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(pending.id)) })
+          .where(eq(notifications.id, pending.id));
+        continue;
+      }
+      const [id] = await allocateIds(tx, 'notifications');
+      await tx.insert(notifications).values({
+        id,
+        userId: recipient.id,
+        channel,
+        kind: input.kind,
+        contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(id)),
+        // The id makes the key unique: one topic has many follow-ups over time.
+        dedupeKey: `${prefix}${id}`,
+        pageId: input.pageId ?? null,
+        createdAt: now,
+        nextAttemptAt: new Date(now.getTime() + input.delayMs),
+      });
+      started += 1;
+    }
+  }
+  return started;
 }
 
 function smsText(input: NotificationInput): string {
@@ -217,7 +344,11 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
   // Provider answers quote the recipient: they are stored without personal data (decision 101).
   let to: string | undefined;
   try {
-    const { fallback: _fallback, ...message } = decryptContent(row, deps.cipher);
+    const {
+      fallback: _fallback,
+      followUp: _followUp,
+      ...message
+    } = decryptContent(row, deps.cipher);
     to = message.to;
     const response = await channel.send({ ...message, idempotencyKey: row.dedupeKey });
     await recordOutcome(deps.db, lease, {

@@ -1,0 +1,445 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import {
+  AlertmanagerWebhookSchema,
+  GenericAlertSchema,
+  GrafanaWebhookSchema,
+  OpsgenieAlertActionSchema,
+  OpsgenieCreateAlertSchema,
+  OpsgenieIdentifierQuerySchema,
+  OpsgenieIdentifierSchema,
+  PagerDutyEventSchema,
+} from '../../../shared/contracts/alerts';
+import { type ErrorCode, ErrorCodes } from '../../../shared/contracts/errors';
+import {
+  ALERT_BODY_MAX,
+  type AlertFormat,
+  INTEGRATION_MESSAGES,
+} from '../../../shared/contracts/integrations';
+import {
+  type AlertEvent,
+  eventOfAction,
+  issueMessages,
+  normalizeAlertGroup,
+  normalizeGeneric,
+  normalizeOpsgenieAction,
+  normalizeOpsgenieCreate,
+  normalizePagerDuty,
+  opsgenieError,
+  pagerDutyInvalid,
+} from '../../../shared/domain/alerts';
+import type { AppDeps } from '../../deps';
+import {
+  findIntegrationByKey,
+  type IntegrationRow,
+  normalizeOptionsOf,
+} from '../integrations/integration-keys';
+import {
+  checkGrafanaSignature,
+  GRAFANA_SIGNATURE_HEADER,
+  GRAFANA_TIMESTAMP_HEADER,
+  jsonNestingExceeds,
+  KeyRateLimiter,
+  keyFromAuthorization,
+  keyFromQuery,
+} from './alert-auth';
+import { type AlertReceipt, receiveAlerts } from './alert-intake';
+
+/** The inbound alert endpoints (issue 17): fixed, so a tool's configuration is written once. */
+export const ALERT_PATHS = {
+  pagerduty: '/api/alerts/pagerduty/v2/enqueue',
+  opsgenieCreate: '/api/alerts/opsgenie/v2/alerts',
+  opsgenieClose: '/api/alerts/opsgenie/v2/alerts/:identifier/close',
+  opsgenieAcknowledge: '/api/alerts/opsgenie/v2/alerts/:identifier/acknowledge',
+  alertmanager: '/api/alerts/alertmanager',
+  grafana: '/api/alerts/grafana',
+  generic: '/api/alerts/generic',
+} as const;
+
+/** JSON nested deeper than this is refused before it is parsed (no sender nests so deep). */
+export const ALERT_JSON_DEPTH_MAX = 64;
+
+type Wire = Exclude<AlertFormat, 'email' | 'test'>;
+
+const WIRE_OF_PATH: Record<string, Wire> = {
+  [ALERT_PATHS.pagerduty]: 'pagerduty',
+  [ALERT_PATHS.opsgenieCreate]: 'opsgenie',
+  [ALERT_PATHS.opsgenieClose]: 'opsgenie',
+  [ALERT_PATHS.opsgenieAcknowledge]: 'opsgenie',
+  [ALERT_PATHS.alertmanager]: 'alertmanager',
+  [ALERT_PATHS.grafana]: 'grafana',
+  [ALERT_PATHS.generic]: 'generic',
+};
+
+export const ALERT_ROUTE_MESSAGES = {
+  notJson: 'The request body is not valid JSON.',
+  tooDeep: `The request body nests objects or arrays deeper than ${ALERT_JSON_DEPTH_MAX} levels.`,
+  sendJson: 'Send the alert as JSON (Content-Type: application/json).',
+  bodyRequired: 'The request body is empty: send the alert as JSON.',
+  notObject: 'The request body must be a JSON object.',
+  identifierByAlias:
+    'Baton closes and acknowledges Opsgenie alerts by alias: use identifierType=alias with the alias the alert was created with (Alertmanager does).',
+} as const;
+
+/** What the plugin's body parser hands the routes: the text as received, parsed by each route. */
+interface InboundBody {
+  text: string;
+  form: boolean;
+}
+
+/**
+ * AlertRefusal is a 4xx an alert route answers, in its format's own error shape (PagerDuty's,
+ * Opsgenie's or Baton's); nothing has been written when it is thrown.
+ */
+class AlertRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly issues?: z.ZodError,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * alertRoutes: the inbound alert endpoints (issue 17, decisions 208 and 211). Each finds the
+ * integration by its key, answers 4xx in its vendor's shape for a wrong key, a bad body or too
+ * many requests (writing nothing), and otherwise normalizes the body and hands the events to the
+ * intake, which stores them in one transaction. The body parsers (any content type read as text,
+ * up to ALERT_BODY_MAX) and the error handler are this plugin's alone.
+ */
+export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
+  const limiter = new KeyRateLimiter(deps.clock);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: ALERT_BODY_MAX },
+    (req, body, done) => {
+      const type = String(req.headers['content-type'] ?? '').toLowerCase();
+      done(null, {
+        text: body as string,
+        form: type.startsWith('application/x-www-form-urlencoded'),
+      } satisfies InboundBody);
+    },
+  );
+
+  app.setErrorHandler((thrown: FastifyError | AlertRefusal, req, reply) => {
+    const refusal =
+      thrown instanceof AlertRefusal
+        ? thrown
+        : thrown.statusCode === 413 || thrown.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? new AlertRefusal(413, ErrorCodes.PAYLOAD_TOO_LARGE, INTEGRATION_MESSAGES.tooLarge)
+          : thrown.statusCode !== undefined && thrown.statusCode < 500
+            ? new AlertRefusal(thrown.statusCode, codeOf(thrown.statusCode), thrown.message)
+            : undefined;
+    // Anything else is the app's own failure: its handler logs it and answers 5xx.
+    if (!refusal) throw thrown;
+    return answerRefusal(req, reply, refusal);
+  });
+
+  const options = { bodyLimit: ALERT_BODY_MAX };
+
+  /**
+   * admit finds the integration of `key`, runs `verify` (Grafana's signature) and counts the
+   * request against the integration's rate; it throws the refusal otherwise.
+   */
+  async function admit(
+    wire: Wire,
+    key: string | undefined,
+    verify?: (integration: IntegrationRow) => void,
+  ): Promise<IntegrationRow> {
+    // PagerDuty names a wrong routing key as a bad field of the event (400), not as 401.
+    const status = wire === 'pagerduty' ? 400 : 401;
+    const code = wire === 'pagerduty' ? ErrorCodes.BAD_REQUEST : ErrorCodes.UNAUTHENTICATED;
+    if (key === undefined || key.trim() === '') {
+      throw new AlertRefusal(status, code, INTEGRATION_MESSAGES.keyMissing);
+    }
+    const integration = await findIntegrationByKey(deps.database.db, key);
+    if (!integration) throw new AlertRefusal(status, code, INTEGRATION_MESSAGES.keyUnknown);
+    verify?.(integration);
+    const wait = limiter.take(integration.id, integration.rateLimit);
+    if (wait > 0) {
+      throw new AlertRefusal(
+        429,
+        ErrorCodes.RATE_LIMITED,
+        INTEGRATION_MESSAGES.rateLimited(integration.rateLimit),
+        undefined,
+        wait,
+      );
+    }
+    return integration;
+  }
+
+  function receive(
+    integration: IntegrationRow,
+    format: Wire,
+    events: AlertEvent[],
+    body: InboundBody | undefined,
+  ): Promise<AlertReceipt[]> {
+    return receiveAlerts(deps, integration, { format, events, payload: body?.text ?? '' });
+  }
+
+  // PagerDuty Events API v2 ---------------------------------------------------------------------
+  app.post(ALERT_PATHS.pagerduty, options, async (req, reply) => {
+    const body = inbound(req);
+    const json = parseJson(body);
+    const routingKey = isObject(json) ? json.routing_key : undefined;
+    const integration = await admit(
+      'pagerduty',
+      typeof routingKey === 'string' ? routingKey : undefined,
+    );
+    const event = parseWith(PagerDutyEventSchema, json, 400);
+    const normalized = normalizePagerDuty(
+      event,
+      generatedDedupKey(),
+      normalizeOptionsOf(integration),
+    );
+    await receive(integration, 'pagerduty', [normalized], body);
+    return reply
+      .code(202)
+      .send({ status: 'success', message: 'Event processed', dedup_key: normalized.dedupKey });
+  });
+
+  // Opsgenie Alert API --------------------------------------------------------------------------
+  const genieKey = (req: FastifyRequest) =>
+    keyFromAuthorization(req.headers.authorization, ['GenieKey']);
+  const accepted = (req: FastifyRequest, reply: FastifyReply) =>
+    reply.code(202).send({ result: 'Request will be processed', ...tookAndId(req, reply) });
+
+  app.post(ALERT_PATHS.opsgenieCreate, options, async (req, reply) => {
+    const integration = await admit('opsgenie', genieKey(req));
+    const body = inbound(req);
+    const alert = parseWith(OpsgenieCreateAlertSchema, parseJson(body), 422);
+    const event = normalizeOpsgenieCreate(
+      alert,
+      generatedDedupKey(),
+      normalizeOptionsOf(integration),
+    );
+    await receive(integration, 'opsgenie', [event], body);
+    return accepted(req, reply);
+  });
+
+  for (const verb of ['close', 'acknowledge'] as const) {
+    const path = verb === 'close' ? ALERT_PATHS.opsgenieClose : ALERT_PATHS.opsgenieAcknowledge;
+    app.post(path, options, async (req, reply) => {
+      const integration = await admit('opsgenie', genieKey(req));
+      const identifier = parseWith(
+        OpsgenieIdentifierSchema,
+        (req.params as { identifier?: unknown }).identifier,
+        422,
+      );
+      const { identifierType } = parseWith(OpsgenieIdentifierQuerySchema, req.query ?? {}, 422);
+      const body = inbound(req);
+      // Close and acknowledge may come without a body (Opsgenie's are all optional).
+      const json = body === undefined || body.text.trim() === '' ? {} : parseJson(body);
+      const action = normalizeOpsgenieAction(
+        verb,
+        identifier,
+        identifierType,
+        parseWith(OpsgenieAlertActionSchema, json, 422),
+      );
+      if (action.identifierType !== 'alias') {
+        // Dedup keys are stored only as hashes: an incident number cannot name its key (decision 211).
+        throw new AlertRefusal(
+          422,
+          ErrorCodes.VALIDATION_FAILED,
+          ALERT_ROUTE_MESSAGES.identifierByAlias,
+        );
+      }
+      const event = eventOfAction(action, action.identifier, normalizeOptionsOf(integration));
+      await receive(integration, 'opsgenie', [event], body);
+      return accepted(req, reply);
+    });
+  }
+
+  // Alertmanager webhook and Grafana's webhook contact point ------------------------------------
+  const bearerOrToken = (req: FastifyRequest) =>
+    keyFromAuthorization(req.headers.authorization, ['Bearer']) ?? keyFromQuery(req.query);
+
+  app.post(ALERT_PATHS.alertmanager, options, async (req, reply) => {
+    const integration = await admit('alertmanager', bearerOrToken(req));
+    const body = inbound(req);
+    const message = parseWith(AlertmanagerWebhookSchema, parseJson(body), 400);
+    const events = normalizeAlertGroup(
+      message,
+      integration.grouping === 'fingerprint' ? 'fingerprint' : 'group',
+      normalizeOptionsOf(integration),
+    );
+    const receipts = await receive(integration, 'alertmanager', events, body);
+    return reply.code(202).send(receiptsAnswer(receipts));
+  });
+
+  app.post(ALERT_PATHS.grafana, options, async (req, reply) => {
+    const body = inbound(req);
+    const integration = await admit('grafana', bearerOrToken(req), (found) => {
+      if (found.signingSecretEnc === null) return;
+      const secret = deps.cipher.decrypt(found.signingSecretEnc, {
+        table: 'integrations',
+        column: 'signing_secret',
+        rowId: found.id,
+      });
+      const check = checkGrafanaSignature({
+        secret,
+        body: body?.text ?? '',
+        signature: req.headers[GRAFANA_SIGNATURE_HEADER],
+        timestamp: req.headers[GRAFANA_TIMESTAMP_HEADER],
+        now: deps.clock.now(),
+      });
+      if (check !== 'ok') {
+        throw new AlertRefusal(
+          401,
+          ErrorCodes.UNAUTHENTICATED,
+          check === 'missing'
+            ? INTEGRATION_MESSAGES.signatureRequired
+            : INTEGRATION_MESSAGES.signatureWrong,
+        );
+      }
+    });
+    const message = parseWith(GrafanaWebhookSchema, parseJson(body), 400);
+    const events = normalizeAlertGroup(
+      message,
+      integration.grouping === 'fingerprint' ? 'fingerprint' : 'group',
+      normalizeOptionsOf(integration),
+    );
+    const receipts = await receive(integration, 'grafana', events, body);
+    return reply.code(202).send(receiptsAnswer(receipts));
+  });
+
+  // Generic: JSON or a form, for scripts and cron jobs ------------------------------------------
+  app.post(ALERT_PATHS.generic, options, async (req, reply) => {
+    const integration = await admit('generic', bearerOrToken(req));
+    const body = inbound(req);
+    const fields = body?.form ? formFields(body.text) : parseJson(body);
+    const alert = parseWith(GenericAlertSchema, fields, 400);
+    const event = normalizeGeneric(alert, generatedDedupKey(), normalizeOptionsOf(integration));
+    const [receipt] = await receive(integration, 'generic', [event], body);
+    return reply.code(202).send({
+      dedupKey: receipt.dedupKey,
+      outcome: receipt.outcome,
+      incidentId: receipt.incidentId,
+    });
+  });
+}
+
+/** A generated dedup key, for a trigger that names none: 32 hex characters, as PagerDuty's. */
+function generatedDedupKey(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
+function inbound(req: FastifyRequest): InboundBody | undefined {
+  const body = req.body as InboundBody | undefined;
+  return body && typeof body === 'object' && typeof body.text === 'string' ? body : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** parseJson reads the body as one JSON object, or throws the refusal that says why not. */
+function parseJson(body: InboundBody | undefined): Record<string, unknown> {
+  const status = 400;
+  if (body === undefined || body.text.trim() === '') {
+    throw new AlertRefusal(status, ErrorCodes.BAD_REQUEST, ALERT_ROUTE_MESSAGES.bodyRequired);
+  }
+  if (body.form) {
+    throw new AlertRefusal(415, ErrorCodes.UNSUPPORTED_MEDIA_TYPE, ALERT_ROUTE_MESSAGES.sendJson);
+  }
+  if (jsonNestingExceeds(body.text, ALERT_JSON_DEPTH_MAX)) {
+    throw new AlertRefusal(status, ErrorCodes.BAD_REQUEST, ALERT_ROUTE_MESSAGES.tooDeep);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body.text);
+  } catch {
+    throw new AlertRefusal(status, ErrorCodes.BAD_REQUEST, ALERT_ROUTE_MESSAGES.notJson);
+  }
+  if (!isObject(value)) {
+    throw new AlertRefusal(status, ErrorCodes.BAD_REQUEST, ALERT_ROUTE_MESSAGES.notObject);
+  }
+  return value;
+}
+
+/** formFields reads `summary=…&details=…`: a field sent twice keeps its first value. */
+function formFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (!Object.hasOwn(fields, name)) fields[name] = value;
+  }
+  return fields;
+}
+
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, status: number): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const [first] = issueMessages(parsed.error);
+  throw new AlertRefusal(
+    status,
+    ErrorCodes.VALIDATION_FAILED,
+    first ?? 'The alert is not valid',
+    parsed.error,
+  );
+}
+
+function receiptsAnswer(receipts: AlertReceipt[]) {
+  return {
+    alerts: receipts.map((r) => ({
+      dedupKey: r.dedupKey,
+      outcome: r.outcome,
+      incidentId: r.incidentId,
+    })),
+  };
+}
+
+/** Opsgenie's `took` (seconds) and `requestId`, in its answers and errors alike. */
+function tookAndId(req: FastifyRequest, reply: FastifyReply) {
+  return { took: Math.round(reply.elapsedTime) / 1000, requestId: String(req.id) };
+}
+
+function codeOf(status: number): ErrorCode {
+  if (status === 415) return ErrorCodes.UNSUPPORTED_MEDIA_TYPE;
+  if (status === 429) return ErrorCodes.RATE_LIMITED;
+  if (status === 404) return ErrorCodes.NOT_FOUND;
+  return ErrorCodes.BAD_REQUEST;
+}
+
+/** answerRefusal answers a refusal in the shape the route's senders read. */
+function answerRefusal(req: FastifyRequest, reply: FastifyReply, refusal: AlertRefusal) {
+  const wire = WIRE_OF_PATH[req.routeOptions.url ?? ''] ?? 'generic';
+  reply.code(refusal.status);
+  if (refusal.retryAfter !== undefined) reply.header('Retry-After', String(refusal.retryAfter));
+  const { issues, message, code } = refusal;
+  if (wire === 'pagerduty') {
+    const answer = issues
+      ? pagerDutyInvalid(issues)
+      : {
+          status: refusal.status === 400 ? 'invalid event' : 'error',
+          message,
+          errors: [isKeyMessage(message) ? `routing_key: ${message}` : message],
+        };
+    return reply.send({ ...answer, code });
+  }
+  if (wire === 'opsgenie') {
+    const { took, requestId } = tookAndId(req, reply);
+    const answer = issues ? opsgenieError(issues, took, requestId) : { message, took, requestId };
+    return reply.send({ ...answer, code });
+  }
+  return reply.send({ message, code, ...(issues ? { fields: fieldsOf(issues) } : {}) });
+}
+
+const isKeyMessage = (message: string) =>
+  message === INTEGRATION_MESSAGES.keyMissing || message === INTEGRATION_MESSAGES.keyUnknown;
+
+/** Baton's `fields`: each bad field's path and its first message ('_' for the body itself). */
+function fieldsOf(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  const messages = issueMessages(error);
+  error.issues.forEach((issue, i) => {
+    const path = issue.path.map(String).join('.') || '_';
+    fields[path] ??= messages[i] ?? issue.message;
+  });
+  return fields;
+}

@@ -1,0 +1,132 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  type AlertList,
+  AlertListQuerySchema,
+  INTEGRATION_MESSAGES,
+  type Integration,
+  IntegrationChangeSchema,
+  IntegrationInputSchema,
+  type IntegrationList,
+  IntegrationListQuerySchema,
+  type IntegrationWithKey,
+  TestAlertInputSchema,
+  type TestAlertResult,
+} from '../../../shared/contracts/integrations';
+import { mayManageSomeIntegration } from '../../../shared/domain/integrations';
+import type { AppDeps } from '../../deps';
+import { forbidden } from '../../http/errors';
+import { IdParams } from '../../http/path-params';
+import { permitted, requireUser, signedIn } from '../../http/request-context';
+import {
+  createIntegration,
+  deleteIntegration,
+  getIntegration,
+  listIncidentAlerts,
+  listIntegrationAlerts,
+  listIntegrations,
+  regenerateIntegrationKey,
+  sendTestAlert,
+  updateIntegration,
+} from './integration-service';
+
+/**
+ * managesIntegrations is the guard of the routes that change integrations: administrators and
+ * managers pass (which integrations a manager may change, the service decides: 404, then 403);
+ * everyone else is refused before their input is read (decision 210).
+ */
+async function managesIntegrations(req: FastifyRequest): Promise<void> {
+  const user = requireUser(req);
+  if (!mayManageSomeIntegration(user)) throw forbidden(INTEGRATION_MESSAGES.mayNotManage);
+}
+
+/**
+ * integrationRoutes: issue 17's integrations (decision 210). HTTP only; who may see or change
+ * which integration lives in the service.
+ */
+export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/integrations',
+    { preValidation: signedIn, schema: { querystring: IntegrationListQuerySchema } },
+    async (req): Promise<IntegrationList> => listIntegrations(deps, requireUser(req), req.query),
+  );
+
+  api.post(
+    '/api/integrations',
+    { preValidation: managesIntegrations, schema: { body: IntegrationInputSchema } },
+    async (req, reply) => {
+      const created: IntegrationWithKey = await createIntegration(deps, requireUser(req), req.body);
+      return reply.code(201).send(created);
+    },
+  );
+
+  api.get(
+    '/api/integrations/:id',
+    { preValidation: signedIn, schema: { params: IdParams } },
+    async (req): Promise<Integration> => getIntegration(deps, requireUser(req), req.params.id),
+  );
+
+  api.patch(
+    '/api/integrations/:id',
+    {
+      preValidation: managesIntegrations,
+      schema: { params: IdParams, body: IntegrationChangeSchema },
+    },
+    async (req): Promise<Integration> =>
+      updateIntegration(deps, requireUser(req), req.params.id, req.body),
+  );
+
+  api.delete(
+    '/api/integrations/:id',
+    { preValidation: managesIntegrations, schema: { params: IdParams } },
+    async (req, reply) => {
+      await deleteIntegration(deps, requireUser(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  // A new key answers 200: the integration is the same one, only its key changed.
+  api.post(
+    '/api/integrations/:id/key',
+    { preValidation: managesIntegrations, schema: { params: IdParams } },
+    async (req): Promise<IntegrationWithKey> =>
+      regenerateIntegrationKey(deps, requireUser(req), req.params.id),
+  );
+
+  // "Send test alert": 201, an alert was received (and an incident raised, as a real one would).
+  api.post(
+    '/api/integrations/:id/test',
+    {
+      preValidation: managesIntegrations,
+      schema: { params: IdParams, body: TestAlertInputSchema },
+    },
+    async (req, reply) => {
+      const result: TestAlertResult = await sendTestAlert(
+        deps,
+        requireUser(req),
+        req.params.id,
+        req.body,
+      );
+      return reply.code(201).send(result);
+    },
+  );
+
+  api.get(
+    '/api/integrations/:id/alerts',
+    { preValidation: signedIn, schema: { params: IdParams, querystring: AlertListQuerySchema } },
+    async (req): Promise<AlertList> =>
+      listIntegrationAlerts(deps, requireUser(req), req.params.id, req.query),
+  );
+
+  // An incident's alerts: whoever may read the incident (decision 205: every role).
+  api.get(
+    '/api/incidents/:id/alerts',
+    {
+      preValidation: permitted('page.viewHistory'),
+      schema: { params: IdParams, querystring: AlertListQuerySchema },
+    },
+    async (req): Promise<AlertList> => listIncidentAlerts(deps, req.params.id, req.query),
+  );
+}
