@@ -97,7 +97,12 @@ test('assigneesText names who it is with', () => {
 });
 
 describe('alertFactsOf', () => {
-  const base = { raisedBy: { kind: 'user', user: { id: 1, name: 'Iris' }, name: 'Iris' } };
+  const base = {
+    raisedBy: { kind: 'user', user: { id: 1, name: 'Iris' }, name: 'Iris' },
+    integration: null,
+    alertCount: 0,
+    storm: false,
+  };
   test.each([
     ['a person’s incident', base, null],
     [
@@ -116,11 +121,11 @@ describe('alertFactsOf', () => {
       { integration: { id: 3, name: 'Prometheus' }, alertCount: 120, storm: true },
     ],
     [
-      'raised by an integration since deleted, on a server without the counts',
-      { raisedBy: { kind: 'integration', user: null, name: 'Old' } },
-      { integration: null, alertCount: 0, storm: false },
+      'raised by an integration since deleted',
+      { ...base, raisedBy: { kind: 'integration', user: null, name: 'Old' }, alertCount: 2 },
+      { integration: null, alertCount: 2, storm: false },
     ],
   ])('%s', (_name, incident, expected) => {
-    expect(alertFactsOf(incident as unknown as Incident)).toEqual(expected);
+    expect(alertFactsOf(incident as Parameters<typeof alertFactsOf>[0])).toEqual(expected);
   });
 });
