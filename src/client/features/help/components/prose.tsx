@@ -11,7 +11,7 @@ export function Prose({ className, ...props }: React.ComponentProps<'div'>) {
         '[&_h3]:mt-6 [&_h3]:font-semibold [&_h3]:text-base',
         '[&_ol]:list-decimal [&_ol]:space-y-1 [&_ol]:pl-6 [&_ul]:list-disc [&_ul]:space-y-1 [&_ul]:pl-6',
         '[&_a]:font-medium [&_a]:text-primary [&_a]:underline [&_a]:underline-offset-4',
-        '[&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.85em]',
+        '[&_code]:rounded [&_code]:bg-muted [&_code]:[overflow-wrap:anywhere] [&_code]:px-1 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.85em]',
         '[&_strong]:font-semibold',
         className,
       )}
