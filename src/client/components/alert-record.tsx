@@ -126,13 +126,30 @@ export function AlertLinks({ links }: { links: readonly AlertLink[] }) {
   );
 }
 
-/** prettyPayload returns a JSON payload indented for reading, anything else as it came. */
+// The keys a sender may put in the body itself (PagerDuty's routing_key; its v1 service_key).
+const KEY_FIELDS = ['routing_key', 'service_key'];
+
+/**
+ * prettyPayload returns a JSON payload indented for reading, anything else as it came. A key the
+ * sender put in the body shows only its last four characters, like the integration's key hint:
+ * the incident's readers need not see the key again.
+ */
 export function prettyPayload(payload: string): string {
+  let value: unknown;
   try {
-    return JSON.stringify(JSON.parse(payload), null, 2);
+    value = JSON.parse(payload);
   } catch {
     return payload;
   }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const body = { ...(value as Record<string, unknown>) };
+    for (const field of KEY_FIELDS) {
+      const key = body[field];
+      if (typeof key === 'string') body[field] = `…${key.slice(-4)}`;
+    }
+    value = body;
+  }
+  return JSON.stringify(value, null, 2);
 }
 
 /** AlertPayload is the raw payload as received, folded away until asked for. */
