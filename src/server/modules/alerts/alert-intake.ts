@@ -52,10 +52,16 @@ export type IntakeDeps = Pick<IncidentDeps, 'cipher' | 'clock' | 'config'> & {
 export interface InboundAlerts {
   format: AlertFormat;
   /** normalized events (src/shared/domain/alerts.ts), with the integration's urgency applied */
-  events: AlertEvent[];
+  events: InboundEvent[];
   /** the body as received, kept (cut, sealed) with each alert */
   payload: string;
 }
+
+/**
+ * An event, and optionally its key's stored hash: an Opsgenie close or acknowledge that names the
+ * incident (identifierType id or tiny) acts on that incident's keys, known only by their hashes.
+ */
+export type InboundEvent = AlertEvent & { dedupKeyHash?: string };
 
 export interface AlertReceipt {
   dedupKey: string;
@@ -80,6 +86,8 @@ export function eventHash(event: AlertEvent): string {
 
 /** dedupKeyHash: how a dedup key is stored (Alertmanager's group keys run to kilobytes). */
 export const dedupKeyHash = (dedupKey: string) => sha256(dedupKey);
+
+const keyHashOf = (event: InboundEvent) => event.dedupKeyHash ?? dedupKeyHash(event.dedupKey);
 
 /** stormTitle: the title of an integration's alert storm incident. */
 export const stormTitle = (integrationName: string, limit: number) =>
@@ -133,12 +141,12 @@ export async function receiveAlerts(
 async function lockKeys(
   tx: Tx,
   integrationId: number,
-  events: readonly AlertEvent[],
+  events: readonly InboundEvent[],
   now: Date,
 ): Promise<Map<string, LockedAlertKey | undefined>> {
   const triggers = new Map<string, boolean>();
   for (const event of events) {
-    const hash = dedupKeyHash(event.dedupKey);
+    const hash = keyHashOf(event);
     triggers.set(hash, (triggers.get(hash) ?? false) || event.action === 'trigger');
   }
   const keys = new Map<string, LockedAlertKey | undefined>();
@@ -165,8 +173,8 @@ interface Request {
   keys: Map<string, LockedAlertKey | undefined>;
 }
 
-async function receiveOne(request: Request, event: AlertEvent): Promise<AlertReceipt> {
-  const keyHash = dedupKeyHash(event.dedupKey);
+async function receiveOne(request: Request, event: InboundEvent): Promise<AlertReceipt> {
+  const keyHash = keyHashOf(event);
   if (event.action === 'trigger') return trigger(request, event, keyHash);
   return acknowledgeOrResolve(request, event, keyHash);
 }

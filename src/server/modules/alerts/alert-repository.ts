@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, ne, sql } from 'drizzle-orm';
-import { selectRows, type Tx } from '../../db/client';
+import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { type Db, selectRows, type Tx } from '../../db/client';
 import { alertKeys, alerts, integrations, pages } from '../../db/schema';
 
 /**
@@ -167,4 +167,23 @@ export async function findOpenStorm(tx: Tx, integrationId: number): Promise<numb
 /** touchIntegration records when an integration's key was last used. */
 export async function touchIntegration(tx: Tx, integrationId: number, now: Date): Promise<void> {
   await tx.update(integrations).set({ lastUsedAt: now }).where(eq(integrations.id, integrationId));
+}
+
+/** openKeysOfIncident: the hashes of an integration's keys still open on one incident. */
+export async function openKeysOfIncident(
+  db: Db | Tx,
+  integrationId: number,
+  pageId: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ hash: alertKeys.dedupKeyHash })
+    .from(alertKeys)
+    .where(
+      and(
+        eq(alertKeys.integrationId, integrationId),
+        eq(alertKeys.pageId, pageId),
+        isNull(alertKeys.resolvedAt),
+      ),
+    );
+  return rows.map((r) => r.hash);
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { count, eq } from 'drizzle-orm';
+import { count, desc, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp, testConfig } from '../../../../tests/setup/test-app';
@@ -31,6 +31,7 @@ const fixture = (name: string) =>
 let t: TestApp;
 let rotationId: number;
 let key: string;
+let integrationId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -48,6 +49,7 @@ beforeAll(async () => {
     rotationId,
   });
   key = made.key;
+  integrationId = made.integration.id;
 });
 afterAll(() => t.close());
 
@@ -412,25 +414,51 @@ describe('malformed bodies: a 4xx with a message, and nothing written', () => {
     expect(await counts()).toEqual(before);
   });
 
-  test('Opsgenie: close by id or tiny is refused, naming alias', async () => {
-    const before = await counts();
-    for (const type of ['id', 'tiny']) {
-      const res = await send({
-        method: 'POST',
-        url: `/api/alerts/opsgenie/v2/alerts/42/close?identifierType=${type}`,
-        headers: { authorization: `GenieKey ${key}` },
-      });
-      expect(res.statusCode, res.body).toBe(422);
-      expect(res.json().message).toBe(ALERT_ROUTE_MESSAGES.identifierByAlias);
-    }
+  test('Opsgenie: acknowledge by id and close by tiny name the incident by its number', async () => {
+    const created = await post(
+      ALERT_PATHS.opsgenieCreate,
+      { message: 'Queue depth high', alias: 'queue-depth-by-number' },
+      { authorization: `GenieKey ${key}` },
+    );
+    expect(created.statusCode, created.body).toBe(202);
+    const [incident] = await t.database.db
+      .select()
+      .from(pages)
+      .where(eq(pages.integrationId, integrationId))
+      .orderBy(desc(pages.id))
+      .limit(1);
+    expect(incident.status).toBe('triggered');
     // Opsgenie's default identifierType is id.
-    const byDefault = await send({
+    const ack = await send({
       method: 'POST',
-      url: '/api/alerts/opsgenie/v2/alerts/42/acknowledge',
+      url: `/api/alerts/opsgenie/v2/alerts/${incident.id}/acknowledge`,
       headers: { authorization: `GenieKey ${key}` },
     });
-    expect(byDefault.statusCode).toBe(422);
-    expect(await counts()).toEqual(before);
+    expect(ack.statusCode, ack.body).toBe(202);
+    const statusOf = async () =>
+      (await t.database.db.select().from(pages).where(eq(pages.id, incident.id)))[0].status;
+    expect(await statusOf()).toBe('acknowledged');
+    const close = await send({
+      method: 'POST',
+      url: `/api/alerts/opsgenie/v2/alerts/${incident.id}/close?identifierType=tiny`,
+      headers: { authorization: `GenieKey ${key}` },
+    });
+    expect(close.statusCode, close.body).toBe(202);
+    expect(await statusOf()).toBe('resolved');
+  });
+
+  test('Opsgenie: an id that names no open incident of the key is recorded and changes nothing', async () => {
+    const before = await counts();
+    const res = await send({
+      method: 'POST',
+      url: '/api/alerts/opsgenie/v2/alerts/999999/close?identifierType=id',
+      headers: { authorization: `GenieKey ${key}` },
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const after = await counts();
+    expect(after).toEqual({ ...before, alerts: before.alerts + 1 });
+    const [last] = await t.database.db.select().from(alerts).orderBy(desc(alerts.id)).limit(1);
+    expect(last).toMatchObject({ outcome: 'ignored', pageId: null, action: 'resolve' });
   });
 
   test('Alertmanager and Grafana: a wrong version, no alerts or a bad status name the field', async () => {

@@ -18,7 +18,6 @@ import {
   INTEGRATION_MESSAGES,
 } from '../../../shared/contracts/integrations';
 import {
-  type AlertEvent,
   eventOfAction,
   issueMessages,
   normalizeAlertGroup,
@@ -44,7 +43,8 @@ import {
   keyFromAuthorization,
   keyFromQuery,
 } from './alert-auth';
-import { type AlertReceipt, receiveAlerts } from './alert-intake';
+import { type AlertReceipt, type InboundEvent, receiveAlerts } from './alert-intake';
+import { openKeysOfIncident } from './alert-repository';
 
 /** The inbound alert endpoints (issue 17): fixed, so a tool's configuration is written once. */
 export const ALERT_PATHS = {
@@ -78,8 +78,6 @@ export const ALERT_ROUTE_MESSAGES = {
   sendJson: 'Send the alert as JSON (Content-Type: application/json).',
   bodyRequired: 'The request body is empty: send the alert as JSON.',
   notObject: 'The request body must be a JSON object.',
-  identifierByAlias:
-    'Baton closes and acknowledges Opsgenie alerts by alias: use identifierType=alias with the alias the alert was created with (Alertmanager does).',
 } as const;
 
 /** What the plugin's body parser hands the routes: the text as received, parsed by each route. */
@@ -177,7 +175,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
   function receive(
     integration: IntegrationRow,
     format: Wire,
-    events: AlertEvent[],
+    events: InboundEvent[],
     body: InboundBody | undefined,
   ): Promise<AlertReceipt[]> {
     return receiveAlerts(deps, integration, { format, events, payload: body?.text ?? '' });
@@ -242,16 +240,23 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
         identifierType,
         parseWith(OpsgenieAlertActionSchema, json, 422),
       );
-      if (action.identifierType !== 'alias') {
-        // Dedup keys are stored only as hashes: an incident number cannot name its key (decision 211).
-        throw new AlertRefusal(
-          422,
-          ErrorCodes.VALIDATION_FAILED,
-          ALERT_ROUTE_MESSAGES.identifierByAlias,
-        );
-      }
       const event = eventOfAction(action, action.identifier, normalizeOptionsOf(integration));
-      await receive(integration, 'opsgenie', [event], body);
+      if (action.identifierType === 'alias') {
+        await receive(integration, 'opsgenie', [event], body);
+        return accepted(req, reply);
+      }
+      // id and tiny name a Baton incident by its number (shown on the incident): the action
+      // takes each of this integration's keys still open on it, known by their hashes.
+      const incidentId = /^\d{1,9}$/.test(action.identifier) ? Number(action.identifier) : 0;
+      const hashes =
+        incidentId > 0
+          ? await openKeysOfIncident(deps.database.db, integration.id, incidentId)
+          : [];
+      const events =
+        hashes.length === 0
+          ? [{ ...event, dedupKey: `${action.identifierType}:${action.identifier}` }]
+          : hashes.map((dedupKeyHash) => ({ ...event, dedupKeyHash }));
+      await receive(integration, 'opsgenie', events, body);
       return accepted(req, reply);
     });
   }
