@@ -30,6 +30,16 @@ const HELP_ROUTES = [
   '/help/audit-logs',
   '/support',
   '/notification-help',
+  // issue 17: each alert source, and the moving guides
+  '/help/integrations',
+  '/help/alerts-alertmanager',
+  '/help/alerts-grafana',
+  '/help/alerts-pagerduty-format',
+  '/help/alerts-opsgenie-format',
+  '/help/alerts-generic',
+  '/help/alerts-email',
+  '/help/moving-from-opsgenie',
+  '/help/moving-from-pagerduty',
 ];
 
 const APP_ROUTES = [
@@ -114,6 +124,33 @@ async function incidentRoute(page: Page): Promise<string> {
   return `/incidents/${((await raised.json()) as { id: number }).id}`;
 }
 
+/**
+ * alertIncidentRoute: an incident an integration raised (issue 17), with its Alerts section. The
+ * first sweep adds an integration to the first rotation and sends its test alert; later sweeps
+ * reuse it.
+ */
+async function alertIncidentRoute(page: Page): Promise<string> {
+  const rotations = (await (await page.request.get('/api/rotations')).json()) as { id: number }[];
+  const listed = await page.request.get(`/api/integrations?rotationId=${rotations[0].id}`);
+  expect(listed.status(), await listed.text()).toBe(200);
+  const { integrations } = (await listed.json()) as { integrations: { id: number }[] };
+  let integrationId = integrations[0]?.id;
+  if (integrationId === undefined) {
+    const made = await page.request.post('/api/integrations', {
+      headers: appOrigin(),
+      data: { name: 'Accessibility sweep monitor', rotationId: rotations[0].id },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    integrationId = ((await made.json()) as { id: number }).id;
+  }
+  const sent = await page.request.post(`/api/integrations/${integrationId}/test`, {
+    headers: appOrigin(),
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const { incidentId } = (await sent.json()) as { incidentId: number };
+  return `/incidents/${incidentId}`;
+}
+
 /** policyRoute: the editor of the first policy, with its live preview (decision 203). */
 async function policyRoute(page: Page): Promise<string> {
   const res = await page.request.get('/api/escalation-policies');
@@ -126,7 +163,7 @@ for (const dark of [false, true]) {
   const mode = dark ? 'dark' : 'light';
 
   test(`every route as an administrator is axe clean (${mode})`, async ({ page }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
     await signIn(page, accounts.admin.email);
     const routes = [
@@ -134,6 +171,7 @@ for (const dark of [false, true]) {
       await rotationRoute(page),
       await policyRoute(page),
       await incidentRoute(page),
+      await alertIncidentRoute(page),
       ...HELP_ROUTES,
     ];
     const findings: Finding[] = [];
@@ -261,6 +299,56 @@ test('opened states of the audit log, settings and debug tools are axe clean', a
 });
 
 /**
+ * The Integrations card opened (issue 17): the add dialog, the one-time key panel with the
+ * configurations, the recent alerts with one alert opened to its details and raw payload; light
+ * and dark, desktop and phone, where the page must not scroll sideways (the snippets scroll
+ * inside their boxes).
+ */
+test('the opened Integrations card is axe clean and fits a phone', async ({ page }) => {
+  test.setTimeout(150_000);
+  await signIn(page, accounts.admin.email);
+  const route = await rotationRoute(page);
+  await alertIncidentRoute(page); // an integration with an alert on this rotation
+  const findings: Finding[] = [];
+  const overflowing: { state: string; width: number }[] = [];
+  for (const [dark, width] of [
+    [false, 1280],
+    [true, 1280],
+    [false, 375],
+    [true, 375],
+  ] as const) {
+    const state = `${route} integrations (${dark ? 'dark' : 'light'}, ${width} px)`;
+    await page.setViewportSize({ width, height: 800 });
+    await page.evaluate((value) => localStorage.setItem('darkMode', value), String(dark));
+    await visit(page, route);
+    await page.getByRole('button', { name: 'Add integration' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add integration' });
+    await dialog.getByLabel('Name').fill(`Sweep ${dark ? 'dark' : 'light'} ${width}`);
+    findings.push(...(await audit(page, `${state}: add dialog`)));
+    await dialog.getByRole('button', { name: 'Add integration' }).click();
+    const panel = page.getByRole('region', { name: /^Key of / });
+    await expect(panel).toBeVisible();
+    const item = page.getByRole('list', { name: 'Integrations' }).getByRole('listitem').first();
+    await item.getByRole('button', { name: 'Send test alert' }).click();
+    await item.getByRole('button', { name: 'Recent alerts' }).click();
+    const alerts = item.getByRole('list', { name: /^Recent alerts of / });
+    await alerts.getByRole('listitem').first().getByRole('button').first().click();
+    await alerts.getByText('Raw payload').first().click();
+    await expect(alerts.getByRole('table').first()).toBeVisible();
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+    );
+    findings.push(...(await audit(page, state)));
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (scrollWidth > width) overflowing.push({ state, width: scrollWidth });
+  }
+  expect(overflowing).toEqual([]);
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+});
+
+/**
  * A phone-sized window: every app screen and help page, light and dark, fits its width (no
  * sideways scrolling of the page), is axe clean as on the desktop, and is kept as a full-page
  * screenshot in test-results/narrow/ to look at.
@@ -270,7 +358,7 @@ for (const dark of [false, true]) {
   test(`every screen fits a narrow window without sideways scrolling and is axe clean (${mode})`, async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     await page.setViewportSize({ width: 375, height: 800 });
     await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
     await signIn(page, accounts.admin.email);
@@ -279,6 +367,7 @@ for (const dark of [false, true]) {
       await rotationRoute(page),
       await policyRoute(page),
       await incidentRoute(page),
+      await alertIncidentRoute(page),
       ...HELP_ROUTES,
     ];
     const overflowing: { route: string; width: number }[] = [];

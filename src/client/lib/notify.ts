@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { toast } from '@/components/ui/use-toast';
 import { getErrorMessage } from '@/lib/api-client';
 
@@ -9,8 +10,8 @@ import { getErrorMessage } from '@/lib/api-client';
 
 type NotifyOptions = { duration?: number };
 
-/** notifySuccess shows a success toast. */
-export function notifySuccess(title: string, description?: string): void {
+/** notifySuccess shows a success toast; the description may hold a link (a ReactNode). */
+export function notifySuccess(title: string, description?: ReactNode): void {
   toast({ title, description });
 }
 

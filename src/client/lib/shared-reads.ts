@@ -35,3 +35,10 @@ export function refreshPageViews(queryClient: QueryClient, rotationId: number) {
     queryClient.invalidateQueries({ queryKey: rotationPagesQueryKey(rotationId) }),
   ]);
 }
+
+/**
+ * Every incident read (the list, the dashboard card, one incident and its alerts) starts with
+ * this key (features/incidents/api/keys.ts): an alert from another screen ("Send test alert")
+ * refreshes them all.
+ */
+export const incidentReadsQueryKey = ['/api/incidents'] as const;

@@ -1,3 +1,4 @@
+import { can } from '@shared/domain/permissions';
 import { ArrowLeft } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
@@ -5,7 +6,9 @@ import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { useEscalationPolicy } from '@/features/escalation-policies/api/policies';
 import { PolicyEditor } from '@/features/escalation-policies/components/policy-editor';
+import { IntegrationsCard } from '@/features/integrations/components/integrations-card';
 import { ApiRequestError } from '@/lib/api-client';
+import { useAuth } from '@/lib/use-auth';
 
 function BackLink() {
   return (
@@ -42,6 +45,7 @@ export function EscalationPolicyPage() {
 
 function Loaded({ policyId }: { policyId: number }) {
   const policy = useEscalationPolicy(policyId);
+  const { roles } = useAuth();
   if (policy.isPending) return <LoadingState />;
   if (policy.isError) {
     const status = policy.error instanceof ApiRequestError ? policy.error.status : 0;
@@ -69,6 +73,12 @@ function Loaded({ policyId }: { policyId: number }) {
         }
       />
       <PolicyEditor key={policy.data.id} policy={policy.data} />
+      {/* Managers and administrators; the server's finer rule (managesPolicy) answers the rest. */}
+      <IntegrationsCard
+        scope={{ escalationPolicyId: policy.data.id }}
+        mayCreate={can(roles, 'escalationPolicy.edit')}
+        description="Monitoring tools raise incidents that climb this policy by itself, on no rotation, by sending alerts with an integration’s key. For a rotation’s alerts, add the integration on the rotation’s page."
+      />
     </>
   );
 }

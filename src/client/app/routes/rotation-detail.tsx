@@ -1,9 +1,12 @@
 import type { Rotation } from '@shared/contracts/rotations';
 import { can } from '@shared/domain/permissions';
+import { managesRotation } from '@shared/domain/permissions-rotation';
+import { hasRole, type Role } from '@shared/domain/roles';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { RotationHandoffHistory } from '@/features/handoffs/components/rotation-handoff-history';
+import { IntegrationsCard } from '@/features/integrations/components/integrations-card';
 import { RotationPageHistory } from '@/features/paging/components/rotation-page-history';
 import { useRotation } from '@/features/rotations/api/get-rotation';
 import { HandoffAcknowledgementNotice } from '@/features/rotations/components/acknowledge-handoff';
@@ -33,9 +36,22 @@ import { ScheduleSection } from '@/features/rotations/components/schedule-sectio
 import { ApiRequestError } from '@/lib/api-client';
 import { useAuth } from '@/lib/use-auth';
 
+/**
+ * mayAddIntegration: administrators on any rotation, managers on the rotations they manage (the
+ * server's rule; it answers anyone else with its message).
+ */
+function mayAddIntegration(rotation: Rotation, roles: Role[], userId: number | null): boolean {
+  if (hasRole(roles, 'admin')) return true;
+  if (!hasRole(roles, 'manager') || userId === null) return false;
+  return managesRotation(
+    { roles, userId },
+    { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
+  );
+}
+
 /** Detail lays out one rotation's page; the sections live in the rotations feature. */
 function Detail({ rotation }: { rotation: Rotation }) {
-  const { roles } = useAuth();
+  const { roles, user } = useAuth();
   const [dialog, setDialog] = useState<RotationDialogName | null>(null);
   const { holder, mayPass } = useBatonActions(rotation);
 
@@ -68,6 +84,11 @@ function Detail({ rotation }: { rotation: Rotation }) {
         onShowGuide={() => setDialog('guide')}
       />
       <RotationTeamCard rotation={rotation} onAddMember={() => setDialog('add-member')} />
+      <IntegrationsCard
+        scope={{ rotationId: rotation.id }}
+        mayCreate={mayAddIntegration(rotation, roles, user?.id ?? null)}
+        description="Monitoring tools raise incidents on this rotation, which then climb its escalation policy, by sending alerts with an integration’s key."
+      />
       <CoverageRequestsPanel rotationId={rotation.id} />
       <RotationHandoffHistory rotationId={rotation.id} />
       {can(roles, 'page.viewHistory') ? <RotationPageHistory rotationId={rotation.id} /> : null}

@@ -2,11 +2,26 @@ import { describe, expect, test } from 'vitest';
 import { ARTICLE_CONTENT } from './articles/article-content';
 import {
   findHelpArticle,
+  findHelpArticleBySlug,
   HELP_ARTICLES,
   HELP_CATEGORIES,
   helpArticlePath,
+  relatedArticles,
   searchHelpArticles,
 } from './help-articles';
+
+// Issue 17's articles: each alert source, and the two moving guides.
+const ALERT_LINKS = [
+  '/help/integrations',
+  '/help/alerts-alertmanager',
+  '/help/alerts-grafana',
+  '/help/alerts-pagerduty-format',
+  '/help/alerts-opsgenie-format',
+  '/help/alerts-generic',
+  '/help/alerts-email',
+  '/help/moving-from-opsgenie',
+  '/help/moving-from-pagerduty',
+];
 
 // Every link the specification names for the Help Center and its guide pages.
 const SPEC_LINKS = [
@@ -34,7 +49,7 @@ const SPEC_LINKS = [
 describe('help articles', () => {
   test('every link the specification names is an article with a body', () => {
     const paths = HELP_ARTICLES.map(helpArticlePath);
-    expect([...paths].sort()).toEqual([...SPEC_LINKS].sort());
+    expect([...paths].sort()).toEqual([...SPEC_LINKS, ...ALERT_LINKS].sort());
     for (const article of HELP_ARTICLES)
       expect(ARTICLE_CONTENT[article.slug]).toBeTypeOf('function');
   });
@@ -72,4 +87,36 @@ describe('help articles', () => {
     expect(searchHelpArticles('encryption sms')).toEqual([]);
     expect(searchHelpArticles('iphone').map((a) => a.slug)).toEqual(['notification-settings']);
   });
+
+  test.each([
+    ['opsgenie', 'moving-from-opsgenie'],
+    ['moving from opsgenie', 'moving-from-opsgenie'],
+    ['pagerduty migrate', 'moving-from-pagerduty'],
+    ['alertmanager', 'alerts-alertmanager'],
+    ['grafana hmac', 'alerts-grafana'],
+    ['curl cron', 'alerts-generic'],
+    ['routing key', 'alerts-pagerduty-format'],
+    ['geniekey', 'alerts-opsgenie-format'],
+    ['email alert', 'alerts-email'],
+    ['integration key', 'integrations'],
+  ])('the alert articles are found: %j finds %s', (query, slug) => {
+    expect(searchHelpArticles(query).map((a) => a.slug)).toContain(slug);
+  });
+});
+
+test('related articles: an article’s own list, else the first of its category', () => {
+  for (const article of HELP_ARTICLES) {
+    for (const slug of article.related ?? [])
+      expect(findHelpArticleBySlug(slug), slug).toBeDefined();
+    expect(relatedArticles(article).map((a) => a.slug)).not.toContain(article.slug);
+  }
+  expect(relatedArticles(findHelpArticle('moving-from-opsgenie')!).map((a) => a.slug)[0]).toBe(
+    'alerts-opsgenie-format',
+  );
+  expect(relatedArticles(findHelpArticle('sms-setup')!).map((a) => a.slug)).toEqual([
+    'notification-methods',
+    'email-notifications',
+    'paging-oncall',
+    'notification-settings',
+  ]);
 });

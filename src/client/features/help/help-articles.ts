@@ -13,7 +13,8 @@ export const HELP_CATEGORIES = [
   {
     id: 'notifications',
     title: 'Notifications & Paging',
-    description: 'How Baton reaches you by email and SMS, and paging whoever is on call.',
+    description:
+      'How Baton reaches you by email and SMS, paging whoever is on call, and alerts from monitoring tools.',
   },
   {
     id: 'administration',
@@ -41,6 +42,62 @@ export type HelpArticle = {
   featured?: boolean;
   /** where the article lives when not under /help (e.g. /support) */
   path?: string;
+  /** the articles its "Related articles" lists, when not the first of its category */
+  related?: readonly string[];
+};
+
+/** The alert sources' articles (issue 17) point to each other rather than to the paging ones. */
+const ALERT_ARTICLES = [
+  'integrations',
+  'alerts-alertmanager',
+  'alerts-grafana',
+  'alerts-pagerduty-format',
+  'alerts-opsgenie-format',
+  'alerts-generic',
+  'alerts-email',
+  'moving-from-opsgenie',
+  'moving-from-pagerduty',
+] as const;
+const RELATED_ALERT_ARTICLES: Record<(typeof ALERT_ARTICLES)[number], readonly string[]> = {
+  integrations: ['alerts-alertmanager', 'alerts-grafana', 'alerts-generic', 'moving-from-opsgenie'],
+  'alerts-alertmanager': [
+    'integrations',
+    'alerts-grafana',
+    'alerts-pagerduty-format',
+    'alerts-opsgenie-format',
+  ],
+  'alerts-grafana': ['integrations', 'alerts-alertmanager', 'alerts-generic', 'alerts-email'],
+  'alerts-pagerduty-format': [
+    'integrations',
+    'moving-from-pagerduty',
+    'alerts-alertmanager',
+    'alerts-generic',
+  ],
+  'alerts-opsgenie-format': [
+    'integrations',
+    'moving-from-opsgenie',
+    'alerts-alertmanager',
+    'alerts-generic',
+  ],
+  'alerts-generic': [
+    'integrations',
+    'alerts-pagerduty-format',
+    'alerts-email',
+    'alerts-alertmanager',
+  ],
+  'alerts-email': ['integrations', 'alerts-generic', 'alerts-grafana', 'alerts-alertmanager'],
+  'moving-from-opsgenie': [
+    'alerts-opsgenie-format',
+    'integrations',
+    'moving-from-pagerduty',
+    'alerts-alertmanager',
+  ],
+  'moving-from-pagerduty': [
+    'alerts-pagerduty-format',
+    'integrations',
+    'moving-from-opsgenie',
+    'alerts-alertmanager',
+  ],
 };
 
 /** HELP_ARTICLES lists every help article by slug, in the order the Help Center shows them. */
@@ -134,6 +191,132 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
     path: '/notification-help',
   },
   {
+    slug: 'integrations',
+    related: RELATED_ALERT_ARTICLES.integrations,
+    title: 'Integrations: Alerts from Monitoring Tools',
+    summary:
+      'Let Alertmanager, Grafana, scripts and email raise incidents with an integration key.',
+    category: 'notifications',
+    keywords: [
+      'integration',
+      'alert',
+      'alerts',
+      'key',
+      'monitoring',
+      'webhook',
+      'test alert',
+      'dedup',
+      'storm',
+      'regenerate',
+    ],
+  },
+  {
+    slug: 'alerts-alertmanager',
+    related: RELATED_ALERT_ARTICLES['alerts-alertmanager'],
+    title: 'Alerts from Prometheus Alertmanager',
+    summary: 'Its webhook, PagerDuty or Opsgenie receiver, grouping, resending and resolving.',
+    category: 'notifications',
+    keywords: [
+      'alertmanager',
+      'prometheus',
+      'webhook_configs',
+      'pagerduty_configs',
+      'opsgenie_configs',
+      'receiver',
+      'alert',
+      'integration',
+      'group',
+      'fingerprint',
+    ],
+  },
+  {
+    slug: 'alerts-grafana',
+    related: RELATED_ALERT_ARTICLES['alerts-grafana'],
+    title: 'Alerts from Grafana',
+    summary: 'A webhook contact point with the key, and optional HMAC-signed requests.',
+    category: 'notifications',
+    keywords: ['grafana', 'contact point', 'webhook', 'hmac', 'signature', 'alert', 'integration'],
+  },
+  {
+    slug: 'alerts-pagerduty-format',
+    related: RELATED_ALERT_ARTICLES['alerts-pagerduty-format'],
+    title: 'PagerDuty-Format Senders',
+    summary: 'Tools that send PagerDuty Events API v2 events: change the URL and routing key.',
+    category: 'notifications',
+    keywords: [
+      'pagerduty',
+      'events api',
+      'v2',
+      'enqueue',
+      'routing key',
+      'dedup_key',
+      'alert',
+      'integration',
+      'curl',
+    ],
+  },
+  {
+    slug: 'alerts-opsgenie-format',
+    related: RELATED_ALERT_ARTICLES['alerts-opsgenie-format'],
+    title: 'Opsgenie-Format Senders',
+    summary: 'Tools that use the Opsgenie Alert API: change the API URL and the GenieKey.',
+    category: 'notifications',
+    keywords: ['opsgenie', 'alert api', 'geniekey', 'alias', 'priority', 'alert', 'integration'],
+  },
+  {
+    slug: 'alerts-generic',
+    related: RELATED_ALERT_ARTICLES['alerts-generic'],
+    title: 'Alerts from Scripts and curl',
+    summary: 'Raise and resolve incidents from cron jobs, CI and scripts with one request.',
+    category: 'notifications',
+    keywords: ['curl', 'script', 'cron', 'generic', 'token', 'ci', 'alert', 'integration'],
+  },
+  {
+    slug: 'alerts-email',
+    related: RELATED_ALERT_ARTICLES['alerts-email'],
+    title: 'Alerts by Email',
+    summary: 'Tools that can only send mail raise incidents by writing to the key’s address.',
+    category: 'notifications',
+    keywords: ['email', 'smtp', 'mail', 'inbound', 'alert', 'integration'],
+  },
+  {
+    slug: 'moving-from-opsgenie',
+    related: RELATED_ALERT_ARTICLES['moving-from-opsgenie'],
+    title: 'Moving from Opsgenie',
+    summary: 'Opsgenie ends on 2027-04-05: what maps to what, and changing the API URL and key.',
+    category: 'notifications',
+    keywords: [
+      'opsgenie',
+      'migrate',
+      'migration',
+      'move',
+      'atlassian',
+      'teams',
+      'schedules',
+      'escalations',
+      'priority',
+      'integration',
+    ],
+  },
+  {
+    slug: 'moving-from-pagerduty',
+    related: RELATED_ALERT_ARTICLES['moving-from-pagerduty'],
+    title: 'Moving from PagerDuty',
+    summary: 'Services, schedules and escalation policies, and the Events v2 URL and routing key.',
+    category: 'notifications',
+    keywords: [
+      'pagerduty',
+      'migrate',
+      'migration',
+      'move',
+      'services',
+      'routing key',
+      'severity',
+      'events api',
+      'integration',
+    ],
+  },
+  {
     slug: 'inviting-users',
     title: 'Inviting Users',
     summary: 'Administrators invite people by email; an invitation is valid for 7 days.',
@@ -184,6 +367,19 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
     path: '/support',
   },
 ];
+
+/** relatedArticles returns what an article's "Related articles" lists: its own, or its category's first. */
+export function relatedArticles(article: HelpArticle, count = 4): HelpArticle[] {
+  if (article.related) {
+    return article.related
+      .map((slug) => findHelpArticleBySlug(slug))
+      .filter((a): a is HelpArticle => a !== undefined)
+      .slice(0, count);
+  }
+  return HELP_ARTICLES.filter(
+    (a) => a.category === article.category && a.slug !== article.slug,
+  ).slice(0, count);
+}
 
 /** helpArticlePath returns where an article lives. */
 export function helpArticlePath(article: HelpArticle): string {

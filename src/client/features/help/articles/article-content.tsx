@@ -5,6 +5,17 @@ import {
   UserAccessArticle,
   UserRolesArticle,
 } from './administration';
+import {
+  AlertmanagerArticle,
+  EmailAlertsArticle,
+  GenericAlertsArticle,
+  GrafanaArticle,
+  IntegrationsArticle,
+  MovingFromOpsgenieArticle,
+  MovingFromPagerDutyArticle,
+  OpsgenieFormatArticle,
+  PagerDutyFormatArticle,
+} from './alerts';
 import { ProfileSetupArticle, SupportArticle, WelcomeArticle } from './getting-started';
 import { NotificationSettingsHelp } from './notification-settings';
 import {
@@ -37,6 +48,15 @@ export const ARTICLE_CONTENT: Record<string, ComponentType> = {
   'email-notifications': EmailNotificationsArticle,
   'paging-oncall': PagingOnCallArticle,
   'notification-settings': NotificationSettingsHelp,
+  integrations: IntegrationsArticle,
+  'alerts-alertmanager': AlertmanagerArticle,
+  'alerts-grafana': GrafanaArticle,
+  'alerts-pagerduty-format': PagerDutyFormatArticle,
+  'alerts-opsgenie-format': OpsgenieFormatArticle,
+  'alerts-generic': GenericAlertsArticle,
+  'alerts-email': EmailAlertsArticle,
+  'moving-from-opsgenie': MovingFromOpsgenieArticle,
+  'moving-from-pagerduty': MovingFromPagerDutyArticle,
   'inviting-users': InvitingUsersArticle,
   'user-access': UserAccessArticle,
   'user-roles': UserRolesArticle,

@@ -2,7 +2,7 @@ import { ChevronRight } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
-import { HELP_ARTICLES, type HelpArticle, helpArticlePath } from '../help-articles';
+import { type HelpArticle, helpArticlePath, relatedArticles } from '../help-articles';
 import { Prose } from './prose';
 
 /** HelpArticleLayout frames an article: breadcrumb, title, summary, body and related articles. */
@@ -13,9 +13,7 @@ export function HelpArticleLayout({
   article: HelpArticle;
   children: React.ReactNode;
 }) {
-  const related = HELP_ARTICLES.filter(
-    (a) => a.category === article.category && a.slug !== article.slug,
-  ).slice(0, 4);
+  const related = relatedArticles(article);
   return (
     <article>
       <nav aria-label="Breadcrumb" className="mb-4 text-muted-foreground text-sm">

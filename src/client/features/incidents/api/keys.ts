@@ -13,3 +13,7 @@ export const incidentListQueryKey = (query: string) => ['/api/incidents', 'list'
 
 /** The dashboard's open incidents that notified the viewer. */
 export const myIncidentsQueryKey = ['/api/incidents', 'mine'] as const;
+
+/** The alert events an incident took in (issue 17), under the incident's own key. */
+export const incidentAlertsQueryKey = (incidentId: number) =>
+  ['/api/incidents', incidentId, 'alerts'] as const;

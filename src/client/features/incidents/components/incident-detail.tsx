@@ -2,12 +2,14 @@ import type { Incident } from '@shared/contracts/incidents';
 import { URGENCY_LABELS } from '@shared/domain/paging';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useTimeFormat } from '@/lib/use-time-format';
-import { assigneesText, stepProgressText } from '../lib/incident-view';
+import { alertFactsOf, assigneesText, stepProgressText } from '../lib/incident-view';
 import { AddNoteForm } from './add-note-form';
 import { IncidentActions } from './incident-actions';
+import { IncidentAlerts } from './incident-alerts';
 import { IncidentStatusBadge, SeverityBadge } from './incident-badges';
 import { IncidentTimeline } from './incident-timeline';
 
@@ -37,6 +39,7 @@ function TextSection({ title, text }: { title: string; text: string | null }) {
 
 /** IncidentHeading is the incident's title with its severity, status and urgency. */
 export function IncidentHeading({ incident }: { incident: Incident }) {
+  const alerts = alertFactsOf(incident);
   return (
     <div className="grid gap-2">
       <div className="flex flex-wrap items-center gap-2">
@@ -45,6 +48,7 @@ export function IncidentHeading({ incident }: { incident: Incident }) {
         <Badge variant={incident.urgency === 'high' ? 'secondary' : 'outline'}>
           {URGENCY_LABELS[incident.urgency]} urgency
         </Badge>
+        {alerts?.storm ? <Badge tone="warning">Alert storm</Badge> : null}
       </div>
       <h1 className="break-words font-semibold text-2xl tracking-tight">{incident.title}</h1>
     </div>
@@ -59,11 +63,28 @@ export function IncidentDetail({ incident }: { incident: Incident }) {
   const fmt = useTimeFormat();
   const open = incident.status !== 'resolved';
   const policy = incident.escalationPolicy;
+  const alerts = alertFactsOf(incident);
   return (
     <div className="grid gap-6">
       <IncidentActions incident={incident} />
+      {alerts?.storm ? (
+        <Alert tone="warning">
+          <AlertTitle>Alert storm</AlertTitle>
+          <AlertDescription>
+            {alerts.integration?.name ?? 'The integration'} raised more new incidents in a minute
+            than its limit, so its further alerts were folded into this one incident instead of
+            paging for each. Every alert is listed below.
+          </AlertDescription>
+        </Alert>
+      ) : null}
       {/* Narrow: details, escalation, timeline; wide: escalation beside the other two. */}
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:grid-rows-[auto_1fr]">
+      <div
+        className={
+          alerts
+            ? 'grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:grid-rows-[auto_auto_1fr]'
+            : 'grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:grid-rows-[auto_1fr]'
+        }
+      >
         <Card className="min-w-0 gap-4 lg:col-start-1">
           <CardHeader>
             <CardTitle asChild>
@@ -76,7 +97,13 @@ export function IncidentDetail({ incident }: { incident: Incident }) {
             <TextSection title="Troubleshooting steps" text={incident.troubleshootingSteps} />
           </CardContent>
         </Card>
-        <Card className="gap-4 self-start lg:col-start-2 lg:row-span-2 lg:row-start-1">
+        <Card
+          className={
+            alerts
+              ? 'gap-4 self-start lg:col-start-2 lg:row-span-3 lg:row-start-1'
+              : 'gap-4 self-start lg:col-start-2 lg:row-span-2 lg:row-start-1'
+          }
+        >
           <CardHeader>
             <CardTitle asChild>
               <h2>Escalation</h2>
@@ -117,6 +144,18 @@ export function IncidentDetail({ incident }: { incident: Incident }) {
                 </Fact>
               ) : null}
               <Fact term="With">{assigneesText(incident)}</Fact>
+              {alerts ? (
+                <>
+                  <Fact term="Integration">
+                    {alerts.integration?.name ?? `${incident.raisedBy.name} (deleted)`}
+                  </Fact>
+                  <Fact term="Alerts">
+                    {alerts.alertCount === 1
+                      ? '1 alert event'
+                      : `${alerts.alertCount} alert events`}
+                  </Fact>
+                </>
+              ) : null}
               <Fact term="Raised by">
                 {incident.raisedBy.name},{' '}
                 <time dateTime={incident.createdAt}>{fmt.dateTime(incident.createdAt)}</time>
@@ -138,6 +177,11 @@ export function IncidentDetail({ incident }: { incident: Incident }) {
             </dl>
           </CardContent>
         </Card>
+        {alerts ? (
+          <div className="min-w-0 lg:col-start-1">
+            <IncidentAlerts incidentId={incident.id} alertCount={alerts.alertCount} open={open} />
+          </div>
+        ) : null}
         <Card className="min-w-0 gap-4 self-start lg:col-start-1">
           <CardHeader>
             <CardTitle asChild>

@@ -35,9 +35,9 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 import { useEscalationPolicies } from '@/lib/escalation-policy-reads';
+import { fieldErrorsOf } from '@/lib/field-errors';
 import { guardSubmission, notifyError } from '@/lib/notify';
 import { useRaiseIncident } from '../api/raise-incident';
-import { fieldErrorsOf } from '../lib/field-errors';
 
 type Values = IncidentInput;
 type Parsed = z.output<typeof IncidentInputSchema>;

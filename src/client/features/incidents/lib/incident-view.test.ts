@@ -1,6 +1,7 @@
 import type { Incident } from '@shared/contracts/incidents';
 import { describe, expect, test } from 'vitest';
 import {
+  alertFactsOf,
   assigneesText,
   DEFAULT_FILTERS,
   filtersFromSearch,
@@ -93,4 +94,38 @@ test('assigneesText names who it is with', () => {
       ],
     }),
   ).toBe('Priya Shah and Noah Lee');
+});
+
+describe('alertFactsOf', () => {
+  const base = {
+    raisedBy: { kind: 'user', user: { id: 1, name: 'Iris' }, name: 'Iris' },
+    integration: null,
+    alertCount: 0,
+    storm: false,
+  };
+  test.each([
+    ['a person’s incident', base, null],
+    [
+      'an alert incident',
+      {
+        raisedBy: { kind: 'integration', user: null, name: 'Prometheus' },
+        integration: { id: 3, name: 'Prometheus' },
+        alertCount: 4,
+        storm: false,
+      },
+      { integration: { id: 3, name: 'Prometheus' }, alertCount: 4, storm: false },
+    ],
+    [
+      'the alert storm',
+      { ...base, integration: { id: 3, name: 'Prometheus' }, alertCount: 120, storm: true },
+      { integration: { id: 3, name: 'Prometheus' }, alertCount: 120, storm: true },
+    ],
+    [
+      'raised by an integration since deleted',
+      { ...base, raisedBy: { kind: 'integration', user: null, name: 'Old' }, alertCount: 2 },
+      { integration: null, alertCount: 2, storm: false },
+    ],
+  ])('%s', (_name, incident, expected) => {
+    expect(alertFactsOf(incident as Parameters<typeof alertFactsOf>[0])).toEqual(expected);
+  });
 });

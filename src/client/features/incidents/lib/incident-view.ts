@@ -120,3 +120,21 @@ export function assigneesText(incident: Pick<Incident, 'assignees'>): string {
 
 /** isOpenStatus tells whether an incident still waits for someone (triggered or acknowledged). */
 export const isOpenStatus = (status: IncidentStatus) => status !== 'resolved';
+
+/** What an incident raised by alerts carries (issue 17, decision 210). */
+export type IncidentAlertFacts = Pick<Incident, 'integration' | 'alertCount' | 'storm'>;
+
+/**
+ * alertFactsOf returns the incident's integration, alert count and storm flag, or null for an
+ * incident no alert raised (a person's, with no alerts); an incident whose integration was
+ * deleted keeps its count, with integration null.
+ */
+export function alertFactsOf(
+  incident: Pick<Incident, 'integration' | 'alertCount' | 'storm' | 'raisedBy'>,
+): IncidentAlertFacts | null {
+  const { integration, alertCount, storm } = incident;
+  if (integration === null && alertCount === 0 && incident.raisedBy.kind !== 'integration') {
+    return null;
+  }
+  return { integration, alertCount, storm };
+}

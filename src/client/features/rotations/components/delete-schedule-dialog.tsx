@@ -1,7 +1,7 @@
 import type { ScheduleEntry } from '@shared/contracts/rotations';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { useDeleteSchedule } from '../api/delete-schedule';
-import { ConfirmDialog } from './confirm-dialog';
 
 /** DeleteScheduleDialog confirms, then deletes, one schedule entry. */
 export function DeleteScheduleDialog({

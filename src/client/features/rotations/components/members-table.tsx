@@ -19,6 +19,7 @@ import type { Rotation, RotationMember } from '@shared/contracts/rotations';
 import { membersInOrder } from '@shared/domain/rotation';
 import { ArrowDown, ArrowUp, GripVertical, UserMinus, Users } from 'lucide-react';
 import { useState } from 'react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import {
   Table,
@@ -32,7 +33,6 @@ import { cn } from '@/lib/utils';
 import { useRemoveMember } from '../api/remove-member';
 import { useReorderMembers } from '../api/reorder-members';
 import { memberStatusLabel, moveItem } from '../lib/rotation-view';
-import { ConfirmDialog } from './confirm-dialog';
 import { EmptyState } from './empty-state';
 import { PersonAvatar } from './person-avatar';
 import { MemberStatusBadge } from './status-badges';

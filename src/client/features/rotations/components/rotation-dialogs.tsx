@@ -1,11 +1,11 @@
 import type { Rotation } from '@shared/contracts/rotations';
 import { can } from '@shared/domain/permissions';
 import { useNavigate } from 'react-router';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useAuth } from '@/lib/use-auth';
 import { useDeleteRotation } from '../api/delete-rotation';
 import { AddMemberDialog } from './add-member-dialog';
 import { AddScheduleDialog } from './add-schedule-dialog';
-import { ConfirmDialog } from './confirm-dialog';
 import { EditRotationDialog } from './edit-rotation-dialog';
 import { PageOnCallDialog } from './page-on-call-dialog';
 import { PassBatonDialog } from './pass-baton-dialog';

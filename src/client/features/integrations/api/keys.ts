@@ -1,0 +1,24 @@
+/*
+ * The query keys of the integration reads. Every key starts with '/api/integrations', so
+ * invalidating that prefix after a change reads the lists and the recent alerts again.
+ */
+
+/** Where an integration's incidents go: a rotation (its policy) or an escalation policy. */
+export type IntegrationScope = { rotationId: number } | { escalationPolicyId: number };
+
+export const integrationsQueryKey = ['/api/integrations'] as const;
+
+/** scopeQuery returns the list's query string for a scope: 'rotationId=4'. */
+export function scopeQuery(scope: IntegrationScope): string {
+  return 'rotationId' in scope
+    ? `rotationId=${scope.rotationId}`
+    : `escalationPolicyId=${scope.escalationPolicyId}`;
+}
+
+/** One rotation's or one policy's integrations (GET /api/integrations?rotationId=…). */
+export const integrationListQueryKey = (scope: IntegrationScope) =>
+  ['/api/integrations', 'list', scopeQuery(scope)] as const;
+
+/** An integration's recent alerts (GET /api/integrations/{id}/alerts), newest first. */
+export const integrationAlertsQueryKey = (integrationId: number) =>
+  ['/api/integrations', integrationId, 'alerts'] as const;

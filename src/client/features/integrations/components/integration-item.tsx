@@ -1,0 +1,171 @@
+import type { Integration } from '@shared/contracts/integrations';
+import { ChevronRight, FlaskConical, KeyRound, Pencil, Trash2 } from 'lucide-react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { useTimeFormat } from '@/lib/use-time-format';
+import { cn } from '@/lib/utils';
+import { useSendTestAlert } from '../api/send-test-alert';
+import { GROUPING_LABELS, URGENCY_LABELS } from '../lib/labels';
+import { ConfigSnippets } from './config-snippets';
+import { KeyPanel } from './key-panel';
+import { RecentAlerts } from './recent-alerts';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Disclosure is a button that opens and closes the section under it. */
+function Disclosure({
+  label,
+  open,
+  onToggle,
+  children,
+}: {
+  label: string;
+  open: boolean;
+  onToggle: () => void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="grid min-w-0 gap-3">
+      <Button
+        type="button"
+        variant="ghost"
+        size="sm"
+        className="w-fit px-1"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={onToggle}
+      >
+        <ChevronRight
+          aria-hidden="true"
+          className={cn('transition-transform', open && 'rotate-90')}
+        />
+        {label}
+      </Button>
+      {open ? (
+        <div id={id} className="min-w-0 border-l-2 pl-3 sm:pl-4">
+          {children}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * IntegrationItem is one integration: its name, key hint, last use and counts; for those who
+ * may manage it, Send test alert, Edit, Regenerate key and Delete; for everyone, its
+ * configurations and its recent alerts. Right after its key is made, the key panel leads and the
+ * configurations open with the key filled in.
+ */
+export function IntegrationItem({
+  integration,
+  revealedKey,
+  onHideKey,
+  onEdit,
+  onRegenerate,
+  onDelete,
+}: {
+  integration: Integration;
+  revealedKey: string | null;
+  onHideKey: () => void;
+  onEdit: () => void;
+  onRegenerate: () => void;
+  onDelete: () => void;
+}) {
+  const fmt = useTimeFormat();
+  const test = useSendTestAlert();
+  const [showConfig, setShowConfig] = useState(false);
+  const [showAlerts, setShowAlerts] = useState(false);
+  const { counts } = integration;
+  const headingId = useId();
+  // A key just made opens the configurations, which have it filled in while it shows.
+  useEffect(() => {
+    if (revealedKey !== null) setShowConfig(true);
+  }, [revealedKey]);
+
+  return (
+    <li aria-labelledby={headingId} className="grid min-w-0 gap-3 py-4 first:pt-0 last:pb-0">
+      {revealedKey ? (
+        <KeyPanel integration={integration} keyText={revealedKey} onDone={onHideKey} />
+      ) : null}
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id={headingId} className="min-w-0 break-words font-semibold text-base">
+          {integration.name}
+        </h3>
+        <Badge variant="outline" className="font-mono" title="The key’s last four characters">
+          <KeyRound aria-hidden="true" />
+          <span className="sr-only">Key ending in</span>…{integration.keyHint}
+        </Badge>
+        {counts.openIncidents > 0 ? (
+          <Badge tone="danger">
+            {plural(counts.openIncidents, 'open incident', 'open incidents')}
+          </Badge>
+        ) : null}
+        {integration.hasSigningSecret ? <Badge variant="secondary">Signed</Badge> : null}
+      </div>
+      <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_auto_auto] sm:justify-start">
+        <div className="flex gap-1">
+          <dt className="text-muted-foreground">Last used</dt>
+          <dd>
+            {integration.lastUsedAt ? (
+              <time dateTime={integration.lastUsedAt}>{fmt.dateTime(integration.lastUsedAt)}</time>
+            ) : (
+              'never'
+            )}
+          </dd>
+        </div>
+        <div className="flex gap-1">
+          <dt className="sr-only">Received</dt>
+          <dd>
+            {plural(counts.alerts, 'alert', 'alerts')} ·{' '}
+            {plural(counts.incidents, 'incident', 'incidents')}
+          </dd>
+        </div>
+        <div className="flex gap-1">
+          <dt className="sr-only">Settings</dt>
+          <dd className="text-muted-foreground">
+            {GROUPING_LABELS[integration.grouping]} · urgency{' '}
+            {URGENCY_LABELS[integration.urgency].toLowerCase()}
+          </dd>
+        </div>
+      </dl>
+      {integration.canManage ? (
+        <div className="flex flex-wrap gap-2">
+          <Button
+            type="button"
+            size="sm"
+            pending={test.isPending}
+            onClick={() => test.mutate(integration)}
+          >
+            {test.isPending ? null : <FlaskConical aria-hidden="true" />}
+            {test.isPending ? 'Sending...' : 'Send test alert'}
+          </Button>
+          <Button type="button" size="sm" variant="outline" onClick={onEdit}>
+            <Pencil aria-hidden="true" /> Edit
+          </Button>
+          <Button type="button" size="sm" variant="outline" onClick={onRegenerate}>
+            <KeyRound aria-hidden="true" /> Regenerate key
+          </Button>
+          <Button type="button" size="sm" variant="outline" onClick={onDelete}>
+            <Trash2 aria-hidden="true" /> Delete
+          </Button>
+        </div>
+      ) : null}
+      <Disclosure
+        label="Configuration"
+        open={showConfig}
+        onToggle={() => setShowConfig(!showConfig)}
+      >
+        <ConfigSnippets integration={integration} revealedKey={revealedKey} />
+      </Disclosure>
+      <Disclosure
+        label="Recent alerts"
+        open={showAlerts}
+        onToggle={() => setShowAlerts(!showAlerts)}
+      >
+        <RecentAlerts integration={integration} />
+      </Disclosure>
+    </li>
+  );
+}

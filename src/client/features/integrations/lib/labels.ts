@@ -1,0 +1,26 @@
+import type { ALERT_GROUPINGS, INTEGRATION_URGENCIES } from '@shared/contracts/integrations';
+
+/** How the dialogs name an integration's choices. */
+export const GROUPING_LABELS: Record<(typeof ALERT_GROUPINGS)[number], string> = {
+  group: 'One incident per group',
+  fingerprint: 'One incident per alert',
+};
+
+export const GROUPING_HINTS: Record<(typeof ALERT_GROUPINGS)[number], string> = {
+  group:
+    'For Alertmanager and Grafana: the alerts they group together (by group_by) are one incident, as their PagerDuty receiver does.',
+  fingerprint:
+    'For Alertmanager and Grafana: every alert (by its fingerprint) is an incident of its own.',
+};
+
+export const URGENCY_LABELS: Record<(typeof INTEGRATION_URGENCIES)[number], string> = {
+  severity: 'By severity',
+  high: 'Always high',
+  low: 'Always low',
+};
+
+export const URGENCY_HINTS: Record<(typeof INTEGRATION_URGENCIES)[number], string> = {
+  severity: 'P1 and P2 incidents are high urgency, P3 low (email only).',
+  high: 'Every incident notifies by each person’s preference.',
+  low: 'Every incident notifies by email only.',
+};
