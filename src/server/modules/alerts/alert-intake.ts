@@ -151,12 +151,11 @@ async function lockKeys(
   }
   const keys = new Map<string, LockedAlertKey | undefined>();
   for (const hash of [...triggers.keys()].sort()) {
-    keys.set(
-      hash,
-      triggers.get(hash)
-        ? await upsertAlertKey(tx, integrationId, hash, now)
-        : await findAlertKey(tx, integrationId, hash),
-    );
+    const key = triggers.get(hash)
+      ? await upsertAlertKey(tx, integrationId, hash, now)
+      : await findAlertKey(tx, integrationId, hash);
+    const pageStatus = key?.pageId == null ? null : await incidentStatus(tx, key.pageId);
+    keys.set(hash, key && { ...key, pageStatus });
   }
   return keys;
 }
@@ -183,7 +182,7 @@ async function receiveOne(request: Request, event: InboundEvent): Promise<AlertR
 async function setKey(
   request: Request,
   keyHash: string,
-  values: Partial<LockedAlertKey>,
+  values: Partial<Omit<LockedAlertKey, 'pageStatus'>>,
 ): Promise<void> {
   await updateAlertKey(request.tx, request.integration.id, keyHash, values);
   const key = request.keys.get(keyHash);
@@ -191,17 +190,16 @@ async function setKey(
 }
 
 /** An open key: it has an incident, it was not resolved, and neither was its incident. */
-async function openIncidentOf(tx: Tx, key: LockedAlertKey | undefined): Promise<number | null> {
+function openIncidentOf(key: LockedAlertKey | undefined): number | null {
   if (!key || key.pageId === null || key.resolvedAt !== null) return null;
-  const status = await incidentStatus(tx, key.pageId);
-  return status === undefined || status === 'resolved' ? null : key.pageId;
+  return key.pageStatus === null || key.pageStatus === 'resolved' ? null : key.pageId;
 }
 
 async function trigger(request: Request, event: AlertEvent, keyHash: string) {
   const { tx, integration, now } = request;
   const hash = eventHash(event);
   const key = request.keys.get(keyHash);
-  const open = await openIncidentOf(tx, key);
+  const open = openIncidentOf(key);
   const receipt = (outcome: AlertOutcome, incidentId: number | null, alertId: number) => ({
     dedupKey: event.dedupKey,
     outcome,
@@ -234,6 +232,9 @@ async function trigger(request: Request, event: AlertEvent, keyHash: string) {
     lastEventHash: hash,
     resolvedAt: null,
   });
+  // A later event of this key in the same request finds its incident open.
+  const placedKey = request.keys.get(keyHash);
+  if (placedKey) request.keys.set(keyHash, { ...placedKey, pageStatus: 'triggered' });
   return receipt(placed.outcome, placed.incidentId, placed.alertId);
 }
 
@@ -334,7 +335,7 @@ async function raiseFor(
 
 async function acknowledgeOrResolve(request: Request, event: AlertEvent, keyHash: string) {
   const { tx, deps, integration, now } = request;
-  const open = await openIncidentOf(tx, request.keys.get(keyHash));
+  const open = openIncidentOf(request.keys.get(keyHash));
   const hash = eventHash(event);
   if (open === null) {
     const alertId = await recordAlert(request, event, {

@@ -11,25 +11,29 @@ import { alertKeys, alerts, integrations, pages } from '../../db/schema';
 export type AlertRow = typeof alerts.$inferSelect;
 export type NewAlertRow = typeof alerts.$inferInsert;
 
-/** An integration's dedup key, as locked by upsertAlertKey. */
+/** An integration's dedup key, as locked by upsertAlertKey, with its incident's status. */
 export interface LockedAlertKey {
   pageId: number | null;
   lastAlertId: number | null;
   lastEventHash: string | null;
   resolvedAt: Date | null;
+  /** its incident's status, read unlocked (null: no incident) */
+  pageStatus: string | null;
 }
 
 /**
  * upsertAlertKey takes the row of (integration, key), making it when new, and holds its lock to
  * the end of the transaction: a second delivery of the same new key waits here, then finds the
- * incident the first one raised.
+ * incident the first one raised. Its incident's status is read by the next statement: one joined
+ * here would be read from this statement's snapshot, taken before the wait, when that incident
+ * did not exist yet (PostgreSQL, READ COMMITTED).
  */
 export async function upsertAlertKey(
   tx: Tx,
   integrationId: number,
   dedupKeyHash: string,
   now: Date,
-): Promise<LockedAlertKey> {
+): Promise<Omit<LockedAlertKey, 'pageStatus'>> {
   const [row] = await tx
     .insert(alertKeys)
     .values({ integrationId, dedupKeyHash, lastSeenAt: now })
@@ -37,12 +41,7 @@ export async function upsertAlertKey(
       target: [alertKeys.integrationId, alertKeys.dedupKeyHash],
       set: { lastSeenAt: now },
     })
-    .returning({
-      pageId: alertKeys.pageId,
-      lastAlertId: alertKeys.lastAlertId,
-      lastEventHash: alertKeys.lastEventHash,
-      resolvedAt: alertKeys.resolvedAt,
-    });
+    .returning(keyColumns);
   return row;
 }
 
@@ -51,20 +50,28 @@ export async function findAlertKey(
   tx: Tx,
   integrationId: number,
   dedupKeyHash: string,
-): Promise<LockedAlertKey | undefined> {
+): Promise<Omit<LockedAlertKey, 'pageStatus'> | undefined> {
   const [row] = await tx
-    .select({
-      pageId: alertKeys.pageId,
-      lastAlertId: alertKeys.lastAlertId,
-      lastEventHash: alertKeys.lastEventHash,
-      resolvedAt: alertKeys.resolvedAt,
-    })
+    .select(keyColumns)
     .from(alertKeys)
     .where(
       and(eq(alertKeys.integrationId, integrationId), eq(alertKeys.dedupKeyHash, dedupKeyHash)),
     )
     .for('update');
   return row;
+}
+
+const keyColumns = {
+  pageId: alertKeys.pageId,
+  lastAlertId: alertKeys.lastAlertId,
+  lastEventHash: alertKeys.lastEventHash,
+  resolvedAt: alertKeys.resolvedAt,
+};
+
+/** incidentStatus reads an incident's status without locking it (a resolved one closes its keys). */
+export async function incidentStatus(tx: Tx, pageId: number): Promise<string | null> {
+  const [row] = await tx.select({ status: pages.status }).from(pages).where(eq(pages.id, pageId));
+  return row?.status ?? null;
 }
 
 /** updateAlertKey points a key at its incident and its latest alert. */
@@ -80,12 +87,6 @@ export async function updateAlertKey(
     .where(
       and(eq(alertKeys.integrationId, integrationId), eq(alertKeys.dedupKeyHash, dedupKeyHash)),
     );
-}
-
-/** incidentStatus reads an incident's status without locking it (a resolved one closes its keys). */
-export async function incidentStatus(tx: Tx, pageId: number): Promise<string | undefined> {
-  const [row] = await tx.select({ status: pages.status }).from(pages).where(eq(pages.id, pageId));
-  return row?.status;
 }
 
 /** countOpenKeys: how many of an incident's keys are still open (a storm's, after one resolves). */
