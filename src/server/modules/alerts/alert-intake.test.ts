@@ -186,6 +186,36 @@ describe('the same key again', () => {
     expect((await eventsOf(row.id)).some((e) => e.action === 'incident.alert')).toBe(false);
   });
 
+  test('a repeat through the one-statement path (a key used within the minute) is the same repeat', async () => {
+    const made = await newIntegration();
+    const [first] = await receive(made, [alert('fast-1')]);
+    const reread = async () =>
+      (await t.database.db.select().from(integrations).where(eq(integrations.id, made.id)))[0];
+    const used = await reread();
+    expect(used.lastUsedAt).not.toBeNull();
+    t.clock.advance(5_000);
+    const [again] = await receive(used, [alert('fast-1')]);
+    expect(again).toMatchObject({
+      outcome: 'repeated',
+      incidentId: first.incidentId,
+      alertId: first.alertId,
+    });
+    const [row] = await alertRows(made.id);
+    expect(row).toMatchObject({ seenCount: 2, lastSeenAt: t.clock.now() });
+    // Resolved in Baton, the same event is no repeat: it raises anew.
+    await resolveIncidentAs(
+      { ...deps, database: t.database, config: t.config },
+      holder,
+      first.incidentId as number,
+    );
+    const [after] = await receive(used, [alert('fast-1')]);
+    expect(after.outcome).toBe('raised');
+    expect(after.incidentId).not.toBe(first.incidentId);
+    // A changed event is no repeat either: it counts.
+    const [changed] = await receive(used, [alert('fast-1', { summary: 'changed' })]);
+    expect(changed).toMatchObject({ outcome: 'updated', incidentId: after.incidentId });
+  });
+
   test('a changed event counts on the open incident, in its timeline, and pages nobody again', async () => {
     const integration = await newIntegration();
     const [first] = await receive(integration, [alert('web-2')]);

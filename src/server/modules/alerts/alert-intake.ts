@@ -24,6 +24,7 @@ import {
   type LockedAlertKey,
   lockIntegration,
   repeatAlert,
+  repeatIfSame,
   touchIntegration,
   updateAlertKey,
   upsertAlertKey,
@@ -109,6 +110,27 @@ export async function receiveAlerts(
   );
   const payloadCut = inbound.payload.length > keep;
   const payload = payloadCut ? inbound.payload.slice(0, keep) : inbound.payload;
+  const touch =
+    integration.lastUsedAt === null || now.getTime() - integration.lastUsedAt.getTime() > MINUTE;
+  const [only] = inbound.events;
+  if (inbound.events.length === 1 && only.action === 'trigger' && !touch) {
+    // Most deliveries are repeats (Alertmanager re-sends, retries): one statement when it is one.
+    const repeat = await repeatIfSame(
+      deps.database.db,
+      { integrationId: integration.id, dedupKeyHash: keyHashOf(only), eventHash: eventHash(only) },
+      now,
+    );
+    if (repeat) {
+      return [
+        {
+          dedupKey: only.dedupKey,
+          outcome: 'repeated',
+          incidentId: repeat.pageId,
+          alertId: repeat.alertId,
+        },
+      ];
+    }
+  }
   return deps.database.db.transaction(async (tx) => {
     const request: Request = {
       tx,
@@ -122,10 +144,7 @@ export async function receiveAlerts(
     };
     const receipts: AlertReceipt[] = [];
     for (const event of inbound.events) receipts.push(await receiveOne(request, event));
-    if (
-      integration.lastUsedAt === null ||
-      now.getTime() - integration.lastUsedAt.getTime() > MINUTE
-    ) {
+    if (touch) {
       // At most once a minute from a row read at authentication: a busy key does not queue here.
       await touchIntegration(tx, integration.id, now);
     }

@@ -192,3 +192,33 @@ export async function openKeysOfIncident(
     );
   return rows.map((r) => r.hash);
 }
+
+/**
+ * repeatIfSame is the whole of a repeat, in one statement outside any transaction: when the key is
+ * open on an incident that is not resolved and its latest event is this one, that alert's last-seen
+ * time and count move on. Answers the alert and the incident, or undefined when it is no repeat
+ * (the caller then takes the full path, in a transaction, under the key's lock).
+ */
+export async function repeatIfSame(
+  db: Db | Tx,
+  key: { integrationId: number; dedupKeyHash: string; eventHash: string },
+  now: Date,
+): Promise<{ alertId: number; pageId: number } | undefined> {
+  const at = now.toISOString();
+  const [row] = await selectRows<{ alertId: number | string; pageId: number }>(
+    db,
+    sql`with k as (
+          update ${alertKeys} set last_seen_at = ${at}
+           where integration_id = ${key.integrationId}
+             and dedup_key_hash = ${key.dedupKeyHash}
+             and last_event_hash = ${key.eventHash}
+             and resolved_at is null and page_id is not null and last_alert_id is not null
+             and exists (select 1 from ${pages} p
+                          where p.id = ${alertKeys.pageId} and p.status <> 'resolved')
+          returning last_alert_id, page_id)
+        update ${alerts} a set last_seen_at = ${at}, seen_count = a.seen_count + 1
+          from k where a.id = k.last_alert_id
+        returning a.id as "alertId", k.page_id as "pageId"`,
+  );
+  return row ? { alertId: Number(row.alertId), pageId: Number(row.pageId) } : undefined;
+}
