@@ -1,10 +1,10 @@
+import type { AlertDetailRow, AlertLink } from '@shared/contracts/alerts';
 import {
   ALERT_FORMAT_LABELS,
   ALERT_PAYLOAD_KEEP,
   type AlertOutcome,
   type AlertRecord,
 } from '@shared/contracts/integrations';
-import type { AlertDetailRow, AlertLink } from '@shared/domain/alerts';
 import { ExternalLink } from 'lucide-react';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import {

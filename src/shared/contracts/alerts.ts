@@ -346,3 +346,19 @@ export const GenericAlertSchema = z
     message: 'dedup is required to close an alert',
   });
 export type GenericAlert = z.infer<typeof GenericAlertSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// What an alert reads as (shared by the normalizers and the alert lists)
+
+/** One row of an alert's details table: labels, annotations, custom details, flattened. */
+export interface AlertDetailRow {
+  /** where the row comes from: 'Labels', 'Annotations', 'Details', 'Alert e94c744a · Labels' */
+  section: string;
+  label: string;
+  value: string;
+}
+
+export interface AlertLink {
+  href: string;
+  text: string;
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AlertDetailRow, AlertLink } from '../domain/alerts';
+import type { AlertDetailRow, AlertLink } from './alerts';
 import { SEVERITIES, type Severity } from './incidents';
 import { id, idText, text } from './primitives';
 

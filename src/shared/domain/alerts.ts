@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import type {
+  AlertDetailRow,
+  AlertLink,
   AlertmanagerAlert,
   AlertmanagerWebhook,
   GenericAlert,
@@ -14,6 +16,7 @@ import type {
   PagerDutyInvalid,
   PagerDutySeverity,
 } from '../contracts/alerts';
+
 import { type Severity, TITLE_MAX } from '../contracts/incidents';
 import type { EMAIL_DEDUPS } from '../contracts/integrations';
 import type { URGENCIES } from '../contracts/rotations';
@@ -28,19 +31,6 @@ type Urgency = (typeof URGENCIES)[number];
 
 export const ALERT_ACTIONS = ['trigger', 'acknowledge', 'resolve'] as const;
 export type AlertAction = (typeof ALERT_ACTIONS)[number];
-
-/** One row of an alert's details table: labels, annotations, custom details, flattened. */
-export interface AlertDetailRow {
-  /** where the row comes from: 'Labels', 'Annotations', 'Details', 'Alert e94c744a · Labels' */
-  section: string;
-  label: string;
-  value: string;
-}
-
-export interface AlertLink {
-  href: string;
-  text: string;
-}
 
 export interface AlertEvent {
   action: AlertAction;

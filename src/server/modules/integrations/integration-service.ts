@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { AlertDetailRow, AlertLink } from '../../../shared/contracts/alerts';
 import { INCIDENT_MESSAGES, type Severity } from '../../../shared/contracts/incidents';
 import {
   type AlertList,
@@ -18,13 +19,7 @@ import {
   type TestAlertResult,
 } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
-import {
-  type AlertDetailRow,
-  type AlertEvent,
-  type AlertLink,
-  summaryLine,
-  urgencyOf,
-} from '../../../shared/domain/alerts';
+import { type AlertEvent, summaryLine, urgencyOf } from '../../../shared/domain/alerts';
 import {
   canViewIntegration,
   type IntegrationFacts,

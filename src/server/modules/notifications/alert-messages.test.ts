@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { AlertDetailRow } from '../../../shared/domain/alerts';
+import type { AlertDetailRow } from '../../../shared/contracts/alerts';
 import { composeMessage, isWebUrl } from './message-layout';
 import {
   type AlertFacts,

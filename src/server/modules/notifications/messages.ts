@@ -1,5 +1,5 @@
+import type { AlertDetailRow, AlertLink } from '../../../shared/contracts/alerts';
 import { SEVERITY_LABELS, type Severity } from '../../../shared/contracts/incidents';
-import type { AlertDetailRow, AlertLink } from '../../../shared/domain/alerts';
 import { URGENCY_LABELS, type Urgency } from '../../../shared/domain/paging';
 import { normalizeRole, ROLE_LABELS } from '../../../shared/domain/roles';
 import { replyInstruction } from '../../../shared/domain/sms-replies';
