@@ -16,15 +16,14 @@ import { findRotationRow } from '../rotations/rotation-repository';
 import {
   countAlertOnIncident,
   countOpenKeys,
-  countRecentIncidents,
   findAlertKey,
-  findOpenStorm,
   incidentStatus,
   insertAlert,
   type LockedAlertKey,
   lockIntegration,
   repeatAlert,
   repeatIfSame,
+  stormState,
   touchIntegration,
   updateAlertKey,
   upsertAlertKey,
@@ -270,12 +269,12 @@ async function placeNewAlert(
   const since = new Date(now.getTime() - MINUTE);
   // In a storm (the limit reached, its incident open) a new key folds without the integration's
   // lock: folding raises nothing, so only raising needs to be counted in line.
-  if ((await countRecentIncidents(tx, integration.id, since)) >= integration.stormLimit) {
-    const storm = await findOpenStorm(tx, integration.id);
-    if (storm !== undefined) return foldInto(request, event, hashes, storm);
+  const seen = await stormState(tx, integration.id, since);
+  if (seen.recent >= integration.stormLimit && seen.storm !== undefined) {
+    return foldInto(request, event, hashes, seen.storm);
   }
   await lockIntegration(tx, integration.id);
-  const recent = await countRecentIncidents(tx, integration.id, since);
+  const { recent, storm } = await stormState(tx, integration.id, since);
   if (recent < integration.stormLimit) {
     let alertId = 0;
     const incidentId = await raiseFor(request, event, false, async (id) => {
@@ -284,7 +283,6 @@ async function placeNewAlert(
     });
     return { outcome: 'raised', incidentId, alertId };
   }
-  const storm = await findOpenStorm(tx, integration.id);
   if (storm !== undefined) return foldInto(request, event, hashes, storm);
   let alertId = 0;
   const incidentId = await raiseFor(request, event, true, async (id) => {

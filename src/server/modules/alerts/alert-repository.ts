@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import { alertKeys, alerts, integrations, pages } from '../../db/schema';
 
@@ -133,40 +133,26 @@ export async function lockIntegration(tx: Tx, integrationId: number): Promise<vo
     .for('no key update');
 }
 
-/** countRecentIncidents: incidents (not storms) an integration raised since `since`. */
-export async function countRecentIncidents(
+/**
+ * stormState, in one statement: how many incidents (not storms) an integration raised since
+ * `since`, and its open alert storm incident, if any.
+ */
+export async function stormState(
   tx: Tx,
   integrationId: number,
   since: Date,
-): Promise<number> {
-  const [row] = await tx
-    .select({ n: sql<number>`count(*)::int` })
-    .from(pages)
-    .where(
-      and(
-        eq(pages.integrationId, integrationId),
-        gt(pages.createdAt, since),
-        eq(pages.storm, false),
-      ),
-    );
-  return Number(row?.n ?? 0);
-}
-
-/** findOpenStorm: the integration's open alert storm incident, if any. */
-export async function findOpenStorm(tx: Tx, integrationId: number): Promise<number | undefined> {
-  const [row] = await tx
-    .select({ id: pages.id })
-    .from(pages)
-    .where(
-      and(
-        eq(pages.integrationId, integrationId),
-        eq(pages.storm, true),
-        ne(pages.status, 'resolved'),
-      ),
-    )
-    .orderBy(desc(pages.id))
-    .limit(1);
-  return row?.id;
+): Promise<{ recent: number; storm: number | undefined }> {
+  const [row] = await selectRows<{ recent: number | string; storm: number | null }>(
+    tx,
+    sql`select
+          (select count(*) from ${pages}
+            where integration_id = ${integrationId} and created_at > ${since.toISOString()}
+              and not storm) as recent,
+          (select id from ${pages}
+            where integration_id = ${integrationId} and storm and status <> 'resolved'
+            order by id desc limit 1) as storm`,
+  );
+  return { recent: Number(row.recent), storm: row.storm === null ? undefined : Number(row.storm) };
 }
 
 /** touchIntegration records when an integration's key was last used. */
