@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { AlertFormat } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
-import { insertRotation } from '../../db/factories';
+import { type IntegrationSeed, insertIntegration, insertRotation } from '../../db/factories';
 import {
   alertKeys,
   alerts,
@@ -14,12 +14,7 @@ import {
   pages,
 } from '../../db/schema';
 import { resolveIncidentAs } from '../incidents/incident-actions';
-import {
-  generateIntegrationKey,
-  hashIntegrationKey,
-  type IntegrationRow,
-  keyHintOf,
-} from '../integrations/integration-keys';
+import type { IntegrationRow } from '../integrations/integration-keys';
 import { pageMessageOf } from '../paging/page-message';
 import { type IntakeDeps, receiveAlerts, stormTitle } from './alert-intake';
 
@@ -51,20 +46,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function newIntegration(overrides: Partial<typeof integrations.$inferInsert> = {}) {
-  const key = generateIntegrationKey();
-  const [row] = await t.database.db
-    .insert(integrations)
-    .values({
-      name: 'Prometheus',
-      rotationId,
-      keyHash: hashIntegrationKey(key),
-      keyHint: keyHintOf(key),
-      createdById: manager.id,
-      ...overrides,
-    })
-    .returning();
-  return row;
+/** An integration on the test rotation (or, given a policy, on the policy alone). */
+async function newIntegration(seed: IntegrationSeed = {}) {
+  const { integration } = await insertIntegration(t.database.db, t.cipher, {
+    name: 'Prometheus',
+    createdById: manager.id,
+    ...(seed.escalationPolicyId === undefined ? { rotationId } : {}),
+    ...seed,
+  });
+  return integration;
 }
 
 const alert = (dedupKey: string, extra: Partial<AlertEvent> = {}): AlertEvent => ({
@@ -393,7 +383,6 @@ describe('a policy integration', () => {
       .where(eq(pages.rotationId, rotationId))
       .limit(1);
     const integration = await newIntegration({
-      rotationId: null,
       escalationPolicyId: rotationRow.policyId as number,
     });
     const [receipt] = await receive(integration, [alert('policy-1')]);
