@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { E2E_SLACK, e2eSlackPort } from './tests/e2e/slack-support';
 import { E2E_HELP_LINKS, E2E_PASSWORD } from './tests/e2e/support';
 
 // The server under test: the built app on a random port with a fresh data directory. Values live
@@ -12,13 +13,18 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
-  outputDir: 'test-results',
+  // scripts/e2e.mjs gives each shard its own (Playwright empties this folder when it starts).
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  timeout: 30_000,
+  // A test's ceiling, not its speed: in CI three shards share two cores with their servers, and a
+  // test that takes 15 s alone has taken over 30 s there.
+  timeout: process.env.CI ? 60_000 : 30_000,
   expect: { timeout: 7_000 },
-  reporter: process.env.CI ? [['list'], ['json', { outputFile: '.ci-results/e2e.json' }]] : 'list',
+  reporter: process.env.CI
+    ? [['list'], ['json', { outputFile: process.env.E2E_JSON_REPORT ?? '.ci-results/e2e.json' }]]
+    : 'list',
   use: {
     baseURL,
     screenshot: 'only-on-failure',
@@ -54,9 +60,15 @@ export default defineConfig({
       // Every spec signs in from 127.0.0.1; the sign-in limit is tested in the API suite.
       SIGN_IN_RATE_LIMIT: '1000',
       TRUST_PROXY: 'true',
+      // "Your shift moved" is told 2 s after an edit, not 2 minutes (decision 219).
+      SHIFT_CHANGE_DELAY_SECONDS: '2',
       // Not the defaults: the links must come from the configuration (decision 184).
       USERS_FORUM_URL: E2E_HELP_LINKS.usersForumUrl,
       BUG_REPORT_URL: E2E_HELP_LINKS.bugReportUrl,
+      // The Slack app (decision 222), talking to the loopback Slack slack.spec.ts starts.
+      SLACK_SIGNING_SECRET: E2E_SLACK.signingSecret,
+      SLACK_BOT_TOKEN: E2E_SLACK.botToken,
+      SLACK_API_URL: `http://127.0.0.1:${e2eSlackPort()}/api`,
     },
   },
 });

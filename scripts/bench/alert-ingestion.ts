@@ -1,6 +1,7 @@
 // The alert ingestion figures of issue 17: PagerDuty Events v2 triggers accepted per second by
 // POST /api/alerts/pagerduty/v2/enqueue under 50 connections (80% repeats of open dedup keys, 20%
 // new keys), and 10,000 distinct alerts sent within a minute all recorded.
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { count, eq } from 'drizzle-orm';
 import type { FieldCipher } from '../../src/server/crypto/field-crypto';
@@ -63,7 +64,12 @@ export function triggerBody(routingKey: string, dedupKey: string): string {
   });
 }
 
-const HEADERS = { 'content-type': 'application/json' };
+/**
+ * The requests' headers, a new object each time: autocannon writes the body's content-length
+ * into the headers object it is given, and a later fetch sending that object with another body
+ * failed (undici's UND_ERR_REQ_CONTENT_LENGTH_MISMATCH).
+ */
+const headers = () => ({ 'content-type': 'application/json' });
 
 /**
  * openKeys sends a trigger for each of `keys` (10 at a time) so that each is open, retrying a
@@ -84,7 +90,7 @@ export async function openKeys(
           try {
             const res = await fetch(`${base}${ENQUEUE_PATH}`, {
               method: 'POST',
-              headers: HEADERS,
+              headers: headers(),
               body: triggerBody(routingKey, k),
             });
             await res.text();
@@ -162,7 +168,7 @@ export async function ingestionLoad(
             ...req,
             method: 'POST',
             path: ENQUEUE_PATH,
-            headers: HEADERS,
+            headers: headers(),
             body: triggerBody(routingKey, dedupKey),
           };
         },
@@ -224,7 +230,7 @@ export async function distinctAlerts(
             ...req,
             method: 'POST',
             path: ENQUEUE_PATH,
-            headers: HEADERS,
+            headers: headers(),
             body: triggerBody(routingKey, context.dedupKey as string),
           };
         },
@@ -243,4 +249,35 @@ export async function distinctAlerts(
     refused,
     errors: r.errors + r.timeouts,
   };
+}
+
+/** Linux's clock ticks per second in /proc/<pid>/stat (USER_HZ, 100 on every Linux build here). */
+const USER_HZ = 100;
+
+/**
+ * cpuMillis: the CPU time (user + system) each process has used so far, by pid, read from
+ * /proc (Linux); a process that has gone, or a system without /proc, is left out. CPU time, not
+ * wall time: a figure built from it holds on a busy machine, where throughput does not.
+ */
+export function cpuMillis(pids: readonly number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command (in parentheses, which may hold spaces): utime is the 14th
+      // field of the line, stime the 15th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ);
+    } catch {
+      // gone, or no /proc
+    }
+  }
+  return out;
+}
+
+/** cpuSpent: the CPU milliseconds spent between two readings (a process new in `after` from 0). */
+export function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, ms] of after) spent += ms - (before.get(pid) ?? 0);
+  return spent;
 }

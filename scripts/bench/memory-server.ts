@@ -1,13 +1,13 @@
 // The benchmark's comparison server: Fastify with the plugins and request hook Baton's app
-// registers (cookie, helmet with the same policy, rate limit, logger at the same level), answering
+// registers (cookie, the same security headers, rate limit, logger at the same level), answering
 // each captured GET path with the identical JSON body from memory. Its throughput is the limit
 // the real server's read endpoints are measured against, side by side on the same machine.
 // Started by scripts/bench/run.ts: PORT, and BENCH_BODIES naming a JSON file { path: body }.
 import { readFileSync } from 'node:fs';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import Fastify from 'fastify';
+import { helmetOptions, securityHeaders } from '../../src/server/http/security-headers';
 
 const bodies = JSON.parse(readFileSync(process.env.BENCH_BODIES ?? '', 'utf8')) as Record<
   string,
@@ -16,24 +16,11 @@ const bodies = JSON.parse(readFileSync(process.env.BENCH_BODIES ?? '', 'utf8')) 
 
 const app = Fastify({ logger: { level: process.env.LOG_LEVEL ?? 'warn' } });
 await app.register(fastifyCookie);
-await app.register(fastifyHelmet, {
-  contentSecurityPolicy: {
-    directives: {
-      defaultSrc: ["'self'"],
-      scriptSrc: ["'self'"],
-      styleSrc: ["'self'", "'unsafe-inline'"],
-      imgSrc: ["'self'", 'data:'],
-      connectSrc: ["'self'"],
-      fontSrc: ["'self'", 'data:'],
-      objectSrc: ["'none'"],
-      frameAncestors: ["'none'"],
-      baseUri: ["'self'"],
-      formAction: ["'self'"],
-      upgradeInsecureRequests: null,
-    },
-  },
-  crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
-  hsts: false,
+// Baton's security headers, computed once as Baton computes them, set by the same kind of hook.
+const headers = securityHeaders(helmetOptions({ isProduction: false }));
+app.addHook('onRequest', (_req, reply, done) => {
+  reply.headers(headers);
+  done();
 });
 await app.register(fastifyRateLimit, { global: false });
 app.addHook('onRequest', async (req, reply) => {

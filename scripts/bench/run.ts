@@ -7,6 +7,7 @@
 // to .bench/results.json. BENCH_QUICK=1 (or --quick) runs shorter loads and a smaller engine tick.
 // BENCH_PG_URL names the PostgreSQL server (default: DATABASE_URL's server, else the local one).
 // BENCH_ONLY=alerts runs only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts);
+// BENCH_ONLY=live only the live stream's (issue 19, scripts/bench/live-stream.ts);
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -23,6 +24,8 @@ import { type Database, openPglite, openPostgres } from '../../src/server/db/cli
 import { SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
 import {
   countAlerts,
+  cpuMillis,
+  cpuSpent,
   distinctAlerts,
   ingestionLoad,
   insertBenchIntegration,
@@ -32,6 +35,7 @@ import {
 } from './alert-ingestion';
 import { dashboardPaint, initialJsGzip } from './front-end';
 import { countStatements, type EngineName, LIST_PATHS, timeEngineTick } from './in-process';
+import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
 import {
   FULL_ORGANISATION,
   type OrganisationSize,
@@ -124,14 +128,30 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
-async function adminQuery(query: string) {
+async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
+  query: string,
+  values: unknown[] = [],
+): Promise<R[]> {
   const client = new pg.Client({ connectionString: pgServerUrl.href });
   await client.connect();
   try {
-    await client.query(query);
+    return (await client.query<R>(query, values)).rows;
   } finally {
     await client.end();
   }
+}
+
+/**
+ * backendPids: the processes of the PostgreSQL sessions on database `url`, when the server runs
+ * on this machine (their CPU time is then in /proc); none otherwise.
+ */
+async function backendPids(url: string | undefined): Promise<number[]> {
+  if (!url || !['127.0.0.1', 'localhost', '[::1]'].includes(pgServerUrl.hostname)) return [];
+  const rows = await adminQuery<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = $1',
+    [new URL(url).pathname.slice(1)],
+  );
+  return rows.map((r) => r.pid);
 }
 
 async function createDatabase(label: string): Promise<string> {
@@ -589,6 +609,60 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
  * sends 10,000 distinct alerts to a second integration and, with the server stopped, counts the
  * alert rows it recorded.
  */
+/**
+ * liveStreams: 1,000 open live streams on one server (issue 19, decision 220), a change
+ * delivered to all of them, and the server's memory per open stream.
+ */
+async function liveStreams(engine: EngineName) {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-live-'));
+  const url = engine === 'postgres' ? await createDatabase('live') : undefined;
+  let server: ChildProcess | undefined;
+  try {
+    log(`${label}: live stream, seeding`);
+    const org = await withDatabase(engine, url ?? dataDir, (db, cipher) =>
+      seedOrganisation(db, cipher, INGEST_ORGANISATION, new Date()),
+    );
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = startProcess(
+      [path.join(root, 'dist/server/main.js')],
+      serverEnvOf(port, dataDir, url),
+      `${label} server (live)`,
+    );
+    await waitReady(base, server);
+    const cookies = [...(await loginAll(base, org)).values()];
+    const adminCookie = await login(base, org.admin.email);
+    const figures = await liveStreamFigures({
+      base,
+      serverPid: server.pid as number,
+      cookies,
+      adminCookie,
+      rotationId: org.rotations[0].id,
+      rounds: quick ? 3 : 5,
+      log: (m) => log(`${label}: ${m}`),
+    });
+    record(
+      `live stream, ${figures.opened} open streams on one instance, ${label}: a change delivered to all, p99`,
+      `${figures.p99} ms (p50 ${figures.p50} ms, max ${figures.max} ms, ${figures.rounds} changes, ${figures.missed} deliveries missed)`,
+      '≤ 1,000 ms, none missed',
+      figures.p99 <= 1000 && figures.missed === 0 && figures.opened === LIVE_STREAMS,
+    );
+    record(
+      `live stream, ${label}: server memory per open stream`,
+      `${figures.kbPerStream.toFixed(1)} KB`,
+      '(measured)',
+      null,
+    );
+    await stopProcess(server);
+    return figures;
+  } finally {
+    if (server) await stopProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+    if (url) await dropDatabase(url);
+  }
+}
+
 async function alertIngestion(engine: EngineName) {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-alerts-'));
@@ -618,6 +692,9 @@ async function alertIngestion(engine: EngineName) {
       log(`${label}: opening ${OPEN_KEYS} keys met refusals: ${JSON.stringify(openRefused)}`);
 
     log(`${label}: alert ingestion, ${INGEST_CONNECTIONS} clients for ${INGEST_SECONDS} s`);
+    const serverPid = server.pid === undefined ? [] : [server.pid];
+    const backendsBefore = await backendPids(url);
+    const cpuBefore = { server: cpuMillis(serverPid), database: cpuMillis(backendsBefore) };
     const loadFigures = await ingestionLoad(
       base,
       load.key,
@@ -625,6 +702,12 @@ async function alertIngestion(engine: EngineName) {
       INGEST_SECONDS,
       INGEST_CONNECTIONS,
       label,
+    );
+    // The server's CPU and, on a local PostgreSQL, its sessions' (new ones counted from 0).
+    const serverCpu = cpuSpent(cpuBefore.server, cpuMillis(serverPid));
+    const databaseCpu = cpuSpent(
+      cpuBefore.database,
+      cpuMillis([...new Set([...backendsBefore, ...(await backendPids(url))])]),
     );
     log(`${label}: ${DISTINCT_ALERTS} distinct alerts`);
     const distinctFigures = await distinctAlerts(
@@ -657,6 +740,17 @@ async function alertIngestion(engine: EngineName) {
       postgres ? '≤ 50 ms' : '(target for PostgreSQL)',
       postgres ? loadFigures.p99 <= 50 : null,
     );
+    if (serverCpu > 0) {
+      const perEvent = (ms: number) => `${(ms / loadFigures.sent).toFixed(2)} ms`;
+      record(
+        `alert ingestion, same load, ${label}: CPU per event (holds on a busy machine)`,
+        postgres && databaseCpu > 0
+          ? `server ${perEvent(serverCpu)}, PostgreSQL ${perEvent(databaseCpu)}`
+          : `server ${perEvent(serverCpu)} (the database in the same process)`,
+        '(no target: where the time goes)',
+        null,
+      );
+    }
     record(
       `${DISTINCT_ALERTS.toLocaleString('en-US')} distinct alerts in one minute, ${label}: none lost`,
       `${recorded} recorded of ${distinctFigures.sent} sent (${distinctFigures.accepted} accepted, ${refusals(distinctFigures.refused)}) in ${distinctFigures.seconds.toFixed(1)} s`,
@@ -755,7 +849,8 @@ function printTable() {
 
 async function main() {
   const started = performance.now();
-  if (only !== undefined && only !== 'alerts') throw new Error('BENCH_ONLY takes: alerts');
+  if (only !== undefined && only !== 'alerts' && only !== 'live')
+    throw new Error('BENCH_ONLY takes: alerts, live');
   if (!only) results.frontEndSize = frontEndSize();
   const wanted = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
   const engines: EngineName[] = wanted.includes('pglite') ? ['pglite'] : [];
@@ -768,9 +863,17 @@ async function main() {
       results[engine] = await benchEngine(engine, { frontEnd: engine === 'pglite' });
     }
   }
-  results.alertIngestion = {};
-  for (const engine of engines) {
-    (results.alertIngestion as Record<string, unknown>)[engine] = await alertIngestion(engine);
+  if (only !== 'live') {
+    results.alertIngestion = {};
+    for (const engine of engines) {
+      (results.alertIngestion as Record<string, unknown>)[engine] = await alertIngestion(engine);
+    }
+  }
+  if (only !== 'alerts') {
+    results.liveStream = {};
+    for (const engine of engines) {
+      (results.liveStream as Record<string, unknown>)[engine] = await liveStreams(engine);
+    }
   }
   if (!only) {
     results.statements = await statementCounts();

@@ -132,4 +132,29 @@ describe('loadConfig', () => {
   test('an identity provider turns demo mode off', () => {
     expect(isDemoMode(loadConfig({ OIDC_CLIENT_ID: 'baton' }))).toBe(false);
   });
+
+  test('the Slack app: off by default; its API https, or http to a loopback address outside production', () => {
+    expect(loadConfig({}).slack).toEqual({ apiUrl: 'https://slack.com/api' });
+    expect(
+      loadConfig({
+        SLACK_SIGNING_SECRET: 'secret',
+        SLACK_BOT_TOKEN: 'xoxb-1-2-abc',
+        SLACK_API_URL: 'http://127.0.0.1:4010/api/',
+      }).slack,
+    ).toEqual({
+      signingSecret: 'secret',
+      botToken: 'xoxb-1-2-abc',
+      apiUrl: 'http://127.0.0.1:4010/api',
+    });
+    const production = { NODE_ENV: 'production', ENCRYPTION_KEY: key, COMPANY_DOMAIN: 'acme.com' };
+    for (const env of [
+      { SLACK_API_URL: 'http://slack.example.com/api' },
+      { ...production, SLACK_API_URL: 'http://127.0.0.1:4010/api' },
+      { SLACK_API_URL: 'ftp://127.0.0.1/api' },
+      { SLACK_SIGNING_SECRET: 'secret' },
+      { SLACK_BOT_TOKEN: 'xoxp-user-token' },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(/SLACK_(API_URL|BOT_TOKEN)/);
+    }
+  });
 });

@@ -103,6 +103,7 @@ const EnvSchema = z.object({
   HANDOFF_AUTO_TRANSFER_MINUTES: z.coerce.number().int().positive().default(60),
   HANDOFF_ACK_MINUTES: z.coerce.number().int().positive().default(30),
   HANDOFF_BACKUP_MINUTES: z.coerce.number().int().min(0).default(15),
+  SHIFT_CHANGE_DELAY_SECONDS: z.coerce.number().int().positive().default(120),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|\d{1,2})$/, 'must be true, false or the number of proxy hops')
@@ -133,6 +134,17 @@ const EnvSchema = z.object({
   INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** the interface the alert email listener binds to */
   INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
+  /** issue 19: the Slack app's signing secret; set, the two Slack routes answer (decision 222) */
+  SLACK_SIGNING_SECRET: optionalString,
+  /** the Slack app's bot token (xoxb-…), for users.info */
+  SLACK_BOT_TOKEN: optionalString.pipe(
+    z
+      .string()
+      .regex(/^xoxb-[\w-]+$/, 'must be a bot token starting with xoxb-')
+      .optional(),
+  ),
+  /** Slack's Web API (tests point it at a loopback server) */
+  SLACK_API_URL: z.url('must be a URL').default('https://slack.com/api'),
 });
 
 export interface Config {
@@ -177,6 +189,8 @@ export interface Config {
   engineIntervalMs: number;
   /** the documented handoff flow's timings (specification section 9) */
   handoffTimings: HandoffFlowTimings;
+  /** how long after a rotation's first edit the people whose shifts moved are told (decision 219) */
+  shiftChangeDelayMs: number;
   /** bytes of read answers kept per process (decision 140); 0: no read cache */
   readCacheBytes: number;
   /**
@@ -190,6 +204,20 @@ export interface Config {
   testClockFile?: string;
   /** alert email intake (issue 17): where Baton listens for SMTP; null: off */
   inboundSmtp: { port: number; host: string } | null;
+  /**
+   * the Slack app (issue 19, decision 222): buttons and the /baton command answer only with a
+   * signing secret; the bot token reads who clicked (users.info) at `apiUrl`
+   */
+  slack: { signingSecret?: string; botToken?: string; apiUrl: string };
+}
+
+/** What SLACK_API_URL must be (the start-up message and the tests use it). */
+export const SLACK_API_URL_RULE =
+  'must be an https URL (plain http only to a loopback address, and never when NODE_ENV=production)';
+
+/** isLoopbackHost tells whether a URL's host name is this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
 /** Why production refuses LOCAL_LOGIN_PASSWORD (the start-up message and the tests use it). */
@@ -253,6 +281,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  BATON_TEST_CLOCK_FILE: is for tests only and needs NODE_ENV=test; remove it',
     );
   }
+  const slackApi = new URL(e.SLACK_API_URL);
+  if (
+    slackApi.protocol !== 'https:' &&
+    (isProduction || slackApi.protocol !== 'http:' || !isLoopbackHost(slackApi.hostname))
+  ) {
+    throw new ConfigError(`Invalid configuration:\n  SLACK_API_URL: ${SLACK_API_URL_RULE}`);
+  }
+  if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SLACK_BOT_TOKEN: is required with SLACK_SIGNING_SECRET (Baton reads who clicked with users.info)',
+    );
+  }
   if (e.HANDOFF_AUTO_TRANSFER_MINUTES <= e.HANDOFF_ESCALATE_MINUTES) {
     throw new ConfigError(
       'Invalid configuration:\n  HANDOFF_AUTO_TRANSFER_MINUTES: must be greater than HANDOFF_ESCALATE_MINUTES',
@@ -298,6 +338,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.INBOUND_SMTP_PORT === undefined
         ? null
         : { port: e.INBOUND_SMTP_PORT, host: e.INBOUND_SMTP_HOST },
+    slack: {
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      botToken: e.SLACK_BOT_TOKEN,
+      apiUrl: e.SLACK_API_URL.replace(/\/$/, ''),
+    },
     debugDetails: !isProduction || e.DEBUG_DETAILS === true,
     engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,
     handoffTimings: {
@@ -307,6 +352,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       acknowledgeWithinMs: e.HANDOFF_ACK_MINUTES * MINUTE,
       backupMs: e.HANDOFF_BACKUP_MINUTES * MINUTE,
     },
+    shiftChangeDelayMs: e.SHIFT_CHANGE_DELAY_SECONDS * 1000,
     trustProxy:
       e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   buildFuzzApp,
@@ -5,6 +6,7 @@ import {
   type FuzzApp,
   fuzzRoute,
   registeredRoutes,
+  writeMark,
 } from '../../tests/fuzz/endpoint-fuzz';
 import { ENDPOINT_INPUTS } from '../../tests/fuzz/inputs';
 import { createTestDatabase } from '../../tests/setup/test-database';
@@ -30,6 +32,24 @@ afterAll(async () => {
 
 test('every registered route has an input generator, and every generator a route', () => {
   expect(Object.keys(ENDPOINT_INPUTS).sort()).toEqual([...registeredRoutes(fuzz.app)].sort());
+});
+
+// fuzzRoute takes the fingerprint again only when this mark moved: a write must move it, even a
+// write that changes no value, and one rolled back.
+test(`the write mark moves with every write (${process.env.TEST_DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, async () => {
+  const mark = writeMark(fuzz.database);
+  const touch = sql`update users set name_enc = name_enc where id = ${fuzz.admin.id}`;
+  const before = await mark();
+  await fuzz.database.db.execute(touch);
+  const afterWrite = await mark();
+  expect(afterWrite).not.toBe(before);
+  await fuzz.database.db
+    .transaction(async (tx) => {
+      await tx.execute(touch);
+      throw new Error('roll back');
+    })
+    .catch(() => undefined);
+  expect(await mark()).not.toBe(afterWrite);
 });
 
 test(`every route, ${RUNS_PER_ROUTE} generated requests each (seed ${SEED})`, {

@@ -6,6 +6,8 @@ import { ConfigError, isDemoMode } from './config';
 import { DataDirLockedError } from './db/client';
 import { startEngine } from './engine/run-tick';
 import { type AlertEmailServer, startAlertEmailServer } from './modules/alerts/alert-email';
+import { createChatChannel } from './modules/destinations/chat-channel';
+import { tellFailingOwners } from './modules/destinations/destination-failures';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { startOutboxWorker } from './modules/notifications/outbox';
 
@@ -34,7 +36,19 @@ async function main() {
     db: runtime.database.db,
     cipher: runtime.cipher,
     clock: runtime.clock,
-    channels: channelsFromConfig(config),
+    channels: {
+      ...channelsFromConfig(config),
+      // Destinations' chat and webhook messages (decision 221): the owners of one failing for an
+      // hour are told at its next failure, or by the engine's destinations task.
+      chat: createChatChannel({
+        db: runtime.database.db,
+        cipher: runtime.cipher,
+        clock: runtime.clock,
+        onFailure: async (destinationId, now) => {
+          await tellFailingOwners(runtime.database.db, runtime, now, destinationId);
+        },
+      }),
+    },
     intervalMs: config.outboxIntervalMs,
     onError: (err) => app.log.error({ err }, 'outbox delivery failed'),
   });

@@ -19,4 +19,21 @@ export const access: RouteAccess[] = [
       allowed: BATON_HOLDERS,
     }),
   ),
+  {
+    method: 'POST',
+    route: '/api/rotations/:id/cover-plans',
+    url: '/api/rotations/999999/cover-plans',
+    body: {
+      coveringUserId: 1,
+      startTime: '2099-01-01T09:00:00Z',
+      endTime: '2099-01-01T17:00:00Z',
+    },
+    allowed: BATON_HOLDERS,
+  },
+  {
+    method: 'GET',
+    route: '/api/rotations/:id/cover-candidates',
+    url: '/api/rotations/999999/cover-candidates?startTime=2099-01-01T09:00:00Z&endTime=2099-01-01T17:00:00Z',
+    allowed: BATON_HOLDERS,
+  },
 ];

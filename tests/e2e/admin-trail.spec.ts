@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import Papa from 'papaparse';
@@ -46,7 +47,12 @@ async function shoot(page: Page, name: string, prepare: () => Promise<void>) {
       await prepare();
       const mode = dark ? 'dark' : 'light';
       await page.screenshot({
-        path: `test-results/admin-trail/${name}-${width}-${mode}.png`,
+        // the run's output folder: test-results/, or its shard's folder in `npm run test:e2e`
+        path: path.join(
+          test.info().project.outputDir,
+          'admin-trail',
+          `${name}-${width}-${mode}.png`,
+        ),
         fullPage: true,
       });
       const results = await new AxeBuilder({ page })

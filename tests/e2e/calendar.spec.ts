@@ -244,7 +244,7 @@ test('a coverage request: the covering member accepts it on the calendar, and th
     platformDay
       .getByRole('listitem')
       .filter({ hasText: 'Noah Nakamura' })
-      .filter({ hasText: 'Coverage' }),
+      .filter({ hasText: 'Covering Olivia Ortiz' }),
   ).toBeVisible();
   await noah.close();
 

@@ -73,8 +73,12 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
     await page.reload();
     await expect(messages.getByRole('button', { name: subject })).toBeVisible({ timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
-  // Only Ivy's own: Pat's notice of the pass is not in her inbox.
-  await expect(messages.getByRole('button')).toHaveCount(1);
+  // Only Ivy's own: Pat's notice of the pass is not in her inbox. (Being added to the rotation
+  // may also have brought her "Your on-call shifts … changed", decision 219.)
+  await expect(messages.getByRole('button', { name: subject })).toHaveCount(1);
+  await expect(
+    messages.getByRole('button', { name: `You are no longer on call for ${rotation.name}` }),
+  ).toHaveCount(0);
   await messages.getByRole('button', { name: subject }).click();
 
   // The email, rendered in a frame that runs no script, quotes the handoff notes.

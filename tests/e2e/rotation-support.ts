@@ -143,12 +143,15 @@ export async function chooseOption(
 ) {
   // Under a loaded machine a click can land while the list is still opening and be dropped (the
   // list stays open and hides the page from the accessibility tree): pick again until the select
-  // shows the option, as a person would click again.
+  // shows the option, as a person would click again. While the list is open the select itself
+  // cannot be found in a `scope` that is a dialog found by its role (the open list hides the
+  // dialog), so whether to open it is read from the list, not from the select's aria-expanded.
   const box = scope.getByLabel(label);
+  const list = page.getByRole('listbox');
   await expect(async () => {
-    if ((await box.getAttribute('aria-expanded')) !== 'true') await box.click({ timeout: 2_000 });
-    await page.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 });
-    await expect(box).toHaveAttribute('aria-expanded', 'false', { timeout: 1_000 });
+    if (!(await list.isVisible())) await box.click({ timeout: 2_000 });
+    await list.getByRole('option', { name: option, exact: true }).click({ timeout: 2_000 });
+    await expect(list).toBeHidden({ timeout: 1_000 });
     await expect(box).toContainText(option, { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
 }

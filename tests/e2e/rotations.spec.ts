@@ -31,15 +31,21 @@ async function teamNames(page: Page): Promise<string[]> {
   return labels.map((l) => (l ?? '').replace('Drag to reorder ', ''));
 }
 
-/** dragHandle drags a row's handle onto another row with the mouse, in small steps. */
-async function dragHandle(page: Page, from: Locator, to: Locator) {
+/**
+ * dragHandle drags a row's handle onto another row with the mouse, in small steps. It lets go
+ * only once dnd-kit has announced the move (`arrived`), as a person lets go once the row has
+ * moved: on a loaded machine the pointer can otherwise outrun dnd-kit's measuring frames.
+ */
+async function dragHandle(page: Page, from: Locator, to: Locator, arrived: string) {
   const start = await from.boundingBox();
   const end = await to.boundingBox();
   if (!start || !end) throw new Error('drag handle not visible');
   await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
   await page.mouse.down();
   await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2 - 8, { steps: 4 });
+  await expect(from).toHaveAttribute('aria-pressed', 'true');
   await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2 - 6, { steps: 12 });
+  await expect(page.getByText(arrived, { exact: true })).toBeAttached();
   await page.mouse.up();
 }
 
@@ -100,6 +106,7 @@ test('a manager creates a rotation, adds three members and reorders them by drag
     page,
     page.getByRole('button', { name: 'Drag to reorder Sam Sullivan' }),
     page.getByRole('button', { name: 'Drag to reorder Olivia Ortiz' }),
+    'Sam Sullivan moved to position 1 of 3.',
   );
   await expect(toast(page, 'Rotation order updated')).toBeVisible();
   await expect
@@ -112,10 +119,17 @@ test('a manager creates a rotation, adds three members and reorders them by drag
   // Move Sam back to the bottom from the keyboard: pick up, two steps down, drop.
   const samHandle = page.getByRole('button', { name: 'Drag to reorder Sam Sullivan' });
   await samHandle.focus();
-  // dnd-kit starts listening for the arrows just after the pick-up; a person types no faster.
-  for (const key of ['Space', 'ArrowDown', 'ArrowDown', 'Space']) {
+  // Each key waits until dnd-kit has taken in the one before, as a person waits to hear it: a
+  // key pressed before the pick-up (or a move) is taken in is lost on a loaded machine.
+  await page.keyboard.press('Space');
+  await expect(samHandle).toHaveAttribute('aria-pressed', 'true');
+  for (const [key, heard] of [
+    ['ArrowDown', 'Sam Sullivan moved to position 2 of 3.'],
+    ['ArrowDown', 'Sam Sullivan moved to position 3 of 3.'],
+    ['Space', 'Sam Sullivan dropped at position 3 of 3.'],
+  ] as const) {
     await page.keyboard.press(key);
-    await page.waitForTimeout(150);
+    await expect(page.getByText(heard, { exact: true })).toBeAttached();
   }
   await expect
     .poll(() => memberNamesInOrder(page, id))
@@ -535,7 +549,7 @@ test('every rotation dialog, open, has no serious or critical axe violations', a
   playwright,
   baseURL,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(420_000);
   const name = uniqueName('E2E Axe');
   const admin = await apiAs(playwright.request, baseURL ?? '', accounts.admin);
   const rotation = await createRotation(admin, name, [accounts.onCall, accounts.noah]);

@@ -433,6 +433,8 @@ test.describe('Help', () => {
   test('the Help Center is readable signed out, its search filters the articles, and no link is a dead end', async ({
     page,
   }) => {
+    // A page load per article (some 25 now): over 30 s while the other shards load the machine.
+    test.setTimeout(120_000);
     await page.goto('/help');
     await expect(page.getByRole('heading', { name: 'Help Center', level: 1 })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();

@@ -25,6 +25,8 @@ export interface Pool {
   integrationIds: number[];
   /** alert ids (the alert lists' cursor) */
   alertIds: number[];
+  /** entries of time off (issue 18) */
+  timeOffIds: number[];
   invitationTokens: string[];
   feedTokens: string[];
   /** integration keys handed out during the seed (the inbound alert routes' credential) */
@@ -62,6 +64,7 @@ const eventId: Gen = (p) => realOr(p.eventIds);
 const policyId: Gen = (p) => realOr(p.policyIds);
 const integrationId: Gen = (p) => realOr(p.integrationIds);
 const alertId: Gen = (p) => realOr(p.alertIds);
+const timeOffId: Gen = (p) => realOr(p.timeOffIds);
 /** the demo inbox's cursor: any notification id, kept or not */
 const notificationId: Gen = () => fc.integer({ min: 1, max: 10_000 });
 
@@ -206,6 +209,26 @@ const escalationPolicyFields = {
 const coverageActions = ['accept', 'decline', 'cancel'] as const;
 
 /** An integration key: mostly a real one, else one no integration has. */
+// Destinations (decision 221): made-up ids (no pool), each kind, URLs the rule accepts and refuses
+const destinationId: Gen = () => fc.integer({ min: 1, max: 50 });
+const destinationFields = {
+  kind: oneOf('slack', 'mattermost', 'discord', 'teams', 'webhook', 'irc'),
+  url: oneOf(
+    'https://hooks.slack.com/services/T0/B0/fuzz',
+    'http://127.0.0.1:9/hook',
+    'http://example.com/hook',
+    'ftp://example.com/hook',
+    '',
+  ),
+  events: () =>
+    fc.array(
+      fc.constantFrom('handoff', 'cover', 'incident.raised', 'digest', 'time-off', 'birthday'),
+      { maxLength: 4 },
+    ),
+  digestTime: oneOf('09:00', '23:59', '24:00', ''),
+  digestTimeZone: timeZone,
+};
+
 const integrationKey: Gen = (p) =>
   fc.oneof(
     {
@@ -291,6 +314,14 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     },
   },
   'GET /api/users/:id': { params: { id: userId } },
+  // Time off (issue 18, decision 217)
+  'GET /api/users/:id/time-off': { params: { id: userId } },
+  'POST /api/users/:id/time-off': {
+    params: { id: userId },
+    body: { startTime: isoInstant, endTime: isoInstant, note: paragraph },
+  },
+  'DELETE /api/users/:id/time-off/:entryId': { params: { id: userId, entryId: timeOffId } },
+  'GET /api/time-off/warnings': { query: { rotationId } },
   'DELETE /api/users/:id': { params: { id: otherUserId } },
   'PATCH /api/admin/users/:id/roles': {
     params: { id: otherUserId },
@@ -361,6 +392,20 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
       notes: paragraph,
     },
   },
+  'POST /api/rotations/:id/cover-plans': {
+    params: byRotation,
+    body: {
+      requesterId: userId,
+      coveringUserId: userId,
+      startTime: isoInstant,
+      endTime: isoInstant,
+      notes: paragraph,
+    },
+  },
+  'GET /api/rotations/:id/cover-candidates': {
+    params: byRotation,
+    query: { startTime: isoInstant, endTime: isoInstant, requesterId: userId },
+  },
   'POST /api/rotations/:id/page': {
     params: byRotation,
     body: { message: paragraph, urgency: oneOf('low', 'medium', 'high') },
@@ -395,6 +440,12 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/rotations/:id/pages': { params: byRotation, query: { limit, before: pageId } },
   'GET /api/user/pages': {},
   'GET /api/user/page-delivery-failures': {},
+  'GET /api/user/shift-notices': {},
+  // The live stream (decision 220): in process it answers its opening and ends.
+  'GET /api/events': { query: { lastEventId: () => fc.integer({ min: 0, max: 100_000 }) } },
+  'POST /api/user/shift-notices/:id/dismiss': {
+    params: { id: () => fc.integer({ min: 1, max: 60 }) },
+  },
   'POST /api/pages/:id/acknowledge': { params: { id: pageId } },
   'POST /api/pages/:id/resolve': { params: { id: pageId } },
   // Escalation policies
@@ -420,6 +471,30 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   },
   'GET /api/integrations/:id/alerts': { params: { id: integrationId }, query: { before: alertId } },
   'GET /api/incidents/:id/alerts': { params: { id: pageId }, query: { before: alertId } },
+  'GET /api/destinations': {
+    query: {
+      rotationId,
+      escalationPolicyId: policyId,
+      integrationId,
+      kind: destinationFields.kind,
+    },
+  },
+  'POST /api/destinations': {
+    body: { rotationId, escalationPolicyId: policyId, integrationId, ...destinationFields },
+  },
+  'GET /api/destinations/:id': { params: { id: destinationId } },
+  'PATCH /api/destinations/:id': {
+    params: { id: destinationId },
+    body: {
+      url: destinationFields.url,
+      events: destinationFields.events,
+      digestTime: destinationFields.digestTime,
+      digestTimeZone: timeZone,
+    },
+  },
+  'DELETE /api/destinations/:id': { params: { id: destinationId } },
+  'POST /api/destinations/:id/test': { params: { id: destinationId } },
+  'GET /api/destinations/:id/deliveries': { params: { id: destinationId } },
   // Incidents: the reads and notes (decision 205); a page is an incident, so its ids are pages'
   'GET /api/incidents': {
     query: {
@@ -470,6 +545,19 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
       To: () => fc.constant('+15550000000'),
       Body: () => fc.oneof(fc.constantFrom('4821', '4821R', ' 0000 r ', 'help'), fc.string()),
       MessageSid: () => fc.constant('SM0123456789abcdef0123456789abcdef'),
+    },
+  },
+  // The Slack app (decision 222): off in the fuzz app (no SLACK_SIGNING_SECRET), so 404 or 401
+  'POST /api/slack/interactions': {
+    body: {
+      payload: () => fc.oneof(fc.constantFrom('{}', '{"type":"block_actions"}'), fc.string()),
+    },
+  },
+  'POST /api/slack/commands': {
+    body: {
+      command: () => fc.constant('/baton'),
+      text: () => fc.oneof(fc.constantFrom('', 'help', 'who Payments'), fc.string()),
+      user_id: () => fc.constantFrom('U0TEST', 'bad id', ''),
     },
   },
   // Inbound alerts (issue 17, decision 211): the integration key is the credential

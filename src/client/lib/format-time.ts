@@ -127,6 +127,18 @@ export function formatDay(day: { year: number; month: number; day: number }): st
   );
 }
 
+/**
+ * fromLocalInput returns the instant a datetime-local value names in `timeZone`, or null when it
+ * is not one. The input itself has no zone: the browser would read it in its own.
+ */
+export function fromLocalInput(value: string, timeZone: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number);
+  const at = new TZDate(year, month - 1, day, hour, minute, timeZone);
+  return Number.isNaN(at.getTime()) ? null : new Date(at.getTime());
+}
+
 /** toLocalInput returns an instant as a datetime-local input value in `timeZone` (minutes). */
 export const toLocalInput = (date: Date, timeZone: string) =>
   format(new TZDate(date.getTime(), timeZone), "yyyy-MM-dd'T'HH:mm");

@@ -16,6 +16,8 @@ import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
 import { auditReasonCtx, pageMessageOf } from '../modules/paging/page-message';
 import { pageRotation } from '../modules/rotations/rotation-service';
+import { timeOffNoteCtx } from '../modules/time-off/time-off-repository';
+import { addTimeOff } from '../modules/time-off/time-off-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
 import { secretsPath } from '../secrets';
@@ -153,6 +155,12 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       ],
       payload: 'summary=Sealed+alert',
     });
+    // Time off with its note (issue 18), recorded as a person records it.
+    await addTimeOff(runtime, toUser(admin!, runtime.cipher), admin!.id, {
+      startTime: '2026-11-09T00:00:00Z',
+      endTime: '2026-11-13T00:00:00Z',
+      note: 'Sealed time off note',
+    });
   } finally {
     await runtime.database.close();
   }
@@ -229,6 +237,14 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       [null, 'Clear page text'],
       [null, 'Sealed alert'],
     ]);
+    // The time off's note opens with the new key alone.
+    const [away] = await selectRows<{ id: number; value: string }>(
+      database.db,
+      sql`select id, note_enc as value from time_off`,
+    );
+    expect(cipher.decrypt(away.value, timeOffNoteCtx(Number(away.id)))).toBe(
+      'Sealed time off note',
+    );
     // Sign-in lookups work under the new key: the blind index was recomputed.
     const admin = await findUserRowByEmail(database.db, cipher, 'avery.admin@example.com');
     expect(admin && toUser(admin, cipher).name).toBe('Avery Admin');

@@ -25,6 +25,8 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'integrations', column: 'signing_secret_enc', field: 'signing_secret' },
   { table: 'alerts', column: 'event_enc', field: 'event' },
   { table: 'alerts', column: 'payload_enc', field: 'payload' },
+  // A person's time off: its note (issue 18, decision 217)
+  { table: 'time_off', column: 'note_enc', field: 'note' },
 ] as const;
 
 /**

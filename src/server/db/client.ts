@@ -35,6 +35,21 @@ export interface Database {
    * whose data directory it locks): an unchanged count then means unchanged data (decision 141).
    */
   changeCount?: () => number;
+  /**
+   * listen subscribes to a NOTIFY channel (the live stream's change feed, decision 220) and
+   * resolves once subscribed. PGlite delivers in process; PostgreSQL through one dedicated
+   * connection, which reconnects after a loss and then calls `onReconnect` (what was sent while
+   * it was down is lost). The answer unsubscribes.
+   */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
+}
+
+export interface ListenHandlers {
+  onNotify(payload: string): void;
+  /** PostgreSQL: the connection came back after a loss; notifications in between are lost */
+  onReconnect?(): void;
+  /** PostgreSQL: the connection was lost (it is being re-established) */
+  onLost?(err: unknown): void;
 }
 
 export interface OpenOptions {
@@ -204,6 +219,10 @@ export function wrapPglite(
     ping: async () => {
       await client.query('select 1');
     },
+    listen: async (channel, handlers) => {
+      const unsubscribe = await client.listen(channel, (payload) => handlers.onNotify(payload));
+      return unsubscribe;
+    },
     migrate: async () => {
       await migratePglite(db as never, { migrationsFolder: migrationsFolder() });
     },
@@ -248,6 +267,7 @@ export function openPostgres(url: string, options: OpenOptions & { max?: number 
     ping: async () => {
       await pool.query('select 1');
     },
+    listen: (channel, handlers) => listenPostgres(url, channel, handlers),
     migrate: async () => {
       // Several instances may start at once: one migrates while the others wait on the lock.
       // Neither that wait nor a long migration is cut short by the time-outs (decision 168).
@@ -267,6 +287,85 @@ export function openPostgres(url: string, options: OpenOptions & { max?: number 
     close: async () => {
       await pool.end();
     },
+  };
+}
+
+/** how long a lost LISTEN connection waits before each new attempt: 0.5 s doubling to 10 s */
+const LISTEN_RETRY_MS = { first: 500, max: 10_000 };
+
+/**
+ * listenPostgres holds one connection of its own (a pooled one would be handed back and lose
+ * its LISTEN) that LISTENs on the channel. When it is lost it tries again, 0.5 s doubling to
+ * 10 s, and after it is back calls `onReconnect`: what was notified in between is lost, so the
+ * listener must assume anything changed. It resolves after the first LISTEN, or rejects.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+  let stopped = false;
+  let current: pg.Client | null = null;
+  let retry: NodeJS.Timeout | null = null;
+  let delay = LISTEN_RETRY_MS.first;
+
+  const connect = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    client.on('notification', (msg) => {
+      if (msg.channel === channel && msg.payload !== undefined) handlers.onNotify(msg.payload);
+    });
+    let lost = false;
+    const onLoss = (err?: unknown) => {
+      if (lost) return;
+      lost = true;
+      if (current === client) current = null;
+      client.end().catch(() => {});
+      if (stopped) return;
+      handlers.onLost?.(err);
+      scheduleRetry();
+    };
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${channel}`);
+    } catch (err) {
+      lost = true;
+      await client.end().catch(() => {});
+      throw err;
+    }
+    client.on('error', onLoss);
+    client.on('end', () => onLoss());
+    current = client;
+    delay = LISTEN_RETRY_MS.first;
+  };
+
+  const scheduleRetry = () => {
+    retry = setTimeout(async () => {
+      retry = null;
+      if (stopped) return;
+      try {
+        await connect();
+        if (stopped) {
+          await current?.end().catch(() => {});
+          return;
+        }
+        handlers.onReconnect?.();
+      } catch (err) {
+        handlers.onLost?.(err);
+        delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+        scheduleRetry();
+      }
+    }, delay);
+    retry.unref();
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (retry) clearTimeout(retry);
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
   };
 }
 

@@ -9,7 +9,9 @@ type TableWithSerial =
   | 'pages'
   | 'rotations'
   | 'integrations'
-  | 'alerts';
+  | 'alerts'
+  | 'time_off'
+  | 'destinations';
 
 /**
  * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their

@@ -231,10 +231,41 @@ export const coverageRequests = pgTable(
     status: text('status').notNull().default('pending'),
     createdAt: createdAt(),
     respondedAt: ts('responded_at'),
+    /**
+     * Who arranged the cover for the requester (a manager or administrator, issue 18): such cover
+     * is accepted when made. Null when the requester asked for it themself.
+     */
+    arrangedById: integer('arranged_by_id').references(() => users.id, { onDelete: 'set null' }),
   },
   (t) => [
     check('coverage_requests_end_after_start', sql`${t.endAt} > ${t.startAt}`),
     index('coverage_requests_rotation_idx').on(t.rotationId, t.startAt),
+  ],
+);
+
+/**
+ * A person's time off (issue 18): a fixed rotation's shift that overlaps it goes to the next member
+ * who is available. The note is personal: sealed with the field cipher, bound to
+ * (time_off, note, id).
+ */
+export const timeOff = pgTable(
+  'time_off',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startAt: ts('start_at').notNull(),
+    endAt: ts('end_at').notNull(),
+    noteEnc: text('note_enc'),
+    /** who recorded it: the person, a manager of one of their rotations, or an administrator */
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check('time_off_end_after_start', sql`${t.endAt} > ${t.startAt}`),
+    index('time_off_user_idx').on(t.userId, t.startAt),
+    index('time_off_end_idx').on(t.endAt),
   ],
 );
 
@@ -298,9 +329,7 @@ export const pages = pgTable(
     integrationId: integer('integration_id').references(() => integrations.id, {
       onDelete: 'set null',
     }),
-    /** distinct alert events received for it (a repeat of the same event is not counted) */
-    alertCount: integer('alert_count').notNull().default(0),
-    lastAlertAt: ts('last_alert_at'),
+    // Its count of distinct alerts is counted from `alerts` (countIncidentAlerts, decision 216).
     /** the integration's "alert storm" incident: distinct alerts past its per-minute limit */
     storm: boolean('storm').notNull().default(false),
   },
@@ -410,7 +439,7 @@ export const notifications = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    /** email or sms */
+    /** email, sms, or chat (a destination's chat or webhook message) */
     channel: text('channel').notNull(),
     kind: text('kind').notNull(),
     /** encrypted JSON { to, subject, text, html } */
@@ -429,13 +458,24 @@ export const notifications = pgTable(
     failedAt: ts('failed_at'),
     /** the page it is about, if any: a failure shows in that page's history (decision 163) */
     pageId: integer('page_id').references(() => pages.id, { onDelete: 'set null' }),
+    /** a chat or webhook message's destination (channel chat, decision 221) */
+    destinationId: integer('destination_id').references(() => destinations.id, {
+      onDelete: 'cascade',
+    }),
   },
   (t) => [
     uniqueIndex('notifications_dedupe_key_key').on(t.dedupeKey),
     index('notifications_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('notifications_failed_idx').on(t.failedAt).where(sql`${t.status} = 'failed'`),
     index('notifications_page_idx').on(t.pageId).where(sql`${t.pageId} is not null`),
-    check('notifications_channel_check', sql`${t.channel} in ('email', 'sms')`),
+    index('notifications_destination_idx')
+      .on(t.destinationId, t.createdAt)
+      .where(sql`${t.destinationId} is not null`),
+    check('notifications_channel_check', sql`${t.channel} in ('email', 'sms', 'chat')`),
+    check(
+      'notifications_destination_check',
+      sql`(${t.channel} = 'chat') = (${t.destinationId} is not null)`,
+    ),
   ],
 );
 
@@ -628,5 +668,142 @@ export const alertKeys = pgTable(
   (t) => [
     primaryKey({ columns: [t.integrationId, t.dedupKeyHash] }),
     index('alert_keys_page_idx').on(t.pageId).where(sql`${t.resolvedAt} is null`),
+  ],
+);
+
+/** A shift as a shift-change baseline keeps it (ISO instants). */
+export interface StoredShift {
+  userId: number;
+  start: string;
+  end: string;
+}
+
+/** One change of a person's shift, as a shift notice keeps it (ISO instants). */
+export interface StoredShiftChange {
+  kind: 'moved' | 'added' | 'removed';
+  before: { start: string; end: string } | null;
+  after: { start: string; end: string } | null;
+}
+
+/**
+ * "Your shift moved" (issue 18, decision 219): a rotation's projected shifts for the coming 8
+ * weeks, kept at its first change (before it applied), until `due_at` (2 minutes later) when the
+ * engine compares them with the projection then and tells each person whose shifts changed. One
+ * row per rotation: changes while it waits are told with it. User ids and times only, in clear.
+ */
+export const shiftBaselines = pgTable(
+  'shift_baselines',
+  {
+    id: serial('id').primaryKey(),
+    rotationId: integer('rotation_id')
+      .notNull()
+      .references(() => rotations.id, { onDelete: 'cascade' }),
+    takenAt: ts('taken_at').notNull(),
+    dueAt: ts('due_at').notNull(),
+    shifts: jsonb('shifts').$type<StoredShift[]>().notNull(),
+  },
+  (t) => [
+    uniqueIndex('shift_baselines_rotation_key').on(t.rotationId),
+    index('shift_baselines_due_idx').on(t.dueAt),
+  ],
+);
+
+/**
+ * A person's in-app notice that their shifts in a rotation changed (decision 219), shown on the
+ * dashboard until they dismiss it. The changes are written in words when read, in the reader's
+ * zone. `event_key` is the outbox event it goes with: once per person and event.
+ */
+export const shiftNotices = pgTable(
+  'shift_notices',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    rotationId: integer('rotation_id')
+      .notNull()
+      .references(() => rotations.id, { onDelete: 'cascade' }),
+    eventKey: text('event_key').notNull(),
+    changes: jsonb('changes').$type<StoredShiftChange[]>().notNull(),
+    createdAt: createdAt(),
+    dismissedAt: ts('dismissed_at'),
+  },
+  (t) => [
+    uniqueIndex('shift_notices_user_event_key').on(t.userId, t.eventKey),
+    index('shift_notices_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * What changed, for the live stream (issue 19, decision 220): one row per change, written in the
+ * transaction that made it, so it is seen at commit and not before; its id is the stream's event
+ * id, the same on every instance. It names what changed by kind and id, nothing personal. Kept
+ * for ten minutes, for browsers that reconnect with `Last-Event-ID`.
+ */
+export const changeEvents = pgTable(
+  'change_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** rotation, handoff, incident, coverage, user, ... (shared/contracts/live-events.ts) */
+    kind: text('kind').notNull(),
+    entityId: integer('entity_id'),
+    /** the rotation the change belongs to, when it belongs to one */
+    rotationId: integer('rotation_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('change_events_created_idx').on(t.createdAt)],
+);
+
+/**
+ * Where Baton posts what happens (issue 19, decision 221): a chat webhook (Slack, Mattermost,
+ * Discord, Microsoft Teams Workflows) or a signed generic webhook, for one rotation, escalation
+ * policy or integration. The URL (a credential in itself) and the webhook's signing secret are
+ * sealed; `url_hint` tells destinations apart on the screen. Messages go through the outbox
+ * (`notifications` rows with channel `chat` and this `destination_id`).
+ */
+export const destinations = pgTable(
+  'destinations',
+  {
+    id: serial('id').primaryKey(),
+    /** slack, mattermost, discord, teams or webhook */
+    kind: text('kind').notNull(),
+    /** sealed, bound to (destinations, url, id) */
+    urlEnc: text('url_enc').notNull(),
+    /** the host and the URL's last four characters, e.g. hooks.slack.com …Xy12 */
+    urlHint: text('url_hint').notNull(),
+    /** a webhook's Standard Webhooks secret (whsec_…), sealed, bound to (destinations, secret, id) */
+    secretEnc: text('secret_enc'),
+    rotationId: integer('rotation_id').references(() => rotations.id, { onDelete: 'cascade' }),
+    escalationPolicyId: integer('escalation_policy_id').references(() => escalationPolicies.id, {
+      onDelete: 'cascade',
+    }),
+    integrationId: integer('integration_id').references(() => integrations.id, {
+      onDelete: 'cascade',
+    }),
+    /** what to post: handoff, cover, incident.raised, ... digest */
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** the daily digest's local time (HH:MM) and zone, when `events` has digest */
+    digestTime: text('digest_time'),
+    digestTimeZone: text('digest_time_zone'),
+    /** the first failed delivery of an unbroken run of failures; null once one is delivered */
+    failingSince: ts('failing_since'),
+    /** when the owners were told it has failed for an hour (once per run of failures) */
+    failingToldAt: ts('failing_told_at'),
+    lastDeliveredAt: ts('last_delivered_at'),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('destinations_rotation_idx').on(t.rotationId),
+    index('destinations_policy_idx').on(t.escalationPolicyId),
+    index('destinations_integration_idx').on(t.integrationId),
+    check(
+      'destinations_kind_check',
+      sql`${t.kind} in ('slack', 'mattermost', 'discord', 'teams', 'webhook')`,
+    ),
+    check(
+      'destinations_target_check',
+      sql`num_nonnulls(${t.rotationId}, ${t.escalationPolicyId}, ${t.integrationId}) = 1`,
+    ),
   ],
 );

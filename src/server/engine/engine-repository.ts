@@ -2,6 +2,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import { KINDS_HANDLING_A_BOUNDARY } from '../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../shared/domain/roles';
 import { canHoldBaton } from '../../shared/domain/rotation';
+import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../db/client';
 import { rotations } from '../db/schema';
 import type { RotationRow } from '../modules/rotations/rotation-repository';
@@ -46,6 +47,10 @@ export interface FixedFlowRow {
   members: EngineMember[];
   /** when the holder last changed in a way that handles a boundary */
   lastHandoffAt: Date | null;
+  /** that handoff's giver and receiver (previousHolderOf, decision 217) */
+  lastHandoff: { fromUserId: number | null; toUserId: number | null } | null;
+  /** the members' time off from the shift before the pending boundary on (decision 217) */
+  timeOff: AwayWindow[];
   /** a coverage window is running: the covering member holds the baton, the flow waits */
   coverageActive: boolean;
 }
@@ -74,6 +79,17 @@ const toEngineMember = (m: RawMember): EngineMember => ({
   canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
   reminderMinutes: m.reminderMinutes,
 });
+
+/**
+ * The time off of rotation `r`'s members that ends after the shift before its pending boundary
+ * begins (TIME_OFF_LOOKBACK_MS), as a JSON array of RawWindow (a select-list item).
+ */
+const membersTimeOff = sql`coalesce((select json_agg(json_build_object('userId', t.user_id,
+      'start', t.start_at, 'end', t.end_at) order by t.start_at, t.id)
+    from time_off t
+   where t.user_id in (select m.user_id from rotation_members m where m.rotation_id = r.id)
+     and t.end_at > r.next_handoff_at - ${TIME_OFF_LOOKBACK_MS / 1000}::int * interval '1 second'),
+  '[]'::json)`;
 
 const boundaryKinds = sql.join(
   KINDS_HANDLING_A_BOUNDARY.map((k) => sql`${k}`),
@@ -118,6 +134,8 @@ export async function listFixedFlowRows(
     nextHandoffAt: Date | string;
     members: RawMember[] | string;
     lastHandoffAt: Date | string | null;
+    lastHandoff: { fromUserId: number | null; toUserId: number | null } | string | null;
+    timeOff: RawWindow[] | string;
     coverageActive: boolean;
   }>(
     db,
@@ -127,6 +145,11 @@ export async function listFixedFlowRows(
                ${membersOfRotation} as members,
                (select max(h.occurred_at) from handoffs h
                  where h.rotation_id = r.id and h.kind in (${boundaryKinds})) as "lastHandoffAt",
+               (select json_build_object('fromUserId', h.from_user_id, 'toUserId', h.to_user_id)
+                  from handoffs h
+                 where h.rotation_id = r.id and h.kind in (${boundaryKinds})
+                 order by h.occurred_at desc, h.id desc limit 1) as "lastHandoff",
+               ${membersTimeOff} as "timeOff",
                exists (select 1 from coverage_requests c
                         where c.rotation_id = r.id and c.status = 'active') as "coverageActive"
           from rotations r
@@ -137,6 +160,12 @@ export async function listFixedFlowRows(
     ...r,
     nextHandoffAt: asDate(r.nextHandoffAt) as Date,
     lastHandoffAt: asDate(r.lastHandoffAt),
+    lastHandoff: typeof r.lastHandoff === 'string' ? JSON.parse(r.lastHandoff) : r.lastHandoff,
+    timeOff: jsonArray(r.timeOff).map((w) => ({
+      userId: w.userId,
+      start: new Date(w.start),
+      end: new Date(w.end),
+    })),
     members: jsonArray(r.members).map(toEngineMember),
   }));
 }

@@ -9,7 +9,10 @@ import {
   planHandoffFlow,
   stepTime,
 } from '../../shared/domain/handoff-flow';
+import { previousHolderOf } from '../../shared/domain/rotation';
 import type { Database } from '../db/client';
+import { postToDestinations } from '../modules/destinations/destination-events';
+import { handoffChatMessage } from '../modules/destinations/destination-messages';
 import { insertKeyedHandoffs, type NewHandoff } from '../modules/handoffs/handoff-repository';
 import {
   autoTransferAwayMessage,
@@ -72,6 +75,8 @@ function flowPlanOf(row: FixedFlowRow, now: Date, t: HandoffFlowTimings): FlowEf
       lastHandoffAt: row.lastHandoffAt,
       memberIds: eligible.map((m) => m.userId),
       holderId: row.holderUserId,
+      previousHolderId: previousHolderOf(row.lastHandoff, row.holderUserId),
+      timeOff: row.timeOff,
       noticeLeadMs,
     },
     now,
@@ -267,6 +272,32 @@ async function runFlows(
       return noticeInputs(deps, { id: w.row.id, name: w.row.name }, notices);
     });
     if (inputs.length > 0) await enqueueNotifications(tx, deps.cipher, now, inputs);
+    // Automatic transfers are handoffs for the rotations' chat and webhook destinations (221).
+    for (const w of writes) {
+      const last = w.transfers.at(-1);
+      const handoffId = last ? recorded.get(last.effectKey) : undefined;
+      if (!last || handoffId === undefined) continue;
+      const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
+      await postToDestinations(
+        tx,
+        deps,
+        now,
+        { rotationId: w.row.id },
+        'handoff',
+        `handoff:${handoffId}`,
+        (c) =>
+          handoffChatMessage({
+            ...c,
+            at: now,
+            handoffId,
+            rotation: { id: w.row.id, name: w.row.name },
+            fromName: nameOf(last.fromUserId),
+            toName: nameOf(last.toUserId) ?? 'A member',
+            notes: null,
+            how: 'scheduled',
+          }),
+      );
+    }
     return plans.flatMap(({ row, plan }) => noticesWrittenBy(row.id, plan, t));
   });
 }

@@ -4,6 +4,8 @@ import {
   type ScheduleNotice,
 } from '../../shared/domain/handoff-flow';
 import { nextScheduleTransition, scheduleTransitions, windowAt } from '../../shared/domain/shifts';
+import { postToDestinations } from '../modules/destinations/destination-events';
+import { handoffChatMessage } from '../modules/destinations/destination-messages';
 import { insertKeyedHandoff } from '../modules/handoffs/handoff-repository';
 import {
   batonArrivedMessage,
@@ -118,6 +120,28 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
       });
     }
     await sendNotices(tx, deps, now, { id: rotationId, name: rotation.name }, notices);
+    if (toId !== null) {
+      // The rotation's chat and webhook destinations hear of the handoff (decision 221).
+      await postToDestinations(
+        tx,
+        deps,
+        now,
+        { rotationId },
+        'handoff',
+        `handoff:${handoffId}`,
+        (c) =>
+          handoffChatMessage({
+            ...c,
+            at: now,
+            handoffId,
+            rotation: { id: rotationId, name: rotation.name },
+            fromName: fromId === null ? null : (people.get(fromId)?.name ?? null),
+            toName: people.get(toId)?.name ?? 'A member',
+            notes: null,
+            how: 'scheduled',
+          }),
+      );
+    }
   });
 }
 

@@ -1,4 +1,8 @@
+import { destinationsTask } from '../modules/destinations/destination-digest';
 import { incidentTimersTask } from '../modules/incidents/incident-timers';
+import { changeLogTask } from '../modules/live/change-log-task';
+import { shiftChangesTask } from '../modules/shift-changes/shift-changes';
+import { timeOffNoticesTask } from '../modules/time-off/time-off-notices';
 import { acknowledgementsTask } from './acknowledgements';
 import { coverageWindowsTask } from './coverage-windows';
 import type { EngineTask } from './engine-task';
@@ -9,7 +13,10 @@ import { scheduledRotationsTask, scheduleNoticesTask } from './scheduled-rotatio
  * ENGINE_TASKS run in this order on every tick: coverage windows first (they decide who holds
  * the baton while they run), then fixed rotations' handoff flow, scheduled rotations' changes
  * and the notices before the coming ones, missed acknowledgements (they read the handoffs the
- * others just made), and the incidents' escalation last (it reads who holds the baton now).
+ * others just made), the people whose shifts an edit moved (decision 219), the incidents'
+ * escalation (it reads who holds the baton now), and last the notices of gaps and collisions
+ * that time off makes (decision 217), destinations' daily digests and failing notices
+ * (decision 221), and keeping the live stream's change log to its ten minutes (decision 220).
  */
 export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'coverage windows', run: coverageWindowsTask },
@@ -17,5 +24,9 @@ export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'scheduled rotations', run: scheduledRotationsTask },
   { name: 'scheduled notices', run: scheduleNoticesTask },
   { name: 'acknowledgements', run: acknowledgementsTask },
+  { name: 'shift changes', run: shiftChangesTask },
   { name: 'incident escalation', run: incidentTimersTask },
+  { name: 'time-off notices', run: timeOffNoticesTask },
+  { name: 'destinations', run: destinationsTask },
+  { name: 'change log', run: changeLogTask },
 ];

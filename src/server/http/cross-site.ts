@@ -45,12 +45,14 @@ function carriesBearerToken(_req: FastifyRequest): boolean {
 
 /**
  * The routes a provider calls, authenticated by the provider's own signature of the request, not
- * by a cookie (decision 201): each route, the header that carries its signature. A provider's
+ * by a cookie (decisions 201, 222): each route, the header that carries its signature. A provider's
  * server sends no Origin; a browser cannot send these headers to another site without asking
  * first (CORS), and Baton answers no such question.
  */
 export const SIGNED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/api/twilio/sms', 'x-twilio-signature'],
+  ['/api/slack/interactions', 'x-slack-signature'],
+  ['/api/slack/commands', 'x-slack-signature'],
 ]);
 
 export const SIGNATURE_REQUIRED = 'Request refused: this address accepts only signed requests.';

@@ -1,13 +1,12 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { type ErrorCode, ErrorCodes } from '../../shared/contracts/errors';
 import type { Config } from '../config';
 
-/** helmetOptions: the security headers of every answer (@fastify/helmet's options). */
-export function helmetOptions(config: Pick<Config, 'isProduction'>): FastifyHelmetOptions {
+/** helmetOptions: the security headers of every answer, as helmet's options. */
+export function helmetOptions(config: Pick<Config, 'isProduction'>): HelmetOptions {
   return {
     contentSecurityPolicy: {
       directives: {
@@ -32,11 +31,12 @@ export function helmetOptions(config: Pick<Config, 'isProduction'>): FastifyHelm
 }
 
 /**
- * securityHeaders returns the headers helmet sets with these options, computed once, for the
- * answers that never reach Fastify's hooks (decision 162): Node's own 431 and 400 to a request
- * it cannot parse, and Fastify's router's 414 and 400 for an address it will not route.
+ * securityHeaders returns the headers helmet sets with these options, computed once (decision
+ * 216): every answer carries them, set by one hook, and so do the answers that never reach
+ * Fastify's hooks (decision 162): Node's own 431 and 400 to a request it cannot parse, and
+ * Fastify's router's 414 and 400 for an address it will not route.
  */
-export function securityHeaders(options: FastifyHelmetOptions): Record<string, string> {
+export function securityHeaders(options: HelmetOptions): Record<string, string> {
   const headers: Record<string, string> = {};
   const collector = {
     setHeader: (name: string, value: string | number | readonly string[]) => {
@@ -48,8 +48,7 @@ export function securityHeaders(options: FastifyHelmetOptions): Record<string, s
     getHeader: (name: string) => headers[name.toLowerCase()],
   };
   let failed: unknown;
-  // The same helmet @fastify/helmet runs; its types are a second copy of helmet's.
-  helmet(options as unknown as HelmetOptions)(
+  helmet(options)(
     {} as http.IncomingMessage,
     collector as unknown as http.ServerResponse,
     (err?: unknown) => {

@@ -60,6 +60,8 @@ export const ADMIN_ACTION_LABELS = {
   'invitation.deleted': 'Deleted an invitation',
   'user.deleted': 'Deleted a user',
   'user.roles_changed': 'Changed roles',
+  'user.time_off_added': 'Recorded time off',
+  'user.time_off_removed': 'Removed time off',
   'rotation.created': 'Created a rotation',
   'rotation.updated': 'Edited a rotation',
   'rotation.deleted': 'Deleted a rotation',
@@ -81,6 +83,9 @@ export const ADMIN_ACTION_LABELS = {
   'integration.updated': 'Edited an integration',
   'integration.key_regenerated': 'Regenerated an integration key',
   'integration.deleted': 'Deleted an integration',
+  'destination.created': 'Added a chat or webhook destination',
+  'destination.updated': 'Edited a chat or webhook destination',
+  'destination.deleted': 'Deleted a chat or webhook destination',
 } as const satisfies Record<string, string>;
 export type AdminAction = keyof typeof ADMIN_ACTION_LABELS;
 export const ADMIN_ACTIONS = Object.keys(ADMIN_ACTION_LABELS) as AdminAction[];

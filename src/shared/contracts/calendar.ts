@@ -34,8 +34,19 @@ export const CalendarShiftSchema = z.object({
   end: z.string(),
   /** history: recorded; rotation / schedule: projected; coverage: an accepted coverage window */
   source: z.enum(SHIFT_SOURCES),
+  /** coverage ahead: whose shift the window covers (decision 218) */
+  coveredUserId: z.number().int().optional(),
 });
 export type CalendarShift = z.infer<typeof CalendarShiftSchema>;
+
+/** A stretch of a fixed rotation nobody available holds: every member is away (decision 217). */
+export const CalendarGapSchema = z.object({
+  /** ISO */
+  start: z.string(),
+  /** ISO */
+  end: z.string(),
+});
+export type CalendarGap = z.infer<typeof CalendarGapSchema>;
 
 export const CalendarRotationSchema = z.object({
   id: z.number().int(),
@@ -45,14 +56,31 @@ export const CalendarRotationSchema = z.object({
   suspended: z.boolean(),
   timeZone: z.string(),
   shifts: z.array(CalendarShiftSchema),
+  /** the projection's gaps in the span, from now on (issue 18) */
+  gaps: z.array(CalendarGapSchema),
 });
 export type CalendarRotation = z.infer<typeof CalendarRotationSchema>;
 
-/** CalendarSchema is GET /api/calendar: every rotation's shifts in the span, and the people in them. */
+/** A stretch of a member's time off, as the calendar shows it (no note: that is personal). */
+export const CalendarTimeOffSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  /** ISO */
+  start: z.string(),
+  /** ISO */
+  end: z.string(),
+});
+export type CalendarTimeOff = z.infer<typeof CalendarTimeOffSchema>;
+
+/**
+ * CalendarSchema is GET /api/calendar: every rotation's shifts (and gaps) in the span, the time
+ * off of their members that overlaps it (issue 18), and the people in them.
+ */
 export const CalendarSchema = z.object({
   from: z.string(),
   to: z.string(),
   rotations: z.array(CalendarRotationSchema),
+  timeOff: z.array(CalendarTimeOffSchema),
   people: z.array(PersonSchema),
 });
 export type Calendar = z.infer<typeof CalendarSchema>;

@@ -22,6 +22,8 @@ export const CoverageRequestViewSchema = z.object({
   status: z.string(),
   createdAt: z.string(),
   respondedAt: z.string().nullable(),
+  /** who arranged it for the requester (a manager or administrator), or null: decision 218 */
+  arrangedBy: PersonSchema.nullable().optional(),
 });
 export type CoverageRequestView = z.infer<typeof CoverageRequestViewSchema>;
 

@@ -204,8 +204,8 @@ export const TimelineEventSchema = z.object({
   /** escalated, reassigned: the reason typed; note: the note's text */
   reason: z.string().nullable().optional(),
   text: z.string().optional(),
-  /** acknowledged, resolved: in the app, by the email's link, by SMS reply, by an integration */
-  via: z.enum(['app', 'link', 'sms', 'integration']).optional(),
+  /** acknowledged, resolved: in the app, by the email's link, by SMS reply, by an integration, from Slack */
+  via: z.enum(['app', 'link', 'sms', 'integration', 'slack']).optional(),
   automatic: z.boolean().optional(),
   /** raised, acknowledged, resolved, alert: the integration that did it (issue 17), by name */
   source: z.string().optional(),

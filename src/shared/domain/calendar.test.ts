@@ -92,6 +92,28 @@ describe('history and coverage', () => {
     ]);
   });
 
+  test('a window that names whose shift it covers says so on its shift (decision 218)', () => {
+    const shifts = overlayCoverage(
+      [
+        {
+          userId: 1,
+          start: at('2026-03-01T00:00:00Z'),
+          end: at('2026-03-08T00:00:00Z'),
+          source: 'rotation',
+        },
+      ],
+      [
+        {
+          userId: 2,
+          requesterId: 1,
+          start: at('2026-03-03T00:00:00Z'),
+          end: at('2026-03-04T00:00:00Z'),
+        },
+      ],
+    );
+    expect(shifts.map((s) => s.coveredUserId)).toEqual([undefined, 1, undefined]);
+  });
+
   test('back-to-back shifts of one person merge; a coverage stretch stays apart', () => {
     const merged = mergeShifts([
       {

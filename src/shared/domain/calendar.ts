@@ -1,14 +1,18 @@
 import { type HandoffFlowTimings, isBoundaryHandedOff } from './handoff-flow';
+import { previousHolderOf } from './rotation';
 import {
+  gapsOf,
   instantOfWallTime,
   nextScheduleTransition,
+  type ProjectedShift,
+  projectFixedTurns,
   type Shift,
   type ShiftPattern,
   scheduledShifts,
   type TimeWindow,
-  upcomingShifts,
   wallTimeOf,
 } from './shifts';
+import type { AwayWindow, Span } from './time-off';
 
 /**
  * Who is on call when, for the calendar screen and the calendar feeds alike: the past from the
@@ -109,6 +113,8 @@ type ShiftSource = 'history' | 'rotation' | 'schedule' | 'coverage';
 
 export interface CalendarShift extends Shift {
   source: ShiftSource;
+  /** a projected coverage window's: whose shift it covers (decision 218) */
+  coveredUserId?: number;
 }
 
 /** One recorded change of holder, as history reads it. */
@@ -165,7 +171,7 @@ interface CoverageWindow extends TimeWindow {
  */
 export function overlayCoverage(
   shifts: readonly CalendarShift[],
-  windows: readonly TimeWindow[],
+  windows: readonly (TimeWindow & { requesterId?: number })[],
 ): CalendarShift[] {
   let out = [...shifts];
   for (const w of [...windows].sort((a, b) => a.start.getTime() - b.start.getTime())) {
@@ -178,7 +184,8 @@ export function overlayCoverage(
       if (s.start.getTime() < w.start.getTime()) cut.push({ ...s, end: w.start });
       if (s.end.getTime() > w.end.getTime()) cut.push({ ...s, start: w.end });
     }
-    cut.push({ userId: w.userId, start: w.start, end: w.end, source: 'coverage' });
+    const covered = w.requesterId === undefined ? {} : { coveredUserId: w.requesterId };
+    cut.push({ userId: w.userId, start: w.start, end: w.end, source: 'coverage', ...covered });
     out = cut.sort((a, b) => a.start.getTime() - b.start.getTime());
   }
   return out;
@@ -216,6 +223,10 @@ export interface RotationCalendarInput {
   nextBoundary: Date | null;
   /** when the holder last changed in a way that handles a boundary (KINDS_HANDLING_A_BOUNDARY) */
   lastHandoffAt: Date | null;
+  /** that latest handoff's giver and receiver: who held the baton before (previousHolderOf) */
+  lastHandoff?: { fromUserId: number | null; toUserId: number | null } | null;
+  /** the members' time off: a fixed rotation's turns go round it (decision 217) */
+  timeOff?: readonly AwayWindow[];
   /** schedule entries (scheduled rotations) */
   entries: readonly TimeWindow[];
   /** accepted and running coverage windows */
@@ -223,6 +234,80 @@ export interface RotationCalendarInput {
   /** the holder at `from` and the changes of holder in [from, now), oldest first */
   holderAtFrom: { userId: number | null; kind: string | null };
   changes: readonly HolderChange[];
+}
+
+/** runningWindow returns the coverage window running at `now`, if any. */
+function runningWindow(input: RotationCalendarInput, now: Date): CoverageWindow | undefined {
+  return input.coverage.find(
+    (c) => c.start.getTime() <= now.getTime() && now.getTime() < c.end.getTime(),
+  );
+}
+
+/**
+ * fixedProjection returns a fixed rotation's turns from `start` (now or later) to `to`, as the
+ * engine will hand them out: from its pending boundary, going round time off; null when it has
+ * no boundary pending. While a coverage window runs, the rotation's own order goes on underneath
+ * it from the requester.
+ */
+function fixedProjection(
+  input: RotationCalendarInput,
+  start: Date,
+  to: Date,
+  now: Date,
+  t: HandoffFlowTimings,
+): ProjectedShift[] | null {
+  if (!input.nextBoundary) return null;
+  const running = runningWindow(input, now);
+  const holderId = running ? running.requesterId : input.holderId;
+  const handled = !running && isBoundaryHandedOff(input.nextBoundary, input.lastHandoffAt, t);
+  return projectFixedTurns(
+    {
+      pattern: input.pattern,
+      memberIds: input.memberIds,
+      holderId,
+      nextBoundary: input.nextBoundary,
+      boundaryHandled: handled,
+      previousHolderId: previousHolderOf(input.lastHandoff, holderId),
+      timeOff: input.timeOff ?? [],
+    },
+    start,
+    to,
+  );
+}
+
+/**
+ * rotationGaps returns the stretches of a fixed rotation in [max(from, now), to) that nobody
+ * available holds (decision 217: every member is away for that shift), earliest first, less any
+ * accepted coverage window laid over them. Scheduled and suspended rotations have none.
+ */
+export function rotationGaps(
+  input: RotationCalendarInput,
+  from: Date,
+  to: Date,
+  now: Date,
+  t: HandoffFlowTimings,
+): Span[] {
+  if (input.type !== 'fixed' || input.suspended) return [];
+  const start = new Date(Math.max(now.getTime(), from.getTime()));
+  if (to.getTime() <= start.getTime()) return [];
+  const gaps = gapsOf(fixedProjection(input, start, to, now, t) ?? []);
+  const out: Span[] = [];
+  for (const gap of gaps) {
+    let pieces: Span[] = [gap];
+    for (const w of input.coverage) {
+      pieces = pieces.flatMap((p) => {
+        if (w.end.getTime() <= p.start.getTime() || w.start.getTime() >= p.end.getTime()) {
+          return [p];
+        }
+        const kept: Span[] = [];
+        if (p.start.getTime() < w.start.getTime()) kept.push({ start: p.start, end: w.start });
+        if (w.end.getTime() < p.end.getTime()) kept.push({ start: w.end, end: p.end });
+        return kept;
+      });
+    }
+    out.push(...pieces);
+  }
+  return out;
 }
 
 /**
@@ -250,26 +335,14 @@ export function rotationShifts(
   if (input.suspended || to.getTime() <= now.getTime()) return mergeShifts(past);
   const start = new Date(Math.max(now.getTime(), from.getTime()));
   let future: CalendarShift[] = [];
-  const running = input.coverage.find(
-    (c) => c.start.getTime() <= now.getTime() && now.getTime() < c.end.getTime(),
-  );
+  const running = runningWindow(input, now);
   if (input.type === 'fixed') {
-    if (input.nextBoundary) {
-      // While a window runs, the rotation's own order goes on underneath it from the requester.
-      const holderId = running ? running.requesterId : input.holderId;
-      const handled = !running && isBoundaryHandedOff(input.nextBoundary, input.lastHandoffAt, t);
-      future = upcomingShifts(
-        {
-          pattern: input.pattern,
-          memberIds: input.memberIds,
-          holderId,
-          nextBoundary: input.nextBoundary,
-          boundaryHandled: handled,
-        },
-        start,
-        to,
-      ).map((s) => ({ ...s, source: 'rotation' as const }));
-    }
+    future = (fixedProjection(input, start, to, now, t) ?? []).map((s) => ({
+      userId: s.userId,
+      start: s.start,
+      end: s.end,
+      source: 'rotation' as const,
+    }));
   } else {
     // The holder now keeps the baton until the schedule's next change; then the entries rule.
     const change = nextScheduleTransition(input.entries, now) ?? to;

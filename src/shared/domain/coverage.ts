@@ -1,5 +1,14 @@
-import type { Refusal } from './rotation';
-import { handoffsBetween, type ShiftPattern, type TimeWindow, windowAt } from './shifts';
+import { type HandoffFlowTimings, isBoundaryHandedOff } from './handoff-flow';
+import { nextTurn, type Refusal } from './rotation';
+import {
+  handoffsBetween,
+  nextHandoffAt,
+  type ShiftPattern,
+  type TimeWindow,
+  turnSpansAt,
+  windowAt,
+} from './shifts';
+import type { AwayWindow } from './time-off';
 
 /**
  * Coverage windows (decision 053): the holder asks another member to hold the baton for a window;
@@ -11,7 +20,8 @@ export type CoverageAction = 'accept' | 'decline' | 'cancel';
 
 export const COVERAGE_MESSAGES = {
   onlyCovering: 'Only the person asked to cover can accept or decline this request.',
-  onlyParties: 'Only the person who asked for coverage, or the person covering, can cancel it.',
+  onlyParties:
+    'Only the person who asked for coverage, the person covering, or whoever arranged it can cancel it.',
   notPending: 'This coverage request has already been answered.',
   notOpen: 'This coverage request is already finished.',
   ended: 'This coverage window has already ended.',
@@ -26,6 +36,8 @@ export interface CoverageFacts {
   coveringUserId: number;
   start: Date;
   end: Date;
+  /** who arranged it for the requester (a manager or administrator), or null */
+  arrangedById?: number | null;
 }
 
 /**
@@ -41,7 +53,11 @@ export function coverageResponseRefusal(
   now: Date,
 ): Refusal | null {
   if (action === 'cancel') {
-    if (actorId !== request.requesterId && actorId !== request.coveringUserId) {
+    const party =
+      actorId === request.requesterId ||
+      actorId === request.coveringUserId ||
+      (request.arrangedById != null && actorId === request.arrangedById);
+    if (!party) {
       return { code: 'FORBIDDEN', message: COVERAGE_MESSAGES.onlyParties };
     }
     if (!['pending', 'accepted', 'active'].includes(request.status)) {
@@ -100,9 +116,10 @@ export function coverageDisplayStatus(
 
 /**
  * holderAfterFixedCoverage returns who holds a fixed rotation's baton when a coverage window
- * ends: the requester moved on one member per shift boundary from the rotation's pending boundary
- * up to the end (inclusive), as if they had held it through the window; and how many boundaries
- * that was. A requester no longer in the rotation hands to the first member.
+ * ends: the requester moved on one turn per shift boundary from the rotation's pending boundary
+ * up to the end (inclusive), as if they had held it through the window, going round time off as
+ * the projection does (nextTurn); and how many boundaries that was. A requester no longer in the
+ * rotation hands to the first member.
  */
 export function holderAfterFixedCoverage(input: {
   pattern: ShiftPattern;
@@ -111,6 +128,10 @@ export function holderAfterFixedCoverage(input: {
   /** the rotation's stored next handoff when the window ends (null: none pending) */
   pendingBoundary: Date | null;
   end: Date;
+  /** who held the baton before the requester (previousHolderOf), for the time-off rule */
+  previousHolderId?: number | null;
+  /** the members' time off (decision 217) */
+  timeOff?: readonly AwayWindow[];
 }): { holderId: number | null; boundariesPassed: number } {
   const { memberIds, pendingBoundary, end } = input;
   const passed =
@@ -118,10 +139,22 @@ export function holderAfterFixedCoverage(input: {
       ? 1 + handoffsBetween(input.pattern, pendingBoundary, end).length
       : 0;
   let holder: number | null = memberIds.includes(input.requesterId) ? input.requesterId : null;
+  let previous = holder === null ? null : (input.previousHolderId ?? null);
   if (holder === null) holder = memberIds[0] ?? null;
-  for (let i = 0; i < passed && memberIds.length > 1; i++) {
-    const at: number = holder === null ? -1 : memberIds.indexOf(holder);
-    holder = memberIds[(at + 1) % memberIds.length];
+  let boundary = pendingBoundary;
+  for (let i = 0; i < passed && boundary && memberIds.length > 1; i++) {
+    const turn = nextTurn({
+      memberIds,
+      holderId: holder,
+      previousHolderId: previous,
+      ...turnSpansAt(input.pattern, boundary),
+      timeOff: input.timeOff ?? [],
+    });
+    if (turn.holderId !== holder) {
+      previous = holder;
+      holder = turn.holderId;
+    }
+    boundary = nextHandoffAt(input.pattern, boundary);
   }
   return { holderId: holder, boundariesPassed: passed };
 }
@@ -132,4 +165,63 @@ export function holderAfterScheduledCoverage(
   end: Date,
 ): number | null {
   return windowAt(entries, end)?.userId ?? null;
+}
+
+/**
+ * How a coverage window can start: `holder` when the requester holds the baton; `due` when they
+ * do not yet but the rotation's rules hand it to them at a change that has come and not yet
+ * been carried out (a fixed rotation's pending boundary, waiting for the holder to pass; a
+ * scheduled rotation's entry change, which the engine applies after the windows); null when
+ * neither, so the window cannot start.
+ */
+export type CoverageStart = 'holder' | 'due' | null;
+
+/** What coverageStart reads: the rotation now, and the window's start. */
+export interface CoverageStartInput {
+  type: 'fixed' | 'scheduled';
+  pattern: ShiftPattern;
+  /** members who can hold the baton, in order */
+  memberIds: readonly number[];
+  holderId: number | null;
+  /** the rotation's stored next handoff (fixed: the pending boundary; scheduled: the next change) */
+  nextBoundary: Date | null;
+  /** when the holder last changed in a way that handles a boundary */
+  lastHandoffAt: Date | null;
+  /** schedule entries around the start (scheduled rotations) */
+  entries: readonly TimeWindow[];
+  /** who held the baton before the holder (previousHolderOf), for the time-off rule */
+  previousHolderId?: number | null;
+  /** the members' time off around the boundary: the shift goes round it (nextTurn, decision 217) */
+  timeOff?: readonly AwayWindow[];
+  requesterId: number;
+  /** when the window starts handing over (its start, or a late acceptance) */
+  at: Date;
+}
+
+/**
+ * coverageStart returns how a window for `requesterId` can start at `at` (CoverageStart). A
+ * planned window on a shift's first moments meets the previous holder still holding: the
+ * boundary is due but the handoff flow waits for them to pass (decision 218).
+ */
+export function coverageStart(input: CoverageStartInput, t: HandoffFlowTimings): CoverageStart {
+  if (input.holderId === input.requesterId) return 'holder';
+  const boundary = input.nextBoundary;
+  if (!boundary || boundary.getTime() > input.at.getTime()) return null;
+  if (input.type === 'scheduled') {
+    return windowAt(input.entries, input.at)?.userId === input.requesterId ? 'due' : null;
+  }
+  if (isBoundaryHandedOff(boundary, input.lastHandoffAt, t)) return null;
+  // The shift the boundary starts is the requester's by the same rule the projection and the
+  // engine follow, so a shift re-flowed round time off starts its planned cover too.
+  const turn = nextTurn({
+    memberIds: input.memberIds,
+    holderId: input.holderId,
+    previousHolderId: input.previousHolderId ?? null,
+    ...turnSpansAt(input.pattern, boundary),
+    timeOff: input.timeOff ?? [],
+  });
+  if (turn.holderId === input.holderId || turn.holderId !== input.requesterId) return null;
+  // Only the boundary that starts the requester's shift: one after it passed too is not theirs.
+  if (nextHandoffAt(input.pattern, boundary).getTime() <= input.at.getTime()) return null;
+  return 'due';
 }

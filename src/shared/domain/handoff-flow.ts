@@ -1,11 +1,13 @@
-import { memberIdAfter } from './rotation';
+import { nextTurn } from './rotation';
 import {
   nextHandoffAt,
   type ShiftPattern,
   scheduleTransitions,
   type TimeWindow,
+  turnSpansAt,
   windowAt,
 } from './shifts';
+import type { AwayWindow } from './time-off';
 
 /**
  * The documented handoff flow of a fixed rotation (specification sections 4 and 9): a notice
@@ -74,6 +76,10 @@ export interface FlowInput {
   /** members in order, and the holder */
   memberIds: readonly number[];
   holderId: number | null;
+  /** who held the baton before the holder (previousHolderOf), for the time-off rule */
+  previousHolderId?: number | null;
+  /** the members' time off: a turn goes round it (nextTurn, decision 217) */
+  timeOff?: readonly AwayWindow[];
   /**
    * each person's own notice lead (their handoff reminder), by user id; people not listed get
    * the deployment's `noticeBeforeMs`
@@ -106,10 +112,20 @@ export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimin
   const effects: FlowEffect[] = [];
   let boundary = input.boundary;
   let holderId = input.holderId;
+  let previousHolderId = input.previousHolderId ?? null;
   let lastHandoffAt = input.lastHandoffAt;
   // Bounded: one iteration per boundary that has come and gone (a year of daily boundaries at most).
   for (let guard = 0; guard < 400; guard++) {
-    const nextId = memberIdAfter(input.memberIds, holderId);
+    // The shift starting at the boundary goes to whoever the rule names; nobody new (a sole
+    // member, or everyone else away) means nobody to hand to.
+    const turn = nextTurn({
+      memberIds: input.memberIds,
+      holderId,
+      previousHolderId,
+      ...turnSpansAt(input.pattern, boundary),
+      timeOff: input.timeOff ?? [],
+    });
+    const nextId = turn.holderId === holderId ? null : turn.holderId;
     const handedOff = isBoundaryHandedOff(boundary, lastHandoffAt, t);
     const autoAt = stepTime('auto_transfer', boundary, t).getTime();
     if (handedOff || nextId === null) {
@@ -124,6 +140,7 @@ export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimin
       effects.push({ kind: 'transfer', boundary, fromId: holderId, toId: nextId });
       const nextBoundary = nextHandoffAt(input.pattern, boundary);
       effects.push({ kind: 'advance', boundary, nextBoundary });
+      previousHolderId = holderId;
       holderId = nextId;
       lastHandoffAt = new Date(autoAt);
       boundary = nextBoundary;

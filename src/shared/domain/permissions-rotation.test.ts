@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import {
+  canArrangeCover,
   canPageRotation,
   canReadPolicy,
   type ManagedRotationFacts,
@@ -79,5 +80,18 @@ describe('managesPolicy', () => {
     ['on-call, their rotation’s policy', ['on-call'], policy([member]), false],
   ])('%s', (_label, roles, facts, expected) => {
     expect(managesPolicy({ roles, userId: ME }, facts)).toBe(expected);
+  });
+});
+
+describe('canArrangeCover', () => {
+  test.each<[string, Role[], ManagedRotationFacts, boolean]>([
+    ['admin, any rotation', ['admin'], other, true],
+    ['manager, a rotation they created', ['manager'], created, true],
+    ['manager, a rotation they are a member of', ['manager'], member, true],
+    ['manager, another team’s rotation', ['manager'], other, false],
+    ['on-call, their own rotation', ['on-call'], member, false],
+    ['incident manager, any rotation', ['incident_manager'], member, false],
+  ])('%s', (_label, roles, facts, expected) => {
+    expect(canArrangeCover({ roles, userId: ME }, facts)).toBe(expected);
   });
 });

@@ -58,3 +58,12 @@ export function managesPolicy(actor: RotationActor, policy: PolicyFacts): boolea
   if (policy.rotations.length === 0) return policy.createdById === actor.userId;
   return policy.rotations.every((r) => managesRotation(actor, r));
 }
+
+/**
+ * canArrangeCover tells whether the actor may arrange cover for someone else in a rotation
+ * (decision 218): administrators in any, managers in the rotations they manage.
+ */
+export function canArrangeCover(actor: RotationActor, rotation: ManagedRotationFacts): boolean {
+  if (hasRole(actor.roles, 'admin')) return true;
+  return hasRole(actor.roles, 'manager') && managesRotation(actor, rotation);
+}

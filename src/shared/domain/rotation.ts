@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../contracts/errors';
 import { can } from './permissions';
 import type { Role } from './roles';
+import { type AwayWindow, isAwayDuring, type Span } from './time-off';
 
 /**
  * The rules of a rotation and its baton (specification sections 4, 5 and 6): who is next, who may
@@ -30,6 +31,21 @@ export interface RotationState {
   members: readonly RotationMemberState[];
   /** the rotation's schedule entries; only scheduled rotations read them (absent: none known) */
   schedule?: readonly ScheduleWindow[];
+  /**
+   * a fixed rotation's next turn as time off shapes it (decision 217): the shifts around its
+   * pending boundary (turnSpansAt in shifts.ts), who held the baton before the holder, and the
+   * members' time off; absent: no time off is known, and the next member in order is next
+   */
+  turn?: TurnContext;
+}
+
+/** What a fixed rotation's next turn is decided from, besides its members and holder. */
+export interface TurnContext {
+  ending: Span;
+  before: Span;
+  shift: Span;
+  previousHolderId: number | null;
+  timeOff: readonly AwayWindow[];
 }
 
 /** Actor is the user asking: their id and effective roles. */
@@ -128,11 +144,134 @@ export function memberAfter(
   );
 }
 
+// Time off and turns (issue 18, decision 217): the rule time-off.ts describes.
+
 /**
- * nextOnCall returns the user id of the next person on call: for a fixed rotation the member
- * after the holder in order, wrapping (no holder: the first member; a sole member: no one); for a
- * scheduled rotation the user of the first schedule entry starting after
- * `now`. Null when there is no one.
+ * How a shift came to its holder: their own turn, a cover for an away owner, a catch-up (the
+ * owner back, in their cover's freed turn), or a gap (nobody available; the owner keeps it).
+ */
+export type TurnKind = 'turn' | 'cover' | 'catch_up' | 'gap';
+
+/** Who holds a shift, whose turn it is in the order, and how. */
+export interface Turn {
+  holderId: number | null;
+  ownerId: number | null;
+  kind: TurnKind;
+}
+
+/** What the next turn of a fixed rotation is decided from. */
+export interface TurnInput {
+  /** members who can hold the baton, in order */
+  memberIds: readonly number[];
+  /** who holds the shift that is ending */
+  holderId: number | null;
+  /** who held the baton before them (the handoff that gave it to them), if known */
+  previousHolderId: number | null;
+  /** the shift that is ending, and the one before it */
+  ending: Span;
+  before: Span;
+  /** the shift to hand out */
+  shift: Span;
+  timeOff: readonly AwayWindow[];
+}
+
+const memberBefore = (memberIds: readonly number[], id: number): number =>
+  memberIds[(memberIds.indexOf(id) - 1 + memberIds.length) % memberIds.length];
+
+/**
+ * ownerOfEndingShift returns whose turn the ending shift was: the holder's own, except when the
+ * holder covered the member before them (away for it) or took, back from time off, the freed
+ * turn of the one who covered them. Only time off makes it anyone but the holder.
+ */
+export function ownerOfEndingShift(input: TurnInput): number | null {
+  const { memberIds, holderId: holder, previousHolderId: previous, timeOff } = input;
+  if (holder === null || previous === null || previous === holder) return holder;
+  if (!memberIds.includes(holder) || !memberIds.includes(previous) || memberIds.length < 2) {
+    return holder;
+  }
+  const afterPrevious = memberIdAfter(memberIds, previous) as number;
+  if (afterPrevious === holder) return holder;
+  // A cover and a catch-up are always available for their shift; a gap's owner is not.
+  if (isAwayDuring(timeOff, holder, input.ending)) return holder;
+  if (
+    memberIdAfter(memberIds, afterPrevious) === holder &&
+    isAwayDuring(timeOff, afterPrevious, input.ending)
+  ) {
+    return afterPrevious;
+  }
+  if (memberBefore(memberIds, previous) === holder && isAwayDuring(timeOff, holder, input.before)) {
+    return previous;
+  }
+  return holder;
+}
+
+/**
+ * turnFrom returns who holds `shift` when it is `ownerId`'s turn: the owner when available, else
+ * the next member in order who is (a cover), else the owner with the shift a gap.
+ */
+function turnFrom(
+  memberIds: readonly number[],
+  ownerId: number,
+  shift: Span,
+  timeOff: readonly AwayWindow[],
+): Turn {
+  if (!isAwayDuring(timeOff, ownerId, shift)) return { holderId: ownerId, ownerId, kind: 'turn' };
+  const at = memberIds.indexOf(ownerId);
+  for (let step = 1; step < memberIds.length; step++) {
+    const candidate = memberIds[(at + step) % memberIds.length];
+    if (!isAwayDuring(timeOff, candidate, shift)) {
+      return { holderId: candidate, ownerId, kind: 'cover' };
+    }
+  }
+  return { holderId: ownerId, ownerId, kind: 'gap' };
+}
+
+/**
+ * nextTurn returns who holds the next shift of a fixed rotation (decision 217): the member after
+ * the ending shift's owner, going round time off as the rule says. With fewer than two members
+ * the holder keeps the baton (memberIdAfter: a sole member is never handed it), a gap if away.
+ * Without time off it is memberIdAfter of the holder.
+ */
+export function nextTurn(input: TurnInput): Turn {
+  const { memberIds, holderId, shift, timeOff } = input;
+  if (memberIds.length < 2) {
+    const away = holderId !== null && isAwayDuring(timeOff, holderId, shift);
+    return { holderId, ownerId: holderId, kind: away ? 'gap' : 'turn' };
+  }
+  const owner = ownerOfEndingShift(input);
+  if (
+    owner !== null &&
+    holderId !== null &&
+    owner !== holderId &&
+    memberIdAfter(memberIds, owner) === holderId
+  ) {
+    // The holder covered the owner: the holder's own turn, this one, comes free.
+    if (!isAwayDuring(timeOff, owner, shift)) {
+      return { holderId: owner, ownerId: holderId, kind: 'catch_up' };
+    }
+    return turnFrom(memberIds, memberIdAfter(memberIds, holderId) as number, shift, timeOff);
+  }
+  return turnFrom(memberIds, memberIdAfter(memberIds, owner) as number, shift, timeOff);
+}
+
+/**
+ * previousHolderOf returns who held the baton before `holderId`, from the rotation's latest
+ * handoff that handles a boundary (take, pass, reassign, auto, …): its giver when it gave the
+ * baton to `holderId`, else null (unknown: the holder's turn counts as their own).
+ */
+export function previousHolderOf(
+  latest: { fromUserId: number | null; toUserId: number | null } | null | undefined,
+  holderId: number | null,
+): number | null {
+  if (!latest || holderId === null || latest.toUserId !== holderId) return null;
+  return latest.fromUserId;
+}
+
+/**
+ * nextOnCall returns the user id of the next person on call: for a fixed rotation the holder of
+ * the next shift (nextTurn: the member after the holder in order, wrapping, going round time
+ * off; no holder: the first member; a sole member: no one); for a scheduled rotation the user of
+ * the first schedule entry starting after `now`. Null when there is no one.
  */
 export function nextOnCall(rotation: RotationState, now: Date): number | null {
   if (rotation.type === 'scheduled') {
@@ -145,7 +284,10 @@ export function nextOnCall(rotation: RotationState, now: Date): number | null {
     }
     return best ? best.userId : null;
   }
-  return memberAfter(rotation.members, rotation.currentOnCallUserId);
+  if (!rotation.turn) return memberAfter(rotation.members, rotation.currentOnCallUserId);
+  const memberIds = membersInOrder(rotation.members).map((m) => m.userId);
+  if (memberIds.length < 2) return null;
+  return nextTurn({ memberIds, holderId: rotation.currentOnCallUserId, ...rotation.turn }).holderId;
 }
 
 export type MemberStatus = 'current' | 'next' | 'in_rotation';

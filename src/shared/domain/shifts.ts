@@ -1,5 +1,6 @@
 import { tzOffset } from '@date-fns/tz';
-import { memberIdAfter } from './rotation';
+import { nextTurn, type TurnKind } from './rotation';
+import type { AwayWindow, Span } from './time-off';
 
 /** What decides when a rotation's shifts change hands. */
 export interface ShiftPattern {
@@ -133,39 +134,130 @@ export interface FixedShiftInput {
    * (isBoundaryHandedOff): that boundary passes without a change, as the engine does it
    */
   boundaryHandled?: boolean;
+  /**
+   * who held the baton before the holder (previousHolderOf the latest handoff handling a
+   * boundary); null or absent: unknown, the holder's shift counts as their own turn
+   */
+  previousHolderId?: number | null;
+  /** the members' time off (decision 217); absent: nobody is away */
+  timeOff?: readonly AwayWindow[];
+}
+
+/** A projected shift of a fixed rotation, with whose turn it is and how it came to its holder. */
+export interface ProjectedShift extends Shift {
+  ownerId: number | null;
+  kind: TurnKind;
+}
+
+/** boundaryBefore returns the shift boundary before `boundary`. */
+function boundaryBefore(pattern: ShiftPattern, boundary: Date): Date {
+  return previousHandoffAt(pattern, new Date(boundary.getTime() - 1));
+}
+
+/**
+ * turnSpansAt returns the shifts around a fixed rotation's pending boundary that its next turn is
+ * decided from (nextTurn): the shift ending there, the one before it, and the one starting there.
+ * A boundary already handled by hand passes without a change: the turn is the one after it.
+ */
+export function turnSpansAt(
+  pattern: ShiftPattern,
+  nextBoundary: Date,
+  boundaryHandled = false,
+): { ending: Span; before: Span; shift: Span } {
+  const boundary = boundaryHandled ? nextHandoffAt(pattern, nextBoundary) : nextBoundary;
+  const endingStart = boundaryBefore(pattern, boundary);
+  return {
+    ending: { start: endingStart, end: boundary },
+    before: { start: boundaryBefore(pattern, endingStart), end: endingStart },
+    shift: { start: boundary, end: nextHandoffAt(pattern, boundary) },
+  };
+}
+
+/**
+ * projectFixedTurns returns a fixed rotation's shifts, one per boundary, that overlap [from, to):
+ * the holder from `from` until the pending boundary (the one after, when that boundary was already
+ * handled by hand), then each next turn (nextTurn: the members in order, going round time off).
+ * Unmerged: each carries its owner and kind, so covers and gaps show. Nobody holding is no shift.
+ */
+export function projectFixedTurns(input: FixedShiftInput, from: Date, to: Date): ProjectedShift[] {
+  const shifts: ProjectedShift[] = [];
+  const timeOff = input.timeOff ?? [];
+  const push = (
+    userId: number | null,
+    start: Date,
+    end: Date,
+    ownerId: number | null,
+    kind: TurnKind,
+  ) => {
+    const s = Math.max(start.getTime(), from.getTime());
+    if (userId === null || end.getTime() <= s || s >= to.getTime()) return;
+    shifts.push({ userId, start: new Date(s), end, ownerId, kind });
+  };
+  let holder = input.holderId;
+  let previous = input.previousHolderId ?? null;
+  let { ending, before, shift } = turnSpansAt(
+    input.pattern,
+    input.nextBoundary,
+    input.boundaryHandled,
+  );
+  push(holder, from, ending.end, holder, 'turn');
+  // Bounded: one step per boundary up to `to` (ten years of daily boundaries at most).
+  for (let guard = 0; guard < 4000 && shift.start.getTime() < to.getTime(); guard++) {
+    const turn = nextTurn({
+      memberIds: input.memberIds,
+      holderId: holder,
+      previousHolderId: previous,
+      ending,
+      before,
+      shift,
+      timeOff,
+    });
+    if (turn.holderId !== holder) {
+      previous = holder;
+      holder = turn.holderId;
+    }
+    push(holder, shift.start, shift.end, turn.ownerId, turn.kind);
+    before = ending;
+    ending = shift;
+    shift = { start: shift.end, end: nextHandoffAt(input.pattern, shift.end) };
+  }
+  return shifts;
 }
 
 /**
  * upcomingShifts returns the shifts of a fixed rotation that overlap [from, to): the holder from
  * `from` until the pending boundary (the one after, when that boundary was already handled by
- * hand), then each member in order, one shift per boundary. A boundary with nobody to hand to
- * leaves the baton where it is (a sole member keeps it, and a sole member who does not hold it
- * is never handed it: memberIdAfter). Nobody holding shows as no shift.
+ * hand), then each member in order, one shift per boundary, going round time off (nextTurn). A
+ * boundary with nobody to hand to leaves the baton where it is (a sole member keeps it, and a sole
+ * member who does not hold it is never handed it: memberIdAfter). Nobody holding shows as no
+ * shift. Back-to-back shifts of one person are one.
  */
 export function upcomingShifts(input: FixedShiftInput, from: Date, to: Date): Shift[] {
   const shifts: Shift[] = [];
-  const push = (userId: number | null, start: Date, end: Date) => {
-    const s = Math.max(start.getTime(), from.getTime());
-    if (userId === null || end.getTime() <= s || s >= to.getTime()) return;
+  for (const s of projectFixedTurns(input, from, to)) {
     const last = shifts.at(-1);
-    if (last && last.userId === userId && last.end.getTime() === s) {
-      last.end = end;
-      return;
+    if (last && last.userId === s.userId && last.end.getTime() === s.start.getTime()) {
+      last.end = s.end;
+      continue;
     }
-    shifts.push({ userId, start: new Date(s), end });
-  };
-  let holder = input.holderId;
-  let start = from;
-  let boundary = input.nextBoundary;
-  if (input.boundaryHandled) boundary = nextHandoffAt(input.pattern, boundary);
-  // Bounded: one step per boundary up to `to` (ten years of daily boundaries at most).
-  for (let guard = 0; guard < 4000 && start.getTime() < to.getTime(); guard++) {
-    push(holder, start, boundary);
-    holder = memberIdAfter(input.memberIds, holder) ?? holder;
-    start = boundary;
-    boundary = nextHandoffAt(input.pattern, boundary);
+    shifts.push({ userId: s.userId, start: s.start, end: s.end });
   }
   return shifts;
+}
+
+/**
+ * gapsOf returns the stretches of projected shifts that nobody available holds (kind gap), back
+ * to back ones joined, earliest first.
+ */
+export function gapsOf(shifts: readonly ProjectedShift[]): Span[] {
+  const gaps: Span[] = [];
+  for (const s of shifts) {
+    if (s.kind !== 'gap') continue;
+    const last = gaps.at(-1);
+    if (last && last.end.getTime() === s.start.getTime()) last.end = s.end;
+    else gaps.push({ start: s.start, end: s.end });
+  }
+  return gaps;
 }
 
 /** A schedule entry or coverage window as the shift functions read it. */

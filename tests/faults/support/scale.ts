@@ -57,8 +57,12 @@ export const scale = {
     engineIntervalSeconds: 0.2,
     /** DB_LOCK_TIMEOUT_MS: a request waiting on the paused instance's lock gives up after this */
     lockTimeoutMs: 300,
-    /** DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: the server ends the paused instance's transaction */
-    idleInTransactionTimeoutMs: 5_000,
+    /**
+     * DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: the server ends the paused instance's transaction. It
+     * must outlast the survivor's two ticks around the locked rotations (well under a second
+     * since the shift-changes task skips a locked rotation; before, it waited the whole time).
+     */
+    idleInTransactionTimeoutMs: 10_000,
   },
   /**
    * Notifications delivered by real Baton processes through faulty providers while one process

@@ -8,6 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { useLogout } from '@/features/auth/api/logout';
 import { useDemoInbox } from '@/features/inbox/api/get-inbox';
+import { useLiveUpdates } from '@/features/live/api/use-live-updates';
+import { LiveIndicator } from '@/features/live/components/live-indicator';
 import { ChannelFailureBanner } from '@/features/outbox/components/channel-failure-banner';
 import { useAuth } from '@/lib/use-auth';
 import { AppFooter } from './app-footer';
@@ -27,6 +29,8 @@ export function AppLayout() {
   const logout = useLogout();
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const showInbox = useDemoInbox(Boolean(user));
+  // One live stream per browser while signed in (decision 220); polling stays as the fallback.
+  const liveStatus = useLiveUpdates(user?.id ?? null);
 
   useEffect(() => {
     // The overlay sidebar has no place on wide screens, where the sidebar is always shown.
@@ -69,6 +73,7 @@ export function AppLayout() {
           <BatonLogo />
         </Link>
         <div className="ml-auto flex items-center gap-1">
+          {user && liveStatus ? <LiveIndicator status={liveStatus} /> : null}
           <DarkModeToggle />
           {user ? (
             <Suspense

@@ -1,4 +1,6 @@
 import { dayKeyOf, gridBounds, monthGrid } from '@shared/domain/calendar';
+import { can } from '@shared/domain/permissions';
+import { hasRole } from '@shared/domain/roles';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -16,14 +18,23 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useCalendar } from '@/features/calendar/api/get-calendar';
 import { CalendarFeedsCard } from '@/features/calendar/components/calendar-feeds-card';
 import { CalendarLegend } from '@/features/calendar/components/calendar-legend';
-import { DayDetails } from '@/features/calendar/components/day-details';
+import {
+  DayDetails,
+  type ShiftCoverAction,
+  type ShiftCoverChoice,
+} from '@/features/calendar/components/day-details';
 import { MonthGrid } from '@/features/calendar/components/month-grid';
 import {
   currentMonth,
+  type DayShift,
   monthParam,
   neighbours,
   parseMonth,
 } from '@/features/calendar/lib/calendar-view';
+import {
+  CoverPlanDialog,
+  type CoverPlanTarget,
+} from '@/features/cover-plans/components/cover-plan-dialog';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMonth } from '@/lib/format-time';
@@ -37,8 +48,9 @@ import { useViewerTimeZone } from '@/lib/use-time-format';
  * calendar feed links.
  */
 export function CalendarPage() {
-  const { user } = useAuth();
+  const { user, roles } = useAuth();
   const { timeZone } = useViewerTimeZone();
+  const [cover, setCover] = useState<(CoverPlanTarget & { arrange: boolean }) | null>(null);
   const [params, setParams] = useSearchParams();
   const now = new Date();
   const todayKey = dayKeyOf(now, timeZone);
@@ -78,6 +90,27 @@ export function CalendarPage() {
     setParams(next, { replace: true });
   };
   const { prev, next } = neighbours(shown);
+
+  // A shift still to come (not a coverage window) offers cover: one's own to ask, anyone's to
+  // arrange for managers and administrators (the server checks they manage the rotation).
+  const coverActionOf = (shift: DayShift): ShiftCoverAction | null => {
+    if (shift.shift.end.getTime() <= now.getTime()) return null;
+    if (shift.shift.source === 'coverage' || shift.shift.source === 'history') return null;
+    if (shift.mine && can(roles, 'baton.hold')) return 'ask';
+    return hasRole(roles, 'manager') ? 'arrange' : null;
+  };
+  const openCover = (choice: ShiftCoverChoice) =>
+    setCover({
+      rotation: choice.rotation,
+      requesterId: choice.userId,
+      window: { start: choice.start, end: choice.end },
+      arrange: choice.action === 'arrange',
+    });
+  const coverShifts = (
+    cover ? (rotations.find((r) => r.id === cover.rotation.id)?.shifts ?? []) : []
+  )
+    .filter((s) => s.source === 'rotation' || s.source === 'schedule')
+    .map((s) => ({ userId: s.userId, start: new Date(s.start), end: new Date(s.end) }));
 
   return (
     <div className="space-y-4">
@@ -150,7 +183,21 @@ export function CalendarPage() {
         rotationId={rotationId}
         viewerId={user?.id ?? null}
         today={selected.key === todayKey}
+        coverActionOf={coverActionOf}
+        onCover={openCover}
       />
+      {user ? (
+        <CoverPlanDialog
+          target={cover}
+          viewerId={user.id}
+          arrange={cover?.arrange ?? false}
+          people={calendar.data?.people ?? []}
+          shifts={coverShifts}
+          onOpenChange={(open) => {
+            if (!open) setCover(null);
+          }}
+        />
+      ) : null}
       <CalendarFeedsCard rotations={rotations.map((r) => ({ id: r.id, name: r.name }))} />
     </div>
   );

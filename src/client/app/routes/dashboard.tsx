@@ -18,6 +18,8 @@ import { RotationCard } from '@/features/rotations/components/rotation-card';
 import { RotationTable } from '@/features/rotations/components/rotation-table';
 import { SuspendedBanner } from '@/features/rotations/components/suspended-banner';
 import { showingAllText } from '@/features/rotations/lib/rotation-view';
+import { ShiftNoticesPanel } from '@/features/shift-changes/components/shift-notices-panel';
+import { TimeOffWarnings } from '@/features/time-off/components/time-off-warnings';
 import { useAuth } from '@/lib/use-auth';
 
 function CardSkeletons() {
@@ -150,7 +152,9 @@ export function DashboardPage() {
       />
       {isAdmin ? <ChannelSetupAlert /> : null}
       <PageDeliveryFailuresPanel />
+      <TimeOffWarnings />
       <IncidentsForYouCard />
+      <ShiftNoticesPanel />
       <CoverageRequestsPanel />
       <YourRotations />
       <TeamRotations canCreate={canCreate} />

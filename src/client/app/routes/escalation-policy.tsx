@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
+import { DestinationsCard } from '@/features/destinations/components/destinations-card';
 import { useEscalationPolicy } from '@/features/escalation-policies/api/policies';
 import { PolicyEditor } from '@/features/escalation-policies/components/policy-editor';
 import { IntegrationsCard } from '@/features/integrations/components/integrations-card';
@@ -78,6 +79,11 @@ function Loaded({ policyId }: { policyId: number }) {
         scope={{ escalationPolicyId: policy.data.id }}
         mayCreate={can(roles, 'escalationPolicy.edit')}
         description="Monitoring tools raise incidents that climb this policy by itself, on no rotation, by sending alerts with an integration’s key. For a rotation’s alerts, add the integration on the rotation’s page."
+      />
+      <DestinationsCard
+        scope={{ escalationPolicyId: policy.data.id }}
+        mayCreate={can(roles, 'escalationPolicy.edit')}
+        description="Post the incidents of this policy (raised, acknowledged, escalated, resolved) to a chat channel, or send them as signed webhook events."
       />
     </>
   );

@@ -1,3 +1,4 @@
+import { hasRole } from '@shared/domain/roles';
 import { ArrowLeft, CircleAlert, UserRoundCog } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
@@ -10,6 +11,7 @@ import {
   PersonCovering,
   PersonRotations,
 } from '@/features/people/components/person-view';
+import { TimeOffSection } from '@/features/time-off/components/time-off-section';
 import { ApiRequestError } from '@/lib/api-client';
 import { useAuth } from '@/lib/use-auth';
 
@@ -51,7 +53,9 @@ export function PersonPage() {
   const personId = Number(id);
   const valid = Number.isInteger(personId) && personId > 0;
   const person = usePerson(personId, { enabled: valid });
-  const { isAdmin } = useAuth();
+  const { isAdmin, user, roles } = useAuth();
+  // The person's time off: theirs, their rotations' managers' and administrators' to see.
+  const mayManage = isAdmin || hasRole(roles, 'manager') || user?.id === personId;
 
   if (!valid) return <PersonNotFound />;
   if (person.isPending) {
@@ -108,6 +112,16 @@ export function PersonPage() {
         <div className="lg:col-span-2">
           <PersonCovering person={data} />
         </div>
+        {mayManage ? (
+          <div className="lg:col-span-2">
+            <TimeOffSection
+              personId={data.id}
+              personName={data.name}
+              own={user?.id === data.id}
+              hideWhenForbidden
+            />
+          </div>
+        ) : null}
       </div>
     </>
   );

@@ -4,6 +4,7 @@ import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
 import { ProfileForm } from '@/features/profile/components/profile-form';
+import { TimeOffSection } from '@/features/time-off/components/time-off-section';
 import { useAuth } from '@/lib/use-auth';
 import { initials } from '@/lib/utils';
 
@@ -41,6 +42,7 @@ export function ProfilePage() {
             <NotificationStatusNote user={user} />
           </CardContent>
         </Card>
+        <TimeOffSection personId={user.id} personName={user.name} own />
       </div>
     </div>
   );

@@ -1,10 +1,13 @@
 import type { Rotation } from '@shared/contracts/rotations';
 import { can } from '@shared/domain/permissions';
-import { managesRotation } from '@shared/domain/permissions-rotation';
+import { canArrangeCover, managesRotation } from '@shared/domain/permissions-rotation';
 import { hasRole, type Role } from '@shared/domain/roles';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
+import { useCalendar } from '@/features/calendar/api/get-calendar';
+import { CoverPlanCard } from '@/features/cover-plans/components/cover-plan-card';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
+import { DestinationsCard } from '@/features/destinations/components/destinations-card';
 import { RotationHandoffHistory } from '@/features/handoffs/components/rotation-handoff-history';
 import { IntegrationsCard } from '@/features/integrations/components/integrations-card';
 import { RotationPageHistory } from '@/features/paging/components/rotation-page-history';
@@ -33,6 +36,7 @@ import {
 import { RotationSettingsCard } from '@/features/rotations/components/rotation-settings-card';
 import { RotationTeamCard } from '@/features/rotations/components/rotation-team-card';
 import { ScheduleSection } from '@/features/rotations/components/schedule-section';
+import { TimeOffWarnings } from '@/features/time-off/components/time-off-warnings';
 import { ApiRequestError } from '@/lib/api-client';
 import { useAuth } from '@/lib/use-auth';
 
@@ -46,6 +50,57 @@ function mayAddIntegration(rotation: Rotation, roles: Role[], userId: number | n
   return managesRotation(
     { roles, userId },
     { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
+  );
+}
+
+const DAY = 86_400_000;
+/** How far ahead the rotation page offers shifts to cover: the calendar's widest read. */
+const COVER_DAYS_AHEAD = 62;
+
+/**
+ * RotationCoverPlans offers planned cover with the rotation's shifts ahead, as the calendar
+ * projects them (the same read the calendar screen makes).
+ */
+function RotationCoverPlans({ rotation }: { rotation: Rotation }) {
+  const { roles, user } = useAuth();
+  const [span] = useState(() => {
+    const from = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    return {
+      from: from.toISOString(),
+      to: new Date(from.getTime() + COVER_DAYS_AHEAD * DAY).toISOString(),
+    };
+  });
+  const viewerId = user?.id ?? null;
+  const memberIds = rotation.members.map((m) => m.userId);
+  const mayAsk =
+    viewerId !== null &&
+    memberIds.includes(viewerId) &&
+    can(roles, 'baton.hold') &&
+    !rotation.suspended;
+  const mayArrange =
+    viewerId !== null &&
+    !rotation.suspended &&
+    canArrangeCover(
+      { roles, userId: viewerId },
+      { createdById: rotation.createdById, memberUserIds: memberIds },
+    );
+  const calendar = useCalendar(span.from, span.to);
+  const shifts = useMemo(
+    () =>
+      (calendar.data?.rotations.find((r) => r.id === rotation.id)?.shifts ?? [])
+        .filter((s) => s.source === 'rotation' || s.source === 'schedule')
+        .map((s) => ({ userId: s.userId, start: new Date(s.start), end: new Date(s.end) })),
+    [calendar.data, rotation.id],
+  );
+  if (viewerId === null) return null;
+  return (
+    <CoverPlanCard
+      rotation={rotation}
+      viewerId={viewerId}
+      mayAsk={mayAsk}
+      mayArrange={mayArrange}
+      shifts={shifts}
+    />
   );
 }
 
@@ -70,6 +125,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
         holder={holder}
         onPass={mayPass ? () => setDialog('pass') : undefined}
       />
+      <TimeOffWarnings rotationId={rotation.id} />
 
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         <CurrentOnCallCard rotation={rotation} onOpen={setDialog} />
@@ -88,7 +144,25 @@ function Detail({ rotation }: { rotation: Rotation }) {
         scope={{ rotationId: rotation.id }}
         mayCreate={mayAddIntegration(rotation, roles, user?.id ?? null)}
         description="Monitoring tools raise incidents on this rotation, which then climb its escalation policy, by sending alerts with an integration’s key."
+        extra={(integration) => ({
+          label: 'Chat and webhooks',
+          content: (
+            <DestinationsCard
+              scope={{ integrationId: integration.id }}
+              mayCreate={integration.canManage}
+              nested
+              title={`Chat and webhooks of ${integration.name}`}
+              description="Post this integration’s incidents to a chat channel, or send them as signed webhook events."
+            />
+          ),
+        })}
       />
+      <DestinationsCard
+        scope={{ rotationId: rotation.id }}
+        mayCreate={mayAddIntegration(rotation, roles, user?.id ?? null)}
+        description="Post handoffs, cover, incidents and a daily on-call digest to Slack, Mattermost, Discord or Microsoft Teams, or send signed webhook events."
+      />
+      <RotationCoverPlans rotation={rotation} />
       <CoverageRequestsPanel rotationId={rotation.id} />
       <RotationHandoffHistory rotationId={rotation.id} />
       {can(roles, 'page.viewHistory') ? <RotationPageHistory rotationId={rotation.id} /> : null}

@@ -2,6 +2,8 @@ import { LoadingState } from '@/components/loading-state';
 import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { ChatIntegrationCards } from '@/features/destinations/components/chat-integration-cards';
+import { useRotations } from '@/features/rotations/api/get-rotations';
 import { useUserSettings } from '@/features/settings/api/get-user-settings';
 import { GeneralSettingsForm } from '@/features/settings/components/general-settings-form';
 import { IntegrationsPanel } from '@/features/settings/components/integrations-panel';
@@ -11,6 +13,7 @@ import { useAuth } from '@/lib/use-auth';
 export function SettingsPage() {
   const { user } = useAuth();
   const settings = useUserSettings();
+  const rotations = useRotations({ staleTime: 30_000 });
   return (
     <>
       <PageHeader title="Settings" description="Your time zone, reminders and notifications." />
@@ -36,7 +39,10 @@ export function SettingsPage() {
           {user ? <NotificationSettingsForm key={user.notificationPreference} user={user} /> : null}
         </TabsContent>
         <TabsContent value="integrations">
-          <IntegrationsPanel />
+          <div className="grid gap-6">
+            <IntegrationsPanel />
+            <ChatIntegrationCards rotations={rotations.data ?? []} />
+          </div>
         </TabsContent>
       </Tabs>
     </>

@@ -21,7 +21,12 @@ const ALERT_LINKS = [
   '/help/alerts-email',
   '/help/moving-from-opsgenie',
   '/help/moving-from-pagerduty',
+  // Issue 19's receiver documentation (decision 221)
+  '/help/webhook-receivers',
 ];
+
+// Issue 19's: the Slack app (decision 222).
+const SLACK_LINKS = ['/help/slack-app'];
 
 // Every link the specification names for the Help Center and its guide pages.
 const SPEC_LINKS = [
@@ -49,7 +54,7 @@ const SPEC_LINKS = [
 describe('help articles', () => {
   test('every link the specification names is an article with a body', () => {
     const paths = HELP_ARTICLES.map(helpArticlePath);
-    expect([...paths].sort()).toEqual([...SPEC_LINKS, ...ALERT_LINKS].sort());
+    expect([...paths].sort()).toEqual([...SPEC_LINKS, ...ALERT_LINKS, ...SLACK_LINKS].sort());
     for (const article of HELP_ARTICLES)
       expect(ARTICLE_CONTENT[article.slug]).toBeTypeOf('function');
   });
@@ -99,6 +104,8 @@ describe('help articles', () => {
     ['geniekey', 'alerts-opsgenie-format'],
     ['email alert', 'alerts-email'],
     ['integration key', 'integrations'],
+    ['slack', 'slack-app'],
+    ['/baton who', 'slack-app'],
   ])('the alert articles are found: %j finds %s', (query, slug) => {
     expect(searchHelpArticles(query).map((a) => a.slug)).toContain(slug);
   });

@@ -272,6 +272,24 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
     keywords: ['curl', 'script', 'cron', 'generic', 'token', 'ci', 'alert', 'integration'],
   },
   {
+    slug: 'webhook-receivers',
+    related: ['integrations', 'alerts-generic'],
+    title: 'Webhook Receivers',
+    summary: 'The events a signed webhook destination sends, and how to verify their signature.',
+    category: 'notifications',
+    keywords: [
+      'webhook',
+      'slack',
+      'teams',
+      'mattermost',
+      'discord',
+      'signature',
+      'standard webhooks',
+      'whsec',
+      'chat',
+    ],
+  },
+  {
     slug: 'alerts-email',
     related: RELATED_ALERT_ARTICLES['alerts-email'],
     title: 'Alerts by Email',
@@ -365,6 +383,13 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
     category: 'getting-started',
     keywords: ['support', 'contact', 'help', 'bug', 'forum', 'question'],
     path: '/support',
+  },
+  {
+    slug: 'slack-app',
+    title: 'Baton in Slack',
+    summary: 'Acknowledge, resolve and escalate from Slack’s buttons, and /baton who.',
+    category: 'notifications',
+    keywords: ['slack', 'button', 'slash command', '/baton', 'who', 'chat', 'acknowledge'],
   },
 ];
 

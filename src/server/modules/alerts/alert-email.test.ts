@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { type IntegrationSeed, insertIntegration, insertRotation } from '../../db/factories';
 import { alerts, pages } from '../../db/schema';
 import { generateIntegrationKey } from '../integrations/integration-keys';
+import { countIncidentAlerts } from '../integrations/integration-repository';
 import { pageMessageOf } from '../paging/page-message';
 import {
   ALERT_EMAIL_RECIPIENTS_MAX,
@@ -74,12 +75,19 @@ async function refusal(sending: Promise<unknown>): Promise<{ code: number; text:
   throw new Error('the message was accepted');
 }
 
-const incidentsOf = (integrationId: number) =>
-  t.database.db
+/** an integration's incidents, each with its count of distinct alerts */
+const incidentsOf = async (integrationId: number) => {
+  const rows = await t.database.db
     .select()
     .from(pages)
     .where(eq(pages.integrationId, integrationId))
     .orderBy(asc(pages.id));
+  const counted = await countIncidentAlerts(
+    t.database.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, alertCount: counted.get(r.id)?.alertCount ?? 0 }));
+};
 const alertsOf = (integrationId: number) =>
   t.database.db
     .select()

@@ -15,6 +15,7 @@ import {
 } from '../../db/schema';
 import { resolveIncidentAs } from '../incidents/incident-actions';
 import type { IntegrationRow } from '../integrations/integration-keys';
+import { countIncidentAlerts } from '../integrations/integration-repository';
 import { pageMessageOf } from '../paging/page-message';
 import { type IntakeDeps, receiveAlerts, stormTitle } from './alert-intake';
 
@@ -76,8 +77,12 @@ const receive = (
   payload = JSON.stringify(events),
 ) => receiveAlerts(deps, integration, { format, events, payload });
 
-const incident = async (id: number) =>
-  (await t.database.db.select().from(pages).where(eq(pages.id, id)))[0];
+/** an incident's row, with its count of distinct alerts (counted from its alerts) */
+const incident = async (id: number) => {
+  const [row] = await t.database.db.select().from(pages).where(eq(pages.id, id));
+  const counted = (await countIncidentAlerts(t.database.db, [id])).get(id);
+  return { ...row, alertCount: counted?.alertCount ?? 0 };
+};
 const alertRows = (integrationId: number) =>
   t.database.db
     .select()

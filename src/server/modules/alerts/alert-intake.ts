@@ -11,18 +11,23 @@ import { allocateIds } from '../../db/ids';
 import { markAcknowledged, markResolved } from '../incidents/incident-actions';
 import { type IncidentDeps, raiseIncident } from '../incidents/incident-engine';
 import { insertIncidentEvent, lockIncidentRow } from '../incidents/incident-repository';
-import type { IntegrationRow } from '../integrations/integration-keys';
+import { IntegrationKeyGone, type IntegrationRow } from '../integrations/integration-keys';
 import { findRotationRow } from '../rotations/rotation-repository';
 import {
-  countAlertOnIncident,
   countOpenKeys,
+  type FoldHit,
+  type FoldRow,
   findAlertKey,
+  foldAlerts,
   incidentStatus,
-  insertAlert,
   type LockedAlertKey,
   lockIntegration,
+  type RepeatHit,
+  type RepeatProbe,
+  recordAlertRow,
   repeatAlert,
-  repeatIfSame,
+  repeatAlerts,
+  type StormState,
   stormState,
   touchIntegration,
   updateAlertKey,
@@ -94,43 +99,154 @@ export const stormTitle = (integrationName: string, limit: number) =>
   `Alert storm: more than ${limit} new alerts a minute from ${integrationName}`.slice(0, TITLE_MAX);
 
 /**
- * receiveAlerts stores one inbound request's events (see above) and answers what happened to each,
- * in the order given.
+ * repeatProbeOf: the probe of a request that may be a plain repeat (one trigger, and the
+ * integration's last-used time recorded within the minute), else undefined: the full path.
  */
-export async function receiveAlerts(
-  deps: IntakeDeps,
+export function repeatProbeOf(
   integration: IntegrationRow,
   inbound: InboundAlerts,
-): Promise<AlertReceipt[]> {
-  const now = deps.clock.now();
+  now: Date,
+): RepeatProbe | undefined {
+  const [only] = inbound.events;
+  if (inbound.events.length !== 1 || only.action !== 'trigger' || touchDue(integration, now)) {
+    return undefined;
+  }
+  return {
+    integrationId: integration.id,
+    keyHash: integration.keyHash,
+    dedupKeyHash: keyHashOf(only),
+    eventHash: eventHash(only),
+  };
+}
+
+/** repeatReceipt: what a repeat found by repeatAlerts answers. */
+export const repeatReceipt = (inbound: InboundAlerts, hit: RepeatHit): AlertReceipt => ({
+  dedupKey: inbound.events[0].dedupKey,
+  outcome: 'repeated',
+  incidentId: hit.pageId,
+  alertId: hit.alertId,
+});
+
+/** touchDue: the integration's last-used time is to be recorded (at most once a minute). */
+export const touchDue = (integration: IntegrationRow, now: Date) =>
+  integration.lastUsedAt === null || now.getTime() - integration.lastUsedAt.getTime() > MINUTE;
+
+/** keptPayload: what is kept of a request's body with each of its alerts (cut to share a budget). */
+function keptPayload(inbound: InboundAlerts): { payload: string; payloadCut: boolean } {
   const keep = Math.min(
     ALERT_PAYLOAD_KEEP,
     Math.max(2048, Math.floor(PAYLOAD_BUDGET / Math.max(1, inbound.events.length))),
   );
   const payloadCut = inbound.payload.length > keep;
-  const payload = payloadCut ? inbound.payload.slice(0, keep) : inbound.payload;
-  const touch =
-    integration.lastUsedAt === null || now.getTime() - integration.lastUsedAt.getTime() > MINUTE;
+  return { payload: payloadCut ? inbound.payload.slice(0, keep) : inbound.payload, payloadCut };
+}
+
+/** eventText: the part of an event sealed with its alert (what the alert list shows). */
+const eventText = (event: AlertEvent) =>
+  JSON.stringify({
+    summary: event.summary,
+    source: event.source,
+    details: event.details,
+    links: event.links,
+    ...(event.occurredAt === undefined ? {} : { occurredAt: event.occurredAt }),
+  });
+
+/** A plain trigger that was no repeat, to be tried as a fold into an open storm (foldIntoStorms). */
+export interface FoldProbe {
+  integrationId: number;
+  keyHash: string;
+  dedupKeyHash: string;
+  eventHash: string;
+  format: AlertFormat;
+  severity: string;
+  event: string;
+  payload: string;
+  payloadCut: boolean;
+}
+
+/** foldProbeOf: the fold probe of a request whose repeat probe (repeatProbeOf) found no repeat. */
+export function foldProbeOf(probe: RepeatProbe, inbound: InboundAlerts): FoldProbe {
   const [only] = inbound.events;
-  if (inbound.events.length === 1 && only.action === 'trigger' && !touch) {
-    // Most deliveries are repeats (Alertmanager re-sends, retries): one statement when it is one.
-    const repeat = await repeatIfSame(
-      deps.database.db,
-      { integrationId: integration.id, dedupKeyHash: keyHashOf(only), eventHash: eventHash(only) },
-      now,
-    );
-    if (repeat) {
-      return [
-        {
-          dedupKey: only.dedupKey,
-          outcome: 'repeated',
-          incidentId: repeat.pageId,
-          alertId: repeat.alertId,
-        },
-      ];
-    }
+  return {
+    ...probe,
+    format: inbound.format,
+    severity: only.severity,
+    event: eventText(only),
+    ...keptPayload(inbound),
+  };
+}
+
+/**
+ * foldIntoStorms records, as one batch, the new keys that arrive while their integration is in
+ * an alert storm (decision 216): their alert ids reserved in one statement, their texts sealed
+ * with them, and the keys and alerts written in a second (foldAlerts). A key already known, an
+ * integration not in a storm, or a second probe of the same key in the batch answers undefined:
+ * the caller takes the full path, which decides as it always has.
+ */
+export async function foldIntoStorms(
+  deps: Pick<IntakeDeps, 'cipher' | 'database'>,
+  probes: readonly FoldProbe[],
+  now: Date,
+): Promise<(FoldHit | undefined)[]> {
+  // One probe per key: a second of the same key finds it known on the full path.
+  const seen = new Set<string>();
+  const tried = probes.filter((p) => {
+    const key = `${p.integrationId}:${p.dedupKeyHash}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const ids = await allocateIds(deps.database.db, 'alerts', tried.length);
+  const rows: FoldRow[] = tried.map((p, i) => ({
+    integrationId: p.integrationId,
+    keyHash: p.keyHash,
+    dedupKeyHash: p.dedupKeyHash,
+    eventHash: p.eventHash,
+    alertId: ids[i],
+    format: p.format,
+    severity: p.severity,
+    eventEnc: deps.cipher.encrypt(p.event, { table: 'alerts', column: 'event', rowId: ids[i] }),
+    payloadEnc: deps.cipher.encrypt(p.payload, {
+      table: 'alerts',
+      column: 'payload',
+      rowId: ids[i],
+    }),
+    payloadCut: p.payloadCut,
+  }));
+  const hits = await foldAlerts(deps.database.db, rows, now, new Date(now.getTime() - MINUTE));
+  const byProbe = new Map(tried.map((p, i) => [p, hits[i]]));
+  return probes.map((p) => byProbe.get(p));
+}
+
+/** foldReceipt: what a trigger folded by foldIntoStorms answers. */
+export const foldReceipt = (inbound: InboundAlerts, hit: FoldHit): AlertReceipt => ({
+  dedupKey: inbound.events[0].dedupKey,
+  outcome: 'folded',
+  incidentId: hit.pageId,
+  alertId: hit.alertId,
+});
+
+/**
+ * receiveAlerts stores one inbound request's events (see above) and answers what happened to each,
+ * in the order given. Most deliveries are repeats (Alertmanager re-sends, retries): one statement
+ * when it is one, unless the caller has already probed it (`repeatProbed`, alert-routes.ts).
+ */
+export async function receiveAlerts(
+  deps: IntakeDeps,
+  integration: IntegrationRow,
+  inbound: InboundAlerts,
+  options: { repeatProbed?: boolean } = {},
+): Promise<AlertReceipt[]> {
+  const now = deps.clock.now();
+  const { payload, payloadCut } = keptPayload(inbound);
+  const touch = touchDue(integration, now);
+  const probe = options.repeatProbed ? undefined : repeatProbeOf(integration, inbound, now);
+  if (probe) {
+    const [hit] = await repeatAlerts(deps.database.db, [probe], now);
+    if (hit) return [repeatReceipt(inbound, hit)];
   }
   return deps.database.db.transaction(async (tx) => {
+    const locked = await lockKeys(tx, integration, inbound.events, now);
     const request: Request = {
       tx,
       deps,
@@ -139,10 +255,16 @@ export async function receiveAlerts(
       payload,
       payloadCut,
       now,
-      keys: await lockKeys(tx, integration.id, inbound.events, now),
+      keys: locked.keys,
+      alertIds: locked.alertIds,
+      stormHint: locked.stormHint,
     };
     const receipts: AlertReceipt[] = [];
-    for (const event of inbound.events) receipts.push(await receiveOne(request, event));
+    for (const event of inbound.events) {
+      receipts.push(await receiveOne(request, event));
+      // The hint was read before any event changed an incident: it serves the first alone.
+      request.stormHint = undefined;
+    }
     if (touch) {
       // At most once a minute from a row read at authentication: a busy key does not queue here.
       await touchIntegration(tx, integration.id, now);
@@ -154,28 +276,46 @@ export async function receiveAlerts(
 /**
  * lockKeys takes the rows of every key the events name, in one order (their hash), before any is
  * used: two requests naming the same keys never wait on each other in a circle. A trigger's key is
- * made when new; an acknowledge or resolve never makes one. Answers each key's state by its hash.
+ * made when new, reserving an alert id as it goes; an acknowledge or resolve never makes one.
+ * Answers each key's state by its hash, the reserved ids (lowest first), and the integration's
+ * storm state as the first trigger's key read it. Throws IntegrationKeyGone, before anything is
+ * written, when a trigger's key finds the integration's key changed.
  */
 async function lockKeys(
   tx: Tx,
-  integrationId: number,
+  integration: IntegrationRow,
   events: readonly InboundEvent[],
   now: Date,
-): Promise<Map<string, LockedAlertKey | undefined>> {
+): Promise<{
+  keys: Map<string, LockedAlertKey | undefined>;
+  alertIds: number[];
+  stormHint: StormState | undefined;
+}> {
   const triggers = new Map<string, boolean>();
   for (const event of events) {
     const hash = keyHashOf(event);
     triggers.set(hash, (triggers.get(hash) ?? false) || event.action === 'trigger');
   }
   const keys = new Map<string, LockedAlertKey | undefined>();
+  const alertIds: number[] = [];
+  let stormHint: StormState | undefined;
+  const since = new Date(now.getTime() - MINUTE);
   for (const hash of [...triggers.keys()].sort()) {
-    const key = triggers.get(hash)
-      ? await upsertAlertKey(tx, integrationId, hash, now)
-      : await findAlertKey(tx, integrationId, hash);
+    let key: Omit<LockedAlertKey, 'pageStatus'> | undefined;
+    if (triggers.get(hash)) {
+      const upserted = await upsertAlertKey(tx, integration, hash, now, since);
+      if (!upserted) throw new IntegrationKeyGone();
+      const { reservedAlertId, storm, ...state } = upserted;
+      alertIds.push(reservedAlertId);
+      stormHint ??= storm;
+      key = state;
+    } else {
+      key = await findAlertKey(tx, integration.id, hash);
+    }
     const pageStatus = key?.pageId == null ? null : await incidentStatus(tx, key.pageId);
     keys.set(hash, key && { ...key, pageStatus });
   }
-  return keys;
+  return { keys, alertIds: alertIds.sort((a, b) => a - b), stormHint };
 }
 
 interface Request {
@@ -188,6 +328,10 @@ interface Request {
   now: Date;
   /** the state of each key the request names, locked, kept current as the events change it */
   keys: Map<string, LockedAlertKey | undefined>;
+  /** alert ids reserved as the keys were locked, taken lowest first by the alerts recorded */
+  alertIds: number[];
+  /** the integration's storm state as the keys were locked, until the first event is received */
+  stormHint: StormState | undefined;
 }
 
 async function receiveOne(request: Request, event: InboundEvent): Promise<AlertReceipt> {
@@ -214,7 +358,7 @@ function openIncidentOf(key: LockedAlertKey | undefined): number | null {
 }
 
 async function trigger(request: Request, event: AlertEvent, keyHash: string) {
-  const { tx, integration, now } = request;
+  const { tx, now } = request;
   const hash = eventHash(event);
   const key = request.keys.get(keyHash);
   const open = openIncidentOf(key);
@@ -229,27 +373,12 @@ async function trigger(request: Request, event: AlertEvent, keyHash: string) {
     return receipt('repeated', open, key.lastAlertId);
   }
   if (open !== null) {
-    const alertId = await recordAlert(request, event, {
-      keyHash,
-      hash,
-      pageId: open,
-      outcome: 'updated',
-    });
-    await countAlertOnIncident(tx, open, now);
+    const what = { keyHash, hash, pageId: open, outcome: 'updated' as const };
+    const alertId = await recordAlert(request, event, what, 'latest');
     await alertEvent(request, open, alertId, 'updated');
-    await updateAlertKey(tx, integration.id, keyHash, {
-      lastAlertId: alertId,
-      lastEventHash: hash,
-    });
     return receipt('updated', open, alertId);
   }
   const placed = await placeNewAlert(request, event, { keyHash, hash });
-  await setKey(request, keyHash, {
-    pageId: placed.incidentId,
-    lastAlertId: placed.alertId,
-    lastEventHash: hash,
-    resolvedAt: null,
-  });
   // A later event of this key in the same request finds its incident open.
   const placedKey = request.keys.get(keyHash);
   if (placedKey) request.keys.set(keyHash, { ...placedKey, pageStatus: 'triggered' });
@@ -259,6 +388,7 @@ async function trigger(request: Request, event: AlertEvent, keyHash: string) {
 /**
  * placeNewAlert raises an incident for a new key, or, past the integration's limit of new
  * incidents a minute, folds it into the open alert storm incident (raising that when none is open).
+ * Either way the key now points at the incident and the alert.
  */
 async function placeNewAlert(
   request: Request,
@@ -269,27 +399,22 @@ async function placeNewAlert(
   const since = new Date(now.getTime() - MINUTE);
   // In a storm (the limit reached, its incident open) a new key folds without the integration's
   // lock: folding raises nothing, so only raising needs to be counted in line.
-  const seen = await stormState(tx, integration.id, since);
+  const seen = request.stormHint ?? (await stormState(tx, integration.id, since));
   if (seen.recent >= integration.stormLimit && seen.storm !== undefined) {
     return foldInto(request, event, hashes, seen.storm);
   }
   await lockIntegration(tx, integration.id);
   const { recent, storm } = await stormState(tx, integration.id, since);
-  if (recent < integration.stormLimit) {
-    let alertId = 0;
-    const incidentId = await raiseFor(request, event, false, async (id) => {
-      alertId = await recordAlert(request, event, { ...hashes, pageId: id, outcome: 'raised' });
-      await countAlertOnIncident(tx, id, now);
-    });
-    return { outcome: 'raised', incidentId, alertId };
+  if (storm !== undefined && recent >= integration.stormLimit) {
+    return foldInto(request, event, hashes, storm);
   }
-  if (storm !== undefined) return foldInto(request, event, hashes, storm);
+  const outcome: 'raised' | 'folded' = recent < integration.stormLimit ? 'raised' : 'folded';
   let alertId = 0;
-  const incidentId = await raiseFor(request, event, true, async (id) => {
-    alertId = await recordAlert(request, event, { ...hashes, pageId: id, outcome: 'folded' });
-    await countAlertOnIncident(tx, id, now);
+  const incidentId = await raiseFor(request, event, outcome === 'folded', async (id) => {
+    const what = { ...hashes, pageId: id, outcome };
+    alertId = await recordAlert(request, event, what, 'placed');
   });
-  return { outcome: 'folded', incidentId, alertId };
+  return { outcome, incidentId, alertId };
 }
 
 /**
@@ -303,12 +428,8 @@ async function foldInto(
   hashes: { keyHash: string; hash: string },
   storm: number,
 ): Promise<{ outcome: 'folded'; incidentId: number; alertId: number }> {
-  const alertId = await recordAlert(request, event, {
-    ...hashes,
-    pageId: storm,
-    outcome: 'folded',
-  });
-  await countAlertOnIncident(request.tx, storm, request.now);
+  const what = { ...hashes, pageId: storm, outcome: 'folded' as const };
+  const alertId = await recordAlert(request, event, what, 'placed');
   return { outcome: 'folded', incidentId: storm, alertId };
 }
 
@@ -384,41 +505,52 @@ async function acknowledgeOrResolve(request: Request, event: AlertEvent, keyHash
   return { dedupKey: event.dedupKey, outcome, incidentId: open, alertId };
 }
 
-/** recordAlert writes one alert row, its event and payload sealed with its id. */
+/**
+ * recordAlert writes one alert row, its event and payload sealed with its id, and, in the same
+ * statement, points its key at it as the latest event ('latest'), or at it and its incident, open
+ * ('placed').
+ */
 async function recordAlert(
   request: Request,
   event: AlertEvent,
   what: { keyHash: string; hash: string; pageId: number | null; outcome: AlertOutcome },
+  pointKey?: 'latest' | 'placed',
 ): Promise<number> {
   const { tx, deps, integration, inbound, now } = request;
-  const [id] = await allocateIds(tx, 'alerts');
-  const sealedEvent = JSON.stringify({
-    summary: event.summary,
-    source: event.source,
-    details: event.details,
-    links: event.links,
-    ...(event.occurredAt === undefined ? {} : { occurredAt: event.occurredAt }),
-  });
-  await insertAlert(tx, {
-    id,
-    integrationId: integration.id,
-    pageId: what.pageId,
-    format: inbound.format,
-    action: event.action,
-    outcome: what.outcome,
-    dedupKeyHash: what.keyHash,
-    eventHash: what.hash,
-    severity: event.action === 'trigger' ? event.severity : null,
-    eventEnc: deps.cipher.encrypt(sealedEvent, { table: 'alerts', column: 'event', rowId: id }),
-    payloadEnc: deps.cipher.encrypt(request.payload, {
-      table: 'alerts',
-      column: 'payload',
-      rowId: id,
-    }),
-    payloadCut: request.payloadCut,
-    receivedAt: now,
-    lastSeenAt: now,
-  });
+  const id = request.alertIds.shift() ?? (await allocateIds(tx, 'alerts'))[0];
+  const sealedEvent = eventText(event);
+  const key: Partial<Omit<LockedAlertKey, 'pageStatus'>> | undefined =
+    pointKey === 'latest'
+      ? { lastAlertId: id, lastEventHash: what.hash }
+      : pointKey === 'placed'
+        ? { pageId: what.pageId, lastAlertId: id, lastEventHash: what.hash, resolvedAt: null }
+        : undefined;
+  await recordAlertRow(
+    tx,
+    {
+      id,
+      integrationId: integration.id,
+      pageId: what.pageId,
+      format: inbound.format,
+      action: event.action,
+      outcome: what.outcome,
+      dedupKeyHash: what.keyHash,
+      eventHash: what.hash,
+      severity: event.action === 'trigger' ? event.severity : null,
+      eventEnc: deps.cipher.encrypt(sealedEvent, { table: 'alerts', column: 'event', rowId: id }),
+      payloadEnc: deps.cipher.encrypt(request.payload, {
+        table: 'alerts',
+        column: 'payload',
+        rowId: id,
+      }),
+      payloadCut: request.payloadCut,
+      receivedAt: now,
+      lastSeenAt: now,
+    },
+    key,
+  );
+  const known = request.keys.get(what.keyHash);
+  if (known && key) request.keys.set(what.keyHash, { ...known, ...key });
   return id;
 }
 

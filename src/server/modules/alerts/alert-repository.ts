@@ -21,28 +21,60 @@ export interface LockedAlertKey {
   pageStatus: string | null;
 }
 
+/** An integration's storm state: its incidents (not storms) since a time, and its open storm. */
+export interface StormState {
+  recent: number;
+  storm: number | undefined;
+}
+
 /**
  * upsertAlertKey takes the row of (integration, key), making it when new, and holds its lock to
  * the end of the transaction: a second delivery of the same new key waits here, then finds the
- * incident the first one raised. Its incident's status is read by the next statement: one joined
- * here would be read from this statement's snapshot, taken before the wait, when that incident
- * did not exist yet (PostgreSQL, READ COMMITTED).
+ * incident the first one raised. In the same round trip it checks that the integration still has
+ * the key it was opened with (undefined: regenerated or deleted since; nothing written), reserves
+ * the id of the alert the trigger will record (allocateIds), and reads the integration's storm
+ * state as a hint. The hint and any status read here come from this statement's snapshot, taken
+ * before a wait for the lock (PostgreSQL, READ COMMITTED): its incident's status is read by the
+ * next statement, and the storm state again under the integration's lock before anything is
+ * raised (alert-intake.ts).
  */
 export async function upsertAlertKey(
   tx: Tx,
-  integrationId: number,
+  integration: { id: number; keyHash: string },
   dedupKeyHash: string,
   now: Date,
-): Promise<Omit<LockedAlertKey, 'pageStatus'>> {
-  const [row] = await tx
-    .insert(alertKeys)
-    .values({ integrationId, dedupKeyHash, lastSeenAt: now })
-    .onConflictDoUpdate({
-      target: [alertKeys.integrationId, alertKeys.dedupKeyHash],
-      set: { lastSeenAt: now },
-    })
-    .returning(keyColumns);
-  return row;
+  stormSince: Date,
+): Promise<
+  (Omit<LockedAlertKey, 'pageStatus'> & { reservedAlertId: number; storm: StormState }) | undefined
+> {
+  const [row] = await selectRows<{
+    pageId: number | null;
+    lastAlertId: number | string | null;
+    lastEventHash: string | null;
+    resolvedAt: string | Date | null;
+    reservedAlertId: number | string;
+    recent: number | string;
+    storm: number | null;
+  }>(
+    tx,
+    sql`insert into ${alertKeys} (integration_id, dedup_key_hash, last_seen_at)
+        select i.id, ${dedupKeyHash}, ${now.toISOString()} from ${integrations} i
+         where i.id = ${integration.id} and i.key_hash = ${integration.keyHash}
+        on conflict (integration_id, dedup_key_hash) do update set last_seen_at = excluded.last_seen_at
+        returning page_id as "pageId", last_alert_id as "lastAlertId",
+                  last_event_hash as "lastEventHash", resolved_at as "resolvedAt",
+                  nextval(pg_get_serial_sequence('alerts', 'id')) as "reservedAlertId",
+                  ${stormStateColumns(integration.id, stormSince)}`,
+  );
+  if (!row) return undefined;
+  return {
+    pageId: row.pageId === null ? null : Number(row.pageId),
+    lastAlertId: row.lastAlertId === null ? null : Number(row.lastAlertId),
+    lastEventHash: row.lastEventHash,
+    resolvedAt: row.resolvedAt === null ? null : new Date(row.resolvedAt),
+    reservedAlertId: Number(row.reservedAlertId),
+    storm: stormStateOf(row),
+  };
 }
 
 /** findAlertKey reads and locks an existing key (acknowledge and resolve never make one). */
@@ -99,9 +131,38 @@ export async function countOpenKeys(tx: Tx, pageId: number): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** insertAlert records one alert event; the id is allocated first (its texts are sealed with it). */
-export async function insertAlert(tx: Tx, row: NewAlertRow): Promise<void> {
-  await tx.insert(alerts).values(row);
+/**
+ * recordAlertRow writes one alert event (its id allocated first: its texts are sealed with it)
+ * and, in the same statement, its key's new values (it points at this alert, and its incident).
+ * Nothing else changes: an incident's count of distinct alerts is counted from these rows
+ * (countIncidentAlerts), so a storm's many folds never queue on the storm's row.
+ */
+export async function recordAlertRow(
+  tx: Tx,
+  row: NewAlertRow & { id: number },
+  key?: Partial<typeof alertKeys.$inferInsert>,
+): Promise<void> {
+  const keyUpdate = key
+    ? sql`, k as (update ${alertKeys} set ${sql.join(
+        Object.entries(key).map(([field, value]) => {
+          const column = alertKeys[field as keyof typeof key];
+          return sql`${sql.identifier(column.name)} = ${value instanceof Date ? value.toISOString() : value}`;
+        }),
+        sql`, `,
+      )} where integration_id = ${row.integrationId} and dedup_key_hash = ${row.dedupKeyHash})`
+    : sql``;
+  await tx.execute(
+    sql`with a as (insert into ${alerts}
+          (id, integration_id, page_id, format, action, outcome, dedup_key_hash, event_hash,
+           severity, event_enc, payload_enc, payload_cut, received_at, last_seen_at)
+          values (${row.id}, ${row.integrationId}, ${row.pageId ?? null}, ${row.format},
+                  ${row.action}, ${row.outcome}, ${row.dedupKeyHash}, ${row.eventHash},
+                  ${row.severity ?? null}, ${row.eventEnc}, ${row.payloadEnc},
+                  ${row.payloadCut ?? false}, ${row.receivedAt.toISOString()},
+                  ${row.lastSeenAt.toISOString()})
+          returning id)${keyUpdate}
+        select id from a`,
+  );
 }
 
 /** repeatAlert: the same event arrived again; only its last-seen time and count change. */
@@ -110,14 +171,6 @@ export async function repeatAlert(tx: Tx, alertId: number, now: Date): Promise<v
     .update(alerts)
     .set({ lastSeenAt: now, seenCount: sql`${alerts.seenCount} + 1` })
     .where(eq(alerts.id, alertId));
-}
-
-/** countAlertOnIncident adds one distinct alert to an incident's count and last-alert time. */
-export async function countAlertOnIncident(tx: Tx, pageId: number, now: Date): Promise<void> {
-  await tx
-    .update(pages)
-    .set({ alertCount: sql`${pages.alertCount} + 1`, lastAlertAt: now })
-    .where(eq(pages.id, pageId));
 }
 
 /**
@@ -133,26 +186,31 @@ export async function lockIntegration(tx: Tx, integrationId: number): Promise<vo
     .for('no key update');
 }
 
+/** The storm state's two columns, as subqueries of a statement (stormState, upsertAlertKey). */
+function stormStateColumns(integrationId: number, since: Date) {
+  return sql`(select count(*) from ${pages}
+               where integration_id = ${integrationId} and created_at > ${since.toISOString()}
+                 and not storm) as recent,
+             (select id from ${pages}
+               where integration_id = ${integrationId} and storm and status <> 'resolved'
+               order by id desc limit 1) as storm`;
+}
+
+const stormStateOf = (row: { recent: number | string; storm: number | null }): StormState => ({
+  recent: Number(row.recent),
+  storm: row.storm === null ? undefined : Number(row.storm),
+});
+
 /**
  * stormState, in one statement: how many incidents (not storms) an integration raised since
  * `since`, and its open alert storm incident, if any.
  */
-export async function stormState(
-  tx: Tx,
-  integrationId: number,
-  since: Date,
-): Promise<{ recent: number; storm: number | undefined }> {
+export async function stormState(tx: Tx, integrationId: number, since: Date): Promise<StormState> {
   const [row] = await selectRows<{ recent: number | string; storm: number | null }>(
     tx,
-    sql`select
-          (select count(*) from ${pages}
-            where integration_id = ${integrationId} and created_at > ${since.toISOString()}
-              and not storm) as recent,
-          (select id from ${pages}
-            where integration_id = ${integrationId} and storm and status <> 'resolved'
-            order by id desc limit 1) as storm`,
+    sql`select ${stormStateColumns(integrationId, since)}`,
   );
-  return { recent: Number(row.recent), storm: row.storm === null ? undefined : Number(row.storm) };
+  return stormStateOf(row);
 }
 
 /** touchIntegration records when an integration's key was last used. */
@@ -179,32 +237,188 @@ export async function openKeysOfIncident(
   return rows.map((r) => r.hash);
 }
 
+/** A delivery that may repeat an open key's latest event (repeatAlerts). */
+export interface RepeatProbe {
+  integrationId: number;
+  /** the integration's key as stored: a key regenerated or deleted since it was read repeats nothing */
+  keyHash: string;
+  dedupKeyHash: string;
+  eventHash: string;
+}
+
+/** What a repeat touched: the alert it repeats and that alert's incident. */
+export interface RepeatHit {
+  alertId: number;
+  pageId: number;
+}
+
 /**
- * repeatIfSame is the whole of a repeat, in one statement outside any transaction: when the key is
- * open on an incident that is not resolved and its latest event is this one, that alert's last-seen
- * time and count move on. Answers the alert and the incident, or undefined when it is no repeat
+ * repeatAlerts is the whole of any number of repeats, in one statement outside any transaction:
+ * for each probe whose key still opens its integration, whose dedup key is open on an incident
+ * that is not resolved, and whose latest event is this one, that alert's last-seen time moves on
+ * and its seen count grows by the times it was probed. The keys are locked in one order (the
+ * intake's: integration, then dedup key hash), so a batch never waits in a circle with another
+ * batch or an intake transaction. Answers each probe's hit, or undefined where it is no repeat
  * (the caller then takes the full path, in a transaction, under the key's lock).
  */
-export async function repeatIfSame(
+export async function repeatAlerts(
   db: Db | Tx,
-  key: { integrationId: number; dedupKeyHash: string; eventHash: string },
+  probes: readonly RepeatProbe[],
   now: Date,
-): Promise<{ alertId: number; pageId: number } | undefined> {
-  const at = now.toISOString();
-  const [row] = await selectRows<{ alertId: number | string; pageId: number }>(
-    db,
-    sql`with k as (
-          update ${alertKeys} set last_seen_at = ${at}
-           where integration_id = ${key.integrationId}
-             and dedup_key_hash = ${key.dedupKeyHash}
-             and last_event_hash = ${key.eventHash}
-             and resolved_at is null and page_id is not null and last_alert_id is not null
-             and exists (select 1 from ${pages} p
-                          where p.id = ${alertKeys.pageId} and p.status <> 'resolved')
-          returning last_alert_id, page_id)
-        update ${alerts} a set last_seen_at = ${at}, seen_count = a.seen_count + 1
-          from k where a.id = k.last_alert_id
-        returning a.id as "alertId", k.page_id as "pageId"`,
+): Promise<(RepeatHit | undefined)[]> {
+  const identity = (p: RepeatProbe) =>
+    `${p.integrationId}:${p.keyHash}:${p.dedupKeyHash}:${p.eventHash}`;
+  const times = new Map<string, { probe: RepeatProbe; n: number }>();
+  for (const probe of probes) {
+    const seen = times.get(identity(probe));
+    if (seen) seen.n += 1;
+    else times.set(identity(probe), { probe, n: 1 });
+  }
+  const values = sql.join(
+    [...times.values()].map(
+      ({ probe, n }) =>
+        sql`(${probe.integrationId}::int, ${probe.keyHash}, ${probe.dedupKeyHash}, ${probe.eventHash}, ${n}::int)`,
+    ),
+    sql`, `,
   );
-  return row ? { alertId: Number(row.alertId), pageId: Number(row.pageId) } : undefined;
+  const at = now.toISOString();
+  const rows = await selectRows<{
+    integrationId: number | string;
+    keyHash: string;
+    dedupKeyHash: string;
+    eventHash: string;
+    alertId: number | string;
+    pageId: number | string;
+  }>(
+    db,
+    sql`with probe (integration_id, key_hash, dedup_key_hash, event_hash, n) as (values ${values}),
+        open_key as (
+          select ak.integration_id, ak.dedup_key_hash, ak.last_alert_id, ak.page_id,
+                 p.key_hash, p.event_hash, p.n
+            from ${alertKeys} ak
+            join probe p on p.integration_id = ak.integration_id
+                        and p.dedup_key_hash = ak.dedup_key_hash
+                        and p.event_hash = ak.last_event_hash
+            join ${integrations} i on i.id = p.integration_id and i.key_hash = p.key_hash
+           where ak.resolved_at is null and ak.page_id is not null and ak.last_alert_id is not null
+             and exists (select 1 from ${pages} pg where pg.id = ak.page_id and pg.status <> 'resolved')
+           order by ak.integration_id, ak.dedup_key_hash
+             for update of ak),
+        k as (
+          update ${alertKeys} ak set last_seen_at = ${at}
+            from open_key o
+           where ak.integration_id = o.integration_id and ak.dedup_key_hash = o.dedup_key_hash
+          returning o.*)
+        update ${alerts} a set last_seen_at = ${at}, seen_count = a.seen_count + k.n
+          from k where a.id = k.last_alert_id
+        returning k.integration_id as "integrationId", k.key_hash as "keyHash",
+                  k.dedup_key_hash as "dedupKeyHash", k.event_hash as "eventHash",
+                  a.id as "alertId", k.page_id as "pageId"`,
+  );
+  const hits = new Map<string, RepeatHit>();
+  for (const row of rows) {
+    hits.set(
+      identity({
+        integrationId: Number(row.integrationId),
+        keyHash: row.keyHash,
+        dedupKeyHash: row.dedupKeyHash,
+        eventHash: row.eventHash,
+      }),
+      { alertId: Number(row.alertId), pageId: Number(row.pageId) },
+    );
+  }
+  return probes.map((probe) => hits.get(identity(probe)));
+}
+
+/**
+ * A new key's trigger tried as a fold into its integration's open alert storm, its id reserved
+ * and its texts sealed with that id (foldIntoStorms, alert-intake.ts).
+ */
+export interface FoldRow {
+  integrationId: number;
+  /** the integration's key hash as the request presented it: checked as the rows are written */
+  keyHash: string;
+  dedupKeyHash: string;
+  eventHash: string;
+  alertId: number;
+  format: string;
+  severity: string;
+  eventEnc: string;
+  payloadEnc: string;
+  payloadCut: boolean;
+}
+
+/** Where a fold went: the storm incident and the alert recorded on it. */
+export interface FoldHit {
+  alertId: number;
+  pageId: number;
+}
+
+/**
+ * foldAlerts records, in one statement, each row whose key the integration has never seen while
+ * the integration is in a storm (its limit of new incidents reached within the minute since
+ * `stormSince`, its storm incident open): the key is made pointing at the storm and this alert,
+ * and the alert is recorded as folded, as the full path's fold does (decision 216). Every other
+ * row writes nothing and answers undefined: a known key, an integration not in a storm, or a key
+ * regenerated or deleted since the request was let in. Keys are made in one order (integration,
+ * then dedup key hash, as everywhere in the intake), so two batches never wait in a circle; a key
+ * another transaction is making meanwhile is waited for, then found known. The storm state is
+ * read from the statement's snapshot, as the full path's hint is: folding raises nothing, so it
+ * needs no integration lock.
+ */
+export async function foldAlerts(
+  db: Db | Tx,
+  rows: readonly FoldRow[],
+  at: Date,
+  stormSince: Date,
+): Promise<(FoldHit | undefined)[]> {
+  if (rows.length === 0) return [];
+  const when = at.toISOString();
+  const values = sql.join(
+    rows.map(
+      (r) =>
+        sql`(${r.integrationId}::int, ${r.keyHash}, ${r.dedupKeyHash}, ${r.eventHash}, ${r.alertId}::bigint, ${r.format}, ${r.severity}, ${r.eventEnc}, ${r.payloadEnc}, ${r.payloadCut}::boolean)`,
+    ),
+    sql`, `,
+  );
+  const found = await selectRows<{ alertId: number | string; pageId: number | string }>(
+    db,
+    sql`with probe (integration_id, key_hash, dedup_key_hash, event_hash, alert_id, format, severity,
+                    event_enc, payload_enc, payload_cut) as (values ${values}),
+        state as (
+          select i.id,
+                 (select count(*) from ${pages}
+                   where integration_id = i.id and created_at > ${stormSince.toISOString()}
+                     and not storm) >= i.storm_limit as limit_reached,
+                 (select id from ${pages}
+                   where integration_id = i.id and storm and status <> 'resolved'
+                   order by id desc limit 1) as storm
+            from ${integrations} i
+           where i.id in (select integration_id from probe)),
+        k as (
+          insert into ${alertKeys}
+            (integration_id, dedup_key_hash, last_seen_at, page_id, last_alert_id, last_event_hash)
+          select p.integration_id, p.dedup_key_hash, ${when}, s.storm, p.alert_id, p.event_hash
+            from probe p
+            join ${integrations} i on i.id = p.integration_id and i.key_hash = p.key_hash
+            join state s on s.id = p.integration_id
+           where s.limit_reached and s.storm is not null
+           order by p.integration_id, p.dedup_key_hash
+          on conflict (integration_id, dedup_key_hash) do nothing
+          returning integration_id, dedup_key_hash, page_id, last_alert_id)
+        insert into ${alerts}
+          (id, integration_id, page_id, format, action, outcome, dedup_key_hash, event_hash,
+           severity, event_enc, payload_enc, payload_cut, received_at, last_seen_at)
+        select p.alert_id, p.integration_id, k.page_id, p.format, 'trigger', 'folded',
+               p.dedup_key_hash, p.event_hash, p.severity, p.event_enc, p.payload_enc,
+               p.payload_cut, ${when}, ${when}
+          from probe p
+          join k on k.integration_id = p.integration_id and k.dedup_key_hash = p.dedup_key_hash
+                and k.last_alert_id = p.alert_id
+        returning id as "alertId", page_id as "pageId"`,
+  );
+  const hits = new Map(
+    found.map((f) => [Number(f.alertId), { alertId: Number(f.alertId), pageId: Number(f.pageId) }]),
+  );
+  return rows.map((r) => hits.get(r.alertId));
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import DataLoader from 'dataloader';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
@@ -30,9 +31,12 @@ import {
 } from '../../../shared/domain/alerts';
 import type { AppDeps } from '../../deps';
 import {
-  findIntegrationByKey,
+  findIntegrationByKeyHash,
+  hashIntegrationKey,
+  IntegrationKeyGone,
   type IntegrationRow,
   normalizeOptionsOf,
+  RecentIntegrations,
 } from '../integrations/integration-keys';
 import {
   checkGrafanaSignature,
@@ -43,8 +47,25 @@ import {
   keyFromAuthorization,
   keyFromQuery,
 } from './alert-auth';
-import { type AlertReceipt, type InboundEvent, receiveAlerts } from './alert-intake';
-import { openKeysOfIncident } from './alert-repository';
+import {
+  type AlertReceipt,
+  type FoldProbe,
+  foldIntoStorms,
+  foldProbeOf,
+  foldReceipt,
+  type InboundEvent,
+  receiveAlerts,
+  repeatProbeOf,
+  repeatReceipt,
+  touchDue,
+} from './alert-intake';
+import {
+  type FoldHit,
+  openKeysOfIncident,
+  type RepeatHit,
+  type RepeatProbe,
+  repeatAlerts,
+} from './alert-repository';
 
 /** The inbound alert endpoints (issue 17): fixed, so a tool's configuration is written once. */
 export const ALERT_PATHS = {
@@ -103,6 +124,32 @@ class AlertRefusal extends Error {
 }
 
 /**
+ * oneBatchAtATime: a DataLoader whose batches go to the database one at a time (decision 216).
+ * The keys that arrive while a batch is in flight wait for it and go together as the next
+ * batch, as a database's group commit does: batches of one process never queue on each other's
+ * row locks, and the busier the intake, the fewer statements per event.
+ */
+export function oneBatchAtATime<K, V>(
+  load: (keys: readonly K[]) => Promise<V[]>,
+): DataLoader<K, V> {
+  let inFlight: Promise<unknown> = Promise.resolve();
+  return new DataLoader<K, V>(
+    (keys) => {
+      const sent = load(keys);
+      inFlight = sent.catch(() => undefined);
+      return sent;
+    },
+    {
+      cache: false,
+      maxBatchSize: 500,
+      batchScheduleFn: (send) => {
+        inFlight.then(() => setImmediate(send));
+      },
+    },
+  );
+}
+
+/**
  * alertRoutes: the inbound alert endpoints (issue 17, decisions 208 and 211). Each finds the
  * integration by its key, answers 4xx in its vendor's shape for a wrong key, a bad body or too
  * many requests (writing nothing), and otherwise normalizes the body and hands the events to the
@@ -111,6 +158,16 @@ class AlertRefusal extends Error {
  */
 export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
   const limiter = new KeyRateLimiter(deps.clock);
+  const recent = new RecentIntegrations();
+  // The repeats that arrive while the database is busy go as one statement (decision 216), one
+  // statement at a time: the repeats that arrive while a batch is in the database go as the next.
+  const repeats = oneBatchAtATime<RepeatProbe, RepeatHit | undefined>((probes) =>
+    repeatAlerts(deps.database.db, probes, deps.clock.now()),
+  );
+  // So do the new keys of an integration in an alert storm: a share of two statements each.
+  const folds = oneBatchAtATime<FoldProbe, FoldHit | undefined>((probes) =>
+    foldIntoStorms(deps, probes, deps.clock.now()),
+  );
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
@@ -141,23 +198,29 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
 
   const options = { bodyLimit: ALERT_BODY_MAX };
 
+  /** What admit answers: the integration, and whether its row was read for this request. */
+  interface Admitted {
+    wire: Wire;
+    integration: IntegrationRow;
+    /** false: the row is one this process read within the minute (RecentIntegrations) */
+    fresh: boolean;
+  }
+
   /**
    * admit finds the integration of `key`, runs `verify` (Grafana's signature) and counts the
-   * request against the integration's rate; it throws the refusal otherwise.
+   * request against the integration's rate; it throws the refusal otherwise. A key used within the
+   * minute is answered from the row read then (never when `verify` needs the stored secret).
    */
   async function admit(
     wire: Wire,
     key: string | undefined,
     verify?: (integration: IntegrationRow) => void,
-  ): Promise<IntegrationRow> {
-    // PagerDuty names a wrong routing key as a bad field of the event (400), not as 401.
-    const status = wire === 'pagerduty' ? 400 : 401;
-    const code = wire === 'pagerduty' ? ErrorCodes.BAD_REQUEST : ErrorCodes.UNAUTHENTICATED;
-    if (key === undefined || key.trim() === '') {
-      throw new AlertRefusal(status, code, INTEGRATION_MESSAGES.keyMissing);
-    }
-    const integration = await findIntegrationByKey(deps.database.db, key);
-    if (!integration) throw new AlertRefusal(status, code, INTEGRATION_MESSAGES.keyUnknown);
+  ): Promise<Admitted> {
+    if (key === undefined || key.trim() === '') throw keyRefusal(wire, 'keyMissing');
+    if (key.length > 200) throw keyRefusal(wire, 'keyUnknown');
+    const keyHash = hashIntegrationKey(key);
+    const known = verify ? undefined : recent.get(keyHash, deps.clock.now());
+    const integration = known ?? (await readIntegration(wire, keyHash));
     verify?.(integration);
     const wait = limiter.take(integration.id, integration.rateLimit);
     if (wait > 0) {
@@ -169,16 +232,54 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
         wait,
       );
     }
+    return { wire, integration, fresh: known === undefined };
+  }
+
+  /** readIntegration reads the integration of a key hash, or throws the wrong-key refusal. */
+  async function readIntegration(wire: Wire, keyHash: string): Promise<IntegrationRow> {
+    const integration = await findIntegrationByKeyHash(deps.database.db, keyHash);
+    if (!integration) throw keyRefusal(wire, 'keyUnknown');
+    recent.remember(integration, deps.clock.now());
     return integration;
   }
 
-  function receive(
-    integration: IntegrationRow,
+  /**
+   * receive hands the events to the intake. A plain repeat goes through the batched repeat
+   * statement, which checks the key as it writes; so does a trigger's key lock. An acknowledge or
+   * resolve reads the integration's row again first if it came from memory. Either way, a key
+   * regenerated or deleted since writes nothing and is answered as a wrong key.
+   */
+  async function receive(
+    admitted: Admitted,
     format: Wire,
     events: InboundEvent[],
     body: InboundBody | undefined,
   ): Promise<AlertReceipt[]> {
-    return receiveAlerts(deps, integration, { format, events, payload: body?.text ?? '' });
+    const inbound = { format, events, payload: body?.text ?? '' };
+    const probe = repeatProbeOf(admitted.integration, inbound, deps.clock.now());
+    if (probe) {
+      const hit = await repeats.load(probe);
+      if (hit) return [repeatReceipt(inbound, hit)];
+      const folded = await folds.load(foldProbeOf(probe, inbound));
+      if (folded) return [foldReceipt(inbound, folded)];
+    }
+    const checkedAsWritten = events.every((e) => e.action === 'trigger');
+    const integration =
+      admitted.fresh || checkedAsWritten
+        ? admitted.integration
+        : await readIntegration(admitted.wire, admitted.integration.keyHash);
+    const now = deps.clock.now();
+    try {
+      const receipts = await receiveAlerts(deps, integration, inbound, {
+        repeatProbed: probe !== undefined,
+      });
+      // The intake recorded the key's use: the remembered row says so, or each request would.
+      if (touchDue(integration, now)) recent.used(integration.keyHash, now);
+      return receipts;
+    } catch (err) {
+      if (err instanceof IntegrationKeyGone) throw keyRefusal(admitted.wire, 'keyUnknown');
+      throw err;
+    }
   }
 
   // PagerDuty Events API v2 ---------------------------------------------------------------------
@@ -186,10 +287,11 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     const body = inbound(req);
     const json = parseJson(body);
     const routingKey = isObject(json) ? json.routing_key : undefined;
-    const integration = await admit(
+    const admitted = await admit(
       'pagerduty',
       typeof routingKey === 'string' ? routingKey : undefined,
     );
+    const { integration } = admitted;
     const event = parseWith(PagerDutyEventSchema, json, 400);
     const normalized = normalizePagerDuty(
       event,
@@ -198,7 +300,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     );
     // The body carries the key: what is kept of it names the key by its last four characters only.
     const kept = { ...(json as Record<string, unknown>), routing_key: `…${integration.keyHint}` };
-    await receive(integration, 'pagerduty', [normalized], {
+    await receive(admitted, 'pagerduty', [normalized], {
       text: JSON.stringify(kept),
       form: false,
     });
@@ -214,7 +316,8 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     reply.code(202).send({ result: 'Request will be processed', ...tookAndId(req, reply) });
 
   app.post(ALERT_PATHS.opsgenieCreate, options, async (req, reply) => {
-    const integration = await admit('opsgenie', genieKey(req));
+    const admitted = await admit('opsgenie', genieKey(req));
+    const { integration } = admitted;
     const body = inbound(req);
     const alert = parseWith(OpsgenieCreateAlertSchema, parseJson(body), 422);
     const event = normalizeOpsgenieCreate(
@@ -222,14 +325,15 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       generatedDedupKey(),
       normalizeOptionsOf(integration),
     );
-    await receive(integration, 'opsgenie', [event], body);
+    await receive(admitted, 'opsgenie', [event], body);
     return accepted(req, reply);
   });
 
   for (const verb of ['close', 'acknowledge'] as const) {
     const path = verb === 'close' ? ALERT_PATHS.opsgenieClose : ALERT_PATHS.opsgenieAcknowledge;
     app.post(path, options, async (req, reply) => {
-      const integration = await admit('opsgenie', genieKey(req));
+      const admitted = await admit('opsgenie', genieKey(req));
+      const { integration } = admitted;
       const identifier = parseWith(
         OpsgenieIdentifierSchema,
         (req.params as { identifier?: unknown }).identifier,
@@ -247,7 +351,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       );
       const event = eventOfAction(action, action.identifier, normalizeOptionsOf(integration));
       if (action.identifierType === 'alias') {
-        await receive(integration, 'opsgenie', [event], body);
+        await receive(admitted, 'opsgenie', [event], body);
         return accepted(req, reply);
       }
       // id and tiny name a Baton incident by its number (shown on the incident): the action
@@ -261,7 +365,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
         hashes.length === 0
           ? [{ ...event, dedupKey: `${action.identifierType}:${action.identifier}` }]
           : hashes.map((dedupKeyHash) => ({ ...event, dedupKeyHash }));
-      await receive(integration, 'opsgenie', events, body);
+      await receive(admitted, 'opsgenie', events, body);
       return accepted(req, reply);
     });
   }
@@ -271,7 +375,8 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     keyFromAuthorization(req.headers.authorization, ['Bearer']) ?? keyFromQuery(req.query);
 
   app.post(ALERT_PATHS.alertmanager, options, async (req, reply) => {
-    const integration = await admit('alertmanager', bearerOrToken(req));
+    const admitted = await admit('alertmanager', bearerOrToken(req));
+    const { integration } = admitted;
     const body = inbound(req);
     const message = parseWith(AlertmanagerWebhookSchema, parseJson(body), 400);
     const events = normalizeAlertGroup(
@@ -279,13 +384,13 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       integration.grouping === 'fingerprint' ? 'fingerprint' : 'group',
       normalizeOptionsOf(integration),
     );
-    const receipts = await receive(integration, 'alertmanager', events, body);
+    const receipts = await receive(admitted, 'alertmanager', events, body);
     return reply.code(202).send(receiptsAnswer(receipts));
   });
 
   app.post(ALERT_PATHS.grafana, options, async (req, reply) => {
     const body = inbound(req);
-    const integration = await admit('grafana', bearerOrToken(req), (found) => {
+    const admitted = await admit('grafana', bearerOrToken(req), (found) => {
       if (found.signingSecretEnc === null) return;
       const secret = deps.cipher.decrypt(found.signingSecretEnc, {
         table: 'integrations',
@@ -309,30 +414,40 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
         );
       }
     });
+    const { integration } = admitted;
     const message = parseWith(GrafanaWebhookSchema, parseJson(body), 400);
     const events = normalizeAlertGroup(
       message,
       integration.grouping === 'fingerprint' ? 'fingerprint' : 'group',
       normalizeOptionsOf(integration),
     );
-    const receipts = await receive(integration, 'grafana', events, body);
+    const receipts = await receive(admitted, 'grafana', events, body);
     return reply.code(202).send(receiptsAnswer(receipts));
   });
 
   // Generic: JSON or a form, for scripts and cron jobs ------------------------------------------
   app.post(ALERT_PATHS.generic, options, async (req, reply) => {
-    const integration = await admit('generic', bearerOrToken(req));
+    const admitted = await admit('generic', bearerOrToken(req));
+    const { integration } = admitted;
     const body = inbound(req);
     const fields = body?.form ? formFields(body.text) : parseJson(body);
     const alert = parseWith(GenericAlertSchema, fields, 400);
     const event = normalizeGeneric(alert, generatedDedupKey(), normalizeOptionsOf(integration));
-    const [receipt] = await receive(integration, 'generic', [event], body);
+    const [receipt] = await receive(admitted, 'generic', [event], body);
     return reply.code(202).send({
       dedupKey: receipt.dedupKey,
       outcome: receipt.outcome,
       incidentId: receipt.incidentId,
     });
   });
+}
+
+/** keyRefusal: a missing or wrong key, as each format's senders expect it. */
+function keyRefusal(wire: Wire, message: 'keyMissing' | 'keyUnknown'): AlertRefusal {
+  // PagerDuty names a wrong routing key as a bad field of the event (400), not as 401.
+  return wire === 'pagerduty'
+    ? new AlertRefusal(400, ErrorCodes.BAD_REQUEST, INTEGRATION_MESSAGES[message])
+    : new AlertRefusal(401, ErrorCodes.UNAUTHENTICATED, INTEGRATION_MESSAGES[message]);
 }
 
 /** A generated dedup key, for a trigger that names none: 32 hex characters, as PagerDuty's. */

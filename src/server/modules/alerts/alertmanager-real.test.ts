@@ -14,6 +14,7 @@ import { FieldCipher, parseMasterKey } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { insertIntegration, insertRotation, insertUser } from '../../db/factories';
 import { alertKeys, alerts, notifications, pages } from '../../db/schema';
+import { countIncidentAlerts } from '../integrations/integration-repository';
 
 /**
  * Issue 17's "done when": the real Prometheus Alertmanager (Debian's 0.25), unmodified, raises
@@ -68,11 +69,18 @@ afterAll(async () => {
   await database?.close();
 });
 
-const incidentsOf = (integrationId: number) =>
-  database.db
-    .select({ id: pages.id, status: pages.status, alertCount: pages.alertCount })
+/** an integration's incidents, each with its count of distinct alerts */
+const incidentsOf = async (integrationId: number) => {
+  const rows = await database.db
+    .select({ id: pages.id, status: pages.status })
     .from(pages)
     .where(eq(pages.integrationId, integrationId));
+  const counted = await countIncidentAlerts(
+    database.db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((r) => ({ ...r, alertCount: counted.get(r.id)?.alertCount ?? 0 }));
+};
 
 async function waitFor<T>(
   what: string,

@@ -10,19 +10,26 @@ import type {
 } from '../../../shared/contracts/calendar';
 import type { Person } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { type CalendarShift, rotationShifts } from '../../../shared/domain/calendar';
+import {
+  type CalendarShift,
+  type RotationCalendarInput,
+  rotationGaps,
+  rotationShifts,
+} from '../../../shared/domain/calendar';
 import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import { canHoldBaton } from '../../../shared/domain/rotation';
+import { type Span, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import type { Database } from '../../db/client';
+import type { Database, Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { listMembersWithUsers } from '../rotations/rotation-repository';
 import { personReader } from '../rotations/rotation-view';
-import { findUserRows } from '../users/user-repository';
+import { listAwayWindows } from '../time-off/time-off-repository';
+import { findUserRows, type UserRow } from '../users/user-repository';
 import {
   type CalendarRotationRow,
   findFeedOwner,
@@ -35,7 +42,8 @@ import {
 import { vtimezone } from './vtimezone';
 
 export interface CalendarDeps {
-  database: Database;
+  /** the handle reads go through: the app's database, or a transaction's (decision 219) */
+  database: Pick<Database, 'db'>;
   cipher: FieldCipher;
   clock: Clock;
   config?: Pick<Config, 'handoffTimings'>;
@@ -50,20 +58,33 @@ export const FEED_NOT_FOUND = 'Calendar feed not found';
 interface Laid {
   row: CalendarRotationRow;
   shifts: CalendarShift[];
+  /** the stretches nobody available holds, from now on (decision 217) */
+  gaps: Span[];
+}
+
+/** A member's time off overlapping the span laid out. */
+interface AwayRow {
+  id: number;
+  userId: number;
+  start: Date;
+  end: Date;
 }
 
 /**
- * layOut computes every rotation's shifts overlapping [from, to) (or one rotation's) with the
- * shared calendar functions, in a fixed number of statements; answers the people in them too.
+ * layOut computes every rotation's shifts and gaps overlapping [from, to) (or one rotation's)
+ * with the shared calendar functions, in a fixed number of statements; answers the people in them
+ * too, decrypted once each (none when `viewer` is 'nobody': the engine's look for gaps). The
+ * shift-change baselines (decision 219) and cover plans (decision 218) project with it too, in
+ * their own transaction (`db`), so they agree with the calendar.
  */
-async function layOut(
+export async function layOut(
   deps: CalendarDeps,
   from: Date,
   to: Date,
-  viewer: User | null,
+  viewer: User | null | 'nobody',
   rotationId?: number,
-): Promise<{ laid: Laid[]; people: Map<number, Person> }> {
-  const db = deps.database.db;
+  db: Db = deps.database.db,
+): Promise<{ laid: Laid[]; timeOff: AwayRow[]; people: Map<number, Person> }> {
   const now = deps.clock.now();
   const t = deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
   const rows = await listCalendarRotations(db, rotationId);
@@ -78,16 +99,26 @@ async function layOut(
   const pastNeeded = from.getTime() < now.getTime();
   const changes = pastNeeded ? await listChangesBetween(db, from, until) : [];
   const holdersAtFrom = pastNeeded ? await listHoldersAt(db, from) : [];
+  // Members' time off: what the span shows, and what the turns from each pending boundary go by.
+  const pending = rows.flatMap((r) => (r.nextHandoffAt ? [r.nextHandoffAt.getTime()] : []));
+  const awayFrom = Math.min(from.getTime(), now.getTime(), ...pending) - TIME_OFF_LOOKBACK_MS;
+  const away = await listAwayWindows(db, {
+    userIds: [...new Set(members.map((m) => m.member.userId))],
+    endsAfter: new Date(awayFrom),
+  });
 
-  const readPerson = personReader(deps.cipher, viewer ? [viewer] : []);
-  const people = new Map<number, Person>();
-  for (const m of members) people.set(m.user.id, readPerson(m.user));
+  const known = new Map<number, UserRow>(members.map((m) => [m.user.id, m.user]));
   const missing = changes
     .map((c) => c.toUserId)
     .concat(holdersAtFrom.map((h) => h.toUserId))
-    .filter((id): id is number => id !== null && !people.has(id));
+    .filter((id): id is number => id !== null && !known.has(id));
   if (missing.length > 0) {
-    for (const row of await findUserRows(db, missing)) people.set(row.id, readPerson(row));
+    for (const row of await findUserRows(db, missing)) known.set(row.id, row);
+  }
+  const people = new Map<number, Person>();
+  if (viewer !== 'nobody') {
+    const readPerson = personReader(deps.cipher, viewer ? [viewer] : []);
+    for (const row of known.values()) people.set(row.id, readPerson(row));
   }
 
   const laid = rows.map((row) => {
@@ -108,37 +139,54 @@ async function layOut(
             },
           ]
         : [];
-    const shifts = rotationShifts(
-      {
-        type: row.type,
-        suspended: row.suspended,
-        pattern: {
-          cadence: row.cadence,
-          timeZone: row.timeZone,
-          handoffTime: row.handoffTime,
-          handoffWeekday: row.handoffWeekday,
-        },
-        memberIds,
-        holderId: row.holderUserId,
-        nextBoundary: row.nextHandoffAt,
-        lastHandoffAt: row.lastHandoffAt,
-        entries: entries.filter((e) => e.rotationId === row.id),
-        coverage: coverage
-          .filter((c) => c.rotationId === row.id)
-          .map((c) => ({ ...c, requesterId: c.requesterId ?? c.userId })),
-        holderAtFrom: before
-          ? { userId: before.toUserId, kind: before.kind }
-          : { userId: null, kind: null },
-        changes: [...synthetic, ...rotationChanges],
+    const input: RotationCalendarInput = {
+      type: row.type,
+      suspended: row.suspended,
+      pattern: {
+        cadence: row.cadence,
+        timeZone: row.timeZone,
+        handoffTime: row.handoffTime,
+        handoffWeekday: row.handoffWeekday,
       },
-      from,
-      to,
-      now,
-      t,
-    ).filter((s) => people.has(s.userId));
-    return { row, shifts };
+      memberIds,
+      holderId: row.holderUserId,
+      nextBoundary: row.nextHandoffAt,
+      lastHandoffAt: row.lastHandoffAt,
+      lastHandoff: { fromUserId: row.lastHandoffFrom, toUserId: row.lastHandoffTo },
+      timeOff: away,
+      entries: entries.filter((e) => e.rotationId === row.id),
+      coverage: coverage
+        .filter((c) => c.rotationId === row.id)
+        .map((c) => ({ ...c, requesterId: c.requesterId ?? c.userId })),
+      holderAtFrom: before
+        ? { userId: before.toUserId, kind: before.kind }
+        : { userId: null, kind: null },
+      changes: [...synthetic, ...rotationChanges],
+    };
+    const shifts = rotationShifts(input, from, to, now, t).filter((s) => known.has(s.userId));
+    return { row, shifts, gaps: rotationGaps(input, from, to, now, t) };
   });
-  return { laid, people };
+  const timeOff = away.filter(
+    (w) =>
+      w.start.getTime() < to.getTime() && w.end.getTime() > from.getTime() && known.has(w.userId),
+  );
+  return { laid, timeOff, people };
+}
+
+/**
+ * projectedShifts returns one rotation's shifts overlapping [from, to) exactly as the calendar
+ * lays them out (history, projection, accepted cover), read with `db` (a transaction holding the
+ * rotation's lock, for a rule that checks them before writing: decision 218).
+ */
+export async function projectedShifts(
+  deps: CalendarDeps,
+  db: Db | Tx,
+  rotationId: number,
+  from: Date,
+  to: Date,
+): Promise<CalendarShift[]> {
+  const { laid } = await layOut(deps, from, to, null, rotationId, db);
+  return laid[0]?.shifts ?? [];
 }
 
 const toApiShift = (s: CalendarShift) => ({
@@ -146,6 +194,7 @@ const toApiShift = (s: CalendarShift) => ({
   start: s.start.toISOString(),
   end: s.end.toISOString(),
   source: s.source,
+  ...(s.coveredUserId === undefined ? {} : { coveredUserId: s.coveredUserId }),
 });
 
 /** getCalendar returns every rotation's shifts in [from, to), and the people in them. */
@@ -155,8 +204,8 @@ export async function getCalendar(
   from: Date,
   to: Date,
 ): Promise<Calendar> {
-  const { laid, people } = await layOut(deps, from, to, viewer);
-  const rotations: CalendarRotation[] = laid.map(({ row, shifts }) => ({
+  const { laid, timeOff, people } = await layOut(deps, from, to, viewer);
+  const rotations: CalendarRotation[] = laid.map(({ row, shifts, gaps }) => ({
     id: row.id,
     name: row.name,
     type: row.type,
@@ -164,14 +213,52 @@ export async function getCalendar(
     suspended: row.suspended,
     timeZone: row.timeZone,
     shifts: shifts.map(toApiShift),
+    gaps: gaps.map((g) => ({ start: g.start.toISOString(), end: g.end.toISOString() })),
   }));
-  const seen = new Set(laid.flatMap((l) => l.shifts.map((s) => s.userId)));
+  const seen = new Set([
+    ...laid.flatMap((l) => l.shifts.flatMap((s) => [s.userId, s.coveredUserId ?? s.userId])),
+    ...timeOff.map((w) => w.userId),
+  ]);
   return {
     from: from.toISOString(),
     to: to.toISOString(),
     rotations,
+    timeOff: timeOff.map((w) => ({
+      id: w.id,
+      userId: w.userId,
+      start: w.start.toISOString(),
+      end: w.end.toISOString(),
+    })),
     people: [...people.values()].filter((p) => seen.has(p.id)),
   };
+}
+
+/** A stretch of a rotation that nobody available holds, with the rotation. */
+export interface RotationGap {
+  rotation: { id: number; name: string; timeZone: string };
+  start: Date;
+  end: Date;
+}
+
+/**
+ * gapsBetween returns every rotation's gaps in [from, to) (or one rotation's), from now on, by
+ * the calendar's own projection (decision 217): what the dashboard and the rotation page warn of
+ * and what the rotation's managers are told. Nobody's personal data is decrypted.
+ */
+export async function gapsBetween(
+  deps: CalendarDeps,
+  from: Date,
+  to: Date,
+  rotationId?: number,
+): Promise<RotationGap[]> {
+  const { laid } = await layOut(deps, from, to, 'nobody', rotationId);
+  return laid.flatMap(({ row, gaps }) =>
+    gaps.map((g) => ({
+      rotation: { id: row.id, name: row.name, timeZone: row.timeZone },
+      start: g.start,
+      end: g.end,
+    })),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

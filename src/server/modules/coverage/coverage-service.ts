@@ -1,5 +1,6 @@
 import type { CoverageRequestList, CoverageRequestView } from '../../../shared/contracts/coverage';
 import type { User } from '../../../shared/contracts/users';
+import { overlapMessage } from '../../../shared/domain/cover-plans';
 import {
   COVERAGE_MESSAGES,
   type CoverageAction,
@@ -8,16 +9,20 @@ import {
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import type { Database } from '../../db/client';
-import { notFound } from '../../http/errors';
+import type { Database, Tx } from '../../db/client';
+import { AppError, notFound } from '../../http/errors';
+import { formatWhen } from '../notifications/message-layout';
 import { notifyCoverageOutcome } from '../notifications/notify';
 import { lockRotationRow } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
 import { type PersonReader, personReader } from '../rotations/rotation-view';
+import { noteShiftChange } from '../shift-changes/shift-changes';
+import { findUserRows } from '../users/user-repository';
 import {
   type CoverageWithPeople,
   findCoverageRow,
   listCoverageFor,
+  listOverlappingCover,
   setCoverageStatus,
 } from './coverage-repository';
 import { endCoverageWindow } from './coverage-windows';
@@ -26,14 +31,15 @@ export interface CoverageServiceDeps {
   database: Database;
   cipher: FieldCipher;
   clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'port'>;
+  config: Pick<Config, 'publicUrl' | 'port' | 'handoffTimings'>;
 }
 
 const DAY = 86_400_000;
 /** How long a finished request stays in the lists. */
 const LIST_DAYS = 30;
 
-function toView(row: CoverageWithPeople, readPerson: PersonReader): CoverageRequestView {
+/** toView answers a coverage request with its people, as the coverage calls read it. */
+export function toView(row: CoverageWithPeople, readPerson: PersonReader): CoverageRequestView {
   const { request } = row;
   return {
     id: request.id,
@@ -47,7 +53,43 @@ function toView(row: CoverageWithPeople, readPerson: PersonReader): CoverageRequ
     status: request.status,
     createdAt: request.createdAt.toISOString(),
     respondedAt: request.respondedAt ? request.respondedAt.toISOString() : null,
+    arrangedBy: row.arrangedBy ? readPerson(row.arrangedBy) : null,
   };
+}
+
+/**
+ * overlapRefusal returns the refusal for a window of `rotationId` that overlaps other accepted
+ * or running cover (naming the earliest: who covers whom, and when, in the reader's zone), or
+ * null. Read in the caller's transaction, under the rotation's lock.
+ */
+export async function overlapRefusal(
+  tx: Tx,
+  deps: Pick<CoverageServiceDeps, 'cipher'>,
+  reader: User,
+  rotationId: number,
+  start: Date,
+  end: Date,
+  exceptId?: number,
+): Promise<AppError | null> {
+  const [other] = await listOverlappingCover(tx, rotationId, start, end, exceptId);
+  if (!other) return null;
+  const readPerson = personReader(deps.cipher, [reader]);
+  const people = new Map(
+    (await findUserRows(tx, [other.requesterId, other.coveringUserId])).map((u) => [
+      u.id,
+      readPerson(u),
+    ]),
+  );
+  return new AppError(
+    'CONFLICT',
+    overlapMessage({
+      coveringName: people.get(other.coveringUserId)?.name ?? 'A teammate',
+      requesterName: people.get(other.requesterId)?.name ?? 'a teammate',
+      from: formatWhen(other.startAt, reader.timezone),
+      until: formatWhen(other.endAt, reader.timezone),
+    }),
+    { startTime: 'Overlaps other cover in this rotation' },
+  );
 }
 
 /** listMyCoverage returns the requests the user was asked to cover and those they made (ending in the last 30 days or later). */
@@ -96,12 +138,17 @@ export async function respondToCoverage(
         coveringUserId: request.coveringUserId,
         start: request.startAt,
         end: request.endAt,
+        arrangedById: request.arrangedById,
       },
       actor.id,
       action,
       now,
     );
     if (refusal) throw refusalError(refusal);
+    // An accepted window moves the shifts it covers; so does withdrawing one accepted or running.
+    if (action === 'accept' || request.status !== 'pending') {
+      await noteShiftChange(tx, deps, rotation.id, now);
+    }
     const outcome = {
       requestId: request.id,
       rotation: { id: rotation.id, name: rotation.name },
@@ -112,6 +159,17 @@ export async function respondToCoverage(
       now,
     };
     if (action === 'accept') {
+      // Two accepted windows may not overlap in a rotation (decision 218), whoever asked.
+      const overlap = await overlapRefusal(
+        tx,
+        deps,
+        actor,
+        rotation.id,
+        request.startAt,
+        request.endAt,
+        request.id,
+      );
+      if (overlap) throw overlap;
       await setCoverageStatus(tx, id, 'accepted', now);
       await notifyCoverageOutcome(tx, deps, { ...outcome, outcome: 'accepted' });
     } else if (action === 'decline') {

@@ -1,8 +1,12 @@
 import {
+  coverageStart,
   holderAfterFixedCoverage,
   holderAfterScheduledCoverage,
 } from '../../../shared/domain/coverage';
+import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
+import { previousHolderOf } from '../../../shared/domain/rotation';
 import { nextHandoffAt } from '../../../shared/domain/shifts';
+import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
@@ -11,7 +15,7 @@ import {
   listEngineMembers,
   listEntriesEndingFrom,
 } from '../../engine/engine-repository';
-import { insertKeyedHandoff } from '../handoffs/handoff-repository';
+import { insertKeyedHandoff, listLatestBoundaryHandoffs } from '../handoffs/handoff-repository';
 import {
   batonArrivedMessage,
   batonLeftMessage,
@@ -21,6 +25,7 @@ import {
 import { loadRecipients, sendNotices } from '../notifications/notify';
 import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { patternOf } from '../rotations/rotation-service';
+import { listAwayWindows } from '../time-off/time-off-repository';
 import { type CoverageRow, setCoverageStatus } from './coverage-repository';
 
 /**
@@ -30,13 +35,59 @@ import { type CoverageRow, setCoverageStatus } from './coverage-repository';
 
 export interface CoverageDeps {
   cipher: FieldCipher;
-  config: Pick<Config, 'publicUrl' | 'port'>;
+  config: Pick<Config, 'publicUrl' | 'port'> & Partial<Pick<Config, 'handoffTimings'>>;
+}
+
+/**
+ * howCoverageStarts reads what coverageStart decides from: a fixed rotation's latest boundary
+ * handoff (when, and who held before the holder) and its members' time off around the pending
+ * boundary (decision 217), a scheduled rotation's entries around `at`.
+ */
+async function howCoverageStarts(
+  tx: Tx,
+  rotation: RotationRow,
+  members: Awaited<ReturnType<typeof listEngineMembers>>,
+  requesterId: number,
+  at: Date,
+  deps: CoverageDeps,
+) {
+  const memberIds = members.filter((m) => m.canHold).map((m) => m.userId);
+  const boundary = rotation.suspended ? null : rotation.nextHandoffAt;
+  const scheduled = rotation.type === 'scheduled';
+  const latest = (await listLatestBoundaryHandoffs(tx, [rotation.id])).get(rotation.id);
+  const timeOff =
+    !scheduled && boundary
+      ? await listAwayWindows(tx, {
+          userIds: memberIds,
+          endsAfter: new Date(boundary.getTime() - TIME_OFF_LOOKBACK_MS),
+          startsBefore: nextHandoffAt(patternOf(rotation), boundary),
+        })
+      : [];
+  return coverageStart(
+    {
+      type: scheduled ? 'scheduled' : 'fixed',
+      pattern: patternOf(rotation),
+      memberIds,
+      holderId: rotation.holderUserId,
+      nextBoundary: boundary,
+      lastHandoffAt: latest ? new Date(latest.occurredAt) : null,
+      previousHolderId: previousHolderOf(latest, rotation.holderUserId),
+      timeOff,
+      entries: scheduled ? await listEntriesEndingFrom(tx, rotation.id, at) : [],
+      requesterId,
+      at,
+    },
+    deps.config.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS,
+  );
 }
 
 /**
  * startCoverageWindow gives the baton to the covering member (a handoff of kind coverage, at the
- * window's start or, for a late acceptance, when it was accepted) when the requester still holds
- * it; otherwise the request is cancelled and both are told.
+ * window's start or, for a late acceptance, when it was accepted) when the requester holds it,
+ * or when the rotation's rules hand it to them at a change that is due but not yet carried out
+ * (a planned window on the first moments of their shift, decision 218: the covering member takes
+ * it from whoever still holds it, and a fixed rotation's boundary counts as handled);
+ * otherwise the request is cancelled and both are told.
  */
 export async function startCoverageWindow(
   tx: Tx,
@@ -48,11 +99,19 @@ export async function startCoverageWindow(
   const ref = { id: rotation.id, name: rotation.name };
   const members = await listEngineMembers(tx, rotation.id);
   const covering = members.find((m) => m.userId === request.coveringUserId);
+  const previousId = rotation.holderUserId;
   const people = await loadRecipients(tx, deps.cipher, [
     request.requesterId,
     request.coveringUserId,
+    previousId,
   ]);
-  if (rotation.holderUserId !== request.requesterId || !covering?.canHold) {
+  const accepted = request.respondedAt ?? request.startAt;
+  const at = accepted.getTime() > request.startAt.getTime() ? accepted : request.startAt;
+  const how =
+    previousId === request.requesterId
+      ? 'holder'
+      : await howCoverageStarts(tx, rotation, members, request.requesterId, at, deps);
+  if (how === null || !covering?.canHold) {
     await setCoverageStatus(tx, request.id, 'cancelled');
     const notice = {
       eventKey: `coverage:${request.id}:not-started`,
@@ -70,12 +129,10 @@ export async function startCoverageWindow(
     ]);
     return;
   }
-  const accepted = request.respondedAt ?? request.startAt;
-  const at = accepted.getTime() > request.startAt.getTime() ? accepted : request.startAt;
   const effectKey = `coverage:${request.id}:start`;
   const handoff = await insertKeyedHandoff(tx, {
     rotationId: rotation.id,
-    fromUserId: request.requesterId,
+    fromUserId: previousId,
     toUserId: request.coveringUserId,
     kind: 'coverage',
     notes: request.notes,
@@ -86,6 +143,13 @@ export async function startCoverageWindow(
   await setHolder(tx, rotation.id, request.coveringUserId, at);
   await setCoverageStatus(tx, request.id, 'active');
   rotation.holderUserId = request.coveringUserId;
+  if (how === 'due' && rotation.type !== 'scheduled' && rotation.nextHandoffAt) {
+    // The boundary that began the requester's shift is the window's: the flow goes on after it.
+    const nextBoundary = nextHandoffAt(patternOf(rotation), rotation.nextHandoffAt);
+    await updateRotationRow(tx, rotation.id, { nextHandoffAt: nextBoundary }, now);
+    rotation.nextHandoffAt = nextBoundary;
+  }
+  const coveringName = people.get(request.coveringUserId)?.name ?? null;
   await sendNotices(tx, deps, now, ref, [
     {
       eventKey: `handoff:${handoff.id}`,
@@ -97,13 +161,20 @@ export async function startCoverageWindow(
       eventKey: `handoff:${handoff.id}`,
       kind: 'coverage.started',
       recipient: people.get(request.requesterId),
-      message: (c) =>
-        batonLeftMessage({
-          ...c,
-          reason: 'coverage',
-          toName: people.get(request.coveringUserId)?.name ?? null,
-        }),
+      message: (c) => batonLeftMessage({ ...c, reason: 'coverage', toName: coveringName }),
     },
+    // A baton taken from someone else on the requester's behalf: they hear it left them too.
+    ...(previousId !== null && previousId !== request.requesterId
+      ? [
+          {
+            eventKey: `handoff:${handoff.id}`,
+            kind: 'coverage.started',
+            recipient: people.get(previousId),
+            message: (c: MessageContext) =>
+              batonLeftMessage({ ...c, reason: 'coverage', toName: coveringName }),
+          },
+        ]
+      : []),
   ]);
 }
 
@@ -127,12 +198,24 @@ export async function endCoverageWindow(
   const eligible = members.filter((m) => m.canHold).map((m) => m.userId);
   let returning: number | null;
   if (rotation.type === 'fixed') {
+    const pendingBoundary = rotation.suspended ? null : rotation.nextHandoffAt;
+    // The order goes on under the window as the projection shows it: round time off (decision 217).
+    const latest = (await listLatestBoundaryHandoffs(tx, [rotation.id])).get(rotation.id);
+    const timeOff = pendingBoundary
+      ? await listAwayWindows(tx, {
+          userIds: eligible,
+          endsAfter: new Date(pendingBoundary.getTime() - TIME_OFF_LOOKBACK_MS),
+          startsBefore: nextHandoffAt(patternOf(rotation), at),
+        })
+      : [];
     const after = holderAfterFixedCoverage({
       pattern: patternOf(rotation),
       memberIds: eligible,
       requesterId: request.requesterId,
-      pendingBoundary: rotation.suspended ? null : rotation.nextHandoffAt,
+      pendingBoundary,
       end: at,
+      previousHolderId: previousHolderOf(latest, request.requesterId),
+      timeOff,
     });
     returning = after.holderId;
     if (after.boundariesPassed > 0) {

@@ -1,6 +1,7 @@
 import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Db, Tx } from '../../db/client';
+import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
+import { type Db, selectRows, type Tx } from '../../db/client';
 import { handoffs, rotations, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
 
@@ -176,4 +177,50 @@ export async function insertKeyedHandoffs(
     .onConflictDoNothing({ target: handoffs.effectKey })
     .returning({ id: handoffs.id, effectKey: handoffs.effectKey });
   return new Map(rows.map((r) => [r.effectKey as string, r.id]));
+}
+
+/** The latest handoff of a rotation that handles a shift boundary (KINDS_HANDLING_A_BOUNDARY). */
+export interface BoundaryHandoff {
+  fromUserId: number | null;
+  toUserId: number | null;
+  occurredAt: Date;
+}
+
+/**
+ * listLatestBoundaryHandoffs returns, per rotation, its latest handoff of a kind that handles a
+ * boundary: when the holder last changed so (isBoundaryHandedOff) and who gave them the baton
+ * (previousHolderOf, for the time-off rule of decision 217). One statement.
+ */
+export async function listLatestBoundaryHandoffs(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<Map<number, BoundaryHandoff>> {
+  if (rotationIds.length === 0) return new Map();
+  const kinds = sql.join(
+    KINDS_HANDLING_A_BOUNDARY.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const rows = await selectRows<{
+    rotationId: number;
+    fromUserId: number | null;
+    toUserId: number | null;
+    occurredAt: Date | string;
+  }>(
+    db,
+    sql`select distinct on (rotation_id) rotation_id as "rotationId", from_user_id as "fromUserId",
+               to_user_id as "toUserId", occurred_at as "occurredAt"
+          from handoffs
+         where rotation_id = any(${sql.param([...rotationIds])}::int[]) and kind in (${kinds})
+         order by rotation_id, occurred_at desc, id desc`,
+  );
+  return new Map(
+    rows.map((r) => [
+      Number(r.rotationId),
+      {
+        fromUserId: r.fromUserId,
+        toUserId: r.toUserId,
+        occurredAt: r.occurredAt instanceof Date ? r.occurredAt : new Date(r.occurredAt),
+      },
+    ]),
+  );
 }

@@ -36,6 +36,7 @@ import {
 } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
 import { closeReplyCodes, replyCodeFor } from '../sms-replies/reply-codes';
+import { postIncident } from './incident-destinations';
 import {
   type IncidentDeps,
   progressOf,
@@ -60,7 +61,7 @@ import {
  * legacy Page API acts through the same steps (markAcknowledged, markResolved).
  */
 
-export type ActedVia = 'app' | 'link' | 'sms' | 'integration';
+export type ActedVia = 'app' | 'link' | 'sms' | 'integration' | 'slack';
 
 const actorOf = (user: User) => ({ roles: user.roles, userId: user.id });
 
@@ -133,6 +134,14 @@ export async function markAcknowledged(
     },
     at: how.now,
   });
+  await postIncident(tx, deps, {
+    type: 'incident.acknowledged',
+    incident: { ...page, status: 'acknowledged' },
+    rotation: locked.rotation && { id: locked.rotation.id, name: locked.rotation.name },
+    byUserId: how.byUserId,
+    byName: how.sourceName ?? null,
+    now: how.now,
+  });
   if (page.pagedById === null || page.pagedById === how.byUserId) return;
   const people = await loadRecipients(tx, deps.cipher, [page.pagedById, how.byUserId]);
   const pager = people.get(page.pagedById);
@@ -187,6 +196,13 @@ export async function markResolved(
       ...(how.sourceName === undefined ? {} : { integrationName: how.sourceName }),
     },
     at: how.now,
+  });
+  await postIncident(tx, deps, {
+    type: 'incident.resolved',
+    incident: { ...page, status: 'resolved' },
+    rotation: locked.rotation && { id: locked.rotation.id, name: locked.rotation.name },
+    byName: how.actor?.name ?? how.sourceName ?? null,
+    now: how.now,
   });
   if (status !== 'triggered' && status !== 'escalated') return;
   const told = page.assigneeIds.filter((id) => id !== actorId);
@@ -327,11 +343,18 @@ export async function escalateLocked(
     },
     at: input.now,
   });
-  return takeStep(tx, deps, locked, moved.progress, input.now, {
+  const after = await takeStep(tx, deps, locked, moved.progress, input.now, {
     automatic: false,
     actorId: actor.id,
     reason: input.reason,
   });
+  await postIncident(tx, deps, {
+    type: 'incident.escalated',
+    incident: after,
+    rotation: locked.rotation && { id: locked.rotation.id, name: locked.rotation.name },
+    now: input.now,
+  });
+  return after;
 }
 
 /** escalateIncident: POST /api/incidents/{id}/escalate (toStep one-based in the API). */

@@ -28,6 +28,7 @@ import {
   type LoadedWorld,
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
+import { countIncidentAlerts } from '../integrations/integration-repository';
 import {
   type AlertFacts,
   alertFollowUpMessage,
@@ -56,6 +57,7 @@ import { pageMessageCtx, pageMessageOf } from '../paging/page-message';
 import { listMemberRoles } from '../paging/paging-repository';
 import { replyCodeFor } from '../sms-replies/reply-codes';
 import { listUsersWithRoles } from '../users/user-repository';
+import { postIncident } from './incident-destinations';
 import {
   type IncidentRotation,
   type IncidentRow,
@@ -222,10 +224,22 @@ export async function raiseIncident(
   const rotation: IncidentRotation | null = input.rotation
     ? { id: input.rotation.id, name: input.rotation.name, createdById: null, suspended: false }
     : null;
-  return takeStep(tx, deps, { page: inserted, rotation }, { stepIndex: 0, loop: 0 }, input.now, {
-    automatic: true,
-    actorId: input.raisedBy?.id ?? null,
+  const raised = await takeStep(
+    tx,
+    deps,
+    { page: inserted, rotation },
+    { stepIndex: 0, loop: 0 },
+    input.now,
+    { automatic: true, actorId: input.raisedBy?.id ?? null },
+  );
+  await postIncident(tx, deps, {
+    type: 'incident.raised',
+    incident: raised,
+    rotation: rotation && { id: rotation.id, name: rotation.name },
+    byName: input.raisedBy?.name ?? input.integration?.name ?? null,
+    now: input.now,
   });
+  return raised;
 }
 
 /** How long after a person's page from an integration its further incidents join a follow-up. */
@@ -597,9 +611,9 @@ interface IntegrationSource {
 }
 
 /**
- * integrationSourceOf reads what an integration's incident pages show, in one query: the
- * integration's name and the incident's first trigger alert (the intake records it before the
- * first step, RaiseInput.beforeFirstStep). Null for an incident a person raised, or whose
+ * integrationSourceOf reads what an integration's incident pages show, in one query (a storm's
+ * count of alerts in a second): the integration's name and the incident's first trigger alert
+ * (the intake records it before the first step, RaiseInput.beforeFirstStep). Null for an incident a person raised, or whose
  * integration is deleted.
  */
 async function integrationSourceOf(
@@ -623,7 +637,9 @@ async function integrationSourceOf(
     facts: {
       severity: page.severity as Severity,
       event: row.alertId === null ? null : openAlertEvent(deps, row.alertId, row.eventEnc),
-      stormAlerts: page.storm ? page.alertCount : null,
+      stormAlerts: page.storm
+        ? ((await countIncidentAlerts(tx, [page.id])).get(page.id)?.alertCount ?? 0)
+        : null,
     },
   };
 }

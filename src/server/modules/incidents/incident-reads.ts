@@ -14,7 +14,11 @@ import { incidentActions, incidentStatusOf } from '../../../shared/domain/incide
 import type { PageStatus } from '../../../shared/domain/paging';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import { notFound } from '../../http/errors';
-import { findIntegrationNames } from '../integrations/integration-repository';
+import {
+  countIncidentAlerts,
+  findIntegrationNames,
+  type IncidentAlertCount,
+} from '../integrations/integration-repository';
 import { failureReason } from '../notifications/provider-answers';
 import type { PagingDeps } from '../paging/page-facts';
 import { pageMessageOf, reasonOf } from '../paging/page-message';
@@ -81,7 +85,7 @@ export function titleOf(
 // ---------------------------------------------------------------------------------------------
 // The timeline
 
-const VIAS = ['app', 'link', 'sms', 'integration'] as const;
+const VIAS = ['app', 'link', 'sms', 'integration', 'slack'] as const;
 const viaOf = (value: unknown) => VIAS.find((v) => v === value);
 
 /** Stored steps and loops are zero-based (as the row's progress); the timeline's one-based. */
@@ -313,6 +317,8 @@ interface Loaded {
   members: Map<number, number[]>;
   /** the names of the integrations that raised them (issue 17) */
   integrations: Map<number, string>;
+  /** the distinct alerts of those an integration raised */
+  alertCounts: Map<number, IncidentAlertCount>;
 }
 
 function toIncident(
@@ -384,8 +390,8 @@ function toIncident(
     resolvedAt: page.resolvedAt?.toISOString() ?? null,
     resolvedBy: person(page.resolvedById),
     integration,
-    alertCount: page.alertCount,
-    lastAlertAt: page.lastAlertAt?.toISOString() ?? null,
+    alertCount: loaded.alertCounts.get(page.id)?.alertCount ?? 0,
+    lastAlertAt: loaded.alertCounts.get(page.id)?.lastAlertAt?.toISOString() ?? null,
     storm: page.storm,
     actions,
   };
@@ -440,7 +446,11 @@ async function assemble(
     db,
     rows.flatMap((r) => (r.page.integrationId === null ? [] : [r.page.integrationId])),
   );
-  const loaded = { events, notifications: sent, names, members, integrations };
+  const alertCounts = await countIncidentAlerts(
+    db,
+    rows.flatMap((r) => (r.page.integrationId === null ? [] : [r.page.id])),
+  );
+  const loaded = { events, notifications: sent, names, members, integrations, alertCounts };
   return rows.map((row) => toIncident(row, loaded, viewer, deps, withTimeline));
 }
 

@@ -1,5 +1,6 @@
 import { nextEscalation } from '../../../shared/domain/escalation';
 import type { EngineTask } from '../../engine/engine-task';
+import { postIncident } from './incident-destinations';
 import { exhaustIncident, type IncidentDeps, progressOf, takeStep } from './incident-engine';
 import { listDueIncidentIds, lockIncidentRow } from './incident-repository';
 
@@ -51,7 +52,14 @@ async function stepIfDue(deps: IncidentDeps, id: number, now: Date): Promise<Out
     }
     const after = await takeStep(tx, deps, locked, next, now, { automatic: true, actorId: null });
     if (after.exhaustedAt !== null) return 'exhausted';
-    return after.escalatedAt?.getTime() === page.escalatedAt?.getTime() ? 'reminded' : 'escalated';
+    if (after.escalatedAt?.getTime() === page.escalatedAt?.getTime()) return 'reminded';
+    await postIncident(tx, deps, {
+      type: 'incident.escalated',
+      incident: after,
+      rotation: locked.rotation && { id: locked.rotation.id, name: locked.rotation.name },
+      now,
+    });
+    return 'escalated';
   });
 }
 

@@ -30,11 +30,62 @@ export async function findIntegrationByKey(
   key: string | undefined,
 ): Promise<IntegrationRow | undefined> {
   if (key === undefined || key.trim() === '' || key.length > 200) return undefined;
-  const [row] = await db
-    .select()
-    .from(integrations)
-    .where(eq(integrations.keyHash, hashIntegrationKey(key)));
+  return findIntegrationByKeyHash(db, hashIntegrationKey(key));
+}
+
+/** findIntegrationByKeyHash: the integration whose key is stored as `keyHash`, or undefined. */
+export async function findIntegrationByKeyHash(
+  db: Db | Tx,
+  keyHash: string,
+): Promise<IntegrationRow | undefined> {
+  const [row] = await db.select().from(integrations).where(eq(integrations.keyHash, keyHash));
   return row;
+}
+
+/**
+ * IntegrationKeyGone: the key a request was admitted with no longer opens its integration (it was
+ * regenerated or the integration deleted since its row was read). Nothing has been written; the
+ * inbound routes answer it as a wrong key.
+ */
+export class IntegrationKeyGone extends Error {
+  constructor() {
+    super('The integration key was regenerated or the integration deleted.');
+    this.name = 'IntegrationKeyGone';
+  }
+}
+
+/** How long this process answers a key from the row it last read (RecentIntegrations). */
+export const RECENT_INTEGRATION_MS = 60_000;
+
+/**
+ * RecentIntegrations: the integration rows keys opened in this process within the last minute,
+ * by key hash (decision 216). A row from here is trusted for no write: the repeat statement checks
+ * the key against the stored one, and anything else reads the row again first, so a key
+ * regenerated or deleted on any instance opens nothing from the next request on. What it saves is
+ * the read of a busy key's row on each repeat; what may lag by up to a minute on another instance
+ * is a setting read from it (the rate limit, the urgency).
+ */
+export class RecentIntegrations {
+  private readonly rows = new Map<string, { row: IntegrationRow; readAt: number }>();
+
+  get(keyHash: string, now: Date): IntegrationRow | undefined {
+    const entry = this.rows.get(keyHash);
+    if (!entry) return undefined;
+    if (now.getTime() - entry.readAt < RECENT_INTEGRATION_MS) return entry.row;
+    this.rows.delete(keyHash);
+    return undefined;
+  }
+
+  /** used: the row's key was used at `at` (its last-used time was recorded, alert-intake.ts). */
+  used(keyHash: string, at: Date): void {
+    const entry = this.rows.get(keyHash);
+    if (entry) entry.row = { ...entry.row, lastUsedAt: at };
+  }
+
+  remember(row: IntegrationRow, now: Date): void {
+    if (this.rows.size >= 10_000) this.rows.clear();
+    this.rows.set(row.keyHash, { row, readAt: now.getTime() });
+  }
 }
 
 /** normalizeOptionsOf: what an integration's settings tell the alert normalizers. */

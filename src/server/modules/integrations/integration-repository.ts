@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import {
   alerts,
@@ -248,6 +248,43 @@ export async function findIntegrationNames(
     .from(integrations)
     .where(inArray(integrations.id, wanted));
   return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** The outcomes that count as an incident's distinct alerts: those that raised, folded or changed it. */
+export const COUNTED_OUTCOMES = ['raised', 'folded', 'updated'] as const;
+
+/** An incident's distinct alerts: how many, and when the latest arrived. */
+export interface IncidentAlertCount {
+  alertCount: number;
+  lastAlertAt: Date | null;
+}
+
+/**
+ * countIncidentAlerts answers, in one statement, each incident's count of distinct alerts and the
+ * time of its latest (decision 216): counted from the alerts, not kept on the incident, so a
+ * storm's many folds never queue on its row.
+ */
+export async function countIncidentAlerts(
+  db: Db | Tx,
+  pageIds: readonly number[],
+): Promise<Map<number, IncidentAlertCount>> {
+  const wanted = [...new Set(pageIds)];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({
+      pageId: alerts.pageId,
+      n: count(),
+      last: sql<string | Date | null>`max(${alerts.receivedAt})`,
+    })
+    .from(alerts)
+    .where(and(inArray(alerts.pageId, wanted), inArray(alerts.outcome, [...COUNTED_OUTCOMES])))
+    .groupBy(alerts.pageId);
+  return new Map(
+    rows.map((r) => [
+      Number(r.pageId),
+      { alertCount: Number(r.n), lastAlertAt: r.last === null ? null : new Date(r.last) },
+    ]),
+  );
 }
 
 export type AlertRow = typeof alerts.$inferSelect;

@@ -124,7 +124,7 @@ const policyCopy = (rotationId: number): IncidentPolicyCopy => ({
 async function insertIncident(
   rotationId: number,
   integrationId: number | null,
-  seed: { status?: string; alertCount?: number; lastAlertAt?: Date; storm?: boolean } = {},
+  seed: { status?: string; storm?: boolean } = {},
 ) {
   const db = t.database.db;
   const [id] = await allocateIds(db, 'pages');
@@ -138,8 +138,6 @@ async function insertIncident(
     urgency: 'high',
     policy: policyCopy(rotationId),
     integrationId,
-    alertCount: seed.alertCount ?? 1,
-    lastAlertAt: seed.lastAlertAt ?? t.clock.now(),
     storm: seed.storm ?? false,
   });
   return id;
@@ -358,15 +356,14 @@ describe('create, list, read', () => {
     const r = await rotation();
     const a = await create(people.morgan, { name: 'Alertmanager', rotationId: r.id });
     const b = await create(people.morgan, { name: 'Grafana', rotationId: r.id });
-    const open = await insertIncident(r.id, a.id, {
-      alertCount: 3,
-      lastAlertAt: new Date('2026-11-02T11:59:00Z'),
-      storm: true,
-    });
+    const open = await insertIncident(r.id, a.id, { storm: true });
     const acknowledged = await insertIncident(r.id, a.id, { status: 'acknowledged' });
     await insertIncident(r.id, a.id, { status: 'resolved' });
     await insertIncident(r.id, null);
-    for (const pageId of [open, open, open, acknowledged]) await insertAlert(a.id, { pageId });
+    const minutes = (n: number) => new Date(t.clock.now().getTime() - n * 60_000);
+    for (const at of [minutes(3), minutes(1), minutes(2)])
+      await insertAlert(a.id, { pageId: open, at });
+    await insertAlert(a.id, { pageId: acknowledged });
     await insertAlert(b.id);
     const counts = Object.fromEntries((await list(people.olivia)).map((i) => [i.name, i.counts]));
     expect(counts).toEqual({
@@ -382,7 +379,7 @@ describe('create, list, read', () => {
       integration: { id: a.id, name: 'Alertmanager' },
       raisedBy: { kind: 'integration', user: null, name: 'Alertmanager' },
       alertCount: 3,
-      lastAlertAt: '2026-11-02T11:59:00.000Z',
+      lastAlertAt: minutes(1).toISOString(),
       storm: true,
     });
     // The incident reads the integration's name now: renamed, it says the new name.
@@ -395,7 +392,8 @@ describe('create, list, read', () => {
       raisedBy: { kind: 'integration', name: 'Prometheus' },
     });
     expect(renamed.incidents.find((i) => i.integration === null)).toMatchObject({
-      alertCount: 1,
+      alertCount: 0,
+      lastAlertAt: null,
       storm: false,
     });
   });

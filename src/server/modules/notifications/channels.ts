@@ -15,6 +15,8 @@ export interface OutgoingMessage {
   html?: string;
   /** stable per notification: providers that honour it drop a repeated send */
   idempotencyKey?: string;
+  /** a chat message's JSON body, posted as it is to its destination (decision 221) */
+  body?: unknown;
 }
 
 /** DeliveryError is a failed send; `permanent` ones are not retried. */
@@ -30,7 +32,8 @@ export class DeliveryError extends Error {
 }
 
 export interface Channel {
-  readonly name: 'email' | 'sms';
+  /** chat: a destination's chat or webhook message (`to` is the destination's id, decision 221) */
+  readonly name: 'email' | 'sms' | 'chat';
   /** sends one message and returns the provider's answer (message id) */
   send(message: OutgoingMessage): Promise<string>;
 }
@@ -120,6 +123,8 @@ export function createSmsChannel(
 export interface Channels {
   email?: Channel;
   sms?: Channel;
+  /** destinations' messages (modules/destinations/chat-channel.ts); absent: they wait */
+  chat?: Channel;
 }
 
 /**

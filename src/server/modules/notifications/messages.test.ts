@@ -7,6 +7,7 @@ import {
   batonArrivedMessage,
   batonLeftMessage,
   batonPassedMessage,
+  coverArrangedMessage,
   coverageNotStartedMessage,
   coverageOutcomeMessage,
   coverageRequestedMessage,
@@ -28,6 +29,8 @@ import {
   reassignedAwayMessage,
   reassignedToYouMessage,
   smsReplyAnswer,
+  timeOffCollisionMessage,
+  timeOffGapMessage,
 } from './messages';
 
 const baseUrl = 'https://baton.example.test';
@@ -167,8 +170,33 @@ const all: [string, MessageContent][] = [
   ['baton back', batonArrivedMessage({ ...c, reason: 'coverage_end', until: null })],
   ['baton left', batonLeftMessage({ ...c, reason: 'coverage', toName: 'N' })],
   ['coverage not started', coverageNotStartedMessage({ ...c, requesterName: 'O', start: at })],
+  ...(['covering', 'requester'] as const).map((role): [string, MessageContent] => [
+    `cover arranged (${role})`,
+    coverArrangedMessage({
+      ...c,
+      role,
+      arrangerName: 'M',
+      requesterName: 'O',
+      coveringName: 'N',
+      startAt: at,
+      endAt: later,
+      notes: 'Ill',
+    }),
+  ]),
   ['acknowledgement missed', acknowledgementMissedMessage({ ...c, toName: 'N', urgent: true })],
   ['emergency acknowledged', emergencyAcknowledgedMessage({ ...c, toName: 'N' })],
+  ['gap ahead', timeOffGapMessage({ ...c, start: at, end: later })],
+  [
+    'time off collides with an entry',
+    timeOffCollisionMessage({
+      ...c,
+      personName: 'O',
+      entryStart: at,
+      entryEnd: later,
+      awayStart: at,
+      awayEnd: later,
+    }),
+  ],
 ];
 
 /** A time as formatWhen writes it ('9:00 PM'), which only the catalog's times contain here. */

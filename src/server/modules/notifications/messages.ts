@@ -412,6 +412,38 @@ export function emergencyAcknowledgedMessage(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Your shift moved (decision 219)
+
+/**
+ * shiftsChangedMessage tells a person how their shifts in a rotation over the coming 8 weeks
+ * changed: one sentence a change (shift-changes.ts writes them, in the reader's zone), and how
+ * many more there are beyond those written out.
+ */
+export function shiftsChangedMessage(
+  input: MessageContext & { sentences: readonly string[]; more: number },
+): MessageContent {
+  const name = input.rotation.name;
+  const more =
+    input.more > 0
+      ? [`…and ${input.more} more change${input.more === 1 ? '' : 's'}: see the calendar in Baton.`]
+      : [];
+  const count = input.sentences.length + input.more;
+  return composeMessage(
+    {
+      subject: `Your on-call shifts for ${name} changed`,
+      lead: `Changes to ${name} moved your on-call shifts in the next 8 weeks:`,
+      after: [...input.sentences, ...more],
+      action: openRotation(input),
+      sms: `Baton: ${input.sentences[0] ?? `your ${name} shifts changed.`}${
+        count > 1 ? ` (+${count - 1} more change${count === 2 ? '' : 's'} in Baton)` : ''
+      }`,
+      timeZone: input.timeZone,
+    },
+    input.baseUrl,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Coverage
 
 /** coverageRequestedMessage asks a member to cover the holder for a window. */
@@ -493,6 +525,109 @@ export function coverageNotStartedMessage(
       action: openRotation(input),
       sms: `Baton: coverage for ${name} did not start and is cancelled.`,
       timeZone: input.timeZone,
+    },
+    input.baseUrl,
+  );
+}
+
+/**
+ * coverArrangedMessage tells both people of cover a manager or administrator arranged (decision
+ * 218): the covering member that they cover, the requester that they are covered.
+ */
+export function coverArrangedMessage(
+  input: MessageContext & {
+    role: 'covering' | 'requester';
+    arrangerName: string;
+    requesterName: string;
+    coveringName: string;
+    startAt: Date;
+    endAt: Date;
+    notes: string | null;
+  },
+): MessageContent {
+  const { rotation } = input;
+  const from = formatWhen(input.startAt, input.timeZone);
+  const to = formatWhen(input.endAt, input.timeZone);
+  const covering = input.role === 'covering';
+  return composeMessage(
+    {
+      subject: covering
+        ? `You cover ${input.requesterName} in ${rotation.name}`
+        : `${input.coveringName} covers you in ${rotation.name}`,
+      lead: covering
+        ? `${input.arrangerName} arranged for you to hold the baton for ${rotation.name} in place of ${input.requesterName}.`
+        : `${input.arrangerName} arranged for ${input.coveringName} to hold the baton for ${rotation.name} in your place.`,
+      details: [
+        ['From', from],
+        ['Until', to],
+      ],
+      quote: input.notes ? { label: 'Notes', text: input.notes } : null,
+      action: openRotation(input),
+      sms: covering
+        ? `Baton: ${input.arrangerName} arranged for you to cover ${input.requesterName} in ${rotation.name} from ${from} until ${to}.`
+        : `Baton: ${input.arrangerName} arranged for ${input.coveringName} to cover you in ${rotation.name} from ${from} until ${to}.`,
+      timeZone: input.timeZone,
+      smsShowsTime: true,
+    },
+    input.baseUrl,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time off (issue 18, decision 217): to a rotation's managers
+
+/** timeOffGapMessage tells a rotation's manager that nobody is available for a coming stretch. */
+export function timeOffGapMessage(
+  input: MessageContext & { start: Date; end: Date },
+): MessageContent {
+  const { rotation } = input;
+  const from = formatWhen(input.start, input.timeZone);
+  const to = formatWhen(input.end, input.timeZone);
+  return composeMessage(
+    {
+      subject: `Nobody is available for ${rotation.name} from ${from}`,
+      lead: `Every member of ${rotation.name} is away for part of the shift from ${from} until ${to}, so nobody is free to hold the baton. Arrange cover, or change someone's time off.`,
+      details: [
+        ['From', from],
+        ['Until', to],
+      ],
+      action: openRotation(input),
+      sms: `Baton: nobody is available for ${rotation.name} from ${from} until ${to}: everyone is away.`,
+      timeZone: input.timeZone,
+      smsShowsTime: true,
+    },
+    input.baseUrl,
+  );
+}
+
+/** timeOffCollisionMessage tells a scheduled rotation's manager that an entry's person will be away. */
+export function timeOffCollisionMessage(
+  input: MessageContext & {
+    personName: string;
+    entryStart: Date;
+    entryEnd: Date;
+    awayStart: Date;
+    awayEnd: Date;
+  },
+): MessageContent {
+  const { rotation } = input;
+  const entryFrom = formatWhen(input.entryStart, input.timeZone);
+  const entryTo = formatWhen(input.entryEnd, input.timeZone);
+  return composeMessage(
+    {
+      subject: `${input.personName} is away during their ${rotation.name} shift`,
+      lead: `${input.personName} has time off during their schedule entry for ${rotation.name}. Change the entry, or arrange cover.`,
+      details: [
+        ['Entry', `${entryFrom} until ${entryTo}`],
+        [
+          'Away',
+          `${formatWhen(input.awayStart, input.timeZone)} until ${formatWhen(input.awayEnd, input.timeZone)}`,
+        ],
+      ],
+      action: openRotation(input),
+      sms: `Baton: ${input.personName} is away during their ${rotation.name} entry from ${entryFrom}.`,
+      timeZone: input.timeZone,
+      smsShowsTime: true,
     },
     input.baseUrl,
   );

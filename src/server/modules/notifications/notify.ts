@@ -5,10 +5,13 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
+import { postToDestinations } from '../destinations/destination-events';
+import { coverChatMessage, handoffChatMessage } from '../destinations/destination-messages';
 import { toUser, type UserRow } from '../users/user-repository';
 import type { MessageContent } from './message-layout';
 import {
   batonPassedMessage,
+  coverArrangedMessage,
   coverageOutcomeMessage,
   coverageRequestedMessage,
   invitationEmail,
@@ -167,6 +170,43 @@ export async function notifyBatonPassed(
         }),
     },
   ]);
+  await postHandoff(tx, deps, {
+    ...event,
+    fromName: nameOf(people, event.fromUserId),
+    toName: nameOf(people, event.toUserId) ?? 'A member',
+    notes: event.notes || null,
+    how: 'passed',
+  });
+}
+
+/**
+ * postHandoff posts a handoff to the rotation's chat and webhook destinations (decision 221),
+ * once per handoff, with its notes (Baton has no setting that keeps a rotation's notes private:
+ * whoever may read the rotation reads its handoff notes).
+ */
+async function postHandoff(
+  tx: Tx,
+  deps: NotifyDeps,
+  event: {
+    handoffId: number;
+    rotation: RotationRef;
+    fromName: string | null;
+    toName: string;
+    notes: string | null;
+    how: 'passed' | 'taken' | 'reassigned' | 'scheduled';
+    now: Date;
+  },
+): Promise<void> {
+  const rotation = { id: event.rotation.id, name: event.rotation.name };
+  await postToDestinations(
+    tx,
+    deps,
+    event.now,
+    { rotationId: rotation.id },
+    'handoff',
+    `handoff:${event.handoffId}`,
+    (c) => handoffChatMessage({ ...c, ...event, rotation, at: event.now }),
+  );
 }
 
 /** The rotation facts that decide who manages it: the creator and the members with their roles. */
@@ -197,9 +237,18 @@ export async function notifyOnCallTaken(
   const candidates = [event.rotation.createdById, ...memberManagers].filter(
     (id): id is number => id !== null && id !== event.takerId,
   );
-  if (candidates.length === 0) return;
   const people = await loadRecipients(tx, deps.cipher, [event.takerId, ...candidates], event.known);
   const takerName = nameOf(people, event.takerId) ?? 'A member';
+  await postHandoff(tx, deps, {
+    handoffId: event.handoffId,
+    rotation: event.rotation,
+    fromName: null,
+    toName: takerName,
+    notes: null,
+    how: 'taken',
+    now: event.now,
+  });
+  if (candidates.length === 0) return;
   await sendNotices(
     tx,
     deps,
@@ -268,6 +317,15 @@ export async function notifyReassigned(
     });
   }
   await sendNotices(tx, deps, event.now, event.rotation, notices);
+  await postHandoff(tx, deps, {
+    handoffId: event.handoffId,
+    rotation: event.rotation,
+    fromName: nameOf(people, event.fromUserId),
+    toName: receiver?.name ?? 'A member',
+    notes,
+    how: 'reassigned',
+    now: event.now,
+  });
 }
 
 /** notifyCoverageRequested asks the covering member, in their time zone. */
@@ -337,6 +395,93 @@ export async function notifyCoverageOutcome(
         }),
     },
   ]);
+  if (event.outcome === 'accepted') {
+    await postCover(tx, deps, {
+      ...event,
+      coveringName: nameOf(people, event.coveringUserId) ?? 'A teammate',
+      coveredName: nameOf(people, event.requesterId) ?? 'a teammate',
+    });
+  }
+}
+
+/** postCover posts cover accepted or arranged to the rotation's destinations, once per request. */
+async function postCover(
+  tx: Tx,
+  deps: NotifyDeps,
+  event: {
+    requestId: number;
+    rotation: RotationRef;
+    coveringName: string;
+    coveredName: string;
+    startAt: Date;
+    endAt: Date;
+    now: Date;
+  },
+): Promise<void> {
+  const rotation = { id: event.rotation.id, name: event.rotation.name };
+  await postToDestinations(
+    tx,
+    deps,
+    event.now,
+    { rotationId: rotation.id },
+    'cover',
+    `coverage:${event.requestId}:covered`,
+    (c) => coverChatMessage({ ...c, ...event, rotation, at: event.now }),
+  );
+}
+
+/**
+ * notifyCoverArranged tells the covering member and the person covered of cover a manager or
+ * administrator arranged (decision 218), each in their time zone, once per request. Call it in
+ * the transaction that stores it.
+ */
+export async function notifyCoverArranged(
+  tx: Tx,
+  deps: NotifyDeps,
+  event: {
+    requestId: number;
+    rotation: RotationRef;
+    arrangedById: number;
+    requesterId: number;
+    coveringUserId: number;
+    startAt: Date;
+    endAt: Date;
+    notes: string | null;
+    now: Date;
+  },
+): Promise<void> {
+  const people = await loadRecipients(tx, deps.cipher, [
+    event.arrangedById,
+    event.requesterId,
+    event.coveringUserId,
+  ]);
+  const facts = {
+    arrangerName: nameOf(people, event.arrangedById) ?? 'A manager',
+    requesterName: nameOf(people, event.requesterId) ?? 'a teammate',
+    coveringName: nameOf(people, event.coveringUserId) ?? 'A teammate',
+    startAt: event.startAt,
+    endAt: event.endAt,
+    notes: event.notes,
+  };
+  await sendNotices(tx, deps, event.now, event.rotation, [
+    {
+      eventKey: `coverage:${event.requestId}:arranged`,
+      kind: 'coverage.arranged',
+      recipient: people.get(event.coveringUserId),
+      message: (c) => coverArrangedMessage({ ...c, ...facts, role: 'covering' }),
+    },
+    {
+      eventKey: `coverage:${event.requestId}:arranged`,
+      kind: 'coverage.arranged',
+      recipient: people.get(event.requesterId),
+      message: (c) => coverArrangedMessage({ ...c, ...facts, role: 'requester' }),
+    },
+  ]);
+  await postCover(tx, deps, {
+    ...event,
+    coveringName: facts.coveringName,
+    coveredName: facts.requesterName,
+  });
 }
 
 /**

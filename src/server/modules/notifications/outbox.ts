@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import { channelNotConfiguredReason } from '../../../shared/contracts/notifications';
 import type { User } from '../../../shared/contracts/users';
 import {
@@ -24,6 +24,9 @@ import { scrubProviderAnswer } from './provider-answers';
  */
 
 export type NotificationRow = typeof notifications.$inferSelect;
+
+/** The outbox's channels: a person's email and SMS, and destinations' chat messages (decision 221). */
+export type OutboxChannel = ChannelName | 'chat';
 
 /** Who a notification goes to: a user, or an address with no account yet (an invitee, id null). */
 type Recipient = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
@@ -124,6 +127,59 @@ export async function enqueueNotifications(
     .onConflictDoNothing({ target: notifications.dedupeKey })
     .returning({ id: notifications.id });
   return inserted.length;
+}
+
+/** One message to a destination (decision 221): its JSON body, posted as it is when sent. */
+export interface ChatMessageInput {
+  /** identifies the causing event, e.g. `handoff:42`: one message per (event, destination) */
+  eventKey: string;
+  /** the event: handoff, incident.raised, … test, digest (the delivery log shows it) */
+  kind: string;
+  destinationId: number;
+  /** one line saying what it is */
+  title: string;
+  body: unknown;
+}
+
+/**
+ * enqueueChatMessages writes one outbox row (channel chat) per destination message, in the
+ * caller's transaction; the same event for the same destination again is a no-op. Returns the
+ * new rows' ids.
+ */
+export async function enqueueChatMessages(
+  tx: Db | Tx,
+  cipher: FieldCipher,
+  now: Date,
+  inputs: readonly ChatMessageInput[],
+): Promise<number[]> {
+  if (inputs.length === 0) return [];
+  const ids = await allocateIds(tx, 'notifications', inputs.length);
+  const inserted = await tx
+    .insert(notifications)
+    .values(
+      inputs.map((input, i) => {
+        const message: StoredContent = {
+          to: String(input.destinationId),
+          subject: input.title,
+          text: input.title,
+          body: input.body,
+        };
+        return {
+          id: ids[i],
+          userId: null,
+          channel: 'chat',
+          kind: input.kind,
+          contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(ids[i])),
+          dedupeKey: `${input.eventKey}:destination:${input.destinationId}:chat`,
+          destinationId: input.destinationId,
+          createdAt: now,
+          nextAttemptAt: now,
+        };
+      }),
+    )
+    .onConflictDoNothing({ target: notifications.dedupeKey })
+    .returning({ id: notifications.id });
+  return inserted.map((r) => r.id);
 }
 
 /** One entry of a follow-up, as sealed with it: the caller's data, keyed, and its channels. */
@@ -263,7 +319,8 @@ export async function claimDue(
   db: Db,
   now: Date,
   limit: number,
-  channel?: ChannelName,
+  channel?: OutboxChannel,
+  options: { skipChat?: boolean } = {},
 ): Promise<NotificationRow[]> {
   return db.transaction(async (tx) => {
     const due = await tx
@@ -274,6 +331,8 @@ export async function claimDue(
           eq(notifications.status, 'pending'),
           sql`${notifications.nextAttemptAt} <= ${now}`,
           channel ? eq(notifications.channel, channel) : undefined,
+          // A worker without the chat channel leaves destinations' messages to one that has it.
+          options.skipChat ? ne(notifications.channel, 'chat') : undefined,
         ),
       )
       .orderBy(notifications.nextAttemptAt, notifications.id)
@@ -319,9 +378,11 @@ export interface DeliveryReport {
 export async function deliverDue(
   deps: DeliveryDeps,
   limit = BATCH_SIZE,
-  channel?: ChannelName,
+  channel?: OutboxChannel,
 ): Promise<DeliveryReport> {
-  const rows = await claimDue(deps.db, deps.clock.now(), limit, channel);
+  const rows = await claimDue(deps.db, deps.clock.now(), limit, channel, {
+    skipChat: !deps.channels.chat,
+  });
   const report: DeliveryReport = { sent: 0, failed: 0, retrying: 0 };
   await Promise.all(
     rows.map(async (row) => {
@@ -333,11 +394,14 @@ export async function deliverDue(
 }
 
 async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<keyof DeliveryReport> {
-  const channel = deps.channels[row.channel as ChannelName];
+  const channel = deps.channels[row.channel as OutboxChannel];
   const lease = { id: row.id, attempts: row.attempts };
   if (!channel) {
     await failForGood(deps, row, {
-      lastError: channelNotConfiguredReason(row.channel as ChannelName),
+      lastError:
+        row.channel === 'chat'
+          ? 'Chat delivery is not running'
+          : channelNotConfiguredReason(row.channel as ChannelName),
     });
     return 'failed';
   }
@@ -463,8 +527,8 @@ export async function recordOutcome(
   return updated.length > 0;
 }
 
-/** the channels the worker runs a delivery loop for, each on its own */
-const OUTBOX_CHANNELS: readonly ChannelName[] = ['email', 'sms'];
+/** the channels the worker runs a delivery loop for, each on its own (chat when it has one) */
+const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['email', 'sms', 'chat'];
 
 type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> };
 
@@ -477,7 +541,9 @@ type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> }
 export function startOutboxWorker(
   deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
 ): Worker {
-  const loops = OUTBOX_CHANNELS.map((channel) => startChannelLoop(deps, channel));
+  const loops = OUTBOX_CHANNELS.filter((channel) => channel !== 'chat' || deps.channels.chat).map(
+    (channel) => startChannelLoop(deps, channel),
+  );
   return {
     tick: async () => {
       const reports = await Promise.all(loops.map((loop) => loop.tick()));
@@ -498,7 +564,7 @@ export function startOutboxWorker(
 
 function startChannelLoop(
   deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
-  channel: ChannelName,
+  channel: OutboxChannel,
 ): Worker {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();

@@ -17,6 +17,8 @@ import type { PagingDeps } from './page-facts';
  * transactions really run side by side; PGlite runs one connection and serializes them.)
  */
 const ROUNDS = 200;
+/** 200 rounds take 9–13 s on PostgreSQL here, and over 30 s on a busy machine (no time is asserted). */
+const RACE_TIMEOUT_MS = 120_000;
 const MINUTE = 60_000;
 
 let t: TestApp;
@@ -74,7 +76,9 @@ async function closeRound(pageId: number) {
   await t.database.db.update(pages).set({ status: 'resolved' }).where(eq(pages.id, pageId));
 }
 
-test(`acknowledgement versus automatic escalation at 30 minutes: exactly one wins (${ROUNDS} rounds)`, async () => {
+test(`acknowledgement versus automatic escalation at 30 minutes: exactly one wins (${ROUNDS} rounds)`, {
+  timeout: RACE_TIMEOUT_MS,
+}, async () => {
   const tally = { acknowledged: 0, escalated: 0 };
   for (let round = 0; round < ROUNDS; round++) {
     const page = await freshPage(round);
@@ -107,7 +111,9 @@ test(`acknowledgement versus automatic escalation at 30 minutes: exactly one win
   expect(tally.acknowledged + tally.escalated).toBe(ROUNDS);
 });
 
-test(`acknowledgement versus the 15-minute reminder: no reminder after the acknowledgement (${ROUNDS} rounds)`, async () => {
+test(`acknowledgement versus the 15-minute reminder: no reminder after the acknowledgement (${ROUNDS} rounds)`, {
+  timeout: RACE_TIMEOUT_MS,
+}, async () => {
   for (let round = ROUNDS; round < 2 * ROUNDS; round++) {
     const page = await freshPage(round);
     const due = new Date(page.createdAt.getTime() + 15 * MINUTE);

@@ -1,5 +1,8 @@
 import { and, asc, desc, eq, exists, inArray, max, type SQL, sql } from 'drizzle-orm';
-import type { Db, Tx } from '../../db/client';
+import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
+import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
+import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
+import { type Db, selectRows, type Tx } from '../../db/client';
 import { auditEvents, handoffs, rotationMembers, rotations, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
 
@@ -39,7 +42,20 @@ export interface LatestHandoffRow {
 export interface RotationWithLatest {
   row: RotationRow;
   latest: LatestHandoffRow | null;
+  /** its latest handoff that handles a boundary (the time-off rule, decision 217) */
+  boundary: { fromUserId: number | null; toUserId: number | null; occurredAt: Date } | null;
+  /** its members' time off from the shift before its pending boundary on (decision 217) */
+  away: { userId: number; start: Date; end: Date }[];
 }
+
+const boundaryKindList = sql.join(
+  KINDS_HANDLING_A_BOUNDARY.map((k) => sql`${k}`),
+  sql`, `,
+);
+
+type RawJson<T> = T | string | null;
+const fromJson = <T>(value: RawJson<T>): T | null =>
+  typeof value === 'string' ? (JSON.parse(value) as T) : value;
 
 /**
  * listRotationsWithLatest returns rotations by name (every one, those `memberUserId` belongs to,
@@ -101,15 +117,38 @@ export async function listRotationsWithLatest(
         occurredAt: latest.occurredAt,
         acknowledgedAt: latest.acknowledgedAt,
       },
+      boundary: sql<
+        RawJson<{ fromUserId: number | null; toUserId: number | null; occurredAt: string }>
+      >`(select json_build_object('fromUserId', h.from_user_id, 'toUserId', h.to_user_id,
+                                  'occurredAt', h.occurred_at)
+           from handoffs h
+          where h.rotation_id = ${rotations.id} and h.kind in (${boundaryKindList})
+          order by h.occurred_at desc, h.id desc limit 1)`,
+      away: sql<RawJson<{ userId: number; start: string; end: string }[]>>`(
+        select json_agg(json_build_object('userId', t.user_id, 'start', t.start_at, 'end', t.end_at))
+          from time_off t
+         where t.user_id in (select m.user_id from rotation_members m
+                              where m.rotation_id = ${rotations.id})
+           and t.end_at > ${rotations.nextHandoffAt}
+                          - ${TIME_OFF_LOOKBACK_MS / 1000}::int * interval '1 second')`,
     })
     .from(rotations)
     .leftJoinLateral(latest, sql`true`)
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(...byName);
-  return rows.map((r) => ({
-    row: r.row,
-    latest: r.latest?.id ? (r.latest as LatestHandoffRow) : null,
-  }));
+  return rows.map((r) => {
+    const boundary = fromJson(r.boundary);
+    return {
+      row: r.row,
+      latest: r.latest?.id ? (r.latest as LatestHandoffRow) : null,
+      boundary: boundary ? { ...boundary, occurredAt: new Date(boundary.occurredAt) } : null,
+      away: (fromJson(r.away) ?? []).map((w) => ({
+        userId: w.userId,
+        start: new Date(w.start),
+        end: new Date(w.end),
+      })),
+    };
+  });
 }
 
 /** findRotationRow returns a rotation row without locking it, or undefined. */
@@ -311,4 +350,70 @@ export async function listRotationsUsingPolicies(
     ...r,
     memberUserIds: members.filter((m) => m.rotationId === r.id).map((m) => m.userId),
   }));
+}
+
+/** A rotation as the rules on who manages it read it (permissions-rotation.ts), with its name and type. */
+export interface RotationFacts {
+  id: number;
+  name: string;
+  type: string;
+  suspended: boolean;
+  createdById: number | null;
+  memberUserIds: number[];
+}
+
+/**
+ * listRotationFactsOf returns the rotations `userId` is a member of (every rotation with no
+ * user), by name, each with its creator and its members' ids: one statement.
+ */
+export async function listRotationFactsOf(db: Db | Tx, userId?: number): Promise<RotationFacts[]> {
+  const only: SQL =
+    userId === undefined
+      ? sql``
+      : sql`where exists (select 1 from rotation_members x
+                           where x.rotation_id = r.id and x.user_id = ${userId})`;
+  const rows = await selectRows<RotationFacts & { memberUserIds: number[] | null }>(
+    db,
+    sql`select r.id, r.name, r.type, r.suspended, r.created_by_id as "createdById",
+               (select array_agg(m.user_id order by m."order") from rotation_members m
+                 where m.rotation_id = r.id) as "memberUserIds"
+          from rotations r ${only}
+         order by lower(r.name), r.id`,
+  );
+  return rows.map((r) => ({ ...r, memberUserIds: (r.memberUserIds ?? []).map(Number) }));
+}
+
+/**
+ * listRotationManagers returns, per rotation, the people who manage it: its creator and its
+ * members, those of them holding the manager role (administrators count): one statement.
+ */
+export async function listRotationManagers(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  const managers = new Map<number, number[]>();
+  if (rotationIds.length === 0) return managers;
+  const rows = await selectRows<{
+    rotationId: number;
+    userId: number;
+    roles: string[];
+    role: string;
+  }>(
+    db,
+    sql`select p.rotation_id as "rotationId", u.id as "userId", u.roles, u.role
+          from (select m.rotation_id, m.user_id from rotation_members m
+                 where m.rotation_id = any(${sql.param([...rotationIds])}::int[])
+                union
+                select r.id, r.created_by_id from rotations r
+                 where r.id = any(${sql.param([...rotationIds])}::int[]) and r.created_by_id is not null) p
+          join users u on u.id = p.user_id
+         order by p.rotation_id, u.id`,
+  );
+  for (const row of rows) {
+    if (!hasRole(effectiveRoles(row.roles, row.role), 'manager')) continue;
+    const list = managers.get(row.rotationId) ?? [];
+    list.push(Number(row.userId));
+    managers.set(row.rotationId, list);
+  }
+  return managers;
 }

@@ -54,6 +54,7 @@ import {
   deleteScheduleEntriesFrom,
   listNextScheduleEntries,
 } from '../schedules/schedule-repository';
+import { noteShiftChange } from '../shift-changes/shift-changes';
 import { findUserRowById, findUserRows } from '../users/user-repository';
 import {
   deleteMember,
@@ -73,7 +74,7 @@ import {
   setMemberOrders,
   updateRotationRow,
 } from './rotation-repository';
-import { personReader, rotationsChangeAt, toRotations } from './rotation-view';
+import { personReader, rotationsChangeAt, type TurnFacts, toRotations } from './rotation-view';
 
 /** What the rotation services need from the app. */
 export interface RotationDeps {
@@ -150,6 +151,14 @@ export interface RotationsRead {
   changesAt: Date | null;
 }
 
+/** turnFactsOf is what the rotation read found of each rotation's turns (decision 217). */
+function turnFactsOf(found: readonly RotationWithLatest[]): TurnFacts {
+  return {
+    boundary: new Map(found.map((f) => [f.row.id, f.boundary])),
+    timeOff: new Map(found.map((f) => [f.row.id, f.away])),
+  };
+}
+
 async function assemble(
   deps: RotationDeps,
   found: RotationWithLatest[],
@@ -163,10 +172,11 @@ async function assemble(
   const members = await listMembersWithUsers(db, ids);
   const next = await listNextScheduleEntries(db, scheduledIds, now);
   const latest = new Map(found.map((f) => [f.row.id, f.latest]));
+  const turns = turnFactsOf(found);
   const timings = timingsOf(deps);
   const readPerson = personReader(deps.cipher, viewer ? [viewer] : []);
   return {
-    rotations: toRotations(rows, members, next, readPerson, now, { latest, timings }),
+    rotations: toRotations(rows, members, next, readPerson, now, { latest, timings, turns }),
     at: now,
     changesAt: rotationsChangeAt(rows, next, latest, now, timings),
   };
@@ -256,13 +266,15 @@ async function rotationAfterChange(
   if (!handoff.isLatest) return undefined;
   const next =
     row.type === 'scheduled' ? await listNextScheduleEntries(locked.tx, [row.id], locked.now) : [];
+  // What the turn rule reads, as the handoff just recorded left it: one statement.
+  const turns = turnFactsOf(await listRotationsWithLatest(locked.tx, { id: row.id }));
   const [rotation] = toRotations(
     [row],
     locked.members,
     next,
     personReader(deps.cipher, [viewer]),
     locked.now,
-    { latest: new Map([[row.id, handoff]]), timings: timingsOf(deps) },
+    { latest: new Map([[row.id, handoff]]), timings: timingsOf(deps), turns },
   );
   return rotation;
 }
@@ -397,6 +409,7 @@ export async function updateRotation(
       changes.nextHandoffAt = firstHandoffAt({ ...row, ...changes }, locked.now);
     }
     if (Object.keys(changes).length === 0) return;
+    if ('type' in changes || patternChanged) await noteShiftChange(locked.tx, deps, id, locked.now);
     await updateRotationRow(locked.tx, id, changes, locked.now);
     await audit(locked, actor, 'rotation.updated', {
       fields: Object.keys(changes).filter((k) => k !== 'nextHandoffAt'),
@@ -425,6 +438,7 @@ export async function setSuspended(
 ): Promise<Rotation> {
   await inLockedRotation(deps, id, async (locked) => {
     if (locked.row.suspended === suspended) return;
+    await noteShiftChange(locked.tx, deps, id, locked.now);
     await updateRotationRow(
       locked.tx,
       id,
@@ -450,6 +464,7 @@ export async function changeType(
     if (locked.row.type === type) return;
     const refusal = changeTypeRefusal(type, await countScheduleEntries(locked.tx, id));
     if (refusal) throw refusalError(refusal);
+    await noteShiftChange(locked.tx, deps, id, locked.now);
     await updateRotationRow(
       locked.tx,
       id,
@@ -483,6 +498,7 @@ export async function reorderMembers(
         ? new AppError('BAD_REQUEST', ROTATION_MESSAGES.notPermutation)
         : conflict(ROTATION_MESSAGES.membersChanged);
     }
+    await noteShiftChange(locked.tx, deps, id, locked.now);
     await setMemberOrders(locked.tx, id, input.members);
     const userIdOf = new Map(locked.members.map((m) => [m.member.id, m.member.userId]));
     await audit(locked, actor, 'rotation.members_reordered', {
@@ -508,6 +524,7 @@ export async function addMember(
     if (locked.members.some((m) => m.member.userId === userId)) {
       throw conflict('That person is already a member of this rotation.');
     }
+    await noteShiftChange(locked.tx, deps, id, locked.now);
     const member = await insertMember(locked.tx, id, userId);
     await audit(locked, actor, 'rotation.member_added', { userId, order: member.order });
   });
@@ -532,6 +549,7 @@ export async function removeMember(
     if (!members.some((m) => m.member.userId === userId)) {
       throw notFound('That person is not a member of this rotation.');
     }
+    await noteShiftChange(tx, deps, id, now);
     const wasHolder = row.holderUserId === userId;
     let newHolderUserId: number | null = null;
     if (wasHolder) {

@@ -5,11 +5,20 @@ import {
   backupAfter,
   type HandoffFlowTimings,
   handoffDue,
+  isBoundaryHandedOff,
   notesAuthorId,
 } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../../shared/domain/roles';
-import { canHoldBaton, nextOnCall } from '../../../shared/domain/rotation';
+import {
+  canHoldBaton,
+  nextOnCall,
+  previousHolderOf,
+  type TurnContext,
+} from '../../../shared/domain/rotation';
+import { turnSpansAt } from '../../../shared/domain/shifts';
+import type { AwayWindow } from '../../../shared/domain/time-off';
 import type { FieldCipher } from '../../crypto/field-crypto';
+import type { BoundaryHandoff } from '../handoffs/handoff-repository';
 import type { ScheduleEntryRow } from '../schedules/schedule-repository';
 import { toUser, type UserRow } from '../users/user-repository';
 import type { LatestHandoffRow, MemberWithUser, RotationRow } from './rotation-repository';
@@ -62,8 +71,41 @@ function quotedNotes(
 }
 
 /**
+ * What a fixed rotation's next turn is read from besides its row (decision 217): each rotation's
+ * latest handoff that handles a boundary, and the members' time off.
+ */
+export interface TurnFacts {
+  boundary: ReadonlyMap<number, BoundaryHandoff | null>;
+  /** by rotation: its members' time off */
+  timeOff: ReadonlyMap<number, readonly AwayWindow[]>;
+}
+
+/** turnContextOf returns what nextOnCall reads of a fixed rotation's next turn. */
+function turnContextOf(
+  row: RotationRow,
+  facts: TurnFacts,
+  timings: HandoffFlowTimings,
+): TurnContext | undefined {
+  if (row.type !== 'fixed' || !row.nextHandoffAt) return undefined;
+  const latest = facts.boundary.get(row.id) ?? null;
+  const pattern = {
+    cadence: row.cadence as 'daily' | 'weekly',
+    timeZone: row.timeZone,
+    handoffTime: row.handoffTime,
+    handoffWeekday: row.handoffWeekday,
+  };
+  const handled = isBoundaryHandedOff(row.nextHandoffAt, latest?.occurredAt ?? null, timings);
+  return {
+    ...turnSpansAt(pattern, row.nextHandoffAt, handled),
+    previousHolderId: previousHolderOf(latest, row.holderUserId),
+    timeOff: facts.timeOff.get(row.id) ?? [],
+  };
+}
+
+/**
  * toRotations assembles API rotations from their rows, their members and, for scheduled
- * rotations, the next schedule entry of each: no query per rotation.
+ * rotations, the next schedule entry of each: no query per rotation. With `turns`, a fixed
+ * rotation's next on call goes round time off (decision 217).
  */
 export function toRotations(
   rows: RotationRow[],
@@ -74,6 +116,7 @@ export function toRotations(
   handoffState: {
     latest: ReadonlyMap<number, LatestHandoffRow | null>;
     timings: HandoffFlowTimings;
+    turns?: TurnFacts;
   },
 ): Rotation[] {
   const membersByRotation = new Map<number, MemberWithUser[]>();
@@ -113,6 +156,9 @@ export function toRotations(
               },
             ]
           : [],
+        turn: handoffState.turns
+          ? turnContextOf(row, handoffState.turns, handoffState.timings)
+          : undefined,
       },
       now,
     );

@@ -155,3 +155,24 @@ export async function deleteScheduleEntriesFrom(
     .returning({ id: scheduleEntries.id });
   return deleted.length;
 }
+
+/**
+ * listUpcomingEntries returns the schedule entries that have not ended by `now` (of one rotation,
+ * or every one), earliest first: one statement.
+ */
+export async function listUpcomingEntries(
+  db: Db | Tx,
+  now: Date,
+  rotationId?: number,
+): Promise<ScheduleEntryRow[]> {
+  return db
+    .select()
+    .from(scheduleEntries)
+    .where(
+      and(
+        gt(scheduleEntries.endAt, now),
+        rotationId === undefined ? undefined : eq(scheduleEntries.rotationId, rotationId),
+      ),
+    )
+    .orderBy(asc(scheduleEntries.startAt), asc(scheduleEntries.id));
+}

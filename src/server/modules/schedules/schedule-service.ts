@@ -12,6 +12,7 @@ import {
 } from '../rotations/rotation-repository';
 import { ROTATION_NOT_FOUND, type RotationDeps, refusalError } from '../rotations/rotation-service';
 import { type PersonReader, personReader } from '../rotations/rotation-view';
+import { noteShiftChange } from '../shift-changes/shift-changes';
 import {
   deleteEntryRow,
   type EntryWithUser,
@@ -100,6 +101,7 @@ export async function addScheduleEntry(
       now,
     );
     if (refusal) throw refusalError(refusal);
+    await noteShiftChange(tx, deps, rotationId, now);
     const entry = await insertScheduleEntry(tx, {
       rotationId,
       userId: input.userId,
@@ -147,6 +149,7 @@ export async function deleteScheduleEntry(
   await deps.database.db.transaction(async (tx) => {
     const rotation = await lockRotationRow(tx, entry.rotationId);
     if (!rotation) throw notFound(SCHEDULE_ENTRY_NOT_FOUND);
+    await noteShiftChange(tx, deps, entry.rotationId, deps.clock.now());
     if (!(await deleteEntryRow(tx, entry.rotationId, scheduleId))) {
       throw notFound(SCHEDULE_ENTRY_NOT_FOUND);
     }

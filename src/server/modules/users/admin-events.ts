@@ -9,7 +9,9 @@ export type PeopleAction =
   | 'user.invited'
   | 'invitation.deleted'
   | 'user.deleted'
-  | 'user.roles_changed';
+  | 'user.roles_changed'
+  | 'user.time_off_added'
+  | 'user.time_off_removed';
 
 /**
  * recordAdminEvent writes one row of the administrative audit trail, in the caller's transaction.

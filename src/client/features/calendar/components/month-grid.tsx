@@ -2,7 +2,14 @@ import type { Calendar } from '@shared/contracts/calendar';
 import type { CalendarDay } from '@shared/domain/calendar';
 import { formatDay, formatTime } from '@/lib/format-time';
 import { cn, initials } from '@/lib/utils';
-import { type DayRotation, dayRotations, shiftLabel, shortName } from '../lib/calendar-view';
+import {
+  type DayAvailability,
+  type DayRotation,
+  dayAvailability,
+  dayRotations,
+  shiftLabel,
+  shortName,
+} from '../lib/calendar-view';
 import { rotationColor } from '../lib/rotation-colors';
 
 const WEEKDAYS = [
@@ -66,11 +73,15 @@ export function MonthGrid({
               const entries = calendar
                 ? dayRotations(calendar, day, timeZone, { rotationId, viewerId })
                 : [];
+              const availability = calendar
+                ? dayAvailability(calendar, day, timeZone, { rotationId, viewerId })
+                : { away: [], gaps: [] };
               return (
                 <td key={day.key} className="h-20 border p-0 align-top sm:h-28">
                   <DayCell
                     day={day}
                     entries={entries}
+                    availability={availability}
                     timeZone={timeZone}
                     today={day.key === todayKey}
                     selected={day.key === selectedKey}
@@ -89,6 +100,7 @@ export function MonthGrid({
 function DayCell({
   day,
   entries,
+  availability,
   timeZone,
   today,
   selected,
@@ -96,6 +108,7 @@ function DayCell({
 }: {
   day: CalendarDay;
   entries: DayRotation[];
+  availability: DayAvailability;
   timeZone: string;
   today: boolean;
   selected: boolean;
@@ -103,9 +116,13 @@ function DayCell({
 }) {
   const chips = entries.flatMap((e) => e.people.map((p) => ({ ...p, rotation: e })));
   const shown = chips.slice(0, MAX_CHIPS);
-  const summary = entries
-    .map((e) => `${e.rotationName}: ${e.people.map(shiftLabel).join(', ')}`)
-    .join('; ');
+  const summary = [
+    ...entries.map((e) => `${e.rotationName}: ${e.people.map(shiftLabel).join(', ')}`),
+    ...availability.gaps.map((g) => `${g.rotationName}: gap, everyone away`),
+    ...(availability.away.length > 0
+      ? [`Time off: ${availability.away.map((a) => a.name).join(', ')}`]
+      : []),
+  ].join('; ');
   return (
     <button
       type="button"
@@ -154,6 +171,24 @@ function DayCell({
           </span>
         </span>
       ))}
+      {availability.gaps.length > 0 ? (
+        <span
+          aria-hidden="true"
+          title={availability.gaps.map((g) => `${g.rotationName}: everyone away`).join('; ')}
+          className="block truncate rounded-sm bg-warning px-1 font-medium text-[11px] text-warning-foreground leading-4"
+        >
+          Gap
+        </span>
+      ) : null}
+      {availability.away.length > 0 ? (
+        <span
+          aria-hidden="true"
+          title={`Time off: ${availability.away.map((a) => a.name).join(', ')}`}
+          className="block truncate px-1 text-[11px] text-foreground leading-4"
+        >
+          {availability.away.length} away
+        </span>
+      ) : null}
       {chips.length > MAX_CHIPS ? (
         // Full foreground: muted text on a tinted day cell fell below 4.5:1 (issue 15).
         <span aria-hidden="true" className="px-1 font-medium text-[11px] text-foreground">

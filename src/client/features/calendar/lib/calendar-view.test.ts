@@ -44,8 +44,10 @@ const calendar: Calendar = {
           start: '2026-11-10T00:00:00.000Z',
           end: '2026-11-11T00:00:00.000Z',
           source: 'coverage',
+          coveredUserId: 2,
         },
       ],
+      gaps: [],
     },
     {
       id: 11,
@@ -55,8 +57,10 @@ const calendar: Calendar = {
       suspended: false,
       timeZone: 'UTC',
       shifts: [],
+      gaps: [],
     },
   ],
+  timeOff: [],
 };
 
 describe('dayRotations', () => {
@@ -93,7 +97,15 @@ describe('dayRotations', () => {
       rotationId: null,
       viewerId: 2,
     });
-    expect(covered[0].people.map((p) => [p.name, p.coverage])).toEqual([['Olivia Ortiz', true]]);
+    expect(covered[0].people.map((p) => [p.name, p.coverage, p.coveredName])).toEqual([
+      ['Olivia Ortiz', true, 'Noah Nakamura'],
+    ]);
+    // The menu reads the whole shift, beyond the day.
+    expect(covered[0].people[0].shift).toEqual({
+      start: new Date('2026-11-10T00:00:00.000Z'),
+      end: new Date('2026-11-11T00:00:00.000Z'),
+      source: 'coverage',
+    });
     expect(
       dayRotations(calendar, { year: 2026, month: 11, day: 10 }, 'UTC', {
         rotationId: 11,

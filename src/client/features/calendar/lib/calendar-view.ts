@@ -19,8 +19,12 @@ export interface DayShift {
   /** the shift ends during this day */
   endsAt: Date | null;
   coverage: boolean;
+  /** a coverage window ahead: whose shift it covers (their name), else null */
+  coveredName: string | null;
   /** the signed-in user's own shift */
   mine: boolean;
+  /** the whole shift, beyond this day */
+  shift: { start: Date; end: Date; source: CalendarShift['source'] };
 }
 
 /** parseMonth reads 'YYYY-MM' (a month in the address), or null. */
@@ -89,7 +93,9 @@ function toDayShift(
     startsAt: from > start.getTime() ? new Date(from) : null,
     endsAt: to < end.getTime() ? new Date(to) : null,
     coverage: s.source === 'coverage',
+    coveredName: s.coveredUserId === undefined ? null : (people.get(s.coveredUserId)?.name ?? null),
     mine: s.userId === viewerId,
+    shift: { start: new Date(from), end: new Date(to), source: s.source },
   };
 }
 
@@ -107,4 +113,53 @@ export function shortName(name: string): string {
   const [first, ...rest] = name.trim().split(/\s+/);
   const last = rest.at(-1);
   return last ? `${first} ${last[0]}.` : first;
+}
+
+/** A day's time off and gaps (issue 18): who is away, and which rotations have nobody free. */
+export interface DayAvailability {
+  /** people with time off that day, by name */
+  away: { userId: number; name: string; mine: boolean }[];
+  /** rotations with a gap that day: every member away */
+  gaps: { rotationId: number; rotationName: string; start: Date; end: Date }[];
+}
+
+/**
+ * dayAvailability returns who has time off on a day (in `timeZone`) and which rotations have a
+ * gap then (only `rotationId`'s, when filtered; then only its members are listed away).
+ */
+export function dayAvailability(
+  calendar: Calendar,
+  day: Pick<CalendarDay, 'year' | 'month' | 'day'>,
+  timeZone: string,
+  options: { rotationId: number | null; viewerId: number | null },
+): DayAvailability {
+  const { start, end } = dayBounds(day, timeZone);
+  const overlaps = (s: { start: string; end: string }) =>
+    Date.parse(s.start) < end.getTime() && Date.parse(s.end) > start.getTime();
+  const people = new Map<number, Person>(calendar.people.map((p) => [p.id, p]));
+  const shown = calendar.rotations.filter(
+    (r) => options.rotationId === null || r.id === options.rotationId,
+  );
+  const inShown =
+    options.rotationId === null
+      ? null
+      : new Set(shown.flatMap((r) => r.shifts.map((s) => s.userId)));
+  const away = new Map<number, DayAvailability['away'][number]>();
+  for (const w of calendar.timeOff ?? []) {
+    if (!overlaps(w) || (inShown && !inShown.has(w.userId))) continue;
+    away.set(w.userId, {
+      userId: w.userId,
+      name: people.get(w.userId)?.name ?? 'Unknown',
+      mine: w.userId === options.viewerId,
+    });
+  }
+  const gaps = shown.flatMap((r) =>
+    (r.gaps ?? []).filter(overlaps).map((g) => ({
+      rotationId: r.id,
+      rotationName: r.name,
+      start: new Date(g.start),
+      end: new Date(g.end),
+    })),
+  );
+  return { away: [...away.values()].sort((a, b) => a.name.localeCompare(b.name)), gaps };
 }

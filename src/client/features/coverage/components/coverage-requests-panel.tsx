@@ -26,10 +26,15 @@ function RequestRow({
 }) {
   const fmt = useTimeFormat();
   const label = coverageDisplayStatus({ status: request.status, end: request.endTime }, new Date());
+  const arranger = request.arrangedBy?.name;
   const who =
     side === 'incoming'
-      ? `${request.requester.name} asks you to cover`
-      : `You asked ${request.coveringUser.name} to cover`;
+      ? arranger
+        ? `${arranger} arranged for you to cover ${request.requester.name}`
+        : `${request.requester.name} asks you to cover`
+      : arranger
+        ? `${arranger} arranged for ${request.coveringUser.name} to cover you`
+        : `You asked ${request.coveringUser.name} to cover`;
   return (
     <li className="flex flex-col gap-2 rounded-md border p-3 sm:flex-row sm:items-center sm:justify-between">
       <div className="min-w-0 space-y-0.5">

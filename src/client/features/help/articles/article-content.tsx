@@ -16,6 +16,7 @@ import {
   OpsgenieFormatArticle,
   PagerDutyFormatArticle,
 } from './alerts';
+import { WebhookReceiversArticle } from './destinations';
 import { ProfileSetupArticle, SupportArticle, WelcomeArticle } from './getting-started';
 import { NotificationSettingsHelp } from './notification-settings';
 import {
@@ -32,6 +33,7 @@ import {
   RotationsIntroArticle,
 } from './rotations';
 import { EncryptionArticle, SecurityDisclosuresArticle } from './security';
+import { SlackAppArticle } from './slack';
 
 /** ARTICLE_CONTENT maps each help article's slug to its body. */
 export const ARTICLE_CONTENT: Record<string, ComponentType> = {
@@ -49,6 +51,7 @@ export const ARTICLE_CONTENT: Record<string, ComponentType> = {
   'paging-oncall': PagingOnCallArticle,
   'notification-settings': NotificationSettingsHelp,
   integrations: IntegrationsArticle,
+  'webhook-receivers': WebhookReceiversArticle,
   'alerts-alertmanager': AlertmanagerArticle,
   'alerts-grafana': GrafanaArticle,
   'alerts-pagerduty-format': PagerDutyFormatArticle,
@@ -63,4 +66,5 @@ export const ARTICLE_CONTENT: Record<string, ComponentType> = {
   'audit-logs': AuditLogsArticle,
   'security-disclosures': SecurityDisclosuresArticle,
   encryption: EncryptionArticle,
+  'slack-app': SlackAppArticle,
 };

@@ -196,6 +196,16 @@ export function CoverageRequestsArticle() {
         back to whoever the rotation's rules name at that moment. Both moves appear in the Audit
         Log.
       </p>
+      <p>
+        <strong>Planning ahead.</strong> You need not be on call now to plan cover for a shift to
+        come: choose <strong>Ask for cover</strong> on the rotation page, or on one of your shifts
+        in the calendar, and pick the shift or part of it. The list of teammates shows each one's
+        on-call hours over the last 90 days and marks anyone on time off then. Your teammate accepts
+        or declines; you can cancel until the window starts. Managers of the rotation and
+        administrators can <strong>Arrange cover</strong> for someone else (an ill colleague): it is
+        in force at once, and both people are told. Cover that would overlap other accepted cover in
+        the rotation is refused, naming it.
+      </p>
     </>
   );
 }

@@ -185,6 +185,16 @@ describe('timelineText', () => {
       'Acknowledged by Priya Shah by SMS reply',
     ],
     [
+      'an acknowledgement from Slack',
+      event({ kind: 'acknowledged', actor: priya, via: 'slack' }),
+      'Acknowledged by Priya Shah from Slack',
+    ],
+    [
+      'a resolution from Slack',
+      event({ kind: 'resolved', actor: priya, via: 'slack' }),
+      'Resolved by Priya Shah from Slack',
+    ],
+    [
       'an acknowledgement in the app',
       event({ kind: 'acknowledged', actor: priya, via: 'app' }),
       'Acknowledged by Priya Shah',

@@ -26,6 +26,7 @@ const VIA_TEXT = {
   link: ' from the email’s link',
   sms: ' by SMS reply',
   integration: ' by an integration',
+  slack: ' from Slack',
 } as const;
 
 /** What a skipped target stood for when no person is named ('the holder'). */

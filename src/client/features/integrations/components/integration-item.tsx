@@ -65,6 +65,7 @@ export function IntegrationItem({
   onEdit,
   onRegenerate,
   onDelete,
+  extra,
 }: {
   integration: Integration;
   revealedKey: string | null;
@@ -72,11 +73,14 @@ export function IntegrationItem({
   onEdit: () => void;
   onRegenerate: () => void;
   onDelete: () => void;
+  /** a section the page adds under the integration (its chat and webhooks, decision 221) */
+  extra?: { label: string; content: ReactNode };
 }) {
   const fmt = useTimeFormat();
   const test = useSendTestAlert();
   const [showConfig, setShowConfig] = useState(false);
   const [showAlerts, setShowAlerts] = useState(false);
+  const [showExtra, setShowExtra] = useState(false);
   const { counts } = integration;
   const headingId = useId();
   // A key just made opens the configurations, which have it filled in while it shows.
@@ -166,6 +170,11 @@ export function IntegrationItem({
       >
         <RecentAlerts integration={integration} />
       </Disclosure>
+      {extra ? (
+        <Disclosure label={extra.label} open={showExtra} onToggle={() => setShowExtra(!showExtra)}>
+          {extra.content}
+        </Disclosure>
+      ) : null}
     </li>
   );
 }

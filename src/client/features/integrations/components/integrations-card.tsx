@@ -1,6 +1,6 @@
 import type { Integration, IntegrationWithKey } from '@shared/contracts/integrations';
 import { Plus, Webhook } from 'lucide-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -35,10 +35,13 @@ export function IntegrationsCard({
   scope,
   mayCreate,
   description,
+  extra,
 }: {
   scope: IntegrationScope;
   mayCreate: boolean;
   description: string;
+  /** a section the page adds under each integration (its chat and webhooks, decision 221) */
+  extra?: (integration: Integration) => { label: string; content: ReactNode };
 }) {
   const integrations = useIntegrations(scope);
   const regenerate = useRegenerateKey();
@@ -95,6 +98,7 @@ export function IntegrationsCard({
                 onEdit={() => setOpen({ dialog: 'edit', integration })}
                 onRegenerate={() => setOpen({ dialog: 'regenerate', integration })}
                 onDelete={() => setOpen({ dialog: 'delete', integration })}
+                extra={extra?.(integration)}
               />
             ))}
           </ul>

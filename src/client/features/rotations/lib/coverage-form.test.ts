@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { fromLocalInput, validateCoverage } from './coverage-form';
+import { fromLocalInput } from '@/lib/format-time';
+import { validateCoverage } from './coverage-form';
 
 const valid = {
   coveringUserId: '4',

@@ -1,23 +1,11 @@
-import { TZDate } from '@date-fns/tz';
 import { CoverageRequestInputSchema } from '@shared/contracts/rotations';
 import { z } from 'zod';
+import { fromLocalInput } from '@/lib/format-time';
 import { chosenPerson } from './chosen-person';
 
 export type CoverageErrors = Partial<
   Record<'coveringUserId' | 'startTime' | 'endTime' | 'form', string>
 >;
-
-/**
- * fromLocalInput returns the instant a datetime-local value names in `timeZone`, or null when it
- * is not one. The input itself has no zone: the browser would read it in its own.
- */
-export function fromLocalInput(value: string, timeZone: string): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
-  if (!match) return null;
-  const [year, month, day, hour, minute] = match.slice(1).map(Number);
-  const at = new TZDate(year, month - 1, day, hour, minute, timeZone);
-  return Number.isNaN(at.getTime()) ? null : new Date(at.getTime());
-}
 
 const FORM_ERROR_PATH = 'root';
 

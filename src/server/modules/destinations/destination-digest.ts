@@ -1,0 +1,106 @@
+import { zoneOrUtc } from '../../../shared/domain/time-zones';
+import type { EngineTask } from '../../engine/engine-task';
+import { layOut } from '../calendar/calendar-service';
+import { postToDestinations } from './destination-events';
+import { tellFailingOwners } from './destination-failures';
+import { digestChatMessage } from './destination-messages';
+import { listDigestDestinations } from './destination-repository';
+
+/**
+ * The daily digest (decision 221): at a destination's local digest time, "On call today and this
+ * week" for its rotation: who holds the baton now and the next seven days' shifts from the
+ * calendar's projection. Once per local day (the dedupe key carries the local date); a digest
+ * more than an hour late (the server was down) is skipped rather than posted at an odd hour.
+ */
+
+const DIGEST_LATE_MS = 60 * 60 * 1000;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** localClock reads the date (YYYY-MM-DD) and the minutes since midnight at `now` in `zone`. */
+export function localClock(now: Date, zone: string): { date: string; minutes: number } {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(now)
+      .map((p) => [p.type, p.value]),
+  );
+  return {
+    date: `${parts.year}-${parts.month}-${parts.day}`,
+    minutes: Number(parts.hour) * 60 + Number(parts.minute),
+  };
+}
+
+/**
+ * digestDueOn answers the local date whose digest is due at `now`, or null: due from the digest
+ * time until an hour after it. (On a day a DST change skips the digest's hour, it goes at the
+ * first minute after it, within the hour.)
+ */
+export function digestDueOn(now: Date, zone: string, time: string): string | null {
+  const [h, m] = time.split(':').map(Number);
+  const wanted = h * 60 + m;
+  const { date, minutes } = localClock(now, zone);
+  const late = (minutes - wanted) * 60_000;
+  return late >= 0 && late < DIGEST_LATE_MS ? date : null;
+}
+
+/** postDigests posts each due digest; returns how many messages were new. */
+export async function postDigests(deps: Parameters<EngineTask>[0], now: Date): Promise<number> {
+  const db = deps.database.db;
+  let posted = 0;
+  for (const destination of await listDigestDestinations(db)) {
+    const zone = zoneOrUtc(destination.digestTimeZone);
+    const localDate = digestDueOn(now, zone, destination.digestTime ?? '09:00');
+    if (!localDate || !destination.rotationId) continue;
+    const { laid, people } = await layOut(
+      deps,
+      now,
+      new Date(now.getTime() + WEEK_MS),
+      null,
+      destination.rotationId,
+    );
+    const rotation = laid[0];
+    if (!rotation) continue;
+    const nameOf = (id: number | null) =>
+      id === null ? null : (people.get(id)?.name ?? 'A former member');
+    posted += await db.transaction((tx) =>
+      postToDestinations(
+        tx,
+        deps,
+        now,
+        { rotationId: destination.rotationId, destinationId: destination.id },
+        'digest',
+        `digest:${localDate}`,
+        (c) =>
+          digestChatMessage({
+            ...c,
+            at: now,
+            localDate,
+            rotation: { id: rotation.row.id, name: rotation.row.name },
+            holderName: nameOf(rotation.row.holderUserId),
+            shifts: rotation.shifts.map((s) => ({
+              name: nameOf(s.userId) ?? 'A former member',
+              startAt: s.start,
+              endAt: s.end,
+            })),
+          }),
+      ),
+    );
+  }
+  return posted;
+}
+
+/**
+ * destinationsTask is the engine's task of destinations: the daily digests, and telling the
+ * owners of destinations failing for an hour (also when no message is being retried any more).
+ */
+export const destinationsTask: EngineTask = async (deps, now) => {
+  await postDigests(deps, now);
+  await tellFailingOwners(deps.database.db, deps, now);
+};

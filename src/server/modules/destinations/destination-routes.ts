@@ -1,0 +1,102 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  DESTINATION_MESSAGES,
+  type Destination,
+  DestinationChangeSchema,
+  type DestinationDeliveryList,
+  DestinationInputSchema,
+  type DestinationList,
+  DestinationListQuerySchema,
+  type DestinationTestResult,
+} from '../../../shared/contracts/destinations';
+import type { AppDeps } from '../../deps';
+import { forbidden } from '../../http/errors';
+import { IdParams } from '../../http/path-params';
+import { requireUser, signedIn } from '../../http/request-context';
+import {
+  createDestination,
+  deleteDestination,
+  getDestination,
+  listDeliveries,
+  listDestinations,
+  mayManageSomeDestination,
+  sendTestEvent,
+  updateDestination,
+} from './destination-service';
+
+/**
+ * managesDestinations guards the routes that change destinations: managers and administrators
+ * pass (which destinations, the service decides: 404, then 403); everyone else is refused before
+ * their input is read.
+ */
+async function managesDestinations(req: FastifyRequest): Promise<void> {
+  const user = requireUser(req);
+  if (!mayManageSomeDestination(user)) throw forbidden(DESTINATION_MESSAGES.mayNotManage);
+}
+
+/** destinationRoutes: issue 19's chat and webhook destinations (decision 221). HTTP only. */
+export async function destinationRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/destinations',
+    { preValidation: signedIn, schema: { querystring: DestinationListQuerySchema } },
+    async (req): Promise<DestinationList> => listDestinations(deps, requireUser(req), req.query),
+  );
+
+  api.post(
+    '/api/destinations',
+    { preValidation: managesDestinations, schema: { body: DestinationInputSchema } },
+    async (req, reply) => {
+      const created = await createDestination(deps, requireUser(req), req.body);
+      return reply.code(201).send(created);
+    },
+  );
+
+  api.get(
+    '/api/destinations/:id',
+    { preValidation: signedIn, schema: { params: IdParams } },
+    async (req): Promise<Destination> => getDestination(deps, requireUser(req), req.params.id),
+  );
+
+  api.patch(
+    '/api/destinations/:id',
+    {
+      preValidation: managesDestinations,
+      schema: { params: IdParams, body: DestinationChangeSchema },
+    },
+    async (req): Promise<Destination> =>
+      updateDestination(deps, requireUser(req), req.params.id, req.body),
+  );
+
+  api.delete(
+    '/api/destinations/:id',
+    { preValidation: managesDestinations, schema: { params: IdParams } },
+    async (req, reply) => {
+      await deleteDestination(deps, requireUser(req), req.params.id);
+      return reply.code(204).send();
+    },
+  );
+
+  // "Send test event": 202, queued in the outbox; the delivery log shows what became of it.
+  api.post(
+    '/api/destinations/:id/test',
+    { preValidation: managesDestinations, schema: { params: IdParams } },
+    async (req, reply) => {
+      const result: DestinationTestResult = await sendTestEvent(
+        deps,
+        requireUser(req),
+        req.params.id,
+      );
+      return reply.code(202).send(result);
+    },
+  );
+
+  api.get(
+    '/api/destinations/:id/deliveries',
+    { preValidation: signedIn, schema: { params: IdParams } },
+    async (req): Promise<DestinationDeliveryList> =>
+      listDeliveries(deps, requireUser(req), req.params.id),
+  );
+}

@@ -1,0 +1,479 @@
+import { randomBytes } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  DELIVERY_LOG_SIZE,
+  DESTINATION_MESSAGES,
+  type Destination,
+  type DestinationChange,
+  type DestinationCreated,
+  type DestinationDeliveryList,
+  DestinationDigestSchema,
+  type DestinationEvent,
+  type DestinationInput,
+  type DestinationKind,
+  type DestinationList,
+  type DestinationListQuerySchema,
+  type DestinationTestResult,
+} from '../../../shared/contracts/destinations';
+import { ErrorCodes } from '../../../shared/contracts/errors';
+import type { User } from '../../../shared/contracts/users';
+import {
+  canViewIntegration,
+  type IntegrationFacts,
+  managesIntegration,
+} from '../../../shared/domain/integrations';
+import {
+  canArrangeCover,
+  canReadPolicy,
+  type ManagedRotationFacts,
+  managesPolicy,
+  type PolicyFacts,
+  type RotationActor,
+} from '../../../shared/domain/permissions-rotation';
+import { hasRole } from '../../../shared/domain/roles';
+import type { Clock } from '../../clock';
+import type { Config } from '../../config';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import type { Database, Db, Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
+import { AppError, forbidden, notFound } from '../../http/errors';
+import { listRotationMemberIds } from '../incidents/incident-repository';
+import { lockTargetPolicy, lockTargetRotation } from '../integrations/integration-repository';
+import { publicBaseUrl } from '../notifications/messages';
+import { enqueueChatMessages } from '../notifications/outbox';
+import { listRotationsUsingPolicies, type PolicyUser } from '../rotations/rotation-repository';
+import { secretCtx, urlCtx } from './chat-channel';
+import { bodyFor, testChatMessage } from './destination-messages';
+import {
+  type DestinationWithTarget,
+  deleteDestinationRow,
+  findDestinationRow,
+  insertDestinationAuditEvent,
+  insertDestinationRow,
+  listDeliveryRows,
+  listDestinationRows,
+  lockDestinationRow,
+  lockTargetIntegration,
+  updateDestinationRow,
+} from './destination-repository';
+
+/**
+ * Destinations (issue 19, decision 221): added, listed, changed, tested and deleted by the people
+ * who manage their rotation, policy or integration; their URL and secret sealed at rest, the
+ * secret shown once. Each change in one transaction with its audit event; each list in a fixed
+ * number of statements.
+ */
+
+export interface DestinationDeps {
+  database: Database;
+  cipher: FieldCipher;
+  clock: Clock;
+  config: Pick<Config, 'publicUrl' | 'port' | 'isProduction'>;
+}
+
+const actorOf = (user: User): RotationActor => ({ roles: user.roles, userId: user.id });
+
+// ---------------------------------------------------------------------------------------------
+// Who may
+
+interface Deciders {
+  members: Map<number, number[]>;
+  policyUsers: readonly PolicyUser[];
+}
+
+type Target = Pick<DestinationWithTarget, 'rotation' | 'policy'> & {
+  /** what the destination belongs to */
+  owner: 'rotation' | 'policy' | 'integration';
+};
+
+async function loadDeciders(db: Db | Tx, targets: readonly Target[]): Promise<Deciders> {
+  const rotationIds = targets.flatMap((t) => (t.rotation ? [t.rotation.id] : []));
+  const policyIds = [
+    ...new Set(targets.flatMap((t) => (t.policy && !t.rotation ? [t.policy.id] : []))),
+  ];
+  const members = await listRotationMemberIds(db, rotationIds);
+  const policyUsers = await listRotationsUsingPolicies(db, policyIds);
+  return { members, policyUsers };
+}
+
+function rotationFacts(target: Target, deciders: Deciders): ManagedRotationFacts {
+  return {
+    createdById: target.rotation?.createdById ?? null,
+    memberUserIds: target.rotation ? (deciders.members.get(target.rotation.id) ?? []) : [],
+  };
+}
+
+function policyFacts(target: Target, deciders: Deciders): PolicyFacts {
+  const policyId = target.policy?.id;
+  return {
+    createdById: target.policy?.createdById ?? null,
+    rotations: deciders.policyUsers.filter((r) => r.escalationPolicyId === policyId),
+  };
+}
+
+function integrationFacts(target: Target, deciders: Deciders): IntegrationFacts {
+  return target.rotation
+    ? { rotation: rotationFacts(target, deciders) }
+    : { policy: policyFacts(target, deciders) };
+}
+
+/**
+ * mayManage: a rotation's destinations its managers and administrators (as arranging cover); a
+ * policy's those who may edit the policy; an integration's those who manage the integration.
+ */
+function mayManage(actor: RotationActor, target: Target, deciders: Deciders): boolean {
+  if (target.owner === 'rotation') return canArrangeCover(actor, rotationFacts(target, deciders));
+  if (target.owner === 'policy') return managesPolicy(actor, policyFacts(target, deciders));
+  return managesIntegration(actor, integrationFacts(target, deciders));
+}
+
+/** mayView: whoever may see the rotation's integrations, read the policy, see the integration. */
+function mayView(actor: RotationActor, target: Target, deciders: Deciders): boolean {
+  if (target.owner === 'rotation') {
+    if (hasRole(actor.roles, 'manager') || hasRole(actor.roles, 'incident_manager')) return true;
+    return rotationFacts(target, deciders).memberUserIds.includes(actor.userId);
+  }
+  if (target.owner === 'policy') return canReadPolicy(actor, policyFacts(target, deciders));
+  return canViewIntegration(actor, integrationFacts(target, deciders));
+}
+
+const targetOf = (row: DestinationWithTarget): Target => ({
+  rotation: row.rotation,
+  policy: row.policy,
+  owner: row.destination.rotationId
+    ? 'rotation'
+    : row.destination.escalationPolicyId
+      ? 'policy'
+      : 'integration',
+});
+
+/** mayManageSomeDestination: the roles that can manage any destination at all. */
+export function mayManageSomeDestination(actor: Pick<RotationActor, 'roles'>): boolean {
+  return hasRole(actor.roles, 'manager');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The answer
+
+function toDestination(row: DestinationWithTarget, canManage: boolean): Destination {
+  const d = row.destination;
+  return {
+    id: d.id,
+    kind: d.kind as DestinationKind,
+    urlHint: d.urlHint,
+    rotationId: d.rotationId,
+    escalationPolicyId: d.escalationPolicyId,
+    integrationId: d.integrationId,
+    targetName: d.rotationId
+      ? (row.rotation?.name ?? null)
+      : d.escalationPolicyId
+        ? (row.policy?.name ?? null)
+        : (row.integration?.name ?? null),
+    events: d.events as DestinationEvent[],
+    digestTime: d.digestTime,
+    digestTimeZone: d.digestTimeZone,
+    failingSince: d.failingSince?.toISOString() ?? null,
+    lastDeliveredAt: d.lastDeliveredAt?.toISOString() ?? null,
+    createdAt: d.createdAt.toISOString(),
+    canManage,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// URLs and secrets
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function fieldError(field: string, message: string): AppError {
+  return new AppError(ErrorCodes.VALIDATION_FAILED, `${field}: ${message}`, { [field]: message });
+}
+
+/**
+ * checkUrl refuses a URL Baton should not post to: https only, but http to a loopback address
+ * outside production (a receiver on the same machine, tests). Any host is allowed for Slack:
+ * Mattermost and other Slack-compatible servers are self-hosted.
+ */
+export function checkUrl(deps: Pick<DestinationDeps, 'config'>, raw: string): URL {
+  const url = new URL(raw);
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && !deps.config.isProduction && LOOPBACK_HOSTS.has(url.hostname)) {
+    return url;
+  }
+  throw fieldError('url', DESTINATION_MESSAGES.urlHttps);
+}
+
+/** urlHintOf tells URLs apart without showing them: the host and the last four characters. */
+export function urlHintOf(url: URL): string {
+  const whole = url.toString();
+  return `${url.host} …${whole.slice(-4)}`;
+}
+
+/** generateWebhookSecret makes a Standard Webhooks secret: whsec_ and 32 random bytes, base64. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+function checkDigest(value: z.input<typeof DestinationDigestSchema>): void {
+  const parsed = DestinationDigestSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw fieldError(String(issue.path[0] ?? 'events'), issue.message);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+type ParsedListQuery = z.output<typeof DestinationListQuerySchema>;
+
+/** listDestinations answers the destinations the viewer may see: four statements. */
+export async function listDestinations(
+  deps: DestinationDeps,
+  viewer: User,
+  query: ParsedListQuery,
+): Promise<DestinationList> {
+  const db = deps.database.db;
+  const rows = await listDestinationRows(db, query);
+  const targets = rows.map(targetOf);
+  const deciders = await loadDeciders(db, targets);
+  const actor = actorOf(viewer);
+  return {
+    destinations: rows.flatMap((row, i) =>
+      mayView(actor, targets[i], deciders)
+        ? [toDestination(row, mayManage(actor, targets[i], deciders))]
+        : [],
+    ),
+  };
+}
+
+async function readable(deps: DestinationDeps, viewer: User, id: number) {
+  const db = deps.database.db;
+  const row = await findDestinationRow(db, id);
+  if (!row) throw notFound(DESTINATION_MESSAGES.notFound);
+  const target = targetOf(row);
+  const deciders = await loadDeciders(db, [target]);
+  if (!mayView(actorOf(viewer), target, deciders)) throw forbidden(DESTINATION_MESSAGES.mayNotView);
+  return { row, canManage: mayManage(actorOf(viewer), target, deciders) };
+}
+
+export async function getDestination(
+  deps: DestinationDeps,
+  viewer: User,
+  id: number,
+): Promise<Destination> {
+  const { row, canManage } = await readable(deps, viewer, id);
+  return toDestination(row, canManage);
+}
+
+/** listDeliveries answers a destination's delivery log, newest first: one statement more. */
+export async function listDeliveries(
+  deps: DestinationDeps,
+  viewer: User,
+  id: number,
+): Promise<DestinationDeliveryList> {
+  await readable(deps, viewer, id);
+  const rows = await listDeliveryRows(deps.database.db, id, DELIVERY_LOG_SIZE);
+  return {
+    deliveries: rows.map((r) => ({
+      id: r.id,
+      event: r.kind,
+      status: r.status as DestinationDeliveryList['deliveries'][number]['status'],
+      attempts: r.attempts,
+      createdAt: r.createdAt.toISOString(),
+      sentAt: r.sentAt?.toISOString() ?? null,
+      nextAttemptAt: r.status === 'pending' ? r.nextAttemptAt.toISOString() : null,
+      lastError: r.lastError,
+      response: r.providerResponse,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changing
+
+/**
+ * createDestination adds a destination to a rotation, policy or integration the actor manages
+ * (404 for a missing one, then 403); a webhook's signing secret is answered this once.
+ */
+export async function createDestination(
+  deps: DestinationDeps,
+  actor: User,
+  input: DestinationInput,
+): Promise<DestinationCreated> {
+  const url = checkUrl(deps, input.url);
+  const digestTime = input.events.includes('digest') ? (input.digestTime ?? null) : null;
+  const digestTimeZone = input.events.includes('digest') ? (input.digestTimeZone ?? null) : null;
+  const now = deps.clock.now();
+  return deps.database.db.transaction(async (tx) => {
+    let target: Target;
+    let integration: { id: number; name: string } | null = null;
+    if (input.rotationId !== undefined) {
+      const rotation = await lockTargetRotation(tx, input.rotationId);
+      if (!rotation) throw notFound(DESTINATION_MESSAGES.rotationNotFound);
+      target = { rotation, policy: null, owner: 'rotation' };
+    } else if (input.escalationPolicyId !== undefined) {
+      const policy = await lockTargetPolicy(tx, input.escalationPolicyId);
+      if (!policy) throw notFound(DESTINATION_MESSAGES.policyNotFound);
+      target = { rotation: null, policy, owner: 'policy' };
+    } else {
+      const found = await lockTargetIntegration(tx, input.integrationId as number);
+      if (!found) throw notFound(DESTINATION_MESSAGES.integrationNotFound);
+      const rotation = found.rotationId ? await lockTargetRotation(tx, found.rotationId) : null;
+      const policy =
+        !rotation && found.escalationPolicyId
+          ? await lockTargetPolicy(tx, found.escalationPolicyId)
+          : null;
+      target = { rotation: rotation ?? null, policy: policy ?? null, owner: 'integration' };
+      integration = { id: found.id, name: '' };
+    }
+    const deciders = await loadDeciders(tx, [target]);
+    if (!mayManage(actorOf(actor), target, deciders)) {
+      throw forbidden(DESTINATION_MESSAGES.mayNotManage);
+    }
+    const [id] = await allocateIds(tx, 'destinations');
+    const secret = input.kind === 'webhook' ? generateWebhookSecret() : undefined;
+    await insertDestinationRow(tx, {
+      id,
+      kind: input.kind,
+      urlEnc: deps.cipher.encrypt(url.toString(), urlCtx(id)),
+      urlHint: urlHintOf(url),
+      secretEnc: secret ? deps.cipher.encrypt(secret, secretCtx(id)) : null,
+      rotationId: target.owner === 'rotation' ? (target.rotation?.id ?? null) : null,
+      escalationPolicyId: target.owner === 'policy' ? (target.policy?.id ?? null) : null,
+      integrationId: integration?.id ?? null,
+      events: input.events,
+      digestTime,
+      digestTimeZone,
+      createdById: actor.id,
+      createdAt: now,
+    });
+    await insertDestinationAuditEvent(tx, {
+      actorUserId: actor.id,
+      action: 'destination.created',
+      destinationId: id,
+      details: { kind: input.kind, urlHint: urlHintOf(url), events: input.events },
+      at: now,
+    });
+    const row = await findDestinationRow(tx, id);
+    const created = toDestination(row as DestinationWithTarget, true);
+    return secret ? { ...created, secret } : created;
+  });
+}
+
+/** inManaged runs `work` holding the destination's row lock, once the actor may manage it. */
+async function inManaged<T>(
+  deps: DestinationDeps,
+  actor: User,
+  id: number,
+  work: (tx: Tx, row: DestinationWithTarget, now: Date) => Promise<T>,
+): Promise<T> {
+  return deps.database.db.transaction(async (tx) => {
+    if (!(await lockDestinationRow(tx, id))) throw notFound(DESTINATION_MESSAGES.notFound);
+    const row = (await findDestinationRow(tx, id)) as DestinationWithTarget;
+    const target = targetOf(row);
+    const deciders = await loadDeciders(tx, [target]);
+    if (!mayManage(actorOf(actor), target, deciders)) {
+      throw forbidden(DESTINATION_MESSAGES.mayNotManage);
+    }
+    return work(tx, row, deps.clock.now());
+  });
+}
+
+/** updateDestination changes its URL, events or digest time (not its kind or owner). */
+export async function updateDestination(
+  deps: DestinationDeps,
+  actor: User,
+  id: number,
+  change: DestinationChange,
+): Promise<Destination> {
+  const url = change.url === undefined ? undefined : checkUrl(deps, change.url);
+  return inManaged(deps, actor, id, async (tx, row, now) => {
+    const before = row.destination;
+    const events = change.events ?? (before.events as DestinationEvent[]);
+    const wantsDigest = events.includes('digest');
+    const digestTime = wantsDigest
+      ? change.digestTime === undefined
+        ? before.digestTime
+        : change.digestTime
+      : null;
+    const digestTimeZone = wantsDigest
+      ? change.digestTimeZone === undefined
+        ? before.digestTimeZone
+        : change.digestTimeZone
+      : null;
+    checkDigest({ kind: before.kind as DestinationKind, events, digestTime, digestTimeZone });
+    const fields: string[] = [];
+    const values: Parameters<typeof updateDestinationRow>[2] = {
+      events,
+      digestTime,
+      digestTimeZone,
+    };
+    if (change.events) fields.push('events');
+    if (digestTime !== before.digestTime || digestTimeZone !== before.digestTimeZone) {
+      fields.push('digest');
+    }
+    if (url) {
+      values.urlEnc = deps.cipher.encrypt(url.toString(), urlCtx(id));
+      values.urlHint = urlHintOf(url);
+      // A new URL starts afresh: the old one's failures say nothing of it.
+      values.failingSince = null;
+      values.failingToldAt = null;
+      fields.push('url');
+    }
+    await updateDestinationRow(tx, id, values);
+    await insertDestinationAuditEvent(tx, {
+      actorUserId: actor.id,
+      action: 'destination.updated',
+      destinationId: id,
+      details: { kind: before.kind, urlHint: values.urlHint ?? before.urlHint, fields },
+      at: now,
+    });
+    const updated = (await findDestinationRow(tx, id)) as DestinationWithTarget;
+    return toDestination(updated, true);
+  });
+}
+
+/** deleteDestination removes it with its delivery log (messages waiting are not sent). */
+export async function deleteDestination(
+  deps: DestinationDeps,
+  actor: User,
+  id: number,
+): Promise<void> {
+  await inManaged(deps, actor, id, async (tx, row, now) => {
+    await deleteDestinationRow(tx, id);
+    await insertDestinationAuditEvent(tx, {
+      actorUserId: actor.id,
+      action: 'destination.deleted',
+      destinationId: id,
+      details: { kind: row.destination.kind, urlHint: row.destination.urlHint },
+      at: now,
+    });
+  });
+}
+
+/** sendTestEvent queues a test message through the outbox ("Send test event"). */
+export async function sendTestEvent(
+  deps: DestinationDeps,
+  actor: User,
+  id: number,
+): Promise<DestinationTestResult> {
+  return inManaged(deps, actor, id, async (tx, row, now) => {
+    const message = testChatMessage({
+      baseUrl: publicBaseUrl(deps.config),
+      at: now,
+      destinationId: id,
+      actorName: actor.name,
+    });
+    // Each test is its own event: the key carries a fresh id.
+    const [deliveryId] = await enqueueChatMessages(tx, deps.cipher, now, [
+      {
+        eventKey: `test:${randomBytes(8).toString('hex')}`,
+        kind: 'test',
+        destinationId: id,
+        title: message.title,
+        body: bodyFor(row.destination.kind as DestinationKind, message),
+      },
+    ]);
+    return { deliveryId };
+  });
+}

@@ -1,0 +1,48 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { TimeOffInputSchema, TimeOffWarningsQuerySchema } from '../../../shared/contracts/time-off';
+import type { AppDeps } from '../../deps';
+import { IdParams, idParams } from '../../http/path-params';
+import { permitted, requireUser, signedIn } from '../../http/request-context';
+import { addTimeOff, listTimeOff, removeTimeOff, timeOffWarnings } from './time-off-service';
+
+/**
+ * timeOffRoutes: a person's time off (issue 18, decision 217) and the warnings it raises. HTTP
+ * only; who may read and change whose time off is the service's rule (canManageTimeOff).
+ */
+export async function timeOffRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/users/:id/time-off',
+    { preValidation: signedIn, schema: { params: IdParams } },
+    async (req) => listTimeOff(deps, requireUser(req), req.params.id),
+  );
+
+  api.post(
+    '/api/users/:id/time-off',
+    { preValidation: signedIn, schema: { params: IdParams, body: TimeOffInputSchema } },
+    async (req, reply) =>
+      reply.code(201).send(await addTimeOff(deps, requireUser(req), req.params.id, req.body)),
+  );
+
+  api.delete(
+    '/api/users/:id/time-off/:entryId',
+    { preValidation: signedIn, schema: { params: idParams('id', 'entryId') } },
+    async (req, reply) => {
+      await removeTimeOff(deps, requireUser(req), req.params.id, req.params.entryId);
+      return reply.code(204).send();
+    },
+  );
+
+  // The gaps ahead and the schedule entries that collide with time off: the dashboard and the
+  // rotation page warn of them.
+  api.get(
+    '/api/time-off/warnings',
+    {
+      preValidation: permitted('rotation.view'),
+      schema: { querystring: TimeOffWarningsQuerySchema },
+    },
+    async (req) => timeOffWarnings(deps, req.query.rotationId),
+  );
+}

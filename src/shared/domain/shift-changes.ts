@@ -1,0 +1,241 @@
+import { wallTimeOf } from './shifts';
+
+/**
+ * "Your shift moved" (issue 18, decision 219): what changed in each person's shifts between a
+ * rotation's projection kept before its first change (the baseline) and its projection now, and
+ * the words that tell them. Pure: the projections, the instants and the zones come in.
+ */
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** How far ahead shifts are compared: 8 weeks from the baseline. */
+export const SHIFT_CHANGE_HORIZON_MS = 56 * DAY;
+/**
+ * A shift pushed this far past the horizon (or pulled in from there) reads as moved rather than
+ * removed (or new). Projections read twice this far past the horizon, so a shift that crosses the
+ * horizon, or starts in this tail, is compared and told whole (up to a week and a day long).
+ */
+export const SHIFT_CHANGE_TAIL_MS = 8 * DAY;
+/** Changes within this long of a rotation's first change are told together. */
+export const SHIFT_CHANGE_DELAY_MS = 2 * MINUTE;
+/** At most this many changes are written out in one message; the rest are counted. */
+export const SHIFT_CHANGES_SHOWN = 10;
+
+/** One person's stretch of a projection. */
+export interface PersonShift {
+  userId: number;
+  start: Date;
+  end: Date;
+}
+
+export interface ShiftSpan {
+  start: Date;
+  end: Date;
+}
+
+export type ShiftChange =
+  | { kind: 'moved'; before: ShiftSpan; after: ShiftSpan }
+  | { kind: 'removed'; before: ShiftSpan }
+  | { kind: 'added'; after: ShiftSpan };
+
+/** projectionSpan returns what a projection taken at `at` covers: the horizon and beyond. */
+export function projectionSpan(at: Date): { from: Date; to: Date } {
+  return {
+    from: at,
+    to: new Date(at.getTime() + SHIFT_CHANGE_HORIZON_MS + 2 * SHIFT_CHANGE_TAIL_MS),
+  };
+}
+
+const ms = (d: Date) => d.getTime();
+
+/**
+ * changedShifts returns, per person, how their shifts changed between the baseline (projected
+ * at `takenAt` over projectionSpan(takenAt)) and the projection at `now` (over
+ * projectionSpan(now)). Only the part both cover counts: from `now` to the baseline's horizon.
+ * A shift that simply passed meanwhile is no change; a shift under way counts from `now`. A
+ * person's changed shifts pair up in order as moves; what is left over was removed or added.
+ * People whose shifts did not change are not in the answer.
+ */
+export function changedShifts(
+  before: readonly PersonShift[],
+  takenAt: Date,
+  after: readonly PersonShift[],
+  now: Date,
+): Map<number, ShiftChange[]> {
+  const from = Math.max(ms(now), ms(takenAt));
+  const until = ms(takenAt) + SHIFT_CHANGE_HORIZON_MS;
+  // Both sides are cut where the baseline's projection ended, so its edge is no change.
+  const cutEnd = Math.min(ms(projectionSpan(takenAt).to), ms(projectionSpan(now).to));
+  const out = new Map<number, ShiftChange[]>();
+  if (from >= until) return out;
+
+  const span = (s: PersonShift): ShiftSpan => ({
+    start: new Date(Math.max(ms(s.start), from)),
+    end: new Date(Math.min(ms(s.end), cutEnd)),
+  });
+  const keyOf = (s: ShiftSpan) => `${ms(s.start)}-${ms(s.end)}`;
+  const inWindow = (s: PersonShift) => ms(s.start) < until && ms(s.end) > from;
+  const inTail = (s: PersonShift) =>
+    ms(s.start) >= until && ms(s.start) < until + SHIFT_CHANGE_TAIL_MS;
+  const byPerson = (shifts: readonly PersonShift[], keep: (s: PersonShift) => boolean) => {
+    const map = new Map<number, ShiftSpan[]>();
+    for (const s of [...shifts].sort((a, b) => ms(a.start) - ms(b.start))) {
+      if (!keep(s)) continue;
+      const list = map.get(s.userId) ?? [];
+      list.push(span(s));
+      map.set(s.userId, list);
+    }
+    return map;
+  };
+  /** withoutCommon removes what both lists hold (by start and end), once per match. */
+  const withoutCommon = (a: ShiftSpan[], b: ShiftSpan[]): [ShiftSpan[], ShiftSpan[]] => {
+    const left = [...b];
+    const onlyA: ShiftSpan[] = [];
+    for (const s of a) {
+      const i = left.findIndex((o) => keyOf(o) === keyOf(s));
+      if (i >= 0) left.splice(i, 1);
+      else onlyA.push(s);
+    }
+    return [onlyA, left];
+  };
+
+  const beforeIn = byPerson(before, inWindow);
+  const afterIn = byPerson(after, inWindow);
+  const beforeTail = byPerson(before, inTail);
+  const afterTail = byPerson(after, inTail);
+  const people = new Set([...beforeIn.keys(), ...afterIn.keys()]);
+  for (const userId of [...people].sort((a, b) => a - b)) {
+    const [removed, added] = withoutCommon(beforeIn.get(userId) ?? [], afterIn.get(userId) ?? []);
+    if (removed.length === 0 && added.length === 0) continue;
+    const [tailGone, tailNew] = withoutCommon(
+      beforeTail.get(userId) ?? [],
+      afterTail.get(userId) ?? [],
+    );
+    const changes: ShiftChange[] = [];
+    const pairs = Math.min(removed.length, added.length);
+    for (let i = 0; i < pairs; i++) {
+      changes.push({ kind: 'moved', before: removed[i], after: added[i] });
+    }
+    // A shift pushed past the horizon (or pulled in from beyond it) moved; it did not vanish.
+    removed.slice(pairs).forEach((s, i) => {
+      const later = tailNew[i];
+      changes.push(
+        later ? { kind: 'moved', before: s, after: later } : { kind: 'removed', before: s },
+      );
+    });
+    added.slice(pairs).forEach((s, i) => {
+      const earlier = tailGone[i];
+      changes.push(
+        earlier ? { kind: 'moved', before: earlier, after: s } : { kind: 'added', after: s },
+      );
+    });
+    changes.sort((a, b) => ms(firstOf(a)) - ms(firstOf(b)));
+    out.set(userId, changes);
+  }
+  return out;
+}
+
+const firstOf = (c: ShiftChange) =>
+  c.kind === 'added'
+    ? c.after.start
+    : c.kind === 'removed'
+      ? c.before.start
+      : new Date(Math.min(ms(c.before.start), ms(c.after.start)));
+
+// ---------------------------------------------------------------------------------------------
+// Words
+
+interface Parts {
+  weekday: string;
+  month: string;
+  day: string;
+  year: string;
+  time: string;
+}
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function partsOf(at: Date, timeZone: string): Parts {
+  let f = partsFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      weekday: 'short',
+      month: 'short',
+      day: 'numeric',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      hour12: true,
+      timeZone,
+    });
+    if (partsFormatters.size < 1000) partsFormatters.set(timeZone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
+  return {
+    weekday: p.weekday,
+    month: p.month,
+    day: p.day,
+    year: p.year,
+    time: `${p.hour}:${p.minute} ${p.dayPeriod}`,
+  };
+}
+
+/**
+ * shiftDate returns "Mon Dec 7" (with ", 2027" when not in `now`'s year, in the zone), and with
+ * `withTime` "Mon Dec 7, 9:00 AM".
+ */
+export function shiftDate(at: Date, timeZone: string, now: Date, withTime = true): string {
+  const p = partsOf(at, timeZone);
+  const year = p.year === String(wallTimeOf(now, timeZone).year) ? '' : `, ${p.year}`;
+  return `${p.weekday} ${p.month} ${p.day}${year}${withTime ? `, ${p.time}` : ''}`;
+}
+
+const sameTimeOfDay = (a: Date, b: Date, timeZone: string) =>
+  partsOf(a, timeZone).time === partsOf(b, timeZone).time;
+
+/** shiftSpanText returns "Mon Dec 7, 9:00 AM – Mon Dec 14, 9:00 AM" in the zone. */
+export function shiftSpanText(s: ShiftSpan, timeZone: string, now: Date, withTime = true): string {
+  return `${shiftDate(s.start, timeZone, now, withTime)} – ${shiftDate(s.end, timeZone, now, withTime)}`;
+}
+
+/**
+ * shiftChangeSentence returns one change in words for a reader in `timeZone`: "Your shift Mon
+ * Dec 7, 9:00 AM – Mon Dec 14, 9:00 AM (Europe/Berlin) in Payments primary moved to Mon Dec 14 –
+ * Mon Dec 21." A move keeps to dates when the new shift starts and ends at the same times of day.
+ */
+export function shiftChangeSentence(
+  change: ShiftChange,
+  rotationName: string,
+  timeZone: string,
+  now: Date,
+): string {
+  if (change.kind === 'added') {
+    return `You have a new shift ${shiftSpanText(change.after, timeZone, now)} (${timeZone}) in ${rotationName}.`;
+  }
+  const was = `Your shift ${shiftSpanText(change.before, timeZone, now)} (${timeZone}) in ${rotationName}`;
+  if (change.kind === 'removed') return `${was} was removed: you are not on call then.`;
+  const { before, after } = change;
+  const datesOnly =
+    sameTimeOfDay(before.start, after.start, timeZone) &&
+    sameTimeOfDay(before.end, after.end, timeZone);
+  return `${was} moved to ${shiftSpanText(after, timeZone, now, !datesOnly)}.`;
+}
+
+/**
+ * shiftChangeSentences returns a person's changes in words, at most SHIFT_CHANGES_SHOWN of them,
+ * and how many more there are.
+ */
+export function shiftChangeSentences(
+  changes: readonly ShiftChange[],
+  rotationName: string,
+  timeZone: string,
+  now: Date,
+): { sentences: string[]; more: number } {
+  return {
+    sentences: changes
+      .slice(0, SHIFT_CHANGES_SHOWN)
+      .map((c) => shiftChangeSentence(c, rotationName, timeZone, now)),
+    more: Math.max(0, changes.length - SHIFT_CHANGES_SHOWN),
+  };
+}

@@ -1,0 +1,483 @@
+import fc from 'fast-check';
+import { describe, expect, test } from 'vitest';
+import { planHandoffFlow, DEFAULT_HANDOFF_TIMINGS as t } from './handoff-flow';
+import { memberIdAfter, nextOnCall, nextTurn, previousHolderOf } from './rotation';
+import {
+  gapsOf,
+  handoffsBetween,
+  nextHandoffAt,
+  projectFixedTurns,
+  type ShiftPattern,
+  turnSpansAt,
+  upcomingShifts,
+} from './shifts';
+import {
+  type AwayWindow,
+  canManageTimeOff,
+  isAwayDuring,
+  scheduleCollisions,
+  TIME_OFF_MESSAGES,
+  timeOffRefusal,
+} from './time-off';
+
+const at = (iso: string) => new Date(iso);
+const HOUR = 3_600_000;
+const WEEK = 7 * 24 * HOUR;
+const weeklyUtc: ShiftPattern = {
+  cadence: 'weekly',
+  timeZone: 'UTC',
+  handoffTime: '09:00',
+  handoffWeekday: 1,
+};
+const away = (userId: number, start: string, end: string): AwayWindow => ({
+  userId,
+  start: at(start),
+  end: at(end),
+});
+
+// Ana 1, Ben 2, Cal 3, Dee 4. Ana holds since Monday 5 January 2026 (Dee passed to her); the
+// weeks then start on Mondays 12, 19 and 26 January, 2 and 9 February, at 09:00 UTC.
+const NOW = at('2026-01-05T10:00:00Z');
+const fourOf = (timeOff: AwayWindow[], memberIds = [1, 2, 3, 4]) =>
+  projectFixedTurns(
+    {
+      pattern: weeklyUtc,
+      memberIds,
+      holderId: 1,
+      previousHolderId: 4,
+      nextBoundary: at('2026-01-12T09:00:00Z'),
+      timeOff,
+    },
+    NOW,
+    at('2026-02-16T09:00:00Z'),
+  );
+const holders = (shifts: { userId: number }[]) => shifts.map((s) => s.userId);
+const kinds = (shifts: { kind: string }[]) => shifts.map((s) => s.kind);
+
+describe('isAwayDuring', () => {
+  const off = [away(2, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z')];
+  test.each([
+    ['inside', '2026-01-13T00:00:00Z', '2026-01-14T00:00:00Z', true],
+    ['the same week', '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z', true],
+    ['one minute of it', '2026-01-19T08:59:00Z', '2026-01-26T09:00:00Z', true],
+    ['ending where it starts', '2026-01-05T09:00:00Z', '2026-01-12T09:00:00Z', false],
+    ['starting where it ends', '2026-01-19T09:00:00Z', '2026-01-26T09:00:00Z', false],
+  ])('%s', (_name, start, end, expected) => {
+    expect(isAwayDuring(off, 2, { start: at(start), end: at(end) })).toBe(expected);
+    expect(isAwayDuring(off, 3, { start: at(start), end: at(end) })).toBe(false);
+  });
+});
+
+describe('the turns of a fixed rotation around time off (decision 217)', () => {
+  test('without time off, each member in order: memberIdAfter', () => {
+    const shifts = fourOf([]);
+    expect(holders(shifts)).toEqual([1, 2, 3, 4, 1, 2]);
+    expect(kinds(shifts).every((k) => k === 'turn')).toBe(true);
+  });
+
+  test('away for their week: the next member covers, and the skipped one takes the freed week', () => {
+    const shifts = fourOf([away(2, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z')]);
+    expect(holders(shifts)).toEqual([1, 3, 2, 4, 1, 2]);
+    expect(kinds(shifts)).toEqual(['turn', 'cover', 'catch_up', 'turn', 'turn', 'turn']);
+    expect(shifts[1].ownerId).toBe(2);
+    expect(shifts[2].ownerId).toBe(3);
+  });
+
+  test('one day away is a week away: any overlap with the shift counts', () => {
+    const shifts = fourOf([away(2, '2026-01-15T00:00:00Z', '2026-01-16T00:00:00Z')]);
+    expect(holders(shifts)).toEqual([1, 3, 2, 4, 1, 2]);
+  });
+
+  test('still away when the freed week comes: nothing is owed, the order goes on from the cover', () => {
+    const shifts = fourOf([away(2, '2026-01-12T09:00:00Z', '2026-01-26T09:00:00Z')]);
+    expect(holders(shifts)).toEqual([1, 3, 4, 1, 2, 3]);
+    expect(kinds(shifts)).toEqual(['turn', 'cover', 'turn', 'turn', 'turn', 'turn']);
+  });
+
+  test('two members in a row away: the next available covers, nobody is owed', () => {
+    const shifts = fourOf([
+      away(2, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z'),
+      away(3, '2026-01-10T00:00:00Z', '2026-01-20T00:00:00Z'),
+    ]);
+    expect(holders(shifts)).toEqual([1, 4, 1, 2, 3, 4]);
+  });
+
+  test('away after their own week (not skipped): nobody owes them anything', () => {
+    const shifts = fourOf([away(1, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z')]);
+    expect(holders(shifts)).toEqual([1, 2, 3, 4, 1, 2]);
+  });
+
+  test('away for three weeks and into their own turn: only their own turn moves', () => {
+    const shifts = fourOf([away(1, '2026-01-12T09:00:00Z', '2026-02-03T00:00:00Z')]);
+    expect(holders(shifts)).toEqual([1, 2, 3, 4, 2, 1]);
+    expect(kinds(shifts).slice(4)).toEqual(['cover', 'catch_up']);
+  });
+
+  test('everyone away: a gap, which the owner keeps; the order goes on after it', () => {
+    const all = [1, 2, 3, 4].map((id) => away(id, '2026-01-13T00:00:00Z', '2026-01-14T00:00:00Z'));
+    const shifts = fourOf(all);
+    expect(holders(shifts)).toEqual([1, 2, 3, 4, 1, 2]);
+    expect(kinds(shifts)[1]).toBe('gap');
+    expect(gapsOf(shifts)).toEqual([
+      { start: at('2026-01-12T09:00:00Z'), end: at('2026-01-19T09:00:00Z') },
+    ]);
+  });
+
+  test('two members: the other covers by keeping the baton, and the order goes on', () => {
+    const shifts = fourOf([away(2, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z')], [1, 2]);
+    expect(holders(shifts)).toEqual([1, 1, 2, 1, 2, 1]);
+    expect(kinds(shifts)[1]).toBe('cover');
+  });
+
+  test('a sole member keeps the baton; away, that is a gap', () => {
+    const shifts = fourOf([away(1, '2026-01-13T00:00:00Z', '2026-01-14T00:00:00Z')], [1]);
+    expect(holders(shifts)).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(kinds(shifts)[1]).toBe('gap');
+  });
+
+  test('upcomingShifts joins back-to-back shifts of one person, as before', () => {
+    const shifts = upcomingShifts(
+      {
+        pattern: weeklyUtc,
+        memberIds: [1, 2],
+        holderId: 1,
+        previousHolderId: 2,
+        nextBoundary: at('2026-01-12T09:00:00Z'),
+        timeOff: [away(2, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z')],
+      },
+      NOW,
+      at('2026-02-02T09:00:00Z'),
+    );
+    expect(shifts.map((s) => [s.userId, s.start.toISOString(), s.end.toISOString()])).toEqual([
+      [1, NOW.toISOString(), '2026-01-19T09:00:00.000Z'],
+      [2, '2026-01-19T09:00:00.000Z', '2026-01-26T09:00:00.000Z'],
+      [1, '2026-01-26T09:00:00.000Z', '2026-02-02T09:00:00.000Z'],
+    ]);
+  });
+
+  test('a weekly rotation across the New York autumn change: weeks stay Monday 09:00 local', () => {
+    const ny: ShiftPattern = { ...weeklyUtc, timeZone: 'America/New_York' };
+    const shifts = projectFixedTurns(
+      {
+        pattern: ny,
+        memberIds: [1, 2, 3],
+        holderId: 3,
+        previousHolderId: 2,
+        nextBoundary: at('2026-10-26T13:00:00Z'),
+        // Ben away in his week, the first after the change (Monday 2 November 09:00 EST = 14:00 UTC)
+        timeOff: [away(2, '2026-11-03T00:00:00Z', '2026-11-05T00:00:00Z')],
+      },
+      at('2026-10-20T15:00:00Z'),
+      at('2026-11-23T14:00:00Z'),
+    );
+    expect(shifts.map((s) => [s.userId, s.start.toISOString()])).toEqual([
+      [3, '2026-10-20T15:00:00.000Z'],
+      [1, '2026-10-26T13:00:00.000Z'],
+      [3, '2026-11-02T14:00:00.000Z'],
+      [2, '2026-11-09T14:00:00.000Z'],
+      [1, '2026-11-16T14:00:00.000Z'],
+    ]);
+    expect(kinds(shifts)).toEqual(['turn', 'turn', 'cover', 'catch_up', 'turn']);
+  });
+
+  test('previousHolderOf: the giver of the handoff that gave the holder the baton', () => {
+    expect(previousHolderOf({ fromUserId: 4, toUserId: 1 }, 1)).toBe(4);
+    expect(previousHolderOf({ fromUserId: 4, toUserId: 2 }, 1)).toBeNull();
+    expect(previousHolderOf(null, 1)).toBeNull();
+    expect(previousHolderOf({ fromUserId: 4, toUserId: 1 }, null)).toBeNull();
+  });
+
+  test('nextOnCall asks the same rule: the cover, not the member away', () => {
+    const rotation = {
+      type: 'fixed' as const,
+      suspended: false,
+      currentOnCallUserId: 1,
+      members: [1, 2, 3, 4].map((userId, order) => ({ userId, order })),
+    };
+    expect(nextOnCall(rotation, NOW)).toBe(2);
+    expect(
+      nextOnCall(
+        {
+          ...rotation,
+          turn: {
+            ...turnSpansAt(weeklyUtc, at('2026-01-12T09:00:00Z')),
+            previousHolderId: 4,
+            timeOff: [away(2, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z')],
+          },
+        },
+        NOW,
+      ),
+    ).toBe(3);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Properties over many rotations and absences.
+
+const memberCount = fc.integer({ min: 2, max: 6 });
+const START = at('2026-03-02T09:00:00Z');
+const WEEKS = 16;
+
+/** A rotation state and some time off, over weekly UTC shifts from START. */
+const scenario = memberCount.chain((n) =>
+  fc.record({
+    n: fc.constant(n),
+    holder: fc.integer({ min: 1, max: n }),
+    previous: fc.option(fc.integer({ min: 1, max: n }), { nil: null }),
+    timeOff: fc.array(
+      fc.record({
+        userId: fc.integer({ min: 1, max: n }),
+        startHour: fc.integer({ min: 0, max: WEEKS * 7 * 24 }),
+        hours: fc.integer({ min: 1, max: 3 * 7 * 24 }),
+      }),
+      { maxLength: 6 },
+    ),
+  }),
+);
+type Scenario = {
+  n: number;
+  holder: number;
+  previous: number | null;
+  timeOff: { userId: number; startHour: number; hours: number }[];
+};
+
+const windowsOf = (s: Scenario): AwayWindow[] =>
+  s.timeOff.map((w) => ({
+    userId: w.userId,
+    start: new Date(START.getTime() + w.startHour * HOUR),
+    end: new Date(START.getTime() + (w.startHour + w.hours) * HOUR),
+  }));
+const idsOf = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+const projectionOf = (s: Scenario, timeOff = windowsOf(s)) =>
+  projectFixedTurns(
+    {
+      pattern: weeklyUtc,
+      memberIds: idsOf(s.n),
+      holderId: s.holder,
+      previousHolderId: s.previous === s.holder ? null : s.previous,
+      nextBoundary: START,
+      timeOff,
+    },
+    new Date(START.getTime() - HOUR),
+    new Date(START.getTime() + WEEKS * WEEK),
+  );
+
+describe('properties of the rule', () => {
+  test('without time off the projection is the order, one member a week', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const shifts = projectionOf(s, []);
+        let expected: number | null = s.holder;
+        for (const shift of shifts) {
+          expect(shift.userId).toBe(expected);
+          expected = memberIdAfter(idsOf(s.n), expected);
+        }
+      }),
+    );
+  });
+
+  test('nobody away holds a shift while someone else is available; a gap only when all are away', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const timeOff = windowsOf(s);
+        for (const shift of projectionOf(s).slice(1)) {
+          const everyoneAway = idsOf(s.n).every((id) => isAwayDuring(timeOff, id, shift));
+          expect(shift.kind === 'gap').toBe(everyoneAway);
+          if (!everyoneAway) expect(isAwayDuring(timeOff, shift.userId, shift)).toBe(false);
+        }
+      }),
+    );
+  });
+
+  test('the order catches up: one week away swaps two turns, and nobody holds more or fewer', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 3, max: 7 }).chain((n) =>
+          fc.record({
+            n: fc.constant(n),
+            holder: fc.integer({ min: 1, max: n }),
+            week: fc.integer({ min: 1, max: 10 }),
+            hourIn: fc.integer({ min: 0, max: 7 * 24 - 1 }),
+            hours: fc.integer({ min: 1, max: 24 }),
+          }),
+        ),
+        ({ n, holder, week, hourIn, hours }) => {
+          const s: Scenario = { n, holder, previous: null, timeOff: [] };
+          const plain = holders(projectionOf(s, []));
+          const owner = plain[week];
+          // Away for part of their own week only (clipped to it).
+          const start = START.getTime() + (week - 1) * WEEK + hourIn * HOUR;
+          const end = Math.min(start + hours * HOUR, START.getTime() + week * WEEK);
+          const shifts = projectionOf(s, [
+            { userId: owner, start: new Date(start), end: new Date(end) },
+          ]);
+          const expected = [...plain];
+          [expected[week], expected[week + 1]] = [plain[week + 1], plain[week]];
+          expect(holders(shifts)).toEqual(expected);
+          const count = (list: number[], id: number) => list.filter((x) => x === id).length;
+          for (const id of idsOf(n)) {
+            expect(count(holders(shifts).slice(0, week + 2), id)).toBe(
+              count(plain.slice(0, week + 2), id),
+            );
+          }
+        },
+      ),
+    );
+  });
+
+  test('the engine hands over what the projection shows, boundary after boundary', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const timeOff = windowsOf(s);
+        const projected = projectionOf(s).slice(1);
+        let holder: number | null = s.holder;
+        let previous = s.previous === s.holder ? null : s.previous;
+        let boundary = START;
+        let lastHandoffAt: Date | null = null;
+        for (const shift of projected) {
+          expect(shift.start).toEqual(boundary);
+          // The engine runs when the automatic transfer is due: nobody passed by hand.
+          const now = new Date(boundary.getTime() + t.autoTransferAfterMs);
+          for (const effect of planHandoffFlow(
+            {
+              pattern: weeklyUtc,
+              boundary,
+              lastHandoffAt,
+              memberIds: idsOf(s.n),
+              holderId: holder,
+              previousHolderId: previous,
+              timeOff,
+            },
+            now,
+            t,
+          )) {
+            if (effect.kind === 'transfer') {
+              // What the database then knows: the handoff's giver and receiver.
+              previous = effect.fromId;
+              holder = effect.toId;
+              lastHandoffAt = now;
+            } else if (effect.kind === 'advance') {
+              boundary = effect.nextBoundary;
+            }
+          }
+          expect(holder).toBe(shift.userId);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test('a projection made later, from where the baton then is, agrees with the earlier one', () => {
+    fc.assert(
+      fc.property(scenario, fc.integer({ min: 1, max: WEEKS - 2 }), (s, k) => {
+        const timeOff = windowsOf(s);
+        const all = projectionOf(s);
+        // Who held the baton before the holder at shift k: the last different holder before it.
+        let previous = s.previous === s.holder ? null : s.previous;
+        for (let i = 1; i <= k; i++) {
+          if (all[i].userId !== all[i - 1].userId) previous = all[i - 1].userId;
+        }
+        const later = projectFixedTurns(
+          {
+            pattern: weeklyUtc,
+            memberIds: idsOf(s.n),
+            holderId: all[k].userId,
+            previousHolderId: previous,
+            nextBoundary: all[k].end,
+            timeOff,
+          },
+          new Date(all[k].end.getTime() - HOUR),
+          new Date(START.getTime() + WEEKS * WEEK),
+        );
+        expect(holders(later.slice(1))).toEqual(holders(all.slice(k + 1)));
+      }),
+    );
+  });
+
+  test('nextTurn without time off is memberIdAfter', () => {
+    fc.assert(
+      fc.property(scenario, (s) => {
+        const spans = turnSpansAt(weeklyUtc, START);
+        const turn = nextTurn({
+          memberIds: idsOf(s.n),
+          holderId: s.holder,
+          previousHolderId: s.previous,
+          ...spans,
+          timeOff: [],
+        });
+        expect(turn.holderId).toBe(memberIdAfter(idsOf(s.n), s.holder));
+      }),
+    );
+  });
+});
+
+describe('recording time off', () => {
+  const now = at('2026-01-05T10:00:00Z');
+  const span = (start: string, end: string) => ({ start: at(start), end: at(end) });
+  test.each([
+    ['a week ahead', '2026-01-12T00:00:00Z', '2026-01-19T00:00:00Z', null],
+    ['already begun, ending ahead', '2026-01-01T00:00:00Z', '2026-01-06T00:00:00Z', null],
+    [
+      'end before start',
+      '2026-01-12T00:00:00Z',
+      '2026-01-11T00:00:00Z',
+      TIME_OFF_MESSAGES.endBeforeStart,
+    ],
+    [
+      'end equal to start',
+      '2026-01-12T00:00:00Z',
+      '2026-01-12T00:00:00Z',
+      TIME_OFF_MESSAGES.endBeforeStart,
+    ],
+    ['over already', '2026-01-01T00:00:00Z', '2026-01-05T09:00:00Z', TIME_OFF_MESSAGES.inThePast],
+    [
+      'longer than a year',
+      '2026-01-12T00:00:00Z',
+      '2027-01-14T00:00:00Z',
+      TIME_OFF_MESSAGES.tooLong,
+    ],
+  ])('%s', (_name, start, end, message) => {
+    expect(timeOffRefusal(span(start, end), [], now)?.message ?? null).toBe(message);
+  });
+
+  test('overlapping one’s own entry is refused, naming it; touching ends are fine', () => {
+    const existing = [span('2026-01-12T00:00:00Z', '2026-01-19T00:00:00Z')];
+    expect(
+      timeOffRefusal(span('2026-01-18T00:00:00Z', '2026-01-20T00:00:00Z'), existing, now),
+    ).toEqual({
+      code: 'CONFLICT',
+      message: TIME_OFF_MESSAGES.overlaps('2026-01-12T00:00:00.000Z', '2026-01-19T00:00:00.000Z'),
+      field: 'startTime',
+    });
+    expect(
+      timeOffRefusal(span('2026-01-19T00:00:00Z', '2026-01-20T00:00:00Z'), existing, now),
+    ).toBeNull();
+  });
+
+  test.each([
+    ['themself', { id: 5, isAdmin: false, isManager: false }, false, true],
+    ['an administrator', { id: 1, isAdmin: true, isManager: true }, false, true],
+    ['a manager of one of their rotations', { id: 2, isAdmin: false, isManager: true }, true, true],
+    ['a manager of none of them', { id: 2, isAdmin: false, isManager: true }, false, false],
+    ['a teammate', { id: 3, isAdmin: false, isManager: false }, true, false],
+  ])('%s may manage it: %s', (_name, actor, manages, expected) => {
+    expect(canManageTimeOff(actor, 5, manages)).toBe(expected);
+  });
+
+  test('a schedule entry whose person is away for part of it collides', () => {
+    const entries = [
+      { id: 1, userId: 1, start: at('2026-01-12T00:00:00Z'), end: at('2026-01-13T00:00:00Z') },
+      { id: 2, userId: 2, start: at('2026-01-12T00:00:00Z'), end: at('2026-01-13T00:00:00Z') },
+      { id: 3, userId: 1, start: at('2026-01-20T00:00:00Z'), end: at('2026-01-21T00:00:00Z') },
+    ];
+    const found = scheduleCollisions(entries, [
+      away(1, '2026-01-12T12:00:00Z', '2026-01-20T00:00:00Z'),
+    ]);
+    expect(found.map((c) => c.entry.id)).toEqual([1]);
+  });
+});
+
+test('the weekly shifts the tests walk are a week apart in UTC', () => {
+  expect(handoffsBetween(weeklyUtc, START, new Date(START.getTime() + 2 * WEEK))).toHaveLength(2);
+  expect(nextHandoffAt(weeklyUtc, START).getTime() - START.getTime()).toBe(WEEK);
+});

@@ -1,0 +1,200 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { appOrigin } from './support';
+
+/**
+ * The accessibility sweep: every route of the app, as an administrator (and the sign-in screens
+ * signed out), in light and dark mode, at desktop and phone widths, checked with axe-core: every
+ * rule axe runs by default, plus label-content-name-mismatch (WCAG 2.5.3, off by default). No
+ * violation of any impact may remain. The sweeps are two spec files, accessibility.spec.ts (desktop
+ * width and the other screens) and accessibility-narrow.spec.ts (phone width), so the two halves
+ * can run at once in `npm run test:e2e`; the routes and the helpers are here.
+ *
+ * The help articles all share one layout (HelpArticleLayout and the prose components), so each
+ * article is checked with axe in one of the four sweeps (light and dark, desktop and narrow) in
+ * turn, a quarter of them in each, while the Help Center index and every app route are checked in
+ * all four; every article is still opened in the narrow sweeps for the no-sideways-scrolling check
+ * and its screenshot (decision 215).
+ */
+
+export const HELP_ARTICLES = [
+  '/help/user-roles',
+  '/help/handoff-process',
+  '/help/paging-oncall',
+  '/help/security-disclosures',
+  '/help/encryption',
+  '/help/welcome',
+  '/help/profile-setup',
+  '/help/rotations-intro',
+  '/help/create-rotation',
+  '/help/manage-oncall',
+  '/help/coverage-requests',
+  '/help/notification-methods',
+  '/help/sms-setup',
+  '/help/email-notifications',
+  '/help/inviting-users',
+  '/help/user-access',
+  '/help/audit-logs',
+  '/support',
+  '/notification-help',
+  // issue 17: each alert source, and the moving guides
+  '/help/integrations',
+  '/help/alerts-alertmanager',
+  '/help/alerts-grafana',
+  '/help/alerts-pagerduty-format',
+  '/help/alerts-opsgenie-format',
+  '/help/alerts-generic',
+  '/help/alerts-email',
+  '/help/moving-from-opsgenie',
+  '/help/moving-from-pagerduty',
+  // issue 19: the Slack app
+  '/help/slack-app',
+];
+
+/** The four sweeps, in the order the articles are dealt to them. */
+const SWEEPS = [
+  { dark: false, narrow: false },
+  { dark: true, narrow: false },
+  { dark: false, narrow: true },
+  { dark: true, narrow: true },
+] as const;
+
+/** helpRoutesToAudit: the Help Center index and every fourth article, from the sweep's place on. */
+export function helpRoutesToAudit(dark: boolean, narrow: boolean): string[] {
+  const sweep = SWEEPS.findIndex((s) => s.dark === dark && s.narrow === narrow);
+  return ['/help', ...HELP_ARTICLES.filter((_, i) => i % SWEEPS.length === sweep)];
+}
+
+export const APP_ROUTES = [
+  '/',
+  '/profile',
+  '/rotations',
+  '/rotations/new',
+  '/on-call-team',
+  '/audit-log',
+  '/calendar',
+  '/settings',
+  '/pages',
+  '/incidents',
+  '/inbox',
+  '/admin/users',
+  '/admin/debug',
+  '/admin/notifications',
+  '/escalation-policies',
+  '/escalation-policies/new',
+  '/no/such/page',
+];
+
+export type Finding = {
+  route: string;
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+};
+
+export async function audit(page: Page, route: string): Promise<Finding[]> {
+  const results = await new AxeBuilder({ page })
+    // No tag filter: every rule axe enables by default, and this one, which it does not.
+    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
+    .analyze();
+  return results.violations.map((v) => ({
+    route,
+    id: v.id,
+    impact: v.impact ?? '',
+    help: v.help,
+    targets: v.nodes.map((n) => n.target.join(' ')),
+  }));
+}
+
+/** visit opens a route and waits until the page has settled: a heading shown, spinners gone. */
+export async function visit(page: Page, route: string) {
+  await page.goto(route);
+  // A page opening with a dialog (/rotations/new) hides the rest of the page from the tree.
+  await expect(
+    page.getByRole('heading', { level: 1 }).or(page.getByRole('dialog')).first(),
+  ).toBeVisible();
+  await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+  // axe measures colour contrast as painted: a dialog still fading in reads as low contrast.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
+export async function rotationRoute(page: Page): Promise<string> {
+  const res = await page.request.get('/api/rotations');
+  const rotations = (await res.json()) as { id: number }[];
+  expect(rotations.length).toBeGreaterThan(0);
+  return `/rotations/${rotations[0].id}`;
+}
+
+/**
+ * incidentRoute: an incident's page (issue 16). The demo seeds none, so the first sweep raises
+ * one on the first rotation and later sweeps reuse it.
+ */
+export async function incidentRoute(page: Page): Promise<string> {
+  const res = await page.request.get('/api/incidents?limit=1');
+  expect(res.status(), await res.text()).toBe(200);
+  const list = (await res.json()) as { incidents: { id: number }[] };
+  if (list.incidents.length > 0) return `/incidents/${list.incidents[0].id}`;
+  const rotations = (await (await page.request.get('/api/rotations')).json()) as { id: number }[];
+  const raised = await page.request.post('/api/incidents', {
+    headers: appOrigin(),
+    data: {
+      title: 'Accessibility sweep: checkout errors',
+      severity: 'P2',
+      description: 'Raised by the accessibility sweep.',
+      rotationId: rotations[0].id,
+    },
+  });
+  expect(raised.status(), await raised.text()).toBe(201);
+  return `/incidents/${((await raised.json()) as { id: number }).id}`;
+}
+
+/**
+ * alertIncidentRoute: an incident an integration raised (issue 17), with its Alerts section. The
+ * first sweep adds an integration to the first rotation and sends its test alert; later sweeps
+ * reuse it.
+ */
+export async function alertIncidentRoute(page: Page): Promise<string> {
+  const rotations = (await (await page.request.get('/api/rotations')).json()) as { id: number }[];
+  const listed = await page.request.get(`/api/integrations?rotationId=${rotations[0].id}`);
+  expect(listed.status(), await listed.text()).toBe(200);
+  const { integrations } = (await listed.json()) as { integrations: { id: number }[] };
+  let integrationId = integrations[0]?.id;
+  if (integrationId === undefined) {
+    const made = await page.request.post('/api/integrations', {
+      headers: appOrigin(),
+      data: { name: 'Accessibility sweep monitor', rotationId: rotations[0].id },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    integrationId = ((await made.json()) as { id: number }).id;
+  }
+  const sent = await page.request.post(`/api/integrations/${integrationId}/test`, {
+    headers: appOrigin(),
+  });
+  expect(sent.status(), await sent.text()).toBe(201);
+  const { incidentId } = (await sent.json()) as { incidentId: number };
+  return `/incidents/${incidentId}`;
+}
+
+/** policyRoute: the editor of the first policy, with its live preview (decision 203). */
+export async function policyRoute(page: Page): Promise<string> {
+  const res = await page.request.get('/api/escalation-policies');
+  const policies = (await res.json()) as { id: number }[];
+  expect(policies.length).toBeGreaterThan(0);
+  return `/escalation-policies/${policies[0].id}`;
+}
+
+/** appRoutes: every app route a sweep visits, with a rotation's, a policy's and two incidents' pages. */
+export async function appRoutes(page: Page): Promise<string[]> {
+  return [
+    ...APP_ROUTES,
+    await rotationRoute(page),
+    await policyRoute(page),
+    await incidentRoute(page),
+    await alertIncidentRoute(page),
+  ];
+}

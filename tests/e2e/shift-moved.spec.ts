@@ -1,0 +1,61 @@
+import { expect, test } from '@playwright/test';
+import { apiAs, createRotation, signInPage, uniqueName } from './rotation-support';
+import { accounts } from './support';
+
+// The engine tells shift changes SHIFT_CHANGE_DELAY_SECONDS (2 s here) after an edit, at its next
+// tick (every 15 s): the notice can take most of 20 s to exist.
+test.describe.configure({ timeout: 90_000 });
+test.use({ timezoneId: 'UTC', locale: 'en-US' });
+
+/*
+ * "Your shift moved" (issue 18, decision 219): a person whose shifts an edit moved finds a notice
+ * on the dashboard, in words, and dismisses it for good.
+ */
+
+test('the dashboard shows a notice of moved shifts, and dismissing it removes it for good', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const base = baseURL ?? '';
+  const request = playwright.request;
+  const manager = await apiAs(request, base, accounts.manager);
+  const name = uniqueName('Shift notice');
+  // Adding Sam and Noah gives each of them their first shifts in the rotation.
+  const rotation = await createRotation(manager, name, [accounts.sam, accounts.noah], {
+    cadence: 'weekly',
+  });
+  await manager.dispose();
+
+  const sam = await apiAs(request, base, accounts.sam);
+  await expect
+    .poll(
+      async () => {
+        const notices = (await (await sam.get('/api/user/shift-notices')).json()) as {
+          rotation: { id: number };
+        }[];
+        return notices.filter((n) => n.rotation.id === rotation.id).length;
+      },
+      { timeout: 60_000, intervals: [1_000] },
+    )
+    .toBe(1);
+  await sam.dispose();
+
+  await signInPage(page, request, base, accounts.sam);
+  await page.goto('/');
+  const notice = page.getByRole('alert').filter({ hasText: `Your shifts in ${name} changed` });
+  await expect(notice).toBeVisible();
+  await expect(notice.getByRole('listitem').first()).toContainText(`You have a new shift Mon`);
+  await expect(notice.getByRole('listitem').first()).toContainText(`in ${name}.`);
+  await expect(notice.getByRole('link', { name: 'Open the rotation' })).toHaveAttribute(
+    'href',
+    `/rotations/${rotation.id}`,
+  );
+
+  await notice.getByRole('button', { name: `Dismiss the notice about ${name}` }).click();
+  await expect(notice).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Your Rotations' })).toContainText(name);
+  await expect(notice).toHaveCount(0);
+});
