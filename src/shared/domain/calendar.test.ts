@@ -1,8 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import {
+  type CalendarShift,
   dayBounds,
   dayKeyOf,
   historyShifts,
+  holderAt,
   mergeShifts,
   monthGrid,
   overlayCoverage,
@@ -242,5 +244,98 @@ describe('rotationShifts', () => {
       [2, '2026-03-04T09:00:00.000Z', '2026-03-05T09:00:00.000Z', 'history'],
       [3, '2026-03-06T09:00:00.000Z', '2026-03-07T09:00:00.000Z', 'schedule'],
     ]);
+  });
+});
+
+describe('holderAt', () => {
+  const shift = (userId: number, start: string, end: string, source: CalendarShift['source']) => ({
+    userId,
+    start: at(start),
+    end: at(end),
+    source,
+  });
+  // Laid from 1 March: 3 from the handoff before (27 Feb), 1 with a day covered by 2, a gap, 3.
+  const shifts: CalendarShift[] = [
+    shift(3, '2026-03-01T00:00:00Z', '2026-03-02T09:00:00Z', 'history'),
+    shift(1, '2026-03-02T09:00:00Z', '2026-03-09T09:00:00Z', 'rotation'),
+    { ...shift(2, '2026-03-09T09:00:00Z', '2026-03-10T09:00:00Z', 'coverage'), coveredUserId: 1 },
+    shift(1, '2026-03-10T09:00:00Z', '2026-03-16T09:00:00Z', 'rotation'),
+    shift(2, '2026-03-16T09:00:00Z', '2026-03-17T09:00:00Z', 'coverage'),
+    shift(2, '2026-03-17T09:00:00Z', '2026-03-23T09:00:00Z', 'rotation'),
+    shift(3, '2026-03-30T09:00:00Z', '2026-04-06T09:00:00Z', 'rotation'),
+  ];
+  const span = {
+    from: at('2026-03-01T00:00:00Z'),
+    to: at('2026-04-01T00:00:00Z'),
+    heldAtFrom: { userId: 3, since: at('2026-02-27T17:30:00Z') },
+  };
+  const row = (instant: string) => {
+    const found = holderAt(shifts, at(instant), span);
+    return [
+      found.shift?.userId ?? null,
+      found.shift?.source ?? null,
+      found.since?.toISOString() ?? null,
+      found.until?.toISOString() ?? null,
+      found.next ? [found.next.userId, found.next.from.toISOString()] : null,
+    ];
+  };
+
+  test.each([
+    // [at, holder, source, since, until, next]
+    [
+      'a stretch laid from the span’s start began at the handoff before it',
+      '2026-03-01T12:00:00Z',
+      [3, 'history', '2026-02-27T17:30:00.000Z', '2026-03-02T09:00:00.000Z'],
+      [1, '2026-03-02T09:00:00.000Z'],
+    ],
+    [
+      'a turn cut by a covered day ends where the cover starts',
+      '2026-03-05T00:00:00Z',
+      [1, 'rotation', '2026-03-02T09:00:00.000Z', '2026-03-09T09:00:00.000Z'],
+      [2, '2026-03-09T09:00:00.000Z'],
+    ],
+    [
+      'the covered day: the covering person, back to the member after',
+      '2026-03-09T09:00:00Z',
+      [2, 'coverage', '2026-03-09T09:00:00.000Z', '2026-03-10T09:00:00.000Z'],
+      [1, '2026-03-10T09:00:00.000Z'],
+    ],
+    [
+      'a cover running on into one’s own turn is one stretch',
+      '2026-03-16T10:00:00Z',
+      [2, 'coverage', '2026-03-16T09:00:00.000Z', '2026-03-23T09:00:00.000Z'],
+      [3, '2026-03-30T09:00:00.000Z'],
+    ],
+    [
+      'nobody: since the last holder let go, until the next takes it',
+      '2026-03-25T00:00:00Z',
+      [null, null, '2026-03-23T09:00:00.000Z', '2026-03-30T09:00:00.000Z'],
+      [3, '2026-03-30T09:00:00.000Z'],
+    ],
+    [
+      'a stretch reaching past the span has no known end nor next',
+      '2026-03-31T00:00:00Z',
+      [3, 'rotation', '2026-03-30T09:00:00.000Z', null],
+      null,
+    ],
+  ])('%s', (_, instant, [holder, source, since, until], next) => {
+    expect(row(instant)).toEqual([holder, source, since, until, next]);
+  });
+
+  test('a stretch laid from the span’s start is someone else’s than the one held before: its start', () => {
+    const found = holderAt(shifts, at('2026-03-01T12:00:00Z'), {
+      ...span,
+      heldAtFrom: { userId: 1, since: at('2026-02-20T09:00:00Z') },
+    });
+    expect(found.since).toEqual(at('2026-03-01T00:00:00Z'));
+  });
+
+  test('no shifts at all: nobody, nothing known', () => {
+    expect(holderAt([], at('2026-03-05T00:00:00Z'), span)).toEqual({
+      shift: null,
+      since: null,
+      until: null,
+      next: null,
+    });
   });
 });

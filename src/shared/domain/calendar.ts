@@ -375,3 +375,69 @@ export function shiftsBetween<S extends Shift>(shifts: readonly S[], start: Date
     (s) => s.start.getTime() < end.getTime() && s.end.getTime() > start.getTime(),
   );
 }
+
+/** Who held the baton at the start of a laid span, and since when (the handoff before it). */
+export interface HeldAtFrom {
+  userId: number;
+  since: Date;
+}
+
+/** Who holds a rotation's baton at an instant, read from its laid shifts (holderAt). */
+export interface HolderAt {
+  /** the shift holding the baton at the instant; null when nobody holds it */
+  shift: CalendarShift | null;
+  /** when the holder took the baton (nobody: when the last holder let it go); null if unknown */
+  since: Date | null;
+  /** when the baton leaves the holder (nobody: when someone takes it); null if not in the span */
+  until: Date | null;
+  /** the next person to hold the baton, and from when; null if nobody within the span */
+  next: { userId: number; from: Date } | null;
+}
+
+/**
+ * holderAt returns who holds the baton at `at` among one rotation's shifts laid over [from, to)
+ * (rotationShifts, sorted), since when and until when, and who comes next. Back-to-back shifts of
+ * one person are one stretch (a shift they cover runs on from their own turn); a stretch laid from
+ * `from` began when `heldAtFrom` says, if it is theirs; a stretch reaching `to` has no known end.
+ */
+export function holderAt(
+  shifts: readonly CalendarShift[],
+  at: Date,
+  span: { from: Date; to: Date; heldAtFrom: HeldAtFrom | null },
+): HolderAt {
+  const t = at.getTime();
+  const i = shifts.findIndex((s) => s.start.getTime() <= t && t < s.end.getTime());
+  const joined = (a: CalendarShift, b: CalendarShift) =>
+    a.userId === b.userId && a.end.getTime() === b.start.getTime();
+  if (i === -1) {
+    const before = shifts.filter((s) => s.end.getTime() <= t).at(-1);
+    const after = shifts.find((s) => s.start.getTime() > t);
+    return {
+      shift: null,
+      since: before ? before.end : null,
+      until: after ? after.start : null,
+      next: after ? { userId: after.userId, from: after.start } : null,
+    };
+  }
+  let first = i;
+  while (first > 0 && joined(shifts[first - 1], shifts[first])) first -= 1;
+  let last = i;
+  while (last + 1 < shifts.length && joined(shifts[last], shifts[last + 1])) last += 1;
+  const shift = shifts[i];
+  const start = shifts[first].start;
+  const held = span.heldAtFrom;
+  const since =
+    start.getTime() === span.from.getTime() && held?.userId === shift.userId ? held.since : start;
+  const end = shifts[last].end;
+  const open = end.getTime() >= span.to.getTime();
+  const following = open ? undefined : shifts[last + 1];
+  return {
+    shift,
+    since,
+    until: open ? null : end,
+    next:
+      following && following.start.getTime() < span.to.getTime()
+        ? { userId: following.userId, from: following.start }
+        : null,
+  };
+}

@@ -12,6 +12,7 @@ import type { Person } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import {
   type CalendarShift,
+  type HeldAtFrom,
   type RotationCalendarInput,
   rotationGaps,
   rotationShifts,
@@ -60,6 +61,8 @@ interface Laid {
   shifts: CalendarShift[];
   /** the stretches nobody available holds, from now on (decision 217) */
   gaps: Span[];
+  /** who held the baton at `from` and since when, for `from` up to now (decision 226) */
+  heldAtFrom: HeldAtFrom | null;
 }
 
 /** A member's time off overlapping the span laid out. */
@@ -164,13 +167,39 @@ export async function layOut(
       changes: [...synthetic, ...rotationChanges],
     };
     const shifts = rotationShifts(input, from, to, now, t).filter((s) => known.has(s.userId));
-    return { row, shifts, gaps: rotationGaps(input, from, to, now, t) };
+    return {
+      row,
+      shifts,
+      gaps: rotationGaps(input, from, to, now, t),
+      heldAtFrom: heldAtFromOf(row, from, now, pastNeeded ? (before ?? null) : undefined),
+    };
   });
   const timeOff = away.filter(
     (w) =>
       w.start.getTime() < to.getTime() && w.end.getTime() > from.getTime() && known.has(w.userId),
   );
   return { laid, timeOff, people };
+}
+
+/**
+ * heldAtFromOf returns who held a rotation's baton at `from` and since when: for a past `from`,
+ * the handoff before it (`before`; none recorded: the holder set up directly, since holderSince);
+ * for `from` at now (`before` not read), the rotation's holder. A later `from` lies in the
+ * projection, which records no handoff: null.
+ */
+function heldAtFromOf(
+  row: CalendarRotationRow,
+  from: Date,
+  now: Date,
+  before: { toUserId: number | null; at: Date } | null | undefined,
+): HeldAtFrom | null {
+  if (from.getTime() > now.getTime()) return null;
+  if (before) {
+    return before.toUserId === null ? null : { userId: before.toUserId, since: before.at };
+  }
+  if (row.holderUserId === null || row.holderSince === null) return null;
+  if (before === null && row.holderSince.getTime() > from.getTime()) return null;
+  return { userId: row.holderUserId, since: row.holderSince };
 }
 
 /**
