@@ -49,6 +49,7 @@ import { liveRoutes } from './modules/live/live-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
+import { oncallsRoutes } from './modules/oncalls/oncalls-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
@@ -244,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(handoffRoutes, deps);
   await app.register(coverageRoutes, deps);
   await app.register(calendarRoutes, deps);
+  await app.register(oncallsRoutes, deps);
   await app.register(auditRoutes, deps);
   await app.register(onCallTeamRoutes, deps);
   await app.register(settingsRoutes, deps);

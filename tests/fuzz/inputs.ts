@@ -436,6 +436,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/calendar/feeds/:token/rotations/:file': {
     params: { token: feedToken, file: (p) => rotationId(p).map((id) => `${id}.ics`) },
   },
+  'GET /api/oncalls': { query: { at: isoInstant, rotationId } },
   // Paging
   'GET /api/rotations/:id/pages': { params: byRotation, query: { limit, before: pageId } },
   'GET /api/user/pages': {},
