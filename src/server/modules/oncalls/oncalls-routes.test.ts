@@ -5,12 +5,14 @@ import type { OnCall, OnCalls } from '../../../shared/contracts/oncalls';
 import type { Rotation } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import { insertHandoffs, insertRotation } from '../../db/factories';
+import { scheduleEntries } from '../../db/schema';
 
 /**
  * GET /api/oncalls (decision 226). Wednesday 4 November 2026, 12:00 UTC. "Weekly" hands over on
  * Mondays at 09:00 UTC: Cal took it on 19 Oct, Dan on 26 Oct, Ana holds it since 2 Nov; Dan
  * covers Ben's week of 9 Nov (a planned cover). "Desk" (Eve, Fay, Gus) has Fay away over her turn
- * of 9 Nov. "Solo" has one member, away the week of 16 Nov. "Paused" is suspended.
+ * of 9 Nov. "Solo" has one member, away the week of 16 Nov. "Paused" is suspended. "Shifts" is
+ * scheduled: Gus holds it now, Eve's entries follow.
  */
 
 // Counting SQL statements is switched on only by the query-count test.
@@ -31,6 +33,7 @@ let weeklyId: number;
 let deskId: number;
 let soloId: number;
 let pausedId: number;
+let scheduledId: number;
 
 async function as(user: User, method: 'GET' | 'POST', url: string, payload?: unknown) {
   return t.app.inject({
@@ -137,6 +140,36 @@ beforeAll(async () => {
     now: t.clock.now(),
   });
   pausedId = paused.id;
+
+  const scheduled = await insertRotation(t.database.db, {
+    name: 'Shifts',
+    type: 'scheduled',
+    memberIds: [eve.id, gus.id],
+    holderId: gus.id,
+    holderSince: new Date('2026-11-03T12:00:00Z'),
+    now: t.clock.now(),
+  });
+  scheduledId = scheduled.id;
+  await t.database.db.insert(scheduleEntries).values([
+    {
+      rotationId: scheduledId,
+      userId: gus.id,
+      startAt: new Date('2026-11-03T12:00:00Z'),
+      endAt: new Date('2026-11-06T12:00:00Z'),
+    },
+    {
+      rotationId: scheduledId,
+      userId: eve.id,
+      startAt: new Date('2026-11-06T12:00:00Z'),
+      endAt: new Date('2026-11-10T12:00:00Z'),
+    },
+    {
+      rotationId: scheduledId,
+      userId: gus.id,
+      startAt: new Date('2026-11-12T12:00:00Z'),
+      endAt: new Date('2026-11-14T12:00:00Z'),
+    },
+  ]);
   await insertHandoffs(t.database.db, [
     {
       rotationId: pausedId,
@@ -173,7 +206,13 @@ describe('GET /api/oncalls', () => {
   test('now: every rotation by name, its holder with phone, since, until and who is next', async () => {
     const now = await onCalls(ben);
     expect(now.at).toBe('2026-11-04T12:00:00.000Z');
-    expect(now.oncalls.map((o) => o.rotation.name)).toEqual(['Desk', 'Paused', 'Solo', 'Weekly']);
+    expect(now.oncalls.map((o) => o.rotation.name)).toEqual([
+      'Desk',
+      'Paused',
+      'Shifts',
+      'Solo',
+      'Weekly',
+    ]);
     const weekly = of(now, weeklyId);
     expect(weekly).toEqual({
       rotation: { id: weeklyId, name: 'Weekly', timeZone: 'UTC', suspended: false },
@@ -258,7 +297,7 @@ describe('GET /api/oncalls', () => {
     const from = '2026-11-04T12:00:00Z';
     const to = '2026-12-04T12:00:00Z';
     let checked = 0;
-    for (const id of [weeklyId, deskId, soloId]) {
+    for (const id of [weeklyId, deskId, soloId, scheduledId]) {
       const calendar = await calendarShifts(id, from, to);
       const shifts = calendar?.shifts ?? [];
       for (let i = 1; i < shifts.length - 1; i++) {
@@ -314,6 +353,24 @@ describe('GET /api/oncalls', () => {
     expect(of(await onCalls(ben, '?at=2026-11-24T00:00:00Z'), soloId).gap).toBeNull();
   });
 
+  test('a scheduled rotation: the entries, and nobody between them', async () => {
+    expect(gist(of(await onCalls(ben, `?rotationId=${scheduledId}`), scheduledId))).toEqual({
+      holder: 'Gus Green',
+      source: 'schedule',
+      since: '2026-11-03T12:00:00.000Z',
+      until: '2026-11-06T12:00:00.000Z',
+      next: ['Eve Evans', '2026-11-06T12:00:00.000Z'],
+    });
+    const between = `?at=2026-11-11T00:00:00Z&rotationId=${scheduledId}`;
+    expect(gist(of(await onCalls(ben, between), scheduledId))).toEqual({
+      holder: null,
+      source: null,
+      since: '2026-11-10T12:00:00.000Z',
+      until: '2026-11-12T12:00:00.000Z',
+      next: ['Gus Green', '2026-11-12T12:00:00.000Z'],
+    });
+  });
+
   test('rotationId narrows the answer to one rotation; an unknown one is 404', async () => {
     const one = await onCalls(ben, `?rotationId=${deskId}`);
     expect(one.oncalls.map((o) => o.rotation.name)).toEqual(['Desk']);
@@ -325,7 +382,7 @@ describe('GET /api/oncalls', () => {
   test('every role sees every rotation and its holders’ phones; without a session, nothing', async () => {
     // Ivy is in no rotation and holds no baton: the rotations read shows her the same.
     const answer = await onCalls(ivy);
-    expect(answer.oncalls).toHaveLength(4);
+    expect(answer.oncalls).toHaveLength(5);
     expect(of(answer, weeklyId).holder?.phone).toBe('+15550100001');
     // No phone on file: null, never left out.
     expect(of(answer, deskId).holder).toEqual({
