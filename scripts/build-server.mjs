@@ -1,14 +1,23 @@
-// Bundles the server into dist/server/main.js; dependencies stay in node_modules.
+// Bundles the server into dist/server/main.js, and the operator's tools (migrate, seed, keys:rotate,
+// backup, restore) into dist/tools/, so a production install runs them without the build tools
+// (decision 227); dependencies stay in node_modules.
 import { build } from 'esbuild';
 
-await build({
-  entryPoints: ['src/server/main.ts'],
-  outfile: 'dist/server/main.js',
+const common = {
   bundle: true,
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   format: 'esm',
   packages: 'external',
   sourcemap: true,
   logLevel: 'warning',
+};
+
+await build({ ...common, entryPoints: ['src/server/main.ts'], outfile: 'dist/server/main.js' });
+await build({
+  ...common,
+  entryPoints: ['migrate', 'seed', 'rotate-keys', 'backup', 'restore'].map(
+    (tool) => `scripts/${tool}.ts`,
+  ),
+  outdir: 'dist/tools',
 });

