@@ -444,7 +444,8 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const serverEnv = serverEnvOf(port, dataDir, url);
-    server = startProcess([path.join(root, 'dist/server/main.js')], serverEnv, `${label} server`);
+    // as `npm start` starts it: the build check first (decision 227), then the server
+    server = startProcess([path.join(root, 'scripts/start.mjs')], serverEnv, `${label} server`);
     const readyMs = await waitReady(base, server);
     out.readyMs = readyMs;
     record(
