@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { audit, type Finding } from './accessibility-support';
 import { actAs, apiAs, createRotation, uniqueName } from './rotation-support';
 import { accounts } from './support';
 
@@ -33,6 +34,11 @@ test('a token made in the profile is shown once, reads the API, cannot pass, and
   const dialog = page.getByRole('dialog', { name: 'Create API token' });
   await dialog.getByLabel('Name').fill(name);
   await expect(dialog.getByLabel('Expires in (days)')).toHaveValue('90');
+  const findings: Finding[] = [];
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => a.playState !== 'running'),
+  );
+  findings.push(...(await audit(page, '/profile (create API token)')));
   await dialog.getByRole('button', { name: 'Create token' }).click();
   await expect(dialog).toBeHidden();
 
@@ -40,6 +46,8 @@ test('a token made in the profile is shown once, reads the API, cannot pass, and
   await expect(panel).toContainText('it will not be shown again');
   const token = (await panel.locator('code').last().textContent()) ?? '';
   expect(token).toMatch(/^baton_[A-Za-z0-9_-]{43}$/);
+  findings.push(...(await audit(page, '/profile (new API token)')));
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
   await panel.getByRole('button', { name: 'I have copied the token' }).click();
   await expect(panel).toBeHidden();
   await expect(page.getByText(token)).toHaveCount(0);

@@ -1,6 +1,7 @@
 import type { CreatedApiToken } from '@shared/contracts/api-tokens';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useTimeFormat } from '@/lib/use-time-format';
@@ -25,7 +26,11 @@ export function ApiTokensCard() {
           </CardTitle>
           <CardDescription>
             For scripts and tools that call Baton's API as you: send a token as{' '}
-            <code>Authorization: Bearer</code>. {format.timesIn}.
+            <code>Authorization: Bearer</code> (
+            <Link to="/help/api-tokens" className="underline underline-offset-4">
+              how API tokens work
+            </Link>
+            ). {format.timesIn}.
           </CardDescription>
         </div>
         <Button size="sm" variant="outline" onClick={() => setCreating(true)}>
