@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openEventStream } from '../../../../tests/setup/event-stream';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { CreatedApiToken } from '../../../shared/contracts/api-tokens';
 import { buildApp } from '../../app';
@@ -7,7 +8,8 @@ import { type Database, openPostgres } from '../../db/client';
 import { insertRotation } from '../../db/factories';
 
 // PostgreSQL only: two app instances on one database, as two Baton processes behind a load
-// balancer (decision 223): a token revoked through one is refused by the other at once.
+// balancer (decision 223): a token revoked through one is refused by the other at once, and a
+// live stream it opened there ends.
 let one: TestApp;
 let twoDatabase: Database;
 let two: FastifyInstance;
@@ -65,4 +67,31 @@ test('a token revoked on one instance gets 401 from the other within a second', 
   }
   expect(status).toBe(401);
   expect(Date.now() - started).toBeLessThan(1_000);
+});
+
+test('a live stream opened with a token on one instance ends when it is revoked on the other', async () => {
+  const noah = await one.createUser({ roles: ['on-call'] });
+  const cookie = await one.cookieFor(noah);
+  const made = await fetch(`${urlOne}/api/user/tokens`, {
+    method: 'POST',
+    headers: { cookie, origin: urlOne, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Watcher', scope: 'read' }),
+  });
+  const { id, token } = (await made.json()) as CreatedApiToken;
+  const stream = await openEventStream(urlTwo, '/api/events', {
+    authorization: `Bearer ${token}`,
+  });
+  expect(stream.status).toBe(200);
+  await stream.waitFor((e) => e.event === 'ready');
+  const revoked = await fetch(`${urlOne}/api/user/tokens/${id}`, {
+    method: 'DELETE',
+    headers: { cookie, origin: urlOne },
+  });
+  expect(revoked.status).toBe(204);
+  const ended = await Promise.race([
+    stream.ended.then(() => 'ended'),
+    new Promise((resolve) => setTimeout(() => resolve('still open'), 3_000)),
+  ]);
+  expect(ended).toBe('ended');
+  stream.close();
 });
