@@ -4,13 +4,21 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   serializerCompiler,
   validatorCompiler,
 } from 'fastify-type-provider-zod';
+import type { ApiTokenScope } from '../shared/contracts/api-tokens';
+import { API_TOKEN_MESSAGES, scopeAllows } from '../shared/domain/api-tokens';
 import type { AppDeps } from './deps';
+import { bearerTokenOf } from './http/bearer-token';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -18,7 +26,7 @@ import {
   isDatabaseUnavailable,
 } from './http/database-unavailable';
 import { serializeLoggedError } from './http/error-log';
-import { AppError, inputError } from './http/errors';
+import { AppError, inputError, unauthenticated } from './http/errors';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
@@ -30,6 +38,8 @@ import {
   securityHeaders,
 } from './http/security-headers';
 import { alertRoutes } from './modules/alerts/alert-routes';
+import { apiTokenRoutes } from './modules/api-tokens/api-token-routes';
+import { resolveApiToken } from './modules/api-tokens/api-token-service';
 import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
@@ -70,6 +80,9 @@ declare module 'fastify' {
     liveHub: LiveHub;
   }
 }
+
+/** A personal API token's rate limit counts its requests in windows this long (decision 223). */
+const API_TOKEN_RATE_WINDOW_MS = 60_000;
 
 /** redactUrl drops query strings and secret path segments before a URL reaches the logs. */
 export function redactUrl(url: string): string {
@@ -157,15 +170,68 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const sessionCookieName = sessionCookie(config).name;
+  // One limit per API token across every instance, counted in the same database store.
+  const apiTokenLimit = app.createRateLimit({
+    max: config.apiTokenRateLimit,
+    timeWindow: API_TOKEN_RATE_WINDOW_MS,
+    keyGenerator: (req) => `api-token ${req.principal?.apiToken?.id ?? ''}`,
+  });
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
-    // Cross-site request forgery: a state change must provably come from Baton's own pages.
+    // Identity comes from a personal API token (decision 223) or the session cookie alone;
+    // X-User-Id / X-User-Role headers are ignored. A request with a bearer token is the token's:
+    // a cookie beside it is not read.
+    const bearer = bearerTokenOf(req);
+    if (bearer !== undefined) {
+      req.principal = await tokenPrincipal(bearer, reply);
+      await limitApiToken(req, reply);
+      const scope = req.principal.apiToken?.scope ?? 'read';
+      if (!scopeAllows(scope, req.method)) {
+        throw new AppError('FORBIDDEN', API_TOKEN_MESSAGES.readScope(req.method));
+      }
+    }
+    // Cross-site request forgery: a state change must provably come from Baton's own pages
+    // (or carry a token, which another site cannot make a browser send).
     refuseCrossSiteWrite(req, config.publicUrl);
-    // Identity comes from the session cookie alone; X-User-Id / X-User-Role headers are ignored.
+    if (bearer !== undefined) return;
     const token = req.cookies[sessionCookieName];
     if (token) req.principal = await principalOf(token);
   });
+
+  async function tokenPrincipal(token: string, reply: FastifyReply): Promise<Principal> {
+    // PGlite: counted before the read, as for sessions (decision 141).
+    const count = database.changeCount?.();
+    const resolved = await resolveApiToken({ database, clock }, token);
+    if (resolved.status !== 'valid') {
+      reply.header('WWW-Authenticate', 'Bearer error="invalid_token"');
+      throw unauthenticated(
+        resolved.status === 'expired'
+          ? API_TOKEN_MESSAGES.expired(resolved.expiresAt.toISOString())
+          : API_TOKEN_MESSAGES.invalid,
+      );
+    }
+    return {
+      user: toUser(resolved.user, cipher),
+      via: 'token',
+      tokenHash: resolved.tokenHash,
+      apiToken: { id: resolved.token.id, scope: resolved.token.scope as ApiTokenScope },
+      snapshot: count === undefined ? resolved.snapshot : `changes:${count}`,
+    };
+  }
+
+  /** limitApiToken counts a token's request and answers RateLimit-* headers, or 429 past the limit. */
+  async function limitApiToken(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const limit = await apiTokenLimit(req);
+    if (limit.isAllowed) return;
+    reply.header('RateLimit-Limit', limit.max);
+    reply.header('RateLimit-Remaining', limit.remaining);
+    reply.header('RateLimit-Reset', limit.ttlInSeconds);
+    if (limit.isExceeded) {
+      reply.header('Retry-After', limit.ttlInSeconds);
+      throw new AppError('RATE_LIMITED', API_TOKEN_MESSAGES.rateLimited(limit.ttlInSeconds));
+    }
+  }
 
   // PGlite: this process is the database's one writer, so a session read while nothing has
   // changed since is still what the database holds (decision 141). PostgreSQL reads it each time.
@@ -179,6 +245,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return session
         ? {
             user: toUser(session.user, cipher),
+            via: 'session',
             tokenHash: session.tokenHash,
             snapshot: session.snapshot,
           }
@@ -191,8 +258,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const count = sessionMemo.count();
     const session = await resolveSession(database.db, clock, config.session, token);
     if (!session) return null;
-    const principal = {
+    const principal: Principal = {
       user: toUser(session.user, cipher),
+      via: 'session',
       tokenHash: session.tokenHash,
       snapshot: `changes:${count}`,
     };
@@ -263,6 +331,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(shiftChangeRoutes, deps);
   await app.register(timeOffRoutes, deps);
   await app.register(destinationRoutes, deps);
+  await app.register(apiTokenRoutes, deps);
 
   // Live updates (decision 220): the streams end before the server closes, or close would wait
   // on them forever.

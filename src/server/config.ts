@@ -109,6 +109,8 @@ const EnvSchema = z.object({
     .regex(/^(true|false|\d{1,2})$/, 'must be true, false or the number of proxy hops')
     .default('false'),
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  /** requests a minute one personal API token may make, across every instance (decision 223) */
+  API_TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
   SESSION_IDLE_HOURS: z.coerce
     .number()
     .positive()
@@ -177,6 +179,7 @@ export interface Config {
   trustProxy: boolean | number;
   /** sign-in attempts per minute per client address */
   signInRateLimit: number;
+  apiTokenRateLimit: number;
   mail: { smtpUrl?: string; from: string };
   sms: { accountSid?: string; authToken?: string; from?: string; apiBase: string };
   outboxIntervalMs: number;
@@ -356,6 +359,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy:
       e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
+    apiTokenRateLimit: e.API_TOKEN_RATE_LIMIT,
     session: {
       idleMs: e.SESSION_IDLE_HOURS * 3600_000,
       absoluteMs: e.SESSION_ABSOLUTE_DAYS * 86400_000,

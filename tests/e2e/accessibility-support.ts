@@ -49,6 +49,8 @@ export const HELP_ARTICLES = [
   '/help/moving-from-pagerduty',
   // issue 19: the Slack app
   '/help/slack-app',
+  // issue 20: personal API tokens
+  '/help/api-tokens',
 ];
 
 /** The four sweeps, in the order the articles are dealt to them. */

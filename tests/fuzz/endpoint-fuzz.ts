@@ -13,6 +13,7 @@ import {
 } from '../../src/server/db/factories';
 import {
   alerts,
+  apiTokens,
   auditEvents,
   coverageRequests,
   escalationPolicies,
@@ -73,6 +74,7 @@ const FINGERPRINTED = [
   'alerts',
   'alert_keys',
   'time_off',
+  'api_tokens',
 ] as const;
 
 export interface FuzzApp {
@@ -191,6 +193,12 @@ export async function buildFuzzApp(database: Database): Promise<FuzzApp> {
     { method: 'POST', url: '/api/calendar/feed/reset', headers: as(cookies.admin) },
     {
       method: 'POST',
+      url: '/api/user/tokens',
+      headers: as(cookies.member),
+      payload: { name: 'Fuzz script', scope: 'read' },
+    },
+    {
+      method: 'POST',
       url: '/api/integrations',
       headers: as(cookies.admin),
       payload: { name: 'Fuzz Alertmanager', rotationId: fixed.id, signingSecret: 'fuzz-secret' },
@@ -255,7 +263,8 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
       | typeof escalationPolicies
       | typeof integrations
       | typeof alerts
-      | typeof timeOff,
+      | typeof timeOff
+      | typeof apiTokens,
   ) =>
     (await db.select({ id: table.id }).from(table).orderBy(desc(table.id)).limit(25)).map(
       (r) => r.id,
@@ -277,6 +286,7 @@ export async function readPool(fuzz: FuzzApp): Promise<Pool> {
     integrationIds: await ids(integrations),
     alertIds: await ids(alerts),
     timeOffIds: await ids(timeOff),
+    apiTokenIds: await ids(apiTokens),
     invitationTokens: fuzz.tokens.invitation,
     feedTokens: fuzz.tokens.feed,
     integrationKeys: fuzz.tokens.integration,

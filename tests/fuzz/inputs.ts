@@ -27,6 +27,8 @@ export interface Pool {
   alertIds: number[];
   /** entries of time off (issue 18) */
   timeOffIds: number[];
+  /** personal API tokens (issue 20) */
+  apiTokenIds: number[];
   invitationTokens: string[];
   feedTokens: string[];
   /** integration keys handed out during the seed (the inbound alert routes' credential) */
@@ -65,6 +67,7 @@ const policyId: Gen = (p) => realOr(p.policyIds);
 const integrationId: Gen = (p) => realOr(p.integrationIds);
 const alertId: Gen = (p) => realOr(p.alertIds);
 const timeOffId: Gen = (p) => realOr(p.timeOffIds);
+const apiTokenId: Gen = (p) => realOr(p.apiTokenIds);
 /** the demo inbox's cursor: any notification id, kept or not */
 const notificationId: Gen = () => fc.integer({ min: 1, max: 10_000 });
 
@@ -322,6 +325,17 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   },
   'DELETE /api/users/:id/time-off/:entryId': { params: { id: userId, entryId: timeOffId } },
   'GET /api/time-off/warnings': { query: { rotationId } },
+  // Personal API tokens (issue 20, decision 223)
+  'GET /api/user/tokens': {},
+  'POST /api/user/tokens': {
+    body: {
+      name: line,
+      scope: oneOf('read', 'write', 'admin', ''),
+      expiresInDays: oneOf(1, 30, 90, 365, 366, 0, -1, 1.5, '90'),
+    },
+  },
+  'DELETE /api/user/tokens/:id': { params: { id: apiTokenId } },
+  'GET /api/admin/api-tokens': {},
   'DELETE /api/users/:id': { params: { id: otherUserId } },
   'PATCH /api/admin/users/:id/roles': {
     params: { id: otherUserId },

@@ -434,6 +434,38 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * Personal API tokens (issue 20, decision 223): a person's bearer tokens for scripts, with their
+ * permissions narrowed by a scope. Only the SHA-256 of the token is kept; revoking deletes the
+ * row, so the next request on any instance finds nothing. The person's deletion takes them along.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** read or write */
+    scope: text('scope').notNull(),
+    /** SHA-256 of the token, hex; the token itself is shown once and never stored */
+    tokenHash: text('token_hash').notNull(),
+    /** the token's last four characters, to tell tokens apart */
+    tokenHint: text('token_hint').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+    /** written at most once a minute */
+    lastUsedAt: ts('last_used_at'),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_token_hash_key').on(t.tokenHash),
+    index('api_tokens_user_idx').on(t.userId),
+    check('api_tokens_scope_check', sql`${t.scope} in ('read', 'write')`),
+    check('api_tokens_name_check', sql`char_length(${t.name}) between 1 and 100`),
+  ],
+);
+
 export const notifications = pgTable(
   'notifications',
   {

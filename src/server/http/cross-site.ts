@@ -15,13 +15,16 @@ export const ORIGIN_REQUIRED =
  * - without one, `Sec-Fetch-Site: same-origin` (set by the browser, never by a page's script)
  *   must say so;
  * - otherwise the request is refused, cookie or not: a form or a client that hides where it comes
- *   from gets no benefit of the doubt. A request authenticated by a bearer token (not by an ambient
- *   cookie) cannot be forged by another site; when Baton has bearer tokens, `carriesBearerToken`
- *   is where they pass.
+ *   from gets no benefit of the doubt.
+ * A request authenticated by a personal API token (decision 223; the app resolves it before this
+ * check, and a token that does not resolve is refused with 401 first) passes: it carries no
+ * ambient credential another site could borrow, since a browser sends an Authorization header to
+ * another site only after asking first (CORS), and Baton answers no such question.
  */
 export function refuseCrossSiteWrite(req: FastifyRequest, publicUrl: string | undefined): void {
   if (SAFE_METHODS.has(req.method)) return;
   if (isKeyedRoute(req)) return;
+  if (req.principal?.via === 'token') return;
   const origin = req.headers.origin;
   if (origin !== undefined) {
     if (!isOwnOrigin(origin, req, publicUrl)) throw new AppError('FORBIDDEN', CROSS_SITE_REFUSED);
@@ -30,17 +33,8 @@ export function refuseCrossSiteWrite(req: FastifyRequest, publicUrl: string | un
   const fetchSite = req.headers['sec-fetch-site'];
   if (fetchSite === 'same-origin') return;
   if (fetchSite !== undefined) throw new AppError('FORBIDDEN', CROSS_SITE_REFUSED);
-  if (carriesBearerToken(req) || carriesOwnSignature(req)) return;
+  if (carriesOwnSignature(req)) return;
   throw new AppError('FORBIDDEN', ORIGIN_REQUIRED);
-}
-
-/**
- * The hook for bearer tokens (API tokens for scripts and integrations): Baton issues none yet, so
- * no request passes here. When it does, verify the `Authorization: Bearer` token here; a token
- * that is present but invalid must not pass.
- */
-function carriesBearerToken(_req: FastifyRequest): boolean {
-  return false;
 }
 
 /**
@@ -79,7 +73,7 @@ function carriesOwnSignature(req: FastifyRequest): boolean {
  */
 export const KEYED_ROUTE_PREFIX = '/api/alerts/';
 
-function isKeyedRoute(req: FastifyRequest): boolean {
+export function isKeyedRoute(req: FastifyRequest): boolean {
   return (req.routeOptions.url ?? '').startsWith(KEYED_ROUTE_PREFIX);
 }
 

@@ -1,18 +1,25 @@
 import type { FastifyRequest } from 'fastify';
+import type { ApiTokenScope } from '../../shared/contracts/api-tokens';
 import type { User } from '../../shared/contracts/users';
+import { API_TOKEN_MESSAGES } from '../../shared/domain/api-tokens';
 import { type Action, can } from '../../shared/domain/permissions';
 import { forbidden, unauthenticated } from './errors';
 
 export interface Principal {
   user: User;
+  /** how the request proved who it is: the session cookie, or a personal API token (decision 223) */
+  via: 'session' | 'token';
+  /** the session's or the API token's hash (the live stream re-checks it) */
   tokenHash: string;
+  /** an API token's id and scope; absent for a session */
+  apiToken?: { id: number; scope: ApiTokenScope };
   /** the database snapshot (`pg_current_snapshot()`) the session was read in (decision 140) */
   snapshot: string;
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** the signed-in user, from the server-side session only; null when signed out */
+    /** the signed-in user, from the server-side session or a personal API token; null when neither */
     principal: Principal | null;
   }
 }
@@ -43,5 +50,22 @@ export const signedIn = async (req: FastifyRequest): Promise<void> => {
 export function permitted(action: Action) {
   return async (req: FastifyRequest): Promise<void> => {
     requirePermission(req, action);
+  };
+}
+
+/**
+ * signedInSession is the guard of the routes that manage API tokens: a signed-in session only,
+ * never a request made with a token (decision 223), so a leaked token cannot mint others.
+ */
+export const signedInSession = async (req: FastifyRequest): Promise<void> => {
+  requireUser(req);
+  if (req.principal?.via === 'token') throw forbidden(API_TOKEN_MESSAGES.sessionOnly);
+};
+
+/** permittedInSession is signedInSession with one action of the permission table. */
+export function permittedInSession(action: Action) {
+  return async (req: FastifyRequest): Promise<void> => {
+    requirePermission(req, action);
+    if (req.principal?.via === 'token') throw forbidden(API_TOKEN_MESSAGES.sessionOnly);
   };
 }

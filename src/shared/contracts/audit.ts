@@ -62,6 +62,8 @@ export const ADMIN_ACTION_LABELS = {
   'user.roles_changed': 'Changed roles',
   'user.time_off_added': 'Recorded time off',
   'user.time_off_removed': 'Removed time off',
+  'api_token.created': 'Created an API token',
+  'api_token.revoked': 'Revoked an API token',
   'rotation.created': 'Created a rotation',
   'rotation.updated': 'Edited a rotation',
   'rotation.deleted': 'Deleted a rotation',

@@ -2,6 +2,7 @@ import { LoadingState } from '@/components/loading-state';
 import { PageHeader } from '@/components/page-header';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ApiTokensCard } from '@/features/api-tokens/components/api-tokens-card';
 import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
 import { ProfileForm } from '@/features/profile/components/profile-form';
 import { TimeOffSection } from '@/features/time-off/components/time-off-section';
@@ -43,6 +44,7 @@ export function ProfilePage() {
           </CardContent>
         </Card>
         <TimeOffSection personId={user.id} personName={user.name} own />
+        <ApiTokensCard />
       </div>
     </div>
   );

@@ -1,7 +1,9 @@
+import { isAdmin } from '@shared/domain/roles';
 import { LoadingState } from '@/components/loading-state';
 import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { AllApiTokensCard } from '@/features/api-tokens/components/all-api-tokens-card';
 import { ChatIntegrationCards } from '@/features/destinations/components/chat-integration-cards';
 import { useRotations } from '@/features/rotations/api/get-rotations';
 import { useUserSettings } from '@/features/settings/api/get-user-settings';
@@ -42,6 +44,7 @@ export function SettingsPage() {
           <div className="grid gap-6">
             <IntegrationsPanel />
             <ChatIntegrationCards rotations={rotations.data ?? []} />
+            {user && isAdmin(user.roles) ? <AllApiTokensCard /> : null}
           </div>
         </TabsContent>
       </Tabs>

@@ -28,6 +28,9 @@ const ALERT_LINKS = [
 // Issue 19's: the Slack app (decision 222).
 const SLACK_LINKS = ['/help/slack-app'];
 
+// Issue 20's: personal API tokens (decision 223).
+const API_TOKEN_LINKS = ['/help/api-tokens'];
+
 // Every link the specification names for the Help Center and its guide pages.
 const SPEC_LINKS = [
   '/help/user-roles',
@@ -54,7 +57,9 @@ const SPEC_LINKS = [
 describe('help articles', () => {
   test('every link the specification names is an article with a body', () => {
     const paths = HELP_ARTICLES.map(helpArticlePath);
-    expect([...paths].sort()).toEqual([...SPEC_LINKS, ...ALERT_LINKS, ...SLACK_LINKS].sort());
+    expect([...paths].sort()).toEqual(
+      [...SPEC_LINKS, ...ALERT_LINKS, ...SLACK_LINKS, ...API_TOKEN_LINKS].sort(),
+    );
     for (const article of HELP_ARTICLES)
       expect(ARTICLE_CONTENT[article.slug]).toBeTypeOf('function');
   });

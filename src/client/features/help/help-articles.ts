@@ -391,6 +391,13 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
     category: 'notifications',
     keywords: ['slack', 'button', 'slash command', '/baton', 'who', 'chat', 'acknowledge'],
   },
+  {
+    slug: 'api-tokens',
+    title: 'Personal API Tokens',
+    summary: 'Call Baton’s API from scripts as yourself, with a read or a read and write token.',
+    category: 'security',
+    keywords: ['api', 'token', 'bearer', 'script', 'automation', 'curl', 'rate limit', 'revoke'],
+  },
 ];
 
 /** relatedArticles returns what an article's "Related articles" lists: its own, or its category's first. */

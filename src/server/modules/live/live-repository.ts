@@ -64,7 +64,10 @@ export interface StreamSession {
   role: string;
 }
 
-/** liveSessions returns those of the sessions that still hold at `now`, in one query. */
+/**
+ * liveSessions returns those of the sessions, and of the personal API tokens (decision 223), that
+ * still hold at `now`, in one query: a stream opened with a token ends when it is revoked.
+ */
 export async function liveSessions(
   db: Db,
   tokenHashes: string[],
@@ -76,7 +79,11 @@ export async function liveSessions(
     sql`select s.token_hash as "tokenHash", u.id as "userId", u.roles, u.role
         from sessions s join users u on u.id = s.user_id
         where s.token_hash = any(${sql.param(tokenHashes)}::text[])
-          and s.idle_expires_at > ${now} and s.absolute_expires_at > ${now}`,
+          and s.idle_expires_at > ${now} and s.absolute_expires_at > ${now}
+        union all
+        select t.token_hash, u.id, u.roles, u.role
+        from api_tokens t join users u on u.id = t.user_id
+        where t.token_hash = any(${sql.param(tokenHashes)}::text[]) and t.expires_at > ${now}`,
   );
 }
 

@@ -11,7 +11,9 @@ export type PeopleAction =
   | 'user.deleted'
   | 'user.roles_changed'
   | 'user.time_off_added'
-  | 'user.time_off_removed';
+  | 'user.time_off_removed'
+  | 'api_token.created'
+  | 'api_token.revoked';
 
 /**
  * recordAdminEvent writes one row of the administrative audit trail, in the caller's transaction.

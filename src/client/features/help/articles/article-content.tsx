@@ -16,6 +16,7 @@ import {
   OpsgenieFormatArticle,
   PagerDutyFormatArticle,
 } from './alerts';
+import { ApiTokensArticle } from './api-tokens';
 import { WebhookReceiversArticle } from './destinations';
 import { ProfileSetupArticle, SupportArticle, WelcomeArticle } from './getting-started';
 import { NotificationSettingsHelp } from './notification-settings';
@@ -67,4 +68,5 @@ export const ARTICLE_CONTENT: Record<string, ComponentType> = {
   'security-disclosures': SecurityDisclosuresArticle,
   encryption: EncryptionArticle,
   'slack-app': SlackAppArticle,
+  'api-tokens': ApiTokensArticle,
 };

@@ -1,6 +1,6 @@
 import type { Integration } from '@shared/contracts/integrations';
+import { CopyButton } from '@/components/copy-button';
 import { configSnippets, KEY_PLACEHOLDER } from '../lib/config-snippets';
-import { CopyButton } from './copy-button';
 
 /**
  * ConfigSnippets shows an integration's ready-to-paste configurations, each with a Copy button:

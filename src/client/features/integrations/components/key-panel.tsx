@@ -1,8 +1,8 @@
 import type { Integration } from '@shared/contracts/integrations';
 import { KeyRound } from 'lucide-react';
+import { CopyButton } from '@/components/copy-button';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { CopyButton } from './copy-button';
 
 function Secretish({
   label,
