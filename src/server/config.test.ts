@@ -157,4 +157,41 @@ describe('loadConfig', () => {
       expect(() => loadConfig(env)).toThrow(/SLACK_(API_URL|BOT_TOKEN)/);
     }
   });
+
+  test('metrics: /metrics is off by default; a token of 16 characters or more, or public, turns it on', () => {
+    expect(loadConfig({}).metrics).toEqual({ public: false });
+    expect(loadConfig({ METRICS_TOKEN: ' 0123456789abcdef0123 ' }).metrics).toEqual({
+      token: '0123456789abcdef0123',
+      public: false,
+    });
+    expect(loadConfig({ METRICS_PUBLIC: '1' }).metrics).toEqual({ public: true });
+    expect(loadConfig({ METRICS_PUBLIC: '0', METRICS_TOKEN: '' }).metrics).toEqual({
+      public: false,
+    });
+    for (const [env, message] of [
+      [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN: must be at least 16 characters/],
+      [{ METRICS_TOKEN: 'has spaces in the middle' }, /METRICS_TOKEN: must be printable ASCII/],
+      [{ METRICS_PUBLIC: 'yes' }, /METRICS_PUBLIC:/],
+      [
+        { METRICS_PUBLIC: '1', METRICS_TOKEN: '0123456789abcdef' },
+        /METRICS_PUBLIC: cannot be 1 with METRICS_TOKEN set/,
+      ],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(message);
+    }
+  });
+
+  test('shutdown: no delay and a 10 s limit by default; the limit must outlast the delay', () => {
+    expect(loadConfig({}).shutdown).toEqual({ delayMs: 0, timeoutMs: 10_000 });
+    expect(
+      loadConfig({ SHUTDOWN_DELAY_SECONDS: '5', SHUTDOWN_TIMEOUT_SECONDS: '30' }).shutdown,
+    ).toEqual({ delayMs: 5_000, timeoutMs: 30_000 });
+    expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '-1' })).toThrow(/SHUTDOWN_DELAY_SECONDS:/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow(
+      /SHUTDOWN_TIMEOUT_SECONDS:/,
+    );
+    expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '10' })).toThrow(
+      /SHUTDOWN_TIMEOUT_SECONDS: must be greater than SHUTDOWN_DELAY_SECONDS/,
+    );
+  });
 });
