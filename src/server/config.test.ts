@@ -1,5 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, isDemoMode, LOCAL_PASSWORD_IN_PRODUCTION, loadConfig } from './config';
+import {
+  CONFIG_VARIABLES,
+  ConfigError,
+  isDemoMode,
+  LOCAL_PASSWORD_IN_PRODUCTION,
+  loadConfig,
+} from './config';
 
 const key = Buffer.alloc(32, 1).toString('base64');
 
@@ -193,5 +200,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '10' })).toThrow(
       /SHUTDOWN_TIMEOUT_SECONDS: must be greater than SHUTDOWN_DELAY_SECONDS/,
     );
+  });
+
+  test("every setting is in the README's configuration table (the test clock is for tests only)", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.split('\n').filter((line) => line.startsWith('| `'));
+    const listed = new Set(
+      table.flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])),
+    );
+    const missing = CONFIG_VARIABLES.filter((name) => !listed.has(name));
+    expect(missing).toEqual(['BATON_TEST_CLOCK_FILE']);
+    expect(CONFIG_VARIABLES).toContain('METRICS_TOKEN');
   });
 });

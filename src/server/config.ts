@@ -161,6 +161,9 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(10),
 });
 
+/** Every environment variable loadConfig reads (README's settings table lists each). */
+export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as readonly string[];
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   isProduction: boolean;
