@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
@@ -41,6 +42,7 @@ const roundTime = (round: number) => new Date(boundaryOf(round).getTime() + HOUR
  * reads readiness failing before the listener closes.
  */
 const DELAY_SECONDS = 6;
+const METRICS_TOKEN = 'graceful-shutdown-metrics-token';
 /** PostgreSQL's DBState in pg_control: 1 is "shut down" (cleanly), 6 "in production". */
 const DB_SHUTDOWNED = 1;
 
@@ -104,6 +106,7 @@ test(
       OUTBOX_INTERVAL_SECONDS: '3600',
       SHUTDOWN_DELAY_SECONDS: String(DELAY_SECONDS),
       SHUTDOWN_TIMEOUT_SECONDS: String(DELAY_SECONDS + 10),
+      METRICS_TOKEN: METRICS_TOKEN,
     };
     const proc = await startBaton({ name: 'first', env });
     const admin = await signIn(proc.url, ADMIN);
@@ -179,6 +182,25 @@ test(
     // The engine's round: every daily rotation is due for its automatic transfer.
     await clock.set(roundTime(0));
     await sleep(300);
+
+    // The live server's metrics, under this load, pass promtool and count what it did.
+    const scraped = await fetch(`${proc.url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(scraped.status).toBe(200);
+    const metrics = await scraped.text();
+    const promtool = spawnSync('promtool', ['check', 'metrics'], {
+      input: metrics,
+      encoding: 'utf8',
+    });
+    expect(promtool.error).toBeUndefined();
+    expect(`${promtool.stdout}${promtool.stderr}`).toBe('');
+    expect(promtool.status).toBe(0);
+    expect(metrics).toMatch(
+      /^baton_http_requests_total\{method="POST",route="\/api\/rotations\/:id\/handoff",status="200"\} [1-9]/m,
+    );
+    expect(metrics).toMatch(/^baton_engine_ticks_total\{outcome="ok"\} [1-9]/m);
+    expect(metrics).toMatch(/^baton_live_streams_open 1$/m);
 
     const signalled = performance.now();
     proc.child.kill('SIGTERM');
