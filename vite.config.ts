@@ -2,11 +2,14 @@ import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import packageJson from './package.json' with { type: 'json' };
 
 const apiServer = 'http://localhost:3000';
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],
+  // The version the footer shows (decision 225), package.json's, as the server's.
+  define: { __BATON_VERSION__: JSON.stringify(packageJson.version) },
   resolve: {
     alias: {
       '@': fileURLToPath(new URL('./src/client', import.meta.url)),

@@ -1,8 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import packageJson from './package.json' with { type: 'json' };
 
 export default defineConfig({
+  // As vite.config.ts: client code that shows the version runs in tests too.
+  define: { __BATON_VERSION__: JSON.stringify(packageJson.version) },
   resolve: {
     alias: {
       '@': path.resolve(import.meta.dirname, 'src/client'),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app';
 import { buildApp, redactUrl } from './app';
+import { BATON_VERSION } from './version';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -86,11 +87,14 @@ describe('cross-site requests', () => {
 });
 
 describe('health and the single-page app', () => {
-  test('healthz and readyz', async () => {
-    expect((await t.app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' });
+  test('healthz, /api/health and readyz, each naming the version', async () => {
+    const alive = { status: 'ok', version: BATON_VERSION };
+    expect((await t.app.inject({ url: '/healthz' })).json()).toEqual(alive);
+    expect((await t.app.inject({ url: '/api/health' })).json()).toEqual(alive);
+    expect(BATON_VERSION).toMatch(/^\d+\.\d+\.\d+/);
     const ready = await t.app.inject({ url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json().status).toBe('ready');
+    expect(ready.json()).toMatchObject({ status: 'ready', version: BATON_VERSION });
   });
 
   test('readyz answers 503 when the database is gone', async () => {

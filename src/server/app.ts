@@ -27,6 +27,7 @@ import {
 } from './http/database-unavailable';
 import { serializeLoggedError } from './http/error-log';
 import { AppError, inputError, unauthenticated } from './http/errors';
+import { Lifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from './http/lifecycle';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
@@ -56,6 +57,8 @@ import { integrationRoutes } from './modules/integrations/integration-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { LiveHub } from './modules/live/live-hub';
 import { liveRoutes } from './modules/live/live-routes';
+import { Metrics } from './modules/metrics/metrics';
+import { metricsRoutes, recordRequests } from './modules/metrics/metrics-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
@@ -72,12 +75,17 @@ import { smsReplyRoutes } from './modules/sms-replies/sms-reply-routes';
 import { timeOffRoutes } from './modules/time-off/time-off-routes';
 import { toUser } from './modules/users/user-repository';
 import { userRoutes } from './modules/users/user-routes';
+import { BATON_VERSION } from './version';
 
 declare module 'fastify' {
   interface FastifyInstance {
     routeList: { method: string; url: string }[];
     /** this process's open live-update streams (decision 220) */
     liveHub: LiveHub;
+    /** this process's metrics (decision 225) */
+    metrics: Metrics;
+    /** the graceful shutdown's state (decision 225) */
+    lifecycle: Lifecycle;
   }
 }
 
@@ -94,8 +102,15 @@ export function redactUrl(url: string): string {
 }
 
 /** buildApp returns the Fastify app, ready for `inject` in tests or `listen` in main.ts. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
+  const deps: AppDeps = {
+    ...given,
+    metrics: given.metrics ?? new Metrics({ version: BATON_VERSION }),
+    lifecycle: given.lifecycle ?? new Lifecycle(),
+  };
   const { config, database, cipher, clock } = deps;
+  const metrics = deps.metrics as Metrics;
+  const lifecycle = deps.lifecycle as Lifecycle;
   const headers = securityHeaders(helmetOptions(config));
   const app = Fastify({
     logger:
@@ -129,7 +144,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       typeof config.trustProxy === 'number'
         ? (_address: string, hop: number) => hop < (config.trustProxy as number)
         : config.trustProxy,
+    // During shutdown the app answers new requests itself, in its error shape (decision 225).
+    return503OnClosing: false,
   });
+  app.decorate('metrics', metrics);
+  app.decorate('lifecycle', lifecycle);
+  // First, so that every route and the not-found answers are counted.
+  recordRequests(app, metrics);
 
   // Routes declare their input as the shared zod schemas (decision 190).
   app.setValidatorCompiler(inputValidator);
@@ -157,6 +178,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', (_req, reply, done) => {
     reply.headers(headers);
     done();
+  });
+  // A graceful shutdown refuses what arrives once it has begun; what is in flight finishes.
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!lifecycle.refusing) return;
+    return reply
+      .code(503)
+      .header('Connection', 'close')
+      .header('Retry-After', String(SHUTDOWN_RETRY_AFTER_SECONDS))
+      .send({ message: SHUTTING_DOWN, code: 'SERVICE_UNAVAILABLE' });
   });
   await app.register(fastifyRateLimit, {
     global: false,
@@ -338,9 +368,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const liveHub = new LiveHub({ database, clock, log: app.log });
   app.decorate('liveHub', liveHub);
   app.addHook('preClose', async () => {
-    await liveHub.close();
+    await liveHub.close({ retryHint: true });
   });
   await app.register(liveRoutes, { ...deps, hub: liveHub });
+  await app.register(metricsRoutes, { ...deps, metrics, openStreams: () => liveHub.size });
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

@@ -14,6 +14,7 @@ import { insertUser } from './db/factories';
 import { handoffs, rotations, users } from './db/schema';
 import { toUser } from './modules/users/user-repository';
 import { secretsPath } from './secrets';
+import { BATON_VERSION } from './version';
 
 const dirs: string[] = [];
 async function freshDataDir() {
@@ -112,6 +113,9 @@ describe('the start-up banner', () => {
       notes: { demo: false, seeded: false, generatedPassword: false },
     } as unknown as Runtime;
     const banner = bannerLines(runtime, 'http://localhost:3000');
+    expect(banner[0]).toBe(
+      `Baton is running at http://localhost:3000 (version ${BATON_VERSION}, database: PGlite ./data)`,
+    );
     expect(banner).toContain('Local sign-in is on (LOCAL_LOGIN_PASSWORD).');
     expect(banner).toContain(`  Note: ${LOCAL_SIGN_IN_NOTE}`);
     expect(banner.join('\n')).not.toContain(config.localLoginPassword);

@@ -16,6 +16,7 @@ import {
 } from './modules/users/user-repository';
 import { loadOrCreateDemoSecrets } from './secrets';
 import { demoAccounts, seedDemoData } from './seed/demo-seed';
+import { BATON_VERSION } from './version';
 
 export interface Runtime {
   config: Config;
@@ -162,7 +163,9 @@ export function unsupportedNodeNote(version: string): string | null {
  */
 export function bannerLines(runtime: Runtime, url: string): string[] {
   const { config, notes } = runtime;
-  const lines = [`Baton is running at ${url} (database: ${runtime.database.location})`];
+  const lines = [
+    `Baton is running at ${url} (version ${BATON_VERSION}, database: ${runtime.database.location})`,
+  ];
   if (config.localLoginPassword && (notes.demo || config.demo)) {
     lines.push('', 'Demo mode: sign in with any demo account and the local password below.');
     lines.push(

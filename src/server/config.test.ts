@@ -1,5 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, isDemoMode, LOCAL_PASSWORD_IN_PRODUCTION, loadConfig } from './config';
+import {
+  CONFIG_VARIABLES,
+  ConfigError,
+  isDemoMode,
+  LOCAL_PASSWORD_IN_PRODUCTION,
+  loadConfig,
+} from './config';
 
 const key = Buffer.alloc(32, 1).toString('base64');
 
@@ -156,5 +163,53 @@ describe('loadConfig', () => {
     ]) {
       expect(() => loadConfig(env)).toThrow(/SLACK_(API_URL|BOT_TOKEN)/);
     }
+  });
+
+  test('metrics: /metrics is off by default; a token of 16 characters or more, or public, turns it on', () => {
+    expect(loadConfig({}).metrics).toEqual({ public: false });
+    expect(loadConfig({ METRICS_TOKEN: ' 0123456789abcdef0123 ' }).metrics).toEqual({
+      token: '0123456789abcdef0123',
+      public: false,
+    });
+    expect(loadConfig({ METRICS_PUBLIC: '1' }).metrics).toEqual({ public: true });
+    expect(loadConfig({ METRICS_PUBLIC: '0', METRICS_TOKEN: '' }).metrics).toEqual({
+      public: false,
+    });
+    for (const [env, message] of [
+      [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN: must be at least 16 characters/],
+      [{ METRICS_TOKEN: 'has spaces in the middle' }, /METRICS_TOKEN: must be printable ASCII/],
+      [{ METRICS_PUBLIC: 'yes' }, /METRICS_PUBLIC:/],
+      [
+        { METRICS_PUBLIC: '1', METRICS_TOKEN: '0123456789abcdef' },
+        /METRICS_PUBLIC: cannot be 1 with METRICS_TOKEN set/,
+      ],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(message);
+    }
+  });
+
+  test('shutdown: no delay and a 10 s limit by default; the limit must outlast the delay', () => {
+    expect(loadConfig({}).shutdown).toEqual({ delayMs: 0, timeoutMs: 10_000 });
+    expect(
+      loadConfig({ SHUTDOWN_DELAY_SECONDS: '5', SHUTDOWN_TIMEOUT_SECONDS: '30' }).shutdown,
+    ).toEqual({ delayMs: 5_000, timeoutMs: 30_000 });
+    expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '-1' })).toThrow(/SHUTDOWN_DELAY_SECONDS:/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow(
+      /SHUTDOWN_TIMEOUT_SECONDS:/,
+    );
+    expect(() => loadConfig({ SHUTDOWN_DELAY_SECONDS: '10' })).toThrow(
+      /SHUTDOWN_TIMEOUT_SECONDS: must be greater than SHUTDOWN_DELAY_SECONDS/,
+    );
+  });
+
+  test("every setting is in the README's configuration table (the test clock is for tests only)", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = readme.split('\n').filter((line) => line.startsWith('| `'));
+    const listed = new Set(
+      table.flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])),
+    );
+    const missing = CONFIG_VARIABLES.filter((name) => !listed.has(name));
+    expect(missing).toEqual(['BATON_TEST_CLOCK_FILE']);
+    expect(CONFIG_VARIABLES).toContain('METRICS_TOKEN');
   });
 });

@@ -147,7 +147,24 @@ const EnvSchema = z.object({
   ),
   /** Slack's Web API (tests point it at a loopback server) */
   SLACK_API_URL: z.url('must be a URL').default('https://slack.com/api'),
+  /** issue 20: GET /metrics answers to this bearer token (decision 225) */
+  METRICS_TOKEN: optionalString.pipe(
+    z
+      .string()
+      .min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 32`)')
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .optional(),
+  ),
+  /** `1`: GET /metrics answers anyone (a private network, or a proxy that guards it) */
+  METRICS_PUBLIC: boolFlag,
+  /** on SIGTERM, readiness fails this long before the server stops taking requests */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  /** a shutdown that has not finished after this long exits at once, with status 1 */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(10),
 });
+
+/** Every environment variable loadConfig reads (README's settings table lists each). */
+export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape) as readonly string[];
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -212,6 +229,13 @@ export interface Config {
    * signing secret; the bot token reads who clicked (users.info) at `apiUrl`
    */
   slack: { signingSecret?: string; botToken?: string; apiUrl: string };
+  /**
+   * who may read GET /metrics (decision 225): the holder of `token`, or anyone when `public`;
+   * neither: the route answers 404
+   */
+  metrics: { token?: string; public: boolean };
+  /** the graceful shutdown's timings (decision 225) */
+  shutdown: { delayMs: number; timeoutMs: number };
 }
 
 /** What SLACK_API_URL must be (the start-up message and the tests use it). */
@@ -296,6 +320,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  SLACK_BOT_TOKEN: is required with SLACK_SIGNING_SECRET (Baton reads who clicked with users.info)',
     );
   }
+  if (e.METRICS_TOKEN && e.METRICS_PUBLIC) {
+    throw new ConfigError(
+      'Invalid configuration:\n  METRICS_PUBLIC: cannot be 1 with METRICS_TOKEN set; choose one',
+    );
+  }
+  if (e.SHUTDOWN_TIMEOUT_SECONDS <= e.SHUTDOWN_DELAY_SECONDS) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SHUTDOWN_TIMEOUT_SECONDS: must be greater than SHUTDOWN_DELAY_SECONDS',
+    );
+  }
   if (e.HANDOFF_AUTO_TRANSFER_MINUTES <= e.HANDOFF_ESCALATE_MINUTES) {
     throw new ConfigError(
       'Invalid configuration:\n  HANDOFF_AUTO_TRANSFER_MINUTES: must be greater than HANDOFF_ESCALATE_MINUTES',
@@ -345,6 +379,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       signingSecret: e.SLACK_SIGNING_SECRET,
       botToken: e.SLACK_BOT_TOKEN,
       apiUrl: e.SLACK_API_URL.replace(/\/$/, ''),
+    },
+    metrics: { token: e.METRICS_TOKEN, public: e.METRICS_PUBLIC === true },
+    shutdown: {
+      delayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
+      timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     },
     debugDetails: !isProduction || e.DEBUG_DETAILS === true,
     engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,

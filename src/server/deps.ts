@@ -3,7 +3,9 @@ import type { Config } from './config';
 import type { FieldCipher } from './crypto/field-crypto';
 import type { Database } from './db/client';
 import type { EngineStatus } from './engine/engine-loop';
+import type { Lifecycle } from './http/lifecycle';
 import type { RotationsRead } from './modules/debug/debug-repository';
+import type { Metrics } from './modules/metrics/metrics';
 
 /**
  * AppDeps is everything the app is wired from; tests pass fakes (a manual clock) here. It lives
@@ -22,6 +24,10 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
   engineStatus?: () => EngineStatus;
+  /** this process's metrics (absent: the app makes its own); main.ts shares it with the workers */
+  metrics?: Metrics;
+  /** the graceful shutdown's state (absent: the app makes its own) */
+  lifecycle?: Lifecycle;
   /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
   rotationsStorageRead?: RotationsRead;
 }

@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
@@ -5,17 +6,30 @@ import { bannerLines, startRuntime, unsupportedNodeNote } from './bootstrap';
 import { ConfigError, isDemoMode } from './config';
 import { DataDirLockedError } from './db/client';
 import { startEngine } from './engine/run-tick';
+import { loadEnvFile } from './env-file';
+import { Lifecycle } from './http/lifecycle';
 import { type AlertEmailServer, startAlertEmailServer } from './modules/alerts/alert-email';
 import { createChatChannel } from './modules/destinations/chat-channel';
 import { tellFailingOwners } from './modules/destinations/destination-failures';
+import { Metrics } from './modules/metrics/metrics';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { startOutboxWorker } from './modules/notifications/outbox';
+import { shutDown } from './shutdown';
+import { BATON_VERSION } from './version';
 
-/** main starts Baton: configuration, database, HTTP; it shuts down gracefully on SIGINT/SIGTERM. */
+/**
+ * main starts Baton: configuration (the environment, then a `.env` file in the working directory
+ * for what the environment does not set), database, HTTP; it shuts down gracefully on SIGINT or
+ * SIGTERM, and at once on a second one (decision 225).
+ */
 async function main() {
   const oldNode = unsupportedNodeNote(process.versions.node);
   if (oldNode) process.stderr.write(`${oldNode}\n`);
+  const envFile = loadEnvFile();
   const runtime = await startRuntime();
+  // One registry for the process: the engine and the outbox record into what /metrics serves.
+  const metrics = new Metrics({ version: BATON_VERSION });
+  const lifecycle = new Lifecycle();
   const here = path.dirname(fileURLToPath(import.meta.url));
   // dist/server/main.js serves dist/client; src/server/main.ts (dev) serves dist/client too.
   const clientDir = path.resolve(
@@ -24,9 +38,19 @@ async function main() {
   );
   // The engine starts first, so readiness can report on it from the first request.
   let log: ((err: unknown) => void) | undefined;
-  const engine = startEngine(runtime, { onError: (err) => log?.(err) });
-  const app = await buildApp({ ...runtime, clientDir, engineStatus: () => engine.status() });
+  const engine = startEngine(runtime, {
+    onError: (err) => log?.(err),
+    onTick: metrics.recordEngineTick,
+  });
+  const app = await buildApp({
+    ...runtime,
+    clientDir,
+    engineStatus: () => engine.status(),
+    metrics,
+    lifecycle,
+  });
   log = (err) => app.log.error({ err }, 'engine tick failed');
+  if (envFile) app.log.info({ file: envFile }, 'settings read from .env as well');
   const { config } = runtime;
   // Outside demo mode a missing channel means notifications that cannot go out (decision 163);
   // in demo mode they are kept in the demo inbox (decision 186), which the banner names.
@@ -51,28 +75,47 @@ async function main() {
     },
     intervalMs: config.outboxIntervalMs,
     onError: (err) => app.log.error({ err }, 'outbox delivery failed'),
+    onOutcome: metrics.recordDelivery,
   });
 
   let alertEmail: AlertEmailServer | undefined;
   let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
+  const shutdown = (signal: 'SIGINT' | 'SIGTERM') => {
+    if (closing) {
+      // A second signal: whoever sent it will not wait (decision 225).
+      app.log.warn({ signal }, 'second signal: exiting at once');
+      process.exit(128 + constants.signals[signal]);
+    }
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      app.log.error({ signal }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, config.shutdown.timeoutMs);
     force.unref();
-    try {
-      await alertEmail?.close();
-      await app.close();
-      await engine.stop();
-      await outbox.stop();
-      await runtime.database.close();
-    } finally {
-      process.exit(0);
-    }
+    shutDown({
+      lifecycle,
+      delayMs: config.shutdown.delayMs,
+      stopAlertEmail: async () => {
+        await alertEmail?.close();
+      },
+      closeHttp: () => app.close(),
+      stopEngine: () => engine.stop(),
+      stopOutbox: () => outbox.stop(),
+      closeDatabase: () => runtime.database.close(),
+    }).then(
+      () => {
+        app.log.info('shut down cleanly');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        app.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -81,7 +124,11 @@ async function main() {
   process.stdout.write(`\n${bannerLines(runtime, url).join('\n')}\n\n`);
   // Alert email (issue 17, decision 212) listens only when INBOUND_SMTP_PORT is set.
   if (config.inboundSmtp) {
-    alertEmail = await startAlertEmailServer(runtime, { ...config.inboundSmtp, log: app.log });
+    alertEmail = await startAlertEmailServer(runtime, {
+      ...config.inboundSmtp,
+      log: app.log,
+      metrics,
+    });
     app.log.info(
       { port: alertEmail.port, host: config.inboundSmtp.host },
       `alert email: listening for SMTP on port ${alertEmail.port}`,

@@ -3,6 +3,7 @@ import { type RouteAccess, SIGNED_IN } from './types';
 export const access: RouteAccess[] = [
   { method: 'GET', route: '/healthz', url: '/healthz', allowed: 'everyone' },
   { method: 'GET', route: '/readyz', url: '/readyz', allowed: 'everyone' },
+  { method: 'GET', route: '/api/health', url: '/api/health', allowed: 'everyone' },
   { method: 'GET', route: '/api/auth/options', url: '/api/auth/options', allowed: 'everyone' },
   { method: 'GET', route: '/api/auth/user', url: '/api/auth/user', allowed: SIGNED_IN },
   {

@@ -127,10 +127,12 @@ test('the protected layout: where a signed-in user is sent, the footer, the spin
     await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
   }
 
-  // Footer: the copyright year and the automation studio credit.
+  // Footer: the copyright year, the version the server names (decision 225) and the studio credit.
   const footer = page.getByRole('contentinfo');
   const year = await page.evaluate(() => new Date().getFullYear());
   await expect(footer).toContainText(`© ${year} Baton`);
+  const { version } = (await (await page.request.get('/api/health')).json()) as { version: string };
+  await expect(footer).toContainText(`version ${version}`);
   await expect(footer.getByText('Built by Relay Automation Studio', { exact: true })).toBeVisible();
 
   // While GET /api/auth/user is held, a protected page shows the spinner with 'Loading...' and

@@ -282,6 +282,7 @@ const opsgenieIdentifier: Gen = () =>
 export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /healthz': {},
   'GET /readyz': {},
+  'GET /api/health': {},
   'GET /api/help/timings': {},
   'GET /api/help/links': {},
   // Sign-in

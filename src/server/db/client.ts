@@ -42,6 +42,19 @@ export interface Database {
    * it was down is lost). The answer unsubscribes.
    */
   listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
+  /**
+   * poolStats: PostgreSQL only, the connection pool now (node-postgres' counts), for the
+   * metrics (decision 225). PGlite has one connection in process and no pool.
+   */
+  poolStats?: () => PoolStats;
+}
+
+/** A connection pool's use: connections open, idle among them, callers waiting, the most allowed. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface ListenHandlers {
@@ -264,6 +277,12 @@ export function openPostgres(url: string, options: OpenOptions & { max?: number 
     db,
     engine: 'postgres',
     location: describePostgresUrl(url),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max,
+    }),
     ping: async () => {
       await pool.query('select 1');
     },

@@ -9,6 +9,18 @@ export interface EngineStatus {
   running: boolean;
 }
 
+/** EngineTick is what the loop reports of each tick (the metrics, decision 225). */
+export interface EngineTick {
+  /** how long the tick ran, in milliseconds (monotonic time, not the engine's clock) */
+  durationMs: number;
+  /**
+   * how much later than its cadence it began: after the previous tick's start plus the interval
+   * (a long previous tick, or a busy process, makes it late); 0 for the first
+   */
+  lagMs: number;
+  ok: boolean;
+}
+
 export interface EngineLoop {
   status(): EngineStatus;
   /** runs one tick now (tests, and the first tick at start) */
@@ -32,6 +44,8 @@ export function startEngineLoop(options: {
   intervalMs: number;
   tick: (now: Date) => Promise<void>;
   onError?: (err: unknown) => void;
+  /** told of every tick when it ends */
+  onTick?: (tick: EngineTick) => void;
   /** false: do not schedule ticks (tests call runOnce) */
   autoStart?: boolean;
 }): EngineLoop {
@@ -43,17 +57,25 @@ export function startEngineLoop(options: {
   };
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
+  let previousStart: number | null = null;
 
   const runOnce = () => {
     current = current.then(async () => {
+      const started = performance.now();
+      const lagMs =
+        previousStart === null ? 0 : Math.max(0, started - previousStart - options.intervalMs);
+      previousStart = started;
+      let ok = true;
       try {
         await options.tick(options.clock.now());
         state.lastTickAt = options.clock.now();
         state.lastError = null;
       } catch (err) {
+        ok = false;
         state.lastError = err instanceof Error ? err.message : String(err);
         options.onError?.(err);
       }
+      options.onTick?.({ durationMs: performance.now() - started, lagMs, ok });
     });
     return current;
   };

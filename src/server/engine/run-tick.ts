@@ -1,4 +1,4 @@
-import { type EngineLoop, startEngineLoop } from './engine-loop';
+import { type EngineLoop, type EngineTick, startEngineLoop } from './engine-loop';
 import type { EngineDeps, EngineTask } from './engine-task';
 import { ENGINE_TASKS } from './tasks';
 
@@ -37,13 +37,18 @@ export async function runEngineTick(
 /** startEngine starts the time-driven loop over ENGINE_TASKS (every ENGINE_INTERVAL_SECONDS). */
 export function startEngine(
   deps: EngineDeps,
-  options: { onError?: (err: unknown) => void; autoStart?: boolean } = {},
+  options: {
+    onError?: (err: unknown) => void;
+    onTick?: (tick: EngineTick) => void;
+    autoStart?: boolean;
+  } = {},
 ): EngineLoop {
   return startEngineLoop({
     clock: deps.clock,
     intervalMs: deps.config.engineIntervalMs,
     tick: (now) => runEngineTick(deps, now),
     onError: options.onError,
+    onTick: options.onTick,
     autoStart: options.autoStart,
   });
 }

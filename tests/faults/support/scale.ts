@@ -100,6 +100,17 @@ export const scale = {
     /** the kill lands this long after the writers start, uniformly at random */
     killAfterMs: { min: 100, max: 3_000 },
   },
+  /** SIGTERM under load (tests/faults/graceful-shutdown.test.ts, decision 225) */
+  gracefulShutdown: {
+    /** clients passing batons, each on a rotation of its own, while the shutdown begins */
+    passClients: ci ? 4 : 12,
+    /** rotations the engine hands off in one round, so that a tick is long enough to catch */
+    engineRotations: ci ? 120 : 240,
+    /** on PGlite, where the round shares the one connection with the passes */
+    pgliteEngineRotations: ci ? 30 : 60,
+    /** attempts on PostgreSQL to send SIGTERM while a round is half done */
+    tickAttempts: ci ? 4 : 10,
+  },
 } as const;
 
 /**

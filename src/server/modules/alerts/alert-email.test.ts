@@ -325,3 +325,28 @@ test.each([
 ])('keyOfRecipient(%s) is %j', (address, key) => {
   expect(keyOfRecipient(address)).toBe(key);
 });
+
+test('the metrics count stored alerts and refused messages of the email source (decision 225)', async () => {
+  const counted = await startAlertEmailServer(deps, {
+    port: 0,
+    host: '127.0.0.1',
+    log,
+    metrics: t.app.metrics,
+  });
+  try {
+    const { key } = await newIntegration();
+    await send({ to: `${key}@alerts.example.com`, subject: 'Counted', text: 'x' }, counted.port);
+    const refused = await refusal(
+      send(
+        { to: `${generateIntegrationKey()}@alerts.example.com`, subject: 'x', text: 'y' },
+        counted.port,
+      ),
+    );
+    expect(refused.code).toBe(550);
+    const text = await t.app.metrics.registry.metrics();
+    expect(text).toContain('baton_alerts_received_total{source="email"} 1\n');
+    expect(text).toContain('baton_alerts_refused_total{source="email",status="550"} 1\n');
+  } finally {
+    await counted.close();
+  }
+});

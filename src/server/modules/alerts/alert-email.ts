@@ -13,6 +13,7 @@ import {
   type IntegrationRow,
   normalizeOptionsOf,
 } from '../integrations/integration-keys';
+import type { Metrics } from '../metrics/metrics';
 import { type IntakeDeps, receiveAlerts } from './alert-intake';
 
 /**
@@ -40,6 +41,8 @@ export interface AlertEmailOptions {
   log?: AlertEmailLog;
   /** the name Baton gives itself in the greeting (default: the machine's host name) */
   name?: string;
+  /** counts alerts stored and messages refused (decision 225) */
+  metrics?: Pick<Metrics, 'alertsStored' | 'alertRefused'>;
 }
 
 export interface AlertEmailServer {
@@ -158,6 +161,7 @@ export async function startAlertEmailServer(
           events: [event],
           payload,
         });
+        options.metrics?.alertsStored('email', 1);
         if (receipt && receipt.incidentId !== null) incidents.push(receipt.incidentId);
       } catch (err) {
         // The sender retries the whole message: what was stored before is then a repeat.
@@ -185,7 +189,7 @@ export async function startAlertEmailServer(
     onRcptTo(address, _session, callback) {
       checkRecipient(address).then(
         () => callback(),
-        (err: unknown) => callback(asReply(err)),
+        (err: unknown) => callback(counted(asReply(err))),
       );
     },
     onData(stream: SMTPServerDataStream, session, callback) {
@@ -206,16 +210,22 @@ export async function startAlertEmailServer(
       });
       stream.on('end', () => {
         if (stream.sizeExceeded) {
-          answer(new SmtpReply(552, INTEGRATION_MESSAGES.tooLarge));
+          answer(counted(new SmtpReply(552, INTEGRATION_MESSAGES.tooLarge)));
           return;
         }
         receive(Buffer.concat(chunks), session).then(
           (message) => answer(null, message),
-          (err: unknown) => answer(asReply(err)),
+          (err: unknown) => answer(counted(asReply(err))),
         );
       });
     },
   });
+
+  /** counted: a refusal for good (5xx) counts as a refused alert; 451 (try later) does not. */
+  function counted(reply: SmtpReply): SmtpReply {
+    if (reply.responseCode >= 500) options.metrics?.alertRefused('email', reply.responseCode);
+    return reply;
+  }
 
   function asReply(err: unknown): SmtpReply {
     if (err instanceof SmtpReply) return err;

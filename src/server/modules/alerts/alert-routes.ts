@@ -193,6 +193,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
             : undefined;
     // Anything else is the app's own failure: its handler logs it and answers 5xx.
     if (!refusal) throw thrown;
+    deps.metrics?.alertRefused(wireOf(req), refusal.status);
     return answerRefusal(req, reply, refusal);
   });
 
@@ -259,9 +260,15 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     const probe = repeatProbeOf(admitted.integration, inbound, deps.clock.now());
     if (probe) {
       const hit = await repeats.load(probe);
-      if (hit) return [repeatReceipt(inbound, hit)];
+      if (hit) {
+        deps.metrics?.alertsStored(format, 1);
+        return [repeatReceipt(inbound, hit)];
+      }
       const folded = await folds.load(foldProbeOf(probe, inbound));
-      if (folded) return [foldReceipt(inbound, folded)];
+      if (folded) {
+        deps.metrics?.alertsStored(format, 1);
+        return [foldReceipt(inbound, folded)];
+      }
     }
     const checkedAsWritten = events.every((e) => e.action === 'trigger');
     const integration =
@@ -273,6 +280,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       const receipts = await receiveAlerts(deps, integration, inbound, {
         repeatProbed: probe !== undefined,
       });
+      deps.metrics?.alertsStored(format, receipts.length);
       // The intake recorded the key's use: the remembered row says so, or each request would.
       if (touchDue(integration, now)) recent.used(integration.keyHash, now);
       return receipts;
@@ -531,9 +539,12 @@ function codeOf(status: number): ErrorCode {
   return ErrorCodes.BAD_REQUEST;
 }
 
+/** wireOf: the format of the route a request came to (generic when none matched). */
+const wireOf = (req: FastifyRequest): Wire => WIRE_OF_PATH[req.routeOptions.url ?? ''] ?? 'generic';
+
 /** answerRefusal answers a refusal in the shape the route's senders read. */
 function answerRefusal(req: FastifyRequest, reply: FastifyReply, refusal: AlertRefusal) {
-  const wire = WIRE_OF_PATH[req.routeOptions.url ?? ''] ?? 'generic';
+  const wire = wireOf(req);
   reply.code(refusal.status);
   if (refusal.retryAfter !== undefined) reply.header('Retry-After', String(refusal.retryAfter));
   const { issues, message, code } = refusal;

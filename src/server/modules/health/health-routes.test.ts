@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { buildApp } from '../../app';
 import type { Config } from '../../config';
+import { SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from '../../http/lifecycle';
 import { channelSetupWarning } from '../notifications/channels';
+import { SHUTDOWN_NOT_READY } from './health-routes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -77,5 +79,28 @@ describe('readiness and notification channels (decision 163)', () => {
     expect(channelSetupWarning({ ...none, sms: twilio })).toMatch(
       /^Email is not configured on this server \(SMTP_URL\)\. Notifications go by SMS only/,
     );
+  });
+});
+
+describe('a graceful shutdown (decision 225)', () => {
+  test('draining: /readyz answers 503 while other requests are served; refusing: all 503', async () => {
+    const app = await buildApp({ ...t, logger: false });
+    try {
+      app.lifecycle.draining = true;
+      const ready = await app.inject({ url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({ message: SHUTDOWN_NOT_READY, code: 'SERVICE_UNAVAILABLE' });
+      expect((await app.inject({ url: '/api/health' })).statusCode).toBe(200);
+      app.lifecycle.refusing = true;
+      for (const url of ['/api/health', '/api/rotations', '/healthz']) {
+        const res = await app.inject({ url });
+        expect(res.statusCode, url).toBe(503);
+        expect(res.headers.connection).toBe('close');
+        expect(res.headers['retry-after']).toBe(String(SHUTDOWN_RETRY_AFTER_SECONDS));
+        expect(res.json()).toEqual({ message: SHUTTING_DOWN, code: 'SERVICE_UNAVAILABLE' });
+      }
+    } finally {
+      await app.close();
+    }
   });
 });

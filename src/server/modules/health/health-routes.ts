@@ -3,12 +3,19 @@ import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { type EngineStatus, engineIsStale } from '../../engine/engine-loop';
+import type { Lifecycle } from '../../http/lifecycle';
+import { BATON_VERSION } from '../../version';
 import { channelSetup, NO_CHANNEL_MESSAGE } from '../notifications/channels';
 
+/** What /readyz says once a graceful shutdown has begun (decision 225). */
+export const SHUTDOWN_NOT_READY = 'Baton is shutting down';
+
 /**
- * Liveness (process up) and readiness: the database is reachable, when the engine runs in this
- * process it has ticked within the last few intervals, and in production some notification
- * channel is configured (decision 163: a server that cannot deliver a page is not ready).
+ * Liveness (process up; `/healthz`, and `/api/health` for clients of the API) and readiness: not
+ * shutting down, the database is reachable, when the engine runs in this process it has ticked
+ * within the last few intervals, and in production some notification channel is configured
+ * (decision 163: a server that cannot deliver a page is not ready). Each answer names the
+ * version (decision 225).
  */
 export async function healthRoutes(
   app: FastifyInstance,
@@ -17,10 +24,16 @@ export async function healthRoutes(
     database: Database;
     clock: Clock;
     engineStatus?: () => EngineStatus;
+    lifecycle?: Lifecycle;
   },
 ) {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+  const alive = async () => ({ status: 'ok', version: BATON_VERSION });
+  app.get('/healthz', alive);
+  app.get('/api/health', alive);
   app.get('/readyz', async (_req, reply) => {
+    if (opts.lifecycle?.draining) {
+      return reply.code(503).send({ message: SHUTDOWN_NOT_READY, code: 'SERVICE_UNAVAILABLE' });
+    }
     try {
       await opts.database.ping();
     } catch {
@@ -47,6 +60,7 @@ export async function healthRoutes(
     }
     return {
       status: 'ready',
+      version: BATON_VERSION,
       database: opts.database.engine,
       ...(engine ? { engine: { lastTickAt: engine.lastTickAt?.toISOString() ?? null } } : {}),
     };

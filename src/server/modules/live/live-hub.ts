@@ -18,6 +18,11 @@ export const REPLAY_MARGIN_MS = 30_000;
 export const REPLAY_LIMIT = 500;
 /** how often every open stream's session is checked for expiry */
 export const SESSION_CHECK_MS = 60_000;
+/**
+ * On shutdown each stream is told to reconnect after 2 to 7 seconds (an SSE `retry:` field,
+ * decision 225): spread out, so the browsers of a restarting instance do not all come at once.
+ */
+export const SHUTDOWN_RETRY_MS = { min: 2_000, spread: 5_000 };
 /** a stream whose reader lags this far behind is closed (it reconnects and replays) */
 const MAX_BUFFERED_BYTES = 512 * 1024;
 
@@ -259,12 +264,22 @@ export class LiveHub {
     }
   }
 
-  /** close ends every stream and stops listening; the app's close waits for it. */
-  async close(): Promise<void> {
+  /**
+   * close ends every stream and stops listening; the app's close waits for it. With `retryHint`
+   * (a shutdown) each stream is first told when to reconnect; its browser then replays from its
+   * last id, on this instance once it is back or on another.
+   */
+  async close(options: { retryHint?: boolean } = {}): Promise<void> {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
-    for (const stream of [...this.streams]) this.drop(stream);
+    for (const stream of [...this.streams]) {
+      if (options.retryHint) {
+        const retry = SHUTDOWN_RETRY_MS.min + Math.floor(Math.random() * SHUTDOWN_RETRY_MS.spread);
+        stream.sink.write(`retry: ${retry}\n\n`);
+      }
+      this.drop(stream);
+    }
     await this.listening?.catch(() => {});
     await this.unlisten?.();
     this.unlisten = null;

@@ -11,7 +11,7 @@ import { LIVE_HEARTBEAT_MS } from '../../../shared/contracts/live-events';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { hashToken } from '../sessions/session-service';
-import { LiveHub, REPLAY_LIMIT, REPLAY_MARGIN_MS } from './live-hub';
+import { LiveHub, REPLAY_LIMIT, REPLAY_MARGIN_MS, SHUTDOWN_RETRY_MS } from './live-hub';
 
 // The live stream over a real socket (app.inject does not stream), on PGlite, or on PostgreSQL
 // with TEST_DATABASE_URL (decision 220).
@@ -294,7 +294,7 @@ test('the engine’s change-log task keeps ten minutes and the newest event', as
   expect(parseEventStream(res.body).events.map((e) => e.event)).toEqual(['ready']);
 });
 
-test('closing the app ends open streams instead of waiting on them', async () => {
+test('closing the app ends open streams instead of waiting on them, each told when to reconnect', async () => {
   const extra = await createTestApp();
   await extra.app.listen({ port: 0, host: '127.0.0.1' });
   const address = extra.app.server.address();
@@ -304,6 +304,12 @@ test('closing the app ends open streams instead of waiting on them', async () =>
   await stream.waitFor((e) => e.event === 'ready');
   await expect(within(extra.close(), 5_000)).resolves.toBe('done');
   await expect(within(stream.ended, 1_000)).resolves.toBe('done');
+  // After the opening's `retry: 2000`, the shutdown's spread hint (decision 225).
+  const retries = [...stream.text().matchAll(/^retry: (\d+)$/gm)].map((m) => Number(m[1]));
+  expect(retries).toHaveLength(2);
+  expect(retries[0]).toBe(2_000);
+  expect(retries[1]).toBeGreaterThanOrEqual(SHUTDOWN_RETRY_MS.min);
+  expect(retries[1]).toBeLessThan(SHUTDOWN_RETRY_MS.min + SHUTDOWN_RETRY_MS.spread);
 });
 
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {

@@ -361,6 +361,8 @@ export interface DeliveryDeps {
   channels: Channels;
   clock: Clock;
   random?: () => number;
+  /** told of each notification's outcome as it is recorded (the metrics, decision 225) */
+  onOutcome?: (channel: OutboxChannel, outcome: keyof DeliveryReport) => void;
 }
 
 export interface DeliveryReport {
@@ -388,6 +390,7 @@ export async function deliverDue(
     rows.map(async (row) => {
       const outcome = await deliverOne(deps, row);
       report[outcome] += 1;
+      deps.onOutcome?.(row.channel as OutboxChannel, outcome);
     }),
   );
   return report;
