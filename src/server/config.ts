@@ -145,6 +145,8 @@ const EnvSchema = z.object({
   ),
   /** Slack's Web API (tests point it at a loopback server) */
   SLACK_API_URL: z.url('must be a URL').default('https://slack.com/api'),
+  /** issue 21: the companion service told who is signed in (decision 228); off when unset */
+  TOKEN_SYNC_URL: optionalString,
 });
 
 export interface Config {
@@ -209,11 +211,20 @@ export interface Config {
    * signing secret; the bot token reads who clicked (users.info) at `apiUrl`
    */
   slack: { signingSecret?: string; botToken?: string; apiUrl: string };
+  /**
+   * token sync (issue 21, decision 228): the URL that receives POST with a signed-in person's
+   * ID token and DELETE at sign-out; null: off
+   */
+  tokenSyncUrl: string | null;
 }
 
 /** What SLACK_API_URL must be (the start-up message and the tests use it). */
 export const SLACK_API_URL_RULE =
   'must be an https URL (plain http only to a loopback address, and never when NODE_ENV=production)';
+
+/** What TOKEN_SYNC_URL must be (the start-up message and the tests use it). */
+export const TOKEN_SYNC_URL_RULE =
+  'must be an absolute https URL (plain http only to a loopback address, and never when NODE_ENV=production)';
 
 /** isLoopbackHost tells whether a URL's host name is this machine (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(hostname: string): boolean {
@@ -288,6 +299,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ) {
     throw new ConfigError(`Invalid configuration:\n  SLACK_API_URL: ${SLACK_API_URL_RULE}`);
   }
+  if (e.TOKEN_SYNC_URL && !isAllowedTokenSyncUrl(e.TOKEN_SYNC_URL, isProduction)) {
+    throw new ConfigError(`Invalid configuration:\n  TOKEN_SYNC_URL: ${TOKEN_SYNC_URL_RULE}`);
+  }
   if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN) {
     throw new ConfigError(
       'Invalid configuration:\n  SLACK_BOT_TOKEN: is required with SLACK_SIGNING_SECRET (Baton reads who clicked with users.info)',
@@ -343,6 +357,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       botToken: e.SLACK_BOT_TOKEN,
       apiUrl: e.SLACK_API_URL.replace(/\/$/, ''),
     },
+    tokenSyncUrl: e.TOKEN_SYNC_URL ?? null,
     debugDetails: !isProduction || e.DEBUG_DETAILS === true,
     engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,
     handoffTimings: {
@@ -369,6 +384,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     helpLinks: { usersForumUrl: e.USERS_FORUM_URL, bugReportUrl: e.BUG_REPORT_URL },
     testClockFile: e.BATON_TEST_CLOCK_FILE ? path.resolve(e.BATON_TEST_CLOCK_FILE) : undefined,
   };
+}
+
+/**
+ * isAllowedTokenSyncUrl: the ID tokens it receives sign a person in, so only over TLS; plain http
+ * only to this machine, and only outside production (tests and a developer's companion).
+ */
+function isAllowedTokenSyncUrl(value: string, isProduction: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === 'https:') return true;
+  return !isProduction && url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
 /** isIdentityProviderConfigured tells whether Google / OpenID Connect sign-in is set up. */

@@ -10,6 +10,7 @@ import { createChatChannel } from './modules/destinations/chat-channel';
 import { tellFailingOwners } from './modules/destinations/destination-failures';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { startOutboxWorker } from './modules/notifications/outbox';
+import { createTokenSyncChannel } from './modules/token-sync/token-sync-channel';
 
 /** main starts Baton: configuration, database, HTTP; it shuts down gracefully on SIGINT/SIGTERM. */
 async function main() {
@@ -48,6 +49,17 @@ async function main() {
           await tellFailingOwners(runtime.database.db, runtime, now, destinationId);
         },
       }),
+      // Token sync (decision 228): only with TOKEN_SYNC_URL; the server sends, never the browser.
+      ...(config.tokenSyncUrl
+        ? {
+            'token-sync': createTokenSyncChannel({
+              db: runtime.database.db,
+              cipher: runtime.cipher,
+              clock: runtime.clock,
+              url: config.tokenSyncUrl,
+            }),
+          }
+        : {}),
     },
     intervalMs: config.outboxIntervalMs,
     onError: (err) => app.log.error({ err }, 'outbox delivery failed'),
