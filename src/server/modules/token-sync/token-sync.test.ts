@@ -13,9 +13,10 @@ import {
 import type { User } from '../../../shared/contracts/users';
 import { ManualClock } from '../../clock';
 import { notifications, tokenSyncs } from '../../db/schema';
-import { type DeliveryDeps, deliverDue } from '../notifications/outbox';
+import { type DeliveryDeps, decryptContent, deliverDue } from '../notifications/outbox';
 import { createTokenSyncChannel } from './token-sync-channel';
 import { TOKEN_MAX_AGE_MS } from './token-sync-rules';
+import { tokenSyncCtx } from './token-sync-service';
 import { tokenSyncTask } from './token-sync-task';
 
 /**
@@ -201,24 +202,41 @@ describe('token sync on: the companion service is told who is signed in', () => 
     expect(hit.at.getTime() - (claims.iat as number) * 1000).toBeLessThanOrEqual(TOKEN_MAX_AGE_MS);
   });
 
-  test('the tokens wait sealed: neither the outbox row nor the synced session holds one in clear', async () => {
+  test('sign-in asks the provider for offline access on a consent prompt, the account chooser still forced', async () => {
+    const start = await t.app.inject({ url: '/api/auth/oidc/start' });
+    const params = new URL(String(start.headers.location)).searchParams;
+    expect(params.get('scope')).toBe('openid email profile offline_access');
+    expect(params.get('prompt')).toBe('select_account consent');
+  });
+
+  test('the tokens wait sealed in the synced session; the outbox row holds none, and both go once the DELETE is delivered', async () => {
     const who = await person();
-    await signIn(who);
-    const syncs = await t.database.db.select().from(tokenSyncs);
+    const cookie = await signIn(who);
+    const [sync] = await t.database.db.select().from(tokenSyncs).orderBy(desc(tokenSyncs.id));
+    await tick();
+    const token = hitsOf(who)[0].token;
+    expect(sync.idTokenEnc).not.toContain(token.split('.')[1]);
+    expect(t.cipher.decrypt(sync.idTokenEnc, tokenSyncCtx('id_token', sync.id))).toBe(token);
+    const refresh = t.cipher.decrypt(
+      sync.refreshTokenEnc as string,
+      tokenSyncCtx('refresh_token', sync.id),
+    );
+    expect(sync.refreshTokenEnc).not.toContain(refresh);
     const rows = await t.database.db
       .select()
       .from(notifications)
       .where(eq(notifications.channel, 'token-sync'));
-    await tick();
-    const token = hitsOf(who)[0].token;
-    const [header] = token.split('.');
-    for (const text of [
-      ...syncs.flatMap((s) => [s.idTokenEnc, s.refreshTokenEnc ?? '']),
-      ...rows.map((r) => r.contentEnc),
-    ]) {
-      expect(text).not.toContain(header);
+    for (const row of rows) {
+      const content = JSON.stringify(decryptContent(row, t.cipher));
+      expect(content).not.toContain(token.split('.')[1]);
+      expect(content).not.toContain(refresh);
     }
-    expect(syncs.every((s) => s.refreshTokenEnc !== null)).toBe(true);
+    await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { cookie } });
+    await tick();
+    await tick();
+    expect(await t.database.db.select().from(tokenSyncs).where(eq(tokenSyncs.id, sync.id))).toEqual(
+      [],
+    );
   });
 
   test('an hour of activity on a moved clock: the companion always holds a token less than 5 minutes old', async () => {
