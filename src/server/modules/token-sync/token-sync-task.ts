@@ -12,6 +12,11 @@ import {
   tokenSyncCtx,
 } from './token-sync-service';
 
+/** renewals that talk to the provider at once */
+const RENEWAL_CONCURRENCY = 8;
+/** no renewal starts this long after the first of a tick (the rest are due again next tick) */
+const RENEWAL_BUDGET_MS = 5_000;
+
 /**
  * The engine's token sync task (decision 228), while TOKEN_SYNC_URL is set: synced sessions that
  * expired (or whose session row is gone) end and queue their DELETE; active sessions' ID tokens
@@ -78,13 +83,23 @@ async function renewDueTokens(deps: EngineDeps, client: OidcClient, now: Date) {
         lte(tokenSyncs.issuedAt, new Date(now.getTime() - refreshAfter)),
         sql`${sessions.lastSeenAt} >= ${new Date(now.getTime() - ACTIVE_WINDOW_MS)}`,
       ),
-    );
-  for (const { sync, session } of candidates) {
-    if (!isRefreshDue({ issuedAt: sync.issuedAt, renewable: true, session }, now, refreshAfter)) {
-      continue;
+    )
+    .orderBy(tokenSyncs.issuedAt);
+  const due = candidates.filter(({ sync, session }) =>
+    isRefreshDue({ issuedAt: sync.issuedAt, renewable: true, session }, now, refreshAfter),
+  );
+  // The engine's other tasks wait for this one: renewals run a few at a time, oldest first, and
+  // none starts after the tick's budget (a slow provider delays renewals, never handoffs).
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    while (next < due.length && performance.now() - started < RENEWAL_BUDGET_MS) {
+      const { sync, session } = due[next];
+      next += 1;
+      await renewOne(deps, client, now, sync, session.userId);
     }
-    await renewOne(deps, client, now, sync, session.userId);
-  }
+  };
+  await Promise.all(Array.from({ length: RENEWAL_CONCURRENCY }, worker));
 }
 
 /**
