@@ -231,7 +231,7 @@ export async function enqueueTokenSyncMessages(
             input.method === 'POST'
               ? `POST with ${who}'s current ID token as a bearer token to the token sync URL.`
               : `DELETE with ${who}'s last ID token as a bearer token to the token sync URL.`,
-          body: { syncId: input.syncId, method: input.method },
+          body: { syncId: input.syncId, method: input.method, userId: input.userId },
         };
         const prefix = tokenSyncKeyPrefix(input.syncId, input.method);
         return {

@@ -4,6 +4,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { tokenSyncs } from '../../db/schema';
 import { type Channel, DeliveryError } from '../notifications/channels';
+import { enqueueTokenSyncMessages } from '../notifications/outbox';
 import { type SyncMethod, sendableToken } from './token-sync-rules';
 import { tokenSyncCtx } from './token-sync-service';
 
@@ -30,10 +31,31 @@ const USER_AGENT = 'Baton-TokenSync/1.0';
 /** createTokenSyncChannel makes the outbox's token-sync channel. */
 export function createTokenSyncChannel(deps: TokenSyncChannelDeps): Channel {
   const timeoutMs = deps.timeoutMs ?? 10_000;
+
+  /**
+   * followRenewal: the engine renewed the token while this POST carried the one before (it saw
+   * this POST waiting, so it queued none): the renewed token gets its own POST, keyed by its iat,
+   * so it is queued once whoever notices first.
+   */
+  const followRenewal = async (sent: { id: number; issuedAt: Date }, userId: number | null) => {
+    const [current] = await deps.db
+      .select({ issuedAt: tokenSyncs.issuedAt, endedAt: tokenSyncs.endedAt })
+      .from(tokenSyncs)
+      .where(eq(tokenSyncs.id, sent.id));
+    if (!current || current.endedAt || current.issuedAt <= sent.issuedAt) return;
+    await enqueueTokenSyncMessages(deps.db, deps.cipher, deps.clock.now(), [
+      { syncId: sent.id, method: 'POST', userId, key: String(current.issuedAt.getTime()) },
+    ]);
+  };
+
   return {
     name: 'token-sync',
     async send(message) {
-      const { syncId, method } = message.body as { syncId: number; method: SyncMethod };
+      const { syncId, method, userId } = message.body as {
+        syncId: number;
+        method: SyncMethod;
+        userId: number | null;
+      };
       const [sync] = await deps.db.select().from(tokenSyncs).where(eq(tokenSyncs.id, syncId));
       if (!sync) throw new DeliveryError('The synced session is gone: nothing to send', true);
       if (method === 'POST' && sync.endedAt) {
@@ -67,6 +89,8 @@ export function createTokenSyncChannel(deps: TokenSyncChannelDeps): Channel {
       if (res.status >= 200 && res.status < 300) {
         if (method === 'DELETE') {
           await deps.db.delete(tokenSyncs).where(eq(tokenSyncs.id, sync.id));
+        } else {
+          await followRenewal(sync, userId);
         }
         return `${res.status} ${text}`.trim();
       }

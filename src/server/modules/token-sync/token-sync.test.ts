@@ -40,13 +40,20 @@ interface Companion {
   failing: boolean;
   failStatus: number;
   attempts: number;
+  /** while set, an answer waits for it (and `onHeld` is told the request arrived) */
+  hold: Promise<void> | null;
+  onHeld: (() => void) | null;
   close(): Promise<void>;
 }
 
 async function startCompanion(clock: ManualClock): Promise<Companion> {
   const server = createServer((req, res) => {
     req.resume();
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (companion.hold) {
+        companion.onHeld?.();
+        await companion.hold;
+      }
       companion.attempts += 1;
       if (companion.failing) {
         res.writeHead(companion.failStatus).end('down for maintenance');
@@ -69,6 +76,8 @@ async function startCompanion(clock: ManualClock): Promise<Companion> {
     failing: false,
     failStatus: 503,
     attempts: 0,
+    hold: null,
+    onHeld: null,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   return companion;
@@ -266,6 +275,48 @@ describe('token sync on: the companion service is told who is signed in', () => 
         TOKEN_MAX_AGE_MS,
       );
     }
+  });
+
+  test('a renewal while the waiting POST is on its way: the renewed token follows it once', async () => {
+    const engine = () =>
+      tokenSyncTask(
+        { config: t.config, database: t.database, cipher: t.cipher, clock },
+        clock.now(),
+      );
+    const who = await person();
+    const cookie = await signIn(who);
+    await tick();
+    // The first renewal queues its POST...
+    clock.advance(4 * MIN);
+    await use(cookie);
+    await engine();
+    // ...which the companion takes its time over...
+    let release = () => {};
+    companion.hold = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const arrived = new Promise<void>((resolve) => {
+      companion.onHeld = resolve;
+    });
+    const delivering = deliverDue(outbox, 50, 'token-sync');
+    await arrived;
+    // ...while the engine renews again: it sees that POST waiting and queues none.
+    clock.advance(4 * MIN);
+    await use(cookie);
+    const before = await t.database.db.select().from(notifications);
+    await engine();
+    expect(await t.database.db.select().from(notifications)).toHaveLength(before.length);
+    companion.hold = null;
+    release();
+    await delivering;
+    await tick();
+    await tick();
+    const posts = hitsOf(who);
+    expect(posts).toHaveLength(3);
+    expect(new Set(posts.map((p) => p.token)).size).toBe(3);
+    const iats = posts.map((p) => decodeJwt(p.token).iat as number);
+    expect(iats).toEqual([...iats].sort((a, b) => a - b));
+    expect(posts[2].at.getTime() - iats[2] * 1000).toBeLessThanOrEqual(TOKEN_MAX_AGE_MS);
   });
 
   test('an idle person is not renewed; signing out sends DELETE with the last token, then forgets it', async () => {
