@@ -212,4 +212,27 @@ describe('loadConfig', () => {
     expect(missing).toEqual(['BATON_TEST_CLOCK_FILE']);
     expect(CONFIG_VARIABLES).toContain('METRICS_TOKEN');
   });
+  test('token sync: off by default; an absolute https URL, or http to a loopback address outside production', () => {
+    expect(loadConfig({}).tokenSyncUrl).toBeNull();
+    const production = { NODE_ENV: 'production', ENCRYPTION_KEY: key, COMPANY_DOMAIN: 'acme.com' };
+    expect(
+      loadConfig({ ...production, TOKEN_SYNC_URL: 'https://portal.acme.com/baton/session' })
+        .tokenSyncUrl,
+    ).toBe('https://portal.acme.com/baton/session');
+    expect(loadConfig({ TOKEN_SYNC_URL: 'http://127.0.0.1:4020/sync' }).tokenSyncUrl).toBe(
+      'http://127.0.0.1:4020/sync',
+    );
+    expect(loadConfig({ TOKEN_SYNC_URL: 'http://localhost:4020/sync' }).tokenSyncUrl).toBe(
+      'http://localhost:4020/sync',
+    );
+    for (const env of [
+      { TOKEN_SYNC_URL: 'http://portal.acme.com/sync' },
+      { ...production, TOKEN_SYNC_URL: 'http://127.0.0.1:4020/sync' },
+      { TOKEN_SYNC_URL: '/relative/sync' },
+      { TOKEN_SYNC_URL: 'ftp://127.0.0.1/sync' },
+      { TOKEN_SYNC_URL: 'https://user:secret@portal.acme.com/sync' },
+    ]) {
+      expect(() => loadConfig(env)).toThrow(/TOKEN_SYNC_URL: must be an absolute https URL/);
+    }
+  });
 });

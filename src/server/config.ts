@@ -161,6 +161,8 @@ const EnvSchema = z.object({
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   /** a shutdown that has not finished after this long exits at once, with status 1 */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(10),
+  /** issue 21: the companion service told who is signed in (decision 228); off when unset */
+  TOKEN_SYNC_URL: optionalString,
 });
 
 /** Every environment variable loadConfig reads (README's settings table lists each). */
@@ -236,11 +238,20 @@ export interface Config {
   metrics: { token?: string; public: boolean };
   /** the graceful shutdown's timings (decision 225) */
   shutdown: { delayMs: number; timeoutMs: number };
+  /**
+   * token sync (issue 21, decision 228): the URL that receives POST with a signed-in person's
+   * ID token and DELETE at sign-out; null: off
+   */
+  tokenSyncUrl: string | null;
 }
 
 /** What SLACK_API_URL must be (the start-up message and the tests use it). */
 export const SLACK_API_URL_RULE =
   'must be an https URL (plain http only to a loopback address, and never when NODE_ENV=production)';
+
+/** What TOKEN_SYNC_URL must be (the start-up message and the tests use it). */
+export const TOKEN_SYNC_URL_RULE =
+  'must be an absolute https URL (plain http only to a loopback address, and never when NODE_ENV=production)';
 
 /** isLoopbackHost tells whether a URL's host name is this machine (127.0.0.0/8, ::1, localhost). */
 export function isLoopbackHost(hostname: string): boolean {
@@ -315,6 +326,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ) {
     throw new ConfigError(`Invalid configuration:\n  SLACK_API_URL: ${SLACK_API_URL_RULE}`);
   }
+  if (e.TOKEN_SYNC_URL && !isAllowedTokenSyncUrl(e.TOKEN_SYNC_URL, isProduction)) {
+    throw new ConfigError(`Invalid configuration:\n  TOKEN_SYNC_URL: ${TOKEN_SYNC_URL_RULE}`);
+  }
   if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN) {
     throw new ConfigError(
       'Invalid configuration:\n  SLACK_BOT_TOKEN: is required with SLACK_SIGNING_SECRET (Baton reads who clicked with users.info)',
@@ -385,6 +399,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       delayMs: e.SHUTDOWN_DELAY_SECONDS * 1000,
       timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     },
+    tokenSyncUrl: e.TOKEN_SYNC_URL ?? null,
     debugDetails: !isProduction || e.DEBUG_DETAILS === true,
     engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,
     handoffTimings: {
@@ -412,6 +427,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     helpLinks: { usersForumUrl: e.USERS_FORUM_URL, bugReportUrl: e.BUG_REPORT_URL },
     testClockFile: e.BATON_TEST_CLOCK_FILE ? path.resolve(e.BATON_TEST_CLOCK_FILE) : undefined,
   };
+}
+
+/**
+ * isAllowedTokenSyncUrl: the ID tokens it receives sign a person in, so only over TLS; plain http
+ * only to this machine, and only outside production (tests and a developer's companion).
+ */
+function isAllowedTokenSyncUrl(value: string, isProduction: boolean): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === 'https:') return true;
+  return !isProduction && url.protocol === 'http:' && isLoopbackHost(url.hostname);
 }
 
 /** isIdentityProviderConfigured tells whether Google / OpenID Connect sign-in is set up. */

@@ -14,6 +14,7 @@ import { tellFailingOwners } from './modules/destinations/destination-failures';
 import { Metrics } from './modules/metrics/metrics';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { startOutboxWorker } from './modules/notifications/outbox';
+import { createTokenSyncChannel } from './modules/token-sync/token-sync-channel';
 import { shutDown } from './shutdown';
 import { BATON_VERSION } from './version';
 
@@ -72,6 +73,17 @@ async function main() {
           await tellFailingOwners(runtime.database.db, runtime, now, destinationId);
         },
       }),
+      // Token sync (decision 228): only with TOKEN_SYNC_URL; the server sends, never the browser.
+      ...(config.tokenSyncUrl
+        ? {
+            'token-sync': createTokenSyncChannel({
+              db: runtime.database.db,
+              cipher: runtime.cipher,
+              clock: runtime.clock,
+              url: config.tokenSyncUrl,
+            }),
+          }
+        : {}),
     },
     intervalMs: config.outboxIntervalMs,
     onError: (err) => app.log.error({ err }, 'outbox delivery failed'),

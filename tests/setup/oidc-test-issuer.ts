@@ -23,6 +23,14 @@ interface PendingCode {
   redirectUri: string;
   challenge: string;
   claims: JWTPayload;
+  /** the authorization request asked for offline_access: the exchange gives a refresh token */
+  offline: boolean;
+}
+
+/** A refresh token's grant: whose claims a renewed ID token carries. */
+interface RefreshGrant {
+  clientId: string;
+  claims: JWTPayload;
 }
 
 export interface TestIssuer {
@@ -44,6 +52,10 @@ export interface TestIssuer {
   authorize(authorizationUrl: string, claims: JWTPayload): URLSearchParams;
   /** make the token endpoint answer this OAuth error next time */
   failTokenRequestWith(error: string | null): void;
+  /** how many refresh_token grants the token endpoint answered with a new ID token */
+  renewals: () => number;
+  /** revoke every refresh token: later refresh_token grants answer invalid_grant */
+  revokeRefreshTokens(): void;
   close(): Promise<void>;
 }
 
@@ -65,6 +77,8 @@ export async function startTestIssuer(
   const now = options.now ?? (() => new Date());
   const keys: TestKey[] = [];
   const codes = new Map<string, PendingCode>();
+  const refreshGrants = new Map<string, RefreshGrant>();
+  let renewed = 0;
   let fetches = 0;
   let tokenError: string | null = null;
   let issuer = '';
@@ -103,6 +117,8 @@ export async function startTestIssuer(
         token_endpoint: `${issuer}/token`,
         jwks_uri: `${issuer}/jwks`,
         token_endpoint_auth_methods_supported: ['client_secret_basic'],
+        scopes_supported: ['openid', 'email', 'profile', 'offline_access'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
         id_token_signing_alg_values_supported: ['RS256', 'ES256'],
       });
     }
@@ -129,6 +145,13 @@ export async function startTestIssuer(
         tokenError = null;
         return json(res, 400, { error });
       }
+      if (form.get('grant_type') === 'refresh_token') {
+        const grant = refreshGrants.get(form.get('refresh_token') ?? '');
+        if (!grant) return json(res, 400, { error: 'invalid_grant' });
+        renewed += 1;
+        const idToken = await sign({ aud: grant.clientId, ...grant.claims });
+        return json(res, 200, { access_token: 'opaque', token_type: 'Bearer', id_token: idToken });
+      }
       const pending = codes.get(form.get('code') ?? '');
       codes.delete(form.get('code') ?? '');
       const verifier = form.get('code_verifier') ?? '';
@@ -142,7 +165,19 @@ export async function startTestIssuer(
         return json(res, 400, { error: 'invalid_grant' });
       }
       const idToken = await sign({ aud: pending.clientId, ...pending.claims });
-      return json(res, 200, { access_token: 'opaque', token_type: 'Bearer', id_token: idToken });
+      let refreshToken: string | undefined;
+      if (pending.offline) {
+        refreshToken = randomBytes(24).toString('base64url');
+        // A renewed ID token carries no nonce and is issued afresh (OpenID Connect Core 12.2).
+        const { nonce: _nonce, iat: _iat, exp: _exp, ...claims } = pending.claims;
+        refreshGrants.set(refreshToken, { clientId: pending.clientId, claims });
+      }
+      return json(res, 200, {
+        access_token: 'opaque',
+        token_type: 'Bearer',
+        id_token: idToken,
+        ...(refreshToken ? { refresh_token: refreshToken } : {}),
+      });
     }
     res.writeHead(404).end();
   });
@@ -190,12 +225,15 @@ export async function startTestIssuer(
         redirectUri: request.get('redirect_uri') ?? '',
         challenge: request.get('code_challenge') ?? '',
         claims: { nonce: request.get('nonce') ?? undefined, ...claims },
+        offline: (request.get('scope') ?? '').split(' ').includes('offline_access'),
       });
       return new URLSearchParams({ code, state: request.get('state') ?? '' });
     },
     failTokenRequestWith(error) {
       tokenError = error;
     },
+    renewals: () => renewed,
+    revokeRefreshTokens: () => refreshGrants.clear(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

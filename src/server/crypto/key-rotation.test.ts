@@ -16,8 +16,10 @@ import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
 import { auditReasonCtx, pageMessageOf } from '../modules/paging/page-message';
 import { pageRotation } from '../modules/rotations/rotation-service';
+import { createSession, hashToken } from '../modules/sessions/session-service';
 import { timeOffNoteCtx } from '../modules/time-off/time-off-repository';
 import { addTimeOff } from '../modules/time-off/time-off-service';
+import { startTokenSync } from '../modules/token-sync/token-sync-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
 import { secretsPath } from '../secrets';
@@ -160,6 +162,19 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       startTime: '2026-11-09T00:00:00Z',
       endTime: '2026-11-13T00:00:00Z',
       note: 'Sealed time off note',
+    });
+    // A session synced to a companion service (issue 21): its ID and refresh tokens are sealed.
+    const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const idToken = `${b64({ alg: 'RS256' })}.${b64({ sub: 'sealed', iat: 1_793_800_000 })}.sig`;
+    await db.transaction(async (tx) => {
+      const { token } = await createSession(tx, clock, runtime.config.session, admin!.id);
+      await startTokenSync(
+        tx,
+        runtime.cipher,
+        clock.now(),
+        { tokenHash: hashToken(token), userId: admin!.id },
+        { source: 'oidc', idToken, refreshToken: 'sealed-refresh-token' },
+      );
     });
   } finally {
     await runtime.database.close();

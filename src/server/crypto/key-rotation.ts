@@ -27,6 +27,9 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'alerts', column: 'payload_enc', field: 'payload' },
   // A person's time off: its note (issue 18, decision 217)
   { table: 'time_off', column: 'note_enc', field: 'note' },
+  // Token sync's held tokens (issue 21, decision 228)
+  { table: 'token_syncs', column: 'id_token_enc', field: 'id_token' },
+  { table: 'token_syncs', column: 'refresh_token_enc', field: 'refresh_token' },
 ] as const;
 
 /**

@@ -11,7 +11,8 @@ type TableWithSerial =
   | 'integrations'
   | 'alerts'
   | 'time_off'
-  | 'destinations';
+  | 'destinations'
+  | 'token_syncs';
 
 /**
  * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their

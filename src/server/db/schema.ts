@@ -471,7 +471,7 @@ export const notifications = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    /** email, sms, or chat (a destination's chat or webhook message) */
+    /** email, sms, chat (a destination's chat or webhook message) or token-sync (decision 228) */
     channel: text('channel').notNull(),
     kind: text('kind').notNull(),
     /** encrypted JSON { to, subject, text, html } */
@@ -503,7 +503,10 @@ export const notifications = pgTable(
     index('notifications_destination_idx')
       .on(t.destinationId, t.createdAt)
       .where(sql`${t.destinationId} is not null`),
-    check('notifications_channel_check', sql`${t.channel} in ('email', 'sms', 'chat')`),
+    check(
+      'notifications_channel_check',
+      sql`${t.channel} in ('email', 'sms', 'chat', 'token-sync')`,
+    ),
     check(
       'notifications_destination_check',
       sql`(${t.channel} = 'chat') = (${t.destinationId} is not null)`,
@@ -837,5 +840,40 @@ export const destinations = pgTable(
       'destinations_target_check',
       sql`num_nonnulls(${t.rotationId}, ${t.escalationPolicyId}, ${t.integrationId}) = 1`,
     ),
+  ],
+);
+
+/**
+ * Token sync (issue 21, decision 228): one row per session signed in through the identity
+ * provider while TOKEN_SYNC_URL is set. It holds the person's latest ID token, sealed, which the
+ * outbox's token-sync channel sends to the companion service, and, for OpenID Connect, the sealed
+ * refresh token the engine renews it with while the person is active. The session's end sets
+ * `ended_at` (and queues the DELETE); the row is deleted once that DELETE is delivered or has
+ * failed for good.
+ */
+export const tokenSyncs = pgTable(
+  'token_syncs',
+  {
+    id: serial('id').primaryKey(),
+    /** the session it follows; null once that session row is gone (sign-out, deletion) */
+    sessionTokenHash: text('session_token_hash').references(() => sessions.tokenHash, {
+      onDelete: 'set null',
+    }),
+    /** oidc (renewable with the refresh token) or firebase (the exchanged token only) */
+    source: text('source').notNull(),
+    /** the latest ID token, sealed, bound to (token_syncs, id_token, id) */
+    idTokenEnc: text('id_token_enc').notNull(),
+    /** that token's iat */
+    issuedAt: ts('issued_at').notNull(),
+    /** OpenID Connect's refresh token, sealed, bound to (token_syncs, refresh_token, id) */
+    refreshTokenEnc: text('refresh_token_enc'),
+    /** when the session ended and the DELETE was queued */
+    endedAt: ts('ended_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('token_syncs_session_key').on(t.sessionTokenHash),
+    index('token_syncs_open_idx').on(t.issuedAt).where(sql`${t.endedAt} is null`),
+    check('token_syncs_source_check', sql`${t.source} in ('oidc', 'firebase')`),
   ],
 );

@@ -3,6 +3,7 @@ import { incidentTimersTask } from '../modules/incidents/incident-timers';
 import { changeLogTask } from '../modules/live/change-log-task';
 import { shiftChangesTask } from '../modules/shift-changes/shift-changes';
 import { timeOffNoticesTask } from '../modules/time-off/time-off-notices';
+import { tokenSyncTask } from '../modules/token-sync/token-sync-task';
 import { acknowledgementsTask } from './acknowledgements';
 import { coverageWindowsTask } from './coverage-windows';
 import type { EngineTask } from './engine-task';
@@ -16,7 +17,8 @@ import { scheduledRotationsTask, scheduleNoticesTask } from './scheduled-rotatio
  * others just made), the people whose shifts an edit moved (decision 219), the incidents'
  * escalation (it reads who holds the baton now), and last the notices of gaps and collisions
  * that time off makes (decision 217), destinations' daily digests and failing notices
- * (decision 221), and keeping the live stream's change log to its ten minutes (decision 220).
+ * (decision 221), keeping the live stream's change log to its ten minutes (decision 220), and the
+ * token sync's renewals and sign-outs by expiry (decision 228).
  */
 export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'coverage windows', run: coverageWindowsTask },
@@ -29,4 +31,5 @@ export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'time-off notices', run: timeOffNoticesTask },
   { name: 'destinations', run: destinationsTask },
   { name: 'change log', run: changeLogTask },
+  { name: 'token sync', run: tokenSyncTask },
 ];

@@ -8,7 +8,8 @@ export const NOTIFICATION_STATUSES = ['pending', 'sent', 'failed'] as const;
 export const OutboxEntrySchema = z.object({
   id: z.number().int(),
   userId: z.number().int().nullable(),
-  channel: z.enum(['email', 'sms']),
+  /** chat: a destination's message (decision 221); token-sync: to the companion (decision 228) */
+  channel: z.enum(['email', 'sms', 'chat', 'token-sync']),
   kind: z.string(),
   to: z.string(),
   subject: z.string(),
@@ -28,7 +29,7 @@ export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
  * no settings for: the notification is kept, not sent, with this reason, never dropped silently
  * (decision 006). In demo mode such a channel is the demo inbox instead (decision 186).
  */
-export function channelNotConfiguredReason(channel: OutboxEntry['channel']): string {
+export function channelNotConfiguredReason(channel: 'email' | 'sms'): string {
   return channel === 'email'
     ? 'Email is not configured on this server (SMTP_URL).'
     : 'SMS is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).';
@@ -38,7 +39,11 @@ export function channelNotConfiguredReason(channel: OutboxEntry['channel']): str
 export function isNotSentForNoChannel(
   entry: Pick<OutboxEntry, 'status' | 'channel' | 'lastError'>,
 ): boolean {
-  return entry.status === 'failed' && entry.lastError === channelNotConfiguredReason(entry.channel);
+  return (
+    entry.status === 'failed' &&
+    (entry.channel === 'email' || entry.channel === 'sms') &&
+    entry.lastError === channelNotConfiguredReason(entry.channel)
+  );
 }
 
 /**

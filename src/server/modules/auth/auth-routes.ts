@@ -4,7 +4,17 @@ import { LoginInputSchema } from '../../../shared/contracts/auth';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../http/errors';
 import { requireUser, signedIn } from '../../http/request-context';
-import { createSession, deleteSession, sessionCookie } from '../sessions/session-service';
+import {
+  createSession,
+  deleteSession,
+  hashToken,
+  sessionCookie,
+} from '../sessions/session-service';
+import {
+  endTokenSyncs,
+  startTokenSync,
+  type TokenSyncStart,
+} from '../token-sync/token-sync-service';
 import { passwordMatches, signInByEmail } from './auth-service';
 import { oidcRoutes } from './oidc-routes';
 
@@ -14,8 +24,20 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
 
   const cookie = sessionCookie(config);
 
-  async function startSession(reply: FastifyReply, userId: number) {
-    const { token, expiresAt } = await createSession(database.db, clock, config.session, userId);
+  /**
+   * startSession signs the browser in; a sign-in through the identity provider hands its ID token
+   * to the token sync when it is on (decision 228), in the same transaction: the POST is queued,
+   * never sent here, so the companion service can neither slow nor fail the sign-in.
+   */
+  async function startSession(reply: FastifyReply, userId: number, sync?: TokenSyncStart) {
+    const { token, expiresAt } = await database.db.transaction(async (tx) => {
+      const session = await createSession(tx, clock, config.session, userId);
+      if (sync && config.tokenSyncUrl) {
+        const tokenHash = hashToken(session.token);
+        await startTokenSync(tx, cipher, clock.now(), { tokenHash, userId }, sync);
+      }
+      return session;
+    });
     reply.setCookie(cookie.name, token, { ...cookie.options, expires: expiresAt });
   }
 
@@ -59,7 +81,14 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   );
 
   app.post('/api/auth/logout', async (req, reply) => {
-    if (req.principal) await deleteSession(database.db, req.principal.tokenHash);
+    const principal = req.principal;
+    if (principal) {
+      await database.db.transaction(async (tx) => {
+        // The companion service hears of the sign-out (decision 228) with the session's end.
+        await endTokenSyncs(tx, cipher, clock.now(), { sessionTokenHash: principal.tokenHash });
+        await deleteSession(tx, principal.tokenHash);
+      });
+    }
     reply.clearCookie(cookie.name, cookie.options);
     return { message: 'Logged out' };
   });

@@ -23,6 +23,18 @@ export interface OidcClientSettings {
   companyDomain: string;
   /** Production talks to https issuers only; elsewhere a loopback issuer may speak plain http. */
   isProduction: boolean;
+  /**
+   * token sync is on (decision 228): ask for a refresh token (offline access) where the provider
+   * offers one, so the server can renew the ID token the companion service holds
+   */
+  offline?: boolean;
+}
+
+/** What the token endpoint gave for a sign-in or a renewal. */
+export interface ProviderTokens {
+  idToken: string;
+  /** present when offline access was asked for and granted (or rotated on renewal) */
+  refreshToken?: string;
 }
 
 /** Provider failures the sign-in popup tells apart. */
@@ -147,6 +159,8 @@ export class OidcClient {
     verifier: string;
   }): Promise<string> {
     const config = await this.discover();
+    const metadata = config.serverMetadata();
+    const isGoogle = metadata.issuer === GOOGLE_ISSUER;
     const parameters: Record<string, string> = {
       redirect_uri: params.redirectUri,
       scope: SCOPE,
@@ -158,8 +172,18 @@ export class OidcClient {
       prompt: 'select_account',
     };
     // Google narrows the chooser to the company's accounts; the ID token's hd is still checked.
-    if (config.serverMetadata().issuer === GOOGLE_ISSUER) {
-      parameters.hd = this.settings.companyDomain;
+    if (isGoogle) parameters.hd = this.settings.companyDomain;
+    // Token sync (decision 228): a refresh token, so the server renews the companion's ID token.
+    // Google grants one with access_type=offline, other providers with the offline_access scope;
+    // both give it only on a consent prompt (OpenID Connect Core 11), so consent is asked too.
+    if (this.settings.offline) {
+      if (isGoogle) {
+        parameters.access_type = 'offline';
+        parameters.prompt = 'select_account consent';
+      } else if (metadata.scopes_supported?.includes('offline_access')) {
+        parameters.scope = `${SCOPE} offline_access`;
+        parameters.prompt = 'select_account consent';
+      }
     }
     try {
       return openid.buildAuthorizationUrl(config, parameters).toString();
@@ -180,7 +204,7 @@ export class OidcClient {
     verifier: string;
     nonce: string;
     now: Date;
-  }): Promise<string> {
+  }): Promise<ProviderTokens> {
     const config = await this.configuration(params.now);
     const callback = new URL(params.redirectUri);
     callback.searchParams.set('code', params.code);
@@ -199,8 +223,57 @@ export class OidcClient {
     if (!tokens.id_token) {
       throw new ProviderError('error', 'The identity provider returned no ID token.');
     }
-    return tokens.id_token;
+    return { idToken: tokens.id_token, refreshToken: tokens.refresh_token };
   }
+
+  /**
+   * renew trades a refresh token for a fresh ID token (token sync, decision 228), validated by
+   * openid-client like the sign-in's (issuer, audience, times); the caller checks it names the
+   * same person. Throws ProviderError: `unreachable` is worth trying again, the rest is not.
+   */
+  async renew(refreshToken: string, now: Date): Promise<ProviderTokens> {
+    const config = await this.configuration(now);
+    let tokens: Awaited<ReturnType<typeof openid.refreshTokenGrant>>;
+    try {
+      tokens = await openid.refreshTokenGrant(config, refreshToken);
+    } catch (err) {
+      if (idTokenRefusalOf(err)) throw new ProviderError('error', 'renewed ID token refused');
+      throw providerErrorOf(err, 'token endpoint');
+    }
+    if (!tokens.id_token) {
+      throw new ProviderError('error', 'The identity provider renewed no ID token.');
+    }
+    return { idToken: tokens.id_token, refreshToken: tokens.refresh_token };
+  }
+}
+
+const clients = new WeakMap<object, OidcClient>();
+
+/**
+ * oidcClientOf returns the one OidcClient of a configuration (sign-in routes and the engine's
+ * token renewal share its discovery and keys), or null without OIDC_CLIENT_ID.
+ */
+export function oidcClientOf(config: {
+  oidc: { issuer: string; clientId?: string; clientSecret?: string };
+  companyDomain: string;
+  isProduction: boolean;
+  tokenSyncUrl: string | null;
+}): OidcClient | null {
+  const { issuer, clientId, clientSecret } = config.oidc;
+  if (!clientId) return null;
+  let client = clients.get(config);
+  if (!client) {
+    client = new OidcClient({
+      issuer,
+      clientId,
+      clientSecret,
+      companyDomain: config.companyDomain,
+      isProduction: config.isProduction,
+      offline: config.tokenSyncUrl !== null,
+    });
+    clients.set(config, client);
+  }
+  return client;
 }
 
 const codeOf = (err: unknown) =>

@@ -11,11 +11,12 @@ import {
 import type { AppDeps } from '../../deps';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../../http/database-unavailable';
 import { AppError, notFound, unauthenticated } from '../../http/errors';
+import type { TokenSyncStart } from '../token-sync/token-sync-service';
 import { signInWithIdentity } from './auth-service';
 import {
   classifyProviderError,
   newFlowSecrets,
-  OidcClient,
+  oidcClientOf,
   ProviderError,
   providerAppError,
 } from './oidc-client';
@@ -51,10 +52,12 @@ function sameSecret(a: string, b: string): boolean {
  */
 export async function oidcRoutes(
   app: FastifyInstance,
-  deps: AppDeps & { startSession: (reply: FastifyReply, userId: number) => Promise<void> },
+  deps: AppDeps & {
+    startSession: (reply: FastifyReply, userId: number, sync?: TokenSyncStart) => Promise<void>;
+  },
 ) {
   const { config, database, cipher, clock, startSession } = deps;
-  const { clientId, clientSecret, issuer, firebaseProjectId, firebaseJwksUrl } = config.oidc;
+  const { firebaseProjectId, firebaseJwksUrl } = config.oidc;
   const SIGN_IN_RATE_LIMIT = { rateLimit: { max: config.signInRateLimit, timeWindow: '1 minute' } };
   const POPUP_RATE_LIMIT = {
     rateLimit: {
@@ -68,15 +71,7 @@ export async function oidcRoutes(
       }),
     },
   };
-  const oidc = clientId
-    ? new OidcClient({
-        issuer,
-        clientId,
-        clientSecret,
-        companyDomain: config.companyDomain,
-        isProduction: config.isProduction,
-      })
-    : null;
+  const oidc = oidcClientOf(config);
   const firebaseKeys = firebaseProjectId ? createKeySet(firebaseJwksUrl) : null;
   const signInDeps = { db: database.db, cipher, clock };
 
@@ -218,7 +213,7 @@ export async function oidcRoutes(
       if (iss !== undefined && !issuers.includes(iss)) {
         return sendPopup(reply, 400, failure('failed', 400, SIGN_IN_MESSAGES.problem));
       }
-      const idToken = await oidc.exchangeCode({
+      const { idToken, refreshToken } = await oidc.exchangeCode({
         code,
         iss,
         redirectUri: flow.redirectUri,
@@ -235,7 +230,7 @@ export async function oidcRoutes(
         expectedNonce: flow.nonce,
       });
       const user = await signInWithIdentity(signInDeps, identity);
-      await startSession(reply, user.id);
+      await startSession(reply, user.id, { source: 'oidc', idToken, refreshToken });
       req.log.info({ userId: user.id }, 'signed in with OpenID Connect');
       return sendPopup(reply, 200, { type: OIDC_RESULT_MESSAGE, ok: true });
     } catch (err) {
@@ -272,6 +267,7 @@ export async function oidcRoutes(
         issuers: [`https://securetoken.google.com/${firebaseProjectId}`],
         audience: firebaseProjectId,
         keys: firebaseKeys,
+        firebase: true,
       };
     }
     if (!oidc) return null;
@@ -280,6 +276,7 @@ export async function oidcRoutes(
         issuers: await oidc.issuers(),
         audience: oidc.settings.clientId,
         keys: await oidc.keys(),
+        firebase: false,
       };
     } catch (err) {
       if (err instanceof ProviderError) throw providerAppError(err);
@@ -304,8 +301,9 @@ export async function oidcRoutes(
       const verification = verifications.get(req) as TokenVerification;
       const { token } = req.body;
       const now = clock.now();
+      const { firebase: _firebase, ...verifyAgainst } = verification;
       const identity = await verifyIdToken(token, {
-        ...verification,
+        ...verifyAgainst,
         now,
         companyDomain: config.companyDomain,
       });
@@ -315,7 +313,12 @@ export async function oidcRoutes(
         throw unauthenticated('This sign-in token was already used. Please sign in again.');
       }
       const user = await signInWithIdentity(signInDeps, identity);
-      await startSession(reply, user.id);
+      // No refresh token comes with an exchanged token: the companion gets this one, and the
+      // DELETE at the end (decision 228).
+      await startSession(reply, user.id, {
+        source: verification.firebase ? 'firebase' : 'oidc',
+        idToken: token,
+      });
       req.log.info({ userId: user.id }, 'signed in with an ID token');
       return { user };
     },

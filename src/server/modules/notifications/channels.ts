@@ -32,8 +32,11 @@ export class DeliveryError extends Error {
 }
 
 export interface Channel {
-  /** chat: a destination's chat or webhook message (`to` is the destination's id, decision 221) */
-  readonly name: 'email' | 'sms' | 'chat';
+  /**
+   * chat: a destination's chat or webhook message (`to` is the destination's id, decision 221);
+   * token-sync: a POST or DELETE to the token sync URL (decision 228)
+   */
+  readonly name: 'email' | 'sms' | 'chat' | 'token-sync';
   /** sends one message and returns the provider's answer (message id) */
   send(message: OutgoingMessage): Promise<string>;
 }
@@ -125,6 +128,8 @@ export interface Channels {
   sms?: Channel;
   /** destinations' messages (modules/destinations/chat-channel.ts); absent: they wait */
   chat?: Channel;
+  /** the token sync's messages (modules/token-sync/token-sync-channel.ts); absent: they wait */
+  'token-sync'?: Channel;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -52,6 +52,9 @@ export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
           and(
             eq(notifications.status, 'failed'),
             gt(notifications.failedAt, since),
+            // The banner names a person's channels; chat and token-sync failures show in the
+            // outbox view and the destinations' own state.
+            inArray(notifications.channel, ['email', 'sms']),
             notInArray(notifications.lastError, [
               channelNotConfiguredReason('email'),
               channelNotConfiguredReason('sms'),

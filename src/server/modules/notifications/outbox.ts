@@ -25,8 +25,14 @@ import { scrubProviderAnswer } from './provider-answers';
 
 export type NotificationRow = typeof notifications.$inferSelect;
 
-/** The outbox's channels: a person's email and SMS, and destinations' chat messages (decision 221). */
-export type OutboxChannel = ChannelName | 'chat';
+/**
+ * The outbox's channels: a person's email and SMS, destinations' chat messages (decision 221),
+ * and the token sync's messages to the companion service (decision 228).
+ */
+export type OutboxChannel = ChannelName | 'chat' | 'token-sync';
+
+/** The channels a worker may lack: their messages wait for a worker that has them. */
+const OPTIONAL_CHANNELS = ['chat', 'token-sync'] as const;
 
 /** Who a notification goes to: a user, or an address with no account yet (an invitee, id null). */
 type Recipient = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
@@ -182,6 +188,69 @@ export async function enqueueChatMessages(
   return inserted.map((r) => r.id);
 }
 
+/** One message to the companion service (decision 228): which synced session, which method. */
+export interface TokenSyncMessageInput {
+  syncId: number;
+  method: 'POST' | 'DELETE';
+  /** the signed-in person, named in the outbox view (the row itself belongs to no user) */
+  userId: number | null;
+  /** what makes this message one of its kind: a POST's token's iat, or nothing for the DELETE */
+  key?: string;
+}
+
+/** tokenSyncKeyPrefix starts the dedupe keys of one synced session's messages of one method. */
+export const tokenSyncKeyPrefix = (syncId: number, method: 'POST' | 'DELETE') =>
+  `token-sync:${syncId}:${method.toLowerCase()}`;
+
+/**
+ * enqueueTokenSyncMessages writes one outbox row (channel token-sync) per message, in the
+ * caller's transaction. The row holds no token: the channel reads the synced session's latest
+ * one, sealed in token_syncs, when it sends. The rows name no user, so deleting the person
+ * keeps the DELETE that says they left.
+ */
+export async function enqueueTokenSyncMessages(
+  tx: Db | Tx,
+  cipher: FieldCipher,
+  now: Date,
+  inputs: readonly TokenSyncMessageInput[],
+): Promise<number> {
+  if (inputs.length === 0) return 0;
+  const ids = await allocateIds(tx, 'notifications', inputs.length);
+  const inserted = await tx
+    .insert(notifications)
+    .values(
+      inputs.map((input, i) => {
+        const who = input.userId === null ? 'a deleted person' : `user ${input.userId}`;
+        const message: StoredContent = {
+          to: `token sync ${input.syncId}`,
+          subject:
+            input.method === 'POST'
+              ? `Signed in: ${who}'s identity token (POST)`
+              : `Signed out: ${who} (DELETE)`,
+          text:
+            input.method === 'POST'
+              ? `POST with ${who}'s current ID token as a bearer token to the token sync URL.`
+              : `DELETE with ${who}'s last ID token as a bearer token to the token sync URL.`,
+          body: { syncId: input.syncId, method: input.method, userId: input.userId },
+        };
+        const prefix = tokenSyncKeyPrefix(input.syncId, input.method);
+        return {
+          id: ids[i],
+          userId: null,
+          channel: 'token-sync',
+          kind: input.method === 'POST' ? 'token-sync.post' : 'token-sync.delete',
+          contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(ids[i])),
+          dedupeKey: input.key ? `${prefix}:${input.key}` : prefix,
+          createdAt: now,
+          nextAttemptAt: now,
+        };
+      }),
+    )
+    .onConflictDoNothing({ target: notifications.dedupeKey })
+    .returning({ id: notifications.id });
+  return inserted.length;
+}
+
 /** One entry of a follow-up, as sealed with it: the caller's data, keyed, and its channels. */
 interface FollowUpEntry<T> {
   key: string;
@@ -320,7 +389,7 @@ export async function claimDue(
   now: Date,
   limit: number,
   channel?: OutboxChannel,
-  options: { skipChat?: boolean } = {},
+  options: { skip?: readonly OutboxChannel[] } = {},
 ): Promise<NotificationRow[]> {
   return db.transaction(async (tx) => {
     const due = await tx
@@ -331,8 +400,8 @@ export async function claimDue(
           eq(notifications.status, 'pending'),
           sql`${notifications.nextAttemptAt} <= ${now}`,
           channel ? eq(notifications.channel, channel) : undefined,
-          // A worker without the chat channel leaves destinations' messages to one that has it.
-          options.skipChat ? ne(notifications.channel, 'chat') : undefined,
+          // A worker without the chat or token-sync channel leaves their messages to one with it.
+          ...(options.skip ?? []).map((skipped) => ne(notifications.channel, skipped)),
         ),
       )
       .orderBy(notifications.nextAttemptAt, notifications.id)
@@ -383,7 +452,7 @@ export async function deliverDue(
   channel?: OutboxChannel,
 ): Promise<DeliveryReport> {
   const rows = await claimDue(deps.db, deps.clock.now(), limit, channel, {
-    skipChat: !deps.channels.chat,
+    skip: OPTIONAL_CHANNELS.filter((optional) => !deps.channels[optional]),
   });
   const report: DeliveryReport = { sent: 0, failed: 0, retrying: 0 };
   await Promise.all(
@@ -404,7 +473,9 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
       lastError:
         row.channel === 'chat'
           ? 'Chat delivery is not running'
-          : channelNotConfiguredReason(row.channel as ChannelName),
+          : row.channel === 'token-sync'
+            ? 'Token sync is not running (TOKEN_SYNC_URL)'
+            : channelNotConfiguredReason(row.channel as ChannelName),
     });
     return 'failed';
   }
@@ -530,8 +601,8 @@ export async function recordOutcome(
   return updated.length > 0;
 }
 
-/** the channels the worker runs a delivery loop for, each on its own (chat when it has one) */
-const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['email', 'sms', 'chat'];
+/** the channels the worker runs a delivery loop for, each on its own (chat, token-sync when it has them) */
+const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['email', 'sms', 'chat', 'token-sync'];
 
 type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> };
 
@@ -544,9 +615,9 @@ type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> }
 export function startOutboxWorker(
   deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
 ): Worker {
-  const loops = OUTBOX_CHANNELS.filter((channel) => channel !== 'chat' || deps.channels.chat).map(
-    (channel) => startChannelLoop(deps, channel),
-  );
+  const loops = OUTBOX_CHANNELS.filter(
+    (channel) => channel === 'email' || channel === 'sms' || deps.channels[channel],
+  ).map((channel) => startChannelLoop(deps, channel));
   return {
     tick: async () => {
       const reports = await Promise.all(loops.map((loop) => loop.tick()));

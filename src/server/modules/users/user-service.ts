@@ -14,6 +14,7 @@ import type { Db } from '../../db/client';
 import { rotationMembers, rotations, scheduleEntries } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { listCoverageFor } from '../coverage/coverage-repository';
+import { endTokenSyncs } from '../token-sync/token-sync-service';
 import { recordAdminEvent } from './admin-events';
 import {
   deleteUserRow,
@@ -116,6 +117,8 @@ export async function deleteUser(deps: UserServiceDeps, actor: User, id: number)
         `${user.name} is still in the ${which} ${names.join(', ')}. Remove them from the ${which} (passing on the baton if they hold it) before deleting the account.`,
       );
     }
+    // Their sessions go with them: the companion service hears of each (decision 228).
+    await endTokenSyncs(tx, deps.cipher, now, { userId: id });
     await deleteUserRow(tx, id);
     await recordAdminEvent(
       tx,

@@ -1,5 +1,5 @@
 import { isNotSentForNoChannel, type OutboxEntry } from '@shared/contracts/notifications';
-import { Mail, MessageSquare, RefreshCw } from 'lucide-react';
+import { KeyRound, Mail, MessageSquare, RefreshCw, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -25,6 +25,19 @@ const FILTER_LABELS: Record<OutboxFilter, string> = {
   sent: 'Sent',
   failed: 'Failed',
 };
+
+/** Each channel's icon and its accessible name (token sync: decision 228). */
+const CHANNEL_ICONS = {
+  email: { Icon: Mail, label: 'Email' },
+  sms: { Icon: MessageSquare, label: 'SMS' },
+  chat: { Icon: Webhook, label: 'Chat or webhook' },
+  'token-sync': { Icon: KeyRound, label: 'Token sync' },
+} as const;
+
+function ChannelIcon({ channel }: { channel: OutboxEntry['channel'] }) {
+  const { Icon, label } = CHANNEL_ICONS[channel];
+  return <Icon aria-label={label} className="size-4 text-muted-foreground" />;
+}
 
 const STATUS_TONES: Record<string, BadgeTone> = {
   sent: 'success',
@@ -137,14 +150,7 @@ export function OutboxTable() {
                     <TableRow key={entry.id} className="align-top">
                       <TableCell className="pl-6">
                         <span className="flex items-center gap-1.5">
-                          {entry.channel === 'sms' ? (
-                            <MessageSquare
-                              aria-label="SMS"
-                              className="size-4 text-muted-foreground"
-                            />
-                          ) : (
-                            <Mail aria-label="Email" className="size-4 text-muted-foreground" />
-                          )}
+                          <ChannelIcon channel={entry.channel} />
                           {entry.to || '—'}
                         </span>
                       </TableCell>
