@@ -277,21 +277,24 @@ test(
         }),
         'rotation',
       );
-      const history = ok(
-        await api<{
-          entries: {
-            notes: string | null;
-            toUser: { id: number } | null;
-            rotation: { id: number };
-          }[];
-        }>(
-          again.url,
-          'GET',
-          `/api/audit-log/handoffs?${new URLSearchParams({ search: rotation.name, limit: '100' })}`,
-          { cookie: adminAgain },
-        ),
-        'handoffs',
-      ).entries.filter((h) => h.rotation.id === rotation.id);
+      // the rotation's whole history, page by page (a quiet machine makes hundreds of passes)
+      type Entry = { notes: string | null; toUser: { id: number } | null };
+      const history: Entry[] = [];
+      for (let before: string | null = null, first = true; first || before; first = false) {
+        const query = new URLSearchParams({ rotationId: String(rotation.id), limit: '100' });
+        if (before) query.set('before', before);
+        const page: { entries: Entry[]; nextCursor: string | null } = ok(
+          await api<{ entries: Entry[]; nextCursor: string | null }>(
+            again.url,
+            'GET',
+            `/api/audit-log/handoffs?${query}`,
+            { cookie: adminAgain },
+          ),
+          'handoffs',
+        );
+        history.push(...page.entries);
+        before = page.nextCursor;
+      }
       const notes = new Map<string, number>();
       for (const h of history) if (h.notes) notes.set(h.notes, (notes.get(h.notes) ?? 0) + 1);
       for (const { notes: text, outcome } of outcomes.get(rotation.id) ?? []) {
