@@ -5,12 +5,9 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppDeps } from './deps';
+import { checkAnswer } from './http/answer-check';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -19,6 +16,7 @@ import {
 } from './http/database-unavailable';
 import { serializeLoggedError } from './http/error-log';
 import { AppError, inputError } from './http/errors';
+import { openApiRoutes, registerOpenApi } from './http/openapi';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
@@ -119,7 +117,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Routes declare their input as the shared zod schemas (decision 190).
   app.setValidatorCompiler(inputValidator);
-  app.setSerializerCompiler(serializerCompiler);
+  // Routes declare their answers too (decision 224), for the document: production writes them
+  // with JSON.stringify, unchecked and as fast as before; the tests check each one (checkAnswers).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  const report = deps.checkAnswers;
+  if (report) {
+    app.addHook('onSend', async (req, reply, payload) => {
+      const mismatch = checkAnswer(req, reply, payload);
+      if (mismatch) report(mismatch);
+      return payload;
+    });
+  }
 
   app.decorateRequest('principal', null);
   app.decorate(
@@ -156,6 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   const sessionCookieName = sessionCookie(config).name;
+  // Before the routes: the document is made of the routes registered after it.
+  await registerOpenApi(app, { sessionCookie: sessionCookieName });
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
@@ -270,6 +280,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await liveHub.close();
   });
   await app.register(liveRoutes, { ...deps, hub: liveHub });
+  await app.register(openApiRoutes);
+  // Tools look for the document at the root; it lives with the API.
+  app.get('/openapi.json', { schema: { hide: true } }, (_req, reply) =>
+    reply.redirect('/api/openapi.json', 301),
+  );
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

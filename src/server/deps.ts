@@ -22,6 +22,11 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
   engineStatus?: () => EngineStatus;
+  /**
+   * tests: every answer of an /api route is checked against the route's declared answers and
+   * each mismatch reported here (decision 224); production checks nothing
+   */
+  checkAnswers?: (mismatch: string) => void;
   /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
   rotationsStorageRead?: RotationsRead;
 }
