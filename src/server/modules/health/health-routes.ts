@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
+import { LivenessSchema, ReadinessSchema } from '../../../shared/contracts/health';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { type EngineStatus, engineIsStale } from '../../engine/engine-loop';
+import { answers } from '../../http/openapi';
 import { channelSetup, NO_CHANNEL_MESSAGE } from '../notifications/channels';
 
 /**
@@ -19,36 +21,46 @@ export async function healthRoutes(
     engineStatus?: () => EngineStatus;
   },
 ) {
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
-    try {
-      await opts.database.ping();
-    } catch {
-      return reply
-        .code(503)
-        .send({ message: 'Database is not reachable', code: 'SERVICE_UNAVAILABLE' });
-    }
-    const engine = opts.engineStatus?.();
-    if (engine && engineIsStale(engine, opts.clock.now())) {
-      return reply.code(503).send({
-        message: engine.lastTickAt
-          ? `The engine has not ticked since ${engine.lastTickAt.toISOString()}`
-          : 'The engine has not ticked yet',
-        code: 'SERVICE_UNAVAILABLE',
-      });
-    }
-    const channels = channelSetup(opts.config);
-    if (opts.config.nodeEnv === 'production' && channels.noChannel) {
-      return reply.code(503).send({
-        message: NO_CHANNEL_MESSAGE,
-        code: 'SERVICE_UNAVAILABLE',
-        missing: channels.missing,
-      });
-    }
-    return {
-      status: 'ready',
-      database: opts.database.engine,
-      ...(engine ? { engine: { lastTickAt: engine.lastTickAt?.toISOString() ?? null } } : {}),
-    };
-  });
+  app.get(
+    '/healthz',
+    { schema: { security: [], response: answers({ 200: LivenessSchema }) } },
+    async () => ({
+      status: 'ok',
+    }),
+  );
+  app.get(
+    '/readyz',
+    { schema: { security: [], response: answers({ 200: ReadinessSchema }) } },
+    async (_req, reply) => {
+      try {
+        await opts.database.ping();
+      } catch {
+        return reply
+          .code(503)
+          .send({ message: 'Database is not reachable', code: 'SERVICE_UNAVAILABLE' });
+      }
+      const engine = opts.engineStatus?.();
+      if (engine && engineIsStale(engine, opts.clock.now())) {
+        return reply.code(503).send({
+          message: engine.lastTickAt
+            ? `The engine has not ticked since ${engine.lastTickAt.toISOString()}`
+            : 'The engine has not ticked yet',
+          code: 'SERVICE_UNAVAILABLE',
+        });
+      }
+      const channels = channelSetup(opts.config);
+      if (opts.config.nodeEnv === 'production' && channels.noChannel) {
+        return reply.code(503).send({
+          message: NO_CHANNEL_MESSAGE,
+          code: 'SERVICE_UNAVAILABLE',
+          missing: channels.missing,
+        });
+      }
+      return {
+        status: 'ready',
+        database: opts.database.engine,
+        ...(engine ? { engine: { lastTickAt: engine.lastTickAt?.toISOString() ?? null } } : {}),
+      };
+    },
+  );
 }
