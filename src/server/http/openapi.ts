@@ -68,9 +68,22 @@ export function answers(
     'The server or its database failed (INTERNAL, or SERVICE_UNAVAILABLE with Retry-After).',
   );
   // What the route gives itself wins: a page that answers its failures in HTML (the sign-in popup).
-  Object.assign(response, success);
+  for (const [status, answer] of Object.entries(success)) {
+    if (answer) response[status] = isPlainJson(answer) ? ok(answer, meaningOf(status)) : answer;
+  }
   return response as unknown as RouteAnswers;
 }
+
+function isPlainJson(answer: Answer): answer is z.ZodType {
+  return answer instanceof z.ZodType && answer._zod.def.type !== 'null';
+}
+
+const SUCCESS_MEANINGS: Record<string, string> = {
+  200: 'Done: the answer.',
+  201: 'Created: what was created.',
+  202: 'Accepted: what happens next.',
+};
+const meaningOf = (status: string) => SUCCESS_MEANINGS[status] ?? 'The answer.';
 
 function errorAnswer(description: string): ContentAnswer {
   return { description, content: { 'application/json': { schema: ErrorAnswerSchema } } };
@@ -127,26 +140,34 @@ export async function registerOpenApi(app: FastifyInstance, options: { sessionCo
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     const response = route.schema?.response as Record<string, Answer> | undefined;
-    if (!response || response[403] || !crossSiteChecked(route.url, methods)) return;
-    // Every state change under /api may be refused as cross-site (decision 160), whatever the
-    // route itself checks: said once here rather than by every route.
+    // The reference groups operations by what they are about: the path's first segment.
+    if (route.schema && !route.schema.tags) {
+      const segment = /^\/(?:api\/)?([\w-]+)/.exec(route.url)?.[1] ?? 'api';
+      route.schema = { ...route.schema, tags: [segment] };
+    }
+    if (!response) return;
+    // What every route of its kind may answer, said once here rather than by every route: a
+    // request body that is not JSON, too large or of another type (400, 413, 415), and a state
+    // change refused as cross-site (403, decision 160). A route's own declaration wins.
+    const implied: Record<string, string> = {};
+    if (methods.some((method) => !SAFE_METHODS.has(method)) && route.url.startsWith('/api/')) {
+      for (const status of [400, 413, 415] as const) implied[status] = ERROR_MEANINGS[status];
+      if (!route.url.startsWith(KEYED_ROUTE_PREFIX)) implied[403] = CROSS_SITE_MEANING;
+    }
+    const missing = Object.keys(implied).filter((status) => !response[status]);
+    if (missing.length === 0) return;
     route.schema = {
       ...route.schema,
-      response: { ...response, 403: errorAnswer(CROSS_SITE_MEANING) },
+      response: {
+        ...response,
+        ...Object.fromEntries(missing.map((status) => [status, errorAnswer(implied[status])])),
+      },
     };
   });
 }
 
 const CROSS_SITE_MEANING =
   'A state change from another site, or one that names no origin (FORBIDDEN).';
-
-function crossSiteChecked(url: string, methods: string[]): boolean {
-  return (
-    url.startsWith('/api/') &&
-    !url.startsWith(KEYED_ROUTE_PREFIX) &&
-    methods.some((method) => !SAFE_METHODS.has(method))
-  );
-}
 
 /** The document and its reference page's routes, registered after every route. */
 export async function openApiRoutes(app: FastifyInstance) {
