@@ -206,6 +206,10 @@ export async function openApiRoutes(app: FastifyInstance) {
         withDefaultFonts: false,
         hideClientButton: true,
         telemetry: false,
+        // Nothing that calls Scalar's services: no AI agent, no developer toolbar (SDKs, deploy).
+        agent: { disabled: true },
+        showDeveloperTools: 'never',
+        documentDownloadType: 'json',
       },
     });
   });
