@@ -140,7 +140,9 @@ describe('health and the single-page app', () => {
       ['GET', '/metrics'],
       ['GET', '/metrics?format=prometheus'],
       ['GET', '/openapi'],
-      ['GET', '/openapi.json'],
+      // /openapi.json itself leads to the API's document (decision 224); the rest stays 404.
+      ['GET', '/openapi.yaml'],
+      ['GET', '/openapi/v1'],
       ['GET', '/healthz/deep'],
       ['GET', '/.well-known/security.txt'],
       ['GET', '/api/nope'],

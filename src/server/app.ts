@@ -10,14 +10,11 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-} from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ApiTokenScope } from '../shared/contracts/api-tokens';
 import { API_TOKEN_MESSAGES, scopeAllows } from '../shared/domain/api-tokens';
 import type { AppDeps } from './deps';
+import { checkAnswer } from './http/answer-check';
 import { bearerTokenOf } from './http/bearer-token';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
 import {
@@ -28,6 +25,7 @@ import {
 import { serializeLoggedError } from './http/error-log';
 import { AppError, inputError, unauthenticated } from './http/errors';
 import { Lifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from './http/lifecycle';
+import { openApiRoutes, registerOpenApi } from './http/openapi';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
 import type { Principal } from './http/request-context';
@@ -154,7 +152,17 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
 
   // Routes declare their input as the shared zod schemas (decision 190).
   app.setValidatorCompiler(inputValidator);
-  app.setSerializerCompiler(serializerCompiler);
+  // Routes declare their answers too (decision 224), for the document: production writes them
+  // with JSON.stringify, unchecked and as fast as before; the tests check each one (checkAnswers).
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  const report = deps.checkAnswers;
+  if (report) {
+    app.addHook('onSend', async (req, reply, payload) => {
+      const mismatch = checkAnswer(req, reply, payload);
+      if (mismatch) report(mismatch);
+      return payload;
+    });
+  }
 
   app.decorateRequest('principal', null);
   app.decorate(
@@ -206,6 +214,8 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
     timeWindow: API_TOKEN_RATE_WINDOW_MS,
     keyGenerator: (req) => `api-token ${req.principal?.apiToken?.id ?? ''}`,
   });
+  // Before the routes: the document is made of the routes registered after it.
+  await registerOpenApi(app, { sessionCookie: sessionCookieName });
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
@@ -372,6 +382,11 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(liveRoutes, { ...deps, hub: liveHub });
   await app.register(metricsRoutes, { ...deps, metrics, openStreams: () => liveHub.size });
+  await app.register(openApiRoutes);
+  // Tools look for the document at the root; it lives with the API.
+  app.get('/openapi.json', { schema: { hide: true } }, (_req, reply) =>
+    reply.redirect('/api/openapi.json', 301),
+  );
 
   const clientDir = deps.clientDir;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;

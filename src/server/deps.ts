@@ -28,6 +28,11 @@ export interface AppDeps {
   metrics?: Metrics;
   /** the graceful shutdown's state (absent: the app makes its own) */
   lifecycle?: Lifecycle;
+  /**
+   * tests: every answer of an /api route is checked against the route's declared answers and
+   * each mismatch reported here (decision 224); production checks nothing
+   */
+  checkAnswers?: (mismatch: string) => void;
   /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
   rotationsStorageRead?: RotationsRead;
 }

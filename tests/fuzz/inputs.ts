@@ -285,6 +285,12 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/health': {},
   'GET /api/help/timings': {},
   'GET /api/help/links': {},
+  // The API's document and its reference page (decision 224)
+  'GET /api/openapi.json': {},
+  'GET /openapi.json': {},
+  'GET /api/docs': {},
+  'GET /api/docs/': {},
+  'GET /api/docs/js/scalar.js': {},
   // Sign-in
   'GET /api/auth/options': {},
   'GET /api/auth/user': {},

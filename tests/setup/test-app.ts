@@ -89,7 +89,16 @@ export async function createTestApp(
   const database = await createTestDatabase(options.db);
   const cipher = new FieldCipher(parseMasterKey(config.encryptionKey!));
   const clock = options.clock ?? new ManualClock('2026-11-02T12:00:00Z');
-  const app = await buildApp({ config, database, cipher, clock, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    cipher,
+    clock,
+    logger: false,
+    // Every answer must match its route's declared answers: a mismatch fails the test that
+    // caused it, as any console.error does (decision 224).
+    checkAnswers: (mismatch) => console.error(`Answer does not match its schema: ${mismatch}`),
+  });
   await app.ready();
   const rawInject = withOwnOrigin(app);
   return {

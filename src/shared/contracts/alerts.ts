@@ -143,16 +143,25 @@ export const PagerDutyEventSchema = z.discriminatedUnion(
 export type PagerDutyEvent = z.infer<typeof PagerDutyEventSchema>;
 
 /** PagerDuty's answers: 202 on success, 400 naming each bad field. */
-export interface PagerDutySuccess {
-  status: 'success';
-  message: 'Event processed';
-  dedup_key: string;
-}
+export const PagerDutySuccessSchema = z.object({
+  status: z.literal('success'),
+  message: z.literal('Event processed'),
+  dedup_key: z.string(),
+});
+export type PagerDutySuccess = z.infer<typeof PagerDutySuccessSchema>;
 export interface PagerDutyInvalid {
   status: 'invalid event';
   message: string;
   errors: string[];
 }
+/** PagerDutyRefusalSchema: every refusal of the PagerDuty endpoint, in PagerDuty's shape. */
+export const PagerDutyRefusalSchema = z.object({
+  /** 'invalid event' for a 400, 'error' otherwise */
+  status: z.string(),
+  message: z.string(),
+  errors: z.array(z.string()),
+  code: z.string(),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Opsgenie Alert API: POST v2/alerts, POST v2/alerts/{identifier}/close | /acknowledge
@@ -231,17 +240,21 @@ export const OpsgenieIdentifierQuerySchema = z.object({
 export const OpsgenieIdentifierSchema = required('identifier', OPSGENIE_LIMITS.alias);
 
 /** Opsgenie's answers: 202 `{result, took, requestId}`; errors `{message, errors?, took, requestId}`. */
-export interface OpsgenieAccepted {
-  result: 'Request will be processed';
-  took: number;
-  requestId: string;
-}
-export interface OpsgenieError {
-  message: string;
-  errors?: Record<string, string>;
-  took: number;
-  requestId: string;
-}
+export const OpsgenieAcceptedSchema = z.object({
+  result: z.literal('Request will be processed'),
+  took: z.number(),
+  requestId: z.string(),
+});
+export type OpsgenieAccepted = z.infer<typeof OpsgenieAcceptedSchema>;
+export const OpsgenieErrorSchema = z.object({
+  message: z.string(),
+  errors: z.record(z.string(), z.string()).optional(),
+  took: z.number(),
+  requestId: z.string(),
+});
+export type OpsgenieError = z.infer<typeof OpsgenieErrorSchema>;
+/** OpsgenieRefusalSchema: every refusal of the Opsgenie endpoints, in Opsgenie's shape. */
+export const OpsgenieRefusalSchema = OpsgenieErrorSchema.extend({ code: z.string() });
 
 // ---------------------------------------------------------------------------------------------
 // Alertmanager webhook, version 4
@@ -351,14 +364,13 @@ export type GenericAlert = z.infer<typeof GenericAlertSchema>;
 // What an alert reads as (shared by the normalizers and the alert lists)
 
 /** One row of an alert's details table: labels, annotations, custom details, flattened. */
-export interface AlertDetailRow {
+export const AlertDetailRowSchema = z.object({
   /** where the row comes from: 'Labels', 'Annotations', 'Details', 'Alert e94c744a · Labels' */
-  section: string;
-  label: string;
-  value: string;
-}
+  section: z.string(),
+  label: z.string(),
+  value: z.string(),
+});
+export type AlertDetailRow = z.infer<typeof AlertDetailRowSchema>;
 
-export interface AlertLink {
-  href: string;
-  text: string;
-}
+export const AlertLinkSchema = z.object({ href: z.string(), text: z.string() });
+export type AlertLink = z.infer<typeof AlertLinkSchema>;

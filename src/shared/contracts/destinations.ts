@@ -209,59 +209,60 @@ export const DestinationListQuerySchema = z.object({
   kind: z.enum(DESTINATION_KINDS, { error: DESTINATION_MESSAGES.kind }).optional(),
 });
 
-export interface Destination {
-  id: number;
-  kind: DestinationKind;
+/** DestinationSchema is a destination as the API answers it. */
+export const DestinationSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(DESTINATION_KINDS),
   /** the URL's host and its last four characters: the URL itself is a credential, never shown */
-  urlHint: string;
-  rotationId: number | null;
-  escalationPolicyId: number | null;
-  integrationId: number | null;
+  urlHint: z.string(),
+  rotationId: z.number().int().nullable(),
+  escalationPolicyId: z.number().int().nullable(),
+  integrationId: z.number().int().nullable(),
   /** the rotation's, policy's or integration's name */
-  targetName: string | null;
-  events: DestinationEvent[];
-  digestTime: string | null;
-  digestTimeZone: string | null;
+  targetName: z.string().nullable(),
+  events: z.array(z.enum(DESTINATION_EVENTS)),
+  digestTime: z.string().nullable(),
+  digestTimeZone: z.string().nullable(),
   /** the first failed delivery of the current run of failures; null while deliveries succeed */
-  failingSince: string | null;
-  lastDeliveredAt: string | null;
-  createdAt: string;
-  canManage: boolean;
-}
+  failingSince: z.string().nullable(),
+  lastDeliveredAt: z.string().nullable(),
+  createdAt: z.string(),
+  canManage: z.boolean(),
+});
+export type Destination = z.infer<typeof DestinationSchema>;
 
 /** The answer of POST: the destination and, for a webhook, its signing secret, shown this once. */
-export interface DestinationCreated extends Destination {
-  secret?: string;
-}
+export const DestinationCreatedSchema = DestinationSchema.extend({ secret: z.string().optional() });
+export type DestinationCreated = z.infer<typeof DestinationCreatedSchema>;
 
-export interface DestinationList {
-  destinations: Destination[];
-}
+export const DestinationListSchema = z.object({ destinations: z.array(DestinationSchema) });
+export type DestinationList = z.infer<typeof DestinationListSchema>;
 
 /** One message of a destination's delivery log. */
-export interface DestinationDelivery {
-  id: number;
+export const DestinationDeliverySchema = z.object({
+  id: z.number().int(),
   /** the event: handoff, incident.raised, … test, digest */
-  event: string;
+  event: z.string(),
   /** pending (waiting or retrying), sent, failed */
-  status: 'pending' | 'sending' | 'sent' | 'failed';
-  attempts: number;
-  createdAt: string;
-  sentAt: string | null;
-  nextAttemptAt: string | null;
-  lastError: string | null;
+  status: z.enum(['pending', 'sending', 'sent', 'failed']),
+  attempts: z.number().int(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  lastError: z.string().nullable(),
   /** the receiver's answer, cut short */
-  response: string | null;
-}
+  response: z.string().nullable(),
+});
+export type DestinationDelivery = z.infer<typeof DestinationDeliverySchema>;
 
-export interface DestinationDeliveryList {
-  deliveries: DestinationDelivery[];
-}
+export const DestinationDeliveryListSchema = z.object({
+  deliveries: z.array(DestinationDeliverySchema),
+});
+export type DestinationDeliveryList = z.infer<typeof DestinationDeliveryListSchema>;
 
 /** POST /api/destinations/{id}/test: the queued test message. */
-export interface DestinationTestResult {
-  deliveryId: number;
-}
+export const DestinationTestResultSchema = z.object({ deliveryId: z.number().int() });
+export type DestinationTestResult = z.infer<typeof DestinationTestResultSchema>;
 
 /** The delivery log's page size (newest first). */
 export const DELIVERY_LOG_SIZE = 50;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AlertDetailRow, AlertLink } from './alerts';
-import { SEVERITIES, type Severity } from './incidents';
+import { AlertDetailRowSchema, AlertLinkSchema } from './alerts';
+import { SEVERITIES } from './incidents';
 import { id, idText, text } from './primitives';
 
 /**
@@ -147,50 +147,55 @@ export const IntegrationListQuerySchema = z.object({
 });
 
 /** Where each inbound format is sent, for this Baton (PUBLIC_URL). */
-export interface IntegrationEndpoints {
-  pagerduty: string;
-  opsgenie: string;
-  alertmanager: string;
-  grafana: string;
-  generic: string;
+export const IntegrationEndpointsSchema = z.object({
+  pagerduty: z.string(),
+  opsgenie: z.string(),
+  alertmanager: z.string(),
+  grafana: z.string(),
+  generic: z.string(),
   /** the domain part of `<key>@…`; null while email intake is off (INBOUND_SMTP_PORT) */
-  emailDomain: string | null;
-  emailPort: number | null;
-}
+  emailDomain: z.string().nullable(),
+  emailPort: z.number().int().nullable(),
+});
+export type IntegrationEndpoints = z.infer<typeof IntegrationEndpointsSchema>;
 
-export interface Integration {
-  id: number;
-  name: string;
-  rotationId: number | null;
-  rotationName: string | null;
-  escalationPolicyId: number | null;
-  escalationPolicyName: string | null;
+/** IntegrationSchema is an integration as the API answers it. */
+export const IntegrationSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  rotationId: z.number().int().nullable(),
+  rotationName: z.string().nullable(),
+  escalationPolicyId: z.number().int().nullable(),
+  escalationPolicyName: z.string().nullable(),
   /** the key's last four characters, to tell keys apart */
-  keyHint: string;
-  grouping: (typeof ALERT_GROUPINGS)[number];
-  emailDedup: (typeof EMAIL_DEDUPS)[number];
-  urgency: (typeof INTEGRATION_URGENCIES)[number];
-  stormLimit: number;
-  rateLimit: number;
-  hasSigningSecret: boolean;
-  createdAt: string;
-  createdBy: { id: number; name: string } | null;
-  keyRegeneratedAt: string | null;
-  lastUsedAt: string | null;
-  counts: { alerts: number; incidents: number; openIncidents: number };
+  keyHint: z.string(),
+  grouping: z.enum(ALERT_GROUPINGS),
+  emailDedup: z.enum(EMAIL_DEDUPS),
+  urgency: z.enum(INTEGRATION_URGENCIES),
+  stormLimit: z.number().int(),
+  rateLimit: z.number().int(),
+  hasSigningSecret: z.boolean(),
+  createdAt: z.string(),
+  createdBy: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  keyRegeneratedAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  counts: z.object({
+    alerts: z.number().int(),
+    incidents: z.number().int(),
+    openIncidents: z.number().int(),
+  }),
   /** whether the viewer may change it, regenerate its key and delete it */
-  canManage: boolean;
-  endpoints: IntegrationEndpoints;
-}
+  canManage: z.boolean(),
+  endpoints: IntegrationEndpointsSchema,
+});
+export type Integration = z.infer<typeof IntegrationSchema>;
 
 /** The answer of create and regenerate: the integration and its key, shown this once. */
-export interface IntegrationWithKey extends Integration {
-  key: string;
-}
+export const IntegrationWithKeySchema = IntegrationSchema.extend({ key: z.string() });
+export type IntegrationWithKey = z.infer<typeof IntegrationWithKeySchema>;
 
-export interface IntegrationList {
-  integrations: Integration[];
-}
+export const IntegrationListSchema = z.object({ integrations: z.array(IntegrationSchema) });
+export type IntegrationList = z.infer<typeof IntegrationListSchema>;
 
 /** What happened to one alert event on arrival. */
 export const ALERT_OUTCOMES = [
@@ -204,38 +209,49 @@ export const ALERT_OUTCOMES = [
 ] as const;
 export type AlertOutcome = (typeof ALERT_OUTCOMES)[number];
 
+/** AlertReceiptSchema: what became of one alert event (Alertmanager, Grafana, generic intake). */
+export const AlertReceiptSchema = z.object({
+  dedupKey: z.string(),
+  outcome: z.enum(ALERT_OUTCOMES),
+  incidentId: z.number().int().nullable(),
+});
+/** AlertReceiptsSchema: Alertmanager's and Grafana's answer, one receipt per alert of the group. */
+export const AlertReceiptsSchema = z.object({ alerts: z.array(AlertReceiptSchema) });
+
 /** One received alert event, as the integration's and the incident's alert lists show it. */
-export interface AlertRecord {
-  id: number;
-  integrationId: number;
-  integrationName: string;
-  incidentId: number | null;
-  format: AlertFormat;
-  action: 'trigger' | 'acknowledge' | 'resolve';
-  outcome: AlertOutcome;
-  summary: string;
-  source: string | null;
-  severity: Severity | null;
-  details: AlertDetailRow[];
-  links: AlertLink[];
-  receivedAt: string;
-  lastSeenAt: string;
+export const AlertRecordSchema = z.object({
+  id: z.number().int(),
+  integrationId: z.number().int(),
+  integrationName: z.string(),
+  incidentId: z.number().int().nullable(),
+  format: z.enum(ALERT_FORMATS),
+  action: z.enum(['trigger', 'acknowledge', 'resolve']),
+  outcome: z.enum(ALERT_OUTCOMES),
+  summary: z.string(),
+  source: z.string().nullable(),
+  severity: z.enum(SEVERITIES).nullable(),
+  details: z.array(AlertDetailRowSchema),
+  links: z.array(AlertLinkSchema),
+  receivedAt: z.string(),
+  lastSeenAt: z.string(),
   /** how many times this same event arrived (1: once) */
-  seenCount: number;
+  seenCount: z.number().int(),
   /** the raw payload as received (JSON text, or the email's text), cut at ALERT_PAYLOAD_KEEP */
-  payload: string;
-  payloadCut: boolean;
-}
+  payload: z.string(),
+  payloadCut: z.boolean(),
+});
+export type AlertRecord = z.infer<typeof AlertRecordSchema>;
 
 export const AlertListQuerySchema = z.object({
   /** alerts older than this id (the list's cursor) */
   before: idText({ label: 'before', column: 'int8' }).optional(),
 });
 
-export interface AlertList {
-  alerts: AlertRecord[];
-  nextCursor: number | null;
-}
+export const AlertListSchema = z.object({
+  alerts: z.array(AlertRecordSchema),
+  nextCursor: z.number().int().nullable(),
+});
+export type AlertList = z.infer<typeof AlertListSchema>;
 
 /** POST /api/integrations/{id}/test: "Send test alert" raises an incident through the integration. */
 export const TestAlertInputSchema = z
@@ -246,7 +262,8 @@ export const TestAlertInputSchema = z
   .optional();
 export type TestAlertInput = z.input<typeof TestAlertInputSchema>;
 
-export interface TestAlertResult {
-  incidentId: number | null;
-  outcome: AlertOutcome;
-}
+export const TestAlertResultSchema = z.object({
+  incidentId: z.number().int().nullable(),
+  outcome: z.enum(ALERT_OUTCOMES),
+});
+export type TestAlertResult = z.infer<typeof TestAlertResultSchema>;

@@ -117,3 +117,7 @@ export function instant({ label, message }: InstantOptions) {
       return at >= EARLIEST_INSTANT && at <= LATEST_INSTANT;
     }, message);
 }
+
+/** MessageSchema is a confirmation an action answers with: `{ message: 'Logged out' }`. */
+export const MessageSchema = z.object({ message: z.string() });
+export type Message = z.infer<typeof MessageSchema>;

@@ -64,9 +64,10 @@ export const SlackCommandFormSchema = z.looseObject({
 export type SlackCommandForm = z.infer<typeof SlackCommandFormSchema>;
 
 /** A message Baton answers or posts to a `response_url` (Slack's message payload, the part used). */
-export interface SlackMessage {
-  response_type?: 'ephemeral' | 'in_channel';
-  replace_original?: boolean;
-  text: string;
-  blocks?: SlackBlock[];
-}
+export const SlackMessageSchema = z.object({
+  response_type: z.enum(['ephemeral', 'in_channel']).optional(),
+  replace_original: z.boolean().optional(),
+  text: z.string(),
+  blocks: z.array(SlackBlockSchema).optional(),
+});
+export type SlackMessage = z.infer<typeof SlackMessageSchema>;

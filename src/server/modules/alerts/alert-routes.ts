@@ -6,16 +6,22 @@ import {
   AlertmanagerWebhookSchema,
   GenericAlertSchema,
   GrafanaWebhookSchema,
+  OpsgenieAcceptedSchema,
   OpsgenieAlertActionSchema,
   OpsgenieCreateAlertSchema,
   OpsgenieIdentifierQuerySchema,
   OpsgenieIdentifierSchema,
+  OpsgenieRefusalSchema,
   PagerDutyEventSchema,
+  PagerDutyRefusalSchema,
+  PagerDutySuccessSchema,
 } from '../../../shared/contracts/alerts';
 import { type ErrorCode, ErrorCodes } from '../../../shared/contracts/errors';
 import {
   ALERT_BODY_MAX,
   type AlertFormat,
+  AlertReceiptSchema,
+  AlertReceiptsSchema,
   INTEGRATION_MESSAGES,
 } from '../../../shared/contracts/integrations';
 import {
@@ -30,6 +36,7 @@ import {
   pagerDutyInvalid,
 } from '../../../shared/domain/alerts';
 import type { AppDeps } from '../../deps';
+import { answers, ok } from '../../http/openapi';
 import {
   findIntegrationByKeyHash,
   hashIntegrationKey,
@@ -77,6 +84,34 @@ export const ALERT_PATHS = {
   grafana: '/api/alerts/grafana',
   generic: '/api/alerts/generic',
 } as const;
+
+/** The PagerDuty endpoint's answers: PagerDuty's own, its refusals in PagerDuty's shape. */
+const PAGERDUTY_ANSWERS = answers({
+  202: PagerDutySuccessSchema,
+  ...Object.fromEntries(
+    [400, 413, 415, 429].map((status) => [
+      status,
+      ok(
+        PagerDutyRefusalSchema,
+        "Refused, in PagerDuty's shape: a bad event or routing key (400), too large (413), not JSON (415), too many (429).",
+      ),
+    ]),
+  ),
+});
+
+/** The Opsgenie endpoints' answers: Opsgenie's own, its refusals in Opsgenie's shape. */
+const OPSGENIE_ANSWERS = answers({
+  202: OpsgenieAcceptedSchema,
+  ...Object.fromEntries(
+    [400, 401, 413, 415, 422, 429].map((status) => [
+      status,
+      ok(
+        OpsgenieRefusalSchema,
+        "Refused, in Opsgenie's shape: not JSON (400), a wrong key (401), too large (413), a form (415), a bad alert (422), too many (429).",
+      ),
+    ]),
+  ),
+});
 
 /** JSON nested deeper than this is refused before it is parsed (no sender nests so deep). */
 export const ALERT_JSON_DEPTH_MAX = 64;
@@ -291,31 +326,35 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
   }
 
   // PagerDuty Events API v2 ---------------------------------------------------------------------
-  app.post(ALERT_PATHS.pagerduty, options, async (req, reply) => {
-    const body = inbound(req);
-    const json = parseJson(body);
-    const routingKey = isObject(json) ? json.routing_key : undefined;
-    const admitted = await admit(
-      'pagerduty',
-      typeof routingKey === 'string' ? routingKey : undefined,
-    );
-    const { integration } = admitted;
-    const event = parseWith(PagerDutyEventSchema, json, 400);
-    const normalized = normalizePagerDuty(
-      event,
-      generatedDedupKey(),
-      normalizeOptionsOf(integration),
-    );
-    // The body carries the key: what is kept of it names the key by its last four characters only.
-    const kept = { ...(json as Record<string, unknown>), routing_key: `…${integration.keyHint}` };
-    await receive(admitted, 'pagerduty', [normalized], {
-      text: JSON.stringify(kept),
-      form: false,
-    });
-    return reply
-      .code(202)
-      .send({ status: 'success', message: 'Event processed', dedup_key: normalized.dedupKey });
-  });
+  app.post(
+    ALERT_PATHS.pagerduty,
+    { ...options, schema: { security: [], response: PAGERDUTY_ANSWERS } },
+    async (req, reply) => {
+      const body = inbound(req);
+      const json = parseJson(body);
+      const routingKey = isObject(json) ? json.routing_key : undefined;
+      const admitted = await admit(
+        'pagerduty',
+        typeof routingKey === 'string' ? routingKey : undefined,
+      );
+      const { integration } = admitted;
+      const event = parseWith(PagerDutyEventSchema, json, 400);
+      const normalized = normalizePagerDuty(
+        event,
+        generatedDedupKey(),
+        normalizeOptionsOf(integration),
+      );
+      // The body carries the key: what is kept of it names the key by its last four characters only.
+      const kept = { ...(json as Record<string, unknown>), routing_key: `…${integration.keyHint}` };
+      await receive(admitted, 'pagerduty', [normalized], {
+        text: JSON.stringify(kept),
+        form: false,
+      });
+      return reply
+        .code(202)
+        .send({ status: 'success', message: 'Event processed', dedup_key: normalized.dedupKey });
+    },
+  );
 
   // Opsgenie Alert API --------------------------------------------------------------------------
   const genieKey = (req: FastifyRequest) =>
@@ -323,131 +362,169 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
   const accepted = (req: FastifyRequest, reply: FastifyReply) =>
     reply.code(202).send({ result: 'Request will be processed', ...tookAndId(req, reply) });
 
-  app.post(ALERT_PATHS.opsgenieCreate, options, async (req, reply) => {
-    const admitted = await admit('opsgenie', genieKey(req));
-    const { integration } = admitted;
-    const body = inbound(req);
-    const alert = parseWith(OpsgenieCreateAlertSchema, parseJson(body), 422);
-    const event = normalizeOpsgenieCreate(
-      alert,
-      generatedDedupKey(),
-      normalizeOptionsOf(integration),
-    );
-    await receive(admitted, 'opsgenie', [event], body);
-    return accepted(req, reply);
-  });
+  app.post(
+    ALERT_PATHS.opsgenieCreate,
+    { ...options, schema: { security: [], response: OPSGENIE_ANSWERS } },
+    async (req, reply) => {
+      const admitted = await admit('opsgenie', genieKey(req));
+      const { integration } = admitted;
+      const body = inbound(req);
+      const alert = parseWith(OpsgenieCreateAlertSchema, parseJson(body), 422);
+      const event = normalizeOpsgenieCreate(
+        alert,
+        generatedDedupKey(),
+        normalizeOptionsOf(integration),
+      );
+      await receive(admitted, 'opsgenie', [event], body);
+      return accepted(req, reply);
+    },
+  );
 
   for (const verb of ['close', 'acknowledge'] as const) {
     const path = verb === 'close' ? ALERT_PATHS.opsgenieClose : ALERT_PATHS.opsgenieAcknowledge;
-    app.post(path, options, async (req, reply) => {
-      const admitted = await admit('opsgenie', genieKey(req));
-      const { integration } = admitted;
-      const identifier = parseWith(
-        OpsgenieIdentifierSchema,
-        (req.params as { identifier?: unknown }).identifier,
-        422,
-      );
-      const { identifierType } = parseWith(OpsgenieIdentifierQuerySchema, req.query ?? {}, 422);
-      const body = inbound(req);
-      // Close and acknowledge may come without a body (Opsgenie's are all optional).
-      const json = body === undefined || body.text.trim() === '' ? {} : parseJson(body);
-      const action = normalizeOpsgenieAction(
-        verb,
-        identifier,
-        identifierType,
-        parseWith(OpsgenieAlertActionSchema, json, 422),
-      );
-      const event = eventOfAction(action, action.identifier, normalizeOptionsOf(integration));
-      if (action.identifierType === 'alias') {
-        await receive(admitted, 'opsgenie', [event], body);
+    app.post(
+      path,
+      { ...options, schema: { security: [], response: OPSGENIE_ANSWERS } },
+      async (req, reply) => {
+        const admitted = await admit('opsgenie', genieKey(req));
+        const { integration } = admitted;
+        const identifier = parseWith(
+          OpsgenieIdentifierSchema,
+          (req.params as { identifier?: unknown }).identifier,
+          422,
+        );
+        const { identifierType } = parseWith(OpsgenieIdentifierQuerySchema, req.query ?? {}, 422);
+        const body = inbound(req);
+        // Close and acknowledge may come without a body (Opsgenie's are all optional).
+        const json = body === undefined || body.text.trim() === '' ? {} : parseJson(body);
+        const action = normalizeOpsgenieAction(
+          verb,
+          identifier,
+          identifierType,
+          parseWith(OpsgenieAlertActionSchema, json, 422),
+        );
+        const event = eventOfAction(action, action.identifier, normalizeOptionsOf(integration));
+        if (action.identifierType === 'alias') {
+          await receive(admitted, 'opsgenie', [event], body);
+          return accepted(req, reply);
+        }
+        // id and tiny name a Baton incident by its number (shown on the incident): the action
+        // takes each of this integration's keys still open on it, known by their hashes.
+        const incidentId = /^\d{1,9}$/.test(action.identifier) ? Number(action.identifier) : 0;
+        const hashes =
+          incidentId > 0
+            ? await openKeysOfIncident(deps.database.db, integration.id, incidentId)
+            : [];
+        const events =
+          hashes.length === 0
+            ? [{ ...event, dedupKey: `${action.identifierType}:${action.identifier}` }]
+            : hashes.map((dedupKeyHash) => ({ ...event, dedupKeyHash }));
+        await receive(admitted, 'opsgenie', events, body);
         return accepted(req, reply);
-      }
-      // id and tiny name a Baton incident by its number (shown on the incident): the action
-      // takes each of this integration's keys still open on it, known by their hashes.
-      const incidentId = /^\d{1,9}$/.test(action.identifier) ? Number(action.identifier) : 0;
-      const hashes =
-        incidentId > 0
-          ? await openKeysOfIncident(deps.database.db, integration.id, incidentId)
-          : [];
-      const events =
-        hashes.length === 0
-          ? [{ ...event, dedupKey: `${action.identifierType}:${action.identifier}` }]
-          : hashes.map((dedupKeyHash) => ({ ...event, dedupKeyHash }));
-      await receive(admitted, 'opsgenie', events, body);
-      return accepted(req, reply);
-    });
+      },
+    );
   }
 
   // Alertmanager webhook and Grafana's webhook contact point ------------------------------------
   const bearerOrToken = (req: FastifyRequest) =>
     keyFromAuthorization(req.headers.authorization, ['Bearer']) ?? keyFromQuery(req.query);
 
-  app.post(ALERT_PATHS.alertmanager, options, async (req, reply) => {
-    const admitted = await admit('alertmanager', bearerOrToken(req));
-    const { integration } = admitted;
-    const body = inbound(req);
-    const message = parseWith(AlertmanagerWebhookSchema, parseJson(body), 400);
-    const events = normalizeAlertGroup(
-      message,
-      integration.grouping === 'fingerprint' ? 'fingerprint' : 'group',
-      normalizeOptionsOf(integration),
-    );
-    const receipts = await receive(admitted, 'alertmanager', events, body);
-    return reply.code(202).send(receiptsAnswer(receipts));
-  });
+  app.post(
+    ALERT_PATHS.alertmanager,
+    {
+      ...options,
+      schema: {
+        security: [],
+        response: answers({ 202: AlertReceiptsSchema }, 400, 401, 413, 415, 429),
+      },
+    },
+    async (req, reply) => {
+      const admitted = await admit('alertmanager', bearerOrToken(req));
+      const { integration } = admitted;
+      const body = inbound(req);
+      const message = parseWith(AlertmanagerWebhookSchema, parseJson(body), 400);
+      const events = normalizeAlertGroup(
+        message,
+        integration.grouping === 'fingerprint' ? 'fingerprint' : 'group',
+        normalizeOptionsOf(integration),
+      );
+      const receipts = await receive(admitted, 'alertmanager', events, body);
+      return reply.code(202).send(receiptsAnswer(receipts));
+    },
+  );
 
-  app.post(ALERT_PATHS.grafana, options, async (req, reply) => {
-    const body = inbound(req);
-    const admitted = await admit('grafana', bearerOrToken(req), (found) => {
-      if (found.signingSecretEnc === null) return;
-      const secret = deps.cipher.decrypt(found.signingSecretEnc, {
-        table: 'integrations',
-        column: 'signing_secret',
-        rowId: found.id,
+  app.post(
+    ALERT_PATHS.grafana,
+    {
+      ...options,
+      schema: {
+        security: [],
+        response: answers({ 202: AlertReceiptsSchema }, 400, 401, 413, 415, 429),
+      },
+    },
+    async (req, reply) => {
+      const body = inbound(req);
+      const admitted = await admit('grafana', bearerOrToken(req), (found) => {
+        if (found.signingSecretEnc === null) return;
+        const secret = deps.cipher.decrypt(found.signingSecretEnc, {
+          table: 'integrations',
+          column: 'signing_secret',
+          rowId: found.id,
+        });
+        const check = checkGrafanaSignature({
+          secret,
+          body: body?.text ?? '',
+          signature: req.headers[GRAFANA_SIGNATURE_HEADER],
+          timestamp: req.headers[GRAFANA_TIMESTAMP_HEADER],
+          now: deps.clock.now(),
+        });
+        if (check !== 'ok') {
+          throw new AlertRefusal(
+            401,
+            ErrorCodes.UNAUTHENTICATED,
+            check === 'missing'
+              ? INTEGRATION_MESSAGES.signatureRequired
+              : INTEGRATION_MESSAGES.signatureWrong,
+          );
+        }
       });
-      const check = checkGrafanaSignature({
-        secret,
-        body: body?.text ?? '',
-        signature: req.headers[GRAFANA_SIGNATURE_HEADER],
-        timestamp: req.headers[GRAFANA_TIMESTAMP_HEADER],
-        now: deps.clock.now(),
-      });
-      if (check !== 'ok') {
-        throw new AlertRefusal(
-          401,
-          ErrorCodes.UNAUTHENTICATED,
-          check === 'missing'
-            ? INTEGRATION_MESSAGES.signatureRequired
-            : INTEGRATION_MESSAGES.signatureWrong,
-        );
-      }
-    });
-    const { integration } = admitted;
-    const message = parseWith(GrafanaWebhookSchema, parseJson(body), 400);
-    const events = normalizeAlertGroup(
-      message,
-      integration.grouping === 'fingerprint' ? 'fingerprint' : 'group',
-      normalizeOptionsOf(integration),
-    );
-    const receipts = await receive(admitted, 'grafana', events, body);
-    return reply.code(202).send(receiptsAnswer(receipts));
-  });
+      const { integration } = admitted;
+      const message = parseWith(GrafanaWebhookSchema, parseJson(body), 400);
+      const events = normalizeAlertGroup(
+        message,
+        integration.grouping === 'fingerprint' ? 'fingerprint' : 'group',
+        normalizeOptionsOf(integration),
+      );
+      const receipts = await receive(admitted, 'grafana', events, body);
+      return reply.code(202).send(receiptsAnswer(receipts));
+    },
+  );
 
   // Generic: JSON or a form, for scripts and cron jobs ------------------------------------------
-  app.post(ALERT_PATHS.generic, options, async (req, reply) => {
-    const admitted = await admit('generic', bearerOrToken(req));
-    const { integration } = admitted;
-    const body = inbound(req);
-    const fields = body?.form ? formFields(body.text) : parseJson(body);
-    const alert = parseWith(GenericAlertSchema, fields, 400);
-    const event = normalizeGeneric(alert, generatedDedupKey(), normalizeOptionsOf(integration));
-    const [receipt] = await receive(admitted, 'generic', [event], body);
-    return reply.code(202).send({
-      dedupKey: receipt.dedupKey,
-      outcome: receipt.outcome,
-      incidentId: receipt.incidentId,
-    });
-  });
+  app.post(
+    ALERT_PATHS.generic,
+    {
+      ...options,
+      schema: {
+        security: [],
+        response: answers({ 202: AlertReceiptSchema }, 400, 401, 413, 415, 429),
+      },
+    },
+    async (req, reply) => {
+      const admitted = await admit('generic', bearerOrToken(req));
+      const { integration } = admitted;
+      const body = inbound(req);
+      const fields = body?.form ? formFields(body.text) : parseJson(body);
+      const alert = parseWith(GenericAlertSchema, fields, 400);
+      const event = normalizeGeneric(alert, generatedDedupKey(), normalizeOptionsOf(integration));
+      const [receipt] = await receive(admitted, 'generic', [event], body);
+      return reply.code(202).send({
+        dedupKey: receipt.dedupKey,
+        outcome: receipt.outcome,
+        incidentId: receipt.incidentId,
+      });
+    },
+  );
 }
 
 /** keyRefusal: a missing or wrong key, as each format's senders expect it. */

@@ -3,17 +3,20 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   ADMIN_EVENTS_CSV_COLUMNS,
+  AdminEventsPageSchema,
   AdminEventsQuerySchema,
   adminActionLabel,
   adminDetailEntries,
   describeHandoff,
   HANDOFF_CSV_COLUMNS,
   type HandoffHistoryPage,
+  HandoffHistoryPageSchema,
   HandoffHistoryQuerySchema,
   neutralizeCsvCell,
 } from '../../../shared/contracts/audit';
 import type { AppDeps } from '../../deps';
 import { badRequest } from '../../http/errors';
+import { answers, content } from '../../http/openapi';
 import { permitted } from '../../http/request-context';
 import {
   decodeCursor,
@@ -45,7 +48,10 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/audit-log/handoffs',
     {
       preValidation: permitted('handoff.viewHistory'),
-      schema: { querystring: HandoffHistoryQuerySchema },
+      schema: {
+        querystring: HandoffHistoryQuerySchema,
+        response: answers({ 200: HandoffHistoryPageSchema }, 400, 401, 403),
+      },
     },
     async (req): Promise<HandoffHistoryPage> => {
       const query = req.query;
@@ -76,7 +82,18 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
   // The whole filtered history as CSV (RFC 4180), for administrators.
   api.get(
     '/api/audit-log/handoffs.csv',
-    { preValidation: permitted('audit.export'), schema: { querystring: HandoffExportQuerySchema } },
+    {
+      preValidation: permitted('audit.export'),
+      schema: {
+        querystring: HandoffExportQuerySchema,
+        response: answers(
+          { 200: content('text/csv', 'The filtered handoff history, as CSV (RFC 4180).') },
+          400,
+          401,
+          403,
+        ),
+      },
+    },
     async (req, reply) => {
       const rows = await listHandoffHistory(db, names, req.query);
       const people = await loadPeople(
@@ -115,7 +132,10 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/audit-log/admin-events',
     {
       preValidation: permitted('audit.viewAdmin'),
-      schema: { querystring: AdminEventsQuerySchema },
+      schema: {
+        querystring: AdminEventsQuerySchema,
+        response: answers({ 200: AdminEventsPageSchema }, 400, 401, 403),
+      },
     },
     async (req) => {
       const { search, action, limit, before } = req.query;
@@ -128,7 +148,15 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/audit-log/admin-events.csv',
     {
       preValidation: [permitted('audit.viewAdmin'), permitted('audit.export')],
-      schema: { querystring: AdminEventsExportQuerySchema },
+      schema: {
+        querystring: AdminEventsExportQuerySchema,
+        response: answers(
+          { 200: content('text/csv', 'The filtered audit trail, as CSV (RFC 4180).') },
+          400,
+          401,
+          403,
+        ),
+      },
     },
     async (req, reply) => {
       const { events } = await listAdminEvents(db, deps.cipher, names, req.query);

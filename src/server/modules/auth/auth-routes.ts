@@ -1,8 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LoginInputSchema } from '../../../shared/contracts/auth';
+import {
+  AuthOptionsSchema,
+  AuthResponseSchema,
+  LoginInputSchema,
+} from '../../../shared/contracts/auth';
+import { MessageSchema } from '../../../shared/contracts/primitives';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../http/errors';
+import { answers } from '../../http/openapi';
 import { requireUser, signedIn } from '../../http/request-context';
 import {
   createSession,
@@ -45,16 +51,24 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
 
   const localPassword = config.localLoginPassword;
 
-  app.get('/api/auth/options', async () => ({
-    localLogin: Boolean(config.localLoginPassword),
-    // The Google button needs an OpenID Connect client (a Firebase project alone only takes tokens).
-    google: Boolean(config.oidc.clientId),
-    companyDomain: config.companyDomain,
-  }));
+  app.get(
+    '/api/auth/options',
+    { schema: { security: [], response: answers({ 200: AuthOptionsSchema }) } },
+    async () => ({
+      localLogin: Boolean(config.localLoginPassword),
+      // The Google button needs an OpenID Connect client (a Firebase project alone only takes tokens).
+      google: Boolean(config.oidc.clientId),
+      companyDomain: config.companyDomain,
+    }),
+  );
 
-  api.get('/api/auth/user', { preValidation: signedIn }, async (req) => ({
-    user: requireUser(req),
-  }));
+  api.get(
+    '/api/auth/user',
+    { preValidation: signedIn, schema: { response: answers({ 200: AuthResponseSchema }, 401) } },
+    async (req) => ({
+      user: requireUser(req),
+    }),
+  );
 
   api.post(
     '/api/auth/login',
@@ -66,7 +80,11 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
           throw notFound('Local sign-in is not enabled on this server.');
         }
       },
-      schema: { body: LoginInputSchema },
+      schema: {
+        body: LoginInputSchema,
+        security: [],
+        response: answers({ 200: AuthResponseSchema }, 400, 401, 403, 404, 429),
+      },
     },
     async (req, reply) => {
       const input = req.body;
@@ -80,16 +98,20 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     },
   );
 
-  app.post('/api/auth/logout', async (req, reply) => {
-    const principal = req.principal;
-    if (principal) {
-      await database.db.transaction(async (tx) => {
-        // The companion service hears of the sign-out (decision 228) with the session's end.
-        await endTokenSyncs(tx, cipher, clock.now(), { sessionTokenHash: principal.tokenHash });
-        await deleteSession(tx, principal.tokenHash);
-      });
-    }
-    reply.clearCookie(cookie.name, cookie.options);
-    return { message: 'Logged out' };
-  });
+  app.post(
+    '/api/auth/logout',
+    { schema: { security: [], response: answers({ 200: MessageSchema }) } },
+    async (req, reply) => {
+      const principal = req.principal;
+      if (principal) {
+        await database.db.transaction(async (tx) => {
+          // The companion service hears of the sign-out (decision 228) with the session's end.
+          await endTokenSyncs(tx, cipher, clock.now(), { sessionTokenHash: principal.tokenHash });
+          await deleteSession(tx, principal.tokenHash);
+        });
+      }
+      reply.clearCookie(cookie.name, cookie.options);
+      return { message: 'Logged out' };
+    },
+  );
 }

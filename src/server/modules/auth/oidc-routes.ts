@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  AuthResponseSchema,
   FirebaseSignInInputSchema,
   OIDC_RESULT_MESSAGE,
   type OidcFailureReason,
@@ -11,6 +12,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../../http/database-unavailable';
 import { AppError, notFound, unauthenticated } from '../../http/errors';
+import { answers, content, noContent } from '../../http/openapi';
 import type { TokenSyncStart } from '../token-sync/token-sync-service';
 import { signInWithIdentity } from './auth-service';
 import {
@@ -123,43 +125,74 @@ export async function oidcRoutes(
     const code = unavailable ? 503 : 500;
     return sendPopup(reply, code, failure('failed', code, SIGN_IN_MESSAGES.problem));
   }
+  // The popup's pages answer in HTML whatever happens: what they tell the main window is the result.
+  const popupAnswer = content('text/html', 'The popup page: it tells the main window the result.');
+  const POPUP_ANSWERS = {
+    200: popupAnswer,
+    400: popupAnswer,
+    401: popupAnswer,
+    403: popupAnswer,
+    404: popupAnswer,
+    429: popupAnswer,
+    '5xx': popupAnswer,
+  };
   const POPUP_ROUTE = { config: POPUP_RATE_LIMIT, errorHandler: popupErrorHandler };
 
-  app.get(POPUP_SCRIPT_PATH, async (_req, reply) =>
-    reply.type('text/javascript; charset=utf-8').send(POPUP_SCRIPT),
+  app.get(
+    POPUP_SCRIPT_PATH,
+    {
+      schema: {
+        security: [],
+        response: answers({ 200: content('text/javascript', "The popup page's script.") }),
+      },
+    },
+    async (_req, reply) => reply.type('text/javascript; charset=utf-8').send(POPUP_SCRIPT),
   );
 
-  app.get('/api/auth/oidc/start', POPUP_ROUTE, async (req, reply) => {
-    if (!oidc) {
-      return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
-    }
-    const secrets = newFlowSecrets();
-    const redirectUri = `${baseUrl(req)}${FLOW_PATH}/callback`;
-    let url: string;
-    try {
-      url = await oidc.authorizationUrl({ ...secrets, redirectUri });
-    } catch (err) {
-      req.log.warn({ err }, 'OpenID Connect discovery failed');
-      return sendPopup(reply, 502, failure('failed', 502, SIGN_IN_MESSAGES.problem));
-    }
-    const flow: Flow = {
-      state: secrets.state,
-      nonce: secrets.nonce,
-      verifier: secrets.verifier,
-      redirectUri,
-      expiresAt: clock.now().getTime() + FLOW_TTL_MS,
-    };
-    reply.setCookie(FLOW_COOKIE, cipher.encrypt(JSON.stringify(flow), FLOW_CONTEXT), {
-      path: FLOW_PATH,
-      httpOnly: true,
-      // Lax: the provider's redirect back is a top-level GET navigation, which carries it.
-      sameSite: 'lax',
-      secure: config.isProduction,
-      maxAge: FLOW_TTL_MS / 1000,
-    });
-    reply.header('Cross-Origin-Opener-Policy', 'unsafe-none');
-    return reply.redirect(url, 302);
-  });
+  app.get(
+    '/api/auth/oidc/start',
+    {
+      ...POPUP_ROUTE,
+      schema: {
+        security: [],
+        response: answers({
+          ...POPUP_ANSWERS,
+          302: noContent('To the identity provider, the flow bound to this browser by a cookie.'),
+        }),
+      },
+    },
+    async (req, reply) => {
+      if (!oidc) {
+        return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
+      }
+      const secrets = newFlowSecrets();
+      const redirectUri = `${baseUrl(req)}${FLOW_PATH}/callback`;
+      let url: string;
+      try {
+        url = await oidc.authorizationUrl({ ...secrets, redirectUri });
+      } catch (err) {
+        req.log.warn({ err }, 'OpenID Connect discovery failed');
+        return sendPopup(reply, 502, failure('failed', 502, SIGN_IN_MESSAGES.problem));
+      }
+      const flow: Flow = {
+        state: secrets.state,
+        nonce: secrets.nonce,
+        verifier: secrets.verifier,
+        redirectUri,
+        expiresAt: clock.now().getTime() + FLOW_TTL_MS,
+      };
+      reply.setCookie(FLOW_COOKIE, cipher.encrypt(JSON.stringify(flow), FLOW_CONTEXT), {
+        path: FLOW_PATH,
+        httpOnly: true,
+        // Lax: the provider's redirect back is a top-level GET navigation, which carries it.
+        sameSite: 'lax',
+        secure: config.isProduction,
+        maxAge: FLOW_TTL_MS / 1000,
+      });
+      reply.header('Cross-Origin-Opener-Policy', 'unsafe-none');
+      return reply.redirect(url, 302);
+    },
+  );
 
   function readFlow(req: FastifyRequest): Flow | null {
     const sealed = req.cookies[FLOW_COOKIE];
@@ -172,92 +205,96 @@ export async function oidcRoutes(
     }
   }
 
-  app.get('/api/auth/oidc/callback', POPUP_ROUTE, async (req, reply) => {
-    if (!oidc) {
-      return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
-    }
-    const query = req.query as Record<string, unknown>;
-    const param = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
-    const flow = readFlow(req);
-    // Single use: whatever happens next, this browser's flow is over.
-    reply.clearCookie(FLOW_COOKIE, { path: FLOW_PATH });
-    const state = param('state');
-    if (!flow || !state || !sameSecret(state, flow.state)) {
-      return sendPopup(
-        reply,
-        400,
-        failure(
-          'failed',
-          400,
-          'The sign-in expired or was started in another window. Please try again.',
-        ),
-      );
-    }
-    const error = param('error');
-    if (error) {
-      req.log.info({ error }, 'the identity provider refused the sign-in');
-      return classifyProviderError(error) === 'refused'
-        ? sendPopup(
-            reply,
-            400,
-            failure('provider_refused', 400, SIGN_IN_MESSAGES.operationNotAllowed),
-          )
-        : sendPopup(reply, 400, failure('provider_error', 400, SIGN_IN_MESSAGES.failed));
-    }
-    const code = param('code');
-    if (!code) return sendPopup(reply, 400, failure('failed', 400, SIGN_IN_MESSAGES.problem));
-    try {
-      const issuers = await oidc.issuers();
-      // RFC 9207: when the provider names itself in the response, it must be ours.
-      const iss = param('iss');
-      if (iss !== undefined && !issuers.includes(iss)) {
-        return sendPopup(reply, 400, failure('failed', 400, SIGN_IN_MESSAGES.problem));
+  app.get(
+    '/api/auth/oidc/callback',
+    { ...POPUP_ROUTE, schema: { security: [], response: answers(POPUP_ANSWERS) } },
+    async (req, reply) => {
+      if (!oidc) {
+        return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
       }
-      const { idToken, refreshToken } = await oidc.exchangeCode({
-        code,
-        iss,
-        redirectUri: flow.redirectUri,
-        verifier: flow.verifier,
-        nonce: flow.nonce,
-        now: clock.now(),
-      });
-      const identity = await verifyIdToken(idToken, {
-        issuers,
-        audience: oidc.settings.clientId,
-        keys: await oidc.keys(),
-        now: clock.now(),
-        companyDomain: config.companyDomain,
-        expectedNonce: flow.nonce,
-      });
-      const user = await signInWithIdentity(signInDeps, identity);
-      await startSession(reply, user.id, { source: 'oidc', idToken, refreshToken });
-      req.log.info({ userId: user.id }, 'signed in with OpenID Connect');
-      return sendPopup(reply, 200, { type: OIDC_RESULT_MESSAGE, ok: true });
-    } catch (err) {
-      if (err instanceof ProviderError) {
-        req.log.warn({ err }, 'OpenID Connect sign-in failed at the provider');
-        return err.kind === 'refused'
+      const query = req.query as Record<string, unknown>;
+      const param = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
+      const flow = readFlow(req);
+      // Single use: whatever happens next, this browser's flow is over.
+      reply.clearCookie(FLOW_COOKIE, { path: FLOW_PATH });
+      const state = param('state');
+      if (!flow || !state || !sameSecret(state, flow.state)) {
+        return sendPopup(
+          reply,
+          400,
+          failure(
+            'failed',
+            400,
+            'The sign-in expired or was started in another window. Please try again.',
+          ),
+        );
+      }
+      const error = param('error');
+      if (error) {
+        req.log.info({ error }, 'the identity provider refused the sign-in');
+        return classifyProviderError(error) === 'refused'
           ? sendPopup(
               reply,
               400,
               failure('provider_refused', 400, SIGN_IN_MESSAGES.operationNotAllowed),
             )
-          : sendPopup(reply, 502, failure('failed', 502, SIGN_IN_MESSAGES.problem));
+          : sendPopup(reply, 400, failure('provider_error', 400, SIGN_IN_MESSAGES.failed));
       }
-      if (err instanceof AppError) {
-        // The message can name the person (their email address): log the code only.
-        req.log.info({ code: err.code, status: err.status }, 'OpenID Connect sign-in refused');
-        const denied = err.status === 401 || err.status === 403;
-        return sendPopup(
-          reply,
-          err.status,
-          failure(denied ? 'denied' : 'failed', err.status, err.message),
-        );
+      const code = param('code');
+      if (!code) return sendPopup(reply, 400, failure('failed', 400, SIGN_IN_MESSAGES.problem));
+      try {
+        const issuers = await oidc.issuers();
+        // RFC 9207: when the provider names itself in the response, it must be ours.
+        const iss = param('iss');
+        if (iss !== undefined && !issuers.includes(iss)) {
+          return sendPopup(reply, 400, failure('failed', 400, SIGN_IN_MESSAGES.problem));
+        }
+        const { idToken, refreshToken } = await oidc.exchangeCode({
+          code,
+          iss,
+          redirectUri: flow.redirectUri,
+          verifier: flow.verifier,
+          nonce: flow.nonce,
+          now: clock.now(),
+        });
+        const identity = await verifyIdToken(idToken, {
+          issuers,
+          audience: oidc.settings.clientId,
+          keys: await oidc.keys(),
+          now: clock.now(),
+          companyDomain: config.companyDomain,
+          expectedNonce: flow.nonce,
+        });
+        const user = await signInWithIdentity(signInDeps, identity);
+        await startSession(reply, user.id, { source: 'oidc', idToken, refreshToken });
+        req.log.info({ userId: user.id }, 'signed in with OpenID Connect');
+        return sendPopup(reply, 200, { type: OIDC_RESULT_MESSAGE, ok: true });
+      } catch (err) {
+        if (err instanceof ProviderError) {
+          req.log.warn({ err }, 'OpenID Connect sign-in failed at the provider');
+          return err.kind === 'refused'
+            ? sendPopup(
+                reply,
+                400,
+                failure('provider_refused', 400, SIGN_IN_MESSAGES.operationNotAllowed),
+              )
+            : sendPopup(reply, 502, failure('failed', 502, SIGN_IN_MESSAGES.problem));
+        }
+        if (err instanceof AppError) {
+          // The message can name the person (their email address): log the code only.
+          req.log.info({ code: err.code, status: err.status }, 'OpenID Connect sign-in refused');
+          const denied = err.status === 401 || err.status === 403;
+          return sendPopup(
+            reply,
+            err.status,
+            failure(denied ? 'denied' : 'failed', err.status, err.message),
+          );
+        }
+        req.log.error({ err }, 'OpenID Connect sign-in failed');
+        return sendPopup(reply, 500, failure('failed', 500, SIGN_IN_MESSAGES.problem));
       }
-      req.log.error({ err }, 'OpenID Connect sign-in failed');
-      return sendPopup(reply, 500, failure('failed', 500, SIGN_IN_MESSAGES.problem));
-    }
-  });
+    },
+  );
 
   /** The issuer, audience and keys POST /api/auth/firebase verifies against, or null. */
   type TokenVerification = NonNullable<Awaited<ReturnType<typeof tokenVerification>>>;
@@ -295,7 +332,11 @@ export async function oidcRoutes(
         if (!verification) throw notFound(SIGN_IN_MESSAGES.notConfigured);
         verifications.set(req, verification);
       },
-      schema: { body: FirebaseSignInInputSchema },
+      schema: {
+        security: [],
+        body: FirebaseSignInInputSchema,
+        response: answers({ 200: AuthResponseSchema }, 400, 401, 403, 404, 429),
+      },
     },
     async (req, reply) => {
       const verification = verifications.get(req) as TokenVerification;

@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CalendarQuerySchema } from '../../../shared/contracts/calendar';
+import {
+  CalendarFeedLinksSchema,
+  CalendarFeedStatusSchema,
+  CalendarQuerySchema,
+  CalendarSchema,
+} from '../../../shared/contracts/calendar';
 import { idText } from '../../../shared/contracts/primitives';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
+import { answers, content } from '../../http/openapi';
 import { TokenParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
 import {
@@ -29,18 +35,32 @@ export async function calendarRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/calendar',
-    { preValidation: permitted('rotation.view'), schema: { querystring: CalendarQuerySchema } },
+    {
+      preValidation: permitted('rotation.view'),
+      schema: {
+        querystring: CalendarQuerySchema,
+        response: answers({ 200: CalendarSchema }, 400, 401, 403),
+      },
+    },
     async (req) =>
       getCalendar(deps, requireUser(req), new Date(req.query.from), new Date(req.query.to)),
   );
 
-  api.get('/api/calendar/feed', { preValidation: permitted('rotation.view') }, async (req) =>
-    feedStatus(deps, requireUser(req)),
+  api.get(
+    '/api/calendar/feed',
+    {
+      preValidation: permitted('rotation.view'),
+      schema: { response: answers({ 200: CalendarFeedStatusSchema }, 401, 403) },
+    },
+    async (req) => feedStatus(deps, requireUser(req)),
   );
 
   api.post(
     '/api/calendar/feed/reset',
-    { preValidation: permitted('rotation.view') },
+    {
+      preValidation: permitted('rotation.view'),
+      schema: { response: answers({ 200: CalendarFeedLinksSchema }, 401, 403) },
+    },
     async (req) => {
       const baseUrl = deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
       return resetFeedSecret(deps, requireUser(req), baseUrl);
@@ -49,7 +69,16 @@ export async function calendarRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/calendar/feeds/:token/me.ics',
-    { schema: { params: TokenParams } },
+    {
+      schema: {
+        security: [],
+        params: TokenParams,
+        response: answers(
+          { 200: content('text/calendar', "The person's shifts, an iCalendar feed.") },
+          404,
+        ),
+      },
+    },
     async (req, reply) => {
       const body = await personalFeed(deps, req.params.token);
       return reply.type('text/calendar; charset=utf-8').send(body);
@@ -58,7 +87,21 @@ export async function calendarRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/calendar/feeds/:token/rotations/:file',
-    { schema: { params: RotationFeedParams } },
+    {
+      schema: {
+        security: [],
+        params: RotationFeedParams,
+        response: answers(
+          {
+            200: content(
+              'text/calendar',
+              "The rotation's shifts, an iCalendar feed ({rotationId}.ics).",
+            ),
+          },
+          404,
+        ),
+      },
+    },
     async (req, reply) => {
       const rotationId = idText().safeParse(/^(\d{1,16})\.ics$/.exec(req.params.file)?.[1]);
       if (!rotationId.success) throw notFound(FEED_NOT_FOUND);

@@ -2,9 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   CoverCandidatesQuerySchema,
+  CoverCandidatesSchema,
   CoverPlanInputSchema,
 } from '../../../shared/contracts/cover-plans';
+import {
+  CoverageRequestListSchema,
+  CoverageRequestViewSchema,
+} from '../../../shared/contracts/coverage';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
 import { coverCandidates, planCover } from './cover-plan-service';
@@ -17,14 +23,25 @@ import { listMyCoverage, respondToCoverage } from './coverage-service';
 export async function coverageRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/coverage-requests', { preValidation: permitted('rotation.view') }, async (req) =>
-    listMyCoverage(deps, requireUser(req)),
+  api.get(
+    '/api/coverage-requests',
+    {
+      preValidation: permitted('rotation.view'),
+      schema: { response: answers({ 200: CoverageRequestListSchema }, 401, 403) },
+    },
+    async (req) => listMyCoverage(deps, requireUser(req)),
   );
 
   for (const action of ['accept', 'decline', 'cancel'] as const) {
     api.post(
       `/api/coverage-requests/:id/${action}`,
-      { preValidation: permitted('baton.hold'), schema: { params: IdParams } },
+      {
+        preValidation: permitted('baton.hold'),
+        schema: {
+          params: IdParams,
+          response: answers({ 200: CoverageRequestViewSchema }, 400, 401, 403, 404, 409),
+        },
+      },
       async (req) => respondToCoverage(deps, requireUser(req), req.params.id, action),
     );
   }
@@ -33,7 +50,11 @@ export async function coverageRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/cover-plans',
     {
       preValidation: permitted('baton.hold'),
-      schema: { params: IdParams, body: CoverPlanInputSchema },
+      schema: {
+        params: IdParams,
+        body: CoverPlanInputSchema,
+        response: answers({ 201: CoverageRequestViewSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req, reply) =>
       reply.code(201).send(await planCover(deps, requireUser(req), req.params.id, req.body)),
@@ -43,7 +64,11 @@ export async function coverageRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/cover-candidates',
     {
       preValidation: permitted('baton.hold'),
-      schema: { params: IdParams, querystring: CoverCandidatesQuerySchema },
+      schema: {
+        params: IdParams,
+        querystring: CoverCandidatesQuerySchema,
+        response: answers({ 200: CoverCandidatesSchema }, 400, 401, 403, 404),
+      },
     },
     async (req) => coverCandidates(deps, requireUser(req), req.params.id, req.query),
   );

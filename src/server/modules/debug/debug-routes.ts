@@ -3,17 +3,24 @@ import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import {
   type AuditIntegrity,
+  AuditIntegritySchema,
   type ClientCheck,
+  ClientCheckSchema,
   type DatabaseDiagnostics,
+  DatabaseDiagnosticsSchema,
   DEBUG_SAMPLE_SIZE,
   DEBUG_WITHHELD,
   type DebugEnvironment,
   type DirectRotations,
+  DirectRotationsSchema,
   type ProductionFiltering,
+  ProductionFilteringSchema,
   type RotationsCompare,
+  RotationsCompareSchema,
   type WithheldField,
 } from '../../../shared/contracts/debug';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { permitted } from '../../http/request-context';
 import { verifyAuditChain } from '../audit/audit-chain';
 import {
@@ -50,7 +57,10 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get(
     '/api/debug/rotations-compare',
-    { preValidation: permitted('debug.view') },
+    {
+      preValidation: permitted('debug.view'),
+      schema: { response: answers({ 200: RotationsCompareSchema }, 401, 403) },
+    },
     async (): Promise<RotationsCompare> => {
       const [direct, storage] = await Promise.all([readRotationsDirect(db), readStorage(db)]);
       const storageById = new Map(storage.map((r) => [r.id, r]));
@@ -87,7 +97,10 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get(
     '/api/debug/production-filtering',
-    { preValidation: permitted('debug.view') },
+    {
+      preValidation: permitted('debug.view'),
+      schema: { response: answers({ 200: ProductionFilteringSchema }, 401, 403) },
+    },
     async (): Promise<ProductionFiltering> => {
       const [direct, storage] = await Promise.all([readRotationsDirect(db), readStorage(db)]);
       const suspended = direct.filter((r) => r.suspended).length;
@@ -117,7 +130,10 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get(
     '/api/debug/rotations',
-    { preValidation: permitted('debug.view') },
+    {
+      preValidation: permitted('debug.view'),
+      schema: { response: answers({ 200: DirectRotationsSchema }, 401, 403) },
+    },
     async (): Promise<DirectRotations> => {
       const rotations = await readRotationsDirect(db);
       return { source: 'direct-sql', count: rotations.length, rotations };
@@ -126,7 +142,10 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get(
     '/api/debug/database',
-    { preValidation: permitted('debug.view') },
+    {
+      preValidation: permitted('debug.view'),
+      schema: { response: answers({ 200: DatabaseDiagnosticsSchema }, 401, 403) },
+    },
     async (): Promise<DatabaseDiagnostics> => {
       const started = performance.now();
       await database.ping();
@@ -146,7 +165,10 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.get(
     '/api/debug/client-check',
-    { preValidation: permitted('debug.view') },
+    {
+      preValidation: permitted('debug.view'),
+      schema: { response: answers({ 200: ClientCheckSchema }, 401, 403) },
+    },
     async (): Promise<ClientCheck> => {
       const rotations = await readStorage(db);
       return {
@@ -181,7 +203,10 @@ export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
   // The audit trail's hash chain, verified from the first event to the head (decision 172).
   app.get(
     '/api/debug/audit-integrity',
-    { preValidation: permitted('debug.view') },
+    {
+      preValidation: permitted('debug.view'),
+      schema: { response: answers({ 200: AuditIntegritySchema }, 401, 403) },
+    },
     async (): Promise<AuditIntegrity> => {
       const started = performance.now();
       const result = await verifyAuditChain(db, deps.cipher);

@@ -4,14 +4,20 @@ import {
   DESTINATION_MESSAGES,
   type Destination,
   DestinationChangeSchema,
+  DestinationCreatedSchema,
   type DestinationDeliveryList,
+  DestinationDeliveryListSchema,
   DestinationInputSchema,
   type DestinationList,
   DestinationListQuerySchema,
+  DestinationListSchema,
+  DestinationSchema,
   type DestinationTestResult,
+  DestinationTestResultSchema,
 } from '../../../shared/contracts/destinations';
 import type { AppDeps } from '../../deps';
 import { forbidden } from '../../http/errors';
+import { answers, noContent } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { requireUser, signedIn } from '../../http/request-context';
 import {
@@ -41,13 +47,25 @@ export async function destinationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/destinations',
-    { preValidation: signedIn, schema: { querystring: DestinationListQuerySchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        querystring: DestinationListQuerySchema,
+        response: answers({ 200: DestinationListSchema }, 400, 401, 403, 404),
+      },
+    },
     async (req): Promise<DestinationList> => listDestinations(deps, requireUser(req), req.query),
   );
 
   api.post(
     '/api/destinations',
-    { preValidation: managesDestinations, schema: { body: DestinationInputSchema } },
+    {
+      preValidation: managesDestinations,
+      schema: {
+        body: DestinationInputSchema,
+        response: answers({ 201: DestinationCreatedSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req, reply) => {
       const created = await createDestination(deps, requireUser(req), req.body);
       return reply.code(201).send(created);
@@ -56,7 +74,13 @@ export async function destinationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/destinations/:id',
-    { preValidation: signedIn, schema: { params: IdParams } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        response: answers({ 200: DestinationSchema }, 400, 401, 403, 404),
+      },
+    },
     async (req): Promise<Destination> => getDestination(deps, requireUser(req), req.params.id),
   );
 
@@ -64,7 +88,11 @@ export async function destinationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/destinations/:id',
     {
       preValidation: managesDestinations,
-      schema: { params: IdParams, body: DestinationChangeSchema },
+      schema: {
+        params: IdParams,
+        body: DestinationChangeSchema,
+        response: answers({ 200: DestinationSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req): Promise<Destination> =>
       updateDestination(deps, requireUser(req), req.params.id, req.body),
@@ -72,7 +100,13 @@ export async function destinationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.delete(
     '/api/destinations/:id',
-    { preValidation: managesDestinations, schema: { params: IdParams } },
+    {
+      preValidation: managesDestinations,
+      schema: {
+        params: IdParams,
+        response: answers({ 204: noContent('The destination is deleted.') }, 400, 401, 403, 404),
+      },
+    },
     async (req, reply) => {
       await deleteDestination(deps, requireUser(req), req.params.id);
       return reply.code(204).send();
@@ -82,7 +116,13 @@ export async function destinationRoutes(app: FastifyInstance, deps: AppDeps) {
   // "Send test event": 202, queued in the outbox; the delivery log shows what became of it.
   api.post(
     '/api/destinations/:id/test',
-    { preValidation: managesDestinations, schema: { params: IdParams } },
+    {
+      preValidation: managesDestinations,
+      schema: {
+        params: IdParams,
+        response: answers({ 202: DestinationTestResultSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req, reply) => {
       const result: DestinationTestResult = await sendTestEvent(
         deps,
@@ -95,7 +135,13 @@ export async function destinationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/destinations/:id/deliveries',
-    { preValidation: signedIn, schema: { params: IdParams } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        response: answers({ 200: DestinationDeliveryListSchema }, 400, 401, 403, 404),
+      },
+    },
     async (req): Promise<DestinationDeliveryList> =>
       listDeliveries(deps, requireUser(req), req.params.id),
   );

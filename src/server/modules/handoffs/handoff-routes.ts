@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { HandoffSchema } from '../../../shared/contracts/rotations';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { sendCachedRead } from '../../http/read-cache';
 import { permitted, requireUser } from '../../http/request-context';
@@ -27,7 +29,13 @@ export async function handoffRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/handoffs/recent',
-    { preValidation: permitted('handoff.viewHistory'), schema: { querystring: RecentQuerySchema } },
+    {
+      preValidation: permitted('handoff.viewHistory'),
+      schema: {
+        querystring: RecentQuerySchema,
+        response: answers({ 200: z.array(HandoffSchema) }, 400, 401, 403),
+      },
+    },
     async (req, reply) => {
       const user = requireUser(req);
       const count = req.query.limit ?? RECENT_HANDOFFS_DEFAULT;
@@ -41,7 +49,13 @@ export async function handoffRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.post(
     '/api/handoffs/:id/acknowledge',
-    { preValidation: permitted('baton.hold'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('baton.hold'),
+      schema: {
+        params: IdParams,
+        response: answers({ 200: HandoffSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req) => acknowledgeHandoff(deps, requireUser(req), req.params.id),
   );
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { LivenessSchema, ReadinessSchema } from '../../../shared/contracts/health';
 import type { Clock } from '../../clock';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { type EngineStatus, engineIsStale } from '../../engine/engine-loop';
 import type { Lifecycle } from '../../http/lifecycle';
+import { answers } from '../../http/openapi';
 import { BATON_VERSION } from '../../version';
 import { channelSetup, NO_CHANNEL_MESSAGE } from '../notifications/channels';
 
@@ -27,42 +29,47 @@ export async function healthRoutes(
     lifecycle?: Lifecycle;
   },
 ) {
-  const alive = async () => ({ status: 'ok', version: BATON_VERSION });
-  app.get('/healthz', alive);
-  app.get('/api/health', alive);
-  app.get('/readyz', async (_req, reply) => {
-    if (opts.lifecycle?.draining) {
-      return reply.code(503).send({ message: SHUTDOWN_NOT_READY, code: 'SERVICE_UNAVAILABLE' });
-    }
-    try {
-      await opts.database.ping();
-    } catch {
-      return reply
-        .code(503)
-        .send({ message: 'Database is not reachable', code: 'SERVICE_UNAVAILABLE' });
-    }
-    const engine = opts.engineStatus?.();
-    if (engine && engineIsStale(engine, opts.clock.now())) {
-      return reply.code(503).send({
-        message: engine.lastTickAt
-          ? `The engine has not ticked since ${engine.lastTickAt.toISOString()}`
-          : 'The engine has not ticked yet',
-        code: 'SERVICE_UNAVAILABLE',
-      });
-    }
-    const channels = channelSetup(opts.config);
-    if (opts.config.nodeEnv === 'production' && channels.noChannel) {
-      return reply.code(503).send({
-        message: NO_CHANNEL_MESSAGE,
-        code: 'SERVICE_UNAVAILABLE',
-        missing: channels.missing,
-      });
-    }
-    return {
-      status: 'ready',
-      version: BATON_VERSION,
-      database: opts.database.engine,
-      ...(engine ? { engine: { lastTickAt: engine.lastTickAt?.toISOString() ?? null } } : {}),
-    };
-  });
+  const alive = async () => ({ status: 'ok' as const, version: BATON_VERSION });
+  const liveness = { schema: { security: [], response: answers({ 200: LivenessSchema }) } };
+  app.get('/healthz', liveness, alive);
+  app.get('/api/health', liveness, alive);
+  app.get(
+    '/readyz',
+    { schema: { security: [], response: answers({ 200: ReadinessSchema }) } },
+    async (_req, reply) => {
+      if (opts.lifecycle?.draining) {
+        return reply.code(503).send({ message: SHUTDOWN_NOT_READY, code: 'SERVICE_UNAVAILABLE' });
+      }
+      try {
+        await opts.database.ping();
+      } catch {
+        return reply
+          .code(503)
+          .send({ message: 'Database is not reachable', code: 'SERVICE_UNAVAILABLE' });
+      }
+      const engine = opts.engineStatus?.();
+      if (engine && engineIsStale(engine, opts.clock.now())) {
+        return reply.code(503).send({
+          message: engine.lastTickAt
+            ? `The engine has not ticked since ${engine.lastTickAt.toISOString()}`
+            : 'The engine has not ticked yet',
+          code: 'SERVICE_UNAVAILABLE',
+        });
+      }
+      const channels = channelSetup(opts.config);
+      if (opts.config.nodeEnv === 'production' && channels.noChannel) {
+        return reply.code(503).send({
+          message: NO_CHANNEL_MESSAGE,
+          code: 'SERVICE_UNAVAILABLE',
+          missing: channels.missing,
+        });
+      }
+      return {
+        status: 'ready' as const,
+        version: BATON_VERSION,
+        database: opts.database.engine,
+        ...(engine ? { engine: { lastTickAt: engine.lastTickAt?.toISOString() ?? null } } : {}),
+      };
+    },
+  );
 }

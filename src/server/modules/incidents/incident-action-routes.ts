@@ -4,9 +4,11 @@ import {
   EscalateIncidentInputSchema,
   type Incident,
   IncidentInputSchema,
+  IncidentSchema,
   ReassignIncidentInputSchema,
 } from '../../../shared/contracts/incidents';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { requireUser, signedIn } from '../../http/request-context';
 import {
@@ -27,7 +29,13 @@ export async function incidentActionRoutes(app: FastifyInstance, deps: AppDeps) 
 
   api.post(
     '/api/incidents',
-    { preValidation: signedIn, schema: { body: IncidentInputSchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        body: IncidentInputSchema,
+        response: answers({ 201: IncidentSchema }, 400, 401, 403, 404, 409, 429),
+      },
+    },
     async (req, reply): Promise<Incident> => {
       const incident = await raiseIncidentFor(deps, requireUser(req), req.body);
       reply.code(201);
@@ -37,26 +45,52 @@ export async function incidentActionRoutes(app: FastifyInstance, deps: AppDeps) 
 
   api.post(
     '/api/incidents/:id/acknowledge',
-    { preValidation: signedIn, schema: { params: IdParams } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        response: answers({ 200: IncidentSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req): Promise<Incident> => acknowledgeIncident(deps, requireUser(req), req.params.id),
   );
 
   api.post(
     '/api/incidents/:id/resolve',
-    { preValidation: signedIn, schema: { params: IdParams } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        response: answers({ 200: IncidentSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req): Promise<Incident> => resolveIncident(deps, requireUser(req), req.params.id),
   );
 
   api.post(
     '/api/incidents/:id/escalate',
-    { preValidation: signedIn, schema: { params: IdParams, body: EscalateIncidentInputSchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        body: EscalateIncidentInputSchema,
+        response: answers({ 200: IncidentSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req): Promise<Incident> =>
       escalateIncident(deps, requireUser(req), req.params.id, req.body),
   );
 
   api.post(
     '/api/incidents/:id/reassign',
-    { preValidation: signedIn, schema: { params: IdParams, body: ReassignIncidentInputSchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        body: ReassignIncidentInputSchema,
+        response: answers({ 200: IncidentSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req): Promise<Incident> =>
       reassignIncident(deps, requireUser(req), req.params.id, req.body),
   );

@@ -4,9 +4,12 @@ import {
   type Incident,
   type IncidentList,
   IncidentListQuerySchema,
+  IncidentListSchema,
   IncidentNoteInputSchema,
+  IncidentSchema,
 } from '../../../shared/contracts/incidents';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
 import { addIncidentNote } from './incident-notes';
@@ -23,21 +26,34 @@ export async function incidentRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/incidents',
     {
       preValidation: permitted('page.viewHistory'),
-      schema: { querystring: IncidentListQuerySchema },
+      schema: {
+        querystring: IncidentListQuerySchema,
+        response: answers({ 200: IncidentListSchema }, 400, 401, 403),
+      },
     },
     async (req): Promise<IncidentList> => listIncidents(deps, requireUser(req), req.query),
   );
 
   api.get(
     '/api/incidents/:id',
-    { preValidation: permitted('page.viewHistory'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('page.viewHistory'),
+      schema: { params: IdParams, response: answers({ 200: IncidentSchema }, 400, 401, 403, 404) },
+    },
     async (req): Promise<Incident> => getIncident(deps, requireUser(req), req.params.id),
   );
 
   // A note answers the incident with its new line: 201, something was created.
   api.post(
     '/api/incidents/:id/notes',
-    { preValidation: signedIn, schema: { params: IdParams, body: IncidentNoteInputSchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        body: IncidentNoteInputSchema,
+        response: answers({ 201: IncidentSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req, reply): Promise<Incident> => {
       const incident = await addIncidentNote(deps, requireUser(req), req.params.id, req.body.text);
       return reply.code(201).send(incident);

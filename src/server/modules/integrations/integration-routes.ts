@@ -3,19 +3,25 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   type AlertList,
   AlertListQuerySchema,
+  AlertListSchema,
   INTEGRATION_MESSAGES,
   type Integration,
   IntegrationChangeSchema,
   IntegrationInputSchema,
   type IntegrationList,
   IntegrationListQuerySchema,
+  IntegrationListSchema,
+  IntegrationSchema,
   type IntegrationWithKey,
+  IntegrationWithKeySchema,
   TestAlertInputSchema,
   type TestAlertResult,
+  TestAlertResultSchema,
 } from '../../../shared/contracts/integrations';
 import { mayManageSomeIntegration } from '../../../shared/domain/integrations';
 import type { AppDeps } from '../../deps';
 import { forbidden } from '../../http/errors';
+import { answers, noContent } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
 import {
@@ -49,13 +55,25 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/integrations',
-    { preValidation: signedIn, schema: { querystring: IntegrationListQuerySchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        querystring: IntegrationListQuerySchema,
+        response: answers({ 200: IntegrationListSchema }, 400, 401, 403, 404),
+      },
+    },
     async (req): Promise<IntegrationList> => listIntegrations(deps, requireUser(req), req.query),
   );
 
   api.post(
     '/api/integrations',
-    { preValidation: managesIntegrations, schema: { body: IntegrationInputSchema } },
+    {
+      preValidation: managesIntegrations,
+      schema: {
+        body: IntegrationInputSchema,
+        response: answers({ 201: IntegrationWithKeySchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req, reply) => {
       const created: IntegrationWithKey = await createIntegration(deps, requireUser(req), req.body);
       return reply.code(201).send(created);
@@ -64,7 +82,13 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/integrations/:id',
-    { preValidation: signedIn, schema: { params: IdParams } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        response: answers({ 200: IntegrationSchema }, 400, 401, 403, 404),
+      },
+    },
     async (req): Promise<Integration> => getIntegration(deps, requireUser(req), req.params.id),
   );
 
@@ -72,7 +96,11 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/integrations/:id',
     {
       preValidation: managesIntegrations,
-      schema: { params: IdParams, body: IntegrationChangeSchema },
+      schema: {
+        params: IdParams,
+        body: IntegrationChangeSchema,
+        response: answers({ 200: IntegrationSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req): Promise<Integration> =>
       updateIntegration(deps, requireUser(req), req.params.id, req.body),
@@ -80,7 +108,13 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.delete(
     '/api/integrations/:id',
-    { preValidation: managesIntegrations, schema: { params: IdParams } },
+    {
+      preValidation: managesIntegrations,
+      schema: {
+        params: IdParams,
+        response: answers({ 204: noContent('The integration is deleted.') }, 400, 401, 403, 404),
+      },
+    },
     async (req, reply) => {
       await deleteIntegration(deps, requireUser(req), req.params.id);
       return reply.code(204).send();
@@ -90,7 +124,13 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
   // A new key answers 200: the integration is the same one, only its key changed.
   api.post(
     '/api/integrations/:id/key',
-    { preValidation: managesIntegrations, schema: { params: IdParams } },
+    {
+      preValidation: managesIntegrations,
+      schema: {
+        params: IdParams,
+        response: answers({ 200: IntegrationWithKeySchema }, 400, 401, 403, 404),
+      },
+    },
     async (req): Promise<IntegrationWithKey> =>
       regenerateIntegrationKey(deps, requireUser(req), req.params.id),
   );
@@ -100,7 +140,11 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/integrations/:id/test',
     {
       preValidation: managesIntegrations,
-      schema: { params: IdParams, body: TestAlertInputSchema },
+      schema: {
+        params: IdParams,
+        body: TestAlertInputSchema,
+        response: answers({ 201: TestAlertResultSchema }, 400, 401, 403, 404, 409, 429),
+      },
     },
     async (req, reply) => {
       const result: TestAlertResult = await sendTestAlert(
@@ -115,7 +159,14 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/integrations/:id/alerts',
-    { preValidation: signedIn, schema: { params: IdParams, querystring: AlertListQuerySchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        querystring: AlertListQuerySchema,
+        response: answers({ 200: AlertListSchema }, 400, 401, 403, 404),
+      },
+    },
     async (req): Promise<AlertList> =>
       listIntegrationAlerts(deps, requireUser(req), req.params.id, req.query),
   );
@@ -125,7 +176,11 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/incidents/:id/alerts',
     {
       preValidation: permitted('page.viewHistory'),
-      schema: { params: IdParams, querystring: AlertListQuerySchema },
+      schema: {
+        params: IdParams,
+        querystring: AlertListQuerySchema,
+        response: answers({ 200: AlertListSchema }, 400, 401, 403, 404),
+      },
     },
     async (req): Promise<AlertList> => listIncidentAlerts(deps, req.params.id, req.query),
   );

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LiveStreamQuerySchema } from '../../../shared/contracts/live-events';
 import type { AppDeps } from '../../deps';
 import { AppError } from '../../http/errors';
+import { answers, content } from '../../http/openapi';
 import { requireUser, signedIn } from '../../http/request-context';
 import type { LiveHub } from './live-hub';
 
@@ -28,7 +29,22 @@ export async function liveRoutes(app: FastifyInstance, deps: AppDeps & { hub: Li
 
   api.get(
     '/api/events',
-    { preValidation: signedIn, schema: { querystring: LiveStreamQuerySchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        querystring: LiveStreamQuerySchema,
+        response: answers(
+          {
+            200: content(
+              'text/event-stream',
+              'Server-sent events: each `data:` line is a ChangeEvent (JSON); `retry:` and comment lines keep the stream alive.',
+            ),
+          },
+          400,
+          401,
+        ),
+      },
+    },
     async (req, reply) => {
       const user = requireUser(req);
       const principal = req.principal;

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { type InboxPage, InboxQuerySchema } from '../../../shared/contracts/inbox';
+import { type InboxPage, InboxPageSchema, InboxQuerySchema } from '../../../shared/contracts/inbox';
 import { isDemoMode } from '../../config';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
 import { listInbox } from './inbox';
 import { hideAckLinks } from './notification-routes';
@@ -17,7 +18,13 @@ export async function inboxRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/inbox',
-    { preValidation: signedIn, schema: { querystring: InboxQuerySchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        querystring: InboxQuerySchema,
+        response: answers({ 200: InboxPageSchema }, 400, 401),
+      },
+    },
     async (req): Promise<InboxPage> => {
       const user = requireUser(req);
       if (!isDemoMode(deps.config)) return NO_DEMO_INBOX;
@@ -28,7 +35,13 @@ export async function inboxRoutes(app: FastifyInstance, deps: AppDeps) {
   // Everyone's, as the outbox view shows them: acknowledgement links are their recipient's alone.
   api.get(
     '/api/admin/inbox',
-    { preValidation: permitted('system.configure'), schema: { querystring: InboxQuerySchema } },
+    {
+      preValidation: permitted('system.configure'),
+      schema: {
+        querystring: InboxQuerySchema,
+        response: answers({ 200: InboxPageSchema }, 400, 401, 403),
+      },
+    },
     async (req): Promise<InboxPage> => {
       if (!isDemoMode(deps.config)) return NO_DEMO_INBOX;
       return listInbox(db, deps.cipher, req.query, { redact: hideAckLinks });

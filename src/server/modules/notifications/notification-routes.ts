@@ -1,16 +1,20 @@
 import { and, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   CHANNEL_FAILURE_WINDOW_MS,
   channelNotConfiguredReason,
   type NotificationStatus,
+  NotificationStatusSchema,
   type OutboxEntry,
+  OutboxEntrySchema,
   OutboxQuerySchema,
 } from '../../../shared/contracts/notifications';
 import { isDemoMode } from '../../config';
 import { notifications } from '../../db/schema';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { permitted } from '../../http/request-context';
 import { channelSetup } from './channels';
 import { decryptContent } from './outbox';
@@ -32,7 +36,10 @@ export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
   // channel is not configured is left out: `missing` says that once, not once per message.
   api.get(
     '/api/admin/notifications/status',
-    { preValidation: permitted('system.configure') },
+    {
+      preValidation: permitted('system.configure'),
+      schema: { response: answers({ 200: NotificationStatusSchema }, 401, 403) },
+    },
     async (): Promise<NotificationStatus> => {
       const since = new Date(deps.clock.now().getTime() - CHANNEL_FAILURE_WINDOW_MS);
       const rows = await deps.database.db
@@ -79,7 +86,13 @@ export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
   // The outbox view: every notification with its delivery state, newest first (administrators).
   api.get(
     '/api/admin/notifications',
-    { preValidation: permitted('system.configure'), schema: { querystring: OutboxQuerySchema } },
+    {
+      preValidation: permitted('system.configure'),
+      schema: {
+        querystring: OutboxQuerySchema,
+        response: answers({ 200: z.array(OutboxEntrySchema) }, 400, 401, 403),
+      },
+    },
     async (req): Promise<OutboxEntry[]> => {
       const query = req.query;
       const rows = await deps.database.db

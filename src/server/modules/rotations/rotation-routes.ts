@@ -1,18 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   AddMemberInputSchema,
   ChangeTypeInputSchema,
   CoverageRequestInputSchema,
+  CoverageRequestSchema,
   CreateRotationInputSchema,
   PageInputSchema,
+  PageResponseSchema,
   PassBatonInputSchema,
   ReassignInputSchema,
   ReorderMembersInputSchema,
+  RotationSchema,
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
 import type { AppDeps } from '../../deps';
 import { badRequest } from '../../http/errors';
+import { answers, noContent } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';
 import { sendCachedRead } from '../../http/read-cache';
 import { permitted, requireUser } from '../../http/request-context';
@@ -46,16 +51,26 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     changesAt: read.changesAt,
   });
 
-  api.get('/api/rotations', { preValidation: permitted('rotation.view') }, async (req, reply) => {
-    const user = requireUser(req);
-    return sendCachedRead(req, reply, 'rotations', async () =>
-      answer(await listRotations(deps, user)),
-    );
-  });
+  api.get(
+    '/api/rotations',
+    {
+      preValidation: permitted('rotation.view'),
+      schema: { response: answers({ 200: z.array(RotationSchema) }, 401, 403) },
+    },
+    async (req, reply) => {
+      const user = requireUser(req);
+      return sendCachedRead(req, reply, 'rotations', async () =>
+        answer(await listRotations(deps, user)),
+      );
+    },
+  );
 
   api.get(
     '/api/user/rotations',
-    { preValidation: permitted('rotation.view') },
+    {
+      preValidation: permitted('rotation.view'),
+      schema: { response: answers({ 200: z.array(RotationSchema) }, 401, 403) },
+    },
     async (req, reply) => {
       const user = requireUser(req);
       return sendCachedRead(req, reply, 'user.rotations', async () =>
@@ -66,13 +81,22 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/rotations/:id',
-    { preValidation: permitted('rotation.view'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('rotation.view'),
+      schema: { params: IdParams, response: answers({ 200: RotationSchema }, 400, 401, 403, 404) },
+    },
     async (req) => getRotation(deps, req.params.id, requireUser(req)),
   );
 
   api.post(
     '/api/rotations',
-    { preValidation: permitted('rotation.create'), schema: { body: CreateRotationInputSchema } },
+    {
+      preValidation: permitted('rotation.create'),
+      schema: {
+        body: CreateRotationInputSchema,
+        response: answers({ 201: RotationSchema }, 400, 401, 403, 409),
+      },
+    },
     async (req, reply) =>
       reply.code(201).send(await createRotation(deps, requireUser(req), req.body)),
   );
@@ -81,14 +105,24 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id',
     {
       preValidation: permitted('rotation.edit'),
-      schema: { params: IdParams, body: UpdateRotationInputSchema },
+      schema: {
+        params: IdParams,
+        body: UpdateRotationInputSchema,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req) => updateRotation(deps, requireUser(req), req.params.id, req.body),
   );
 
   api.delete(
     '/api/rotations/:id',
-    { preValidation: permitted('rotation.delete'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('rotation.delete'),
+      schema: {
+        params: IdParams,
+        response: answers({ 204: noContent('The rotation is deleted.') }, 400, 401, 403, 404),
+      },
+    },
     async (req, reply) => {
       await deleteRotation(deps, requireUser(req), req.params.id);
       return reply.code(204).send();
@@ -97,13 +131,25 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.post(
     '/api/rotations/:id/suspend',
-    { preValidation: permitted('rotation.suspend'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('rotation.suspend'),
+      schema: {
+        params: IdParams,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req) => setSuspended(deps, requireUser(req), req.params.id, true),
   );
 
   api.post(
     '/api/rotations/:id/activate',
-    { preValidation: permitted('rotation.suspend'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('rotation.suspend'),
+      schema: {
+        params: IdParams,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req) => setSuspended(deps, requireUser(req), req.params.id, false),
   );
 
@@ -111,7 +157,11 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/type',
     {
       preValidation: permitted('rotation.changeType'),
-      schema: { params: IdParams, body: ChangeTypeInputSchema },
+      schema: {
+        params: IdParams,
+        body: ChangeTypeInputSchema,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req) => changeType(deps, requireUser(req), req.params.id, req.body.type),
   );
@@ -120,7 +170,11 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/members/reorder',
     {
       preValidation: permitted('member.reorder'),
-      schema: { params: IdParams, body: ReorderMembersInputSchema },
+      schema: {
+        params: IdParams,
+        body: ReorderMembersInputSchema,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req) => reorderMembers(deps, requireUser(req), req.params.id, req.body),
   );
@@ -129,20 +183,36 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/on-call',
     {
       preValidation: permitted('member.add'),
-      schema: { params: IdParams, body: AddMemberInputSchema },
+      schema: {
+        params: IdParams,
+        body: AddMemberInputSchema,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req) => addMember(deps, requireUser(req), req.params.id, req.body.userId),
   );
 
   api.delete(
     '/api/rotations/:id/on-call/:userId',
-    { preValidation: permitted('member.remove'), schema: { params: idParams('id', 'userId') } },
+    {
+      preValidation: permitted('member.remove'),
+      schema: {
+        params: idParams('id', 'userId'),
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req) => removeMember(deps, requireUser(req), req.params.id, req.params.userId),
   );
 
   api.post(
     '/api/rotations/:id/take-oncall',
-    { preValidation: permitted('baton.hold'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('baton.hold'),
+      schema: {
+        params: IdParams,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req) => takeOnCall(deps, requireUser(req), req.params.id),
   );
 
@@ -150,7 +220,11 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/handoff',
     {
       preValidation: permitted('baton.hold'),
-      schema: { params: IdParams, body: PassBatonInputSchema },
+      schema: {
+        params: IdParams,
+        body: PassBatonInputSchema,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req) => passBaton(deps, requireUser(req), req.params.id, req.body),
   );
@@ -159,7 +233,11 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/assign-oncall',
     {
       preValidation: permitted('baton.reassign'),
-      schema: { params: IdParams, body: ReassignInputSchema },
+      schema: {
+        params: IdParams,
+        body: ReassignInputSchema,
+        response: answers({ 200: RotationSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req) => reassign(deps, requireUser(req), req.params.id, req.body),
   );
@@ -168,7 +246,11 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/cover',
     {
       preValidation: permitted('baton.hold'),
-      schema: { params: IdParams, body: CoverageRequestInputSchema },
+      schema: {
+        params: IdParams,
+        body: CoverageRequestInputSchema,
+        response: answers({ 201: CoverageRequestSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req, reply) => {
       const rotationId = req.params.id;
@@ -183,7 +265,14 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.post(
     '/api/rotations/:id/page',
-    { preValidation: permitted('page.send'), schema: { params: IdParams, body: PageInputSchema } },
+    {
+      preValidation: permitted('page.send'),
+      schema: {
+        params: IdParams,
+        body: PageInputSchema,
+        response: answers({ 201: PageResponseSchema }, 400, 401, 403, 404, 409, 429),
+      },
+    },
     async (req, reply) =>
       reply.code(201).send(await pageRotation(deps, requireUser(req), req.params.id, req.body)),
   );

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ScheduleEntryInputSchema } from '../../../shared/contracts/rotations';
+import { z } from 'zod';
+import { ScheduleEntryInputSchema, ScheduleEntrySchema } from '../../../shared/contracts/rotations';
 import type { AppDeps } from '../../deps';
+import { answers, noContent, ok } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
 import {
@@ -17,13 +19,31 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/rotations/:id/schedules',
-    { preValidation: permitted('rotation.view'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('rotation.view'),
+      schema: {
+        params: IdParams,
+        response: answers({ 200: z.array(ScheduleEntrySchema) }, 400, 401, 403, 404),
+      },
+    },
     async (req) => listSchedule(deps, requireUser(req), req.params.id),
   );
 
   api.get(
     '/api/rotations/:id/schedules/current',
-    { preValidation: permitted('rotation.view'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('rotation.view'),
+      schema: {
+        params: IdParams,
+        response: answers(
+          { 200: ok(ScheduleEntrySchema.nullable(), 'The entry that covers now, or null.') },
+          400,
+          401,
+          403,
+          404,
+        ),
+      },
+    },
     async (req, reply) => {
       const entry = await currentScheduleEntry(deps, requireUser(req), req.params.id);
       // JSON null when no entry covers now.
@@ -35,7 +55,11 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/rotations/:id/schedules',
     {
       preValidation: permitted('schedule.manage'),
-      schema: { params: IdParams, body: ScheduleEntryInputSchema },
+      schema: {
+        params: IdParams,
+        body: ScheduleEntryInputSchema,
+        response: answers({ 201: ScheduleEntrySchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req, reply) =>
       reply.code(201).send(await addScheduleEntry(deps, requireUser(req), req.params.id, req.body)),
@@ -43,7 +67,13 @@ export async function scheduleRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.delete(
     '/api/rotation-schedules/:scheduleId',
-    { preValidation: permitted('schedule.manage'), schema: { params: idParams('scheduleId') } },
+    {
+      preValidation: permitted('schedule.manage'),
+      schema: {
+        params: idParams('scheduleId'),
+        response: answers({ 204: noContent('The entry is deleted.') }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req, reply) => {
       await deleteScheduleEntry(deps, requireUser(req), req.params.scheduleId);
       return reply.code(204).send();

@@ -5,12 +5,14 @@ import { z } from 'zod';
 import {
   UpdateUserSettingsInputSchema,
   type UserSettings,
+  UserSettingsSchema,
 } from '../../../shared/contracts/settings';
 import type { User } from '../../../shared/contracts/users';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
+import { answers } from '../../http/openapi';
 import { permitted, requireUser } from '../../http/request-context';
 
 const settingsColumns = {
@@ -44,8 +46,13 @@ export async function settingsRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps.database;
 
-  api.get('/api/user/settings', { preValidation: permitted('profile.editOwn') }, async (req) =>
-    readSettings(db, requireUser(req).id),
+  api.get(
+    '/api/user/settings',
+    {
+      preValidation: permitted('profile.editOwn'),
+      schema: { response: answers({ 200: UserSettingsSchema }, 401, 403, 404) },
+    },
+    async (req) => readSettings(db, requireUser(req).id),
   );
 
   api.patch(
@@ -53,7 +60,10 @@ export async function settingsRoutes(app: FastifyInstance, deps: AppDeps) {
     {
       preValidation: permitted('profile.editOwn'),
       // A PATCH without a body is an empty change, refused as 'Nothing to save'.
-      schema: { body: z.preprocess((body) => body ?? {}, UpdateUserSettingsInputSchema) },
+      schema: {
+        body: z.preprocess((body) => body ?? {}, UpdateUserSettingsInputSchema),
+        response: answers({ 200: UserSettingsSchema }, 400, 401, 403, 404),
+      },
     },
     async (req) => {
       const user = requireUser(req);

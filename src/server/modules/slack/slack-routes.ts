@@ -4,9 +4,11 @@ import {
   SlackBlockActionsSchema,
   SlackCommandFormSchema,
   SlackInteractionFormSchema,
+  SlackMessageSchema,
 } from '../../../shared/contracts/slack';
 import type { AppDeps } from '../../deps';
 import { badRequest, notFound, unauthenticated } from '../../http/errors';
+import { answers, noContent } from '../../http/openapi';
 import { isSlackResponseUrl, postToResponseUrl } from './slack-api';
 import { answerSlackCommand } from './slack-commands';
 import { answerSlackClick } from './slack-interactions';
@@ -85,7 +87,17 @@ export async function slackRoutes(app: FastifyInstance, deps: AppDeps) {
     {
       config: SLACK_RATE_LIMIT,
       preValidation: signedBySlack,
-      schema: { body: SlackInteractionFormSchema },
+      schema: {
+        security: [],
+        body: SlackInteractionFormSchema,
+        response: answers(
+          { 200: noContent('Received; the message changes after.') },
+          400,
+          401,
+          404,
+          429,
+        ),
+      },
     },
     async (req, reply) => {
       let json: unknown;
@@ -116,7 +128,11 @@ export async function slackRoutes(app: FastifyInstance, deps: AppDeps) {
     {
       config: SLACK_RATE_LIMIT,
       preValidation: signedBySlack,
-      schema: { body: SlackCommandFormSchema },
+      schema: {
+        security: [],
+        body: SlackCommandFormSchema,
+        response: answers({ 200: SlackMessageSchema }, 400, 401, 404, 429),
+      },
     },
     async (req) => answerSlackCommand(deps, people, req.body, usersInfoWarning(req)),
   );

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { TwilioIncomingSmsSchema } from '../../../shared/contracts/sms-replies';
 import type { AppDeps } from '../../deps';
 import { notFound, unauthenticated } from '../../http/errors';
+import { answers, content } from '../../http/openapi';
 import { publicBaseUrl } from '../notifications/messages';
 import { smsRepliesEnabled } from './reply-codes';
 import { answerSmsReply } from './sms-reply';
@@ -67,7 +68,17 @@ export async function smsReplyRoutes(app: FastifyInstance, deps: AppDeps) {
     {
       config: SMS_RATE_LIMIT,
       preValidation: signedByTwilio,
-      schema: { body: TwilioIncomingSmsSchema },
+      schema: {
+        security: [],
+        body: TwilioIncomingSmsSchema,
+        response: answers(
+          { 200: content('text/xml', 'TwiML: the message that answers the sender.') },
+          400,
+          401,
+          404,
+          429,
+        ),
+      },
     },
     async (req, reply) => {
       const answer = await answerSmsReply(deps, { from: req.body.From, body: req.body.Body });

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { TimeOffInputSchema, TimeOffWarningsQuerySchema } from '../../../shared/contracts/time-off';
+import {
+  TimeOffEntrySchema,
+  TimeOffInputSchema,
+  TimeOffListSchema,
+  TimeOffWarningsQuerySchema,
+  TimeOffWarningsSchema,
+} from '../../../shared/contracts/time-off';
 import type { AppDeps } from '../../deps';
+import { answers, noContent } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
 import { addTimeOff, listTimeOff, removeTimeOff, timeOffWarnings } from './time-off-service';
@@ -15,20 +22,39 @@ export async function timeOffRoutes(app: FastifyInstance, deps: AppDeps) {
 
   api.get(
     '/api/users/:id/time-off',
-    { preValidation: signedIn, schema: { params: IdParams } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        response: answers({ 200: TimeOffListSchema }, 400, 401, 403, 404),
+      },
+    },
     async (req) => listTimeOff(deps, requireUser(req), req.params.id),
   );
 
   api.post(
     '/api/users/:id/time-off',
-    { preValidation: signedIn, schema: { params: IdParams, body: TimeOffInputSchema } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        body: TimeOffInputSchema,
+        response: answers({ 201: TimeOffEntrySchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req, reply) =>
       reply.code(201).send(await addTimeOff(deps, requireUser(req), req.params.id, req.body)),
   );
 
   api.delete(
     '/api/users/:id/time-off/:entryId',
-    { preValidation: signedIn, schema: { params: idParams('id', 'entryId') } },
+    {
+      preValidation: signedIn,
+      schema: {
+        params: idParams('id', 'entryId'),
+        response: answers({ 204: noContent('The time off is deleted.') }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req, reply) => {
       await removeTimeOff(deps, requireUser(req), req.params.id, req.params.entryId);
       return reply.code(204).send();
@@ -41,7 +67,10 @@ export async function timeOffRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/time-off/warnings',
     {
       preValidation: permitted('rotation.view'),
-      schema: { querystring: TimeOffWarningsQuerySchema },
+      schema: {
+        querystring: TimeOffWarningsQuerySchema,
+        response: answers({ 200: TimeOffWarningsSchema }, 400, 401, 403, 404),
+      },
     },
     async (req) => timeOffWarnings(deps, req.query.rotationId),
   );

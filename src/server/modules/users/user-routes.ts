@@ -1,10 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { text } from '../../../shared/contracts/primitives';
-import { UpdateRolesInputSchema, UpdateUserInputSchema } from '../../../shared/contracts/users';
+import { MessageSchema, text } from '../../../shared/contracts/primitives';
+import {
+  PersonDetailSchema,
+  UpdateRolesInputSchema,
+  UpdateUserInputSchema,
+  UserSchema,
+} from '../../../shared/contracts/users';
 import { normalizeRole, type Role } from '../../../shared/domain/roles';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
 import { listAllUsers, listUsersWithRoles } from './user-repository';
@@ -27,21 +33,38 @@ export async function userRoutes(app: FastifyInstance, deps: AppDeps) {
   const service = { db: deps.database.db, cipher: deps.cipher, clock: deps.clock };
 
   // Every user, for User Management.
-  api.get('/api/users', { preValidation: permitted('users.view') }, async () =>
-    listAllUsers(deps.database.db, deps.cipher),
+  api.get(
+    '/api/users',
+    {
+      preValidation: permitted('users.view'),
+      schema: { response: answers({ 200: z.array(UserSchema) }, 401, 403) },
+    },
+    async () => listAllUsers(deps.database.db, deps.cipher),
   );
 
   // Eligible users for a rotation: GET /api/users/by-roles?roles=on-call,manager
   api.get(
     '/api/users/by-roles',
-    { preValidation: permitted('users.view'), schema: { querystring: ByRolesQuerySchema } },
+    {
+      preValidation: permitted('users.view'),
+      schema: {
+        querystring: ByRolesQuerySchema,
+        response: answers({ 200: z.array(UserSchema) }, 400, 401, 403),
+      },
+    },
     async (req) => listUsersWithRoles(deps.database.db, deps.cipher, req.query.roles),
   );
 
   // The read-only person view (decision 187): any member who sees rotations may see a teammate.
   api.get(
     '/api/users/:id',
-    { preValidation: permitted('rotation.view'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('rotation.view'),
+      schema: {
+        params: IdParams,
+        response: answers({ 200: PersonDetailSchema }, 400, 401, 403, 404),
+      },
+    },
     async (req) => readPerson(service, req.params.id),
   );
 
@@ -50,14 +73,24 @@ export async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/users/:id',
     {
       preValidation: permitted('profile.editOwn'),
-      schema: { params: IdParams, body: UpdateUserInputSchema },
+      schema: {
+        params: IdParams,
+        body: UpdateUserInputSchema,
+        response: answers({ 200: UserSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req) => updateProfile(service, requireUser(req), req.params.id, req.body),
   );
 
   api.delete(
     '/api/users/:id',
-    { preValidation: permitted('users.manage'), schema: { params: IdParams } },
+    {
+      preValidation: permitted('users.manage'),
+      schema: {
+        params: IdParams,
+        response: answers({ 200: MessageSchema }, 400, 401, 403, 404, 409),
+      },
+    },
     async (req) => {
       await deleteUser(service, requireUser(req), req.params.id);
       return { message: 'User has been deleted successfully.' };
@@ -68,7 +101,11 @@ export async function userRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/admin/users/:id/roles',
     {
       preValidation: permitted('roles.change'),
-      schema: { params: IdParams, body: UpdateRolesInputSchema },
+      schema: {
+        params: IdParams,
+        body: UpdateRolesInputSchema,
+        response: answers({ 200: UserSchema }, 400, 401, 403, 404, 409),
+      },
     },
     async (req) => updateUserRoles(service, requireUser(req), req.params.id, req.body.roles),
   );

@@ -1,0 +1,154 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
+
+/**
+ * The API's OpenAPI document (issue 20, decision 224) is made from the routes' own zod schemas:
+ * it must pass a standard validator, name every /api route Fastify registered with its method,
+ * give each operation its answers and its errors, and keep the specification's paths.
+ */
+
+let t: TestApp;
+let document: {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^application\/json/);
+  document = res.json();
+});
+afterAll(() => t.close());
+
+/** Fastify's `/api/rotations/:id` is OpenAPI's `/api/rotations/{id}`. */
+const openApiPath = (url: string) => url.replace(/:(\w+)/g, '{$1}');
+
+test('the document is OpenAPI 3.1 and passes the standard validator', async () => {
+  expect(document.openapi).toBe('3.1.0');
+  const validator = new Validator();
+  const result = await validator.validate(document as never);
+  expect(result.errors ?? []).toEqual([]);
+  expect(result.valid).toBe(true);
+  expect(validator.version).toBe('3.1');
+});
+
+test('every /api route Fastify registered is in the document with its method', () => {
+  const routes = t.app.routeList.filter((r) => r.url.startsWith('/api'));
+  expect(routes.length).toBeGreaterThan(100);
+  const missing = routes
+    .filter((r) => !document.paths[openApiPath(r.url)]?.[r.method.toLowerCase()])
+    .map((r) => `${r.method} ${r.url}`);
+  expect(missing).toEqual([]);
+});
+
+test('every operation states its success answer and its error answers', () => {
+  const lacking: string[] = [];
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const responses = Object.entries(operation.responses ?? {});
+      const success = responses.some(([status]) => /^[23]/.test(status));
+      const error = responses.some(([status]) => /^[45]/.test(status));
+      if (!success || !error) {
+        lacking.push(`${method.toUpperCase()} ${path}: ${responses.map(([s]) => s).join(', ')}`);
+      }
+    }
+  }
+  expect(lacking).toEqual([]);
+});
+
+test("the API's errors are the one error shape, a component of the document", () => {
+  expect(document.components?.schemas?.ApiError).toMatchObject({ type: 'object' });
+  const rotation = document.paths['/api/rotations/{id}']?.get?.responses ?? {};
+  for (const status of ['400', '401', '403', '404', '5XX']) {
+    expect(rotation[status]).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiError' } } },
+    });
+  }
+});
+
+test('the cookie session and API tokens are its security schemes', () => {
+  expect(document.components?.securitySchemes).toMatchObject({
+    session: { type: 'apiKey', in: 'cookie' },
+    token: { type: 'http', scheme: 'bearer' },
+  });
+});
+
+// The specification's routes keep their exact paths and methods.
+test.each([
+  'DELETE /api/invitations/{id}',
+  'DELETE /api/rotation-schedules/{scheduleId}',
+  'DELETE /api/rotations/{id}',
+  'DELETE /api/rotations/{id}/on-call/{userId}',
+  'DELETE /api/users/{id}',
+  'GET /api/auth/user',
+  'GET /api/debug/rotations-compare',
+  'GET /api/handoffs/recent',
+  'GET /api/invitations',
+  'GET /api/invitations/{token}/validate',
+  'GET /api/on-call-team',
+  'GET /api/rotations',
+  'GET /api/rotations/{id}',
+  'GET /api/rotations/{id}/schedules',
+  'GET /api/user/rotations',
+  'GET /api/users',
+  'GET /api/users/by-roles',
+  'PATCH /api/admin/users/{id}/roles',
+  'PATCH /api/rotations/{id}',
+  'PATCH /api/rotations/{id}/members/reorder',
+  'PATCH /api/rotations/{id}/type',
+  'PATCH /api/users/{id}',
+  'POST /api/auth/firebase',
+  'POST /api/auth/login',
+  'POST /api/auth/logout',
+  'POST /api/invitations',
+  'POST /api/rotations',
+  'POST /api/rotations/{id}/assign-oncall',
+  'POST /api/rotations/{id}/cover',
+  'POST /api/rotations/{id}/handoff',
+  'POST /api/rotations/{id}/on-call',
+  'POST /api/rotations/{id}/page',
+  'POST /api/rotations/{id}/schedules',
+  'POST /api/rotations/{id}/suspend',
+  'POST /api/rotations/{id}/take-oncall',
+])('the specification route %s is in the document', (route) => {
+  const [method, path] = route.split(' ');
+  expect(document.paths[path]?.[method.toLowerCase()]).toBeDefined();
+});
+
+describe('the reference page', () => {
+  test('/api/docs/ is an HTML page whose script is served from here, allowed by its hash', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('/api/openapi.json');
+    expect(res.body).not.toMatch(/https?:\/\/cdn\./);
+    const policy = String(res.headers['content-security-policy']);
+    expect(policy).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
+    expect(policy).not.toContain('unsafe-eval');
+
+    const src = res.body.match(/<script[^>]*src="([^"]+)"/)?.[1];
+    expect(src).toBe('js/scalar.js');
+    const script = await t.app.inject({ method: 'GET', url: `/api/docs/${src}` });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toMatch(/^application\/javascript/);
+  });
+
+  test('the app keeps its own policy: no inline script elsewhere', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(String(res.headers['content-security-policy'])).toContain("script-src 'self';");
+  });
+
+  test('/api/docs leads to the page, /openapi.json to the document', async () => {
+    const docs = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(docs.statusCode).toBe(301);
+    expect(docs.headers.location).toBe('/api/docs/');
+    const root = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(root.statusCode).toBe(301);
+    expect(root.headers.location).toBe('/api/openapi.json');
+  });
+});
