@@ -149,10 +149,18 @@ export async function registerOpenApi(app: FastifyInstance, options: { sessionCo
     // What every route of its kind may answer, said once here rather than by every route: a
     // request body that is not JSON, too large or of another type (400, 413, 415), and a state
     // change refused as cross-site (403, decision 160). A route's own declaration wins.
+    // With an API token (decision 223), any route outside the keyed alert routes may also answer
+    // 401 (the token unknown, revoked or expired) and 429 (its rate limit), and a state change
+    // 403 (a read token).
     const implied: Record<string, string> = {};
+    const keyed = route.url.startsWith(KEYED_ROUTE_PREFIX);
+    if (route.url.startsWith('/api/') && !keyed) {
+      implied[401] = TOKEN_REFUSED_MEANING;
+      implied[429] = TOKEN_RATE_MEANING;
+    }
     if (methods.some((method) => !SAFE_METHODS.has(method)) && route.url.startsWith('/api/')) {
       for (const status of [400, 413, 415] as const) implied[status] = ERROR_MEANINGS[status];
-      if (!route.url.startsWith(KEYED_ROUTE_PREFIX)) implied[403] = CROSS_SITE_MEANING;
+      if (!keyed) implied[403] = CROSS_SITE_MEANING;
     }
     const missing = Object.keys(implied).filter((status) => !response[status]);
     if (missing.length === 0) return;
@@ -167,7 +175,10 @@ export async function registerOpenApi(app: FastifyInstance, options: { sessionCo
 }
 
 const CROSS_SITE_MEANING =
-  'A state change from another site, or one that names no origin (FORBIDDEN).';
+  'A state change from another site, or one that names no origin; or made with a read-only API token (FORBIDDEN).';
+const TOKEN_REFUSED_MEANING =
+  'Not signed in, or an API token that is unknown, revoked or expired (UNAUTHENTICATED).';
+const TOKEN_RATE_MEANING = "Past the API token's rate limit; try again later (RATE_LIMITED).";
 
 /** The document and its reference page's routes, registered after every route. */
 export async function openApiRoutes(app: FastifyInstance) {

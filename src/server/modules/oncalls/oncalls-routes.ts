@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { OnCallsQuerySchema, OnCallsSchema } from '../../../shared/contracts/oncalls';
 import type { AppDeps } from '../../deps';
+import { answers } from '../../http/openapi';
 import { permitted, requireUser } from '../../http/request-context';
 import { listOnCalls } from './oncalls-service';
 
@@ -17,7 +18,10 @@ export async function oncallsRoutes(app: FastifyInstance, deps: AppDeps) {
     '/api/oncalls',
     {
       preValidation: permitted('rotation.view'),
-      schema: { querystring: OnCallsQuerySchema, response: { 200: OnCallsSchema } },
+      schema: {
+        querystring: OnCallsQuerySchema,
+        response: answers({ 200: OnCallsSchema }, 400, 401, 403, 404),
+      },
     },
     async (req) => listOnCalls(deps, requireUser(req), req.query),
   );
