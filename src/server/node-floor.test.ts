@@ -25,9 +25,10 @@ describe('the Node.js floor', () => {
     expect(read('.ci/run')).toContain(`node_bin ${major}`);
   });
 
-  test('CI runs on each Node the README names: 22 for the suite, 24 for the PostgreSQL run', () => {
-    expect(read('README.md')).toContain('(22 or 24 LTS;');
+  test('CI runs on each Node the README names: 22 for the suite, 24 for the PostgreSQL run, 20 for the domain', () => {
+    expect(read('README.md')).toContain('(22 or 24 LTS; Node 20 reached its end of life');
     expect(read('.ci/run')).toContain('node24="$(node_bin 24)"');
     expect(read('.ci/run')).toContain('PATH="$node24:$PATH" TEST_DATABASE_URL=');
+    expect(read('.ci/run')).toContain('PATH="$(node_bin 20):$PATH" npx vitest run src/shared');
   });
 });
