@@ -125,29 +125,56 @@ export interface IngestionFigures {
 }
 
 /**
- * ingestionLoad: `connections` clients post triggers for `seconds`; each request repeats one of
- * `open` (REPEAT_SHARE of them, the same body again) or opens a new key. Accepted = 202 answers.
+ * The load's sequence of dedup keys: REPEAT_SHARE of them repeat one of `open` (the same body
+ * again), the rest are new keys. One sequence serves the warm-up and the measured load, so a key
+ * new in the warm-up is a repeat, not a new key, if the load sends it again.
  */
-export async function ingestionLoad(
-  base: string,
-  routingKey: string,
-  open: string[],
-  seconds: number,
-  connections: number,
-  label: string,
-): Promise<IngestionFigures> {
-  let next = 0;
-  let repeats = 0;
-  let newKeys = 0;
-  let accepted = 0;
-  let answered = 0;
-  const refused: Record<string, number> = {};
+export interface LoadMix {
+  /** the next request's dedup key */
+  next(): string;
+  /** keys handed out so far: repeats and new ones */
+  repeats: number;
+  newKeys: number;
+}
+
+export function loadMix(open: readonly string[], label: string): LoadMix {
   // A fixed sequence (not Math.random) so each run sends the same mix.
   let seed = 17;
   const random = () => {
     seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
     return seed / 2_147_483_648;
   };
+  let fresh = 0;
+  const mix: LoadMix = {
+    repeats: 0,
+    newKeys: 0,
+    next() {
+      if (random() < REPEAT_SHARE) {
+        mix.repeats += 1;
+        return open[Math.floor(random() * open.length)] as string;
+      }
+      mix.newKeys += 1;
+      return `${label}-new-${fresh++}`;
+    },
+  };
+  return mix;
+}
+
+/**
+ * ingestionLoad: `connections` clients post triggers for `seconds`, their dedup keys drawn from
+ * `mix`. Accepted = 202 answers.
+ */
+export async function ingestionLoad(
+  base: string,
+  routingKey: string,
+  mix: LoadMix,
+  seconds: number,
+  connections: number,
+): Promise<IngestionFigures> {
+  const before = { repeats: mix.repeats, newKeys: mix.newKeys };
+  let accepted = 0;
+  let answered = 0;
+  const refused: Record<string, number> = {};
   const r = await autocannon({
     url: base,
     connections,
@@ -155,23 +182,13 @@ export async function ingestionLoad(
     requests: [
       {
         method: 'POST',
-        setupRequest: (req) => {
-          let dedupKey: string;
-          if (random() < REPEAT_SHARE) {
-            repeats += 1;
-            dedupKey = open[Math.floor(random() * open.length)] as string;
-          } else {
-            newKeys += 1;
-            dedupKey = `${label}-new-${next++}`;
-          }
-          return {
-            ...req,
-            method: 'POST',
-            path: ENQUEUE_PATH,
-            headers: headers(),
-            body: triggerBody(routingKey, dedupKey),
-          };
-        },
+        setupRequest: (req) => ({
+          ...req,
+          method: 'POST',
+          path: ENQUEUE_PATH,
+          headers: headers(),
+          body: triggerBody(routingKey, mix.next()),
+        }),
         onResponse: (status) => {
           answered += 1;
           if (status === 202) accepted += 1;
@@ -190,8 +207,8 @@ export async function ingestionLoad(
     p99: r.latency.p99,
     refused,
     errors: r.errors + r.timeouts,
-    repeats,
-    newKeys,
+    repeats: mix.repeats - before.repeats,
+    newKeys: mix.newKeys - before.newKeys,
   };
 }
 
