@@ -6,10 +6,11 @@ import { secretsPath } from '../secrets';
 import {
   closeToOthers,
   DataDirLockedError,
+  lockDataDir,
   ownerOnlyDirectory,
   PGLITE_START_PARAMS,
 } from './client';
-import { acquireDataDirLock, LockHeldError } from './data-dir-lock';
+import type { DataDirLock } from './data-dir-lock';
 
 /**
  * Backups of the embedded database (decision 227, docs/backup-and-upgrade.md): `npm run backup`
@@ -42,14 +43,14 @@ export interface BackupManifest {
 
 /** holdDataDir runs work with the data directory's lock, refusing while Baton runs on it. */
 async function holdDataDir<T>(dataDir: string, work: () => Promise<T>): Promise<T> {
-  let lock: Awaited<ReturnType<typeof acquireDataDirLock>>;
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  let lock: DataDirLock;
   try {
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    lock = await acquireDataDirLock(path.join(dataDir, 'baton.lock'));
+    lock = await lockDataDir(dataDir);
   } catch (err) {
-    if (err instanceof LockHeldError) {
+    if (err instanceof DataDirLockedError) {
       throw new BackupError(
-        `${new DataDirLockedError(dataDir).message} Stop Baton first: the embedded database admits one process.`,
+        `${err.message} Stop Baton first: the embedded database admits one process.`,
       );
     }
     throw err;

@@ -12,7 +12,12 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { DbTimeouts } from '../config';
-import { acquireDataDirLock, LockHeldError } from './data-dir-lock';
+import {
+  acquireDataDirLock,
+  type DataDirLock,
+  LockHeldError,
+  type LockOptions,
+} from './data-dir-lock';
 import * as schema from './schema';
 
 /** Db is the Drizzle handle both engines share: every query is written once against it. */
@@ -115,19 +120,26 @@ function logger(options: OpenOptions) {
  */
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
-/** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
-export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
-  const pgDir = path.join(dataDir, 'pgdata');
-  await ownerOnlyDirectory(pgDir);
-  let lock: Awaited<ReturnType<typeof acquireDataDirLock>>;
+/**
+ * lockDataDir takes the data directory's lock (its `baton.lock`) for this process; throws
+ * DataDirLockedError when another live process holds it. The embedded database admits one process.
+ */
+export async function lockDataDir(dataDir: string, options?: LockOptions): Promise<DataDirLock> {
   try {
-    lock = await acquireDataDirLock(path.join(dataDir, 'baton.lock'), {
-      onCompromised: options.onLockLost ?? exitOnLockLost,
-    });
+    return await acquireDataDirLock(path.join(dataDir, 'baton.lock'), options);
   } catch (err) {
     if (err instanceof LockHeldError) throw new DataDirLockedError(dataDir);
     throw err;
   }
+}
+
+/** openPglite opens (creating when needed) the embedded database in dataDir, locking the directory. */
+export async function openPglite(dataDir: string, options: OpenOptions = {}): Promise<Database> {
+  const pgDir = path.join(dataDir, 'pgdata');
+  await ownerOnlyDirectory(pgDir);
+  const lock = await lockDataDir(dataDir, {
+    onCompromised: options.onLockLost ?? exitOnLockLost,
+  });
   try {
     const client = await PGlite.create(pgDir, { startParams: PGLITE_START_PARAMS });
     closeToOthers(pgDir);
