@@ -1,4 +1,4 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { ManualClock } from '../../src/server/clock';
 import { type Config, loadConfig } from '../../src/server/config';
@@ -78,6 +78,13 @@ export interface TestApp {
   createUser(overrides?: Partial<NewUser>): Promise<User>;
   /** returns a Cookie header value signed in as the user (a real session row) */
   cookieFor(user: User): Promise<string>;
+  /** sends a request signed in as the user (a JSON body when given) */
+  as(
+    user: User,
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    body?: unknown,
+  ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -101,6 +108,10 @@ export async function createTestApp(
   });
   await app.ready();
   const rawInject = withOwnOrigin(app);
+  const cookieFor = async (user: User) => {
+    const { token } = await createSession(database.db, clock, config.session, user.id);
+    return `${sessionCookie(config).name}=${token}`;
+  };
   return {
     app,
     rawInject,
@@ -109,10 +120,14 @@ export async function createTestApp(
     clock,
     config,
     createUser: (overrides = {}) => insertUser(database.db, cipher, overrides),
-    cookieFor: async (user) => {
-      const { token } = await createSession(database.db, clock, config.session, user.id);
-      return `${sessionCookie(config).name}=${token}`;
-    },
+    cookieFor,
+    as: async (user, method, url, body) =>
+      app.inject({
+        method,
+        url,
+        payload: body as never,
+        headers: { cookie: await cookieFor(user) },
+      }),
     close: async () => {
       await app.close();
       await database.close();

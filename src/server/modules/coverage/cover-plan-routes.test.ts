@@ -52,15 +52,6 @@ const tick = () =>
     t.clock.now(),
   );
 
-async function as(user: User, method: 'GET' | 'POST', url: string, payload?: unknown) {
-  return t.app.inject({
-    method,
-    url,
-    payload: payload as never,
-    headers: { cookie: await t.cookieFor(user) },
-  });
-}
-
 /** A weekly rotation (Mondays 09:00 UTC) with Ana holding since Mon Nov 2; Mia manages it. */
 async function weekly(name: string) {
   t.clock.set('2026-11-04T12:00:00Z');
@@ -81,7 +72,7 @@ const plan = (
   user: User,
   rotationId: number,
   body: { coveringUserId: number; startTime: string; endTime: string } & Record<string, unknown>,
-) => as(user, 'POST', `/api/rotations/${rotationId}/cover-plans`, { notes: 'Holiday', ...body });
+) => t.as(user, 'POST', `/api/rotations/${rotationId}/cover-plans`, { notes: 'Holiday', ...body });
 
 const holderOf = async (id: number) =>
   (await t.database.db.select().from(rotations).where(eq(rotations.id, id)))[0];
@@ -124,15 +115,15 @@ describe('a member plans cover for next week’s shift', () => {
     });
     expect(await kindsSentTo(dan)).toContain('coverage.requested');
 
-    const incoming: CoverageRequestList = (await as(dan, 'GET', '/api/coverage-requests')).json();
+    const incoming: CoverageRequestList = (await t.as(dan, 'GET', '/api/coverage-requests')).json();
     expect(incoming.incoming.map((c) => c.id)).toContain(request.id);
-    const accepted = await as(dan, 'POST', `/api/coverage-requests/${request.id}/accept`);
+    const accepted = await t.as(dan, 'POST', `/api/coverage-requests/${request.id}/accept`);
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(await kindsSentTo(ben)).toContain('coverage.accepted');
 
     // The calendar lays the accepted window over Ben's week, as a coverage shift.
     const calendar: Calendar = (
-      await as(ana, 'GET', '/api/calendar?from=2026-11-08T00:00:00Z&to=2026-11-24T00:00:00Z')
+      await t.as(ana, 'GET', '/api/calendar?from=2026-11-08T00:00:00Z&to=2026-11-24T00:00:00Z')
     ).json();
     const shifts = calendar.rotations.find((x) => x.id === r.id)?.shifts ?? [];
     expect(shifts.map((s) => [s.userId, s.start, s.end, s.source])).toEqual([
@@ -183,7 +174,7 @@ describe('a member plans cover for next week’s shift', () => {
     });
     expect(asked.statusCode, asked.body).toBe(201);
     const { id } = asked.json() as CoverageRequestView;
-    expect((await as(cal, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(200);
+    expect((await t.as(cal, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(200);
     for (const at of [
       '2026-11-09T09:00:00Z',
       '2026-11-09T10:00:00Z',
@@ -239,7 +230,7 @@ describe('a member plans cover for next week’s shift', () => {
     });
     expect(asked.statusCode, asked.body).toBe(201);
     const { id } = asked.json() as CoverageRequestView;
-    expect((await as(dan, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(200);
+    expect((await t.as(dan, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(200);
     t.clock.set('2026-11-09T09:00:00Z');
     await tick();
     expect((await holderOf(r.id)).holderUserId).toBe(dan.id);
@@ -261,8 +252,8 @@ describe('a member plans cover for next week’s shift', () => {
       endTime: '2026-11-11T09:00:00Z',
     });
     const { id } = asked.json() as CoverageRequestView;
-    await as(dan, 'POST', `/api/coverage-requests/${id}/accept`);
-    const cancelled = await as(ben, 'POST', `/api/coverage-requests/${id}/cancel`);
+    await t.as(dan, 'POST', `/api/coverage-requests/${id}/accept`);
+    const cancelled = await t.as(ben, 'POST', `/api/coverage-requests/${id}/cancel`);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     for (const at of ['2026-11-09T10:00:00Z', '2026-11-10T09:00:00Z']) {
       t.clock.set(at);
@@ -273,6 +264,9 @@ describe('a member plans cover for next week’s shift', () => {
 });
 
 describe('refusals: each a 4xx with a message, and nothing written', () => {
+  /** A window inside Ben's week (Nov 9 – Nov 16), which most refusals ask for. */
+  const TUESDAY = { startTime: '2026-11-10T09:00:00Z', endTime: '2026-11-10T17:00:00Z' };
+
   test.each([
     {
       what: 'a window in the past',
@@ -312,45 +306,28 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
     {
       what: 'covering yourself',
       who: () => ben,
-      body: () => ({
-        coveringUserId: ben.id,
-        startTime: '2026-11-10T09:00:00Z',
-        endTime: '2026-11-10T17:00:00Z',
-      }),
+      body: () => ({ coveringUserId: ben.id, ...TUESDAY }),
       status: 400,
       message: 'Choose a team member other than yourself to cover you.',
     },
     {
       what: 'a covering user who is not a member',
       who: () => ben,
-      body: () => ({
-        coveringUserId: ola.id,
-        startTime: '2026-11-10T09:00:00Z',
-        endTime: '2026-11-10T17:00:00Z',
-      }),
+      body: () => ({ coveringUserId: ola.id, ...TUESDAY }),
       status: 409,
       message: 'The person you chose is not a member of this rotation.',
     },
     {
       what: 'a requester who is not a member',
       who: () => ola,
-      body: () => ({
-        coveringUserId: dan.id,
-        startTime: '2026-11-10T09:00:00Z',
-        endTime: '2026-11-10T17:00:00Z',
-      }),
+      body: () => ({ coveringUserId: dan.id, ...TUESDAY }),
       status: 409,
       message: 'You must be a member of this rotation to ask for cover.',
     },
     {
       what: 'an on-call member arranging cover for someone else',
       who: () => cal,
-      body: () => ({
-        requesterId: ben.id,
-        coveringUserId: dan.id,
-        startTime: '2026-11-10T09:00:00Z',
-        endTime: '2026-11-10T17:00:00Z',
-      }),
+      body: () => ({ requesterId: ben.id, coveringUserId: dan.id, ...TUESDAY }),
       status: 403,
       message:
         'Only managers of this rotation and administrators can arrange cover for someone else.',
@@ -358,12 +335,7 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
     {
       what: 'a manager who does not manage the rotation arranging cover',
       who: () => max,
-      body: () => ({
-        requesterId: ben.id,
-        coveringUserId: dan.id,
-        startTime: '2026-11-10T09:00:00Z',
-        endTime: '2026-11-10T17:00:00Z',
-      }),
+      body: () => ({ requesterId: ben.id, coveringUserId: dan.id, ...TUESDAY }),
       status: 403,
       message:
         'Only managers of this rotation and administrators can arrange cover for someone else.',
@@ -371,23 +343,14 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
     {
       what: 'arranging cover of a person with the person themself',
       who: () => mia,
-      body: () => ({
-        requesterId: ben.id,
-        coveringUserId: ben.id,
-        startTime: '2026-11-10T09:00:00Z',
-        endTime: '2026-11-10T17:00:00Z',
-      }),
+      body: () => ({ requesterId: ben.id, coveringUserId: ben.id, ...TUESDAY }),
       status: 400,
       message: 'Choose someone other than the person being covered.',
     },
     {
       what: 'an incident manager',
       who: () => ivy,
-      body: () => ({
-        coveringUserId: dan.id,
-        startTime: '2026-11-10T09:00:00Z',
-        endTime: '2026-11-10T17:00:00Z',
-      }),
+      body: () => ({ coveringUserId: dan.id, ...TUESDAY }),
       status: 403,
       message: undefined,
     },
@@ -426,7 +389,7 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
     });
     expect(pendingTwin.statusCode, pendingTwin.body).toBe(201);
     const firstId = (first.json() as CoverageRequestView).id;
-    await as(dan, 'POST', `/api/coverage-requests/${firstId}/accept`);
+    await t.as(dan, 'POST', `/api/coverage-requests/${firstId}/accept`);
 
     const before = await counts();
     const refused = await plan(ben, r.id, {
@@ -438,7 +401,7 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
     expect(refused.json().message).toBe(
       'This window overlaps other cover in this rotation: Dan Diaz covers Ben Brooks from Tue, Nov 10, 2026, 9:00 AM UTC until Wed, Nov 11, 2026, 9:00 AM UTC.',
     );
-    const twinAccept = await as(
+    const twinAccept = await t.as(
       cal,
       'POST',
       `/api/coverage-requests/${(pendingTwin.json() as CoverageRequestView).id}/accept`,
@@ -469,7 +432,7 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
 
   test('the current holder’s coverage request keeps its own rule and words', async () => {
     const r = await weekly('Spec Rotation');
-    const res = await as(ben, 'POST', `/api/rotations/${r.id}/cover`, {
+    const res = await t.as(ben, 'POST', `/api/rotations/${r.id}/cover`, {
       coveringUserId: dan.id,
       startTime: '2026-11-10T09:00:00Z',
       endTime: '2026-11-10T17:00:00Z',
@@ -502,14 +465,14 @@ describe('arranged cover', () => {
     expect(row.arrangedById).toBe(mia.id);
     expect(await kindsSentTo(ben)).toContain('coverage.arranged');
     expect(await kindsSentTo(cal)).toContain('coverage.arranged');
-    const bens: CoverageRequestList = (await as(ben, 'GET', '/api/coverage-requests')).json();
+    const bens: CoverageRequestList = (await t.as(ben, 'GET', '/api/coverage-requests')).json();
     expect(bens.outgoing.find((c) => c.id === view.id)?.arrangedBy?.name).toBe('Mia Manager');
 
     // The arranger may call it off; another manager may not.
-    expect((await as(max, 'POST', `/api/coverage-requests/${view.id}/cancel`)).statusCode).toBe(
+    expect((await t.as(max, 'POST', `/api/coverage-requests/${view.id}/cancel`)).statusCode).toBe(
       403,
     );
-    const off = await as(mia, 'POST', `/api/coverage-requests/${view.id}/cancel`);
+    const off = await t.as(mia, 'POST', `/api/coverage-requests/${view.id}/cancel`);
     expect(off.json()).toMatchObject({ status: 'cancelled' });
   });
 
@@ -564,7 +527,7 @@ describe('who should cover', () => {
       endAt: new Date('2026-11-12T00:00:00Z'),
       createdById: gus.id,
     });
-    const res = await as(
+    const res = await t.as(
       fay,
       'GET',
       `/api/rotations/${r.id}/cover-candidates?startTime=2026-11-10T09:00:00Z&endTime=2026-11-11T09:00:00Z`,
@@ -580,14 +543,14 @@ describe('who should cover', () => {
       { startTime: '2026-11-09T00:00:00.000Z', endTime: '2026-11-12T00:00:00.000Z' },
     ]);
 
-    const bad = await as(
+    const bad = await t.as(
       fay,
       'GET',
       `/api/rotations/${r.id}/cover-candidates?startTime=2026-11-11T09:00:00Z&endTime=2026-11-10T09:00:00Z`,
     );
     expect(bad.statusCode).toBe(400);
     expect(
-      (await as(ivy, 'GET', `/api/rotations/${r.id}/cover-candidates?startTime=x&endTime=y`))
+      (await t.as(ivy, 'GET', `/api/rotations/${r.id}/cover-candidates?startTime=x&endTime=y`))
         .statusCode,
     ).toBe(403);
   });
