@@ -68,7 +68,10 @@ test('a member asks for cover from a calendar shift; the colleague accepts it', 
   await dialog.getByRole('button', { name: 'Ask for cover' }).click();
   await expect(toast(page, 'Cover requested')).toBeVisible();
   await expect(dialog).toBeHidden();
-  const mine = page.getByRole('region', { name: 'Your requests' });
+  const mine = page
+    .getByRole('region', { name: 'Your requests' })
+    .getByRole('listitem')
+    .filter({ hasText: name });
   await expect(mine.getByText(`You asked ${accounts.sam.name} to cover`)).toBeVisible();
   await expect(mine.getByText('Pending', { exact: true })).toBeVisible();
 
@@ -98,6 +101,52 @@ test('a member asks for cover from a calendar shift; the colleague accepts it', 
   await expect(
     page.getByRole('button', { name: /Sam Sullivan \(coverage\)/ }).first(),
   ).toBeVisible();
+});
+
+/*
+ * "Arrange cover" on the calendar is offered where the viewer may arrange it: a manager sees it on
+ * the shifts of a rotation they manage (one they made), not on one the administrator made without
+ * them, where the server would refuse it.
+ */
+test('a manager is offered "Arrange cover" only in the rotations they manage', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const base = baseURL ?? '';
+  const managed = uniqueName('E2E Managed');
+  const other = uniqueName('E2E Not Managed');
+  const manager = await apiAs(playwright.request, base, accounts.manager);
+  const mine = await createRotation(manager, managed, [accounts.noah, accounts.sam]);
+  await manager.dispose();
+  const admin = await apiAs(playwright.request, base, accounts.admin);
+  const theirs = await createRotation(admin, other, [accounts.noah, accounts.sam]);
+  await admin.dispose();
+
+  await signInPage(page, playwright.request, base, accounts.manager);
+  for (const [rotation, name, offered] of [
+    [mine, managed, true],
+    [theirs, other, false],
+  ] as const) {
+    await page.goto(`/calendar?rotation=${rotation.id}`);
+    await expect(page.getByRole('heading', { name: 'Calendar', level: 1 })).toBeVisible();
+    // The grid's last day with a shift of the rotation, one still to come (a day's name is its
+    // date, then each rotation's shifts).
+    await page
+      .getByRole('button', { name: new RegExp(`\\. ${name}: `) })
+      .last()
+      .click();
+    const details = page.getByRole('listitem').filter({ hasText: name });
+    await expect(details.getByText(/Noah Nakamura|Sam Sullivan/).first()).toBeVisible();
+    const actions = page.getByRole('button', { name: new RegExp(`in ${name}: actions$`) });
+    if (offered) {
+      await actions.first().click();
+      await expect(page.getByRole('menuitem', { name: 'Arrange cover' })).toBeVisible();
+      await page.keyboard.press('Escape');
+    } else {
+      await expect(actions).toHaveCount(0);
+    }
+  }
 });
 
 type Shift = { userId: number; start: string; end: string; source: string };

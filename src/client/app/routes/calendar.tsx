@@ -1,6 +1,8 @@
 import { dayKeyOf, gridBounds, monthGrid } from '@shared/domain/calendar';
 import { can } from '@shared/domain/permissions';
-import { hasRole } from '@shared/domain/roles';
+import { canArrangeCover } from '@shared/domain/permissions-rotation';
+import { hasRole, type Role } from '@shared/domain/roles';
+import { useQuery } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -36,10 +38,37 @@ import {
   type CoverPlanTarget,
 } from '@/features/cover-plans/components/cover-plan-dialog';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
+import { rotationsListQueryOptions } from '@/features/rotations/api/get-rotations';
 import { getErrorMessage } from '@/lib/api-client';
 import { formatMonth } from '@/lib/format-time';
 import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
+
+/**
+ * useArrangeableRotations: the ids of the rotations, not suspended, where the viewer may arrange
+ * cover for someone else (canArrangeCover, the server's rule): read from the rotations list, and
+ * only for managers and administrators, whom it can concern.
+ */
+function useArrangeableRotations(viewerId: number | null, roles: Role[]): Set<number> {
+  const mayArrange = viewerId !== null && hasRole(roles, 'manager');
+  const list = useQuery({ ...rotationsListQueryOptions(), enabled: mayArrange });
+  return useMemo(() => {
+    if (viewerId === null || !mayArrange) return new Set<number>();
+    const actor = { roles, userId: viewerId };
+    return new Set(
+      (list.data ?? [])
+        .filter(
+          (r) =>
+            !r.suspended &&
+            canArrangeCover(actor, {
+              createdById: r.createdById,
+              memberUserIds: r.members.map((m) => m.userId),
+            }),
+        )
+        .map((r) => r.id),
+    );
+  }, [mayArrange, list.data, roles, viewerId]);
+}
 
 /**
  * CalendarPage (/calendar): a month from Sunday to Saturday with who is on call in each rotation
@@ -65,6 +94,7 @@ export function CalendarPage() {
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
 
   const rotations = calendar.data?.rotations ?? [];
+  const arrangeable = useArrangeableRotations(user?.id ?? null, roles);
   const rotationId =
     rotationParam && rotations.some((r) => String(r.id) === rotationParam)
       ? Number(rotationParam)
@@ -92,12 +122,12 @@ export function CalendarPage() {
   const { prev, next } = neighbours(shown);
 
   // A shift still to come (not a coverage window) offers cover: one's own to ask, anyone's to
-  // arrange for managers and administrators (the server checks they manage the rotation).
-  const coverActionOf = (shift: DayShift): ShiftCoverAction | null => {
+  // arrange in the rotations where the viewer may (administrators, managers of the rotation).
+  const coverActionOf = (shift: DayShift, rotationId: number): ShiftCoverAction | null => {
     if (shift.shift.end.getTime() <= now.getTime()) return null;
     if (shift.shift.source === 'coverage' || shift.shift.source === 'history') return null;
     if (shift.mine && can(roles, 'baton.hold')) return 'ask';
-    return hasRole(roles, 'manager') ? 'arrange' : null;
+    return arrangeable.has(rotationId) ? 'arrange' : null;
   };
   const openCover = (choice: ShiftCoverChoice) =>
     setCover({

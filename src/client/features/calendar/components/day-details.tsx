@@ -49,7 +49,7 @@ export function DayDetails({
   rotationId: number | null;
   viewerId: number | null;
   today: boolean;
-  coverActionOf?: (shift: DayShift) => ShiftCoverAction | null;
+  coverActionOf?: (shift: DayShift, rotationId: number) => ShiftCoverAction | null;
   onCover?: (choice: ShiftCoverChoice) => void;
 }) {
   const entries = calendar ? dayRotations(calendar, day, timeZone, { rotationId, viewerId }) : [];
@@ -109,7 +109,7 @@ export function DayDetails({
                         </Badge>
                       ) : null}
                       {(() => {
-                        const action = coverActionOf?.(p) ?? null;
+                        const action = coverActionOf?.(p, entry.rotationId) ?? null;
                         if (!action || !onCover) return null;
                         const label = action === 'ask' ? 'Ask for cover' : 'Arrange cover';
                         return (
