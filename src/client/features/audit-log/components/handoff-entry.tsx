@@ -10,9 +10,9 @@ import {
 } from 'lucide-react';
 import { Link } from 'react-router';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { handoffKindLabel } from '@/lib/handoff-kinds';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
-import { handoffKindLabel } from '../lib/labels';
 
 const STATUS_LOOK: Record<string, { icon: LucideIcon; tone: BadgeTone | null }> = {
   success: {

@@ -5,19 +5,3 @@ export const STATUS_FILTER_OPTIONS = [
   { value: 'missed', label: 'Missed' },
   { value: 'escalated', label: 'Escalated' },
 ] as const;
-
-const KIND_LABELS: Record<string, string> = {
-  take: 'Took on-call',
-  pass: 'Passed by hand',
-  reassign: 'Reassigned',
-  auto: 'Automatic handoff',
-  schedule: 'Schedule',
-  coverage: 'Coverage started',
-  coverage_end: 'Coverage ended',
-  member_removed: 'Holder removed from rotation',
-};
-
-/** handoffKindLabel says how a handoff came about ('Reassigned', 'Automatic handoff'...). */
-export function handoffKindLabel(kind: string): string {
-  return KIND_LABELS[kind] ?? kind;
-}

@@ -13,10 +13,11 @@ import {
   CardTitle,
 } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { handoffKindLabel } from '@/lib/handoff-kinds';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { initials } from '@/lib/utils';
 import { useRecentHandoffs } from '../api/get-recent-handoffs';
-import { handoffKindLabel, handoffStatusTone, STATUS_LABELS } from '../lib/labels';
+import { handoffStatusTone, STATUS_LABELS } from '../lib/labels';
 
 /** handoffSentence returns 'A → B' in words: who handed the baton to whom. */
 function handoffSentence(handoff: Pick<Handoff, 'fromUser' | 'toUser' | 'kind'>): string {

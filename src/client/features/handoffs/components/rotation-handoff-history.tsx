@@ -7,12 +7,13 @@ import { HistoryCard } from '@/components/history-card';
 import { QuotedNotes } from '@/components/quoted-notes';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { handoffKindLabel } from '@/lib/handoff-kinds';
 import { useTimeFormat } from '@/lib/use-time-format';
 import {
   ROTATION_HANDOFF_HISTORY_LIMIT,
   useRotationHandoffHistory,
 } from '../api/get-rotation-handoff-history';
-import { handoffKindLabel, handoffStatusTone } from '../lib/labels';
+import { handoffStatusTone } from '../lib/labels';
 
 /** notesAuthorName names who wrote a handoff's notes, when the handoff records it. */
 function notesAuthorName(handoff: Handoff): string | null {
