@@ -4,7 +4,7 @@ import { layOut } from '../calendar/calendar-service';
 import { postToDestinations } from './destination-events';
 import { tellFailingOwners } from './destination-failures';
 import { digestChatMessage } from './destination-messages';
-import { listDigestDestinations } from './destination-repository';
+import { digestRotationIds, listDigestDestinations } from './destination-repository';
 
 /**
  * The daily digest (decision 221): at a destination's local digest time, "On call today and this
@@ -50,48 +50,71 @@ export function digestDueOn(now: Date, zone: string, time: string): string | nul
   return late >= 0 && late < DIGEST_LATE_MS ? date : null;
 }
 
-/** postDigests posts each due digest; returns how many messages were new. */
+/**
+ * postDigests posts each due digest; returns how many messages were new. A rotation's destination
+ * gets its rotation's digest; a policy's or an integration's, one for each rotation that follows
+ * it (keyed by rotation as well, so each goes once a day).
+ */
 export async function postDigests(deps: Parameters<EngineTask>[0], now: Date): Promise<number> {
   const db = deps.database.db;
-  let posted = 0;
-  for (const destination of await listDigestDestinations(db)) {
+  const due = (await listDigestDestinations(db)).flatMap((destination) => {
     const zone = zoneOrUtc(destination.digestTimeZone);
     const localDate = digestDueOn(now, zone, destination.digestTime ?? '09:00');
-    if (!localDate || !destination.rotationId) continue;
-    const { laid, people } = await layOut(
-      deps,
-      now,
-      new Date(now.getTime() + WEEK_MS),
-      null,
-      destination.rotationId,
-    );
-    const rotation = laid[0];
-    if (!rotation) continue;
-    const nameOf = (id: number | null) =>
-      id === null ? null : (people.get(id)?.name ?? 'A former member');
-    posted += await db.transaction((tx) =>
-      postToDestinations(
-        tx,
-        deps,
-        now,
-        { rotationId: destination.rotationId, destinationId: destination.id },
-        'digest',
-        `digest:${localDate}`,
-        (c) =>
-          digestChatMessage({
-            ...c,
-            at: now,
-            localDate,
-            rotation: { id: rotation.row.id, name: rotation.row.name },
-            holderName: nameOf(rotation.row.holderUserId),
-            shifts: rotation.shifts.map((s) => ({
-              name: nameOf(s.userId) ?? 'A former member',
-              startAt: s.start,
-              endAt: s.end,
-            })),
-          }),
-      ),
-    );
+    return localDate ? [{ destination, localDate }] : [];
+  });
+  if (due.length === 0) return 0;
+  const rotationsOf = await digestRotationIds(
+    db,
+    due.map((d) => d.destination),
+  );
+  // Each rotation is laid out once per run, however many destinations want its digest.
+  const layouts = new Map<number, Promise<Awaited<ReturnType<typeof layOut>>>>();
+  const layoutOf = (rotationId: number) => {
+    let laid = layouts.get(rotationId);
+    if (!laid) {
+      laid = layOut(deps, now, new Date(now.getTime() + WEEK_MS), null, rotationId);
+      layouts.set(rotationId, laid);
+    }
+    return laid;
+  };
+  let posted = 0;
+  for (const { destination, localDate } of due) {
+    const own = destination.rotationId !== null;
+    for (const rotationId of rotationsOf.get(destination.id) ?? []) {
+      const { laid, people } = await layoutOf(rotationId);
+      const rotation = laid[0];
+      if (!rotation) continue;
+      const nameOf = (id: number | null) =>
+        id === null ? null : (people.get(id)?.name ?? 'A former member');
+      posted += await db.transaction((tx) =>
+        postToDestinations(
+          tx,
+          deps,
+          now,
+          {
+            rotationId: destination.rotationId,
+            policyIds: destination.escalationPolicyId ? [destination.escalationPolicyId] : [],
+            integrationId: destination.integrationId,
+            destinationId: destination.id,
+          },
+          'digest',
+          own ? `digest:${localDate}` : `digest:${localDate}:rotation:${rotationId}`,
+          (c) =>
+            digestChatMessage({
+              ...c,
+              at: now,
+              localDate,
+              rotation: { id: rotation.row.id, name: rotation.row.name },
+              holderName: nameOf(rotation.row.holderUserId),
+              shifts: rotation.shifts.map((s) => ({
+                name: nameOf(s.userId) ?? 'A former member',
+                startAt: s.start,
+                endAt: s.end,
+              })),
+            }),
+        ),
+      );
+    }
   }
   return posted;
 }

@@ -236,6 +236,56 @@ export async function listDigestDestinations(db: Db | Tx): Promise<DestinationRo
     .orderBy(destinations.id);
 }
 
+/**
+ * digestRotationIds answers, for each destination given, the rotations its digest is about: a
+ * rotation's own; a policy's, every rotation following it; an integration's, its rotation or the
+ * rotations following its policy. Two statements whatever the number of destinations.
+ */
+export async function digestRotationIds(
+  db: Db | Tx,
+  rows: readonly Pick<
+    DestinationRow,
+    'id' | 'rotationId' | 'escalationPolicyId' | 'integrationId'
+  >[],
+): Promise<Map<number, number[]>> {
+  const integrationIds = rows.flatMap((d) => (d.integrationId ? [d.integrationId] : []));
+  const owners =
+    integrationIds.length === 0
+      ? []
+      : await db
+          .select({
+            id: integrations.id,
+            rotationId: integrations.rotationId,
+            escalationPolicyId: integrations.escalationPolicyId,
+          })
+          .from(integrations)
+          .where(inArray(integrations.id, integrationIds));
+  const integrationOf = new Map(owners.map((o) => [o.id, o]));
+  const policyOf = (d: (typeof rows)[number]) =>
+    d.escalationPolicyId ??
+    (d.integrationId ? (integrationOf.get(d.integrationId)?.escalationPolicyId ?? null) : null);
+  const policyIds = [...new Set(rows.flatMap((d) => policyOf(d) ?? []))];
+  const following =
+    policyIds.length === 0
+      ? []
+      : await db
+          .select({ id: rotations.id, policyId: rotations.escalationPolicyId })
+          .from(rotations)
+          .where(inArray(rotations.escalationPolicyId, policyIds))
+          .orderBy(rotations.name, rotations.id);
+  const answer = new Map<number, number[]>();
+  for (const d of rows) {
+    const own =
+      d.rotationId ?? (d.integrationId ? integrationOf.get(d.integrationId)?.rotationId : null);
+    const policyId = policyOf(d);
+    answer.set(
+      d.id,
+      own ? [own] : following.filter((r) => r.policyId === policyId).map((r) => r.id),
+    );
+  }
+  return answer;
+}
+
 export type DestinationAuditAction =
   | 'destination.created'
   | 'destination.updated'

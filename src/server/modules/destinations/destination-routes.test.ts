@@ -700,6 +700,43 @@ describe('time off, shifts moved and the daily digest', () => {
     await deliverAll();
     expect(slack.received).toHaveLength(2);
   });
+
+  test('a policy’s and an integration’s destinations get the digest of each rotation that follows the policy', async () => {
+    const first = await rotation();
+    const second = await rotation();
+    // Both rotations follow the first one's policy.
+    await t.database.db
+      .update(rotations)
+      .set({ escalationPolicyId: first.escalationPolicyId })
+      .where(eq(rotations.id, second.id));
+    const integration = await call(people.morgan, 'POST', '/api/integrations', {
+      name: 'Grafana',
+      escalationPolicyId: first.escalationPolicyId,
+    });
+    expect(integration.statusCode, integration.body).toBe(201);
+    const digest = { kind: 'slack', url: slack.url, events: ['digest'], digestTime: '09:00' };
+    await create(people.morgan, {
+      ...digest,
+      escalationPolicyId: first.escalationPolicyId,
+      digestTimeZone: 'UTC',
+    });
+    await create(people.morgan, {
+      ...digest,
+      integrationId: integration.json().id,
+      digestTimeZone: 'UTC',
+    });
+    t.clock.set('2026-11-05T09:10:00Z');
+    await postDigests(engineDeps(), t.clock.now());
+    t.clock.set('2026-11-05T09:40:00Z');
+    await postDigests(engineDeps(), t.clock.now());
+    await deliverAll();
+    const texts = slack.received.map((m) => (m.body as { text: string }).text).sort();
+    expect(texts).toEqual(
+      [first.name, first.name, second.name, second.name]
+        .map((name) => `On call today and this week: ${name}`)
+        .sort(),
+    );
+  });
 });
 
 test.each([
