@@ -28,7 +28,19 @@ import { CLOCK_SKEW_SECONDS, createKeySet, verifyIdToken } from './oidc-verifier
 
 /** The cookie binding a sign-in popup's state, nonce and PKCE verifier to this browser. */
 export const FLOW_COOKIE = 'baton_oidc';
-const FLOW_PATH = '/api/auth/oidc';
+
+/**
+ * flowCookie names the flow cookie as sessionCookie names the session's (decision 162):
+ * `__Host-baton_oidc` in production, which a browser keeps only Secure, on Path=/ and without a
+ * Domain, so a sibling subdomain cannot plant its own flow in this browser (a sign-in as
+ * someone else); `baton_oidc` elsewhere. Path=/ always, as the prefix requires.
+ */
+export function flowCookie(config: { isProduction: boolean }) {
+  return {
+    name: config.isProduction ? `__Host-${FLOW_COOKIE}` : FLOW_COOKIE,
+    path: '/',
+  };
+}
 const FLOW_TTL_MS = 10 * 60_000;
 const FLOW_CONTEXT = { table: 'oidc_flow', column: 'cookie', rowId: 0 };
 
@@ -74,6 +86,7 @@ export async function oidcRoutes(
     },
   };
   const oidc = oidcClientOf(config);
+  const flowCookieOf = flowCookie(config);
   const firebaseKeys = firebaseProjectId ? createKeySet(firebaseJwksUrl) : null;
   const signInDeps = { db: database.db, cipher, clock };
 
@@ -166,7 +179,7 @@ export async function oidcRoutes(
         return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
       }
       const secrets = newFlowSecrets();
-      const redirectUri = `${baseUrl(req)}${FLOW_PATH}/callback`;
+      const redirectUri = `${baseUrl(req)}/api/auth/oidc/callback`;
       let url: string;
       try {
         url = await oidc.authorizationUrl({ ...secrets, redirectUri });
@@ -181,8 +194,8 @@ export async function oidcRoutes(
         redirectUri,
         expiresAt: clock.now().getTime() + FLOW_TTL_MS,
       };
-      reply.setCookie(FLOW_COOKIE, cipher.encrypt(JSON.stringify(flow), FLOW_CONTEXT), {
-        path: FLOW_PATH,
+      reply.setCookie(flowCookieOf.name, cipher.encrypt(JSON.stringify(flow), FLOW_CONTEXT), {
+        path: flowCookieOf.path,
         httpOnly: true,
         // Lax: the provider's redirect back is a top-level GET navigation, which carries it.
         sameSite: 'lax',
@@ -195,7 +208,7 @@ export async function oidcRoutes(
   );
 
   function readFlow(req: FastifyRequest): Flow | null {
-    const sealed = req.cookies[FLOW_COOKIE];
+    const sealed = req.cookies[flowCookieOf.name];
     if (!sealed || sealed.length > 4096) return null;
     try {
       const flow = JSON.parse(cipher.decrypt(sealed, FLOW_CONTEXT)) as Flow;
@@ -216,7 +229,7 @@ export async function oidcRoutes(
       const param = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
       const flow = readFlow(req);
       // Single use: whatever happens next, this browser's flow is over.
-      reply.clearCookie(FLOW_COOKIE, { path: FLOW_PATH });
+      reply.clearCookie(flowCookieOf.name, { path: flowCookieOf.path });
       const state = param('state');
       if (!flow || !state || !sameSecret(state, flow.state)) {
         return sendPopup(
