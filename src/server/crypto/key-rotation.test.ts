@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, expect, test } from 'vitest';
+import { normalizePhone } from '../../shared/domain/notification-routing';
 import { startRuntime } from '../bootstrap';
 import { ManualClock } from '../clock';
 import { openPglite, selectRows } from '../db/client';
@@ -27,6 +28,8 @@ import { FieldCipher, parseMasterKey } from './field-crypto';
 import { ENCRYPTED_COLUMNS, rotateKeys } from './key-rotation';
 
 let dataDir: string | undefined;
+let codePhone = '';
+let oldFormerNumberHash = '';
 afterAll(async () => {
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
@@ -163,6 +166,27 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
       endTime: '2026-11-13T00:00:00Z',
       note: 'Sealed time off note',
     });
+    // Two SMS reply codes of the page (decision 201): one sent to the holder's number, kept as
+    // its hash under the old key; one sent to a number they no longer have.
+    const [holder] = await selectRows<{ id: number; phone: string }>(
+      db,
+      sql`select id, phone_enc as phone from users where id = ${rotation.holder}`,
+    );
+    const holderPhone = normalizePhone(
+      runtime.cipher.decrypt(holder.phone, { table: 'users', column: 'phone', rowId: holder.id }),
+    );
+    expect(holderPhone, 'the demo holder has a phone').toBeTruthy();
+    const [sentPage] = await selectRows<{ id: number }>(
+      db,
+      sql`select id from pages order by id desc limit 1`,
+    );
+    await db.execute(
+      sql`insert into sms_reply_codes (page_id, user_id, phone_hash, code) values
+            (${sentPage.id}, ${holder.id}, ${runtime.cipher.phoneIndex(holderPhone ?? '')}, '4821'),
+            (${sentPage.id}, ${holder.id}, ${runtime.cipher.phoneIndex('+15550000000')}, '4822')`,
+    );
+    oldFormerNumberHash = runtime.cipher.phoneIndex('+15550000000');
+    codePhone = holderPhone ?? '';
     // A session synced to a companion service (issue 21): its ID and refresh tokens are sealed.
     const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const idToken = `${b64({ alg: 'RS256' })}.${b64({ sub: 'sealed', iat: 1_793_800_000 })}.sig`;
@@ -232,7 +256,17 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
     expect(notes).toHaveLength(1);
     expect(notes[0].value.startsWith(`v1.${cipher.keyId}.`)).toBe(true);
     expect(cipher.decrypt(notes[0].value, auditReasonCtx(Number(notes[0].id)))).toBe('Sealed note');
-    expect(result.count).toBe(values + 2);
+    // The code sent to the holder's number is under the new key's hash, so their reply is still
+    // recognised once the old key is gone; the one sent to a former number is left as it was.
+    const codes = await selectRows<{ code: string; phoneHash: string }>(
+      database.db,
+      sql`select code, phone_hash as "phoneHash" from sms_reply_codes order by code`,
+    );
+    expect(codes).toEqual([
+      { code: '4821', phoneHash: cipher.phoneIndex(codePhone) },
+      { code: '4822', phoneHash: oldFormerNumberHash },
+    ]);
+    expect(result.count).toBe(values + 2 + 1);
     const pageRows = await selectRows<{
       id: number;
       messageEnc: string | null;

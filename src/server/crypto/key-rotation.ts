@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
+import { normalizePhone } from '../../shared/domain/notification-routing';
 import { createCipher, resolveSecrets } from '../bootstrap';
 import { loadConfig } from '../config';
 import { type Db, openDatabase, selectRows } from '../db/client';
 import { allowAuditReseal } from '../modules/audit/audit-reseal';
 import { AUDIT_REASON, auditReasonCtx, sealClearPageContent } from '../modules/paging/page-message';
+import { CLOSED_CODE_MEMORY_MS } from '../modules/sms-replies/reply-codes';
 import { loadOrCreateDemoSecrets, saveDemoSecrets } from '../secrets';
 import { type FieldCipher, generateMasterKey } from './field-crypto';
 
@@ -96,7 +98,59 @@ export async function reencryptAll(db: Db, cipher: FieldCipher): Promise<number>
       if (rewritten < BATCH) break;
     }
   }
-  return total + (await reencryptAuditNames(db, cipher, prefix));
+  total += await reencryptAuditNames(db, cipher, prefix);
+  return total + (await rehashReplyCodes(db, cipher));
+}
+
+/**
+ * rehashReplyCodes moves the SMS reply codes that can still be answered (open, or closed within
+ * CLOSED_CODE_MEMORY_MS) to the current key's phone hash (decision 201). A code keeps only the
+ * keyed hash of the number it went to, so the number is read from its person: a code whose hash
+ * is their number's under a previous key is moved; one sent to a number they have changed since
+ * is left as it is (its reply is then "unknown" once the previous key is dropped). Without this, a
+ * reply to an SMS sent before the rotation would stop being recognised when the old key goes.
+ */
+async function rehashReplyCodes(db: Db, cipher: FieldCipher): Promise<number> {
+  let moved = 0;
+  let after = 0;
+  for (;;) {
+    const rows = await db.transaction(async (tx) => {
+      const batch = await selectRows<{
+        id: number;
+        phoneHash: string;
+        userId: number;
+        phone: string | null;
+      }>(
+        tx,
+        sql`select c.id, c.phone_hash as "phoneHash", c.user_id as "userId", u.phone_enc as phone
+              from sms_reply_codes c join users u on u.id = c.user_id
+             where c.id > ${after}
+               and (c.closed_at is null
+                    or c.closed_at > now() - make_interval(secs => ${CLOSED_CODE_MEMORY_MS / 1000}))
+             order by c.id limit ${BATCH} for update of c`,
+      );
+      for (const row of batch) {
+        const phone = row.phone
+          ? normalizePhone(
+              cipher.decrypt(row.phone, { table: 'users', column: 'phone', rowId: row.userId }),
+            )
+          : null;
+        if (!phone) continue;
+        const current = cipher.phoneIndex(phone);
+        if (row.phoneHash === current || !cipher.phoneIndexes(phone).includes(row.phoneHash)) {
+          continue;
+        }
+        await tx.execute(
+          sql`update sms_reply_codes set phone_hash = ${current} where id = ${row.id}`,
+        );
+        moved += 1;
+      }
+      return batch;
+    });
+    if (rows.length < BATCH) break;
+    after = Number(rows[rows.length - 1]?.id);
+  }
+  return moved;
 }
 
 /** reencryptAuditNames re-seals the values sealed in audit events' details (jsonb keys). */
