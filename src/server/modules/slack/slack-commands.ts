@@ -1,15 +1,15 @@
+import { ErrorCodes } from '../../../shared/contracts/errors';
+import { ONCALLS_LOOKAHEAD_DAYS } from '../../../shared/contracts/oncalls';
 import type { SlackCommandForm, SlackMessage } from '../../../shared/contracts/slack';
 import type { User } from '../../../shared/contracts/users';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { AppDeps } from '../../deps';
-import { layOut } from '../calendar/calendar-service';
+import { AppError } from '../../http/errors';
+import { listOnCalls } from '../oncalls/oncalls-service';
 import { listRotationFactsOf } from '../rotations/rotation-repository';
 import { slackEscape, slackTime } from './slack-interactions';
 import type { SlackPeople } from './slack-people';
 
-const DAY = 86_400_000;
-/** How far back a holder's shift is looked for (since when they hold it) and forward for the next. */
-const WHO_SPAN_MS = 31 * DAY;
 /** At most this many rotation names are listed when a name matches several. */
 const MAX_LISTED = 10;
 
@@ -25,8 +25,9 @@ export const SLACK_COMMAND_MESSAGES = {
 /**
  * answerSlackCommand answers `/baton …` (decision 222) to the Baton user behind the Slack user,
  * ephemerally (only they see it): `who <rotation>` names who holds the baton now (since when) and
- * who is next (from when), as the calendar's projection lays the rotation out (schedule entries,
- * cover and time off included); `help`, nothing or anything else: the usage.
+ * who is next (from when), as `GET /api/oncalls` reads them (`listOnCalls`, decision 226: the
+ * calendar's layout with schedule entries, cover and time off; a suspended rotation has nobody);
+ * `help`, nothing or anything else: the usage.
  */
 export async function answerSlackCommand(
   deps: AppDeps,
@@ -60,47 +61,30 @@ async function whoHolds(deps: AppDeps, viewer: User, query: string): Promise<str
     if (found.length > MAX_LISTED) names.push(`and ${found.length - MAX_LISTED} more`);
     return SLACK_COMMAND_MESSAGES.several(slackEscape(query), names);
   }
-  const now = deps.clock.now();
-  const { laid, people } = await layOut(
-    deps,
-    new Date(now.getTime() - WHO_SPAN_MS),
-    new Date(now.getTime() + WHO_SPAN_MS),
-    viewer,
-    found.id,
-  );
-  const rotation = laid[0];
+  // The one reading of who is on call (decision 226); a rotation deleted since it was found is 404.
+  const answer = await listOnCalls(deps, viewer, { rotationId: found.id }).catch((error) => {
+    if (error instanceof AppError && error.code === ErrorCodes.NOT_FOUND) return null;
+    throw error;
+  });
+  const oncall = answer?.oncalls[0];
+  if (!oncall) return SLACK_COMMAND_MESSAGES.noRotation(slackEscape(query));
   const zone = zoneOrUtc(viewer.timezone);
   const title = `*${slackEscape(found.name)}*`;
-  if (!rotation) return SLACK_COMMAND_MESSAGES.noRotation(slackEscape(query));
-  const nameOf = (id: number) => slackEscape(people.get(id)?.name ?? 'a former member');
-  const holderId = rotation.row.holderUserId;
   const lines: string[] = [];
-  if (holderId === null) {
+  if (oncall.holder === null) {
     lines.push(`${title}: nobody holds the baton now.`);
   } else {
-    // The holder's stretch reaching now, as the calendar merges it; else when they took it.
-    const stretch = rotation.shifts.find(
-      (s) =>
-        s.userId === holderId &&
-        s.start.getTime() <= now.getTime() &&
-        s.end.getTime() >= now.getTime(),
-    );
-    const since = stretch?.start ?? rotation.row.holderSince;
-    lines.push(
-      `${title}: ${nameOf(holderId)} holds the baton${since ? ` since ${slackTime(since, zone)}` : ''}.`,
-    );
+    const since = oncall.since ? ` since ${slackTime(new Date(oncall.since), zone)}` : '';
+    lines.push(`${title}: ${slackEscape(oncall.holder.name)} holds the baton${since}.`);
   }
-  if (found.suspended) {
+  if (oncall.rotation.suspended) {
     lines.push('The rotation is suspended: nobody is next.');
     return lines.join('\n');
   }
-  const next = rotation.shifts.find(
-    (s) => s.start.getTime() >= now.getTime() && s.userId !== holderId,
-  );
   lines.push(
-    next
-      ? `Next: ${nameOf(next.userId)} from ${slackTime(next.start, zone)}.`
-      : 'Nobody is next in the coming month.',
+    oncall.next
+      ? `Next: ${slackEscape(oncall.next.holder.name)} from ${slackTime(new Date(oncall.next.from), zone)}.`
+      : `Nobody is next in the coming ${ONCALLS_LOOKAHEAD_DAYS} days.`,
   );
   return lines.join('\n');
 }

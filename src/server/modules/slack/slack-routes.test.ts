@@ -4,10 +4,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { INCIDENT_MESSAGES, type Incident } from '../../../shared/contracts/incidents';
+import type { OnCall, OnCalls } from '../../../shared/contracts/oncalls';
 import type { SlackBlock } from '../../../shared/contracts/slack';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
-import { handoffs, pages, rotations } from '../../db/schema';
+import { handoffs, pages, rotations, scheduleEntries } from '../../db/schema';
+import { runEngineTick } from '../../engine/run-tick';
 import { SLACK_COMMAND_MESSAGES } from './slack-commands';
 import { SLACK_ESCALATION_REASON } from './slack-interactions';
 import { SLACK_PEOPLE_MESSAGES } from './slack-people';
@@ -528,6 +530,175 @@ describe('/baton', () => {
     );
     const none = (await command(SLACK.noah, 'who billing')).json<{ text: string }>();
     expect(none.text).toBe(SLACK_COMMAND_MESSAGES.noRotation('billing'));
+  });
+
+  test('who <rotation> answers as GET /api/oncalls does: suspended, covered, nobody on call', async () => {
+    // Mon 2 Nov, 12:00 UTC. "Relay weekly" hands over on Mondays at 09:00 (Ana, Ben, Cal, Dan):
+    // Ana holds it, Dan covers Ben's week of 9 Nov. "Relay paused" is suspended, though its row
+    // still names Ana. "Relay shifts" is scheduled: Ben until 3 Nov 12:00, nobody, Cal 5–7 Nov.
+    const start = t.clock.now();
+    const [ana, ben, cal, dan] = await Promise.all(
+      ['Ana Relay', 'Ben Relay', 'Cal Relay', 'Dan Relay'].map((name) => t.createUser({ name })),
+    );
+    const as = async (user: User, method: 'GET' | 'POST', url: string, payload?: object) =>
+      t.app.inject({ method, url, payload, headers: { cookie: await t.cookieFor(user) } });
+    try {
+      const weekly = await insertRotation(t.database.db, {
+        name: 'Relay weekly',
+        memberIds: [ana.id, ben.id, cal.id, dan.id],
+        holderId: ana.id,
+        holderSince: new Date('2026-11-02T09:00:00Z'),
+        now: start,
+      });
+      const asked = await as(ben, 'POST', `/api/rotations/${weekly.id}/cover-plans`, {
+        coveringUserId: dan.id,
+        startTime: '2026-11-09T09:00:00Z',
+        endTime: '2026-11-16T09:00:00Z',
+        notes: 'Holiday',
+      });
+      expect(asked.statusCode, asked.body).toBe(201);
+      const accepted = await as(dan, 'POST', `/api/coverage-requests/${asked.json().id}/accept`);
+      expect(accepted.statusCode, accepted.body).toBe(200);
+      const paused = await insertRotation(t.database.db, {
+        name: 'Relay paused',
+        memberIds: [ana.id],
+        holderId: ana.id,
+        holderSince: new Date('2026-10-20T09:00:00Z'),
+        suspended: true,
+        now: start,
+      });
+      const shifts = await insertRotation(t.database.db, {
+        name: 'Relay shifts',
+        type: 'scheduled',
+        memberIds: [ben.id, cal.id],
+        holderId: ben.id,
+        holderSince: new Date('2026-11-01T12:00:00Z'),
+        now: start,
+      });
+      await t.database.db.insert(scheduleEntries).values([
+        {
+          rotationId: shifts.id,
+          userId: ben.id,
+          startAt: new Date('2026-11-01T12:00:00Z'),
+          endAt: new Date('2026-11-03T12:00:00Z'),
+        },
+        {
+          rotationId: shifts.id,
+          userId: cal.id,
+          startAt: new Date('2026-11-05T12:00:00Z'),
+          endAt: new Date('2026-11-07T12:00:00Z'),
+        },
+      ]);
+      // The engine's next change is the end of Ben's entry (the factory counts a weekly turn).
+      await t.database.db
+        .update(rotations)
+        .set({ nextHandoffAt: new Date('2026-11-03T12:00:00Z') })
+        .where(eq(rotations.id, shifts.id));
+      const rotationIds = { weekly: weekly.id, paused: paused.id, shifts: shifts.id };
+
+      const iso = (seconds: string) => new Date(Number(seconds) * 1000).toISOString();
+      /** What `/baton who` says: holder, since, next [name, from] (null: none), suspended. */
+      const slackSays = async (name: string) => {
+        const res = await command(SLACK.noah, `who ${name}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const [first, second, ...rest] = res.json<{ text: string }>().text.split('\n');
+        expect(rest).toEqual([]);
+        const holds = /^\*[^*]+\*: (.+) holds the baton since <!date\^(\d+)\^[^>]*>\.$/.exec(first);
+        if (!holds) expect(first).toBe(`*${name}*: nobody holds the baton now.`);
+        const next = /^Next: (.+) from <!date\^(\d+)\^[^>]*>\.$/.exec(second);
+        if (!next) {
+          expect(second).toMatch(
+            /^(The rotation is suspended: nobody is next\.|Nobody is next in the coming 62 days\.)$/,
+          );
+        }
+        return {
+          holder: holds ? holds[1] : null,
+          since: holds ? iso(holds[2]) : null,
+          next: next ? [next[1], iso(next[2])] : null,
+          suspended: second.startsWith('The rotation is suspended'),
+        };
+      };
+      const oncall = async (id: number, at?: string) => {
+        const query = at ? `?rotationId=${id}&at=${at}` : `?rotationId=${id}`;
+        const res = await as(people.noah, 'GET', `/api/oncalls${query}`);
+        expect(res.statusCode, res.body).toBe(200);
+        return (res.json() as OnCalls).oncalls[0] as OnCall;
+      };
+      /** Slack's answer, checked against GET /api/oncalls now and ?at= its next holder's start. */
+      const agreed = async (key: keyof typeof rotationIds) => {
+        const name = `Relay ${key}`;
+        const says = await slackSays(name);
+        const now = await oncall(rotationIds[key]);
+        expect(says).toEqual({
+          holder: now.holder?.name ?? null,
+          since: now.holder ? now.since : null,
+          next: now.next ? [now.next.holder.name, now.next.from] : null,
+          suspended: now.rotation.suspended,
+        });
+        if (says.next) {
+          const then = await oncall(rotationIds[key], says.next[1]);
+          expect([then.holder?.name, then.since]).toEqual(says.next);
+        }
+        return says;
+      };
+      const at = async (instant: string) => {
+        t.clock.set(instant);
+        await runEngineTick(
+          { config: t.config, database: t.database, cipher: t.cipher, clock: t.clock },
+          t.clock.now(),
+        );
+      };
+
+      // Now: Ana's turn; next the covered shift, Dan in Ben's place.
+      expect(await agreed('weekly')).toMatchObject({
+        holder: 'Ana Relay',
+        since: '2026-11-02T09:00:00.000Z',
+        next: ['Dan Relay', '2026-11-09T09:00:00.000Z'],
+      });
+      expect(await oncall(weekly.id, '2026-11-09T09:00:00Z')).toMatchObject({
+        source: 'coverage',
+        coveredUserId: ben.id,
+      });
+      // Suspended: nobody on call from now on, though the row still names Ana.
+      expect(await agreed('paused')).toEqual({
+        holder: null,
+        since: null,
+        next: null,
+        suspended: true,
+      });
+      expect(await agreed('shifts')).toMatchObject({
+        holder: 'Ben Relay',
+        since: '2026-11-01T12:00:00.000Z',
+        next: ['Cal Relay', '2026-11-05T12:00:00.000Z'],
+      });
+
+      // Between the entries nobody is on call; Cal comes next.
+      await at('2026-11-04T00:00:00Z');
+      expect(await agreed('shifts')).toMatchObject({
+        holder: null,
+        next: ['Cal Relay', '2026-11-05T12:00:00.000Z'],
+      });
+      expect(await agreed('weekly')).toMatchObject({ holder: 'Ana Relay' });
+
+      // The covered shift: Dan holds it for Ben, Cal takes over after; no entries are left.
+      await at('2026-11-10T12:00:00Z');
+      expect(await agreed('weekly')).toEqual({
+        holder: 'Dan Relay',
+        since: '2026-11-09T09:00:00.000Z',
+        next: ['Cal Relay', '2026-11-16T09:00:00.000Z'],
+        suspended: false,
+      });
+      expect((await oncall(weekly.id)).source).toBe('coverage');
+      expect(await agreed('shifts')).toEqual({
+        holder: null,
+        since: null,
+        next: null,
+        suspended: false,
+      });
+      expect(await agreed('paused')).toMatchObject({ holder: null, suspended: true });
+    } finally {
+      t.clock.set(start);
+    }
   });
 
   test('help, nothing or anything else: the usage; a stranger: why not', async () => {
