@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { DialogFormFooter, InputField, TextareaField } from '@/components/form-fields';
+import { PersonField } from '@/components/person-field';
 import {
   Dialog,
   DialogContent,
@@ -20,7 +21,6 @@ import { useViewerTimeZone } from '@/lib/use-time-format';
 import { useEligibleUsers } from '../api/get-eligible-users';
 import { useRequestCoverage } from '../api/request-coverage';
 import { type CoverageFormValues, coverageFormSchema } from '../lib/coverage-form';
-import { PersonField } from './person-select';
 
 const EMPTY: CoverageFormValues = { coveringUserId: '', startTime: '', endTime: '', notes: '' };
 
