@@ -1,5 +1,11 @@
 import type { ComponentProps, ReactNode } from 'react';
-import type { Control, FieldPath, FieldValues } from 'react-hook-form';
+import {
+  type Control,
+  type FieldPath,
+  type FieldValues,
+  useFormState,
+  useWatch,
+} from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { DialogFooter } from '@/components/ui/dialog';
 import {
@@ -186,6 +192,64 @@ export function SelectField<T extends FieldValues, O extends string, TTransforme
         </FormItem>
       )}
     />
+  );
+}
+
+/**
+ * FormError is the error of the form as a whole (`errors.root`, set from a failed request), as an
+ * alert over the fields; nothing while there is none. It reads the form of the `Form` around it.
+ */
+export function FormError() {
+  const { errors } = useFormState();
+  const message = errors.root?.message;
+  return message ? (
+    <p role="alert" className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm">
+      {message}
+    </p>
+  ) : null;
+}
+
+/** The fields of a time window: its start and end, local date-times in the viewer's zone. */
+type TimeWindowValues = { startTime: string; endTime: string };
+
+/**
+ * TimeWindowFields are a window's 'Start time' and 'End time' side by side (`datetime-local`, in
+ * the viewer's time zone) of a form whose fields are `startTime` and `endTime`. `earliest` (now,
+ * as a local input value) is the least the browser's picker offers for the end, or for the start
+ * once chosen; the start too unless `startMayBePast` (time off already under way).
+ */
+export function TimeWindowFields<T extends TimeWindowValues, TTransformed = T>({
+  control,
+  earliest,
+  startMayBePast = false,
+  disabled,
+}: {
+  control: Control<T, unknown, TTransformed>;
+  earliest: string;
+  startMayBePast?: boolean;
+  disabled?: boolean;
+}) {
+  const startName = 'startTime' as FieldPath<T>;
+  const startTime = useWatch({ control, name: startName }) as string | undefined;
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <InputField
+        control={control}
+        name={startName}
+        label="Start time"
+        type="datetime-local"
+        min={startMayBePast ? undefined : earliest}
+        disabled={disabled}
+      />
+      <InputField
+        control={control}
+        name={'endTime' as FieldPath<T>}
+        label="End time"
+        type="datetime-local"
+        min={startTime || earliest}
+        disabled={disabled}
+      />
+    </div>
   );
 }
 

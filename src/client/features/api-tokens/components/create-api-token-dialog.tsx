@@ -10,7 +10,7 @@ import {
 } from '@shared/contracts/api-tokens';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { DialogFormFooter, InputField, SelectField } from '@/components/form-fields';
+import { DialogFormFooter, FormError, InputField, SelectField } from '@/components/form-fields';
 import {
   Dialog,
   DialogContent,
@@ -42,7 +42,6 @@ export function CreateApiTokenDialog({
     defaultValues: EMPTY,
   });
   const pending = create.isPending;
-  const formError = form.formState.errors.root?.message;
   const close = (next: boolean) => {
     if (pending) return;
     if (!next) form.reset(EMPTY);
@@ -83,14 +82,7 @@ export function CreateApiTokenDialog({
               }),
             )}
           >
-            {formError ? (
-              <p
-                role="alert"
-                className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm"
-              >
-                {formError}
-              </p>
-            ) : null}
+            <FormError />
             <InputField
               control={form.control}
               name="name"

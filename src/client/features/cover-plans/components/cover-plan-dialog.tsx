@@ -1,8 +1,14 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Person } from '@shared/contracts/rotations';
 import { useEffect, useMemo, useRef } from 'react';
-import { type Control, useForm } from 'react-hook-form';
-import { DialogFormFooter, InputField, TextareaField } from '@/components/form-fields';
+import { useForm } from 'react-hook-form';
+import {
+  DialogFormFooter,
+  FormError,
+  TextareaField,
+  TimeWindowFields,
+} from '@/components/form-fields';
+import { PersonField } from '@/components/person-field';
 import { Badge } from '@/components/ui/badge';
 import {
   Dialog,
@@ -125,7 +131,6 @@ export function CoverPlanDialog({
     target?.rotation.id ?? 0,
     open && window && requesterId ? { ...window, requesterId } : null,
   );
-  const formError = form.formState.errors.root?.message;
   const requesterName = people.find((p) => p.id === requesterId)?.name;
 
   const close = (next: boolean) => {
@@ -181,16 +186,9 @@ export function CoverPlanDialog({
               );
             })}
           >
-            {formError ? (
-              <p
-                role="alert"
-                className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm"
-              >
-                {formError}
-              </p>
-            ) : null}
+            <FormError />
             {arrange && !target?.requesterId ? (
-              <PersonSelect
+              <PersonField
                 control={form.control}
                 name="requesterId"
                 label="Person to cover"
@@ -231,24 +229,11 @@ export function CoverPlanDialog({
                 </FormItem>
               )}
             />
-            <div className="grid gap-4 sm:grid-cols-2">
-              <InputField
-                control={form.control}
-                name="startTime"
-                label="Start time"
-                type="datetime-local"
-                min={toLocalInput(now, timeZone)}
-                disabled={pending}
-              />
-              <InputField
-                control={form.control}
-                name="endTime"
-                label="End time"
-                type="datetime-local"
-                min={startTime || toLocalInput(now, timeZone)}
-                disabled={pending}
-              />
-            </div>
+            <TimeWindowFields
+              control={form.control}
+              earliest={toLocalInput(now, timeZone)}
+              disabled={pending}
+            />
             <FormField
               control={form.control}
               name="coveringUserId"
@@ -320,45 +305,4 @@ export function CoverPlanDialog({
 /** formatHours writes on-call hours shortly, in whole hours: '0 h', '12 h'. */
 function formatHours(hours: number): string {
   return `${Math.round(hours)} h`;
-}
-
-function PersonSelect({
-  control,
-  name,
-  label,
-  people,
-  disabled,
-}: {
-  control: Control<CoverPlanFormValues, unknown, CoverPlanFormOutput>;
-  name: 'requesterId';
-  label: string;
-  people: readonly Person[];
-  disabled: boolean;
-}) {
-  return (
-    <FormField
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <FormItem>
-          <FormLabel>{label}</FormLabel>
-          <Select value={field.value} onValueChange={field.onChange} disabled={disabled}>
-            <FormControl>
-              <SelectTrigger>
-                <SelectValue placeholder="Select team member" />
-              </SelectTrigger>
-            </FormControl>
-            <SelectContent>
-              {people.map((p) => (
-                <SelectItem key={p.id} value={String(p.id)}>
-                  {p.name}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <FormMessage />
-        </FormItem>
-      )}
-    />
-  );
 }

@@ -13,19 +13,12 @@ import { MessageSquare, Plus } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { ConnectionsCard } from '@/components/connections-card';
 import { LoadingState } from '@/components/loading-state';
 import { TimeZonePicker } from '@/components/time-zone-picker';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import {
-  Card,
-  CardAction,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
@@ -107,69 +100,62 @@ export function DestinationsCard({
   const list = destinations.data?.destinations ?? [];
 
   return (
-    <Card className="gap-4">
-      <CardHeader>
-        <CardTitle asChild>{nested ? <h4>{title}</h4> : <h2>{title}</h2>}</CardTitle>
-        <CardDescription>{description}</CardDescription>
-        {mayCreate && !('kind' in scope) ? (
-          <CardAction>
+    <>
+      <ConnectionsCard
+        title={title}
+        headingLevel={nested ? 4 : 2}
+        description={description}
+        action={
+          mayCreate && !('kind' in scope) ? (
             <Button size="sm" onClick={() => setOpen({ dialog: 'add' })}>
               <Plus aria-hidden="true" />
               Add destination
             </Button>
-          </CardAction>
-        ) : null}
-      </CardHeader>
-      <CardContent className="grid min-w-0 gap-3">
-        {secret ? (
-          <Alert>
-            <AlertTitle>Signing secret</AlertTitle>
-            <AlertDescription className="grid gap-2">
-              <p>Copy it now into your receiver: Baton shows it only this once.</p>
-              <code className="select-all break-all rounded bg-muted px-2 py-1 font-mono text-xs">
-                {secret.secret}
-              </code>
-              <Button size="sm" variant="outline" className="w-fit" onClick={() => setSecret(null)}>
-                Hide secret
-              </Button>
-            </AlertDescription>
-          </Alert>
-        ) : null}
-        {destinations.isPending ? (
-          <LoadingState label="Loading destinations..." className="py-8" />
-        ) : destinations.isError ? (
-          <Alert variant="destructive">
-            <AlertTitle>Failed to load the destinations</AlertTitle>
-            <AlertDescription>
-              {getErrorMessage(destinations.error, 'Please try again.')}
-            </AlertDescription>
-          </Alert>
-        ) : list.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 py-6 text-center">
-            <MessageSquare className="size-6 text-muted-foreground" aria-hidden="true" />
-            <p className="max-w-md text-muted-foreground text-sm">
-              No destinations yet. Add Slack, Mattermost, Discord, Microsoft Teams or a signed
-              webhook to post handoffs, cover and incidents there.
-            </p>
-          </div>
-        ) : (
-          <ul className="grid min-w-0 divide-y" aria-label="Destinations">
-            {list.map((destination) => (
-              <DestinationItem
-                key={destination.id}
-                destination={destination}
-                showTarget={'kind' in scope}
-                nested={nested}
-                testing={test.isPending && test.variables === destination.id}
-                onTest={() => test.mutate(destination.id)}
-                onEdit={() => setOpen({ dialog: 'edit', destination })}
-                onDelete={() => setOpen({ dialog: 'delete', destination })}
-                onLog={() => setOpen({ dialog: 'log', destination })}
-              />
-            ))}
-          </ul>
-        )}
-      </CardContent>
+          ) : null
+        }
+        notice={
+          secret ? (
+            <Alert>
+              <AlertTitle>Signing secret</AlertTitle>
+              <AlertDescription className="grid gap-2">
+                <p>Copy it now into your receiver: Baton shows it only this once.</p>
+                <code className="select-all break-all rounded bg-muted px-2 py-1 font-mono text-xs">
+                  {secret.secret}
+                </code>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  className="w-fit"
+                  onClick={() => setSecret(null)}
+                >
+                  Hide secret
+                </Button>
+              </AlertDescription>
+            </Alert>
+          ) : null
+        }
+        query={destinations}
+        count={list.length}
+        loadingLabel="Loading destinations..."
+        errorTitle="Failed to load the destinations"
+        emptyIcon={MessageSquare}
+        emptyText="No destinations yet. Add Slack, Mattermost, Discord, Microsoft Teams or a signed webhook to post handoffs, cover and incidents there."
+        listLabel="Destinations"
+      >
+        {list.map((destination) => (
+          <DestinationItem
+            key={destination.id}
+            destination={destination}
+            showTarget={'kind' in scope}
+            nested={nested}
+            testing={test.isPending && test.variables === destination.id}
+            onTest={() => test.mutate(destination.id)}
+            onEdit={() => setOpen({ dialog: 'edit', destination })}
+            onDelete={() => setOpen({ dialog: 'delete', destination })}
+            onLog={() => setOpen({ dialog: 'log', destination })}
+          />
+        ))}
+      </ConnectionsCard>
 
       {open?.dialog === 'add' && !('kind' in scope) ? (
         <DestinationFormDialog
@@ -215,7 +201,7 @@ export function DestinationsCard({
           });
         }}
       />
-    </Card>
+    </>
   );
 }
 

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { DialogFormFooter, TextareaField } from '@/components/form-fields';
+import { PersonField } from '@/components/person-field';
 import {
   Dialog,
   DialogContent,
@@ -15,22 +16,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormDescription,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select';
+import { Form } from '@/components/ui/form';
 import { useIncidentAction } from '../api/act-on-incident';
 import { usePeople } from '../api/get-people';
 
@@ -85,38 +71,18 @@ export function ReassignIncidentDialog({
               ),
             )}
           >
-            <FormField
+            <PersonField
               control={form.control}
               name="userId"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Person</FormLabel>
-                  <Select
-                    value={field.value === undefined ? '' : String(field.value)}
-                    onValueChange={(value) => field.onChange(Number(value))}
-                    disabled={pending || people.isPending}
-                  >
-                    <FormControl>
-                      <SelectTrigger onBlur={field.onBlur} ref={field.ref}>
-                        <SelectValue
-                          placeholder={people.isPending ? 'Loading people...' : 'Choose a person'}
-                        />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {(people.data ?? []).map((person) => (
-                        <SelectItem key={person.id} value={String(person.id)}>
-                          {assigned.has(person.id) ? `${person.name} (has it now)` : person.name}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  {people.isError ? (
-                    <FormDescription>The list of people could not be read.</FormDescription>
-                  ) : null}
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Person"
+              people={people.data ?? []}
+              numeric
+              optionLabel={(person) =>
+                assigned.has(person.id) ? `${person.name} (has it now)` : person.name
+              }
+              disabled={pending || people.isPending}
+              placeholder={people.isPending ? 'Loading people...' : 'Choose a person'}
+              description={people.isError ? 'The list of people could not be read.' : undefined}
             />
             <TextareaField
               control={form.control}

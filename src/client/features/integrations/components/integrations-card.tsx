@@ -2,18 +2,8 @@ import type { Integration, IntegrationWithKey } from '@shared/contracts/integrat
 import { Plus, Webhook } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { LoadingState } from '@/components/loading-state';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { ConnectionsCard } from '@/components/connections-card';
 import { Button } from '@/components/ui/button';
-import {
-  Card,
-  CardAction,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card';
-import { getErrorMessage } from '@/lib/api-client';
 import { useDeleteIntegration } from '../api/delete-integration';
 import { useIntegrations } from '../api/get-integrations';
 import type { IntegrationScope } from '../api/keys';
@@ -54,56 +44,39 @@ export function IntegrationsCard({
   const list = integrations.data?.integrations ?? [];
 
   return (
-    <Card className="gap-4">
-      <CardHeader>
-        <CardTitle asChild>
-          <h2>Integrations</h2>
-        </CardTitle>
-        <CardDescription>{description}</CardDescription>
-        {mayCreate ? (
-          <CardAction>
+    <>
+      <ConnectionsCard
+        title="Integrations"
+        description={description}
+        action={
+          mayCreate ? (
             <Button size="sm" onClick={() => setOpen({ dialog: 'add' })}>
               <Plus aria-hidden="true" />
               Add integration
             </Button>
-          </CardAction>
-        ) : null}
-      </CardHeader>
-      <CardContent className="grid min-w-0">
-        {integrations.isPending ? (
-          <LoadingState label="Loading integrations..." className="py-8" />
-        ) : integrations.isError ? (
-          <Alert variant="destructive">
-            <AlertTitle>Failed to load the integrations</AlertTitle>
-            <AlertDescription>
-              {getErrorMessage(integrations.error, 'Please try again.')}
-            </AlertDescription>
-          </Alert>
-        ) : list.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 py-8 text-center">
-            <Webhook className="size-6 text-muted-foreground" aria-hidden="true" />
-            <p className="max-w-md text-muted-foreground text-sm">
-              No integrations yet. Add one to let Alertmanager, Grafana, an uptime checker or a
-              script raise incidents here.
-            </p>
-          </div>
-        ) : (
-          <ul className="grid min-w-0 divide-y" aria-label="Integrations">
-            {list.map((integration) => (
-              <IntegrationItem
-                key={integration.id}
-                integration={integration}
-                revealedKey={revealed?.id === integration.id ? revealed.key : null}
-                onHideKey={() => setRevealed(null)}
-                onEdit={() => setOpen({ dialog: 'edit', integration })}
-                onRegenerate={() => setOpen({ dialog: 'regenerate', integration })}
-                onDelete={() => setOpen({ dialog: 'delete', integration })}
-                extra={extra?.(integration)}
-              />
-            ))}
-          </ul>
-        )}
-      </CardContent>
+          ) : null
+        }
+        query={integrations}
+        count={list.length}
+        loadingLabel="Loading integrations..."
+        errorTitle="Failed to load the integrations"
+        emptyIcon={Webhook}
+        emptyText="No integrations yet. Add one to let Alertmanager, Grafana, an uptime checker or a script raise incidents here."
+        listLabel="Integrations"
+      >
+        {list.map((integration) => (
+          <IntegrationItem
+            key={integration.id}
+            integration={integration}
+            revealedKey={revealed?.id === integration.id ? revealed.key : null}
+            onHideKey={() => setRevealed(null)}
+            onEdit={() => setOpen({ dialog: 'edit', integration })}
+            onRegenerate={() => setOpen({ dialog: 'regenerate', integration })}
+            onDelete={() => setOpen({ dialog: 'delete', integration })}
+            extra={extra?.(integration)}
+          />
+        ))}
+      </ConnectionsCard>
 
       <AddIntegrationDialog
         open={open?.dialog === 'add'}
@@ -157,6 +130,6 @@ export function IntegrationsCard({
           });
         }}
       />
-    </Card>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { nextMemberOrder } from '@shared/domain/rotation';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { DialogFormFooter } from '@/components/form-fields';
+import { PersonField } from '@/components/person-field';
 import {
   Dialog,
   DialogContent,
@@ -16,7 +17,6 @@ import { useAddMember } from '../api/add-member';
 import { useEligibleUsers } from '../api/get-eligible-users';
 import { chosenPerson } from '../lib/chosen-person';
 import { MemberPreview } from './member-preview';
-import { PersonField } from './person-select';
 
 const AddMemberFormSchema = z.object({
   userId: chosenPerson(AddMemberInputSchema.shape.userId),

@@ -5,6 +5,7 @@ import { membersInOrder } from '@shared/domain/rotation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { DialogFormFooter } from '@/components/form-fields';
+import { PersonField } from '@/components/person-field';
 import {
   Dialog,
   DialogContent,
@@ -41,7 +42,6 @@ import {
   to24Hour,
   withClockTime,
 } from '../lib/schedule-picker';
-import { PersonField } from './person-select';
 import { DayPickerButton, PresetChips } from './schedule-picker-parts';
 
 const EMPTY: ScheduleFormValues = { userId: '', startTime: '', endTime: '' };

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { DialogFormFooter, TextareaField } from '@/components/form-fields';
+import { PersonField } from '@/components/person-field';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
   Dialog,
@@ -27,7 +28,6 @@ import { useRotation } from '../api/get-rotation';
 import { usePassBaton } from '../api/pass-baton';
 import { chosenPerson } from '../lib/chosen-person';
 import { MemberPreview } from './member-preview';
-import { PersonField } from './person-select';
 
 const PassBatonFormSchema = PassBatonInputSchema.extend({
   toUserId: chosenPerson(PassBatonInputSchema.shape.toUserId),

@@ -4,6 +4,7 @@ import { membersInOrder } from '@shared/domain/rotation';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { DialogFormFooter, TextareaField } from '@/components/form-fields';
+import { PersonField } from '@/components/person-field';
 import {
   Dialog,
   DialogContent,
@@ -15,7 +16,6 @@ import { Form } from '@/components/ui/form';
 import { useReassignOnCall } from '../api/reassign-on-call';
 import { chosenPerson } from '../lib/chosen-person';
 import { MemberPreview } from './member-preview';
-import { PersonField } from './person-select';
 
 const ReassignFormSchema = ReassignInputSchema.extend({
   toUserId: chosenPerson(ReassignInputSchema.shape.toUserId),

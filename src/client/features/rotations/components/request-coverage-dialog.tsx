@@ -5,7 +5,13 @@ import { coverageCandidates } from '@shared/domain/rotation';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { DialogFormFooter, InputField, TextareaField } from '@/components/form-fields';
+import {
+  DialogFormFooter,
+  FormError,
+  TextareaField,
+  TimeWindowFields,
+} from '@/components/form-fields';
+import { PersonField } from '@/components/person-field';
 import {
   Dialog,
   DialogContent,
@@ -20,7 +26,6 @@ import { useViewerTimeZone } from '@/lib/use-time-format';
 import { useEligibleUsers } from '../api/get-eligible-users';
 import { useRequestCoverage } from '../api/request-coverage';
 import { type CoverageFormValues, coverageFormSchema } from '../lib/coverage-form';
-import { PersonField } from './person-select';
 
 const EMPTY: CoverageFormValues = { coveringUserId: '', startTime: '', endTime: '', notes: '' };
 
@@ -53,8 +58,6 @@ export function RequestCoverageDialog({
   });
   // Recomputed each render, so the minimum follows the clock while the dialog stays open.
   const minimum = toLocalInput(new Date(), timeZone);
-  const startTime = form.watch('startTime');
-  const formError = form.formState.errors.root?.message;
 
   const eligibleIds = new Set(
     (eligible.data ?? [])
@@ -105,14 +108,7 @@ export function RequestCoverageDialog({
               );
             })}
           >
-            {formError ? (
-              <p
-                role="alert"
-                className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm"
-              >
-                {formError}
-              </p>
-            ) : null}
+            <FormError />
             <PersonField
               control={form.control}
               name="coveringUserId"
@@ -123,24 +119,7 @@ export function RequestCoverageDialog({
               loading={eligible.isPending}
               error={eligible.isError ? 'Failed to fetch eligible users' : null}
             />
-            <div className="grid gap-4 sm:grid-cols-2">
-              <InputField
-                control={form.control}
-                name="startTime"
-                label="Start time"
-                type="datetime-local"
-                min={minimum}
-                disabled={pending}
-              />
-              <InputField
-                control={form.control}
-                name="endTime"
-                label="End time"
-                type="datetime-local"
-                min={startTime || minimum}
-                disabled={pending}
-              />
-            </div>
+            <TimeWindowFields control={form.control} earliest={minimum} disabled={pending} />
             <TextareaField
               control={form.control}
               name="notes"

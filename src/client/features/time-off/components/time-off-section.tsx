@@ -5,7 +5,12 @@ import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { DialogFormFooter, InputField, TextareaField } from '@/components/form-fields';
+import {
+  DialogFormFooter,
+  FormError,
+  TextareaField,
+  TimeWindowFields,
+} from '@/components/form-fields';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -171,9 +176,7 @@ function AddTimeOffDialog({
     defaultValues: EMPTY,
   });
   const minimum = toLocalInput(new Date(), timeZone);
-  const startTime = form.watch('startTime');
   const pending = add.isPending;
-  const formError = form.formState.errors.root?.message;
   const close = (next: boolean) => {
     if (pending) return;
     if (!next) form.reset(EMPTY);
@@ -214,31 +217,13 @@ function AddTimeOffDialog({
               }),
             )}
           >
-            {formError ? (
-              <p
-                role="alert"
-                className="rounded-md bg-destructive/10 px-3 py-2 text-destructive text-sm"
-              >
-                {formError}
-              </p>
-            ) : null}
-            <div className="grid gap-4 sm:grid-cols-2">
-              <InputField
-                control={form.control}
-                name="startTime"
-                label="Start time"
-                type="datetime-local"
-                disabled={pending}
-              />
-              <InputField
-                control={form.control}
-                name="endTime"
-                label="End time"
-                type="datetime-local"
-                min={startTime || minimum}
-                disabled={pending}
-              />
-            </div>
+            <FormError />
+            <TimeWindowFields
+              control={form.control}
+              earliest={minimum}
+              startMayBePast
+              disabled={pending}
+            />
             <TextareaField
               control={form.control}
               name="note"

@@ -1,4 +1,3 @@
-import type { Person } from '@shared/contracts/rotations';
 import type { Control, FieldPath, FieldValues } from 'react-hook-form';
 import {
   FormControl,
@@ -17,30 +16,49 @@ import {
 } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 
+/** Who may be chosen: a person's id and name (a rotation's member, a user). */
+export interface Choosable {
+  id: number;
+  name: string;
+}
+
 /**
- * PersonField is a labelled select of people by name in a react-hook-form form. While the people
- * load (`loading`) it shows a placeholder of its size; when they failed to load it shows `error`
- * as an alert instead of the select.
+ * PersonField is a labelled select of people by name in a react-hook-form form: the choice of a
+ * person (to pass the baton to, to cover, to hand an incident to). The field holds the chosen
+ * person's id as a string (the form's own schema turns it into a number), or, when `numeric`, as
+ * the number the contract's schema wants. While the people load (`loading`) it shows a
+ * placeholder of its size; when they failed to load it shows `error` as an alert instead of the
+ * select. `emptyText` shows under the select when there is nobody to choose, `description`
+ * whatever the list.
  */
 export function PersonField<TValues extends FieldValues, TTransformed = TValues>({
   control,
   name,
   label,
   people,
+  optionLabel = (person) => person.name,
+  numeric = false,
   disabled,
   placeholder = 'Select team member',
   emptyText,
+  description,
   loading,
   error,
 }: {
   control: Control<TValues, unknown, TTransformed>;
   name: FieldPath<TValues>;
   label: string;
-  people: readonly Person[];
+  people: readonly Choosable[];
+  /** what an option says (default: the person's name) */
+  optionLabel?: (person: Choosable) => string;
+  /** the field holds the id as a number rather than a string */
+  numeric?: boolean;
   disabled?: boolean;
   placeholder?: string;
   /** shown under the select when there is nobody to choose */
   emptyText?: string;
+  /** shown under the select whoever is listed */
+  description?: string;
   /** the people are still loading */
   loading?: boolean;
   /** the people failed to load: this sentence is shown instead of the select */
@@ -61,6 +79,7 @@ export function PersonField<TValues extends FieldValues, TTransformed = TValues>
       </p>
     );
   }
+  const hint = people.length === 0 && emptyText ? emptyText : description;
   return (
     <FormField
       control={control}
@@ -68,21 +87,25 @@ export function PersonField<TValues extends FieldValues, TTransformed = TValues>
       render={({ field }) => (
         <FormItem>
           <FormLabel>{label}</FormLabel>
-          <Select value={field.value} onValueChange={field.onChange} disabled={disabled}>
+          <Select
+            value={field.value == null ? '' : String(field.value)}
+            onValueChange={(value) => field.onChange(numeric ? Number(value) : value)}
+            disabled={disabled}
+          >
             <FormControl>
               <SelectTrigger onBlur={field.onBlur} ref={field.ref}>
                 <SelectValue placeholder={placeholder} />
               </SelectTrigger>
             </FormControl>
             <SelectContent>
-              {people.map((p) => (
-                <SelectItem key={p.id} value={String(p.id)}>
-                  {p.name}
+              {people.map((person) => (
+                <SelectItem key={person.id} value={String(person.id)}>
+                  {optionLabel(person)}
                 </SelectItem>
               ))}
             </SelectContent>
           </Select>
-          {people.length === 0 && emptyText ? <FormDescription>{emptyText}</FormDescription> : null}
+          {hint ? <FormDescription>{hint}</FormDescription> : null}
           <FormMessage />
         </FormItem>
       )}
