@@ -334,6 +334,8 @@ export const pages = pgTable(
     storm: boolean('storm').notNull().default(false),
   },
   (t) => [
+    // the open incidents (decision 229): the open-incident metric's `status <> 'resolved'`
+    index('pages_open_status_idx').on(t.status).where(sql`${t.status} <> 'resolved'`),
     index('pages_integration_idx')
       .on(t.integrationId, t.createdAt.desc())
       .where(sql`${t.integrationId} is not null`),
@@ -431,7 +433,12 @@ export const sessions = pgTable(
     idleExpiresAt: ts('idle_expires_at').notNull(),
     absoluteExpiresAt: ts('absolute_expires_at').notNull(),
   },
-  (t) => [index('sessions_user_idx').on(t.userId)],
+  (t) => [
+    index('sessions_user_idx').on(t.userId),
+    // the expired sessions sweep (decision 229): either expiry passed, in bounded batches
+    index('sessions_idle_expires_idx').on(t.idleExpiresAt),
+    index('sessions_absolute_expires_idx').on(t.absoluteExpiresAt),
+  ],
 );
 
 /**

@@ -1,6 +1,7 @@
 import { destinationsTask } from '../modules/destinations/destination-digest';
 import { incidentTimersTask } from '../modules/incidents/incident-timers';
 import { changeLogTask } from '../modules/live/change-log-task';
+import { sessionSweepTask } from '../modules/sessions/session-sweep-task';
 import { shiftChangesTask } from '../modules/shift-changes/shift-changes';
 import { timeOffNoticesTask } from '../modules/time-off/time-off-notices';
 import { tokenSyncTask } from '../modules/token-sync/token-sync-task';
@@ -18,7 +19,8 @@ import { scheduledRotationsTask, scheduleNoticesTask } from './scheduled-rotatio
  * escalation (it reads who holds the baton now), and last the notices of gaps and collisions
  * that time off makes (decision 217), destinations' daily digests and failing notices
  * (decision 221), keeping the live stream's change log to its ten minutes (decision 220), and the
- * token sync's renewals and sign-outs by expiry (decision 228).
+ * token sync's renewals and sign-outs by expiry (decision 228), and after it the sweep of expired
+ * sessions (decision 229), so a synced session's DELETE is queued from its row first.
  */
 export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'coverage windows', run: coverageWindowsTask },
@@ -32,4 +34,5 @@ export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'destinations', run: destinationsTask },
   { name: 'change log', run: changeLogTask },
   { name: 'token sync', run: tokenSyncTask },
+  { name: 'expired sessions', run: sessionSweepTask },
 ];

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, lte } from 'drizzle-orm';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startTestIssuer, type TestIssuer } from '../../../../tests/setup/oidc-test-issuer';
@@ -12,8 +12,9 @@ import {
 } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { ManualClock } from '../../clock';
-import { notifications, tokenSyncs } from '../../db/schema';
+import { notifications, sessions, tokenSyncs } from '../../db/schema';
 import { type DeliveryDeps, decryptContent, deliverDue } from '../notifications/outbox';
+import { sweepExpiredSessions } from '../sessions/session-sweep-task';
 import { createTokenSyncChannel } from './token-sync-channel';
 import { TOKEN_MAX_AGE_MS } from './token-sync-rules';
 import { tokenSyncCtx } from './token-sync-service';
@@ -364,6 +365,27 @@ describe('token sync on: the companion service is told who is signed in', () => 
     await tick();
     expect(hitsOf(who).map((h) => h.method)).toEqual(['POST', 'DELETE']);
     expect(hitsOf(who)[1].token).toBe(hitsOf(who)[0].token);
+  });
+
+  test('the expired sessions sweep (decision 229), even run before the token sync, still lets the DELETE go, then the row is gone', async () => {
+    const first = await person();
+    const second = await person();
+    await signIn(first);
+    await signIn(second);
+    await tick();
+    clock.advance(61 * MIN);
+    // the worst order: the rows go before the token sync sees them expire (it runs first in the engine)
+    const swept = await sweepExpiredSessions(t.database.db, clock.now());
+    expect(swept).toBeGreaterThanOrEqual(2);
+    await tick();
+    for (const who of [first, second]) {
+      expect(hitsOf(who).map((h) => h.method)).toEqual(['POST', 'DELETE']);
+    }
+    const live = await t.database.db
+      .select()
+      .from(sessions)
+      .where(lte(sessions.idleExpiresAt, clock.now()));
+    expect(live).toEqual([]);
   });
 
   test('an administrator deleting the person sends DELETE', async () => {
