@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -10,6 +10,15 @@ import { E2E_HELP_LINKS, E2E_PASSWORD } from './tests/e2e/support';
 process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-'));
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+/**
+ * The browser: Debian's chromium-headless-shell, the old headless Chromium that Playwright itself
+ * runs for headless tests, where it is installed; Debian's chromium otherwise. The same engine
+ * at some 40% less processor time (decision 230); CHROMIUM_PATH picks another binary.
+ */
+const chromiumPath =
+  process.env.CHROMIUM_PATH ??
+  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -30,7 +39,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: chromiumPath,
       args: [
         '--no-sandbox',
         '--disable-gpu',

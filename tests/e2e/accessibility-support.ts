@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
+import { axeEveryRule } from './axe';
 import { appOrigin } from './support';
 
 /**
@@ -96,10 +96,8 @@ export type Finding = {
 };
 
 export async function audit(page: Page, route: string): Promise<Finding[]> {
-  const results = await new AxeBuilder({ page })
-    // No tag filter: every rule axe enables by default, and this one, which it does not.
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
+  // No tag filter: every rule axe enables by default, and one it does not.
+  const results = await axeEveryRule(page).analyze();
   return results.violations.map((v) => ({
     route,
     id: v.id,

@@ -8,6 +8,21 @@ import { accounts, E2E_PASSWORD, ownOrigin, signIn } from './support';
  * and the opened states of some screens. The phone width is accessibility-narrow.spec.ts.
  */
 
+/** The sweep can fail: a nameless button and an image without a text alternative are found. */
+test('the sweep finds what axe finds', async ({ page }) => {
+  await page.goto('/login');
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+  await page.evaluate(() => {
+    const main = document.querySelector('main') ?? document.body;
+    main.insertAdjacentHTML(
+      'beforeend',
+      '<button id="nameless"></button><img id="no-alt" src="/favicon.ico">',
+    );
+  });
+  const found = (await audit(page, '/login (broken)')).map((f) => `${f.id} ${f.targets.join(' ')}`);
+  expect(found).toEqual(expect.arrayContaining(['button-name #nameless', 'image-alt #no-alt']));
+});
+
 for (const dark of [false, true]) {
   const mode = dark ? 'dark' : 'light';
 

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import Papa from 'papaparse';
+import { axeEveryRule } from './axe';
 import { chooseOption } from './rotation-support';
 import { accounts, appOrigin, signIn } from './support';
 
@@ -55,9 +55,7 @@ async function shoot(page: Page, name: string, prepare: () => Promise<void>) {
         ),
         fullPage: true,
       });
-      const results = await new AxeBuilder({ page })
-        .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-        .analyze();
+      const results = await axeEveryRule(page).analyze();
       for (const v of results.violations) {
         findings.push(
           `${name} ${width} ${mode}: ${v.id} ${v.nodes.map((n) => n.target).join(' ')}`,

@@ -27,7 +27,11 @@ test('the API reference renders the document, offline and within its policy', as
   await page.goto('/api/docs');
   await expect(page).toHaveURL(/\/api\/docs\/$/);
   await expect(page).toHaveTitle('Baton API');
-  await expect(page.getByRole('heading', { name: 'Baton API' }).first()).toBeVisible();
+  // Scalar draws the whole document in the page: its first paint is the slowest of the suite
+  // (over 7 s once, as a shard's first test while three servers started).
+  await expect(page.getByRole('heading', { name: 'Baton API' }).first()).toBeVisible({
+    timeout: 30_000,
+  });
   // Operations are grouped by their path's first segment: the rotations' group lists its routes.
   await page.getByRole('link', { name: 'rotations', exact: true }).first().click();
   await expect(page.getByText('/api/rotations/{id}/take-oncall').first()).toBeVisible();

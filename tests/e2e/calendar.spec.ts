@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { dayBounds, dayKeyOf } from '../../src/shared/domain/calendar';
 import { nextHandoffAt, type ShiftPattern, upcomingShifts } from '../../src/shared/domain/shifts';
+import { axeBuilder } from './axe';
 import { apiAs, createRotation, userIds } from './rotation-support';
 import { accounts, appOrigin, E2E_PASSWORD } from './support';
 
@@ -117,7 +117,7 @@ test('the month grid: Sunday to Saturday, today marked, Prev / Today / Next, fil
   await page.getByRole('option', { name: 'All rotations' }).click();
   await expect(legend).toContainText('Platform Primary');
 
-  const axe = await new AxeBuilder({ page }).include('main').analyze();
+  const axe = await axeBuilder(page).include('main').analyze();
   expect(
     axe.violations.map(
       (v) =>

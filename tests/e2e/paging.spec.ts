@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { startSmtpServer } from '../setup/smtp-server';
+import { axeBuilder } from './axe';
 import { accounts, E2E_PASSWORD, ownOrigin } from './support';
 
 /**
@@ -263,7 +263,7 @@ test('an unknown acknowledgement link says so, without signing in', async ({ bro
 });
 
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
+  const results = await axeBuilder(page)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();
   return results.violations

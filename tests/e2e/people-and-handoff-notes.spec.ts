@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { axeEveryRule } from './axe';
 import { actAs, apiAs, createRotation, toast, uniqueName, userIds } from './rotation-support';
 import { accounts } from './support';
 
@@ -16,9 +16,7 @@ test.use({ timezoneId: 'UTC', locale: 'en-US' });
 
 /** axeFindings runs every default axe rule plus label-content-name-mismatch, as the sweep does. */
 async function axeFindings(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .options({ rules: { 'label-content-name-mismatch': { enabled: true } } })
-    .analyze();
+  const results = await axeEveryRule(page).analyze();
   return results.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => n.target) }));
 }
 

@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { nextHandoffAt, type ShiftPattern } from '../../src/shared/domain/shifts';
+import { axeBuilder } from './axe';
 import { actAs, chooseOption, readRotation, toast, uniqueName } from './rotation-support';
 import { accounts } from './support';
 
@@ -50,7 +50,7 @@ test('a manager sets the time zone and handoff time when creating, then edits th
   await page.evaluate(() =>
     Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
   );
-  const axe = await new AxeBuilder({ page })
+  const axe = await axeBuilder(page)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual(
