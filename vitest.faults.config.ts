@@ -11,6 +11,8 @@ const merged = mergeConfig(
       testTimeout: 600_000,
       hookTimeout: 120_000,
       fileParallelism: false,
+      // Some set process.env for the processes they start: each file in a fresh worker.
+      isolate: true,
     },
   }),
 );
