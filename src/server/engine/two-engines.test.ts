@@ -28,7 +28,7 @@ const HOUR = 60 * MINUTE;
 const START = new Date('2026-09-28T00:00:00Z');
 const END = new Date('2026-11-06T00:00:00Z');
 const OUTAGE = { from: new Date('2026-10-14T06:00:00Z'), to: new Date('2026-10-16T11:00:00Z') };
-const STEP = 17 * MINUTE;
+const STEP = 29 * MINUTE;
 
 let t: TestApp;
 let second: Database;
