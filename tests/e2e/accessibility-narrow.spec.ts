@@ -1,13 +1,14 @@
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import {
   alertIncidentRoute,
-  appRoutes,
   audit,
+  auditModes,
   type Finding,
-  HELP_ARTICLES,
-  helpRoutesToAudit,
+  helpAudits,
   rotationRoute,
+  SWEEP_ROUTES,
+  sweep,
   visit,
 } from './accessibility-support';
 import { accounts, signIn } from './support';
@@ -70,38 +71,43 @@ test('the opened Integrations card is axe clean and fits a phone', async ({ page
 /**
  * A phone-sized window: every app screen and help page, light and dark, fits its width (no
  * sideways scrolling of the page) and is kept as a full-page screenshot in narrow/ of the run's
- * output folder (test-results/, or its shard's folder in `npm run test:e2e`) to look at; every app screen, the Help Center and this sweep's share of the articles are axe clean
- * as on the desktop.
+ * output folder (test-results/, or its shard's folder in `npm run test:e2e`) to look at; every
+ * app screen, the Help Center and this sweep's share of the articles are axe clean as on the
+ * desktop.
  */
-for (const dark of [false, true]) {
-  const mode = dark ? 'dark' : 'light';
-  test(`every screen fits a narrow window without sideways scrolling and is axe clean (${mode})`, async ({
-    page,
-  }) => {
-    test.setTimeout(300_000);
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
-    await signIn(page, accounts.admin.email);
-    const routes = [...(await appRoutes(page)), '/help', ...HELP_ARTICLES];
-    const audited = new Set(helpRoutesToAudit(dark, true));
-    const overflowing: { route: string; width: number }[] = [];
-    const findings: Finding[] = [];
-    for (const route of routes) {
-      await test.step(route, async () => {
-        await visit(page, route);
-        const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        if (width > 375) overflowing.push({ route, width });
-        if (!HELP_ARTICLES.includes(route) || audited.has(route)) {
-          findings.push(...(await audit(page, route)));
-        }
-        const name = route === '/' ? 'dashboard' : route.slice(1).replaceAll('/', '-');
-        await page.screenshot({
-          path: path.join(test.info().project.outputDir, 'narrow', `${name}-${mode}.png`),
-          fullPage: true,
-        });
-      });
-    }
-    expect(overflowing).toEqual([]);
-    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+const NARROW = { width: 375, height: 800 };
+
+async function narrowSweep(page: Page, route: string, modes: { light: boolean; dark: boolean }) {
+  await page.setViewportSize(NARROW);
+  const overflowing: { route: string; mode: string; width: number }[] = [];
+  const findings = await auditModes(page, route, modes, async (mode) => {
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > NARROW.width) overflowing.push({ route, mode, width });
+    const name = route === '/' ? 'dashboard' : route.slice(1).replaceAll('/', '-');
+    await page.screenshot({
+      path: path.join(test.info().project.outputDir, 'narrow', `${name}-${mode}.png`),
+      fullPage: true,
+    });
   });
+  expect(overflowing).toEqual([]);
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+}
+
+for (const route of SWEEP_ROUTES) {
+  sweep(
+    `${route.label} fits a narrow window and is axe clean, light and dark`,
+    async ({ adminPage: page }) => {
+      await narrowSweep(page, await route.resolve(page), { light: true, dark: true });
+    },
+  );
+}
+
+for (const help of helpAudits(true)) {
+  const checked = [help.light && 'light', help.dark && 'dark'].filter(Boolean).join(' and ');
+  sweep(
+    `${help.route} fits a narrow window${checked ? ` and is axe clean (${checked})` : ''}`,
+    async ({ adminPage: page }) => {
+      await narrowSweep(page, help.route, help);
+    },
+  );
 }

@@ -1,6 +1,6 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { axeEveryRule } from './axe';
-import { appOrigin } from './support';
+import { accounts, appOrigin, signIn } from './support';
 
 /**
  * The accessibility sweep: every route of the app, as an administrator (and the sign-in screens
@@ -10,11 +10,15 @@ import { appOrigin } from './support';
  * width and the other screens) and accessibility-narrow.spec.ts (phone width), so the two halves
  * can run at once in `npm run test:e2e`; the routes and the helpers are here.
  *
+ * Each route is a test of its own, on one signed-in page per worker (`sweep`): it is opened once
+ * and checked in light mode, then switched to dark as the app's own toggle does (the `dark` class
+ * on the root) and checked again (decision 230).
+ *
  * The help articles all share one layout (HelpArticleLayout and the prose components), so each
- * article is checked with axe in one of the four sweeps (light and dark, desktop and narrow) in
- * turn, a quarter of them in each, while the Help Center index and every app route are checked in
- * all four; every article is still opened in the narrow sweeps for the no-sideways-scrolling check
- * and its screenshot (decision 215).
+ * article is checked with axe in one of the four (mode, width) pairs in turn, a quarter of them in
+ * each, while the Help Center index and every app route are checked in all four; every article is
+ * still opened at phone width for the no-sideways-scrolling check and its screenshots (decision
+ * 215).
  */
 
 export const HELP_ARTICLES = [
@@ -53,18 +57,30 @@ export const HELP_ARTICLES = [
   '/help/api-tokens',
 ];
 
-/** The four sweeps, in the order the articles are dealt to them. */
-const SWEEPS = [
+/** The four (mode, width) pairs, in the order the articles are dealt to them. */
+const PAIRS = [
   { dark: false, narrow: false },
   { dark: true, narrow: false },
   { dark: false, narrow: true },
   { dark: true, narrow: true },
 ] as const;
 
-/** helpRoutesToAudit: the Help Center index and every fourth article, from the sweep's place on. */
-export function helpRoutesToAudit(dark: boolean, narrow: boolean): string[] {
-  const sweep = SWEEPS.findIndex((s) => s.dark === dark && s.narrow === narrow);
-  return ['/help', ...HELP_ARTICLES.filter((_, i) => i % SWEEPS.length === sweep)];
+export type HelpAudit = { route: string; light: boolean; dark: boolean };
+
+/**
+ * helpAudits: the help routes a width's sweep opens, and the modes axe checks each in: the Help
+ * Center index in both, each article in the one pair it is dealt to. The desktop sweep opens only
+ * the articles it checks; the narrow sweep opens them all.
+ */
+export function helpAudits(narrow: boolean): HelpAudit[] {
+  const checkedIn = (i: number, dark: boolean) =>
+    i % PAIRS.length === PAIRS.findIndex((p) => p.dark === dark && p.narrow === narrow);
+  const articles = HELP_ARTICLES.map((route, i) => ({
+    route,
+    light: checkedIn(i, false),
+    dark: checkedIn(i, true),
+  })).filter((a) => narrow || a.light || a.dark);
+  return [{ route: '/help', light: true, dark: true }, ...articles];
 }
 
 export const APP_ROUTES = [
@@ -115,7 +131,14 @@ export async function visit(page: Page, route: string) {
     page.getByRole('heading', { level: 1 }).or(page.getByRole('dialog')).first(),
   ).toBeVisible();
   await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
-  // axe measures colour contrast as painted: a dialog still fading in reads as low contrast.
+  await animationsDone(page);
+}
+
+/**
+ * animationsDone waits until no finite animation or transition runs: axe measures colour contrast
+ * as painted, and a dialog still fading in, or a colour still changing, reads as low contrast.
+ */
+export async function animationsDone(page: Page) {
   await page.waitForFunction(() =>
     document
       .getAnimations()
@@ -188,13 +211,71 @@ export async function policyRoute(page: Page): Promise<string> {
   return `/escalation-policies/${policies[0].id}`;
 }
 
-/** appRoutes: every app route a sweep visits, with a rotation's, a policy's and two incidents' pages. */
-export async function appRoutes(page: Page): Promise<string[]> {
-  return [
-    ...APP_ROUTES,
-    await rotationRoute(page),
-    await policyRoute(page),
-    await incidentRoute(page),
-    await alertIncidentRoute(page),
-  ];
+/** SWEEP_ROUTES: every app route a sweep opens, with a rotation's, a policy's and two incidents' pages. */
+export const SWEEP_ROUTES: { label: string; resolve: (page: Page) => Promise<string> }[] = [
+  ...APP_ROUTES.map((route) => ({ label: route, resolve: async () => route })),
+  { label: '/rotations/{id}', resolve: rotationRoute },
+  { label: '/escalation-policies/{id}', resolve: policyRoute },
+  { label: '/incidents/{id}', resolve: incidentRoute },
+  { label: '/incidents/{id} (raised by an alert)', resolve: alertIncidentRoute },
+];
+
+/**
+ * The sweeps' test: `adminPage` is one page per worker, signed in as the administrator once. Each
+ * route's test opens its route on it with page.goto, so no test sees another's screen; a failed
+ * test ends its worker, and the next signs in again.
+ */
+export const sweep = test.extend<object, { adminPage: Page }>({
+  adminPage: [
+    async ({ browser }, use, workerInfo) => {
+      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+      const page = await context.newPage();
+      await signIn(page, accounts.admin.email);
+      await use(page);
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+});
+
+/**
+ * switchMode switches the open page to dark or light with the app's own toggle (a script's click,
+ * which reaches it behind an open dialog too), and waits for the colours to settle.
+ */
+export async function switchMode(page: Page, dark: boolean) {
+  const found = await page.evaluate((on) => {
+    const toggle = document.querySelector<HTMLButtonElement>(
+      'button[aria-label="Toggle dark mode"]',
+    );
+    if (toggle && (toggle.getAttribute('aria-pressed') === 'true') !== on) toggle.click();
+    return toggle !== null;
+  }, dark);
+  expect(found, 'the page has the dark mode toggle').toBe(true);
+  await expect(page.locator('html')).toHaveClass(dark ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+  await animationsDone(page);
+}
+
+/**
+ * auditModes opens a route in light mode and checks it with axe in the modes asked, switching to
+ * dark for the second; `each` runs in each mode after its check (the narrow sweep's screenshots).
+ * The page is left in light mode.
+ */
+export async function auditModes(
+  page: Page,
+  route: string,
+  modes: { light: boolean; dark: boolean },
+  each?: (mode: 'light' | 'dark') => Promise<void>,
+): Promise<Finding[]> {
+  await page.evaluate(() => localStorage.setItem('darkMode', 'false'));
+  await visit(page, route);
+  const findings: Finding[] = [];
+  if (modes.light) findings.push(...(await audit(page, `${route} (light)`)));
+  await each?.('light');
+  if (modes.dark || each) {
+    await switchMode(page, true);
+    if (modes.dark) findings.push(...(await audit(page, `${route} (dark)`)));
+    await each?.('dark');
+    await switchMode(page, false);
+  }
+  return findings;
 }
