@@ -1,6 +1,8 @@
 import { describe, expect, test, vi } from 'vitest';
 
 vi.mock('@/components/ui/use-toast', () => ({ toast: vi.fn() }));
+// A worker's files share its modules (isolate: false): load these again, with the mock.
+vi.resetModules();
 
 const { toast } = await import('@/components/ui/use-toast');
 const { guardSubmission, FORM_SUBMISSION_ERROR } = await import('./notify');

@@ -7,10 +7,12 @@ import {
   QueryObserver,
 } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { createQueryClient } from '@/lib/query-client';
 
 vi.mock('@/components/ui/use-toast', () => ({ toast: vi.fn() }));
+// A worker's files share its modules (isolate: false): load these again, with the mock.
+vi.resetModules();
 
+const { createQueryClient } = await import('@/lib/query-client');
 const { toast } = await import('@/components/ui/use-toast');
 const { passBatonMutationOptions } = await import('./pass-baton');
 const { takeOnCallMutationOptions } = await import('./take-on-call');
