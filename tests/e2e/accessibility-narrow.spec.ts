@@ -2,6 +2,7 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import {
   alertIncidentRoute,
+  animationsDone,
   audit,
   auditModes,
   type Finding,
@@ -55,11 +56,7 @@ test('the opened Integrations card is axe clean and fits a phone', async ({ page
     await alerts.getByRole('listitem').first().getByRole('button').first().click();
     await alerts.getByText('Raw payload').first().click();
     await expect(alerts.getByRole('table').first()).toBeVisible();
-    await page.waitForFunction(() =>
-      document
-        .getAnimations()
-        .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-    );
+    await animationsDone(page);
     findings.push(...(await audit(page, state)));
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     if (scrollWidth > width) overflowing.push({ state, width: scrollWidth });

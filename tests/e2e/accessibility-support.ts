@@ -11,8 +11,8 @@ import { accounts, appOrigin, signIn } from './support';
  * can run at once in `npm run test:e2e`; the routes and the helpers are here.
  *
  * Each route is a test of its own, on one signed-in page per worker (`sweep`): it is opened once
- * and checked in light mode, then switched to dark as the app's own toggle does (the `dark` class
- * on the root) and checked again (decision 230).
+ * and checked in light mode, then switched to dark with the app's own toggle (`switchMode`) and
+ * checked again (decision 230).
  *
  * The help articles all share one layout (HelpArticleLayout and the prose components), so each
  * article is checked with axe in one of the four (mode, width) pairs in turn, a quarter of them in
