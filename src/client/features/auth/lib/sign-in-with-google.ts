@@ -13,6 +13,12 @@ import { ApiRequestError, apiRequest } from '@/lib/api-client';
 const START_PATH = '/api/auth/oidc/start';
 const POPUP_NAME = 'baton-google-sign-in';
 const CLOSED_POLL_MS = 500;
+/**
+ * The popup posts its result, then closes itself: a poll may see it closed before the message is
+ * delivered (a busy machine). A closed popup is given this long to be heard before it counts as
+ * closed without a word.
+ */
+const CLOSED_GRACE_MS = 1_500;
 
 export type GoogleSignInFailure = 'popup_blocked' | 'popup_closed' | OidcFailureReason;
 
@@ -59,14 +65,19 @@ async function currentUser(): Promise<User | null> {
   }
 }
 
-/** waitForResult resolves with what the popup reports, or null once it closes without a word. */
-function waitForResult(popup: Window): Promise<OidcResult | null> {
+/**
+ * waitForResult resolves with what the popup reports, or null once it has closed without a word
+ * (its grace for a message in flight over).
+ */
+export function waitForResult(popup: Pick<Window, 'closed'>): Promise<OidcResult | null> {
   return new Promise((resolve) => {
     let channel: BroadcastChannel | null = null;
+    let grace: ReturnType<typeof setTimeout> | undefined;
     const finish = (result: OidcResult | null) => {
       window.removeEventListener('message', onMessage);
       channel?.close();
       clearInterval(timer);
+      clearTimeout(grace);
       resolve(result);
     };
     const onMessage = (event: MessageEvent) => {
@@ -84,7 +95,9 @@ function waitForResult(popup: Window): Promise<OidcResult | null> {
       channel = null;
     }
     const timer = setInterval(() => {
-      if (popup.closed) finish(null);
+      if (!popup.closed) return;
+      clearInterval(timer);
+      grace = setTimeout(() => finish(null), CLOSED_GRACE_MS);
     }, CLOSED_POLL_MS);
   });
 }
