@@ -569,7 +569,7 @@ test.describe('sign in with Google through a local OpenID provider', () => {
   const adminEmail = 'olga.oidc.admin@example.com';
 
   test.beforeAll(async () => {
-    test.setTimeout(90_000);
+    test.setTimeout(150_000);
     const [batonPort, providerPort] = await freePorts(2);
     provider = await startOpenIdProvider({
       port: providerPort,

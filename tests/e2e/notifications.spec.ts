@@ -79,8 +79,8 @@ test.describe('outside demo mode', () => {
   // here; the local password still signs in outside production), and the demo team is seeded.
   let baton: BatonServer | undefined;
   test.beforeAll(async () => {
-    // A new database and the demo seed: startBaton allows a minute, more than a hook's default.
-    test.setTimeout(90_000);
+    // A new database and the demo seed: startBaton allows two minutes, more than a hook's default.
+    test.setTimeout(150_000);
     const [port] = await freePorts(1);
     baton = await startBaton(port, {
       OIDC_ISSUER: 'http://127.0.0.1:9/',

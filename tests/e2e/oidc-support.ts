@@ -57,7 +57,8 @@ export async function startBaton(port: number, env: Record<string, string>): Pro
   child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
-  const deadline = Date.now() + 60_000;
+  // A new embedded database with demo data: seconds alone, over a minute beside three busy shards.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Baton exited: ${stderr}`);
     try {
