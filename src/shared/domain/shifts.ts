@@ -1,6 +1,6 @@
 import { tzOffset } from '@date-fns/tz';
 import { nextTurn, type TurnKind } from './rotation';
-import type { AwayWindow, Span } from './time-off';
+import { type AwayWindow, isAwayDuring, type Span } from './time-off';
 
 /** What decides when a rotation's shifts change hands. */
 export interface ShiftPattern {
@@ -176,8 +176,9 @@ export function turnSpansAt(
 /**
  * projectFixedTurns returns a fixed rotation's shifts, one per boundary, that overlap [from, to):
  * the holder from `from` until the pending boundary (the one after, when that boundary was already
- * handled by hand), then each next turn (nextTurn: the members in order, going round time off).
- * Unmerged: each carries its owner and kind, so covers and gaps show. Nobody holding is no shift.
+ * handled by hand; a gap when they and every member are away in it, decision 231), then each
+ * next turn (nextTurn: the members in order, going round time off). Unmerged: each carries its
+ * owner and kind, so covers and gaps show. Nobody holding is no shift.
  */
 export function projectFixedTurns(input: FixedShiftInput, from: Date, to: Date): ProjectedShift[] {
   const shifts: ProjectedShift[] = [];
@@ -200,7 +201,12 @@ export function projectFixedTurns(input: FixedShiftInput, from: Date, to: Date):
     input.nextBoundary,
     input.boundaryHandled,
   );
-  push(holder, from, ending.end, holder, 'turn');
+  // The turn under way is a gap too when the holder and every member are away in what is left of
+  // it (decision 217): the holder keeps the baton though away, as the engine left it.
+  const rest = { start: from, end: ending.end };
+  const everyoneAway =
+    holder !== null && [holder, ...input.memberIds].every((id) => isAwayDuring(timeOff, id, rest));
+  push(holder, from, ending.end, holder, everyoneAway ? 'gap' : 'turn');
   // Bounded: one step per boundary up to `to` (ten years of daily boundaries at most).
   for (let guard = 0; guard < 4000 && shift.start.getTime() < to.getTime(); guard++) {
     const turn = nextTurn({

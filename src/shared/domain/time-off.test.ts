@@ -135,6 +135,25 @@ describe('the turns of a fixed rotation around time off (decision 217)', () => {
     expect(kinds(shifts)[1]).toBe('gap');
   });
 
+  test('the turn under way is a gap when the holder and every member are away in the rest of it', () => {
+    // From NOW (Monday 5 January, 10:00) to the boundary of 12 January.
+    const everyone = [1, 2, 3, 4].map((id) =>
+      away(id, '2026-01-08T00:00:00Z', '2026-01-09T00:00:00Z'),
+    );
+    const shifts = fourOf(everyone);
+    expect(kinds(shifts)).toEqual(['gap', 'turn', 'turn', 'turn', 'turn', 'turn']);
+    expect(gapsOf(shifts)).toEqual([{ start: NOW, end: at('2026-01-12T09:00:00Z') }]);
+    // One member left available, or time off over before NOW: not a gap.
+    expect(kinds(fourOf(everyone.slice(1)))[0]).toBe('turn');
+    expect(kinds(fourOf(everyone.slice(0, 3)))[0]).toBe('turn');
+    const before = [1, 2, 3, 4].map((id) =>
+      away(id, '2026-01-05T00:00:00Z', '2026-01-05T10:00:00Z'),
+    );
+    expect(kinds(fourOf(before))[0]).toBe('turn');
+    // A sole member away in the rest of their turn.
+    expect(kinds(fourOf([everyone[0]], [1]))[0]).toBe('gap');
+  });
+
   test('upcomingShifts joins back-to-back shifts of one person, as before', () => {
     const shifts = upcomingShifts(
       {

@@ -26,7 +26,8 @@ export const SLACK_COMMAND_MESSAGES = {
  * answerSlackCommand answers `/baton …` (decision 222) to the Baton user behind the Slack user,
  * ephemerally (only they see it): `who <rotation>` names who holds the baton now (since when) and
  * who is next (from when), as `GET /api/oncalls` reads them (`listOnCalls`, decision 226: the
- * calendar's layout with schedule entries, cover and time off; a suspended rotation has nobody);
+ * calendar's layout with schedule entries, cover and time off; a suspended rotation has nobody),
+ * and, in a gap, until when everyone is away;
  * `help`, nothing or anything else: the usage.
  */
 export async function answerSlackCommand(
@@ -76,6 +77,15 @@ async function whoHolds(deps: AppDeps, viewer: User, query: string): Promise<str
   } else {
     const since = oncall.since ? ` since ${slackTime(new Date(oncall.since), zone)}` : '';
     lines.push(`${title}: ${slackEscape(oncall.holder.name)} holds the baton${since}.`);
+  }
+  if (oncall.gap) {
+    // Every member is away (decision 217): the holder keeps the baton though away too.
+    const until = slackTime(new Date(oncall.gap.end), zone);
+    lines.push(
+      oncall.holder
+        ? `Everyone is away until ${until}: the baton stays with ${slackEscape(oncall.holder.name)}.`
+        : `Everyone is away until ${until}.`,
+    );
   }
   if (oncall.rotation.suspended) {
     lines.push('The rotation is suspended: nobody is next.');

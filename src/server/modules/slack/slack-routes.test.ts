@@ -701,6 +701,67 @@ describe('/baton', () => {
     }
   });
 
+  test('who <rotation> in a gap: everyone is away until when, and who keeps the baton', async () => {
+    const start = t.clock.now();
+    const hal = await t.createUser({ name: 'Hal Alone' });
+    const engineAt = async (instant: Date) => {
+      t.clock.set(instant);
+      await runEngineTick(
+        { config: t.config, database: t.database, cipher: t.cipher, clock: t.clock },
+        instant,
+      );
+    };
+    try {
+      const lone = await insertRotation(t.database.db, {
+        name: 'Lone desk',
+        memberIds: [hal.id],
+        holderId: hal.id,
+        holderSince: new Date(start.getTime() - 86_400_000),
+        now: start,
+      });
+      // Away for two weeks from within the next turn: that turn is a gap (decision 217).
+      const [row] = await t.database.db.select().from(rotations).where(eq(rotations.id, lone.id));
+      const boundary = (row.nextHandoffAt as Date).getTime();
+      const away = await t.app.inject({
+        method: 'POST',
+        url: `/api/users/${hal.id}/time-off`,
+        headers: { cookie: await t.cookieFor(hal) },
+        payload: {
+          startTime: new Date(boundary + 3_600_000).toISOString(),
+          endTime: new Date(boundary + 15 * 86_400_000).toISOString(),
+        },
+      });
+      expect(away.statusCode, away.body).toBe(201);
+      const says = async () =>
+        (await command(SLACK.noah, 'who lone')).json<{ text: string }>().text;
+      const oncall = async () => {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `/api/oncalls?rotationId=${lone.id}`,
+          headers: { cookie: await t.cookieFor(people.noah) },
+        });
+        return (res.json() as OnCalls).oncalls[0] as OnCall;
+      };
+
+      // Before the gap: no line about it.
+      expect((await oncall()).gap).toBeNull();
+      expect(await says()).not.toContain('away');
+      await engineAt(new Date(boundary + 2 * 3_600_000));
+      const { gap } = await oncall();
+      expect(gap).not.toBeNull();
+      const lines = (await says()).split('\n');
+      expect(lines[0]).toMatch(/^\*Lone desk\*: Hal Alone holds the baton since <!date\^\d+\^/);
+      expect(lines[1]).toMatch(
+        new RegExp(
+          `^Everyone is away until <!date\\^${Date.parse(gap?.end ?? '') / 1000}\\^[^>]*>: the baton stays with Hal Alone\\.$`,
+        ),
+      );
+      expect(lines).toHaveLength(3);
+    } finally {
+      t.clock.set(start);
+    }
+  });
+
   test('help, nothing or anything else: the usage; a stranger: why not', async () => {
     for (const text of ['', 'help', 'dance']) {
       expect((await command(SLACK.noah, text)).json<{ text: string }>().text).toBe(

@@ -15,8 +15,12 @@ import { findWarnings } from './time-off-service';
  * manager (the outbox's dedupe key). A rotation without managers tells the administrators.
  */
 
-const gapKey = (rotationId: number, start: Date, end: Date) =>
-  `time-off-gap:${rotationId}:${start.toISOString()}:${end.toISOString()}`;
+/**
+ * A gap by its rotation and end: a gap under way starts at the tick's `now` (the rest of the turn
+ * under way), so its start moves on every tick; its end does not, nor when a gap told ahead comes
+ * to be under way.
+ */
+const gapKey = (rotationId: number, end: Date) => `time-off-gap:${rotationId}:${end.toISOString()}`;
 const collisionKey = (entryId: number, timeOffId: number) =>
   `time-off-collision:${entryId}:${timeOffId}`;
 
@@ -54,7 +58,7 @@ export const timeOffNoticesTask: EngineTask = async (deps, now) => {
   const found = await findWarnings(deps, now);
   const planned: Planned[] = [
     ...found.gaps.map((g) => ({
-      key: gapKey(g.rotation.id, g.start, g.end),
+      key: gapKey(g.rotation.id, g.end),
       until: g.end.getTime(),
       rotation: { id: g.rotation.id, name: g.rotation.name },
       kind: 'time_off.gap',

@@ -315,6 +315,41 @@ describe('the rotation goes round it', () => {
     expect(await gapNotices()).toHaveLength(1);
   });
 
+  test('a gap in the turn under way: warned from now, and told once though its start moves on', async () => {
+    const nell = await t.createUser({ name: 'Nell Night', roles: ['on-call'] });
+    const gil = await t.createUser({ name: 'Gil Gapwatch', roles: ['manager'] });
+    const night = await insertRotation(t.database.db, {
+      name: 'Night desk',
+      memberIds: [nell.id],
+      holderId: nell.id,
+      createdById: gil.id,
+      now: t.clock.now(),
+    });
+    // Nell holds the week to 9 November 09:00 and is away in it: the rest of her turn is a gap.
+    await add(nell, nell.id, week('2026-11-04T00:00:00Z', '2026-11-05T00:00:00Z'));
+    const warnings = (
+      await t.as(gil, 'GET', `/api/time-off/warnings?rotationId=${night.id}`)
+    ).json() as TimeOffWarnings;
+    expect(warnings.gaps).toEqual([
+      {
+        rotationId: night.id,
+        rotationName: 'Night desk',
+        start: t.clock.now().toISOString(),
+        end: '2026-11-09T09:00:00.000Z',
+      },
+    ]);
+    const told = () =>
+      t.database.db
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.kind, 'time_off.gap'), eq(notifications.userId, gil.id)));
+    const deps = { config: t.config, database: t.database, cipher: t.cipher, clock: t.clock };
+    await runEngineTick(deps, new Date(t.clock.now().getTime() + 120_000));
+    expect(await told()).toHaveLength(1);
+    await runEngineTick(deps, new Date(t.clock.now().getTime() + 180_000));
+    expect(await told()).toHaveLength(1);
+  });
+
   test('a scheduled entry whose person is away is flagged, and its managers are told', async () => {
     const [entry] = await t.database.db
       .insert(scheduleEntries)

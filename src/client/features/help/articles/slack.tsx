@@ -38,8 +38,9 @@ export function SlackAppArticle() {
       <CodeBlock>{'/baton who Payments primary'}</CodeBlock>
       <p>
         Baton answers who holds the baton of that rotation now and since when, and who is next and
-        from when, as the <Link to="/calendar">calendar</Link> shows it. The start of a name is
-        enough when only one rotation starts that way. <code>/baton help</code> shows the usage.
+        from when, as the <Link to="/calendar">calendar</Link> shows it. When every member is away,
+        it says until when: the baton stays with its holder meanwhile. The start of a name is enough
+        when only one rotation starts that way. <code>/baton help</code> shows the usage.
       </p>
       <h2>Installing the app (administrators)</h2>
       <Steps
