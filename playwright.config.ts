@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import chromiumPaths from './scripts/chromium-paths.json' with { type: 'json' };
 import { E2E_SLACK, e2eSlackPort } from './tests/e2e/slack-support';
 import { E2E_HELP_LINKS, E2E_PASSWORD } from './tests/e2e/support';
 
@@ -14,11 +15,10 @@ const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 /**
  * The browser: Debian's chromium-headless-shell, the old headless Chromium that Playwright itself
  * runs for headless tests, where it is installed; Debian's chromium otherwise. The same engine
- * at some 40% less processor time (decision 230); CHROMIUM_PATH picks another binary.
+ * at some 40% less processor time (decision 230); CHROMIUM_PATH picks another binary. The list,
+ * in order, is scripts/chromium-paths.json, which scripts/ensure-chromium.mjs reads too.
  */
-const chromiumPath =
-  process.env.CHROMIUM_PATH ??
-  ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'].find((p) => existsSync(p));
+const chromiumPath = process.env.CHROMIUM_PATH ?? chromiumPaths.find((p) => existsSync(p));
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -1,14 +1,13 @@
 // Browser tests drive Debian's Chromium: its chromium-headless-shell package, the old headless
-// Chromium Playwright runs for headless tests, or its chromium package (playwright.config.ts
-// takes the first it finds, decision 230). When neither is there, install the headless shell
-// where we can (as root), otherwise stop with the one command that installs it. Never downloads
-// Playwright's own browsers.
+// Chromium Playwright runs for headless tests, or its chromium package (chromium-paths.json, in
+// that order; playwright.config.ts takes the first it finds, decision 230). When neither is there,
+// install the headless shell where we can (as root), otherwise stop with the one command that
+// installs it. Never downloads Playwright's own browsers.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import chromiumPaths from './chromium-paths.json' with { type: 'json' };
 
-const candidates = process.env.CHROMIUM_PATH
-  ? [process.env.CHROMIUM_PATH]
-  : ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium'];
+const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : chromiumPaths;
 if (candidates.some((p) => existsSync(p))) process.exit(0);
 
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import {
   alertIncidentRoute,
-  animationsDone,
   audit,
   auditModes,
   type Finding,
@@ -12,6 +11,7 @@ import {
   sweep,
   visit,
 } from './accessibility-support';
+import { animationsDone } from './axe';
 import { accounts, signIn } from './support';
 
 /**

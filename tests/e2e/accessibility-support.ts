@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { axeEveryRule } from './axe';
+import { animationsDone, axeEveryRule } from './axe';
 import { accounts, appOrigin, signIn } from './support';
 
 /**
@@ -132,18 +132,6 @@ export async function visit(page: Page, route: string) {
   ).toBeVisible();
   await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
   await animationsDone(page);
-}
-
-/**
- * animationsDone waits until no finite animation or transition runs: axe measures colour contrast
- * as painted, and a dialog still fading in, or a colour still changing, reads as low contrast.
- */
-export async function animationsDone(page: Page) {
-  await page.waitForFunction(() =>
-    document
-      .getAnimations()
-      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
-  );
 }
 
 export async function rotationRoute(page: Page): Promise<string> {

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { audit, type Finding } from './accessibility-support';
+import { animationsDone } from './axe';
 import { actAs, apiAs, createRotation, uniqueName } from './rotation-support';
 import { accounts } from './support';
 
@@ -35,9 +36,7 @@ test('a token made in the profile is shown once, reads the API, cannot pass, and
   await dialog.getByLabel('Name').fill(name);
   await expect(dialog.getByLabel('Expires in (days)')).toHaveValue('90');
   const findings: Finding[] = [];
-  await page.waitForFunction(() =>
-    document.getAnimations().every((a) => a.playState !== 'running'),
-  );
+  await animationsDone(page);
   findings.push(...(await audit(page, '/profile (create API token)')));
   await dialog.getByRole('button', { name: 'Create token' }).click();
   await expect(dialog).toBeHidden();

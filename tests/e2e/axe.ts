@@ -19,3 +19,15 @@ export function axeBuilder(page: Page): AxeBuilder {
 export function axeEveryRule(page: Page): AxeBuilder {
   return axeBuilder(page).options({ rules: { 'label-content-name-mismatch': { enabled: true } } });
 }
+
+/**
+ * animationsDone waits until no finite animation or transition runs: axe measures colour contrast
+ * as painted, and a dialog still fading in, or a colour still changing, reads as low contrast.
+ */
+export async function animationsDone(page: Page) {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every((a) => a.playState !== 'running' || a.effect?.getTiming().iterations === Infinity),
+  );
+}

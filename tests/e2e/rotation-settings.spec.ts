@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { nextHandoffAt, type ShiftPattern } from '../../src/shared/domain/shifts';
-import { axeBuilder } from './axe';
+import { animationsDone, axeBuilder } from './axe';
 import { actAs, chooseOption, readRotation, toast, uniqueName } from './rotation-support';
 import { accounts } from './support';
 
@@ -47,9 +47,7 @@ test('a manager sets the time zone and handoff time when creating, then edits th
     'true',
   );
   expect(await list.getByRole('option').count()).toBeGreaterThan(400);
-  await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
-  );
+  await animationsDone(page);
   const axe = await axeBuilder(page)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();

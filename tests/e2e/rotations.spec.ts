@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { axeBuilder } from './axe';
+import { animationsDone, axeBuilder } from './axe';
 import {
   actAs,
   apiAs,
@@ -532,10 +532,7 @@ test('a missing rotation shows Rotation Not Found with a way back', async ({
 
 /** seriousViolations returns axe's serious and critical findings on the page as it is now. */
 async function seriousViolations(page: Page, label: string) {
-  // Dialogs fade in: measure contrast once the animations have finished.
-  await page.evaluate(() =>
-    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))),
-  );
+  await animationsDone(page);
   const results = await axeBuilder(page)
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();
