@@ -1,10 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { startSmtpServer } from '../setup/smtp-server';
 import { axeBuilder } from './axe';
+import { type BatonServer, startBaton } from './oidc-support';
 import { accounts, E2E_PASSWORD, ownOrigin } from './support';
 
 /**
@@ -17,56 +14,24 @@ const PORT = 3800 + Math.floor(Math.random() * 90);
 const BASE = `http://127.0.0.1:${PORT}`;
 
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
-let server: ChildProcess;
-let dataDir: string;
-let serverErrors = '';
+let baton: BatonServer | undefined;
 
 test.beforeAll(async () => {
-  test.setTimeout(90_000);
+  // A new database and the demo seed: startBaton allows two minutes, more than a hook's default.
+  test.setTimeout(150_000);
   smtp = await startSmtpServer();
-  dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-paging-'));
-  server = spawn(process.execPath, ['dist/server/main.js'], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(PORT),
-      DATA_DIR: dataDir,
-      DEMO: '1',
-      LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
-      PUBLIC_URL: BASE,
-      SMTP_URL: smtp.url,
-      MAIL_FROM: 'Baton <baton@example.com>',
-      OUTBOX_INTERVAL_SECONDS: '1',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  baton = await startBaton(PORT, {
+    DEMO: '1',
+    LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Baton <baton@example.com>',
+    OUTBOX_INTERVAL_SECONDS: '1',
   });
-  server.stderr?.on('data', (chunk: Buffer) => {
-    serverErrors += chunk.toString();
-  });
-  await expect
-    .poll(
-      async () => {
-        if (server.exitCode !== null) throw new Error(`Baton exited: ${serverErrors}`);
-        return fetch(`${BASE}/readyz`).then(
-          (res) => res.status,
-          () => 0,
-        );
-      },
-      { timeout: 60_000, intervals: [250] },
-    )
-    .toBe(200);
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
+  await baton?.stop();
   await smtp?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function signIn(page: Page, email: string) {
