@@ -6,7 +6,8 @@ import { accounts } from './support';
  * Incidents (issue 16, decision 206), on the server playwright.config.ts starts (demo mode: what
  * Baton sends lands in the demo inbox and counts as sent). An incident manager raises an incident
  * on a rotation from /incidents, watches its timeline fill (raised, the first step reached, the
- * email sent), and the holder acknowledges it from the dashboard's "Incidents for you".
+ * email sent), and the holder acknowledges it from the dashboard's "Incidents for you". A
+ * responder reassigns one to a person with a reason.
  */
 
 const ROTATION = 'Platform Primary';
@@ -124,4 +125,71 @@ test('an incident manager raises an incident, its timeline fills, the holder ack
     page.getByRole('list', { name: 'Timeline' }).getByText(`Note by ${holder.name}`),
   ).toBeVisible();
   await expect(page.getByText('Rolled back the deploy; errors gone.')).toBeVisible();
+});
+
+test('a responder reassigns an incident: the form asks for a person, who is notified, and the timeline says why', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const { request } = playwright;
+  test.setTimeout(120_000);
+  if (!baseURL) throw new Error('no baseURL');
+  const holder = await holderOf(request, baseURL, ROTATION);
+  const chosen = holder.name === accounts.sam.name ? accounts.noah : accounts.sam;
+  const title = uniqueName('Replica lag over 5 minutes');
+  const api = await apiAs(request, baseURL, accounts.incidentManager);
+  let id: number;
+  try {
+    const rotations = (await (await api.get('/api/rotations')).json()) as {
+      id: number;
+      name: string;
+    }[];
+    const rotationId = rotations.find((r) => r.name === ROTATION)?.id;
+    const raised = await api.post('/api/incidents', { data: { rotationId, title } });
+    expect(raised.status(), await raised.text()).toBe(201);
+    id = ((await raised.json()) as { id: number }).id;
+  } finally {
+    await api.dispose();
+  }
+
+  await actAs(page, request, baseURL, accounts.incidentManager);
+  await page.goto(`/incidents/${id}`);
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Reassign', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reassign incident' });
+
+  // Sent without a person, the form says so next to the field.
+  await dialog.getByRole('button', { name: 'Reassign', exact: true }).click();
+  await expect(
+    dialog.getByText('Choose the person to reassign this incident to', { exact: true }),
+  ).toBeVisible();
+
+  await chooseOption(page, dialog, 'Person', chosen.name);
+  await dialog.getByLabel('Reason (optional)').fill('Knows the replication set-up.');
+  await dialog.getByRole('button', { name: 'Reassign', exact: true }).click();
+  await expect(toast(page, 'Incident reassigned')).toBeVisible();
+  await expect(toast(page, `${title} is with ${chosen.name}.`)).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // The timeline names who, by whom and why; the person chosen is told by email.
+  const timeline = page.getByRole('list', { name: 'Timeline' });
+  await expect(
+    timeline.getByText(
+      `Reassigned to ${chosen.name} by Iris Incident: Knows the replication set-up.`,
+      { exact: true },
+    ),
+  ).toBeVisible();
+  await expect(timeline.getByText(`Email to ${chosen.name} sent`)).toBeVisible({
+    timeout: 45_000,
+  });
+
+  // Opened again, the form is empty, and the list says who has it now.
+  await page.getByRole('button', { name: 'Reassign', exact: true }).click();
+  await expect(dialog.getByLabel('Reason (optional)')).toHaveValue('');
+  await dialog.getByLabel('Person').click();
+  await expect(
+    page.getByRole('option', { name: `${chosen.name} (has it now)`, exact: true }),
+  ).toBeVisible();
+  await page.keyboard.press('Escape');
 });
