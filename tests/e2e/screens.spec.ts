@@ -392,6 +392,16 @@ test.describe('Settings', () => {
       } else {
         await expect(calendarLink).toHaveCount(0);
       }
+      // PagerDuty's Events API format already comes in through a rotation's integrations.
+      const guide = item.getByRole('link', { name: 'Moving from PagerDuty' });
+      if (name === 'PagerDuty') {
+        await expect(item).toContainText(
+          'Monitoring that sends to PagerDuty’s Events API can already raise incidents in Baton through an integration key on a rotation’s page. See Moving from PagerDuty.',
+        );
+        await expect(guide).toHaveAttribute('href', '/help/moving-from-pagerduty');
+      } else {
+        await expect(guide).toHaveCount(0);
+      }
     }
     await page
       .getByRole('listitem')

@@ -11,6 +11,8 @@ const INTEGRATIONS: {
   icon: LucideIcon;
   /** the calendar app can already subscribe to Baton's iCalendar feed (decision 057) */
   feed?: boolean;
+  /** what already works in its place, and the help article that says how (issue 17) */
+  instead?: { text: string; article: string; title: string };
 }[] = [
   {
     name: 'Google calendar',
@@ -23,6 +25,11 @@ const INTEGRATIONS: {
     name: 'PagerDuty',
     description: 'Route PagerDuty incidents to whoever holds the baton.',
     icon: Siren,
+    instead: {
+      text: 'Monitoring that sends to PagerDuty’s Events API can already raise incidents in Baton through an integration key on a rotation’s page. See',
+      article: '/help/moving-from-pagerduty',
+      title: 'Moving from PagerDuty',
+    },
   },
   {
     name: 'Jira Service Desk',
@@ -35,7 +42,8 @@ const idOf = (name: string) => `integration-${name.toLowerCase().replace(/[^a-z0
 
 /**
  * IntegrationsPanel lists the integrations; none is available yet, so each shows 'Not connected'.
- * The two calendar apps point to what already works: the Calendar page's iCalendar feeds. The
+ * The two calendar apps point to what already works: the Calendar page's iCalendar feeds; so does
+ * PagerDuty: its Events API format comes in through a rotation's integrations (issue 17). The
  * Connect buttons the specification keeps inert are disabled and say 'Not available yet', tied
  * to them by aria-describedby (decision 188).
  */
@@ -52,7 +60,7 @@ export function IntegrationsPanel() {
       </CardHeader>
       <CardContent>
         <ul className="divide-y rounded-lg border">
-          {INTEGRATIONS.map(({ name, description, icon: Icon, feed }) => (
+          {INTEGRATIONS.map(({ name, description, icon: Icon, feed, instead }) => (
             <li
               key={name}
               className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
@@ -72,6 +80,18 @@ export function IntegrationsPanel() {
                         className="font-medium text-primary underline underline-offset-4 hover:no-underline"
                       >
                         Calendar page
+                      </Link>
+                      .
+                    </p>
+                  ) : null}
+                  {instead ? (
+                    <p className="mt-1 text-sm">
+                      {instead.text}{' '}
+                      <Link
+                        to={instead.article}
+                        className="font-medium text-primary underline underline-offset-4 hover:no-underline"
+                      >
+                        {instead.title}
                       </Link>
                       .
                     </p>
