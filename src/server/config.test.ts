@@ -202,6 +202,14 @@ describe('loadConfig', () => {
     );
   });
 
+  test('alert payloads: kept 90 days by default; whole days from 1 to 3650', () => {
+    expect(loadConfig({}).alertPayloadKeepMs).toBe(90 * 86_400_000);
+    expect(loadConfig({ ALERT_PAYLOAD_DAYS: '7' }).alertPayloadKeepMs).toBe(7 * 86_400_000);
+    for (const days of ['0', '1.5', '3651', 'soon']) {
+      expect(() => loadConfig({ ALERT_PAYLOAD_DAYS: days })).toThrow(/ALERT_PAYLOAD_DAYS:/);
+    }
+  });
+
   test("every setting is in the README's configuration table (the test clock is for tests only)", () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const table = readme.split('\n').filter((line) => line.startsWith('| `'));

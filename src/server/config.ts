@@ -136,6 +136,8 @@ const EnvSchema = z.object({
   INBOUND_SMTP_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
   /** the interface the alert email listener binds to */
   INBOUND_SMTP_HOST: z.string().default('0.0.0.0'),
+  /** an alert's raw payload is dropped this many days after it was last seen, once its incident is resolved (decision 232) */
+  ALERT_PAYLOAD_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** issue 19: the Slack app's signing secret; set, the two Slack routes answer (decision 222) */
   SLACK_SIGNING_SECRET: optionalString,
   /** the Slack app's bot token (xoxb-…), for users.info */
@@ -194,6 +196,8 @@ export interface Config {
     firebaseJwksUrl: string;
   };
   session: { idleMs: number; absoluteMs: number };
+  /** how long an alert's raw payload is kept after it was last seen and its incident resolved */
+  alertPayloadKeepMs: number;
   /** whether (or how many hops of) X-Forwarded-For to believe for the client address */
   trustProxy: boolean | number;
   /** sign-in attempts per minute per client address */
@@ -414,6 +418,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
     apiTokenRateLimit: e.API_TOKEN_RATE_LIMIT,
+    alertPayloadKeepMs: e.ALERT_PAYLOAD_DAYS * 86400_000,
     session: {
       idleMs: e.SESSION_IDLE_HOURS * 3600_000,
       absoluteMs: e.SESSION_ABSOLUTE_DAYS * 86400_000,

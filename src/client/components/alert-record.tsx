@@ -1,6 +1,7 @@
 import type { AlertDetailRow, AlertLink } from '@shared/contracts/alerts';
 import {
   ALERT_FORMAT_LABELS,
+  ALERT_PAYLOAD_DROPPED,
   ALERT_PAYLOAD_KEEP,
   type AlertOutcome,
   type AlertRecord,
@@ -152,12 +153,20 @@ export function prettyPayload(payload: string): string {
   return JSON.stringify(value, null, 2);
 }
 
-/** AlertPayload is the raw payload as received, folded away until asked for. */
+/**
+ * AlertPayload is the raw payload as received, folded away until asked for; once dropped (decision
+ * 232), a line that says so.
+ */
 export function AlertPayload({
   payload,
   payloadCut,
   className,
 }: Pick<AlertRecord, 'payload' | 'payloadCut'> & { className?: string }) {
+  if (payload === null) {
+    return (
+      <p className={cn('text-muted-foreground text-sm', className)}>{ALERT_PAYLOAD_DROPPED}</p>
+    );
+  }
   return (
     <details className={cn('min-w-0', className)}>
       <summary className="w-fit cursor-pointer rounded-sm font-medium text-sm underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">

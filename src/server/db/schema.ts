@@ -673,8 +673,11 @@ export const alerts = pgTable(
     severity: text('severity'),
     /** sealed JSON { summary, source, details, links }, bound to (alerts, event, id) */
     eventEnc: text('event_enc').notNull(),
-    /** the raw payload, sealed, bound to (alerts, payload, id) */
-    payloadEnc: text('payload_enc').notNull(),
+    /**
+     * the raw payload, sealed, bound to (alerts, payload, id); null once dropped, ALERT_PAYLOAD_DAYS
+     * after the alert was last seen with its incident resolved (decision 232)
+     */
+    payloadEnc: text('payload_enc'),
     payloadCut: boolean('payload_cut').notNull().default(false),
     receivedAt: ts('received_at').notNull(),
     lastSeenAt: ts('last_seen_at').notNull(),
@@ -683,6 +686,7 @@ export const alerts = pgTable(
   (t) => [
     index('alerts_integration_idx').on(t.integrationId, t.id.desc()),
     index('alerts_page_idx').on(t.pageId, t.id.desc()).where(sql`${t.pageId} is not null`),
+    index('alerts_payload_kept_idx').on(t.lastSeenAt).where(sql`${t.payloadEnc} is not null`),
     check('alerts_action_check', sql`${t.action} in ('trigger', 'acknowledge', 'resolve')`),
   ],
 );

@@ -1,3 +1,4 @@
+import { alertPayloadSweepTask } from '../modules/alerts/alert-payload-sweep';
 import { destinationsTask } from '../modules/destinations/destination-digest';
 import { incidentTimersTask } from '../modules/incidents/incident-timers';
 import { changeLogTask } from '../modules/live/change-log-task';
@@ -20,7 +21,8 @@ import { scheduledRotationsTask, scheduleNoticesTask } from './scheduled-rotatio
  * that time off makes (decision 217), destinations' daily digests and failing notices
  * (decision 221), keeping the live stream's change log to its ten minutes (decision 220), and the
  * token sync's renewals and sign-outs by expiry (decision 228), and after it the sweep of expired
- * sessions (decision 229), so a synced session's DELETE is queued from its row first.
+ * sessions (decision 229), so a synced session's DELETE is queued from its row first, and the
+ * raw payloads of old alerts (decision 232).
  */
 export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'coverage windows', run: coverageWindowsTask },
@@ -35,4 +37,5 @@ export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'change log', run: changeLogTask },
   { name: 'token sync', run: tokenSyncTask },
   { name: 'expired sessions', run: sessionSweepTask },
+  { name: 'old alert payloads', run: alertPayloadSweepTask },
 ];

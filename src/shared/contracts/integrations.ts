@@ -21,6 +21,9 @@ export const RATE_LIMIT_MAX = 10_000;
 export const ALERT_BODY_MAX = 512 * 1024;
 /** the most of a raw payload kept with an alert (the rest is cut, and the alert says so) */
 export const ALERT_PAYLOAD_KEEP = 64 * 1024;
+/** What an alert whose raw payload was dropped shows in its place (decision 232). */
+export const ALERT_PAYLOAD_DROPPED =
+  'Raw payload no longer kept: Baton drops it some time after the incident is resolved. The summary, details and links stay.';
 export const SIGNING_SECRET_MAX = 200;
 
 /** The formats an alert arrives in ('test': the screen's "Send test alert"). */
@@ -236,8 +239,11 @@ export const AlertRecordSchema = z.object({
   lastSeenAt: z.string(),
   /** how many times this same event arrived (1: once) */
   seenCount: z.number().int(),
-  /** the raw payload as received (JSON text, or the email's text), cut at ALERT_PAYLOAD_KEEP */
-  payload: z.string(),
+  /**
+   * the raw payload as received (JSON text, or the email's text), cut at ALERT_PAYLOAD_KEEP; null
+   * once dropped, ALERT_PAYLOAD_DAYS after it was last seen with its incident resolved (decision 232)
+   */
+  payload: z.string().nullable(),
   payloadCut: z.boolean(),
 });
 export type AlertRecord = z.infer<typeof AlertRecordSchema>;

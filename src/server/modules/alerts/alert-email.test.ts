@@ -101,7 +101,7 @@ const countAll = async (db: Db) => ({
 const eventOf = (row: typeof alerts.$inferSelect): AlertEvent =>
   JSON.parse(t.cipher.decrypt(row.eventEnc, { table: 'alerts', column: 'event', rowId: row.id }));
 const payloadOf = (row: typeof alerts.$inferSelect): string =>
-  t.cipher.decrypt(row.payloadEnc, { table: 'alerts', column: 'payload', rowId: row.id });
+  t.cipher.decrypt(row.payloadEnc ?? '', { table: 'alerts', column: 'payload', rowId: row.id });
 // An incident's title is its page message unless a person retitled it.
 const titleOf = (row: typeof pages.$inferSelect) =>
   row.titleEnc === null

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
-import type { AlertFormat } from '../../../shared/contracts/integrations';
+import type { AlertFormat, AlertList } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import { type IntegrationSeed, insertIntegration, insertRotation } from '../../db/factories';
@@ -18,6 +18,7 @@ import type { IntegrationRow } from '../integrations/integration-keys';
 import { countIncidentAlerts } from '../integrations/integration-repository';
 import { pageMessageOf } from '../paging/page-message';
 import { type IntakeDeps, receiveAlerts, stormTitle } from './alert-intake';
+import { alertPayloadSweepTask, dropOldAlertPayloads } from './alert-payload-sweep';
 
 /**
  * The alert intake (decision 209) at the service level: dedup per integration and key, repeats,
@@ -134,7 +135,7 @@ describe('a trigger', () => {
     expect(row.payloadEnc).not.toContain('db-secret');
     expect(row.eventEnc).not.toContain('db-secret');
     const ctx = { table: 'alerts', rowId: row.id };
-    expect(t.cipher.decrypt(row.payloadEnc, { ...ctx, column: 'payload' })).toBe(payload);
+    expect(t.cipher.decrypt(row.payloadEnc ?? '', { ...ctx, column: 'payload' })).toBe(payload);
     expect(JSON.parse(t.cipher.decrypt(row.eventEnc, { ...ctx, column: 'event' }))).toMatchObject({
       summary: 'Disk full on db-secret',
       details: [{ section: 'Labels', label: 'instance', value: 'db-secret' }],
@@ -142,7 +143,7 @@ describe('a trigger', () => {
     });
     // Bound to its row: under another row's context it does not open.
     expect(() =>
-      t.cipher.decrypt(row.payloadEnc, { ...ctx, rowId: row.id + 1, column: 'payload' }),
+      t.cipher.decrypt(row.payloadEnc ?? '', { ...ctx, rowId: row.id + 1, column: 'payload' }),
     ).toThrow();
   });
 
@@ -151,7 +152,7 @@ describe('a trigger', () => {
     const [receipt] = await receive(integration, [alert('big')], 'generic', 'x'.repeat(70 * 1024));
     const [row] = await t.database.db.select().from(alerts).where(eq(alerts.id, receipt.alertId));
     expect(row.payloadCut).toBe(true);
-    const opened = t.cipher.decrypt(row.payloadEnc, {
+    const opened = t.cipher.decrypt(row.payloadEnc ?? '', {
       table: 'alerts',
       column: 'payload',
       rowId: row.id,
@@ -393,5 +394,74 @@ describe('a policy integration', () => {
     const [receipt] = await receive(integration, [alert('policy-1')]);
     const row = await incident(receipt.incidentId as number);
     expect(row).toMatchObject({ rotationId: null, escalationPolicyId: rotationRow.policyId });
+  });
+});
+
+describe('raw payloads past ALERT_PAYLOAD_DAYS (decision 232)', () => {
+  const payloadOf = (row: typeof alerts.$inferSelect) =>
+    t.cipher.decrypt(row.payloadEnc ?? '', { table: 'alerts', column: 'payload', rowId: row.id });
+  const eventOf = (row: typeof alerts.$inferSelect): AlertEvent =>
+    JSON.parse(t.cipher.decrypt(row.eventEnc, { table: 'alerts', column: 'event', rowId: row.id }));
+
+  test('dropped once the alert and its resolved incident are that old; the alert, counted, stays', async () => {
+    const integration = await newIntegration({ name: 'Old payloads' });
+    const start = t.clock.now();
+    const keep = t.config.alertPayloadKeepMs;
+    const [resolved] = await receive(integration, [alert('kept-resolved')]);
+    const [open] = await receive(integration, [alert('kept-open')]);
+    const [ignored] = await receive(integration, [alert('kept-unknown', { action: 'resolve' })]);
+    expect(ignored.incidentId).toBeNull();
+    const engine = { database: t.database, cipher: t.cipher, clock: t.clock, config: t.config };
+    await resolveIncidentAs(engine, holder, resolved.incidentId as number);
+    const payloads = async () =>
+      new Map(
+        (await alertRows(integration.id)).map((row) => [
+          row.id,
+          row.payloadEnc === null ? null : payloadOf(row),
+        ]),
+      );
+    const before = await payloads();
+    expect([...before.values()].every((p) => p?.includes('kept-'))).toBe(true);
+
+    // A minute short of the time kept: nothing goes.
+    await alertPayloadSweepTask(engine, new Date(start.getTime() + keep - 60_000));
+    expect(await payloads()).toEqual(before);
+
+    // Past it: the resolved incident's alert and the alert that raised nothing lose their
+    // payload; the open incident's alert keeps it, however old.
+    await alertPayloadSweepTask(engine, new Date(start.getTime() + keep + 60_000));
+    const after = await payloads();
+    expect(after.get(resolved.alertId)).toBeNull();
+    expect(after.get(ignored.alertId)).toBeNull();
+    expect(after.get(open.alertId)).toBe(before.get(open.alertId));
+    expect((await incident(resolved.incidentId as number)).alertCount).toBe(1);
+    const [row] = await t.database.db.select().from(alerts).where(eq(alerts.id, resolved.alertId));
+    expect(eventOf(row).summary).toBe('Disk full on kept-resolved');
+    // The incident's alert list: the alert, its summary and details, and no payload.
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/incidents/${resolved.incidentId}/alerts`,
+      headers: { cookie: await t.cookieFor(manager) },
+    });
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect((listed.json() as AlertList).alerts).toMatchObject([
+      {
+        id: resolved.alertId,
+        summary: 'Disk full on kept-resolved',
+        details: [{ label: 'instance', value: 'kept-resolved' }],
+        payload: null,
+      },
+    ]);
+
+    // A batch at a time: first what the file's other tests left, then three alerts that raised
+    // nothing (a resolve of a key never seen).
+    const later = new Date(start.getTime() + 3 * keep);
+    while ((await dropOldAlertPayloads(t.database.db, later)) > 0);
+    const integration2 = await newIntegration({ name: 'Batched payloads' });
+    const never = (key: string) => alert(key, { action: 'resolve' });
+    await receive(integration2, [never('b-1'), never('b-2'), never('b-3')], 'generic');
+    expect(await dropOldAlertPayloads(t.database.db, later, 2)).toBe(2);
+    expect(await dropOldAlertPayloads(t.database.db, later, 2)).toBe(1);
+    expect(await dropOldAlertPayloads(t.database.db, later, 2)).toBe(0);
   });
 });

@@ -687,7 +687,7 @@ describe('what the senders document, through the intake', () => {
     const [incident] = await f.incidents();
     const [row] = await t.database.db.select().from(alerts).where(eq(alerts.pageId, incident.id));
     const kept = JSON.parse(
-      t.cipher.decrypt(row.payloadEnc, { table: 'alerts', column: 'payload', rowId: row.id }),
+      t.cipher.decrypt(row.payloadEnc ?? '', { table: 'alerts', column: 'payload', rowId: row.id }),
     );
     expect(kept.routing_key).toBe(`…${f.key.slice(-4)}`);
     expect(JSON.stringify(kept)).not.toContain(f.key);

@@ -808,7 +808,7 @@ describe('send test alert', () => {
       label: 'sent by',
       value: 'Morgan Manager',
     });
-    expect(JSON.parse(first.payload)).toMatchObject({ test: true, sentBy: 'Morgan Manager' });
+    expect(JSON.parse(first.payload ?? '')).toMatchObject({ test: true, sentBy: 'Morgan Manager' });
     const ofIncident = (
       await call(people.olivia, 'GET', `/api/incidents/${result.incidentId}/alerts`)
     ).json() as AlertList;

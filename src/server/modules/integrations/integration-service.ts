@@ -576,7 +576,7 @@ function toAlertRecord(cipher: FieldCipher, found: AlertWithIntegration): AlertR
     receivedAt: a.receivedAt.toISOString(),
     lastSeenAt: a.lastSeenAt.toISOString(),
     seenCount: a.seenCount,
-    payload: cipher.decrypt(a.payloadEnc, alertPayloadCtx(a.id)),
+    payload: a.payloadEnc === null ? null : cipher.decrypt(a.payloadEnc, alertPayloadCtx(a.id)),
     payloadCut: a.payloadCut,
   };
 }

@@ -100,6 +100,8 @@ export function IntegrationsArticle() {
           <strong>Nothing is hidden.</strong> Each integration's <strong>Recent alerts</strong>, and
           the <strong>Alerts</strong> section of each incident an alert raised, show every alert
           with its details as a table, links back to the source, and the raw payload as it arrived.
+          The raw payload is kept for 90 days after the incident is resolved (your administrator may
+          choose another time, <code>ALERT_PAYLOAD_DAYS</code>); the alert itself stays.
         </li>
       </ul>
       <Callout title="Keys" tone="warning">

@@ -1,0 +1,2 @@
+ALTER TABLE "alerts" ALTER COLUMN "payload_enc" DROP NOT NULL;--> statement-breakpoint
+CREATE INDEX "alerts_payload_kept_idx" ON "alerts" USING btree ("last_seen_at") WHERE "alerts"."payload_enc" is not null;
