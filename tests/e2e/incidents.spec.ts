@@ -1,5 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { type Account, actAs, apiAs, chooseOption, toast, uniqueName } from './rotation-support';
+import {
+  type Account,
+  actAs,
+  apiAs,
+  chooseOption,
+  raiseIncident,
+  toast,
+  uniqueName,
+} from './rotation-support';
 import { accounts } from './support';
 
 /**
@@ -138,20 +146,7 @@ test('a responder reassigns an incident: the form asks for a person, who is noti
   const holder = await holderOf(request, baseURL, ROTATION);
   const chosen = holder.name === accounts.sam.name ? accounts.noah : accounts.sam;
   const title = uniqueName('Replica lag over 5 minutes');
-  const api = await apiAs(request, baseURL, accounts.incidentManager);
-  let id: number;
-  try {
-    const rotations = (await (await api.get('/api/rotations')).json()) as {
-      id: number;
-      name: string;
-    }[];
-    const rotationId = rotations.find((r) => r.name === ROTATION)?.id;
-    const raised = await api.post('/api/incidents', { data: { rotationId, title } });
-    expect(raised.status(), await raised.text()).toBe(201);
-    id = ((await raised.json()) as { id: number }).id;
-  } finally {
-    await api.dispose();
-  }
+  const id = await raiseIncident(request, baseURL, accounts.incidentManager, ROTATION, title);
 
   await actAs(page, request, baseURL, accounts.incidentManager);
   await page.goto(`/incidents/${id}`);

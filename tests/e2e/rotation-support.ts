@@ -72,6 +72,30 @@ export async function apiAs(request: APIRequest, baseURL: string, who: Account) 
   return request.newContext({ baseURL, storageState, extraHTTPHeaders: ownOrigin(baseURL) });
 }
 
+/** raiseIncident raises an incident on the named rotation through the API, as `who`; its id. */
+export async function raiseIncident(
+  request: APIRequest,
+  baseURL: string,
+  who: Account,
+  rotationName: string,
+  title: string,
+): Promise<number> {
+  const api = await apiAs(request, baseURL, who);
+  try {
+    const rotations = (await (await api.get('/api/rotations')).json()) as {
+      id: number;
+      name: string;
+    }[];
+    const rotation = rotations.find((r) => r.name === rotationName);
+    expect(rotation, rotationName).toBeTruthy();
+    const raised = await api.post('/api/incidents', { data: { rotationId: rotation?.id, title } });
+    expect(raised.status(), await raised.text()).toBe(201);
+    return ((await raised.json()) as { id: number }).id;
+  } finally {
+    await api.dispose();
+  }
+}
+
 /** signInPage gives the page the account's session cookies, without opening anything. */
 export async function signInPage(page: Page, request: APIRequest, baseURL: string, who: Account) {
   const state = await sessionOf(request, baseURL, who);

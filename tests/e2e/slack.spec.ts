@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { expect, test } from '@playwright/test';
-import { actAs, apiAs, uniqueName } from './rotation-support';
+import { actAs, raiseIncident, uniqueName } from './rotation-support';
 import { E2E_SLACK, e2eSlackPort } from './slack-support';
 import { accounts } from './support';
 
@@ -117,21 +117,13 @@ test('a signed Acknowledge from Slack acknowledges the open incident page within
   const title = uniqueName('Slack acknowledges checkout errors');
 
   // Iris, an incident manager, raises an incident on the rotation.
-  const api = await apiAs(request, baseURL, accounts.incidentManager);
-  let incidentId: number;
-  try {
-    const rotations = (await (await api.get('/api/rotations')).json()) as {
-      id: number;
-      name: string;
-    }[];
-    const rotation = rotations.find((r) => r.name === ROTATION);
-    expect(rotation, ROTATION).toBeTruthy();
-    const raised = await api.post('/api/incidents', { data: { rotationId: rotation?.id, title } });
-    expect(raised.status(), await raised.text()).toBe(201);
-    incidentId = ((await raised.json()) as { id: number }).id;
-  } finally {
-    await api.dispose();
-  }
+  const incidentId = await raiseIncident(
+    request,
+    baseURL,
+    accounts.incidentManager,
+    ROTATION,
+    title,
+  );
 
   // Its page is open.
   await actAs(page, request, baseURL, accounts.incidentManager);
