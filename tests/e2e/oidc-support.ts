@@ -66,7 +66,12 @@ export async function startBaton(port: number, env: Record<string, string>): Pro
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`Baton did not start: ${stderr}`);
+    if (Date.now() > deadline) {
+      // Not left running for the rest of the suite: it would hold its port and a share of the CPU.
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`Baton did not start: ${stderr}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
