@@ -5,30 +5,40 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { NOT_AVAILABLE_YET } from '../lib/not-available';
 
+/** The calendar apps can already subscribe to Baton's iCalendar feed (decision 057). */
+const CALENDAR_FEED = {
+  text: 'You can already subscribe to Baton’s iCalendar feed from the',
+  to: '/calendar',
+  link: 'Calendar page',
+};
+
 const INTEGRATIONS: {
   name: string;
   description: string;
   icon: LucideIcon;
-  /** the calendar app can already subscribe to Baton's iCalendar feed (decision 057) */
-  feed?: boolean;
-  /** what already works in its place, and the help article that says how (issue 17) */
-  instead?: { text: string; article: string; title: string };
+  /** what already works in its place: a sentence ending in a link to where it is */
+  instead?: { text: string; to: string; link: string };
 }[] = [
   {
     name: 'Google calendar',
     description: 'Show your on-call shifts in Google Calendar.',
     icon: CalendarDays,
-    feed: true,
+    instead: CALENDAR_FEED,
   },
-  { name: 'Outlook', description: 'Show your on-call shifts in Outlook.', icon: Mail, feed: true },
+  {
+    name: 'Outlook',
+    description: 'Show your on-call shifts in Outlook.',
+    icon: Mail,
+    instead: CALENDAR_FEED,
+  },
   {
     name: 'PagerDuty',
     description: 'Route PagerDuty incidents to whoever holds the baton.',
     icon: Siren,
     instead: {
       text: 'Monitoring that sends to PagerDuty’s Events API can already raise incidents in Baton through an integration key on a rotation’s page. See',
-      article: '/help/moving-from-pagerduty',
-      title: 'Moving from PagerDuty',
+      to: '/help/moving-from-pagerduty',
+      link: 'Moving from PagerDuty',
     },
   },
   {
@@ -60,7 +70,7 @@ export function IntegrationsPanel() {
       </CardHeader>
       <CardContent>
         <ul className="divide-y rounded-lg border">
-          {INTEGRATIONS.map(({ name, description, icon: Icon, feed, instead }) => (
+          {INTEGRATIONS.map(({ name, description, icon: Icon, instead }) => (
             <li
               key={name}
               className="flex flex-col gap-3 p-4 sm:flex-row sm:items-center sm:justify-between"
@@ -72,26 +82,14 @@ export function IntegrationsPanel() {
                 <div>
                   <h3 className="font-medium text-sm">{name}</h3>
                   <p className="text-muted-foreground text-sm">{description}</p>
-                  {feed ? (
-                    <p className="mt-1 text-sm">
-                      You can already subscribe to Baton’s iCalendar feed from the{' '}
-                      <Link
-                        to="/calendar"
-                        className="font-medium text-primary underline underline-offset-4 hover:no-underline"
-                      >
-                        Calendar page
-                      </Link>
-                      .
-                    </p>
-                  ) : null}
                   {instead ? (
                     <p className="mt-1 text-sm">
                       {instead.text}{' '}
                       <Link
-                        to={instead.article}
+                        to={instead.to}
                         className="font-medium text-primary underline underline-offset-4 hover:no-underline"
                       >
-                        {instead.title}
+                        {instead.link}
                       </Link>
                       .
                     </p>
