@@ -1,24 +1,6 @@
-// The benchmark's front-end figures: the gzip size of the JavaScript index.html loads up front,
-// and the dashboard's largest contentful paint and long tasks in headless Chromium.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+// The benchmark's front-end figures (the initial JavaScript's size is ../client-size.ts): the
+// dashboard's largest contentful paint and long tasks in headless Chromium.
 import { chromium } from '@playwright/test';
-
-/** initialJsGzip sums the gzip sizes of the scripts and module preloads index.html names. */
-export function initialJsGzip(clientDir: string): { bytes: number; files: string[] } {
-  const html = readFileSync(path.join(clientDir, 'index.html'), 'utf8');
-  const files = new Set<string>();
-  for (const m of html.matchAll(/<script[^>]*\bsrc="([^"]+\.js)"/g)) files.add(m[1]);
-  for (const m of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+\.js)"/g)) {
-    files.add(m[1]);
-  }
-  let bytes = 0;
-  for (const file of files) {
-    bytes += gzipSync(readFileSync(path.join(clientDir, file.replace(/^\//, '')))).length;
-  }
-  return { bytes, files: [...files] };
-}
 
 export interface PaintResult {
   /** largest contentful paint of each load, ms from navigation start */

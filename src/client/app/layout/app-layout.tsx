@@ -5,12 +5,9 @@ import { BatonLogo } from '@/components/baton-logo';
 import { DarkModeToggle } from '@/components/dark-mode-toggle';
 import { LoadingState } from '@/components/loading-state';
 import { Button } from '@/components/ui/button';
-import { Sheet, SheetContent, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { useLogout } from '@/features/auth/api/logout';
-import { useDemoInbox } from '@/features/inbox/api/get-inbox';
+import { useDemoInbox } from '@/features/inbox/api/get-demo-inbox';
 import { useLiveUpdates } from '@/features/live/api/use-live-updates';
-import { LiveIndicator } from '@/features/live/components/live-indicator';
-import { ChannelFailureBanner } from '@/features/outbox/components/channel-failure-banner';
 import { useAuth } from '@/lib/use-auth';
 import { AppFooter } from './app-footer';
 import { SidebarNav } from './sidebar-nav';
@@ -18,6 +15,20 @@ import { SidebarNav } from './sidebar-nav';
 // The avatar menu (Radix menu and its positioning library) loads just after the first paint, which
 // keeps it out of the initial bundle (docs/performance.md, decision 081).
 const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).UserMenu }));
+// So do the parts that show only later or only to some (the first screen's budget, decision 237):
+// the live dot (its status comes from the stream, which loads after the first paint), the
+// administrators' failure banner (and its date formatting), and the small screens' overlay
+// sidebar, loaded when first opened.
+const LiveIndicator = lazy(async () => ({
+  default: (await import('@/features/live/components/live-indicator')).LiveIndicator,
+}));
+const ChannelFailureBanner = lazy(async () => ({
+  default: (await import('@/features/outbox/components/channel-failure-banner'))
+    .ChannelFailureBanner,
+}));
+const MobileSidebar = lazy(async () => ({
+  default: (await import('./mobile-sidebar')).MobileSidebar,
+}));
 
 /**
  * AppLayout frames every page but the sign-in screen: fixed top bar, sidebar (an overlay on
@@ -28,6 +39,7 @@ export function AppLayout() {
   const { user, isLoading, isAdmin } = useAuth();
   const logout = useLogout();
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const [sidebarOpened, setSidebarOpened] = useState(false);
   const showInbox = useDemoInbox(Boolean(user));
   // One live stream per browser while signed in (decision 220); polling stays as the fallback.
   const liveStatus = useLiveUpdates(user?.id ?? null);
@@ -62,7 +74,10 @@ export function AppLayout() {
           className="lg:hidden"
           aria-label="Toggle sidebar"
           aria-expanded={sidebarOpen}
-          onClick={() => setSidebarOpen((open) => !open)}
+          onClick={() => {
+            setSidebarOpened(true);
+            setSidebarOpen((open) => !open);
+          }}
         >
           <Menu aria-hidden="true" />
         </Button>
@@ -73,7 +88,11 @@ export function AppLayout() {
           <BatonLogo />
         </Link>
         <div className="ml-auto flex items-center gap-1">
-          {user && liveStatus ? <LiveIndicator status={liveStatus} /> : null}
+          {user && liveStatus ? (
+            <Suspense fallback={null}>
+              <LiveIndicator status={liveStatus} />
+            </Suspense>
+          ) : null}
           <DarkModeToggle />
           {user ? (
             <Suspense
@@ -106,29 +125,25 @@ export function AppLayout() {
         <SidebarNav showAdmin={showAdmin} showInbox={showInbox} />
       </aside>
 
-      <Sheet open={sidebarOpen} onOpenChange={setSidebarOpen}>
-        <SheetContent
-          side="left"
-          aria-describedby={undefined}
-          className="w-72 gap-0 overflow-y-auto bg-sidebar p-0 text-sidebar-foreground lg:hidden"
-        >
-          <SheetHeader className="border-b">
-            <SheetTitle>
-              <BatonLogo />
-            </SheetTitle>
-          </SheetHeader>
-          <SidebarNav
+      {sidebarOpened ? (
+        <Suspense fallback={null}>
+          <MobileSidebar
+            open={sidebarOpen}
+            onOpenChange={setSidebarOpen}
             showAdmin={showAdmin}
             showInbox={showInbox}
-            onNavigate={() => setSidebarOpen(false)}
           />
-        </SheetContent>
-      </Sheet>
+        </Suspense>
+      ) : null}
 
       <div className="flex min-h-dvh flex-col pt-14 lg:pl-64">
         <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8">
           <div className="mx-auto w-full max-w-6xl">
-            {showAdmin ? <ChannelFailureBanner /> : null}
+            {showAdmin ? (
+              <Suspense fallback={null}>
+                <ChannelFailureBanner />
+              </Suspense>
+            ) : null}
             <Suspense fallback={<LoadingState />}>
               <Outlet />
             </Suspense>

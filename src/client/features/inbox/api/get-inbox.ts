@@ -1,10 +1,5 @@
 import { INBOX_PAGE_SIZE, type InboxPage } from '@shared/contracts/inbox';
-import {
-  infiniteQueryOptions,
-  queryOptions,
-  useInfiniteQuery,
-  useQuery,
-} from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 
 /** Whose messages the inbox shows: the signed-in person's own, or everyone's (administrators). */
@@ -34,21 +29,4 @@ export const inboxQueryOptions = (scope: InboxScope) =>
 /** useInbox returns the inbox of one scope and 'load more'. */
 export function useInbox(scope: InboxScope) {
   return useInfiniteQuery(inboxQueryOptions(scope));
-}
-
-/**
- * demoInboxQueryOptions asks once whether this server keeps a demo inbox (the flag of GET
- * /api/inbox): the sidebar and the avatar menu link to it only then.
- */
-export const demoInboxQueryOptions = () =>
-  queryOptions({
-    queryKey: ['/api/inbox', 'demoInbox'] as const,
-    queryFn: async ({ signal }) =>
-      (await apiRequest<InboxPage>('GET', '/api/inbox?limit=1', undefined, { signal })).demoInbox,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-
-/** useDemoInbox tells whether this server keeps a demo inbox; false until known. */
-export function useDemoInbox(enabled: boolean): boolean {
-  return useQuery({ ...demoInboxQueryOptions(), enabled }).data ?? false;
 }

@@ -2,7 +2,7 @@ import type { ChangeEvent } from '@shared/contracts/live-events';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { showsChange } from '../lib/invalidations';
-import { connectLive, type LiveStatus, SeenIds } from '../lib/live-connection';
+import type { LiveStatus } from '../lib/live-connection';
 
 /** changes that arrive within this many milliseconds are read again together */
 const BATCH_MS = 100;
@@ -22,7 +22,8 @@ export function useLiveUpdates(viewerId: number | null): LiveStatus | null {
       setStatus(null);
       return;
     }
-    const seen = new SeenIds();
+    let leave: (() => void) | null = null;
+    let left = false;
     let pending: ChangeEvent[] = [];
     let everything = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
@@ -39,17 +40,24 @@ export function useLiveUpdates(viewerId: number | null): LiveStatus | null {
         predicate: (query) => events.some((e) => showsChange(query.queryKey, e, viewerId)),
       });
     };
-    const leave = connectLive({
-      onStatus: setStatus,
-      onMessage: (message) => {
-        if (message.type === 'resync') everything = true;
-        else if (seen.firstTime(message.event.id)) pending.push(message.event);
-        else return;
-        timer ??= setTimeout(flush, BATCH_MS);
-      },
+    // The connection (and zod, which checks each event it hears) loads after the first paint:
+    // the first screen's JavaScript stays within its budget (decision 237).
+    void import('../lib/live-connection').then(({ connectLive, SeenIds }) => {
+      if (left) return;
+      const seen = new SeenIds();
+      leave = connectLive({
+        onStatus: setStatus,
+        onMessage: (message) => {
+          if (message.type === 'resync') everything = true;
+          else if (seen.firstTime(message.event.id)) pending.push(message.event);
+          else return;
+          timer ??= setTimeout(flush, BATCH_MS);
+        },
+      });
     });
     return () => {
-      leave();
+      left = true;
+      leave?.();
       if (timer) clearTimeout(timer);
     };
   }, [queryClient, viewerId]);
