@@ -5,7 +5,7 @@ import { buildApp } from '../../src/server/app';
 import { createCipher } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/config';
 import { type Database, openPostgres, wrapPglite } from '../../src/server/db/client';
-import { runEngineTick } from '../../src/server/engine/run-tick';
+import { runEngineTick } from '../../src/server/engine-tasks';
 import { insertUsers } from '../../src/server/modules/users/user-repository';
 import type { Role } from '../../src/shared/domain/roles';
 import { countDue, type OrganisationSize, seedEngineRotations, seedOrganisation } from './seed';

@@ -21,11 +21,18 @@ describe('the server imports without a circle (decision 189)', () => {
     expect(importersOfApp).toEqual(['src/server/main.ts']);
   });
 
-  it('engine tasks take their types from a module that imports no task', () => {
-    expect(
-      graph.get('src/server/engine/engine-task.ts')?.filter((t) => t.includes('/engine/')),
-    ).toEqual([]);
-    expect(graph.get('src/server/engine/fixed-rotations.ts')).toContain(
+  it('the engine is the loop only: it imports no module, and the modules own their tasks (decision 238)', () => {
+    const engineFiles = [...graph.keys()].filter(
+      (file) => file.startsWith('src/server/engine/') && !file.endsWith('.test.ts'),
+    );
+    expect(engineFiles).toContain('src/server/engine/engine-loop.ts');
+    const reachOut = engineFiles.flatMap((file) =>
+      (graph.get(file) ?? [])
+        .filter((t) => t.startsWith('src/server/modules/') || t === 'src/server/engine-tasks.ts')
+        .map((t) => `${file} → ${t}`),
+    );
+    expect(reachOut).toEqual([]);
+    expect(graph.get('src/server/modules/handoffs/handoff-flow-task.ts')).toContain(
       'src/server/engine/engine-task.ts',
     );
   });

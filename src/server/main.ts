@@ -5,6 +5,7 @@ import { buildApp } from './app';
 import { bannerLines, startRuntime, unsupportedNodeNote } from './bootstrap';
 import { ConfigError, isDemoMode } from './config';
 import { DataDirLockedError } from './db/client';
+import { ENGINE_TASKS } from './engine-tasks';
 import { startEngine } from './engine/run-tick';
 import { loadEnvFile } from './env-file';
 import { Lifecycle } from './http/lifecycle';
@@ -39,7 +40,7 @@ async function main() {
   );
   // The engine starts first, so readiness can report on it from the first request.
   let log: ((err: unknown) => void) | undefined;
-  const engine = startEngine(runtime, {
+  const engine = startEngine(runtime, ENGINE_TASKS, {
     onError: (err) => log?.(err),
     onTick: metrics.recordEngineTick,
   });

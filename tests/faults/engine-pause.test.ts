@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ENGINE_CONCURRENCY } from '../../src/server/engine/engine-repository';
-import { FLOW_BATCH } from '../../src/server/engine/fixed-rotations';
+import { ENGINE_CONCURRENCY } from '../../src/server/engine/due-rows';
+import { FLOW_BATCH } from '../../src/server/modules/handoffs/handoff-flow-task';
 import {
   api,
   type BatonProcess,

@@ -6,7 +6,7 @@ import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypt
 import { type Database, openPostgres } from '../../src/server/db/client';
 import { insertRotation, insertUser } from '../../src/server/db/factories';
 import { notifications, pages } from '../../src/server/db/schema';
-import { runEngineTick } from '../../src/server/engine/run-tick';
+import { runTasks } from '../../src/server/engine/run-tick';
 import { AppError } from '../../src/server/http/errors';
 import { incidentTimersTask as pageTimersTask } from '../../src/server/modules/incidents/incident-timers';
 import { storedAckToken } from '../../src/server/modules/paging/ack-token';
@@ -79,8 +79,7 @@ afterAll(async () => {
   await dbUrl?.drop();
 });
 
-const tick = (at: Date) =>
-  runEngineTick(engine, at, [{ name: 'page timers', run: pageTimersTask }]);
+const tick = (at: Date) => runTasks(engine, at, [{ name: 'page timers', run: pageTimersTask }]);
 
 type Outcome = 'acknowledged' | 'refused';
 

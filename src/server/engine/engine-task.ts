@@ -3,8 +3,9 @@ import type { Config } from '../config';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Database } from '../db/client';
 
-// The types every engine task is written against. This module imports no task, so the tasks and
-// the list that runs them (`tasks.ts`) import it without a circle (decision 189).
+// The types every engine task is written against. The engine imports no module: each module
+// owns its clock-driven tasks (`<noun>-task.ts`), and the composition root lists them
+// (`src/server/engine-tasks.ts`; decisions 189 and 238).
 
 /** What an engine task works with. */
 export interface EngineDeps {
@@ -20,3 +21,9 @@ export interface EngineDeps {
  * instances at once, does nothing twice.
  */
 export type EngineTask = (deps: EngineDeps, now: Date) => Promise<void>;
+
+/** A task as the loop runs it: its name (in logs, failures and docs/engine.md) and its work. */
+export interface NamedEngineTask {
+  name: string;
+  run: EngineTask;
+}

@@ -1,16 +1,15 @@
 import { type EngineLoop, type EngineTick, startEngineLoop } from './engine-loop';
-import type { EngineDeps, EngineTask } from './engine-task';
-import { ENGINE_TASKS } from './tasks';
+import type { EngineDeps, NamedEngineTask } from './engine-task';
 
 /**
- * runEngineTick runs every engine task at `now`, in order. A failing task does not stop the
- * others; the tick then fails as a whole (so the loop's last successful tick, and readiness,
- * say so), and the next tick simply does the rest again, idempotently.
+ * runTasks runs `tasks` at `now`, in order. A failing task does not stop the others; the tick
+ * then fails as a whole (so the loop's last successful tick, and readiness, say so), and the next
+ * tick simply does the rest again, idempotently.
  */
-export async function runEngineTick(
+export async function runTasks(
   deps: EngineDeps,
   now: Date,
-  tasks: readonly { name: string; run: EngineTask }[] = ENGINE_TASKS,
+  tasks: readonly NamedEngineTask[],
 ): Promise<void> {
   const failures: { name: string; err: unknown }[] = [];
   for (const task of tasks) {
@@ -34,9 +33,10 @@ export async function runEngineTick(
   }
 }
 
-/** startEngine starts the time-driven loop over ENGINE_TASKS (every ENGINE_INTERVAL_SECONDS). */
+/** startEngine starts the time-driven loop over `tasks` (every ENGINE_INTERVAL_SECONDS). */
 export function startEngine(
   deps: EngineDeps,
+  tasks: readonly NamedEngineTask[],
   options: {
     onError?: (err: unknown) => void;
     onTick?: (tick: EngineTick) => void;
@@ -46,7 +46,7 @@ export function startEngine(
   return startEngineLoop({
     clock: deps.clock,
     intervalMs: deps.config.engineIntervalMs,
-    tick: (now) => runEngineTick(deps, now),
+    tick: (now) => runTasks(deps, now, tasks),
     onError: options.onError,
     onTick: options.onTick,
     autoStart: options.autoStart,

@@ -14,7 +14,7 @@ import {
   scheduleEntries,
   timeOff,
 } from '../../db/schema';
-import { runEngineTick } from '../../engine/run-tick';
+import { runEngineTick } from '../../engine-tasks';
 
 /**
  * Planned cover (decision 218): a weekly rotation handing over on Mondays at 09:00 UTC, with Ana

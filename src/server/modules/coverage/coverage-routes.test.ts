@@ -11,7 +11,7 @@ import {
   rotations,
   scheduleEntries,
 } from '../../db/schema';
-import { runEngineTick } from '../../engine/run-tick';
+import { runEngineTick } from '../../engine-tasks';
 
 let t: TestApp;
 let ana: User;

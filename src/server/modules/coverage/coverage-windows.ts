@@ -10,11 +10,8 @@ import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
-import {
-  EffectAlreadyDone,
-  listEngineMembers,
-  listEntriesEndingFrom,
-} from '../../engine/engine-repository';
+import { EffectAlreadyDone } from '../../engine/due-rows';
+import { listEngineMembers, listEntriesEndingFrom } from '../handoffs/handoff-flow-repository';
 import { insertKeyedHandoff, listLatestBoundaryHandoffs } from '../handoffs/handoff-repository';
 import {
   batonArrivedMessage,

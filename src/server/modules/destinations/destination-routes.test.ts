@@ -12,7 +12,7 @@ import {
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { auditEvents, destinations, notifications, rotations } from '../../db/schema';
-import { scheduledRotationsTask } from '../../engine/scheduled-rotations';
+import { scheduledRotationsTask } from '../schedules/schedule-task';
 import type { Channels } from '../notifications/channels';
 import { deliverDue } from '../notifications/outbox';
 import { shiftChangesTask } from '../shift-changes/shift-changes';

@@ -7,7 +7,7 @@ import type { Page } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages } from '../../db/schema';
-import { ENGINE_TASKS } from '../../engine/tasks';
+import { ENGINE_TASKS } from '../../engine-tasks';
 import {
   incidentTimersTask as pageTimersTask,
   runIncidentTimers as runPageTimers,

@@ -7,7 +7,7 @@ import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { notifications, rotationMembers, shiftBaselines, shiftNotices } from '../../db/schema';
 import type { EngineDeps } from '../../engine/engine-task';
-import { runEngineTick } from '../../engine/run-tick';
+import { runEngineTick } from '../../engine-tasks';
 import { type Channels, createEmailChannel } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
 

@@ -16,7 +16,7 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import type { StoredShift, StoredShiftChange } from '../../db/schema';
-import { eachDue } from '../../engine/engine-repository';
+import { eachDue } from '../../engine/due-rows';
 import type { EngineTask } from '../../engine/engine-task';
 import { notFound } from '../../http/errors';
 import { layOut } from '../calendar/calendar-service';

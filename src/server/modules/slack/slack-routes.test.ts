@@ -9,7 +9,7 @@ import type { SlackBlock } from '../../../shared/contracts/slack';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { handoffs, pages, rotations, scheduleEntries } from '../../db/schema';
-import { runEngineTick } from '../../engine/run-tick';
+import { runEngineTick } from '../../engine-tasks';
 import { SLACK_COMMAND_MESSAGES } from './slack-commands';
 import { SLACK_ESCALATION_REASON } from './slack-interactions';
 import { SLACK_PEOPLE_MESSAGES } from './slack-people';

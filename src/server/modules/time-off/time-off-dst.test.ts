@@ -5,7 +5,7 @@ import type { Calendar, CalendarFeedLinks } from '../../../shared/contracts/cale
 import type { Rotation } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import { insertHandoffs, insertRotation } from '../../db/factories';
-import { runEngineTick } from '../../engine/run-tick';
+import { runEngineTick } from '../../engine-tasks';
 
 /**
  * Issue 18's moved clock: time off re-flows a weekly rotation across New York's change to

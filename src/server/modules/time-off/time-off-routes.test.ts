@@ -12,7 +12,7 @@ import type { User } from '../../../shared/contracts/users';
 import { TIME_OFF_MESSAGES } from '../../../shared/domain/time-off';
 import { insertHandoffs, insertRotation } from '../../db/factories';
 import { auditEvents, notifications, scheduleEntries, timeOff } from '../../db/schema';
-import { runEngineTick } from '../../engine/run-tick';
+import { runEngineTick } from '../../engine-tasks';
 
 let t: TestApp;
 let ana: User;

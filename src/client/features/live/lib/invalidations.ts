@@ -2,7 +2,7 @@ import type { ChangeEvent } from '@shared/contracts/live-events';
 
 /*
  * Which cached reads show a change (decision 220). Query keys start with the API path they read
- * (docs/architecture.md, "The client"), so a change is matched to keys by path, and by the
+ * (docs/client.md), so a change is matched to keys by path, and by the
  * rotation or person it names where the key names one. The screens then read again through the
  * server's permission checks: the event itself says nothing but kind and id.
  */

@@ -1,16 +1,20 @@
-import { alertPayloadSweepTask } from '../modules/alerts/alert-payload-sweep';
-import { destinationsTask } from '../modules/destinations/destination-digest';
-import { incidentTimersTask } from '../modules/incidents/incident-timers';
-import { changeLogTask } from '../modules/live/change-log-task';
-import { sessionSweepTask } from '../modules/sessions/session-sweep-task';
-import { shiftChangesTask } from '../modules/shift-changes/shift-changes';
-import { timeOffNoticesTask } from '../modules/time-off/time-off-notices';
-import { tokenSyncTask } from '../modules/token-sync/token-sync-task';
-import { acknowledgementsTask } from './acknowledgements';
-import { coverageWindowsTask } from './coverage-windows';
-import type { EngineTask } from './engine-task';
-import { fixedRotationsTask } from './fixed-rotations';
-import { scheduledRotationsTask, scheduleNoticesTask } from './scheduled-rotations';
+import type { EngineDeps, NamedEngineTask } from './engine/engine-task';
+import { runTasks } from './engine/run-tick';
+import { alertPayloadSweepTask } from './modules/alerts/alert-payload-sweep';
+import { coverageWindowsTask } from './modules/coverage/coverage-task';
+import { destinationsTask } from './modules/destinations/destination-digest';
+import { acknowledgementsTask } from './modules/handoffs/acknowledgement-task';
+import { fixedRotationsTask } from './modules/handoffs/handoff-flow-task';
+import { incidentTimersTask } from './modules/incidents/incident-timers';
+import { changeLogTask } from './modules/live/change-log-task';
+import { scheduledRotationsTask, scheduleNoticesTask } from './modules/schedules/schedule-task';
+import { sessionSweepTask } from './modules/sessions/session-sweep-task';
+import { shiftChangesTask } from './modules/shift-changes/shift-changes';
+import { timeOffNoticesTask } from './modules/time-off/time-off-notices';
+import { tokenSyncTask } from './modules/token-sync/token-sync-task';
+
+// The composition root of the clock-driven work (decision 238): each module owns its tasks, the
+// engine (src/server/engine) runs a list it is given, and this file is that list.
 
 /**
  * ENGINE_TASKS run in this order on every tick: coverage windows first (they decide who holds
@@ -24,7 +28,7 @@ import { scheduledRotationsTask, scheduleNoticesTask } from './scheduled-rotatio
  * sessions (decision 229), so a synced session's DELETE is queued from its row first, and the
  * raw payloads of old alerts (decision 232).
  */
-export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
+export const ENGINE_TASKS: readonly NamedEngineTask[] = [
   { name: 'coverage windows', run: coverageWindowsTask },
   { name: 'fixed rotations', run: fixedRotationsTask },
   { name: 'scheduled rotations', run: scheduledRotationsTask },
@@ -39,3 +43,8 @@ export const ENGINE_TASKS: { name: string; run: EngineTask }[] = [
   { name: 'expired sessions', run: sessionSweepTask },
   { name: 'old alert payloads', run: alertPayloadSweepTask },
 ];
+
+/** runEngineTick runs every task of ENGINE_TASKS at `now`, in order (see runTasks). */
+export function runEngineTick(deps: EngineDeps, now: Date): Promise<void> {
+  return runTasks(deps, now, ENGINE_TASKS);
+}

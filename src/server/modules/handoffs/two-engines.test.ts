@@ -1,19 +1,19 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { expectedAutoHandoffs, monthOfShiftsSeeds } from '../../../tests/setup/month-of-shifts';
-import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
-import type { User } from '../../shared/contracts/users';
+import { expectedAutoHandoffs, monthOfShiftsSeeds } from '../../../../tests/setup/month-of-shifts';
+import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import type { User } from '../../../shared/contracts/users';
 import {
   nextHandoffAt,
   type ShiftPattern,
   scheduleTransitions,
   type TimeWindow,
-} from '../../shared/domain/shifts';
-import { type Database, openPostgres } from '../db/client';
-import { insertRotation } from '../db/factories';
-import { handoffs, notifications, rotations, scheduleEntries } from '../db/schema';
-import type { EngineDeps } from './engine-task';
-import { runEngineTick } from './run-tick';
+} from '../../../shared/domain/shifts';
+import { type Database, openPostgres } from '../../db/client';
+import { insertRotation } from '../../db/factories';
+import { handoffs, notifications, rotations, scheduleEntries } from '../../db/schema';
+import type { EngineDeps } from '../../engine/engine-task';
+import { runEngineTick } from '../../engine-tasks';
 
 /**
  * Two engines run side by side over a simulated month that crosses the daylight-saving changes of

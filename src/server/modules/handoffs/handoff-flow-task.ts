@@ -1,37 +1,36 @@
 import {
   DEFAULT_HANDOFF_REMINDER_MINUTES,
   HANDOFF_REMINDER_MINUTES,
-} from '../../shared/contracts/settings';
-import type { User } from '../../shared/contracts/users';
+} from '../../../shared/contracts/settings';
+import type { User } from '../../../shared/contracts/users';
 import {
   type FlowEffect,
   type HandoffFlowTimings,
   planHandoffFlow,
   stepTime,
-} from '../../shared/domain/handoff-flow';
-import { previousHolderOf } from '../../shared/domain/rotation';
-import type { Database } from '../db/client';
-import { postToDestinations } from '../modules/destinations/destination-events';
-import { handoffChatMessage } from '../modules/destinations/destination-messages';
-import { insertKeyedHandoffs, type NewHandoff } from '../modules/handoffs/handoff-repository';
+} from '../../../shared/domain/handoff-flow';
+import { previousHolderOf } from '../../../shared/domain/rotation';
+import type { Database } from '../../db/client';
+import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
+import type { EngineDeps, EngineTask } from '../../engine/engine-task';
+import { postToDestinations } from '../destinations/destination-events';
+import { handoffChatMessage } from '../destinations/destination-messages';
 import {
   autoTransferAwayMessage,
   autoTransferToYouMessage,
   handoffDueMessage,
   handoffEscalationMessage,
   handoffNoticeMessage,
-} from '../modules/notifications/messages';
-import { loadRecipients, type Notice, noticeInputs } from '../modules/notifications/notify';
-import { enqueueNotifications } from '../modules/notifications/outbox';
+} from '../notifications/messages';
+import { loadRecipients, type Notice, noticeInputs } from '../notifications/notify';
+import { enqueueNotifications } from '../notifications/outbox';
 import {
-  EffectAlreadyDone,
   type EngineMember,
-  eachDue,
   type FixedFlowRow,
   listFixedFlowRows,
   updateFlowRows,
-} from './engine-repository';
-import type { EngineDeps, EngineTask } from './engine-task';
+} from './handoff-flow-repository';
+import { insertKeyedHandoffs, type NewHandoff } from './handoff-repository';
 
 /**
  * The documented handoff flow for fixed rotations (decisions 050 and 051): notices before each

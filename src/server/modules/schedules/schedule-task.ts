@@ -2,21 +2,17 @@ import {
   type HandoffFlowTimings,
   planScheduleNotices,
   type ScheduleNotice,
-} from '../../shared/domain/handoff-flow';
-import { nextScheduleTransition, scheduleTransitions, windowAt } from '../../shared/domain/shifts';
-import { postToDestinations } from '../modules/destinations/destination-events';
-import { handoffChatMessage } from '../modules/destinations/destination-messages';
-import { insertKeyedHandoff } from '../modules/handoffs/handoff-repository';
+} from '../../../shared/domain/handoff-flow';
 import {
-  batonArrivedMessage,
-  batonLeftMessage,
-  handoffNoticeMessage,
-} from '../modules/notifications/messages';
-import { loadRecipients, type Notice, sendNotices } from '../modules/notifications/notify';
-import { setHolder, updateRotationRow } from '../modules/rotations/rotation-repository';
+  nextScheduleTransition,
+  scheduleTransitions,
+  windowAt,
+} from '../../../shared/domain/shifts';
+import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
+import type { EngineDeps, EngineTask } from '../../engine/engine-task';
+import { postToDestinations } from '../destinations/destination-events';
+import { handoffChatMessage } from '../destinations/destination-messages';
 import {
-  EffectAlreadyDone,
-  eachDue,
   listDueScheduledRotations,
   listEngineMembers,
   listEntriesEndingFrom,
@@ -24,9 +20,16 @@ import {
   listScheduleNoticeRows,
   lockRotationOrSkip,
   type ScheduleNoticeRow,
-} from './engine-repository';
-import type { EngineDeps, EngineTask } from './engine-task';
-import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from './fixed-rotations';
+} from '../handoffs/handoff-flow-repository';
+import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from '../handoffs/handoff-flow-task';
+import { insertKeyedHandoff } from '../handoffs/handoff-repository';
+import {
+  batonArrivedMessage,
+  batonLeftMessage,
+  handoffNoticeMessage,
+} from '../notifications/messages';
+import { loadRecipients, type Notice, sendNotices } from '../notifications/notify';
+import { setHolder, updateRotationRow } from '../rotations/rotation-repository';
 
 /**
  * Scheduled rotations (decision 054): the holder is whoever's schedule entry covers now. The

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
 import type { Handoff, Rotation } from '../../shared/contracts/rotations';
 import { handoffs, notifications, rotations } from '../db/schema';
+import type { EngineDeps } from '../engine/engine-task';
+import { runEngineTick } from '../engine-tasks';
 import { decryptContent } from '../modules/notifications/outbox';
-import { seedDemoData } from '../seed/demo-seed';
-import type { EngineDeps } from './engine-task';
-import { runEngineTick } from './run-tick';
+import { seedDemoData } from './demo-seed';
 
 /**
  * The demo team's 'Platform Primary' (weekly, fixed, New York, Monday 09:00) hands off by itself

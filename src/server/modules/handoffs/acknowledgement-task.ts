@@ -1,10 +1,11 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { isMissedNoticeStale } from '../../shared/domain/handoff-flow';
-import { handoffs } from '../db/schema';
-import { acknowledgementMissedMessage } from '../modules/notifications/messages';
-import { loadRecipients, sendNotices } from '../modules/notifications/notify';
-import { eachDue, listOverdueAcknowledgements, lockRotationOrSkip } from './engine-repository';
-import type { EngineTask } from './engine-task';
+import { isMissedNoticeStale } from '../../../shared/domain/handoff-flow';
+import { handoffs } from '../../db/schema';
+import { eachDue } from '../../engine/due-rows';
+import type { EngineTask } from '../../engine/engine-task';
+import { acknowledgementMissedMessage } from '../notifications/messages';
+import { loadRecipients, sendNotices } from '../notifications/notify';
+import { listOverdueAcknowledgements, lockRotationOrSkip } from './handoff-flow-repository';
 
 /**
  * acknowledgementsTask marks missed every handoff whose receiver still holds the baton and has

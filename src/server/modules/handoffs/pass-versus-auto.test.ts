@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createTestApp, type TestApp, withOwnOrigin } from '../../../tests/setup/test-app';
-import type { User } from '../../shared/contracts/users';
-import { buildApp } from '../app';
-import type { Database, Db } from '../db/client';
-import { insertRotation } from '../db/factories';
-import { handoffs, rotations } from '../db/schema';
-import type { EngineDeps } from './engine-task';
-import { runEngineTick } from './run-tick';
+import { createTestApp, type TestApp, withOwnOrigin } from '../../../../tests/setup/test-app';
+import type { User } from '../../../shared/contracts/users';
+import { buildApp } from '../../app';
+import type { Database, Db } from '../../db/client';
+import { insertRotation } from '../../db/factories';
+import { handoffs, rotations } from '../../db/schema';
+import type { EngineDeps } from '../../engine/engine-task';
+import { runEngineTick } from '../../engine-tasks';
 
 /**
  * A manual pass racing the automatic transfer at boundary + 60 min (decision 051): under the

@@ -1,11 +1,11 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
-import { KINDS_HANDLING_A_BOUNDARY } from '../../shared/domain/handoff-flow';
-import { effectiveRoles } from '../../shared/domain/roles';
-import { canHoldBaton } from '../../shared/domain/rotation';
-import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../shared/domain/time-off';
-import { type Db, selectRows, type Tx } from '../db/client';
-import { rotations } from '../db/schema';
-import type { RotationRow } from '../modules/rotations/rotation-repository';
+import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
+import { effectiveRoles } from '../../../shared/domain/roles';
+import { canHoldBaton } from '../../../shared/domain/rotation';
+import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
+import { type Db, selectRows, type Tx } from '../../db/client';
+import { rotations } from '../../db/schema';
+import type { RotationRow } from '../rotations/rotation-repository';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the
@@ -395,42 +395,4 @@ export async function listOverdueAcknowledgements(
          order by h.occurred_at, h.id`,
   );
   return rows.map((r) => ({ ...r, occurredAt: asDate(r.occurredAt) as Date }));
-}
-
-/** EffectAlreadyDone aborts a transaction whose keyed effect another engine already made. */
-export class EffectAlreadyDone extends Error {
-  constructor(key: string) {
-    super(`Effect ${key} was already done`);
-    this.name = 'EffectAlreadyDone';
-  }
-}
-
-/** How many due items one engine task works on at once (each in its own transaction). */
-export const ENGINE_CONCURRENCY = 4;
-
-/**
- * eachDue works through due items, a few at once (each item locks only its own rows, so they do
- * not wait on one another); one item's failure does not stop the others. The failures are thrown
- * together at the end, so the tick reports them and the next tick retries.
- */
-export async function eachDue<T>(
-  items: readonly T[],
-  work: (item: T) => Promise<unknown>,
-  concurrency = ENGINE_CONCURRENCY,
-) {
-  const failures: unknown[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      try {
-        await work(item);
-      } catch (err) {
-        if (!(err instanceof EffectAlreadyDone)) failures.push(err);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  if (failures.length === 1) throw failures[0];
-  if (failures.length > 1) throw new AggregateError(failures, `${failures.length} items failed`);
 }

@@ -1,16 +1,16 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp, testConfig } from '../../../tests/setup/test-app';
-import type { Rotation } from '../../shared/contracts/rotations';
-import type { User } from '../../shared/contracts/users';
-import { buildApp } from '../app';
-import { ConfigError } from '../config';
-import { insertRotation } from '../db/factories';
-import { handoffs, notifications, rotations, users } from '../db/schema';
-import { decryptContent } from '../modules/notifications/outbox';
-import { startEngineLoop } from './engine-loop';
-import type { EngineDeps } from './engine-task';
-import { runEngineTick } from './run-tick';
+import { createTestApp, type TestApp, testConfig } from '../../tests/setup/test-app';
+import type { Rotation } from '../shared/contracts/rotations';
+import type { User } from '../shared/contracts/users';
+import { buildApp } from './app';
+import { ConfigError } from './config';
+import { insertRotation } from './db/factories';
+import { handoffs, notifications, rotations, users } from './db/schema';
+import { startEngineLoop } from './engine/engine-loop';
+import type { EngineDeps } from './engine/engine-task';
+import { runEngineTick } from './engine-tasks';
+import { decryptContent } from './modules/notifications/outbox';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,7 +1,8 @@
-import { findCoverageRow } from '../modules/coverage/coverage-repository';
-import { endCoverageWindow, startCoverageWindow } from '../modules/coverage/coverage-windows';
-import { eachDue, listDueCoverage, lockRotationOrSkip } from './engine-repository';
-import type { EngineTask } from './engine-task';
+import { eachDue } from '../../engine/due-rows';
+import type { EngineTask } from '../../engine/engine-task';
+import { listDueCoverage, lockRotationOrSkip } from '../handoffs/handoff-flow-repository';
+import { findCoverageRow } from './coverage-repository';
+import { endCoverageWindow, startCoverageWindow } from './coverage-windows';
 
 /**
  * coverageWindowsTask starts accepted coverage windows whose start has come and ends running
