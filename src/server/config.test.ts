@@ -220,6 +220,19 @@ describe('loadConfig', () => {
     expect(missing).toEqual(['BATON_TEST_CLOCK_FILE']);
     expect(CONFIG_VARIABLES).toContain('METRICS_TOKEN');
   });
+  test('destination allowed ranges: none by default; comma-separated CIDRs checked at start', () => {
+    expect(loadConfig({}).destinationAllowedCidrs).toEqual([]);
+    expect(
+      loadConfig({ DESTINATION_ALLOWED_CIDRS: ' 10.20.0.0/16, fd12:3456::/48 ' })
+        .destinationAllowedCidrs,
+    ).toEqual(['10.20.0.0/16', 'fd12:3456::/48']);
+    for (const value of ['10.20.0.0', '10.0.0.0/33', 'corp.internal/16', '0.0.0.0/0']) {
+      expect(() => loadConfig({ DESTINATION_ALLOWED_CIDRS: value })).toThrow(
+        /DESTINATION_ALLOWED_CIDRS: ".*" must be comma-separated CIDR ranges/,
+      );
+    }
+  });
+
   test('token sync: off by default; an absolute https URL, or http to a loopback address outside production', () => {
     expect(loadConfig({}).tokenSyncUrl).toBeNull();
     const production = { NODE_ENV: 'production', ENCRYPTION_KEY: key, COMPANY_DOMAIN: 'acme.com' };

@@ -6,6 +6,7 @@ import {
   type HelpLinks,
 } from '../shared/contracts/help';
 import type { HandoffFlowTimings } from '../shared/domain/handoff-flow';
+import { parseAllowedRanges } from './http/outbound-address';
 
 const MINUTE = 60_000;
 
@@ -111,6 +112,8 @@ const EnvSchema = z.object({
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   /** requests a minute one personal API token may make, across every instance (decision 223) */
   API_TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(600),
+  /** wrong integration keys a minute one client address may send, HTTP and SMTP (decision 235) */
+  ALERT_KEY_GUESS_LIMIT: z.coerce.number().int().positive().default(20),
   SESSION_IDLE_HOURS: z.coerce
     .number()
     .positive()
@@ -165,6 +168,8 @@ const EnvSchema = z.object({
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(10),
   /** issue 21: the companion service told who is signed in (decision 228); off when unset */
   TOKEN_SYNC_URL: optionalString,
+  /** decision 234: private ranges destinations may reach, comma-separated CIDRs; none when unset */
+  DESTINATION_ALLOWED_CIDRS: optionalString,
 });
 
 /** Every environment variable loadConfig reads (README's settings table lists each). */
@@ -203,6 +208,8 @@ export interface Config {
   /** sign-in attempts per minute per client address */
   signInRateLimit: number;
   apiTokenRateLimit: number;
+  /** wrong integration keys a minute per client address before 429 / SMTP 421 (decision 235) */
+  alertKeyGuessLimit: number;
   mail: { smtpUrl?: string; from: string };
   sms: { accountSid?: string; authToken?: string; from?: string; apiBase: string };
   outboxIntervalMs: number;
@@ -247,6 +254,11 @@ export interface Config {
    * ID token and DELETE at sign-out; null: off
    */
   tokenSyncUrl: string | null;
+  /**
+   * the ranges, besides public addresses, that destinations may reach (DESTINATION_ALLOWED_CIDRS,
+   * decision 234), as written; loopback also passes outside production
+   */
+  destinationAllowedCidrs: string[];
 }
 
 /** What SLACK_API_URL must be (the start-up message and the tests use it). */
@@ -330,6 +342,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   ) {
     throw new ConfigError(`Invalid configuration:\n  SLACK_API_URL: ${SLACK_API_URL_RULE}`);
   }
+  try {
+    parseAllowedRanges(e.DESTINATION_ALLOWED_CIDRS);
+  } catch (err) {
+    throw new ConfigError(
+      `Invalid configuration:\n  DESTINATION_ALLOWED_CIDRS: ${(err as Error).message}`,
+    );
+  }
   if (e.TOKEN_SYNC_URL && !isAllowedTokenSyncUrl(e.TOKEN_SYNC_URL, isProduction)) {
     throw new ConfigError(`Invalid configuration:\n  TOKEN_SYNC_URL: ${TOKEN_SYNC_URL_RULE}`);
   }
@@ -404,6 +423,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     },
     tokenSyncUrl: e.TOKEN_SYNC_URL ?? null,
+    destinationAllowedCidrs: (e.DESTINATION_ALLOWED_CIDRS ?? '')
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
     debugDetails: !isProduction || e.DEBUG_DETAILS === true,
     engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,
     handoffTimings: {
@@ -418,6 +441,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.TRUST_PROXY === 'true' ? true : e.TRUST_PROXY === 'false' ? false : Number(e.TRUST_PROXY),
     signInRateLimit: e.SIGN_IN_RATE_LIMIT,
     apiTokenRateLimit: e.API_TOKEN_RATE_LIMIT,
+    alertKeyGuessLimit: e.ALERT_KEY_GUESS_LIMIT,
     alertPayloadKeepMs: e.ALERT_PAYLOAD_DAYS * 86400_000,
     session: {
       idleMs: e.SESSION_IDLE_HOURS * 3600_000,

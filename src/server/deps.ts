@@ -4,6 +4,7 @@ import type { FieldCipher } from './crypto/field-crypto';
 import type { Database } from './db/client';
 import type { EngineStatus } from './engine/engine-loop';
 import type { Lifecycle } from './http/lifecycle';
+import type { HostLookup } from './http/outbound-address';
 import type { RotationsRead } from './modules/debug/debug-repository';
 import type { Metrics } from './modules/metrics/metrics';
 
@@ -35,4 +36,9 @@ export interface AppDeps {
   checkAnswers?: (mismatch: string) => void;
   /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
   rotationsStorageRead?: RotationsRead;
+  /**
+   * how the host names of URLs users type are resolved for the address rule (absent: the system's
+   * resolver, decision 234); tests map made-up names to the addresses they need
+   */
+  resolveHost?: HostLookup;
 }

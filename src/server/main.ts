@@ -5,12 +5,12 @@ import { buildApp } from './app';
 import { bannerLines, startRuntime, unsupportedNodeNote } from './bootstrap';
 import { ConfigError, isDemoMode } from './config';
 import { DataDirLockedError } from './db/client';
-import { ENGINE_TASKS } from './engine-tasks';
 import { startEngine } from './engine/run-tick';
+import { ENGINE_TASKS } from './engine-tasks';
 import { loadEnvFile } from './env-file';
 import { Lifecycle } from './http/lifecycle';
 import { type AlertEmailServer, startAlertEmailServer } from './modules/alerts/alert-email';
-import { createChatChannel } from './modules/destinations/chat-channel';
+import { createChatChannel, destinationRule } from './modules/destinations/chat-channel';
 import { tellFailingOwners } from './modules/destinations/destination-failures';
 import { Metrics } from './modules/metrics/metrics';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
@@ -70,6 +70,8 @@ async function main() {
         db: runtime.database.db,
         cipher: runtime.cipher,
         clock: runtime.clock,
+        // Never inside the network unless DESTINATION_ALLOWED_CIDRS says so (decision 234).
+        rule: destinationRule(config),
         onFailure: async (destinationId, now) => {
           await tellFailingOwners(runtime.database.db, runtime, now, destinationId);
         },
@@ -141,6 +143,7 @@ async function main() {
       ...config.inboundSmtp,
       log: app.log,
       metrics,
+      keyGuessLimit: config.alertKeyGuessLimit,
     });
     app.log.info(
       { port: alertEmail.port, host: config.inboundSmtp.host },

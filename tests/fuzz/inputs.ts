@@ -128,6 +128,8 @@ const timeZone = oneOf(
   'Australia/Sydney',
   'Etc/GMT+12',
 );
+/** the step an escalation saw (decision 236): real ones, and ones no step has */
+const fromStep = fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constantFrom(0, -1, 1.5, 1e6, '1'));
 const limit: Gen = () => fc.oneof(fc.integer({ min: 1, max: 200 }), fc.constantFrom(0, 1000, 1e6));
 const feedToken: Gen = (p) =>
   p.feedTokens.length > 0
@@ -477,7 +479,10 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'PATCH /api/escalation-policies/:id': { params: { id: policyId }, body: escalationPolicyFields },
   'DELETE /api/escalation-policies/:id': { params: { id: policyId } },
   'GET /api/escalation-policies/:id/preview': { params: { id: policyId } },
-  'POST /api/pages/:id/escalate': { params: { id: pageId }, body: { reason: paragraph } },
+  'POST /api/pages/:id/escalate': {
+    params: { id: pageId },
+    body: { reason: paragraph, fromStep: () => fromStep },
+  },
   // Integrations (decision 210)
   'GET /api/integrations': { query: { rotationId, escalationPolicyId: policyId } },
   'POST /api/integrations': {
@@ -554,6 +559,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     body: {
       reason: paragraph,
       toStep: () => fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constantFrom(0, -1, 1.5, 99)),
+      fromStep: () => fromStep,
     },
   },
   'POST /api/incidents/:id/reassign': {

@@ -6,6 +6,7 @@ import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypt
 import type { Database, OpenOptions } from '../../src/server/db/client';
 import { insertUser } from '../../src/server/db/factories';
 import { SAFE_METHODS } from '../../src/server/http/cross-site';
+import type { HostLookup } from '../../src/server/http/outbound-address';
 import {
   createSession,
   SESSION_COOKIE,
@@ -28,6 +29,9 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
     DATA_DIR: '.tmp/unused-data-dir',
     // Tests stand in for a proxy: X-Forwarded-For names the client (rate limits key on it).
     TRUST_PROXY: 'true',
+    // Every test request comes from one address: the tests of wrong integration keys send many.
+    // The limit's own tests (key-guesses.test.ts) ask for the default with `undefined`.
+    ALERT_KEY_GUESS_LIMIT: '100000',
     ...env,
   });
 }
@@ -90,7 +94,13 @@ export interface TestApp {
 
 /** createTestApp builds the real app on the file's own database with a manual clock. */
 export async function createTestApp(
-  options: { env?: Record<string, string | undefined>; db?: OpenOptions; clock?: ManualClock } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    db?: OpenOptions;
+    clock?: ManualClock;
+    /** how host names of URLs users type resolve (decision 234): tests map made-up names */
+    resolveHost?: HostLookup;
+  } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
   const database = await createTestDatabase(options.db);
@@ -101,6 +111,7 @@ export async function createTestApp(
     database,
     cipher,
     clock,
+    resolveHost: options.resolveHost,
     logger: false,
     // Every answer must match its route's declared answers: a mismatch fails the test that
     // caused it, as any console.error does (decision 224).

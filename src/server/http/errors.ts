@@ -26,6 +26,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   SCHEDULE_REQUIRED: 409,
   SCHEDULE_OVERLAP: 409,
   ESCALATION_POLICY_IN_USE: 409,
+  INCIDENT_ALREADY_ESCALATED: 409,
 };
 
 /** AppError is the one coded error domain and service code throws; the error handler maps it. */

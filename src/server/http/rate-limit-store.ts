@@ -40,6 +40,11 @@ export async function hitRateLimit(
   return { current: row.hits, ttl: Math.max(0, row.windowEndsAt.getTime() - now.getTime()) };
 }
 
+/** sweepRateLimitHits deletes the counts whose window has ended by `now` (every scope's). */
+export async function sweepRateLimitHits(db: Db, now: Date): Promise<void> {
+  await db.delete(rateLimitHits).where(lte(rateLimitHits.windowEndsAt, now));
+}
+
 /**
  * databaseRateLimitStore returns a store class for @fastify/rate-limit (its `store` option) that
  * keeps the counts in the database, so a limit holds across every instance on one database, on
@@ -54,7 +59,7 @@ export function databaseRateLimitStore(deps: { db: Db; clock: Clock; cipher: Fie
   async function sweep(now: Date) {
     if (now.getTime() - lastSweep < SWEEP_INTERVAL_MS) return;
     lastSweep = now.getTime();
-    await db.delete(rateLimitHits).where(lte(rateLimitHits.windowEndsAt, now));
+    await sweepRateLimitHits(db, now);
   }
 
   return class DatabaseRateLimitStore {

@@ -28,6 +28,14 @@ export const OPSGENIE_LIMITS = {
   tag: 50,
   detailsTotal: 8_000,
 } as const;
+/**
+ * The longest Opsgenie alias Baton takes: close and acknowledge name the alert by its alias in the
+ * URL path, and the router takes a path parameter of at most 100 characters (Fastify's
+ * maxParamLength) and answers 414 beyond. A longer alias is refused at create (422), or its
+ * alert could never be closed by its source (issue 30, decision 235).
+ */
+export const OPSGENIE_ALIAS_MAX = 100;
+
 /** What Baton keeps of a label, annotation or field name and of a free-text value it did not limit. */
 export const ALERT_KEY_MAX = 1_000;
 export const ALERT_VALUE_MAX = 20_000;
@@ -197,7 +205,12 @@ function clipDetails(details: Record<string, string>): Record<string, string> {
 export const OpsgenieCreateAlertSchema = z.object({
   message: required('message', OPSGENIE_LIMITS.message, true),
   // An empty alias is read as none: Baton assigns one, as Opsgenie does.
-  alias: line('alias', OPSGENIE_LIMITS.alias).optional(),
+  alias: line('alias', OPSGENIE_LIMITS.alias)
+    .refine(
+      (alias) => alias.length <= OPSGENIE_ALIAS_MAX,
+      `alias must be at most ${OPSGENIE_ALIAS_MAX} characters: Baton closes and acknowledges an alert by its alias in the URL, which holds no more`,
+    )
+    .optional(),
   description: para('description', OPSGENIE_LIMITS.description).optional(),
   responders: z.array(OpsgenieResponderSchema).max(50, 'responders: at most 50').optional(),
   visibleTo: z.array(OpsgenieResponderSchema).max(50, 'visibleTo: at most 50').optional(),
@@ -237,7 +250,7 @@ export const OpsgenieIdentifierQuerySchema = z.object({
     .enum(OPSGENIE_IDENTIFIER_TYPES, { error: 'identifierType must be one of id, alias, tiny' })
     .default('id'),
 });
-export const OpsgenieIdentifierSchema = required('identifier', OPSGENIE_LIMITS.alias);
+export const OpsgenieIdentifierSchema = required('identifier', OPSGENIE_ALIAS_MAX);
 
 /** Opsgenie's answers: 202 `{result, took, requestId}`; errors `{message, errors?, took, requestId}`. */
 export const OpsgenieAcceptedSchema = z.object({

@@ -65,6 +65,9 @@ export const DESTINATION_MESSAGES = {
   urlTooLong: `Keep the URL under ${DESTINATION_URL_MAX} characters`,
   urlHttps:
     'The webhook URL must start with https:// (http:// is accepted only for a loopback address outside production)',
+  urlInsideNetwork:
+    'Baton posts only to public addresses; an administrator can allow a private range with DESTINATION_ALLOWED_CIDRS',
+  urlHostNotFound: 'The webhook URL’s host name was not found: check the URL',
   where: 'Choose the rotation, escalation policy or integration this destination belongs to',
   onlyOne: 'Choose one of a rotation, an escalation policy or an integration',
   eventsRequired: 'Choose at least one event to post',
@@ -249,8 +252,12 @@ export const DestinationDeliverySchema = z.object({
   createdAt: z.string(),
   sentAt: z.string().nullable(),
   nextAttemptAt: z.string().nullable(),
+  /** why the last attempt failed, in Baton's fixed words ("The destination answered 503") */
   lastError: z.string().nullable(),
-  /** the receiver's answer, cut short */
+  /**
+   * the receiver's status as Baton words it ("HTTP 204"), never its body (decision 234); null
+   * when it did not answer or the message failed (the reason is in lastError)
+   */
   response: z.string().nullable(),
 });
 export type DestinationDelivery = z.infer<typeof DestinationDeliverySchema>;

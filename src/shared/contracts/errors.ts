@@ -30,6 +30,8 @@ export const ErrorCodes = {
   SCHEDULE_OVERLAP: 'SCHEDULE_OVERLAP',
   /** a policy some rotation follows cannot be deleted; the message names the rotations */
   ESCALATION_POLICY_IN_USE: 'ESCALATION_POLICY_IN_USE',
+  /** an escalation sent from a step the incident has already left (decision 236) */
+  INCIDENT_ALREADY_ESCALATED: 'INCIDENT_ALREADY_ESCALATED',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 

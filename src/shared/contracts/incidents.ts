@@ -52,7 +52,22 @@ export const INCIDENT_MESSAGES = {
     `This incident was already acknowledged by ${name} at ${at}.`,
   escalateAcknowledged: 'This incident has already been acknowledged. Resolve it, or reassign it.',
   noPerson: 'That person is not in Baton (any more); choose someone else.',
+  /** an escalation from a step the incident has left (decision 236); `step` is one-based */
+  alreadyMoved: (step: number) =>
+    `This incident already moved to step ${step}. Nothing changed: look again before escalating.`,
 } as const;
+
+/**
+ * fromStep: the one-based step the person saw when they chose to escalate (decision 236). An
+ * escalation from a step the incident has left changes nothing (409 INCIDENT_ALREADY_ESCALATED).
+ * Optional on the wire for older clients; Baton's client, Slack buttons and SMS codes send it.
+ */
+export const FromStepSchema = z
+  .number({ error: 'fromStep must be a step number' })
+  .int('fromStep must be a step number')
+  .min(1, 'fromStep must be a step number from 1')
+  .max(1000, 'fromStep must be a step number')
+  .optional();
 
 const longText = (label: string) =>
   text({ label, multiline: true, trim: true }).max(
@@ -102,6 +117,7 @@ export const EscalateIncidentInputSchema = z.object({
     .int('toStep must be a step number')
     .min(1, 'toStep must be a step number from 1')
     .optional(),
+  fromStep: FromStepSchema,
 });
 export type EscalateIncidentInput = z.input<typeof EscalateIncidentInputSchema>;
 

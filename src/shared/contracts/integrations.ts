@@ -80,6 +80,11 @@ export const INTEGRATION_MESSAGES = {
     'This integration has a signing secret: the request must carry Grafana’s X-Grafana-Alerting-Signature and X-Grafana-Alerting-Timestamp headers.',
   signatureWrong:
     'The request’s signature does not match this integration’s signing secret, or its timestamp is more than 5 minutes away from Baton’s clock.',
+  signedOnly:
+    'This integration has a signing secret: its key is accepted only with Grafana’s signature, at /api/alerts/grafana. Remove the secret to use the key on other endpoints or by email.',
+  keyGuesses: (seconds: number) =>
+    `Too many wrong integration keys from this address: try again in ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`,
+  mayNotViewAlerts: 'You can only view the alerts of the integrations of your rotations.',
 } as const;
 
 const name = text({ label: 'Name', trim: true, error: INTEGRATION_MESSAGES.nameRequired })

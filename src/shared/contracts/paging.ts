@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PAGE_MESSAGES, PAGE_STATUSES } from '../domain/paging';
+import { FromStepSchema } from './incidents';
 import { idText, text } from './primitives';
 import { URGENCIES } from './rotations';
 
@@ -71,6 +72,8 @@ export const PageSchema = z.object({
   /** the next automatic step, while the page is open */
   reminderAt: z.string().nullable(),
   escalatesAt: z.string().nullable(),
+  /** the one-based step of its escalation policy it is at, which an escalation sends back */
+  step: z.number().int(),
   events: z.array(PageEventSchema),
   actions: z.object({ acknowledge: z.boolean(), resolve: z.boolean(), escalate: z.boolean() }),
 });
@@ -93,6 +96,8 @@ export const EscalatePageInputSchema = z.object({
   })
     .min(1, PAGE_MESSAGES.reasonRequired)
     .max(500, 'Keep the reason under 500 characters'),
+  /** the page's `step` as the person saw it (decision 236); optional for older clients */
+  fromStep: FromStepSchema,
 });
 export type EscalatePageInput = z.input<typeof EscalatePageInputSchema>;
 

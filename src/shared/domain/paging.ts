@@ -79,6 +79,9 @@ export const PAGE_MESSAGES = {
     'This acknowledgement link is not valid. The page may have been escalated to someone else.',
   linkExpired: 'This acknowledgement link has expired. Sign in to Baton to acknowledge the page.',
   reasonRequired: 'Please enter a reason',
+  /** an escalation from a step the page has left (decision 236); `step` is one-based */
+  alreadyMoved: (step: number) =>
+    `This page was already escalated: it is at step ${step} of its escalation policy now. Nothing changed.`,
 } as const;
 
 /** The page facts the flow reads. */

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   canArrangeCover,
+  canManageRotation,
   canPageRotation,
   canReadPolicy,
   type ManagedRotationFacts,
@@ -93,5 +94,23 @@ describe('canArrangeCover', () => {
     ['incident manager, any rotation', ['incident_manager'], member, false],
   ])('%s', (_label, roles, facts, expected) => {
     expect(canArrangeCover({ roles, userId: ME }, facts)).toBe(expected);
+  });
+});
+
+describe('canManageRotation', () => {
+  test.each<[string, Role[], ManagedRotationFacts, boolean]>([
+    ['admin, any rotation', ['admin'], other, true],
+    ['admin, a rotation without creator or members', ['admin'], orphan, true],
+    ['manager, a rotation they created', ['manager'], created, true],
+    ['manager, a rotation they are a member of', ['manager'], member, true],
+    ['manager, another team’s rotation', ['manager'], other, false],
+    ['manager, a rotation whose creator was deleted', ['manager'], orphan, false],
+    ['on-call and manager, another team’s rotation', ['on-call', 'manager'], other, false],
+    ['on-call, their own rotation', ['on-call'], member, false],
+    ['on-call, a rotation they created', ['on-call'], created, false],
+    ['incident manager, any rotation', ['incident_manager'], member, false],
+    ['no roles, a rotation they created', [], created, false],
+  ])('%s', (_label, roles, facts, expected) => {
+    expect(canManageRotation({ roles, userId: ME }, facts)).toBe(expected);
   });
 });

@@ -20,6 +20,19 @@ export function managesRotation(actor: RotationActor, rotation: ManagedRotationF
   return rotation.createdById === actor.userId || rotation.memberUserIds.includes(actor.userId);
 }
 
+/** The message a refused change to a rotation one does not manage answers with (decision 233). */
+export const NOT_MANAGED_MESSAGE = 'Managers can change only the rotations they manage.';
+
+/**
+ * canManageRotation tells whether the actor may change a rotation, its members, its baton and
+ * what hangs off it (decision 233): administrators any rotation, managers only the rotations they
+ * manage (managesRotation), nobody else.
+ */
+export function canManageRotation(actor: RotationActor, rotation: ManagedRotationFacts): boolean {
+  if (hasRole(actor.roles, 'admin')) return true;
+  return hasRole(actor.roles, 'manager') && managesRotation(actor, rotation);
+}
+
 /**
  * canPageRotation tells whether the actor may page a rotation's holder: administrators and
  * incident managers any rotation, managers only the rotations they manage, nobody else.
@@ -64,6 +77,5 @@ export function managesPolicy(actor: RotationActor, policy: PolicyFacts): boolea
  * (decision 218): administrators in any, managers in the rotations they manage.
  */
 export function canArrangeCover(actor: RotationActor, rotation: ManagedRotationFacts): boolean {
-  if (hasRole(actor.roles, 'admin')) return true;
-  return hasRole(actor.roles, 'manager') && managesRotation(actor, rotation);
+  return canManageRotation(actor, rotation);
 }

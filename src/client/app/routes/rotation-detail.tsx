@@ -1,7 +1,7 @@
 import type { Rotation } from '@shared/contracts/rotations';
 import { can } from '@shared/domain/permissions';
-import { canArrangeCover, managesRotation } from '@shared/domain/permissions-rotation';
-import { hasRole, type Role } from '@shared/domain/roles';
+import { canArrangeCover, canManageRotation } from '@shared/domain/permissions-rotation';
+import type { Role } from '@shared/domain/roles';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useCalendar } from '@/features/calendar/api/get-calendar';
@@ -42,12 +42,11 @@ import { useAuth } from '@/lib/use-auth';
 
 /**
  * mayAddIntegration: administrators on any rotation, managers on the rotations they manage (the
- * server's rule; it answers anyone else with its message).
+ * server's rule, canManageRotation; it answers anyone else with its message).
  */
 function mayAddIntegration(rotation: Rotation, roles: Role[], userId: number | null): boolean {
-  if (hasRole(roles, 'admin')) return true;
-  if (!hasRole(roles, 'manager') || userId === null) return false;
-  return managesRotation(
+  if (userId === null) return false;
+  return canManageRotation(
     { roles, userId },
     { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
   );

@@ -1,3 +1,4 @@
+import { createConnection } from 'node:net';
 import { asc, eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -7,17 +8,19 @@ import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import type { Db } from '../../db/client';
 import { type IntegrationSeed, insertIntegration, insertRotation } from '../../db/factories';
-import { alerts, pages } from '../../db/schema';
+import { alerts, integrations, pages } from '../../db/schema';
 import { generateIntegrationKey } from '../integrations/integration-keys';
 import { countIncidentAlerts } from '../integrations/integration-repository';
 import { pageMessageOf } from '../paging/page-message';
 import {
+  ALERT_EMAIL_CLIENTS_PER_ADDRESS,
   ALERT_EMAIL_RECIPIENTS_MAX,
   type AlertEmailServer,
   keyOfRecipient,
   startAlertEmailServer,
 } from './alert-email';
 import type { IntakeDeps } from './alert-intake';
+import { KEY_GUESS_LIMIT_DEFAULT, KEY_GUESS_WINDOW_MS } from './key-guesses';
 
 /**
  * Alert email (decision 212) over a real SMTP conversation: the listener on a loopback port, mail
@@ -349,4 +352,193 @@ test('the metrics count stored alerts and refused messages of the email source (
   } finally {
     await counted.close();
   }
+});
+
+/**
+ * A raw SMTP conversation on loopback, one line at a time, as a client that holds connections
+ * open or guesses keys would speak it: `reply` waits for the server's next reply, `command` sends
+ * a line and waits for the reply to it; `ended` settles when the server closes the connection.
+ */
+async function rawSmtp(port: number) {
+  const socket = createConnection({ host: '127.0.0.1', port });
+  socket.setEncoding('utf8');
+  let buffer = '';
+  const waiting: ((line: string) => void)[] = [];
+  const ready: string[] = [];
+  const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  socket.on('error', () => {});
+  socket.on('data', (chunk: string) => {
+    buffer += chunk;
+    let end = buffer.indexOf('\r\n');
+    while (end >= 0) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      // A multi-line reply ends with the line whose code is followed by a space.
+      if (/^\d{3} /.test(line)) {
+        const next = waiting.shift();
+        if (next) next(line);
+        else ready.push(line);
+      }
+      end = buffer.indexOf('\r\n');
+    }
+  });
+  const reply = () =>
+    new Promise<string>((resolve) => {
+      const line = ready.shift();
+      if (line !== undefined) resolve(line);
+      else waiting.push(resolve);
+    });
+  const greeting = await reply();
+  return {
+    greeting,
+    reply,
+    ended,
+    command: (line: string) => {
+      socket.write(`${line}\r\n`);
+      return reply();
+    },
+    close: () => {
+      socket.destroy();
+      return ended;
+    },
+  };
+}
+
+describe('limits for clients that guess or hold connections (issue 30)', () => {
+  test('the key of an integration with a signing secret is refused at RCPT, and at DATA if given one since', async () => {
+    const signed = await newIntegration({ signingSecret: 'grafana-signing-secret' });
+    const before = await countAll(t.database.db);
+    const refused = await refusal(
+      send({ to: `${signed.key}@alerts.example.com`, subject: 'Unsigned', text: 'x' }),
+    );
+    expect(refused.code).toBe(550);
+    expect(refused.text).toContain(INTEGRATION_MESSAGES.signedOnly);
+
+    // Accepted at RCPT, then given a secret before the message is in: refused at DATA.
+    const plain = await newIntegration();
+    const smtp = await rawSmtp(server.port);
+    try {
+      expect(await smtp.command('HELO cron.example.com')).toMatch(/^250 /);
+      expect(await smtp.command('MAIL FROM:<root@db1.example.com>')).toMatch(/^250 /);
+      expect(await smtp.command(`RCPT TO:<${plain.key}@alerts.example.com>`)).toMatch(/^250 /);
+      await t.database.db
+        .update(integrations)
+        .set({
+          signingSecretEnc: t.cipher.encrypt('grafana-signing-secret', {
+            table: 'integrations',
+            column: 'signing_secret',
+            rowId: plain.integration.id,
+          }),
+        })
+        .where(eq(integrations.id, plain.integration.id));
+      expect(await smtp.command('DATA')).toMatch(/^354 /);
+      const answer = await smtp.command('Subject: Unsigned\r\n\r\nx\r\n.');
+      expect(answer).toMatch(/^550 /);
+      expect(answer).toContain(INTEGRATION_MESSAGES.signedOnly);
+    } finally {
+      await smtp.close();
+    }
+    expect(await countAll(t.database.db)).toEqual(before);
+  });
+
+  test('wrong keys at RCPT count with the address’s HTTP ones: past the limit, 421 and disconnected, even for a right key', async () => {
+    const { key } = await newIntegration();
+    // A new window: the wrong keys of the tests before are forgotten.
+    t.clock.advance(KEY_GUESS_WINDOW_MS);
+    // Half the guesses over HTTP, from the same address (loopback): one count for both.
+    const half = KEY_GUESS_LIMIT_DEFAULT / 2;
+    for (let i = 0; i < half; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/alerts/generic?token=${generateIntegrationKey()}`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ summary: 'x' }),
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const before = await countAll(t.database.db);
+    const smtp = await rawSmtp(server.port);
+    try {
+      expect(await smtp.command('HELO guesser.example.com')).toMatch(/^250 /);
+      expect(await smtp.command('MAIL FROM:<x@guesser.example.com>')).toMatch(/^250 /);
+      for (let i = 0; i < KEY_GUESS_LIMIT_DEFAULT - half; i++) {
+        expect(await smtp.command(`RCPT TO:<${generateIntegrationKey()}@a.example>`)).toMatch(
+          /^550 /,
+        );
+      }
+      const limited = await smtp.command(`RCPT TO:<${generateIntegrationKey()}@a.example>`);
+      expect(limited).toMatch(/^421 /);
+      expect(limited).toContain('Too many wrong integration keys');
+      await smtp.ended;
+      // A new connection from the address is turned away at once, right key or not.
+      const again = await rawSmtp(server.port);
+      expect(again.greeting).toMatch(/^421 .*Too many wrong integration keys/);
+      await again.ended;
+      const refused = await refusal(
+        send({ to: `${key}@alerts.example.com`, subject: 'Right key', text: 'x' }),
+      );
+      expect(refused.code).toBe(421);
+      expect(await countAll(t.database.db)).toEqual(before);
+    } finally {
+      await smtp.close();
+      // The window ends: the address (every later test's) may send again.
+      t.clock.advance(KEY_GUESS_WINDOW_MS);
+    }
+    const info = await send({ to: `${key}@alerts.example.com`, subject: 'Right key', text: 'x' });
+    expect(info.accepted).toEqual([`${key}@alerts.example.com`]);
+  });
+
+  test(`at most ${ALERT_EMAIL_CLIENTS_PER_ADDRESS} connections at once from one address; a closed one frees its place`, async () => {
+    const capped = await startAlertEmailServer(deps, { port: 0, host: '127.0.0.1', log });
+    const open: Awaited<ReturnType<typeof rawSmtp>>[] = [];
+    try {
+      for (let i = 0; i < ALERT_EMAIL_CLIENTS_PER_ADDRESS; i++) {
+        const smtp = await rawSmtp(capped.port);
+        expect(smtp.greeting).toMatch(/^220 /);
+        open.push(smtp);
+      }
+      const extra = await rawSmtp(capped.port);
+      expect(extra.greeting).toMatch(/^421 .*Too many connections from your address/);
+      await extra.ended;
+      await open.shift()?.close();
+      // The server counts the close on its own schedule: wait for the place to be free.
+      let next = await rawSmtp(capped.port);
+      for (let i = 0; i < 50 && next.greeting.startsWith('421'); i++) {
+        await next.ended;
+        await new Promise((r) => setTimeout(r, 20));
+        next = await rawSmtp(capped.port);
+      }
+      expect(next.greeting).toMatch(/^220 /);
+      open.push(next);
+    } finally {
+      await Promise.all(open.map((smtp) => smtp.close()));
+      await capped.close();
+    }
+  });
+
+  test('an idle connection is answered 421 and closed after the idle timeout, freeing its place', async () => {
+    const idle = await startAlertEmailServer(deps, {
+      port: 0,
+      host: '127.0.0.1',
+      log,
+      clientsPerAddress: 1,
+      idleTimeoutMs: 300,
+    });
+    try {
+      const smtp = await rawSmtp(idle.port);
+      expect(smtp.greeting).toMatch(/^220 /);
+      expect(await smtp.reply()).toMatch(/^421 .*Timeout/);
+      await smtp.ended;
+      let next = await rawSmtp(idle.port);
+      for (let i = 0; i < 50 && next.greeting.startsWith('421'); i++) {
+        await next.ended;
+        await new Promise((r) => setTimeout(r, 20));
+        next = await rawSmtp(idle.port);
+      }
+      expect(next.greeting).toMatch(/^220 /);
+      await next.close();
+    } finally {
+      await idle.close();
+    }
+  });
 });

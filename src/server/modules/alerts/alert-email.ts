@@ -15,19 +15,27 @@ import {
 } from '../integrations/integration-keys';
 import type { Metrics } from '../metrics/metrics';
 import { type IntakeDeps, receiveAlerts } from './alert-intake';
+import { clientKeyOf, KEY_GUESS_LIMIT_DEFAULT, KeyGuesses } from './key-guesses';
 
 /**
  * Alert email (issue 17, decision 212): an SMTP listener that turns a message to `<key>@` any
  * domain into an alert of the integration whose key it is. The key is the credential, as in every
  * other inbound format: a recipient that names no integration is refused at RCPT (550) and nothing
  * is written; there is no AUTH. A message over ALERT_BODY_MAX is refused (552), a failure to store
- * answers 451 so the sender's mail server retries, and nothing here can end the process.
+ * answers 451 so the sender's mail server retries, and nothing here can end the process. The key of
+ * an integration with a signing secret is refused (550): it opens only Grafana's signed endpoint.
+ * A client address past the limit of wrong keys, or with too many connections open, is answered
+ * 421 and disconnected (issue 30, decision 235).
  */
 
 /** The most recipients (integration keys) one message may name; more are answered 452. */
 export const ALERT_EMAIL_RECIPIENTS_MAX = 20;
 /** The most SMTP connections at once. */
 export const ALERT_EMAIL_CLIENTS_MAX = 100;
+/** The most SMTP connections at once from one client address (IPv4, or IPv6 /64). */
+export const ALERT_EMAIL_CLIENTS_PER_ADDRESS = 10;
+/** How long a connection may say nothing before it is answered 421 and closed. */
+export const ALERT_EMAIL_IDLE_MS = 60_000;
 
 /** What the listener reports: refusals it could not answer well, and storage failures. */
 export interface AlertEmailLog {
@@ -43,6 +51,12 @@ export interface AlertEmailOptions {
   name?: string;
   /** counts alerts stored and messages refused (decision 225) */
   metrics?: Pick<Metrics, 'alertsStored' | 'alertRefused'>;
+  /** wrong keys a minute one client address may send (default KEY_GUESS_LIMIT_DEFAULT) */
+  keyGuessLimit?: number;
+  /** connections at once from one client address (default ALERT_EMAIL_CLIENTS_PER_ADDRESS) */
+  clientsPerAddress?: number;
+  /** idle time before a connection is closed (default ALERT_EMAIL_IDLE_MS) */
+  idleTimeoutMs?: number;
 }
 
 export interface AlertEmailServer {
@@ -63,6 +77,8 @@ class SmtpReply extends Error {
 }
 
 const TRY_LATER = 'Baton could not store this alert just now; please try again later.';
+const TOO_MANY_CONNECTIONS =
+  'Too many connections from your address at once; close one and try again.';
 const silent: AlertEmailLog = { warn: () => {}, error: () => {} };
 
 /** keyOfRecipient: the local part of `<key>@domain`, the integration key it names. */
@@ -82,31 +98,62 @@ export async function startAlertEmailServer(
   options: AlertEmailOptions,
 ): Promise<AlertEmailServer> {
   const log = options.log ?? silent;
+  const guesses = new KeyGuesses(
+    { db: deps.database.db, cipher: deps.cipher, clock: deps.clock },
+    options.keyGuessLimit ?? KEY_GUESS_LIMIT_DEFAULT,
+  );
+  const clientsPerAddress = options.clientsPerAddress ?? ALERT_EMAIL_CLIENTS_PER_ADDRESS;
+  /** the open connections counted against their client (session id → client) */
+  const counted = new Map<string, string>();
+  /** each client's open connections */
+  const openPerClient = new Map<string, number>();
+
+  /** guessReply: 421 (and the connection closed) to a client past the limit of wrong keys. */
+  const guessReply = (seconds: number) =>
+    new SmtpReply(421, INTEGRATION_MESSAGES.keyGuesses(seconds));
 
   // The integrations a session's accepted recipients name, found again when the message is in:
-  // a key regenerated or deleted during the conversation no longer counts.
-  async function integrationsOf(session: SMTPServerSession): Promise<IntegrationRow[]> {
+  // a key regenerated or deleted, or given a signing secret, during the conversation no longer
+  // counts. `signed`: some recipient's integration has a signing secret now.
+  async function integrationsOf(
+    session: SMTPServerSession,
+  ): Promise<{ found: IntegrationRow[]; signed: boolean }> {
     const found = new Map<number, IntegrationRow>();
+    let signed = false;
     for (const rcpt of session.envelope.rcptTo) {
       const integration = await findIntegrationByKey(
         deps.database.db,
         keyOfRecipient(rcpt.address),
       );
-      if (integration) found.set(integration.id, integration);
+      if (!integration) continue;
+      if (integration.signingSecretEnc !== null) signed = true;
+      else found.set(integration.id, integration);
     }
-    return [...found.values()];
+    return { found: [...found.values()], signed };
   }
 
-  async function checkRecipient(address: SMTPServerAddress): Promise<void> {
+  async function checkRecipient(
+    address: SMTPServerAddress,
+    session: SMTPServerSession,
+  ): Promise<void> {
+    const blocked = guesses.waitOf(session.remoteAddress);
+    if (blocked > 0) throw guessReply(blocked);
     let integration: IntegrationRow | undefined;
+    let wait = 0;
     try {
       integration = await findIntegrationByKey(deps.database.db, keyOfRecipient(address.address));
+      if (!integration) wait = await guesses.wrongKey(session.remoteAddress);
     } catch (err) {
       log.error({ err }, 'alert email: could not look up an integration key');
       throw new SmtpReply(451, TRY_LATER);
     }
+    if (wait > 0) throw guessReply(wait);
     if (!integration) {
       throw new SmtpReply(550, `<${address.address}>: ${INTEGRATION_MESSAGES.keyUnknown}`);
+    }
+    // A signing secret binds the whole key to Grafana's signed requests (decision 235).
+    if (integration.signingSecretEnc !== null) {
+      throw new SmtpReply(550, `<${address.address}>: ${INTEGRATION_MESSAGES.signedOnly}`);
     }
   }
 
@@ -137,13 +184,19 @@ export async function startAlertEmailServer(
       throw new SmtpReply(554, 'Baton could not read this message as email.');
     }
     let integrations: IntegrationRow[];
+    let signed: boolean;
     try {
-      integrations = await integrationsOf(session);
+      ({ found: integrations, signed } = await integrationsOf(session));
     } catch (err) {
       log.error({ err }, 'alert email: could not look up an integration key');
       throw new SmtpReply(451, TRY_LATER);
     }
-    if (integrations.length === 0) throw new SmtpReply(550, INTEGRATION_MESSAGES.keyUnknown);
+    if (integrations.length === 0) {
+      throw new SmtpReply(
+        550,
+        signed ? INTEGRATION_MESSAGES.signedOnly : INTEGRATION_MESSAGES.keyUnknown,
+      );
+    }
     // Without a Message-ID, the message's own bytes name it: a retried delivery is the same one.
     const generatedKey = `email-${sha256(raw)}`;
     const payload = raw.toString('utf8');
@@ -183,13 +236,36 @@ export async function startAlertEmailServer(
     size: ALERT_BODY_MAX,
     maxRecipients: ALERT_EMAIL_RECIPIENTS_MAX,
     maxClients: ALERT_EMAIL_CLIENTS_MAX,
+    // An idle connection holds a place; with the cap per client below, a hundred idle
+    // connections from one address cannot shut out everyone else's alert email.
+    socketTimeout: options.idleTimeoutMs ?? ALERT_EMAIL_IDLE_MS,
     disableReverseLookup: true,
     closeTimeout: 5_000,
     logger: false,
-    onRcptTo(address, _session, callback) {
-      checkRecipient(address).then(
+    onConnect(session, callback) {
+      const client = clientKeyOf(session.remoteAddress);
+      const blocked = guesses.waitOf(session.remoteAddress);
+      if (blocked > 0) return callback(countedRefusal(guessReply(blocked)));
+      const open = openPerClient.get(client) ?? 0;
+      if (open >= clientsPerAddress) {
+        return callback(countedRefusal(new SmtpReply(421, TOO_MANY_CONNECTIONS)));
+      }
+      openPerClient.set(client, open + 1);
+      counted.set(session.id, client);
+      callback();
+    },
+    onClose(session) {
+      const client = counted.get(session.id);
+      if (client === undefined) return;
+      counted.delete(session.id);
+      const open = (openPerClient.get(client) ?? 1) - 1;
+      if (open > 0) openPerClient.set(client, open);
+      else openPerClient.delete(client);
+    },
+    onRcptTo(address, session, callback) {
+      checkRecipient(address, session).then(
         () => callback(),
-        (err: unknown) => callback(counted(asReply(err))),
+        (err: unknown) => callback(countedRefusal(asReply(err))),
       );
     },
     onData(stream: SMTPServerDataStream, session, callback) {
@@ -210,19 +286,19 @@ export async function startAlertEmailServer(
       });
       stream.on('end', () => {
         if (stream.sizeExceeded) {
-          answer(counted(new SmtpReply(552, INTEGRATION_MESSAGES.tooLarge)));
+          answer(countedRefusal(new SmtpReply(552, INTEGRATION_MESSAGES.tooLarge)));
           return;
         }
         receive(Buffer.concat(chunks), session).then(
           (message) => answer(null, message),
-          (err: unknown) => answer(counted(asReply(err))),
+          (err: unknown) => answer(countedRefusal(asReply(err))),
         );
       });
     },
   });
 
-  /** counted: a refusal for good (5xx) counts as a refused alert; 451 (try later) does not. */
-  function counted(reply: SmtpReply): SmtpReply {
+  /** countedRefusal: a refusal for good (5xx) counts as a refused alert; 4xx (try later) does not. */
+  function countedRefusal(reply: SmtpReply): SmtpReply {
     if (reply.responseCode >= 500) options.metrics?.alertRefused('email', reply.responseCode);
     return reply;
   }

@@ -162,6 +162,8 @@ export interface FoldProbe {
   event: string;
   payload: string;
   payloadCut: boolean;
+  /** an unsigned request (RepeatProbe.unsigned) */
+  unsigned?: boolean;
 }
 
 /** foldProbeOf: the fold probe of a request whose repeat probe (repeatProbeOf) found no repeat. */
@@ -200,6 +202,7 @@ export async function foldIntoStorms(
   const rows: FoldRow[] = tried.map((p, i) => ({
     integrationId: p.integrationId,
     keyHash: p.keyHash,
+    unsigned: p.unsigned,
     dedupKeyHash: p.dedupKeyHash,
     eventHash: p.eventHash,
     alertId: ids[i],
@@ -235,18 +238,19 @@ export async function receiveAlerts(
   deps: IntakeDeps,
   integration: IntegrationRow,
   inbound: InboundAlerts,
-  options: { repeatProbed?: boolean } = {},
+  options: { repeatProbed?: boolean; unsigned?: boolean } = {},
 ): Promise<AlertReceipt[]> {
   const now = deps.clock.now();
   const { payload, payloadCut } = keptPayload(inbound);
   const touch = touchDue(integration, now);
+  const unsigned = options.unsigned === true;
   const probe = options.repeatProbed ? undefined : repeatProbeOf(integration, inbound, now);
   if (probe) {
-    const [hit] = await repeatAlerts(deps.database.db, [probe], now);
+    const [hit] = await repeatAlerts(deps.database.db, [{ ...probe, unsigned }], now);
     if (hit) return [repeatReceipt(inbound, hit)];
   }
   return deps.database.db.transaction(async (tx) => {
-    const locked = await lockKeys(tx, integration, inbound.events, now);
+    const locked = await lockKeys(tx, integration, inbound.events, now, unsigned);
     const request: Request = {
       tx,
       deps,
@@ -279,13 +283,15 @@ export async function receiveAlerts(
  * made when new, reserving an alert id as it goes; an acknowledge or resolve never makes one.
  * Answers each key's state by its hash, the reserved ids (lowest first), and the integration's
  * storm state as the first trigger's key read it. Throws IntegrationKeyGone, before anything is
- * written, when a trigger's key finds the integration's key changed.
+ * written, when a trigger's key finds the integration's key changed, or, for an `unsigned`
+ * request, a signing secret set on the integration (decision 235).
  */
 async function lockKeys(
   tx: Tx,
   integration: IntegrationRow,
   events: readonly InboundEvent[],
   now: Date,
+  unsigned: boolean,
 ): Promise<{
   keys: Map<string, LockedAlertKey | undefined>;
   alertIds: number[];
@@ -303,7 +309,13 @@ async function lockKeys(
   for (const hash of [...triggers.keys()].sort()) {
     let key: Omit<LockedAlertKey, 'pageStatus'> | undefined;
     if (triggers.get(hash)) {
-      const upserted = await upsertAlertKey(tx, integration, hash, now, since);
+      const upserted = await upsertAlertKey(
+        tx,
+        { id: integration.id, keyHash: integration.keyHash, unsigned },
+        hash,
+        now,
+        since,
+      );
       if (!upserted) throw new IntegrationKeyGone();
       const { reservedAlertId, storm, ...state } = upserted;
       alertIds.push(reservedAlertId);

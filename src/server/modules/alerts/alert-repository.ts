@@ -40,7 +40,7 @@ export interface StormState {
  */
 export async function upsertAlertKey(
   tx: Tx,
-  integration: { id: number; keyHash: string },
+  integration: { id: number; keyHash: string; unsigned?: boolean },
   dedupKeyHash: string,
   now: Date,
   stormSince: Date,
@@ -60,6 +60,7 @@ export async function upsertAlertKey(
     sql`insert into ${alertKeys} (integration_id, dedup_key_hash, last_seen_at)
         select i.id, ${dedupKeyHash}, ${now.toISOString()} from ${integrations} i
          where i.id = ${integration.id} and i.key_hash = ${integration.keyHash}
+           and (not ${integration.unsigned === true}::boolean or i.signing_secret_enc is null)
         on conflict (integration_id, dedup_key_hash) do update set last_seen_at = excluded.last_seen_at
         returning page_id as "pageId", last_alert_id as "lastAlertId",
                   last_event_hash as "lastEventHash", resolved_at as "resolvedAt",
@@ -244,6 +245,8 @@ export interface RepeatProbe {
   keyHash: string;
   dedupKeyHash: string;
   eventHash: string;
+  /** an unsigned request: the key of an integration given a signing secret since repeats nothing */
+  unsigned?: boolean;
 }
 
 /** What a repeat touched: the alert it repeats and that alert's incident. */
@@ -267,7 +270,7 @@ export async function repeatAlerts(
   now: Date,
 ): Promise<(RepeatHit | undefined)[]> {
   const identity = (p: RepeatProbe) =>
-    `${p.integrationId}:${p.keyHash}:${p.dedupKeyHash}:${p.eventHash}`;
+    `${p.integrationId}:${p.keyHash}:${p.dedupKeyHash}:${p.eventHash}:${p.unsigned === true}`;
   const times = new Map<string, { probe: RepeatProbe; n: number }>();
   for (const probe of probes) {
     const seen = times.get(identity(probe));
@@ -277,7 +280,7 @@ export async function repeatAlerts(
   const values = sql.join(
     [...times.values()].map(
       ({ probe, n }) =>
-        sql`(${probe.integrationId}::int, ${probe.keyHash}, ${probe.dedupKeyHash}, ${probe.eventHash}, ${n}::int)`,
+        sql`(${probe.integrationId}::int, ${probe.keyHash}, ${probe.dedupKeyHash}, ${probe.eventHash}, ${n}::int, ${probe.unsigned === true}::boolean)`,
     ),
     sql`, `,
   );
@@ -287,19 +290,21 @@ export async function repeatAlerts(
     keyHash: string;
     dedupKeyHash: string;
     eventHash: string;
+    unsigned: boolean;
     alertId: number | string;
     pageId: number | string;
   }>(
     db,
-    sql`with probe (integration_id, key_hash, dedup_key_hash, event_hash, n) as (values ${values}),
+    sql`with probe (integration_id, key_hash, dedup_key_hash, event_hash, n, unsigned) as (values ${values}),
         open_key as (
           select ak.integration_id, ak.dedup_key_hash, ak.last_alert_id, ak.page_id,
-                 p.key_hash, p.event_hash, p.n
+                 p.key_hash, p.event_hash, p.n, p.unsigned
             from ${alertKeys} ak
             join probe p on p.integration_id = ak.integration_id
                         and p.dedup_key_hash = ak.dedup_key_hash
                         and p.event_hash = ak.last_event_hash
             join ${integrations} i on i.id = p.integration_id and i.key_hash = p.key_hash
+                                  and (not p.unsigned or i.signing_secret_enc is null)
            where ak.resolved_at is null and ak.page_id is not null and ak.last_alert_id is not null
              and exists (select 1 from ${pages} pg where pg.id = ak.page_id and pg.status <> 'resolved')
            order by ak.integration_id, ak.dedup_key_hash
@@ -313,7 +318,7 @@ export async function repeatAlerts(
           from k where a.id = k.last_alert_id
         returning k.integration_id as "integrationId", k.key_hash as "keyHash",
                   k.dedup_key_hash as "dedupKeyHash", k.event_hash as "eventHash",
-                  a.id as "alertId", k.page_id as "pageId"`,
+                  k.unsigned, a.id as "alertId", k.page_id as "pageId"`,
   );
   const hits = new Map<string, RepeatHit>();
   for (const row of rows) {
@@ -323,6 +328,7 @@ export async function repeatAlerts(
         keyHash: row.keyHash,
         dedupKeyHash: row.dedupKeyHash,
         eventHash: row.eventHash,
+        unsigned: row.unsigned === true,
       }),
       { alertId: Number(row.alertId), pageId: Number(row.pageId) },
     );
@@ -346,6 +352,8 @@ export interface FoldRow {
   eventEnc: string;
   payloadEnc: string;
   payloadCut: boolean;
+  /** an unsigned request: an integration given a signing secret since folds nothing of it */
+  unsigned?: boolean;
 }
 
 /** Where a fold went: the storm incident and the alert recorded on it. */
@@ -377,14 +385,14 @@ export async function foldAlerts(
   const values = sql.join(
     rows.map(
       (r) =>
-        sql`(${r.integrationId}::int, ${r.keyHash}, ${r.dedupKeyHash}, ${r.eventHash}, ${r.alertId}::bigint, ${r.format}, ${r.severity}, ${r.eventEnc}, ${r.payloadEnc}, ${r.payloadCut}::boolean)`,
+        sql`(${r.integrationId}::int, ${r.keyHash}, ${r.dedupKeyHash}, ${r.eventHash}, ${r.alertId}::bigint, ${r.format}, ${r.severity}, ${r.eventEnc}, ${r.payloadEnc}, ${r.payloadCut}::boolean, ${r.unsigned === true}::boolean)`,
     ),
     sql`, `,
   );
   const found = await selectRows<{ alertId: number | string; pageId: number | string }>(
     db,
     sql`with probe (integration_id, key_hash, dedup_key_hash, event_hash, alert_id, format, severity,
-                    event_enc, payload_enc, payload_cut) as (values ${values}),
+                    event_enc, payload_enc, payload_cut, unsigned) as (values ${values}),
         state as (
           select i.id,
                  (select count(*) from ${pages}
@@ -401,6 +409,7 @@ export async function foldAlerts(
           select p.integration_id, p.dedup_key_hash, ${when}, s.storm, p.alert_id, p.event_hash
             from probe p
             join ${integrations} i on i.id = p.integration_id and i.key_hash = p.key_hash
+                                  and (not p.unsigned or i.signing_secret_enc is null)
             join state s on s.id = p.integration_id
            where s.limit_reached and s.storm is not null
            order by p.integration_id, p.dedup_key_hash

@@ -3,6 +3,7 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp, testConfig } from '../../../../tests/setup/test-app';
+import { OPSGENIE_ALIAS_MAX } from '../../../shared/contracts/alerts';
 import { ALERT_BODY_MAX, INTEGRATION_MESSAGES } from '../../../shared/contracts/integrations';
 import { buildApp } from '../../app';
 import { insertIntegration, insertRotation } from '../../db/factories';
@@ -417,6 +418,43 @@ describe('malformed bodies: a 4xx with a message, and nothing written', () => {
     expect(await counts()).toEqual(before);
   });
 
+  test(`Opsgenie: an alias longer than close takes (${OPSGENIE_ALIAS_MAX}) is refused at create in Opsgenie’s shape; the longest taken closes (issue 30)`, async () => {
+    const before = await counts();
+    const create = (alias: string) =>
+      post(
+        ALERT_PATHS.opsgenieCreate,
+        { message: 'Disk full', alias },
+        { authorization: `GenieKey ${key}` },
+      );
+    const long = await create('a'.repeat(OPSGENIE_ALIAS_MAX + 1));
+    expect(long.statusCode, long.body).toBe(422);
+    const answer = long.json();
+    expect(answer.message).toBe('Request body is not processable. Please check the errors.');
+    expect(answer.errors.alias).toMatch(`at most ${OPSGENIE_ALIAS_MAX} characters`);
+    expect(typeof answer.took).toBe('number');
+    expect(answer.requestId).toMatch(/\S/);
+    expect(await counts()).toEqual(before);
+
+    // The longest alias taken, slashes and all, is one its source can close.
+    const f = await fresh();
+    const alias = `db1/${'é'.repeat(10)}/${'x'.repeat(OPSGENIE_ALIAS_MAX - 15)}`;
+    expect(alias).toHaveLength(OPSGENIE_ALIAS_MAX);
+    const created = await post(
+      ALERT_PATHS.opsgenieCreate,
+      { message: 'Disk full', alias },
+      { authorization: `GenieKey ${f.key}` },
+    );
+    expect(created.statusCode, created.body).toBe(202);
+    expect((await f.incidents()).map((i) => i.status)).toEqual(['triggered']);
+    const closed = await send({
+      method: 'POST',
+      url: `/api/alerts/opsgenie/v2/alerts/${encodeURIComponent(alias)}/close?identifierType=alias`,
+      headers: { authorization: `GenieKey ${f.key}` },
+    });
+    expect(closed.statusCode, closed.body).toBe(202);
+    expect((await f.incidents()).map((i) => i.status)).toEqual(['resolved']);
+  });
+
   test('Opsgenie: acknowledge by id and close by tiny name the incident by its number', async () => {
     const created = await post(
       ALERT_PATHS.opsgenieCreate,
@@ -589,6 +627,45 @@ describe('Grafana signing secret', () => {
       expect(res.json().message).toBe(INTEGRATION_MESSAGES.signatureWrong);
     }
     expect(await counts()).toEqual(before);
+  });
+
+  test.each(ROUTES.filter((r) => r.name !== 'Grafana'))(
+    'the same key unsigned is refused by $name in its own shape, writing nothing (issue 30)',
+    async (route) => {
+      const before = await counts();
+      const res = await send(route.request(signedKey));
+      expect(res.statusCode, res.body).toBe(route.refusal);
+      expectShape(route.shape, res.json(), new RegExp(literal(INTEGRATION_MESSAGES.signedOnly)));
+      expect(await counts()).toEqual(before);
+    },
+  );
+
+  test('a key that raised alerts unsigned stops at once when given a secret, though its row is remembered (issue 30)', async () => {
+    const f = await fresh();
+    const generic = (body: Record<string, unknown>) =>
+      post(`${ALERT_PATHS.generic}?token=${f.key}`, body);
+    const trigger = { summary: 'Backup failed', dedup: 'b1' };
+    expect((await generic(trigger)).statusCode).toBe(202);
+    // The integration gets a secret through its own route, as a manager would set it; the
+    // process still remembers the key's row without it (decision 216).
+    const admin = await t.createUser({ roles: ['admin'] });
+    const changed = await t.as(admin, 'PATCH', `/api/integrations/${f.integration.id}`, {
+      signingSecret: 'a-new-grafana-secret',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const before = await counts();
+    // The same event again (the repeat statement), a new one (the full path) and a close.
+    for (const body of [
+      trigger,
+      { summary: 'Disk full', dedup: 'd1' },
+      { action: 'close', dedup: 'b1' },
+    ]) {
+      const refused = await generic(body);
+      expect(refused.statusCode, refused.body).toBe(401);
+      expect(refused.json().message).toBe(INTEGRATION_MESSAGES.signedOnly);
+    }
+    expect(await counts()).toEqual(before);
+    expect((await f.incidents()).map((i) => i.status)).toEqual(['triggered']);
   });
 
   test('a right signature within 5 minutes passes to the body’s own check', async () => {

@@ -73,6 +73,7 @@ import {
   type RepeatProbe,
   repeatAlerts,
 } from './alert-repository';
+import { KeyGuesses } from './key-guesses';
 
 /** The inbound alert endpoints (issue 17): fixed, so a tool's configuration is written once. */
 export const ALERT_PATHS = {
@@ -193,6 +194,10 @@ export function oneBatchAtATime<K, V>(
  */
 export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
   const limiter = new KeyRateLimiter(deps.clock);
+  const guesses = new KeyGuesses(
+    { db: deps.database.db, cipher: deps.cipher, clock: deps.clock },
+    deps.config.alertKeyGuessLimit,
+  );
   const recent = new RecentIntegrations();
   // The repeats that arrive while the database is busy go as one statement (decision 216), one
   // statement at a time: the repeats that arrive while a batch is in the database go as the next.
@@ -237,6 +242,8 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
   /** What admit answers: the integration, and whether its row was read for this request. */
   interface Admitted {
     wire: Wire;
+    /** the client's address (its wrong keys are counted: decision 235) */
+    address: string;
     integration: IntegrationRow;
     /** false: the row is one this process read within the minute (RecentIntegrations) */
     fresh: boolean;
@@ -244,19 +251,27 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
 
   /**
    * admit finds the integration of `key`, runs `verify` (Grafana's signature) and counts the
-   * request against the integration's rate; it throws the refusal otherwise. A key used within the
-   * minute is answered from the row read then (never when `verify` needs the stored secret).
+   * request against the integration's rate; it throws the refusal otherwise. A client past the
+   * limit of wrong keys is refused whatever its key (decision 235), and the key of an integration
+   * with a signing secret opens only the Grafana endpoint, which checks the signature. A key used
+   * within the minute is answered from the row read then (never when `verify` needs the stored
+   * secret).
    */
   async function admit(
+    req: FastifyRequest,
     wire: Wire,
     key: string | undefined,
     verify?: (integration: IntegrationRow) => void,
   ): Promise<Admitted> {
+    const address = req.ip;
+    const blocked = guesses.waitOf(address);
+    if (blocked > 0) throw guessRefusal(blocked);
     if (key === undefined || key.trim() === '') throw keyRefusal(wire, 'keyMissing');
-    if (key.length > 200) throw keyRefusal(wire, 'keyUnknown');
+    if (key.length > 200) throw await wrongKey(wire, address);
     const keyHash = hashIntegrationKey(key);
     const known = verify ? undefined : recent.get(keyHash, deps.clock.now());
-    const integration = known ?? (await readIntegration(wire, keyHash));
+    const integration = known ?? (await readIntegration(wire, address, keyHash));
+    refuseUnsigned(wire, integration);
     verify?.(integration);
     const wait = limiter.take(integration.id, integration.rateLimit);
     if (wait > 0) {
@@ -268,13 +283,51 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
         wait,
       );
     }
-    return { wire, integration, fresh: known === undefined };
+    return { wire, address, integration, fresh: known === undefined };
+  }
+
+  /**
+   * refuseUnsigned: a signing secret binds the whole key (decision 235). Only the Grafana endpoint
+   * checks a signature; on every other, the key of an integration with a secret is refused.
+   */
+  function refuseUnsigned(wire: Wire, integration: IntegrationRow): void {
+    if (wire !== 'grafana' && integration.signingSecretEnc !== null) {
+      throw keyRefusal(wire, 'signedOnly');
+    }
+  }
+
+  /**
+   * keyGone answers a key that no longer opened its integration as the write checked it: signed
+   * only now (a secret set since its row was read, on any instance), or a wrong key.
+   */
+  async function keyGone(admitted: Admitted): Promise<AlertRefusal> {
+    const now = await findIntegrationByKeyHash(deps.database.db, admitted.integration.keyHash);
+    if (now) {
+      recent.remember(now, deps.clock.now());
+      if (admitted.wire !== 'grafana' && now.signingSecretEnc !== null) {
+        return keyRefusal(admitted.wire, 'signedOnly');
+      }
+    }
+    return wrongKey(admitted.wire, admitted.address);
+  }
+
+  /**
+   * wrongKey counts a client's wrong key and answers the refusal: the wrong key's, or 429 once
+   * the client passes the limit (decision 235).
+   */
+  async function wrongKey(wire: Wire, address: string): Promise<AlertRefusal> {
+    const wait = await guesses.wrongKey(address);
+    return wait > 0 ? guessRefusal(wait) : keyRefusal(wire, 'keyUnknown');
   }
 
   /** readIntegration reads the integration of a key hash, or throws the wrong-key refusal. */
-  async function readIntegration(wire: Wire, keyHash: string): Promise<IntegrationRow> {
+  async function readIntegration(
+    wire: Wire,
+    address: string,
+    keyHash: string,
+  ): Promise<IntegrationRow> {
     const integration = await findIntegrationByKeyHash(deps.database.db, keyHash);
-    if (!integration) throw keyRefusal(wire, 'keyUnknown');
+    if (!integration) throw await wrongKey(wire, address);
     recent.remember(integration, deps.clock.now());
     return integration;
   }
@@ -292,7 +345,10 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     body: InboundBody | undefined,
   ): Promise<AlertReceipt[]> {
     const inbound = { format, events, payload: body?.text ?? '' };
-    const probe = repeatProbeOf(admitted.integration, inbound, deps.clock.now());
+    // Unsigned: each write checks too that the integration has no signing secret (decision 235).
+    const unsigned = admitted.wire !== 'grafana';
+    const repeatProbe = repeatProbeOf(admitted.integration, inbound, deps.clock.now());
+    const probe = repeatProbe && { ...repeatProbe, unsigned };
     if (probe) {
       const hit = await repeats.load(probe);
       if (hit) {
@@ -309,18 +365,20 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     const integration =
       admitted.fresh || checkedAsWritten
         ? admitted.integration
-        : await readIntegration(admitted.wire, admitted.integration.keyHash);
+        : await readIntegration(admitted.wire, admitted.address, admitted.integration.keyHash);
+    refuseUnsigned(admitted.wire, integration);
     const now = deps.clock.now();
     try {
       const receipts = await receiveAlerts(deps, integration, inbound, {
         repeatProbed: probe !== undefined,
+        unsigned,
       });
       deps.metrics?.alertsStored(format, receipts.length);
       // The intake recorded the key's use: the remembered row says so, or each request would.
       if (touchDue(integration, now)) recent.used(integration.keyHash, now);
       return receipts;
     } catch (err) {
-      if (err instanceof IntegrationKeyGone) throw keyRefusal(admitted.wire, 'keyUnknown');
+      if (err instanceof IntegrationKeyGone) throw await keyGone(admitted);
       throw err;
     }
   }
@@ -334,6 +392,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       const json = parseJson(body);
       const routingKey = isObject(json) ? json.routing_key : undefined;
       const admitted = await admit(
+        req,
         'pagerduty',
         typeof routingKey === 'string' ? routingKey : undefined,
       );
@@ -366,7 +425,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     ALERT_PATHS.opsgenieCreate,
     { ...options, schema: { security: [], response: OPSGENIE_ANSWERS } },
     async (req, reply) => {
-      const admitted = await admit('opsgenie', genieKey(req));
+      const admitted = await admit(req, 'opsgenie', genieKey(req));
       const { integration } = admitted;
       const body = inbound(req);
       const alert = parseWith(OpsgenieCreateAlertSchema, parseJson(body), 422);
@@ -386,7 +445,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       path,
       { ...options, schema: { security: [], response: OPSGENIE_ANSWERS } },
       async (req, reply) => {
-        const admitted = await admit('opsgenie', genieKey(req));
+        const admitted = await admit(req, 'opsgenie', genieKey(req));
         const { integration } = admitted;
         const identifier = parseWith(
           OpsgenieIdentifierSchema,
@@ -439,7 +498,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (req, reply) => {
-      const admitted = await admit('alertmanager', bearerOrToken(req));
+      const admitted = await admit(req, 'alertmanager', bearerOrToken(req));
       const { integration } = admitted;
       const body = inbound(req);
       const message = parseWith(AlertmanagerWebhookSchema, parseJson(body), 400);
@@ -464,7 +523,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (req, reply) => {
       const body = inbound(req);
-      const admitted = await admit('grafana', bearerOrToken(req), (found) => {
+      const admitted = await admit(req, 'grafana', bearerOrToken(req), (found) => {
         if (found.signingSecretEnc === null) return;
         const secret = deps.cipher.decrypt(found.signingSecretEnc, {
           table: 'integrations',
@@ -511,7 +570,7 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (req, reply) => {
-      const admitted = await admit('generic', bearerOrToken(req));
+      const admitted = await admit(req, 'generic', bearerOrToken(req));
       const { integration } = admitted;
       const body = inbound(req);
       const fields = body?.form ? formFields(body.text) : parseJson(body);
@@ -527,12 +586,23 @@ export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
   );
 }
 
-/** keyRefusal: a missing or wrong key, as each format's senders expect it. */
-function keyRefusal(wire: Wire, message: 'keyMissing' | 'keyUnknown'): AlertRefusal {
+/** keyRefusal: a missing or wrong key (or one bound to signed requests), as each format's senders expect it. */
+function keyRefusal(wire: Wire, message: 'keyMissing' | 'keyUnknown' | 'signedOnly'): AlertRefusal {
   // PagerDuty names a wrong routing key as a bad field of the event (400), not as 401.
   return wire === 'pagerduty'
     ? new AlertRefusal(400, ErrorCodes.BAD_REQUEST, INTEGRATION_MESSAGES[message])
     : new AlertRefusal(401, ErrorCodes.UNAUTHENTICATED, INTEGRATION_MESSAGES[message]);
+}
+
+/** guessRefusal: 429 to a client past the limit of wrong keys, whatever key it sends now. */
+function guessRefusal(seconds: number): AlertRefusal {
+  return new AlertRefusal(
+    429,
+    ErrorCodes.RATE_LIMITED,
+    INTEGRATION_MESSAGES.keyGuesses(seconds),
+    undefined,
+    seconds,
+  );
 }
 
 /** A generated dedup key, for a trigger that names none: 32 hex characters, as PagerDuty's. */
@@ -644,7 +714,9 @@ function answerRefusal(req: FastifyRequest, reply: FastifyReply, refusal: AlertR
 }
 
 const isKeyMessage = (message: string) =>
-  message === INTEGRATION_MESSAGES.keyMissing || message === INTEGRATION_MESSAGES.keyUnknown;
+  message === INTEGRATION_MESSAGES.keyMissing ||
+  message === INTEGRATION_MESSAGES.keyUnknown ||
+  message === INTEGRATION_MESSAGES.signedOnly;
 
 /** Baton's `fields`: each bad field's path and its first message ('_' for the body itself). */
 function fieldsOf(error: z.ZodError): Record<string, string> {

@@ -1,9 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../clock';
+import type { Config } from '../../config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { destinations } from '../../db/schema';
+import { type HostLookup, type OutboundRule, outboundRule } from '../../http/outbound-address';
+import { OutboundError, REDIRECT_NOT_FOLLOWED, sendOutbound } from '../../http/outbound-request';
 import { type Channel, DeliveryError } from '../notifications/channels';
 
 /**
@@ -12,8 +15,20 @@ import { type Channel, DeliveryError } from '../notifications/channels';
  * already waiting, posts the stored JSON body, and classifies the answer as the other channels
  * do: 2xx sent; 408, 429, 5xx and no answer retried with the outbox's backoff; any other answer
  * refused for good. It keeps the destination's failing state: the first failure of a run sets
- * `failing_since`, a delivery clears it.
+ * `failing_since`, a delivery clears it. It posts through sendOutbound (decision 234): an address
+ * inside the network is refused at the connection, a redirect is not followed, and of the answer
+ * only the status is kept, in Baton's words ("HTTP 204"), never the receiver's body.
  */
+
+/** destinationRule is the address rule destinations follow in this deployment (decision 234). */
+export function destinationRule(
+  config: Pick<Config, 'isProduction' | 'destinationAllowedCidrs'>,
+): OutboundRule {
+  return outboundRule({
+    isProduction: config.isProduction,
+    allowedCidrs: config.destinationAllowedCidrs,
+  });
+}
 
 export const urlCtx = (destinationId: number) => ({
   table: 'destinations',
@@ -57,6 +72,10 @@ export interface ChatChannelDeps {
   cipher: FieldCipher;
   clock: Clock;
   timeoutMs?: number;
+  /** the address rule: destinationRule(config) */
+  rule: OutboundRule;
+  /** how host names resolve (absent: the system's resolver); tests map made-up names */
+  lookup?: HostLookup;
   /** called after a failed delivery, once the failing state is recorded (tells the owners) */
   onFailure?: (destinationId: number, now: Date) => Promise<void>;
 }
@@ -99,32 +118,39 @@ export function createChatChannel(deps: ChatChannelDeps): Channel {
         headers['webhook-timestamp'] = String(timestamp);
         headers['webhook-signature'] = signWebhook(secret, id, timestamp, body);
       }
-      let res: Response;
+      let status: number;
       try {
-        res = await fetch(url, {
-          method: 'POST',
+        ({ status } = await sendOutbound({
+          url,
           headers,
           body,
-          // A webhook URL that redirects elsewhere is not followed: the URL is what was approved.
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
+          timeoutMs,
+          rule: deps.rule,
+          lookup: deps.lookup,
+        }));
       } catch (err) {
         await markFailing(destinationId);
-        const reason = (err as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable';
-        throw new DeliveryError(`The destination ${reason}: ${(err as Error).message}`, false);
+        if (!(err instanceof OutboundError)) throw err;
+        // An address inside the network stays refused until the URL changes: not retried.
+        throw new DeliveryError(`Not delivered: ${err.reason}`, err.failure === 'refused');
       }
-      const text = (await res.text().catch(() => '')).slice(0, 500);
-      if (res.status >= 200 && res.status < 300) {
+      if (status >= 200 && status < 300) {
         await deps.db
           .update(destinations)
           .set({ lastDeliveredAt: deps.clock.now(), failingSince: null, failingToldAt: null })
           .where(eq(destinations.id, destinationId));
-        return `${res.status} ${text}`.trim();
+        return `HTTP ${status}`;
       }
       await markFailing(destinationId);
-      const retry = res.status === 408 || res.status === 429 || res.status >= 500;
-      throw new DeliveryError(`The destination answered ${res.status}`, !retry, text);
+      // A webhook URL that redirects elsewhere is not followed: the URL is what was approved.
+      if (status >= 300 && status < 400) {
+        throw new DeliveryError(
+          `The destination answered ${status}: ${REDIRECT_NOT_FOLLOWED}`,
+          true,
+        );
+      }
+      const retry = status === 408 || status === 429 || status >= 500;
+      throw new DeliveryError(`The destination answered ${status}`, !retry);
     },
   };
 }

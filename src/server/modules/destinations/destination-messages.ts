@@ -22,6 +22,14 @@ const ACTION_LABELS: Record<ChatAction['actionId'], string> = {
   'handoff.acknowledge': 'Acknowledge handoff',
 };
 
+/**
+ * slackEscalateValue is the Escalate button's value: the incident and the step the message
+ * showed, `42:1` (decision 236), so a second click, or a replayed one, moves it no further.
+ */
+export function slackEscalateValue(incidentId: number, step: number): string {
+  return `${incidentId}:${step}`;
+}
+
 /** One event, as every kind of destination shows it. */
 export interface ChatMessage {
   /** the event type: handoff, cover, incident.raised, … digest, test */
@@ -268,6 +276,8 @@ export function incidentChatMessage(input: {
   at: Date;
   event: IncidentEvent;
   incident: { id: number; title: string; severity: string | null; status: string };
+  /** the one-based step it is at: its Escalate button escalates from this step only */
+  step: number;
   rotation: RotationFacts | null;
   /** who acknowledged or resolved it, whom it escalated to */
   byName: string | null;
@@ -293,7 +303,10 @@ export function incidentChatMessage(input: {
             ? []
             : [{ actionId: 'incident.acknowledge' as const, value: String(incident.id) }]),
           { actionId: 'incident.resolve' as const, value: String(incident.id) },
-          { actionId: 'incident.escalate' as const, value: String(incident.id) },
+          {
+            actionId: 'incident.escalate' as const,
+            value: slackEscalateValue(incident.id, input.step),
+          },
         ]
       : [],
     data: {

@@ -1,3 +1,5 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -12,11 +14,11 @@ import {
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { auditEvents, destinations, notifications, rotations } from '../../db/schema';
-import { scheduledRotationsTask } from '../schedules/schedule-task';
 import type { Channels } from '../notifications/channels';
 import { deliverDue } from '../notifications/outbox';
+import { scheduledRotationsTask } from '../schedules/schedule-task';
 import { shiftChangesTask } from '../shift-changes/shift-changes';
-import { createChatChannel, secretCtx, urlCtx } from './chat-channel';
+import { createChatChannel, destinationRule, secretCtx, urlCtx } from './chat-channel';
 import { digestDueOn, postDigests } from './destination-digest';
 import { tellFailingOwners } from './destination-failures';
 
@@ -46,6 +48,7 @@ beforeAll(async () => {
       cipher: t.cipher,
       clock: t.clock,
       timeoutMs: 2_000,
+      rule: destinationRule(t.config),
       onFailure: async (id, now) => {
         await tellFailingOwners(t.database.db, { cipher: t.cipher }, now, id);
       },
@@ -87,6 +90,28 @@ async function call(
     payload: payload as never,
     headers: cookie ? { cookie } : {},
   });
+}
+
+/** A loopback receiver answering as `answer` says, counting the requests it got. */
+async function startServer(answer: (res: ServerResponse) => void) {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests += 1;
+    req.resume();
+    req.on('end', () => answer(res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    get requests() {
+      return requests;
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** A rotation Morgan created, Olivia its holder and Noah its other member. */
@@ -255,6 +280,26 @@ describe('POST /api/destinations', () => {
       digestTimeZone: 'Europe/London',
     });
     expect(created).toMatchObject({ digestTime: '09:00', digestTimeZone: 'Europe/London' });
+  });
+
+  test('outside production a loopback receiver is accepted; a private or metadata address is not', async () => {
+    const r = await rotation();
+    const body = { kind: 'webhook', rotationId: r.id, events: ['handoff'] };
+    expect(
+      (await call(people.morgan, 'POST', '/api/destinations', { ...body, url: hook.url }))
+        .statusCode,
+    ).toBe(201);
+    for (const [url, range] of [
+      ['https://10.0.0.5/hook', 'private'],
+      ['https://192.168.1.20/hook', 'private'],
+      ['https://169.254.169.254/latest/meta-data/', 'cloud metadata'],
+    ]) {
+      const res = await call(people.morgan, 'POST', '/api/destinations', { ...body, url });
+      expect(res.statusCode, url).toBe(400);
+      expect(res.json().fields.url).toBe(
+        `The webhook URL points to a ${range} address inside the network. ${DESTINATION_MESSAGES.urlInsideNetwork}`,
+      );
+    }
   });
 
   test('who may: managers of the rotation and administrators; others are refused', async () => {
@@ -486,7 +531,8 @@ describe('delivery through the outbox', () => {
     expect(actions.elements.map((e) => [e.action_id, e.value])).toEqual([
       ['incident.acknowledge', String(incidentId)],
       ['incident.resolve', String(incidentId)],
-      ['incident.escalate', String(incidentId)],
+      // The step its message showed (decision 236): a replayed click moves it no further.
+      ['incident.escalate', `${incidentId}:1`],
     ]);
     expect((hook.received[1].body as { data: { by: string } }).data.by).toBe('Olivia Ortiz');
   });
@@ -549,6 +595,83 @@ describe('delivery through the outbox', () => {
         lastError: 'The destination answered 410',
       }),
     ]);
+  });
+
+  test('a receiver’s answer is never kept: only its status, in Baton’s words', async () => {
+    // An internal service answers what it knows: the delivery log once showed its first 500 characters.
+    const secret = 'db_password=hunter2 vault_token=s.9f8e7d';
+    const statuses = [200, 500, 410];
+    const talkative = await startServer((res) => {
+      res.writeHead(statuses.shift() ?? 500, { 'content-type': 'text/plain' }).end(secret);
+    });
+    try {
+      const r = await rotation();
+      const made = await create(people.morgan, {
+        kind: 'webhook',
+        url: talkative.url,
+        rotationId: r.id,
+        events: ['handoff'],
+      });
+      await call(people.morgan, 'POST', `/api/destinations/${made.id}/test`);
+      await deliverAll();
+      await call(people.morgan, 'POST', `/api/destinations/${made.id}/test`);
+      await deliverAll();
+      t.clock.advance(5 * 60_000);
+      await deliverAll();
+      expect(talkative.requests).toBe(3);
+
+      const log = await call(people.noah, 'GET', `/api/destinations/${made.id}/deliveries`);
+      expect(log.statusCode).toBe(200);
+      expect(log.body).not.toMatch(/hunter2|vault_token|db_password/);
+      expect((log.json() as DestinationDeliveryList).deliveries).toEqual([
+        expect.objectContaining({
+          status: 'failed',
+          attempts: 2,
+          lastError: 'The destination answered 410',
+          response: null,
+        }),
+        expect.objectContaining({ status: 'sent', lastError: null, response: 'HTTP 200' }),
+      ]);
+      const outbox = await call(people.admin, 'GET', '/api/admin/notifications');
+      expect(outbox.statusCode).toBe(200);
+      expect(outbox.body).not.toMatch(/hunter2|vault_token|db_password/);
+      const rows = await t.database.db.select().from(notifications);
+      expect(JSON.stringify(rows)).not.toMatch(/hunter2|vault_token|db_password/);
+    } finally {
+      await talkative.close();
+    }
+  });
+
+  test('a redirect is not followed: the delivery fails for good and the target hears nothing', async () => {
+    const target = await startServer((res) => res.writeHead(200).end('ok'));
+    const redirecting = await startServer((res) => {
+      res.writeHead(307, { location: target.url }).end();
+    });
+    try {
+      const r = await rotation();
+      const made = await create(people.morgan, {
+        kind: 'slack',
+        url: redirecting.url,
+        rotationId: r.id,
+        events: ['handoff'],
+      });
+      await call(people.morgan, 'POST', `/api/destinations/${made.id}/test`);
+      await deliverAll();
+      t.clock.advance(5 * 60_000);
+      await deliverAll();
+      expect(redirecting.requests).toBe(1);
+      expect(target.requests).toBe(0);
+      const log = await call(people.morgan, 'GET', `/api/destinations/${made.id}/deliveries`);
+      expect((log.json() as DestinationDeliveryList).deliveries).toEqual([
+        expect.objectContaining({
+          status: 'failed',
+          attempts: 1,
+          lastError: 'The destination answered 307: redirect not followed',
+        }),
+      ]);
+    } finally {
+      await Promise.all([target.close(), redirecting.close()]);
+    }
   });
 
   test('"send test event" goes through the outbox and shows in the delivery log, newest first', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { z } from 'zod';
 import {
   DELIVERY_LOG_SIZE,
@@ -37,12 +38,18 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, forbidden, notFound } from '../../http/errors';
+import {
+  bareHost,
+  type HostLookup,
+  OutboundRefusal,
+  resolveOutbound,
+} from '../../http/outbound-address';
 import { listRotationMemberIds } from '../incidents/incident-repository';
 import { lockTargetPolicy, lockTargetRotation } from '../integrations/integration-repository';
 import { publicBaseUrl } from '../notifications/messages';
 import { enqueueChatMessages } from '../notifications/outbox';
 import { listRotationsUsingPolicies, type PolicyUser } from '../rotations/rotation-repository';
-import { secretCtx, urlCtx } from './chat-channel';
+import { destinationRule, secretCtx, urlCtx } from './chat-channel';
 import { bodyFor, testChatMessage } from './destination-messages';
 import {
   type DestinationWithTarget,
@@ -68,7 +75,9 @@ export interface DestinationDeps {
   database: Database;
   cipher: FieldCipher;
   clock: Clock;
-  config: Pick<Config, 'publicUrl' | 'port' | 'isProduction'>;
+  config: Pick<Config, 'publicUrl' | 'port' | 'isProduction' | 'destinationAllowedCidrs'>;
+  /** how host names resolve for the address rule (absent: the system's resolver) */
+  resolveHost?: HostLookup;
 }
 
 const actorOf = (user: User): RotationActor => ({ roles: user.roles, userId: user.id });
@@ -202,6 +211,48 @@ export function checkUrl(deps: Pick<DestinationDeps, 'config'>, raw: string): UR
   throw fieldError('url', DESTINATION_MESSAGES.urlHttps);
 }
 
+/**
+ * checkAddress refuses a URL whose host is inside the network (decision 234): an address literal
+ * always; a name, in production, by what it resolves to now. The chat channel checks again at
+ * each connection, since a name's answer may change after this check.
+ */
+async function checkAddress(deps: DestinationDeps, url: URL): Promise<void> {
+  const host = bareHost(url.hostname);
+  if (isIP(host) === 0 && !deps.config.isProduction) return;
+  try {
+    // A resolver that does not answer within seconds is a name not found, not a hung request.
+    await withTimeout(
+      resolveOutbound(host, destinationRule(deps.config), deps.resolveHost),
+      LOOKUP_TIMEOUT_MS,
+    );
+  } catch (err) {
+    if (err instanceof OutboundRefusal) {
+      throw fieldError(
+        'url',
+        `The webhook URL points to ${err.range === 'unspecified' || err.range === 'invalid' ? 'an' : 'a'} ${err.range} address inside the network. ${DESTINATION_MESSAGES.urlInsideNetwork}`,
+      );
+    }
+    throw fieldError('url', DESTINATION_MESSAGES.urlHostNotFound);
+  }
+}
+
+const LOOKUP_TIMEOUT_MS = 5_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('lookup timed out')), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** checkDestinationUrl is checkUrl and, for a URL it lets through, checkAddress. */
+async function checkDestinationUrl(deps: DestinationDeps, raw: string): Promise<URL> {
+  const url = checkUrl(deps, raw);
+  await checkAddress(deps, url);
+  return url;
+}
+
 /** urlHintOf tells URLs apart without showing them: the host and the last four characters. */
 export function urlHintOf(url: URL): string {
   const whole = url.toString();
@@ -300,7 +351,7 @@ export async function createDestination(
   actor: User,
   input: DestinationInput,
 ): Promise<DestinationCreated> {
-  const url = checkUrl(deps, input.url);
+  const url = await checkDestinationUrl(deps, input.url);
   const digestTime = input.events.includes('digest') ? (input.digestTime ?? null) : null;
   const digestTimeZone = input.events.includes('digest') ? (input.digestTimeZone ?? null) : null;
   const now = deps.clock.now();
@@ -386,7 +437,7 @@ export async function updateDestination(
   id: number,
   change: DestinationChange,
 ): Promise<Destination> {
-  const url = change.url === undefined ? undefined : checkUrl(deps, change.url);
+  const url = change.url === undefined ? undefined : await checkDestinationUrl(deps, change.url);
   return inManaged(deps, actor, id, async (tx, row, now) => {
     const before = row.destination;
     const events = change.events ?? (before.events as DestinationEvent[]);

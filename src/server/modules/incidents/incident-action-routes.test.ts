@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { INCIDENT_MESSAGES } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
+import { PAGE_MESSAGES } from '../../../shared/domain/paging';
 import { insertRotation } from '../../db/factories';
-import { pages } from '../../db/schema';
+import { auditEvents, notifications, pages } from '../../db/schema';
 
 /**
  * The incident action routes (decision 204) through the app: the contract's refusals of bad
@@ -131,5 +132,95 @@ describe('acting on an incident', () => {
     expect(stepZero.statusCode).toBe(400);
     const noPerson = await call(people.manager, `/api/incidents/${row.id}/reassign`, {});
     expect(noPerson.statusCode).toBe(400);
+  });
+});
+
+describe('one step per decision (decision 236)', () => {
+  const escalations = (id: number) =>
+    t.database.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.targetId, String(id)), eq(auditEvents.action, 'incident.escalated')),
+      );
+  const stepOf = async (id: number) =>
+    (await t.database.db.select().from(pages).where(eq(pages.id, id)))[0].stepIndex + 1;
+  const sent = async (id: number) =>
+    (await t.database.db.select().from(notifications).where(eq(notifications.pageId, id))).length;
+
+  test('two escalations from step 1 at once leave the incident at step 2; a replay is a 409 that changes nothing', async () => {
+    const { row } = await paged();
+    const body = { reason: 'Nobody answers', fromStep: 1 };
+    const url = `/api/incidents/${row.id}/escalate`;
+    const both = await Promise.all([
+      call(people.manager, url, body),
+      call(people.holder, url, body),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const refused = both.find((r) => r.statusCode === 409);
+    expect(refused?.json()).toEqual({
+      message: INCIDENT_MESSAGES.alreadyMoved(2),
+      code: 'INCIDENT_ALREADY_ESCALATED',
+    });
+    expect(await stepOf(row.id)).toBe(2);
+    expect(await escalations(row.id)).toHaveLength(1);
+    const before = await sent(row.id);
+    const replay = await call(people.manager, url, body);
+    expect([replay.statusCode, replay.json().code]).toEqual([409, 'INCIDENT_ALREADY_ESCALATED']);
+    expect(await stepOf(row.id)).toBe(2);
+    expect(await escalations(row.id)).toHaveLength(1);
+    expect(await sent(row.id)).toBe(before);
+    // The step the incident shows now escalates it; a client that sends no step still can.
+    const fromTwo = await call(people.manager, url, { reason: 'Still nobody', fromStep: 2 });
+    expect(fromTwo.statusCode, fromTwo.body).toBe(200);
+    expect(fromTwo.json().currentStep).toBe(3);
+  });
+
+  test('the Page API: two escalations from the step the page showed move it once', async () => {
+    const rotation = await insertRotation(t.database.db, {
+      memberIds: [people.holder.id, people.stranger.id],
+      holderId: people.holder.id,
+      createdById: people.manager.id,
+    });
+    const res = await call(people.manager, `/api/rotations/${rotation.id}/page`, {
+      message: 'Queue backing up',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [row] = await t.database.db.select().from(pages).where(eq(pages.rotationId, rotation.id));
+    const listed = await t.app.inject({
+      url: `/api/rotations/${rotation.id}/pages`,
+      headers: { cookie: await t.cookieFor(people.manager) },
+    });
+    expect(listed.json()[0].step).toBe(1);
+    const url = `/api/pages/${row.id}/escalate`;
+    const body = { reason: 'Holder is on a flight', fromStep: 1 };
+    // The manager's double press (the holder may escalate only while the page is with them).
+    const both = await Promise.all([
+      call(people.manager, url, body),
+      call(people.manager, url, body),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    const moved = both.find((r) => r.statusCode === 200)?.json();
+    // The Page API's "next person": past the default policy's reminder, to step 3.
+    expect(moved).toMatchObject({ step: 3, target: { name: 'Stan Stranger' } });
+    expect(both.find((r) => r.statusCode === 409)?.json()).toEqual({
+      message: PAGE_MESSAGES.alreadyMoved(3),
+      code: 'INCIDENT_ALREADY_ESCALATED',
+    });
+    expect(await escalations(row.id)).toHaveLength(1);
+    expect(await stepOf(row.id)).toBe(3);
+  });
+
+  test('fromStep is a step number', async () => {
+    const { row } = await paged();
+    for (const fromStep of [0, 1.5, '1']) {
+      const res = await call(people.manager, `/api/incidents/${row.id}/escalate`, {
+        reason: 'x',
+        fromStep,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(Object.keys(res.json().fields)).toEqual(['fromStep']);
+    }
+    expect(await stepOf(row.id)).toBe(1);
   });
 });

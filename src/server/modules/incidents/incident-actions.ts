@@ -1,3 +1,4 @@
+import { ErrorCodes } from '../../../shared/contracts/errors';
 import {
   INCIDENT_MESSAGES,
   type Incident,
@@ -14,7 +15,7 @@ import { pageRefusal } from '../../../shared/domain/rotation';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { type AppError, conflict, forbidden, notFound } from '../../http/errors';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { formatWhen } from '../notifications/message-layout';
 import {
@@ -300,13 +301,14 @@ export async function resolveIncident(
 /**
  * escalateIncidentAs escalates an open incident by hand, with a reason, to the next step or to
  * step `toStep` (zero-based): the 'incident.escalated' event with the reason sealed, then the step
- * (its notifications, or its skip). 409 once acknowledged or resolved, or past the last step.
+ * (its notifications, or its skip). 409 once acknowledged or resolved, past the last step, or when
+ * it has left `fromStep` (one-based), the step the person saw.
  */
 export async function escalateIncidentAs(
   deps: IncidentDeps,
   actor: User,
   id: number,
-  input: { reason: string; toStep?: number },
+  input: { reason: string; toStep?: number; fromStep?: number },
 ): Promise<void> {
   await inIncident(deps, id, async (tx, locked, now) => {
     if (!(await allowed(tx, locked, actor, 'escalate'))) {
@@ -317,15 +319,35 @@ export async function escalateIncidentAs(
   });
 }
 
-/** escalateLocked: the escalation by hand of a locked open incident. */
+/**
+ * requireStillAt throws 409 INCIDENT_ALREADY_ESCALATED, naming the step it is at now, when a
+ * locked incident has left `fromStep` (one-based), the step the person saw; nothing without it.
+ */
+export function requireStillAt(
+  page: Pick<IncidentRow, 'stepIndex'>,
+  fromStep: number | undefined,
+  message: (step: number) => string = INCIDENT_MESSAGES.alreadyMoved,
+): void {
+  // Called under the incident row's lock: two presses from the same step queue for it, and the
+  // second finds the step moved. Without it they escalated twice (1 → 3), and a replayed Slack
+  // click once per replay.
+  if (fromStep === undefined || fromStep === page.stepIndex + 1) return;
+  throw new AppError(ErrorCodes.INCIDENT_ALREADY_ESCALATED, message(page.stepIndex + 1));
+}
+
+/**
+ * escalateLocked: the escalation by hand of a locked open incident; with `fromStep`, only while it
+ * is still at that step (requireStillAt, decision 236).
+ */
 export async function escalateLocked(
   tx: Tx,
   deps: IncidentDeps,
   locked: LockedIncident,
   actor: User,
-  input: { reason: string; toStep?: number; now: Date },
+  input: { reason: string; toStep?: number; fromStep?: number; now: Date },
 ): Promise<IncidentRow> {
   const { page } = locked;
+  requireStillAt(page, input.fromStep);
   const moved = escalateByHand(page.policy, progressOf(page), input.now, input.toStep);
   if (!moved.ok) throw conflict(moved.message);
   const [eventId] = await allocateIds(tx, 'audit_events');
@@ -357,16 +379,17 @@ export async function escalateLocked(
   return after;
 }
 
-/** escalateIncident: POST /api/incidents/{id}/escalate (toStep one-based in the API). */
+/** escalateIncident: POST /api/incidents/{id}/escalate (toStep and fromStep one-based in the API). */
 export async function escalateIncident(
   deps: IncidentDeps,
   actor: User,
   id: number,
-  input: { reason: string; toStep?: number },
+  input: { reason: string; toStep?: number; fromStep?: number },
 ): Promise<Incident> {
   await escalateIncidentAs(deps, actor, id, {
     reason: input.reason,
     toStep: input.toStep === undefined ? undefined : input.toStep - 1,
+    fromStep: input.fromStep,
   });
   return getIncident(deps, actor, id);
 }

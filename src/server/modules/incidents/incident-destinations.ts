@@ -65,6 +65,7 @@ export async function postIncident(
         at: event.now,
         event: event.type,
         incident: facts,
+        step: incident.stepIndex + 1,
         rotation: event.rotation,
         byName,
       }),

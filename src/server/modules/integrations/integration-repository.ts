@@ -105,6 +105,26 @@ export async function findIntegrationRow(
   return row ? withTarget(row) : undefined;
 }
 
+/**
+ * listIntegrationRowsOfIncident reads, with their targets, the integrations whose alerts an
+ * incident took in (one statement; in practice the one that raised it).
+ */
+export async function listIntegrationRowsOfIncident(
+  db: Db | Tx,
+  incidentId: number,
+): Promise<IntegrationWithTarget[]> {
+  const rows = await selectWithTarget(db).where(
+    inArray(
+      integrations.id,
+      db
+        .selectDistinct({ id: alerts.integrationId })
+        .from(alerts)
+        .where(eq(alerts.pageId, incidentId)),
+    ),
+  );
+  return rows.map(withTarget);
+}
+
 /** lockIntegrationRow reads an integration with its target and locks the integration's row. */
 export async function lockIntegrationRow(
   tx: Tx,

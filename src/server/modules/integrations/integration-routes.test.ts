@@ -708,12 +708,54 @@ describe('alerts', () => {
     expect(second.alerts.map((a) => a.id)).toEqual([ids[1], ids[0]]);
     expect(second.nextCursor).toBeNull();
 
-    const ofIncident = await call(people.outsider, 'GET', `/api/incidents/${incidentId}/alerts`);
+    // A member of the rotation reads them. (Issue 30: this was the outsider, another team's
+    // member, who is now refused: see the test below.)
+    const ofIncident = await call(people.olivia, 'GET', `/api/incidents/${incidentId}/alerts`);
     expect(ofIncident.statusCode, ofIncident.body).toBe(200);
     const incidentAlerts = (ofIncident.json() as AlertList).alerts;
     expect(incidentAlerts).toHaveLength(26);
     expect(incidentAlerts.every((a) => a.incidentId === incidentId)).toBe(true);
     expect((await call(people.olivia, 'GET', '/api/incidents/999999/alerts')).statusCode).toBe(404);
+  });
+
+  test('an incident’s alerts: another team’s member reads no payload, though the incident reads to every role (issue 30)', async () => {
+    const r = await rotation();
+    const created = await create(people.morgan, { name: 'Alertmanager', rotationId: r.id });
+    const incidentId = await insertIncident(r.id, created.id);
+    await insertAlert(created.id, { pageId: incidentId, payload: '{"secret":"db password"}' });
+    const policy = await create(people.morgan, {
+      name: 'Policy source',
+      escalationPolicyId: r.escalationPolicyId,
+    });
+    const policyIncident = await insertIncident(r.id, policy.id);
+    await insertAlert(policy.id, { pageId: policyIncident, payload: '{"n":2}' });
+
+    for (const id of [incidentId, policyIncident]) {
+      // The incident itself is not hidden (decision 205) ...
+      expect((await call(people.outsider, 'GET', `/api/incidents/${id}`)).statusCode).toBe(200);
+      // ... but its alerts are the integration's, as the integration's own list is.
+      const refused = await call(people.outsider, 'GET', `/api/incidents/${id}/alerts`);
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json()).toEqual({
+        message: INTEGRATION_MESSAGES.mayNotViewAlerts,
+        code: 'FORBIDDEN',
+      });
+      expect(refused.body).not.toContain('db password');
+      expect(
+        (await call(people.outsider, 'GET', `/api/integrations/${created.id}/alerts`)).statusCode,
+      ).toBe(403);
+      // Members, incident managers, managers and administrators read them.
+      for (const reader of [people.noah, people.iris, people.mia, people.admin]) {
+        const res = await call(reader, 'GET', `/api/incidents/${id}/alerts`);
+        expect(res.statusCode, res.body).toBe(200);
+        expect((res.json() as AlertList).alerts).toHaveLength(1);
+      }
+    }
+    // An incident with no alerts has none to hide: an empty list.
+    const quiet = await insertIncident(r.id, null);
+    const none = await call(people.outsider, 'GET', `/api/incidents/${quiet}/alerts`);
+    expect(none.statusCode, none.body).toBe(200);
+    expect((none.json() as AlertList).alerts).toEqual([]);
   });
 });
 

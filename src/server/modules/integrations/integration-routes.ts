@@ -171,7 +171,8 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
       listIntegrationAlerts(deps, requireUser(req), req.params.id, req.query),
   );
 
-  // An incident's alerts: whoever may read the incident (decision 205: every role).
+  // An incident's alerts: whoever may read the incident (decision 205: every role) and see the
+  // integrations they came from (the service: 404, then 403; decision 235).
   api.get(
     '/api/incidents/:id/alerts',
     {
@@ -182,6 +183,7 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
         response: answers({ 200: AlertListSchema }, 400, 401, 403, 404),
       },
     },
-    async (req): Promise<AlertList> => listIncidentAlerts(deps, req.params.id, req.query),
+    async (req): Promise<AlertList> =>
+      listIncidentAlerts(deps, requireUser(req), req.params.id, req.query),
   );
 }

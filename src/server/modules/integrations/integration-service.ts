@@ -55,6 +55,7 @@ import {
   insertIntegrationRow,
   listAlertRows,
   listIntegrationRows,
+  listIntegrationRowsOfIncident,
   lockIntegrationRow,
   lockTargetPolicy,
   lockTargetRotation,
@@ -609,16 +610,25 @@ export async function listIntegrationAlerts(
 }
 
 /**
- * listIncidentAlerts answers a page of the alerts an incident received, newest first, to anyone
- * who may read the incident (every role, as the incident reads: decision 205).
+ * listIncidentAlerts answers a page of the alerts an incident received, newest first (404 for a
+ * missing incident). The incident reads to every role (decision 205), but its alerts carry the
+ * raw payloads of an integration: only those who may see every integration the alerts came from
+ * read them (canViewIntegration, as the integration's own list), anyone else 403 (decision 235).
  */
 export async function listIncidentAlerts(
   deps: IntegrationDeps,
+  viewer: User,
   incidentId: number,
   query: ParsedAlertQuery,
 ): Promise<AlertList> {
-  if (!(await findIncidentRow(deps.database.db, incidentId))) {
+  const db = deps.database.db;
+  if (!(await findIncidentRow(db, incidentId))) {
     throw notFound(INCIDENT_MESSAGES.notFound);
+  }
+  const sources = await listIntegrationRowsOfIncident(db, incidentId);
+  const deciders = await loadDeciders(db, sources);
+  if (!sources.every((row) => canViewIntegration(actorOf(viewer), factsOf(row, deciders)))) {
+    throw forbidden(INTEGRATION_MESSAGES.mayNotViewAlerts);
   }
   return alertPage(deps, { incidentId }, query);
 }

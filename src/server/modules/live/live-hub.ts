@@ -23,6 +23,11 @@ export const SESSION_CHECK_MS = 60_000;
  * decision 225): spread out, so the browsers of a restarting instance do not all come at once.
  */
 export const SHUTDOWN_RETRY_MS = { min: 2_000, spread: 5_000 };
+/**
+ * the open streams one session may hold on an instance (decision 236): a browser needs one (the tab
+ * holding the lock), a few while tabs hand it over; opening one more closes the session's oldest
+ */
+export const STREAMS_PER_SESSION = 10;
 /** a stream whose reader lags this far behind is closed (it reconnects and replays) */
 const MAX_BUFFERED_BYTES = 512 * 1024;
 
@@ -145,6 +150,12 @@ export class LiveHub {
       held: [],
     };
     this.streams.add(stream);
+    // A client that opens streams without end would hold a connection and a reader each: past the
+    // cap the oldest goes (insertion order), which a real browser, holding one, never meets.
+    const own = [...this.streams].filter((s) => s.tokenHash === session.tokenHash);
+    for (const oldest of own.slice(0, Math.max(0, own.length - STREAMS_PER_SESSION))) {
+      this.drop(oldest);
+    }
     const remove = () => {
       this.streams.delete(stream);
     };

@@ -11,7 +11,13 @@ import { LIVE_HEARTBEAT_MS } from '../../../shared/contracts/live-events';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { hashToken } from '../sessions/session-service';
-import { LiveHub, REPLAY_LIMIT, REPLAY_MARGIN_MS, SHUTDOWN_RETRY_MS } from './live-hub';
+import {
+  LiveHub,
+  REPLAY_LIMIT,
+  REPLAY_MARGIN_MS,
+  SHUTDOWN_RETRY_MS,
+  STREAMS_PER_SESSION,
+} from './live-hub';
 
 // The live stream over a real socket (app.inject does not stream), on PGlite, or on PostgreSQL
 // with TEST_DATABASE_URL (decision 220).
@@ -59,6 +65,25 @@ describe('GET /api/events', () => {
     const ready = await stream.waitFor((e) => e.event === 'ready');
     expect(Number(ready.id)).toBeGreaterThan(0);
     expect(stream.text().startsWith('retry: 2000\n\n')).toBe(true);
+  });
+
+  test('one session holds at most 10 streams: the 11th closes its oldest, no one else’s (decision 236)', async () => {
+    expect(STREAMS_PER_SESSION).toBe(10);
+    const other = await open(noah);
+    await other.waitFor((e) => e.event === 'ready');
+    const cookie = await t.cookieFor(priya);
+    const mine: OpenStream[] = [];
+    for (let i = 0; i < STREAMS_PER_SESSION + 1; i++) {
+      const stream = await openEventStream(baseUrl, '/api/events', { cookie });
+      streams.push(stream);
+      await stream.waitFor((e) => e.event === 'ready');
+      mine.push(stream);
+    }
+    await mine[0].ended;
+    const stillOpen = async (stream: OpenStream) =>
+      Promise.race([stream.ended.then(() => false), new Promise((r) => setTimeout(r, 200, true))]);
+    for (const stream of [...mine.slice(1), other]) expect(await stillOpen(stream)).toBe(true);
+    for (const stream of mine) stream.close();
   });
 
   test('refuses a signed-out browser', async () => {

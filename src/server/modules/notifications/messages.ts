@@ -634,6 +634,78 @@ export function timeOffCollisionMessage(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Changes by someone other than a rotation's managers (decision 233): to its managers
+
+/** What someone other than its managers changed in a rotation. */
+export type RotationChange =
+  | { kind: 'policy'; fromName: string | null; toName: string }
+  | { kind: 'member_added'; memberName: string }
+  | {
+      kind: 'member_removed';
+      memberName: string;
+      wasHolder: boolean;
+      newHolderName: string | null;
+    }
+  | { kind: 'members_reordered'; order: readonly string[] };
+
+function rotationChangeSentence(actorName: string, rotation: string, change: RotationChange) {
+  switch (change.kind) {
+    case 'policy':
+      return {
+        subject: `${actorName} changed the escalation policy of ${rotation}`,
+        lead: `${actorName} changed the escalation policy of ${rotation}${
+          change.fromName ? ` from ${change.fromName}` : ''
+        } to ${change.toName}: its incidents now follow ${change.toName}.`,
+      };
+    case 'member_added':
+      return {
+        subject: `${actorName} added ${change.memberName} to ${rotation}`,
+        lead: `${actorName} added ${change.memberName} to ${rotation}.`,
+      };
+    case 'member_removed':
+      return {
+        subject: `${actorName} removed ${change.memberName} from ${rotation}`,
+        lead: `${actorName} removed ${change.memberName} from ${rotation}.${
+          change.wasHolder
+            ? change.newHolderName
+              ? ` ${change.memberName} held the baton; ${change.newHolderName} holds it now.`
+              : ` ${change.memberName} held the baton; nobody holds it now.`
+            : ''
+        }`,
+      };
+    case 'members_reordered':
+      return {
+        subject: `${actorName} changed the turn order of ${rotation}`,
+        lead: `${actorName} changed the turn order of ${rotation}: ${change.order.join(', ')}.`,
+      };
+  }
+}
+
+/**
+ * rotationChangedMessage tells a rotation's manager that someone who does not manage it (an
+ * administrator) changed its escalation policy or its members, naming who changed what.
+ */
+export function rotationChangedMessage(
+  input: RotationLinks & { actorName: string; change: RotationChange },
+): MessageContent {
+  const { subject, lead } = rotationChangeSentence(
+    input.actorName,
+    input.rotation.name,
+    input.change,
+  );
+  return composeMessage(
+    {
+      subject,
+      lead,
+      after: ['You are told because you manage this rotation and someone else made this change.'],
+      action: openRotation(input),
+      sms: `Baton: ${lead}`,
+    },
+    input.baseUrl,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // Pages
 
 interface PageMessageInput extends MessageContext {
@@ -1055,6 +1127,8 @@ export type SmsReplyOutcome =
   | { kind: 'unknown-code'; code: string }
   /** a service refused the action: its own message (for example, the page moved on to someone else) */
   | { kind: 'refused'; rotationName: string; message: string }
+  /** this number replied too many wrong codes within the hour: its codes are not tried */
+  | { kind: 'too-many-wrong-codes' }
   | { kind: 'help' };
 
 /** smsReplyAnswer is the text of Baton's answer to an SMS reply. */
@@ -1072,6 +1146,8 @@ export function smsReplyAnswer(outcome: SmsReplyOutcome): string {
       return `Baton: code ${outcome.code} is unknown or has expired. Open Baton to see your pages.`;
     case 'refused':
       return `Baton: page for ${outcome.rotationName}: ${outcome.message}`;
+    case 'too-many-wrong-codes':
+      return 'Baton: too many wrong codes from this number. Codes from it are not tried for the next hour: use the Ack link in the page instead, or open Baton.';
     case 'help':
       return 'Baton: reply with the 4-digit code from a page to acknowledge it, or the code followed by R to resolve it (for example 4821 or 4821R).';
   }

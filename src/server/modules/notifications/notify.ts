@@ -18,9 +18,11 @@ import {
   type MessageContext,
   onCallTakenMessage,
   publicBaseUrl,
+  type RotationChange,
   type RotationRef,
   reassignedAwayMessage,
   reassignedToYouMessage,
+  rotationChangedMessage,
 } from './messages';
 import { enqueueNotifications, type NotificationInput } from './outbox';
 
@@ -216,6 +218,19 @@ export interface ManagerFacts {
 }
 
 /**
+ * managerIdsOf returns who a rotation's managers are for its notices: its creator and its members
+ * who hold the manager role (administrators count), each once.
+ */
+export function managerIdsOf(rotation: ManagerFacts): number[] {
+  const memberManagers = rotation.members
+    .filter((m) => hasRole(effectiveRoles(m.roles, m.role), 'manager'))
+    .map((m) => m.member.userId);
+  return [
+    ...new Set([rotation.createdById, ...memberManagers].filter((id): id is number => id !== null)),
+  ];
+}
+
+/**
  * notifyOnCallTaken tells the rotation's managers (its creator, and members who are managers or
  * administrators) that someone took the free baton; never the taker themselves.
  */
@@ -231,12 +246,7 @@ export async function notifyOnCallTaken(
     known?: readonly UserRow[];
   },
 ): Promise<void> {
-  const memberManagers = event.rotation.members
-    .filter((m) => hasRole(effectiveRoles(m.roles, m.role), 'manager'))
-    .map((m) => m.member.userId);
-  const candidates = [event.rotation.createdById, ...memberManagers].filter(
-    (id): id is number => id !== null && id !== event.takerId,
-  );
+  const candidates = managerIdsOf(event.rotation).filter((id) => id !== event.takerId);
   const people = await loadRecipients(tx, deps.cipher, [event.takerId, ...candidates], event.known);
   const takerName = nameOf(people, event.takerId) ?? 'A member';
   await postHandoff(tx, deps, {
@@ -261,6 +271,57 @@ export async function notifyOnCallTaken(
       message: (c) => onCallTakenMessage({ ...c, takerName }),
     })),
   );
+}
+
+/**
+ * notifyRotationChanged tells a rotation's managers, by email, that someone who does not manage it
+ * (an administrator) changed its escalation policy or its members (decision 233): one notice per
+ * change (`changeId`, its audit event), naming who changed what. The rotation's managers are
+ * read as they were before the change; the actor is never told of their own change.
+ */
+export async function notifyRotationChanged(
+  tx: Tx,
+  deps: NotifyDeps,
+  event: {
+    changeId: number;
+    rotation: RotationRef & ManagerFacts;
+    actorId: number;
+    /** the change, with the names of the people it names read from `people` */
+    change: (people: ReadonlyMap<number, User>) => RotationChange;
+    /** the people the change names, besides the actor */
+    namedIds?: readonly (number | null)[];
+    now: Date;
+    /** user rows already read in the transaction (the members), not read again */
+    known?: readonly UserRow[];
+  },
+): Promise<void> {
+  const managers = managerIdsOf(event.rotation).filter((id) => id !== event.actorId);
+  if (managers.length === 0) return;
+  const people = await loadRecipients(
+    tx,
+    deps.cipher,
+    [event.actorId, ...managers, ...(event.namedIds ?? [])],
+    event.known,
+  );
+  const actorName = nameOf(people, event.actorId) ?? 'An administrator';
+  const change = event.change(people);
+  const baseUrl = publicBaseUrl(deps.config);
+  const rotation = { id: event.rotation.id, name: event.rotation.name };
+  const inputs = managers.flatMap((id) => {
+    const recipient = people.get(id);
+    if (!recipient) return [];
+    return [
+      toInput(
+        `rotation-change:${event.changeId}`,
+        'rotation.changed',
+        recipient,
+        rotationChangedMessage({ baseUrl, rotation, actorName, change }),
+        // Not urgent: the change is done and the rotation is covered; email, not a text at night.
+        { emailOnly: true },
+      ),
+    ];
+  });
+  if (inputs.length > 0) await enqueueNotifications(tx, deps.cipher, event.now, inputs);
 }
 
 /** notifyReassigned tells both the new holder and the previous one (if any) of a reassignment. */

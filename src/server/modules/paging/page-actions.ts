@@ -17,7 +17,12 @@ import { ROTATION_MESSAGES } from '../../../shared/domain/rotation';
 import type { Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { loadEscalationWorld } from '../escalation-policies/escalation-policy-service';
-import { escalateLocked, markAcknowledged, markResolved } from '../incidents/incident-actions';
+import {
+  escalateLocked,
+  markAcknowledged,
+  markResolved,
+  requireStillAt,
+} from '../incidents/incident-actions';
 import { progressOf } from '../incidents/incident-engine';
 import { type LockedIncident, lockIncidentRow } from '../incidents/incident-repository';
 import { managedFacts, type PagingDeps, refuseClosed } from './page-facts';
@@ -103,13 +108,15 @@ export async function resolvePage(
 /**
  * escalatePage escalates a page by hand, with a reason, to the next step of its policy that is not
  * a reminder (the Page API's "next person"): the recipient, the pager, or anyone who may page the
- * rotation; only while it is unacknowledged. A next step that would reach nobody is refused.
+ * rotation; only while it is unacknowledged and, with `fromStep`, still at the step the person
+ * saw (decision 236). A next step that would reach nobody is refused.
  */
 export async function escalatePage(
   deps: PagingDeps,
   actor: User,
   pageId: number,
   reason: string,
+  fromStep?: number,
 ): Promise<Page> {
   await inPage(deps, pageId, async (tx, locked) => {
     const { page, rotation } = locked;
@@ -126,6 +133,8 @@ export async function escalatePage(
       throw new AppError('ROTATION_SUSPENDED', ROTATION_MESSAGES.suspendedPaging);
     }
     const now = deps.clock.now();
+    // Before looking for the next person: a page that moved on may have no one left after it.
+    requireStillAt(page, fromStep, PAGE_MESSAGES.alreadyMoved);
     const toStep = await nextPersonStep(tx, deps, locked, now);
     if (toStep === null) throw conflict(PAGE_MESSAGES.noEscalationTarget);
     await escalateLocked(tx, deps, locked, actor, { reason, toStep, now });

@@ -131,6 +131,7 @@ function toPages(
       resolvedAt: page.resolvedAt?.toISOString() ?? null,
       reminderAt: timers.reminderAt,
       escalatesAt: timers.escalatesAt,
+      step: page.stepIndex + 1,
       events: [
         ...own.map((e) => toEvent(e, person, cipher)),
         ...(failuresByPage.get(page.id) ?? []),

@@ -85,7 +85,7 @@ export async function pagingRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (req): Promise<Page> =>
-      escalatePage(deps, requireUser(req), req.params.id, req.body.reason),
+      escalatePage(deps, requireUser(req), req.params.id, req.body.reason, req.body.fromStep),
   );
 
   // GET only shows what the link is for: mail scanners that fetch links acknowledge nothing.

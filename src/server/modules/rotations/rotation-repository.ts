@@ -274,7 +274,7 @@ export async function setHolder(
   return row;
 }
 
-/** insertAuditEvent records an administrative action on a rotation. */
+/** insertAuditEvent records an administrative action on a rotation and returns its id. */
 export async function insertAuditEvent(
   tx: Tx,
   event: {
@@ -285,15 +285,19 @@ export async function insertAuditEvent(
     details: Record<string, unknown>;
     at: Date;
   },
-): Promise<void> {
-  await tx.insert(auditEvents).values({
-    actorUserId: event.actorUserId,
-    action: event.action,
-    targetType: 'rotation',
-    targetId: String(event.rotationId),
-    details: event.details,
-    createdAt: event.at,
-  });
+): Promise<number> {
+  const [inserted] = await tx
+    .insert(auditEvents)
+    .values({
+      actorUserId: event.actorUserId,
+      action: event.action,
+      targetType: 'rotation',
+      targetId: String(event.rotationId),
+      details: event.details,
+      createdAt: event.at,
+    })
+    .returning({ id: auditEvents.id });
+  return inserted.id;
 }
 
 /** findRotationNames returns the id and name of those of the rotations that exist. */

@@ -292,7 +292,11 @@ describe('creating, editing and deleting', () => {
   });
 
   test('PATCH edits name and description; a missing description is kept, null clears it; a new cadence moves the next handoff', async () => {
-    const r = await rotation({ name: 'Before', description: 'Keep me' });
+    const r = await rotation({
+      createdById: people.manager.id,
+      name: 'Before',
+      description: 'Keep me',
+    });
     const renamed = await call(people.manager, 'PATCH', `/api/rotations/${r.id}`, {
       name: 'After',
     });
@@ -323,7 +327,12 @@ describe('creating, editing and deleting', () => {
 
   test('PATCH of the time zone, handoff time or weekday moves the next handoff to what nextHandoffAt says', async () => {
     // Weekly, Monday 09:00 UTC; now is Monday 2026-11-02 12:00 UTC, so the next is 9 November.
-    const r = await rotation({ cadence: 'weekly', timeZone: 'UTC', handoffTime: '09:00' });
+    const r = await rotation({
+      createdById: people.manager.id,
+      cadence: 'weekly',
+      timeZone: 'UTC',
+      handoffTime: '09:00',
+    });
     const patch = (body: Record<string, unknown>) =>
       call(people.manager, 'PATCH', `/api/rotations/${r.id}`, body);
     const steps: [Record<string, unknown>, string][] = [
@@ -472,7 +481,7 @@ describe('suspend, activate and type', () => {
 
 describe('members', () => {
   test('adding puts the member last (highest order + 1, or 0) and records it', async () => {
-    const r = await rotation({});
+    const r = await rotation({ createdById: people.manager.id });
     const first = await call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
       userId: people.olivia.id,
       order: 0,
@@ -500,7 +509,7 @@ describe('members', () => {
   });
 
   test('adding refuses an incident manager, an existing member, an unknown user and an on-call caller', async () => {
-    const r = await rotation({ memberIds: ids(people.olivia) });
+    const r = await rotation({ createdById: people.manager.id, memberIds: ids(people.olivia) });
     const incident = await call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
       userId: people.iris.id,
     });
@@ -528,6 +537,7 @@ describe('members', () => {
 
   test('removing a member renumbers the rest without gaps and records it', async () => {
     const r = await rotation({
+      createdById: people.manager.id,
       memberIds: ids(people.olivia, people.noah, people.sam, people.priya),
       holderId: people.olivia.id,
     });
@@ -574,6 +584,7 @@ describe('members', () => {
 
   test('removing the holder passes the baton to the next member who can hold it (handoff member_removed)', async () => {
     const r = await rotation({
+      createdById: people.manager.id,
       memberIds: ids(people.olivia, people.noah, people.sam),
       holderId: people.noah.id,
     });
@@ -627,6 +638,7 @@ describe('members', () => {
 
   test('removing the holder of a suspended rotation, or the only member, leaves no holder (recorded)', async () => {
     const suspended = await rotation({
+      createdById: people.manager.id,
       suspended: true,
       memberIds: ids(people.olivia, people.noah),
       holderId: people.olivia.id,
@@ -648,7 +660,11 @@ describe('members', () => {
       kind: 'member_removed',
     });
 
-    const solo = await rotation({ memberIds: ids(people.sam), holderId: people.sam.id });
+    const solo = await rotation({
+      createdById: people.manager.id,
+      memberIds: ids(people.sam),
+      holderId: people.sam.id,
+    });
     const alone = await call(
       people.manager,
       'DELETE',
@@ -663,6 +679,7 @@ describe('members', () => {
 
   test('reorder takes a complete permutation and refuses anything else', async () => {
     const r = await rotation({
+      createdById: people.manager.id,
       memberIds: ids(people.olivia, people.noah, people.sam),
       holderId: people.olivia.id,
     });
@@ -895,6 +912,7 @@ describe('the baton', () => {
 
   test('a manager reassigns the baton to a member other than the holder (reassign handoff)', async () => {
     const r = await rotation({
+      createdById: people.manager.id,
       memberIds: ids(people.olivia, people.noah, people.sam),
       holderId: people.olivia.id,
     });
@@ -936,6 +954,7 @@ describe('the baton', () => {
     expect(h2).toMatchObject({ fromUserId: null, toUserId: people.noah.id, notes: null });
 
     const suspended = await rotation({
+      createdById: people.manager.id,
       suspended: true,
       memberIds: ids(people.olivia, people.noah),
       holderId: people.olivia.id,
@@ -955,8 +974,12 @@ describe('the baton', () => {
   test('take, pass and reassign answer exactly what a read of the rotation shows right after', async () => {
     const get = async (id: number, user: User) =>
       (await call(user, 'GET', `/api/rotations/${id}`)).json();
-    const fixed = await rotation({ memberIds: ids(people.olivia, people.noah, people.sam) });
+    const fixed = await rotation({
+      createdById: people.manager.id,
+      memberIds: ids(people.olivia, people.noah, people.sam),
+    });
     const scheduled = await rotation({
+      createdById: people.manager.id,
       type: 'scheduled',
       memberIds: ids(people.olivia, people.noah, people.sam),
     });

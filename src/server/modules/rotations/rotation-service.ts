@@ -11,7 +11,13 @@ import type {
 import type { User } from '../../../shared/contracts/users';
 import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { can } from '../../../shared/domain/permissions';
-import { canPageRotation } from '../../../shared/domain/permissions-rotation';
+import {
+  canManageRotation,
+  canPageRotation,
+  type ManagedRotationFacts,
+  managesRotation,
+  NOT_MANAGED_MESSAGE,
+} from '../../../shared/domain/permissions-rotation';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import {
   type Actor,
@@ -38,6 +44,7 @@ import { allocateIds } from '../../db/ids';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { insertCoverageRequest } from '../coverage/coverage-repository';
 import {
+  findPolicyRow,
   insertDefaultPolicies,
   lockPolicyRow,
 } from '../escalation-policies/escalation-policy-repository';
@@ -48,6 +55,7 @@ import {
   notifyCoverageRequested,
   notifyOnCallTaken,
   notifyReassigned,
+  notifyRotationChanged,
 } from '../notifications/notify';
 import {
   countScheduleEntries,
@@ -300,13 +308,14 @@ async function inBatonChange<T>(
   });
 }
 
+/** audit records an action on the locked rotation and returns the audit event's id. */
 async function audit(
   locked: Locked,
   actor: User,
   action: string,
   details: Record<string, unknown> = {},
-) {
-  await insertAuditEvent(locked.tx, {
+): Promise<number> {
+  return insertAuditEvent(locked.tx, {
     actorUserId: actor.id,
     action,
     rotationId: locked.row.id,
@@ -314,6 +323,52 @@ async function audit(
     at: locked.now,
   });
 }
+
+const managedFactsOf = (locked: Locked): ManagedRotationFacts => ({
+  createdById: locked.row.createdById,
+  memberUserIds: locked.members.map((m) => m.member.userId),
+});
+
+const rotationActorOf = (user: User) => ({ roles: user.roles, userId: user.id });
+
+/**
+ * requireManaged throws 403 unless the actor may change the locked rotation: administrators any,
+ * managers the rotations they manage (decision 233). Checked under the lock, before any change,
+ * so a membership removed meanwhile counts.
+ */
+function requireManaged(locked: Locked, actor: User): void {
+  if (!canManageRotation(rotationActorOf(actor), managedFactsOf(locked))) {
+    throw forbidden(NOT_MANAGED_MESSAGE);
+  }
+}
+
+/**
+ * tellManagers tells the rotation's managers of a change to its policy or members made by someone
+ * who does not manage it (an administrator; decision 233), in the change's transaction. The
+ * managers are those before the change.
+ */
+async function tellManagers(
+  deps: RotationDeps,
+  locked: Locked,
+  actor: User,
+  changeId: number,
+  change: Parameters<typeof notifyRotationChanged>[2]['change'],
+  namedIds: readonly (number | null)[] = [],
+): Promise<void> {
+  if (managesRotation(rotationActorOf(actor), managedFactsOf(locked))) return;
+  await notifyRotationChanged(locked.tx, deps, {
+    changeId,
+    rotation: { ...locked.row, members: locked.members },
+    actorId: actor.id,
+    change,
+    namedIds,
+    now: locked.now,
+    known: locked.members.map((m) => m.user),
+  });
+}
+
+const personName = (people: ReadonlyMap<number, User>, id: number) =>
+  people.get(id)?.name ?? 'A member';
 
 /** createRotation creates a rotation; the time zone defaults to the creator's profile zone. */
 export async function createRotation(
@@ -370,8 +425,10 @@ export async function updateRotation(
   input: UpdateInput,
 ): Promise<Rotation> {
   await inLockedRotation(deps, id, async (locked) => {
+    requireManaged(locked, actor);
     const { row } = locked;
     const changes: Partial<RotationRow> = {};
+    let newPolicyName: string | null = null;
     if (input.name !== undefined && input.name !== row.name) changes.name = input.name;
     if (input.description !== undefined && input.description !== row.description) {
       changes.description = input.description;
@@ -385,12 +442,14 @@ export async function updateRotation(
       input.escalationPolicyId !== row.escalationPolicyId
     ) {
       // Shared with a deletion of the policy: one of the two waits and sees the other.
-      if (!(await lockPolicyRow(locked.tx, input.escalationPolicyId, 'share'))) {
+      const policy = await lockPolicyRow(locked.tx, input.escalationPolicyId, 'share');
+      if (!policy) {
         throw new AppError('VALIDATION_FAILED', POLICY_MISSING, {
           escalationPolicyId: POLICY_MISSING,
         });
       }
       changes.escalationPolicyId = input.escalationPolicyId;
+      newPolicyName = policy.name;
     }
     if (input.type !== undefined && input.type !== row.type) {
       if (!can(actor.roles, 'rotation.changeType')) {
@@ -411,9 +470,18 @@ export async function updateRotation(
     if (Object.keys(changes).length === 0) return;
     if ('type' in changes || patternChanged) await noteShiftChange(locked.tx, deps, id, locked.now);
     await updateRotationRow(locked.tx, id, changes, locked.now);
-    await audit(locked, actor, 'rotation.updated', {
+    const changeId = await audit(locked, actor, 'rotation.updated', {
       fields: Object.keys(changes).filter((k) => k !== 'nextHandoffAt'),
     });
+    if (newPolicyName !== null) {
+      const toName = newPolicyName;
+      const before = await findPolicyRow(locked.tx, row.escalationPolicyId);
+      await tellManagers(deps, locked, actor, changeId, () => ({
+        kind: 'policy',
+        fromName: before?.name ?? null,
+        toName,
+      }));
+    }
   });
   return getRotation(deps, id, actor);
 }
@@ -489,6 +557,7 @@ export async function reorderMembers(
   input: ReorderMembersInput,
 ): Promise<Rotation> {
   await inLockedRotation(deps, id, async (locked) => {
+    requireManaged(locked, actor);
     const memberIds = locked.members.map((m) => m.member.id);
     if (!isPermutation(memberIds, input.members)) {
       const given = new Set(input.members.map((m) => m.id));
@@ -501,9 +570,21 @@ export async function reorderMembers(
     await noteShiftChange(locked.tx, deps, id, locked.now);
     await setMemberOrders(locked.tx, id, input.members);
     const userIdOf = new Map(locked.members.map((m) => [m.member.id, m.member.userId]));
-    await audit(locked, actor, 'rotation.members_reordered', {
-      userIds: [...input.members].sort((a, b) => a.order - b.order).map((m) => userIdOf.get(m.id)),
-    });
+    const userIds = [...input.members]
+      .sort((a, b) => a.order - b.order)
+      .map((m) => userIdOf.get(m.id) as number);
+    const changeId = await audit(locked, actor, 'rotation.members_reordered', { userIds });
+    await tellManagers(
+      deps,
+      locked,
+      actor,
+      changeId,
+      (people) => ({
+        kind: 'members_reordered',
+        order: userIds.map((userId) => personName(people, userId)),
+      }),
+      userIds,
+    );
   });
   return getRotation(deps, id, actor);
 }
@@ -516,6 +597,8 @@ export async function addMember(
   userId: number,
 ): Promise<Rotation> {
   await inLockedRotation(deps, id, async (locked) => {
+    // Adding oneself is refused like the rest: a membership is what makes a manager manage it.
+    requireManaged(locked, actor);
     const user = await findUserRowById(locked.tx, userId);
     if (!user) throw notFound('User not found');
     if (!canHoldBaton(effectiveRoles(user.roles, user.role))) {
@@ -526,7 +609,18 @@ export async function addMember(
     }
     await noteShiftChange(locked.tx, deps, id, locked.now);
     const member = await insertMember(locked.tx, id, userId);
-    await audit(locked, actor, 'rotation.member_added', { userId, order: member.order });
+    const changeId = await audit(locked, actor, 'rotation.member_added', {
+      userId,
+      order: member.order,
+    });
+    await tellManagers(
+      deps,
+      locked,
+      actor,
+      changeId,
+      (people) => ({ kind: 'member_added', memberName: personName(people, userId) }),
+      [userId],
+    );
   });
   return getRotation(deps, id, actor);
 }
@@ -545,6 +639,7 @@ export async function removeMember(
   userId: number,
 ): Promise<Rotation> {
   await inLockedRotation(deps, id, async (locked) => {
+    requireManaged(locked, actor);
     const { tx, row, members, now } = locked;
     if (!members.some((m) => m.member.userId === userId)) {
       throw notFound('That person is not a member of this rotation.');
@@ -575,12 +670,25 @@ export async function removeMember(
     }
     await deleteMember(tx, id, userId);
     const removedScheduleEntries = await deleteScheduleEntriesFrom(tx, id, userId, now);
-    await audit(locked, actor, 'rotation.member_removed', {
+    const changeId = await audit(locked, actor, 'rotation.member_removed', {
       userId,
       wasHolder,
       newHolderUserId,
       removedScheduleEntries,
     });
+    await tellManagers(
+      deps,
+      locked,
+      actor,
+      changeId,
+      (people) => ({
+        kind: 'member_removed',
+        memberName: personName(people, userId),
+        wasHolder,
+        newHolderName: newHolderUserId === null ? null : personName(people, newHolderUserId),
+      }),
+      [userId, newHolderUserId],
+    );
   });
   return getRotation(deps, id, actor);
 }
@@ -664,6 +772,7 @@ export async function reassign(
   input: ReassignInput,
 ): Promise<Rotation> {
   const answer = await inBatonChange(deps, id, async (locked) => {
+    requireManaged(locked, actor);
     const refusal = reassignRefusal(
       stateOf(locked.row, locked.members),
       actorOf(actor),

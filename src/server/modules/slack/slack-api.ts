@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { SlackMessage } from '../../../shared/contracts/slack';
 import { isLoopbackHost } from '../../config';
+import type { HostLookup, OutboundRule } from '../../http/outbound-address';
+import { sendOutbound } from '../../http/outbound-request';
 
 /**
  * The two calls Baton makes to Slack (decision 222): `users.info`, to learn who clicked, and the
@@ -88,13 +90,23 @@ export function isSlackResponseUrl(value: string, isProduction: boolean): boolea
   );
 }
 
-/** postToResponseUrl posts a message to an interaction's response_url; throws when it fails. */
-export async function postToResponseUrl(responseUrl: string, message: SlackMessage): Promise<void> {
-  const res = await fetch(responseUrl, {
-    method: 'POST',
+/**
+ * postToResponseUrl posts a message to an interaction's response_url through the guarded sender
+ * (decision 234: the address rule at the connection, no redirect followed); throws when it fails.
+ */
+export async function postToResponseUrl(
+  responseUrl: string,
+  message: SlackMessage,
+  outbound: { rule: OutboundRule; lookup?: HostLookup },
+): Promise<void> {
+  const { status } = await sendOutbound({
+    url: responseUrl,
     headers: { 'content-type': 'application/json; charset=utf-8' },
     body: JSON.stringify(message),
-    signal: AbortSignal.timeout(RESPONSE_URL_TIMEOUT_MS),
+    timeoutMs: RESPONSE_URL_TIMEOUT_MS,
+    ...outbound,
   });
-  if (!res.ok) throw new Error(`Slack answered HTTP ${res.status} to the message update`);
+  if (status < 200 || status >= 300) {
+    throw new Error(`Slack answered HTTP ${status} to the message update`);
+  }
 }

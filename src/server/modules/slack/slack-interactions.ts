@@ -44,6 +44,18 @@ const rowId = (value: string | undefined) =>
     : null;
 
 /**
+ * The Escalate button's value: `42:1`, the incident and the step its message showed (decision
+ * 236); a bare `42`, on messages posted before the step was carried, escalates from wherever it is.
+ */
+function escalateValue(value: string | undefined): { id: number | null; fromStep?: number } {
+  const [id, step, ...rest] = (value ?? '').split(':');
+  if (step === undefined) return { id: rowId(id) };
+  const fromStep = rowId(step);
+  if (rest.length > 0 || fromStep === null || fromStep > 1000) return { id: null };
+  return { id: rowId(id), fromStep };
+}
+
+/**
  * answerSlackClick acts on a click on one of Baton's buttons (decision 222) as the Baton user
  * behind the Slack user, through the services the screens use (so the same rules, the same
  * refusals, the same timeline and audit trail), each change in its own transaction, committed
@@ -79,10 +91,16 @@ export async function answerSlackClick(
         if (id === null) return ephemeral(SLACK_CLICK_MESSAGES.noIncident);
         await resolveIncidentAs(deps, actor, id, 'slack');
         return updated(payload, actor, 'Resolved', deps.clock.now(), []);
-      case 'incident.escalate':
-        if (id === null) return ephemeral(SLACK_CLICK_MESSAGES.noIncident);
-        await escalateIncidentAs(deps, actor, id, { reason: SLACK_ESCALATION_REASON });
+      case 'incident.escalate': {
+        const target = escalateValue(action.value);
+        if (target.id === null) return ephemeral(SLACK_CLICK_MESSAGES.noIncident);
+        await escalateIncidentAs(deps, actor, target.id, {
+          reason: SLACK_ESCALATION_REASON,
+          fromStep: target.fromStep,
+        });
+        // Its buttons stay: a second Escalate from this message answers that it already moved.
         return updated(payload, actor, 'Escalated', deps.clock.now(), null);
+      }
       case 'handoff.acknowledge':
         return await acknowledgeRotationHandoff(deps, payload, actor, id);
     }

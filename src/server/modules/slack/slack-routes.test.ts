@@ -419,6 +419,31 @@ describe('the buttons', () => {
     expect(contextLine(message.blocks)).toMatch(/^Escalated by Olivia &lt;Ortiz&gt; at /);
   });
 
+  test('a signed Escalate click replayed three times moves the incident one step (decision 236)', async () => {
+    const { id } = await incident();
+    expect((await incidentAs(people.morgan, id)).currentStep).toBe(1);
+    // The button as Baton posts it carries the step its message showed.
+    const body = new URLSearchParams({
+      payload: JSON.stringify(clickPayload(SLACK.olivia, 'incident.escalate', `${id}:1`)),
+    }).toString();
+    for (let i = 0; i < 4; i++) {
+      expect((await postSigned('/api/slack/interactions', body)).statusCode).toBe(200);
+    }
+    await vi.waitFor(() => expect(posted).toHaveLength(4), { timeout: 5_000 });
+    const seen = await incidentAs(people.morgan, id);
+    expect(seen.currentStep).toBe(2);
+    expect(seen.timeline?.filter((e) => e.kind === 'escalated')).toHaveLength(1);
+    const answers = posted.map((p) => p.body);
+    expect(answers.filter((a) => a.replace_original === true)).toHaveLength(1);
+    expect(answers.filter((a) => a.response_type === 'ephemeral')).toEqual(
+      Array.from({ length: 3 }, () => ({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: INCIDENT_MESSAGES.alreadyMoved(2),
+      })),
+    );
+  });
+
   test.each([
     ['someone outside the rotation', SLACK.outsider],
     ['a member it did not notify', SLACK.noah],

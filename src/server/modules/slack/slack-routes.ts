@@ -9,6 +9,7 @@ import {
 import type { AppDeps } from '../../deps';
 import { badRequest, notFound, unauthenticated } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
+import { outboundRule } from '../../http/outbound-address';
 import { isSlackResponseUrl, postToResponseUrl } from './slack-api';
 import { answerSlackCommand } from './slack-commands';
 import { answerSlackClick } from './slack-interactions';
@@ -113,7 +114,13 @@ export async function slackRoutes(app: FastifyInstance, deps: AppDeps) {
       const answer = await answerSlackClick(deps, people, payload, usersInfoWarning(req));
       const responseUrl = payload.response_url;
       if (responseUrl && isSlackResponseUrl(responseUrl, deps.config.isProduction)) {
-        postToResponseUrl(responseUrl, answer.message).catch((err: unknown) => {
+        postToResponseUrl(responseUrl, answer.message, {
+          rule: outboundRule({
+            isProduction: deps.config.isProduction,
+            allowedCidrs: deps.config.destinationAllowedCidrs,
+          }),
+          lookup: deps.resolveHost,
+        }).catch((err: unknown) => {
           req.log.warn({ err }, 'slack: the message update failed');
         });
       } else if (responseUrl) {

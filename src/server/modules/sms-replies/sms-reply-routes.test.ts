@@ -3,11 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
-import { auditEvents, notifications, pages, smsReplyCodes } from '../../db/schema';
+import { auditEvents, notifications, pages, rateLimitHits, smsReplyCodes } from '../../db/schema';
 import { runIncidentTimers as runPageTimers } from '../incidents/incident-timers';
 import { formatWhen } from '../notifications/message-layout';
 import { decryptContent } from '../notifications/outbox';
-import { twiml } from './sms-reply-routes';
+import { WRONG_CODE_LIMIT } from './sms-reply-guards';
+import { MESSAGE_REPLAYED, twiml } from './sms-reply-routes';
 import { twilioSignature } from './twilio-signature';
 
 /** API tests of SMS replies to pages (decision 201), on PGlite and (TEST_DATABASE_URL) PostgreSQL. */
@@ -43,6 +44,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await t.database.db.delete(pages);
+  // Each test counts its own wrong codes and MessageSids.
+  await t.database.db.delete(rateLimitHits);
 });
 
 /** A rotation Olivia holds (then Noah), paged by Morgan; returns the page row. */
@@ -83,11 +86,21 @@ async function codeIn(pageId: number): Promise<string> {
 
 type Signing = 'valid' | 'wrong' | 'none';
 
+let sids = 0;
+/** A fresh MessageSid, as Twilio gives each message (a repeated one is a replay, decision 236). */
+const nextSid = () => `SM${String(++sids).padStart(32, '0')}`;
+
 /** Posts an incoming SMS as Twilio does: form-encoded, signed over PUBLIC_URL + path + fields. */
-async function reply(from: string, body: string, signing: Signing = 'valid', origin = false) {
+async function reply(
+  from: string,
+  body: string,
+  signing: Signing = 'valid',
+  origin = false,
+  sid = nextSid(),
+) {
   const fields: [string, string][] = [
     ['ToCountry', 'US'],
-    ['MessageSid', 'SM0123456789abcdef0123456789abcdef'],
+    ['MessageSid', sid],
     ['From', from],
     ['To', '+15550000000'],
     ['Body', body],
@@ -348,6 +361,46 @@ describe('replying', () => {
       expect(res.statusCode).toBe(200);
       expect(message(res)).toMatch(/^Baton: reply with the 4-digit code from a page/);
     }
+  });
+
+  test('a signed request replayed with a MessageSid already seen is refused and changes nothing (decision 236)', async () => {
+    const { page: p } = await page();
+    const code = await codeIn(p.id);
+    const sid = nextSid();
+    const first = await reply(OLIVIA_PHONE, `${code}R`, 'valid', false, sid);
+    expect(message(first)).toMatch(/^Baton: you resolved the page for /);
+    const events = (await eventsOf(p.id)).length;
+    for (let i = 0; i < 3; i++) {
+      const again = await reply(OLIVIA_PHONE, `${code}R`, 'valid', false, sid);
+      expect([again.statusCode, again.json()]).toEqual([
+        401,
+        { message: MESSAGE_REPLAYED, code: 'UNAUTHENTICATED' },
+      ]);
+    }
+    expect(await eventsOf(p.id)).toHaveLength(events);
+  });
+
+  test('10 wrong codes in an hour: the number is told to use the link, and its codes are not tried (decision 236)', async () => {
+    expect(WRONG_CODE_LIMIT).toBe(10);
+    const { page: p } = await page();
+    const code = await codeIn(p.id);
+    const wrong = (i: number) => String((Number(code) + 1 + i) % 10_000).padStart(4, '0');
+    const tooMany =
+      'Baton: too many wrong codes from this number. Codes from it are not tried for the next hour: use the Ack link in the page instead, or open Baton.';
+    for (let i = 0; i < WRONG_CODE_LIMIT - 1; i++) {
+      expect(message(await reply(OLIVIA_PHONE, wrong(i)))).toBe(
+        `Baton: code ${wrong(i)} is unknown or has expired. Open Baton to see your pages.`,
+      );
+    }
+    expect(message(await reply(OLIVIA_PHONE, wrong(WRONG_CODE_LIMIT)))).toBe(tooMany);
+    // The right code is not tried either; another number still is.
+    expect(message(await reply(OLIVIA_PHONE, code))).toBe(tooMany);
+    expect(await pageRow(p.id)).toMatchObject({ status: 'triggered' });
+    expect(message(await reply(NOAH_PHONE, '9999'))).toMatch(/^Baton: code 9999 is unknown/);
+    // An hour later the number's codes are tried again.
+    t.clock.advance(HOUR);
+    expect(message(await reply(OLIVIA_PHONE, code))).toMatch(/^Baton: you acknowledged the page/);
+    expect(await pageRow(p.id)).toMatchObject({ status: 'acknowledged' });
   });
 
   test('a reply without From is a 400, not a 500', async () => {

@@ -7,6 +7,7 @@ import { answers, content } from '../../http/openapi';
 import { publicBaseUrl } from '../notifications/messages';
 import { smsRepliesEnabled } from './reply-codes';
 import { answerSmsReply } from './sms-reply';
+import { isReplayedMessage } from './sms-reply-guards';
 import {
   type FormParams,
   isValidTwilioSignature,
@@ -18,6 +19,8 @@ export const TWILIO_SMS_PATH = '/api/twilio/sms';
 
 export const SMS_REPLIES_OFF = 'SMS replies are off: TWILIO_AUTH_TOKEN is not set.';
 export const SIGNATURE_INVALID = 'Request refused: the Twilio signature is missing or wrong.';
+export const MESSAGE_REPLAYED =
+  'Request refused: this Twilio message (MessageSid) was already received.';
 
 // Public (the signature is the credential), so rate limited like the acknowledgement link; Twilio
 // posts from many addresses, so one person's replies never come near it.
@@ -32,7 +35,8 @@ const formParams = new WeakMap<object, FormParams>();
 /**
  * smsReplyRoutes: `POST /api/twilio/sms`, the SMS replies to pages (decision 201). Twilio posts
  * the reply form-encoded and signed; Baton answers TwiML with what happened. Off (404) until
- * TWILIO_AUTH_TOKEN is set. The form parser is this plugin's alone: every other route takes JSON.
+ * TWILIO_AUTH_TOKEN is set; a signed request whose MessageSid was already received is refused
+ * (401) like an unsigned one. The form parser is this plugin's alone: every other route takes JSON.
  */
 export async function smsReplyRoutes(app: FastifyInstance, deps: AppDeps) {
   app.addContentTypeParser(
@@ -60,6 +64,14 @@ export async function smsReplyRoutes(app: FastifyInstance, deps: AppDeps) {
       !isValidTwilioSignature(authToken, url, pairs, signature)
     ) {
       throw unauthenticated(SIGNATURE_INVALID);
+    }
+    // A signed request sent again (captured, or replayed by a proxy) acts once: the signature
+    // has no timestamp, the MessageSid is Twilio's id for one message (decision 236).
+    const sid = (req.body as Record<string, unknown>).MessageSid;
+    if (typeof sid === 'string' && sid.trim() !== '') {
+      if (await isReplayedMessage(deps, sid.trim(), deps.clock.now())) {
+        throw unauthenticated(MESSAGE_REPLAYED);
+      }
     }
   }
 

@@ -10,12 +10,14 @@ import { type SmsReplyOutcome, smsReplyAnswer } from '../notifications/messages'
 import { loadRecipients } from '../notifications/notify';
 import type { PagingDeps } from '../paging/page-facts';
 import { findReplyCode, type ReplyCodeRow } from './reply-codes';
+import { countWrongCode, WRONG_CODE_LIMIT, wrongCodesFrom } from './sms-reply-guards';
 
 /**
  * answerSmsReply acts on a signed SMS reply (decision 201) and returns the words to text back.
  * "4821" acknowledges the code's page as the person it was sent to, "4821R" resolves it, through
  * the same services as the screen (so the page history and the audit trail record them), and only
- * from the number the code was sent to. A refusal is an answer, never an error.
+ * from the number the code was sent to. A refusal is an answer, never an error. A number that
+ * replied WRONG_CODE_LIMIT wrong codes within the hour is told to use the link instead.
  */
 export async function answerSmsReply(
   deps: PagingDeps,
@@ -32,6 +34,11 @@ async function outcomeOf(
   const phone = normalizePhone(reply.from);
   if (!request || !phone) return { kind: 'help' };
   const now = deps.clock.now();
+  // Four digits are guessed in at most 10,000 tries: past the limit a number's codes are not
+  // tried at all (decision 236), right or wrong, until its hour is over.
+  if ((await wrongCodesFrom(deps, phone, now)) >= WRONG_CODE_LIMIT) {
+    return { kind: 'too-many-wrong-codes' };
+  }
   const code = await findReplyCode(deps.database.db, deps.cipher, {
     phone,
     code: request.code,
@@ -40,7 +47,11 @@ async function outcomeOf(
   const person = code
     ? (await loadRecipients(deps.database.db, deps.cipher, [code.userId])).get(code.userId)
     : undefined;
-  if (!code || !person) return { kind: 'unknown-code', code: request.code };
+  if (!code || !person) {
+    const wrong = await countWrongCode(deps, phone, now);
+    if (wrong >= WRONG_CODE_LIMIT) return { kind: 'too-many-wrong-codes' };
+    return { kind: 'unknown-code', code: request.code };
+  }
   // An open code acts; a closed one still resolves (it closed at the acknowledgement, and whoever
   // acknowledged by SMS resolves the same way), within the day a closed code is remembered.
   if (code.closedAt === null || request.action === 'resolve') {

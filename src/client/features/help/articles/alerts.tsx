@@ -225,7 +225,9 @@ export function GrafanaArticle() {
         Edit), and set the same secret under <strong>HMAC Signature</strong> in the contact point,
         with the header <code>X-Grafana-Alerting-Signature</code> and the timestamp header{' '}
         <code>X-Grafana-Alerting-Timestamp</code>. Baton then refuses any request that is not signed
-        with the secret, or whose timestamp is more than 5 minutes from Baton's clock.
+        with the secret, or whose timestamp is more than 5 minutes from Baton's clock. The
+        integration's key then works only there: the PagerDuty, Opsgenie, Alertmanager and generic
+        endpoints and alert email refuse it.
       </p>
       <h2>Grouping and resolving</h2>
       <p>

@@ -1,3 +1,4 @@
+import { ErrorCodes } from '@shared/contracts/errors';
 import type {
   EscalateIncidentInput,
   Incident,
@@ -5,7 +6,7 @@ import type {
   ReassignIncidentInput,
 } from '@shared/contracts/incidents';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { ApiRequestError, apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { myPagesQueryKey, refreshPageViews } from '@/lib/shared-reads';
 import { incidentQueryKey, incidentsQueryKey } from './keys';
@@ -83,9 +84,16 @@ export function useIncidentAction(incidentId: number) {
       notifySuccess(title, description);
       await refreshAfterChange(queryClient, incident);
     },
-    onError: (error, action) => {
+    onError: async (error, action) => {
       const [title, fallback] = FAILED[action.kind];
       notifyError(title, error, fallback);
+      // Someone moved it first (decision 236): show the step it is at now.
+      if (
+        error instanceof ApiRequestError &&
+        error.body?.code === ErrorCodes.INCIDENT_ALREADY_ESCALATED
+      ) {
+        await queryClient.invalidateQueries({ queryKey: incidentQueryKey(incidentId) });
+      }
     },
   });
 }

@@ -86,7 +86,8 @@ export function EscalateIncidentDialog({
             className="grid gap-4"
             onSubmit={form.handleSubmit((input) =>
               act.mutate(
-                { kind: 'escalate', input },
+                // The step this dialog showed: if someone moved it first, the server says so.
+                { kind: 'escalate', input: { ...input, fromStep: incident.currentStep } },
                 {
                   onSuccess: () => onOpenChange(false),
                 },

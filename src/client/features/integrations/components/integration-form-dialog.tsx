@@ -32,7 +32,13 @@ import { guardSubmission, notifyError } from '@/lib/notify';
 import { useCreateIntegration } from '../api/create-integration';
 import type { IntegrationScope } from '../api/keys';
 import { useUpdateIntegration } from '../api/update-integration';
-import { GROUPING_HINTS, GROUPING_LABELS, URGENCY_HINTS, URGENCY_LABELS } from '../lib/labels';
+import {
+  GROUPING_HINTS,
+  GROUPING_LABELS,
+  secretHintOf,
+  URGENCY_HINTS,
+  URGENCY_LABELS,
+} from '../lib/labels';
 
 const FIELDS = ['name', 'grouping', 'urgency', 'signingSecret'] as const;
 
@@ -67,7 +73,7 @@ export function AddIntegrationDialog({
       submitLabel="Add integration"
       pendingLabel="Adding..."
       pending={create.isPending}
-      secretHint="Optional. Grafana signs each request with it (HMAC-SHA256); Baton then refuses unsigned ones."
+      secretHint={secretHintOf(false)}
       onSave={(values, done) =>
         create.mutate(values, {
           onSuccess: (integration) => {
@@ -110,11 +116,7 @@ export function EditIntegrationDialog({
       submitLabel="Save"
       pendingLabel="Saving..."
       pending={update.isPending}
-      secretHint={
-        integration.hasSigningSecret
-          ? 'This integration has a signing secret. Enter a new one to replace it; leave empty to keep it.'
-          : 'Optional. Grafana signs each request with it (HMAC-SHA256); Baton then refuses unsigned ones.'
-      }
+      secretHint={secretHintOf(integration.hasSigningSecret)}
       onSave={({ name, grouping, urgency, signingSecret }, done) =>
         update.mutate(
           { name, grouping, urgency, ...(signingSecret ? { signingSecret } : {}) },

@@ -24,3 +24,17 @@ export const URGENCY_HINTS: Record<(typeof INTEGRATION_URGENCIES)[number], strin
   high: 'Every incident notifies by each person’s preference.',
   low: 'Every incident notifies by email only.',
 };
+
+/** What a signing secret does to the key (issue 30, decision 235). */
+export const SIGNED_KEY_HINT =
+  'With a secret, the key works only on the Grafana endpoint: the other endpoints and alert email refuse it.';
+
+/**
+ * secretHintOf returns the help text beside the Grafana signing secret field: what the secret
+ * does, for an integration that has one or not, and what it does to the key.
+ */
+export function secretHintOf(hasSigningSecret: boolean): string {
+  return hasSigningSecret
+    ? `This integration has a signing secret. Enter a new one to replace it; leave empty to keep it. ${SIGNED_KEY_HINT}`
+    : `Optional. Grafana signs each request with it (HMAC-SHA256); Baton then refuses unsigned ones. ${SIGNED_KEY_HINT}`;
+}

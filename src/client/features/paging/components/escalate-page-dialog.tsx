@@ -59,7 +59,8 @@ export function EscalatePageDialog({
             className="grid gap-4"
             onSubmit={form.handleSubmit(({ reason }) =>
               escalate.mutate(
-                { page, reason },
+                // The step this dialog showed: if someone moved it first, the server says so.
+                { page, reason, fromStep: page.step },
                 {
                   onSuccess: () => {
                     form.reset(EMPTY);

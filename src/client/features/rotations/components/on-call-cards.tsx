@@ -20,7 +20,7 @@ import {
 import { useAuth } from '@/lib/use-auth';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { useTakeOnCall } from '../api/take-on-call';
-import { canPage } from '../lib/rotation-view';
+import { canManage, canPage } from '../lib/rotation-view';
 import { BackupOnCall } from './acknowledge-handoff';
 import { PersonAvatar } from './person-avatar';
 import type { RotationDialogName } from './rotation-dialogs';
@@ -68,6 +68,7 @@ export function useBatonActions(rotation: Rotation) {
     mayTake: canTakeOnCall(rotation, actor),
     mayReassign:
       canReassign(rotation, actor) &&
+      canManage(rotation, user?.id ?? null, roles) &&
       rotation.members.some((m) => m.userId !== rotation.currentOnCallUserId),
     mayPage: pageRefusal(rotation) === null && canPage(rotation, userId, roles),
   };

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { useAuth } from '@/lib/use-auth';
 import { useDeleteRotation } from '../api/delete-rotation';
+import { canManage } from '../lib/rotation-view';
 import { AddMemberDialog } from './add-member-dialog';
 import { AddScheduleDialog } from './add-schedule-dialog';
 import { EditRotationDialog } from './edit-rotation-dialog';
@@ -38,10 +39,10 @@ export function RotationDialogs({
   open: RotationDialogName | null;
   onOpen: (name: RotationDialogName | null) => void;
 }) {
-  const { roles } = useAuth();
+  const { roles, user } = useAuth();
   const navigate = useNavigate();
   const deleteRotation = useDeleteRotation();
-  const canEdit = can(roles, 'rotation.edit');
+  const canEdit = can(roles, 'rotation.edit') && canManage(rotation, user?.id ?? null, roles);
   const canManageSchedules = can(roles, 'schedule.manage');
 
   const opener = (name: RotationDialogName) => ({

@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { useAuth } from '@/lib/use-auth';
 import { useActivateRotation } from '../api/activate-rotation';
 import { useSuspendRotation } from '../api/suspend-rotation';
-import { rotationSummary } from '../lib/rotation-view';
+import { canManage, rotationSummary } from '../lib/rotation-view';
 
 /**
  * RotationHeader is the rotation page's title: name, suspended and type badges, summary, the
@@ -23,10 +23,11 @@ export function RotationHeader({
   onEdit: () => void;
   onDelete: () => void;
 }) {
-  const { roles } = useAuth();
+  const { roles, user } = useAuth();
   const suspend = useSuspendRotation();
   const activate = useActivateRotation();
-  const canEdit = can(roles, 'rotation.edit');
+  // Managers edit only the rotations they manage (decision 233).
+  const canEdit = can(roles, 'rotation.edit') && canManage(rotation, user?.id ?? null, roles);
   const canSuspend = can(roles, 'rotation.suspend');
   const canDelete = can(roles, 'rotation.delete');
   const rotationRef = { rotationId: rotation.id, rotationName: rotation.name };

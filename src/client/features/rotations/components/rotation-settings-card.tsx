@@ -14,6 +14,7 @@ import { useEscalationPolicies } from '@/lib/escalation-policy-reads';
 import { useAuth } from '@/lib/use-auth';
 import { useChangeRotationPolicy } from '../api/change-rotation-policy';
 import { useChangeRotationType } from '../api/change-rotation-type';
+import { canManage } from '../lib/rotation-view';
 import { WEEKDAYS } from './rotation-form';
 
 function handoffScheduleText(rotation: Rotation): string {
@@ -36,10 +37,11 @@ export function RotationSettingsCard({
   rotation: Rotation;
   onScheduleNeeded: () => void;
 }) {
-  const { roles } = useAuth();
+  const { roles, user } = useAuth();
   const canChangeType = can(roles, 'rotation.changeType');
   const changeType = useChangeRotationType({ onScheduleNeeded });
-  const canChangePolicy = can(roles, 'rotation.edit');
+  const canChangePolicy =
+    can(roles, 'rotation.edit') && canManage(rotation, user?.id ?? null, roles);
   // The list holds what the viewer may read: a policy missing from it is not shown.
   const policies = useEscalationPolicies();
   const changePolicy = useChangeRotationPolicy();

@@ -11,9 +11,13 @@ import {
   CardTitle,
 } from '@/components/ui/card';
 import { useAuth } from '@/lib/use-auth';
+import { canManage } from '../lib/rotation-view';
 import { MembersTable } from './members-table';
 
-/** RotationTeamCard lists the members in turn order, with add, reorder and remove for managers. */
+/**
+ * RotationTeamCard lists the members in turn order, with add, reorder and remove for the
+ * rotation's managers and administrators (decision 233).
+ */
 export function RotationTeamCard({
   rotation,
   onAddMember,
@@ -21,7 +25,11 @@ export function RotationTeamCard({
   rotation: Rotation;
   onAddMember: () => void;
 }) {
-  const { roles } = useAuth();
+  const { roles, user } = useAuth();
+  const manages = canManage(rotation, user?.id ?? null, roles);
+  const canReorder = manages && can(roles, 'member.reorder');
+  const canAdd = manages && can(roles, 'member.add');
+  const canRemove = manages && can(roles, 'member.remove');
   return (
     <Card className="gap-4">
       <CardHeader>
@@ -29,11 +37,11 @@ export function RotationTeamCard({
           <h2>On-Call Team</h2>
         </CardTitle>
         <CardDescription>
-          {can(roles, 'member.reorder')
+          {canReorder
             ? 'Members take turns in this order. Drag a row by its handle, or use the arrows, to change it.'
             : 'Members take turns in this order.'}
         </CardDescription>
-        {can(roles, 'member.add') ? (
+        {canAdd ? (
           <CardAction>
             <Button size="sm" onClick={onAddMember} aria-label="Add On-Call Person">
               <UserPlus aria-hidden="true" />
@@ -44,11 +52,7 @@ export function RotationTeamCard({
         ) : null}
       </CardHeader>
       <CardContent>
-        <MembersTable
-          rotation={rotation}
-          canReorder={can(roles, 'member.reorder')}
-          canRemove={can(roles, 'member.remove')}
-        />
+        <MembersTable rotation={rotation} canReorder={canReorder} canRemove={canRemove} />
       </CardContent>
     </Card>
   );

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   cadenceLabel,
+  canManage,
   canPage,
   cardBadge,
   memberStatusLabel,
@@ -65,6 +66,23 @@ describe('paging', () => {
     [['on-call'], 2, false],
   ] as const)('%j user %i may page: %s', (roles, userId, expected) => {
     expect(canPage(rotation, userId, roles)).toBe(expected);
+  });
+});
+
+describe('managing (decision 233): edit, members and reassign', () => {
+  test.each([
+    [['admin'], 42, true],
+    [['manager'], 9, true],
+    [['manager'], 2, true],
+    [['manager'], 42, false],
+    [['incident_manager'], 42, false],
+    [['on-call'], 2, false],
+  ] as const)('%j user %i manages: %s', (roles, userId, expected) => {
+    expect(canManage(rotation, userId, roles)).toBe(expected);
+  });
+
+  test('nobody signed in manages nothing', () => {
+    expect(canManage(rotation, null, ['admin'])).toBe(false);
   });
 });
 

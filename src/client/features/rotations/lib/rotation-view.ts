@@ -1,5 +1,5 @@
 import type { Rotation } from '@shared/contracts/rotations';
-import { canPageRotation } from '@shared/domain/permissions-rotation';
+import { canManageRotation, canPageRotation } from '@shared/domain/permissions-rotation';
 import type { Role } from '@shared/domain/roles';
 import { MEMBER_STATUS_LABELS, memberStatus } from '@shared/domain/rotation';
 
@@ -36,6 +36,22 @@ export function canPage(
   roles: readonly Role[],
 ): boolean {
   return canPageRotation(
+    { roles, userId },
+    { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
+  );
+}
+
+/**
+ * canManage tells whether the user may edit the rotation, change its members and reassign its
+ * baton: administrators any rotation, managers those they manage (decision 233).
+ */
+export function canManage(
+  rotation: Pick<Rotation, 'createdById' | 'members'>,
+  userId: number | null,
+  roles: readonly Role[],
+): boolean {
+  if (userId === null) return false;
+  return canManageRotation(
     { roles, userId },
     { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
   );
