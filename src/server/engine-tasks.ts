@@ -1,16 +1,16 @@
 import type { EngineDeps, NamedEngineTask } from './engine/engine-task';
 import { runTasks } from './engine/run-tick';
-import { alertPayloadSweepTask } from './modules/alerts/alert-payload-sweep';
+import { alertPayloadSweepTask } from './modules/alerts/alert-payload-task';
 import { coverageWindowsTask } from './modules/coverage/coverage-task';
-import { destinationsTask } from './modules/destinations/destination-digest';
+import { destinationsTask } from './modules/destinations/destination-task';
 import { acknowledgementsTask } from './modules/handoffs/acknowledgement-task';
 import { fixedRotationsTask } from './modules/handoffs/handoff-flow-task';
-import { incidentTimersTask } from './modules/incidents/incident-timers';
+import { incidentTimersTask } from './modules/incidents/incident-escalation-task';
 import { changeLogTask } from './modules/live/change-log-task';
 import { scheduledRotationsTask, scheduleNoticesTask } from './modules/schedules/schedule-task';
 import { sessionSweepTask } from './modules/sessions/session-sweep-task';
-import { shiftChangesTask } from './modules/shift-changes/shift-changes';
-import { timeOffNoticesTask } from './modules/time-off/time-off-notices';
+import { shiftChangesTask } from './modules/shift-changes/shift-change-task';
+import { timeOffNoticesTask } from './modules/time-off/time-off-task';
 import { tokenSyncTask } from './modules/token-sync/token-sync-task';
 
 // The composition root of the clock-driven work (decision 238): each module owns its tasks, the

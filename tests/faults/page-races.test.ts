@@ -8,7 +8,7 @@ import { insertRotation, insertUser } from '../../src/server/db/factories';
 import { notifications, pages } from '../../src/server/db/schema';
 import { runTasks } from '../../src/server/engine/run-tick';
 import { AppError } from '../../src/server/http/errors';
-import { incidentTimersTask as pageTimersTask } from '../../src/server/modules/incidents/incident-timers';
+import { incidentTimersTask as pageTimersTask } from '../../src/server/modules/incidents/incident-escalation-task';
 import { storedAckToken } from '../../src/server/modules/paging/ack-token';
 import { acknowledgePage } from '../../src/server/modules/paging/page-actions';
 import type { PagingDeps } from '../../src/server/modules/paging/page-facts';

@@ -18,7 +18,7 @@ import type { IntegrationRow } from '../integrations/integration-keys';
 import { countIncidentAlerts } from '../integrations/integration-repository';
 import { pageMessageOf } from '../paging/page-message';
 import { type IntakeDeps, receiveAlerts, stormTitle } from './alert-intake';
-import { alertPayloadSweepTask, dropOldAlertPayloads } from './alert-payload-sweep';
+import { alertPayloadSweepTask, dropOldAlertPayloads } from './alert-payload-task';
 
 /**
  * The alert intake (decision 209) at the service level: dedup per integration and key, repeats,

@@ -17,10 +17,10 @@ import { auditEvents, destinations, notifications, rotations } from '../../db/sc
 import type { Channels } from '../notifications/channels';
 import { deliverDue } from '../notifications/outbox';
 import { scheduledRotationsTask } from '../schedules/schedule-task';
-import { shiftChangesTask } from '../shift-changes/shift-changes';
+import { shiftChangesTask } from '../shift-changes/shift-change-task';
 import { createChatChannel, destinationRule, secretCtx, urlCtx } from './chat-channel';
-import { digestDueOn, postDigests } from './destination-digest';
 import { tellFailingOwners } from './destination-failures';
+import { digestDueOn, postDigests } from './destination-task';
 
 const START = '2026-11-02T12:00:00Z';
 

@@ -29,7 +29,7 @@ import {
   resolveIncidentAs,
 } from './incident-actions';
 import { type IncidentDeps, raiseIncident } from './incident-engine';
-import { runIncidentTimers } from './incident-timers';
+import { runIncidentTimers } from './incident-escalation-task';
 
 /**
  * The escalation engine (decision 204) at the service level: an incident climbs the copy of its

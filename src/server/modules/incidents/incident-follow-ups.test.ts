@@ -21,7 +21,7 @@ import type { Channel, OutgoingMessage } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
 import { acknowledgeIncidentAs } from './incident-actions';
 import { FOLLOW_UP_DELAY_MS, type IncidentDeps, raiseIncident } from './incident-engine';
-import { runIncidentTimers } from './incident-timers';
+import { runIncidentTimers } from './incident-escalation-task';
 
 /**
  * Follow-ups (decision 213) at the engine level: while a person has an unacknowledged page from an

@@ -5,7 +5,7 @@ import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { notifications, pages } from '../../db/schema';
 import { AppError } from '../../http/errors';
-import { runIncidentTimers as runPageTimers } from '../incidents/incident-timers';
+import { runIncidentTimers as runPageTimers } from '../incidents/incident-escalation-task';
 import { pageRotation } from '../rotations/rotation-service';
 import { acknowledgePage } from './page-actions';
 import type { PagingDeps } from './page-facts';

@@ -11,7 +11,7 @@ import { ENGINE_TASKS } from '../../engine-tasks';
 import {
   incidentTimersTask as pageTimersTask,
   runIncidentTimers as runPageTimers,
-} from '../incidents/incident-timers';
+} from '../incidents/incident-escalation-task';
 import { type Channels, createEmailChannel, createSmsChannel } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
 

@@ -16,8 +16,6 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import type { StoredShift, StoredShiftChange } from '../../db/schema';
-import { eachDue } from '../../engine/due-rows';
-import type { EngineTask } from '../../engine/engine-task';
 import { notFound } from '../../http/errors';
 import { layOut } from '../calendar/calendar-service';
 import { postToDestinations } from '../destinations/destination-events';
@@ -30,7 +28,6 @@ import {
   dismissNotice,
   insertShiftNotices,
   keepBaseline,
-  listDueBaselines,
   listOpenNotices,
   lockBaseline,
 } from './shift-change-repository';
@@ -190,18 +187,6 @@ export async function tellShiftChanges(
   await deleteBaseline(tx, baseline.id);
   return [...changes.keys()].filter((id) => people.has(id)).length;
 }
-
-/**
- * shiftChangesTask tells every due baseline, each in its own transaction (decision 219): the
- * baseline's row lock, taken with SKIP LOCKED, keeps two engines from telling it twice, and the
- * outbox's dedupe key and the notices' unique key would refuse a second copy anyway.
- */
-export const shiftChangesTask: EngineTask = async (deps, now) => {
-  const due = await listDueBaselines(deps.database.db, now);
-  await eachDue(due, (rotationId) =>
-    deps.database.db.transaction((tx) => tellShiftChanges(tx, deps, rotationId, now)),
-  );
-};
 
 // ---------------------------------------------------------------------------------------------
 // The person's notices

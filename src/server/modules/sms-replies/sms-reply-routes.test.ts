@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages, rateLimitHits, smsReplyCodes } from '../../db/schema';
-import { runIncidentTimers as runPageTimers } from '../incidents/incident-timers';
+import { runIncidentTimers as runPageTimers } from '../incidents/incident-escalation-task';
 import { formatWhen } from '../notifications/message-layout';
 import { decryptContent } from '../notifications/outbox';
 import { WRONG_CODE_LIMIT } from './sms-reply-guards';
