@@ -5,8 +5,8 @@ import { type Clock, FileClock, systemClock } from './clock';
 import { type Config, isDemoMode, loadConfig } from './config';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows, type Database, openDatabase, type Tx } from './db/client';
+import { sealClearPageContent } from './modules/incidents/incident-text';
 import { channelSetup } from './modules/notifications/channels';
-import { sealClearPageContent } from './modules/paging/page-message';
 import {
   countAdmins,
   findUserRowByEmail,

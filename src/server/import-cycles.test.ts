@@ -36,6 +36,17 @@ describe('the server imports without a circle (decision 189)', () => {
       'src/server/engine/engine-task.ts',
     );
   });
+
+  it('the pager has one home: nothing outside paging/ imports it but app.ts, which registers its routes (decision 239)', () => {
+    const paging = 'src/server/modules/paging/';
+    const reachIn = [...graph]
+      .filter(([file]) => !file.startsWith(paging) && file !== 'src/server/app.ts')
+      .flatMap(([file, targets]) =>
+        targets.filter((t) => t.startsWith(paging)).map((t) => `${file} → ${t}`),
+      );
+    expect(reachIn).toEqual([]);
+    expect(graph.get('src/server/app.ts')).toContain(`${paging}paging-routes.ts`);
+  });
 });
 
 describe('importsOf', () => {

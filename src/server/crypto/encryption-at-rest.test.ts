@@ -4,14 +4,18 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { startFakeTwilio } from '../../../tests/setup/fake-twilio';
 import { startSmtpServer } from '../../../tests/setup/smtp-server';
+import { testConfig, withOwnOrigin } from '../../../tests/setup/test-app';
 import { createTestDatabase } from '../../../tests/setup/test-database';
+import type { Page } from '../../shared/contracts/paging';
 import type { User } from '../../shared/contracts/users';
+import { buildApp } from '../app';
 import { ManualClock } from '../clock';
 import { type Database, selectRows, wrapPglite } from '../db/client';
 import { insertRotation } from '../db/factories';
 import { allocateIds } from '../db/ids';
 import { auditEvents, invitations, notifications, pages, users } from '../db/schema';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
+import { pageMessageOf, sealClearPageContent } from '../modules/incidents/incident-text';
 import {
   insertInvitation,
   recoverInvitationToken,
@@ -19,10 +23,8 @@ import {
 } from '../modules/invitations/invitation-repository';
 import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
-import { escalatePage } from '../modules/paging/page-actions';
-import { pageMessageOf, sealClearPageContent } from '../modules/paging/page-message';
-import { listRotationPages } from '../modules/paging/page-reads';
 import { pageRotation } from '../modules/rotations/rotation-service';
+import { createSession, sessionCookie } from '../modules/sessions/session-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import {
@@ -112,12 +114,11 @@ beforeAll(async () => {
   );
   const [page] = await db.select().from(pages).where(eq(pages.rotationId, rotation.id));
   // Its escalation reason too: what people type about a page is sealed (decision 163).
-  await escalatePage(
-    { database, cipher, clock: new ManualClock('2026-11-02T12:05:00Z') },
-    grace,
-    page.id,
-    'Grace is boarding flight BA117',
-  );
+  await pageApi(new ManualClock('2026-11-02T12:05:00Z'), grace, {
+    method: 'POST',
+    url: `/api/pages/${page.id}/escalate`,
+    body: { reason: 'Grace is boarding flight BA117' },
+  });
   // A deletion's audit event keeps the target's name sealed in its details.
   await db.transaction((tx) =>
     recordAdminEvent(
@@ -135,6 +136,35 @@ beforeAll(async () => {
   );
 });
 afterAll(() => database.close());
+
+/**
+ * pageApi calls the specification's Page API over HTTP, signed in as the user, on this file's
+ * database and cipher (the Page API is paging's own: nothing outside it imports it, decision
+ * 239), and returns the answer's body; anything but 200 fails.
+ */
+async function pageApi(
+  clock: ManualClock,
+  user: { id: number },
+  request: { method: 'GET' | 'POST'; url: string; body?: unknown },
+): Promise<unknown> {
+  const config = testConfig();
+  const app = await buildApp({ config, database, cipher, clock, logger: false });
+  try {
+    await app.ready();
+    const { token } = await createSession(database.db, clock, config.session, user.id);
+    withOwnOrigin(app);
+    const answer = await app.inject({
+      method: request.method,
+      url: request.url,
+      payload: request.body as never,
+      headers: { cookie: `${sessionCookie(config).name}=${token}` },
+    });
+    if (answer.statusCode !== 200) throw new Error(`${request.url}: ${answer.body}`);
+    return answer.json();
+  } finally {
+    await app.close();
+  }
+}
 
 /**
  * failDeliveryTo sends the user an email and an SMS that the providers refuse with answers
@@ -280,12 +310,10 @@ describe(`personal fields at rest (${process.env.TEST_DATABASE_URL ? 'PostgreSQL
     expect((await rawDump()).toLowerCase()).not.toContain('router 3');
     expect((await rawDump()).toLowerCase()).not.toContain('on a train');
     // The history reads both reasons opened.
-    const histories = await listRotationPages(
-      { database, cipher, clock: new ManualClock('2026-11-02T13:00:00Z') },
-      toUser(grace, cipher),
-      Number(page.rotationId),
-      { limit: 10 },
-    );
+    const histories = (await pageApi(new ManualClock('2026-11-02T13:00:00Z'), grace, {
+      method: 'GET',
+      url: `/api/rotations/${page.rotationId}/pages?limit=10`,
+    })) as Page[];
     const history = histories.find((h) => h.id === page.id);
     expect(history?.events.filter((e) => e.kind === 'escalated').map((e) => e.reason)).toEqual([
       'Grace is boarding flight BA117',

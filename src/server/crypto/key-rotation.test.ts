@@ -12,10 +12,14 @@ import { receiveAlerts } from '../modules/alerts/alert-intake';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { raiseIncident } from '../modules/incidents/incident-engine';
 import { addIncidentNote } from '../modules/incidents/incident-notes';
-import { type IncidentTextField, incidentTextCtx } from '../modules/incidents/incident-text';
+import {
+  auditReasonCtx,
+  type IncidentTextField,
+  incidentTextCtx,
+  pageMessageOf,
+} from '../modules/incidents/incident-text';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
-import { auditReasonCtx, pageMessageOf } from '../modules/paging/page-message';
 import { pageRotation } from '../modules/rotations/rotation-service';
 import { createSession, hashToken } from '../modules/sessions/session-service';
 import { timeOffNoteCtx } from '../modules/time-off/time-off-repository';

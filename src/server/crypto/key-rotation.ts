@@ -4,7 +4,11 @@ import { createCipher, resolveSecrets } from '../bootstrap';
 import { loadConfig } from '../config';
 import { type Db, openDatabase, selectRows } from '../db/client';
 import { allowAuditReseal } from '../modules/audit/audit-reseal';
-import { AUDIT_REASON, auditReasonCtx, sealClearPageContent } from '../modules/paging/page-message';
+import {
+  AUDIT_REASON,
+  auditReasonCtx,
+  sealClearPageContent,
+} from '../modules/incidents/incident-text';
 import { CLOSED_CODE_MEMORY_MS } from '../modules/sms-replies/reply-codes';
 import { loadOrCreateDemoSecrets, saveDemoSecrets } from '../secrets';
 import { type FieldCipher, generateMasterKey } from './field-crypto';

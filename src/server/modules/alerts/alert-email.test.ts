@@ -9,9 +9,9 @@ import type { AlertEvent } from '../../../shared/domain/alerts';
 import type { Db } from '../../db/client';
 import { type IntegrationSeed, insertIntegration, insertRotation } from '../../db/factories';
 import { alerts, integrations, pages } from '../../db/schema';
+import { pageMessageOf } from '../incidents/incident-text';
 import { generateIntegrationKey } from '../integrations/integration-keys';
 import { countIncidentAlerts } from '../integrations/integration-repository';
-import { pageMessageOf } from '../paging/page-message';
 import {
   ALERT_EMAIL_CLIENTS_PER_ADDRESS,
   ALERT_EMAIL_RECIPIENTS_MAX,

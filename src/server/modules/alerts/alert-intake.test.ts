@@ -14,9 +14,9 @@ import {
   pages,
 } from '../../db/schema';
 import { resolveIncidentAs } from '../incidents/incident-actions';
+import { pageMessageOf } from '../incidents/incident-text';
 import type { IntegrationRow } from '../integrations/integration-keys';
 import { countIncidentAlerts } from '../integrations/integration-repository';
-import { pageMessageOf } from '../paging/page-message';
 import { type IntakeDeps, receiveAlerts, stormTitle } from './alert-intake';
 import { alertPayloadSweepTask, dropOldAlertPayloads } from './alert-payload-task';
 

@@ -9,7 +9,8 @@ import { type AlertEvent, alertDescription } from '../../../shared/domain/alerts
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { markAcknowledged, markResolved } from '../incidents/incident-actions';
-import { type IncidentDeps, raiseIncident } from '../incidents/incident-engine';
+import { raiseIncident } from '../incidents/incident-engine';
+import type { IncidentDeps } from '../incidents/incident-facts';
 import { insertIncidentEvent, lockIncidentRow } from '../incidents/incident-repository';
 import { IntegrationKeyGone, type IntegrationRow } from '../integrations/integration-keys';
 import { findRotationRow } from '../rotations/rotation-repository';

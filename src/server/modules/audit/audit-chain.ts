@@ -7,7 +7,7 @@ import {
 } from '../../crypto/field-crypto';
 import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import { type Db, selectRows } from '../../db/client';
-import { AUDIT_REASON, auditReasonCtx } from '../paging/page-message';
+import { AUDIT_REASON, auditReasonCtx } from '../incidents/incident-text';
 
 /**
  * The audit trail's hash chain (decision 172, migration 0006). The database writes it: an insert

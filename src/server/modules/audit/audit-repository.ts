@@ -12,7 +12,7 @@ import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypt
 import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import type { Database, Db } from '../../db/client';
 import { auditEvents, handoffs, invitations, pages, rotations, users } from '../../db/schema';
-import { AUDIT_REASON, reasonOf } from '../paging/page-message';
+import { AUDIT_REASON, reasonOf } from '../incidents/incident-text';
 
 /**
  * Queries of the Audit Log. Names are encrypted at rest (decision 002), so a name search decrypts

@@ -26,10 +26,6 @@ import {
 } from '../notifications/messages';
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
-import { ackToken, ackUrl, hashAckToken } from '../paging/ack-token';
-import { emailOnly } from '../paging/page-facts';
-import { pageMessageOf, sealReason } from '../paging/page-message';
-import { listMemberRoles } from '../paging/paging-repository';
 import {
   listMembersWithRoles,
   listRotationsUsingPolicies,
@@ -37,23 +33,26 @@ import {
 } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
 import { closeReplyCodes, replyCodeFor } from '../sms-replies/reply-codes';
+import { ackToken, ackUrl, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';
+import { raiseIncident, takeStep } from './incident-engine';
 import {
+  emailOnly,
   type IncidentDeps,
   progressOf,
-  raiseIncident,
   rotationRefOf,
   type StepDeps,
-  takeStep,
-} from './incident-engine';
+} from './incident-facts';
 import { getIncident } from './incident-reads';
 import {
   type IncidentRow,
   insertIncidentEvent,
   type LockedIncident,
+  listMemberRoles,
   lockIncidentRow,
   updateIncidentRow,
 } from './incident-repository';
+import { pageMessageOf, sealReason } from './incident-text';
 
 /**
  * What people do to an incident (issue 16, decision 204): acknowledge, resolve, escalate (to the

@@ -2,9 +2,8 @@ import type { Tx } from '../../db/client';
 import { postToDestinations } from '../destinations/destination-events';
 import { type IncidentEvent, incidentChatMessage } from '../destinations/destination-messages';
 import type { NotifyDeps } from '../notifications/notify';
-import { loadNames } from '../paging/page-reads';
 import { titleOf } from './incident-reads';
-import type { IncidentRow } from './incident-repository';
+import { type IncidentRow, loadNames } from './incident-repository';
 
 /**
  * postIncident posts an incident's change (raised, acknowledged, escalated, resolved) to the chat

@@ -28,8 +28,9 @@ import {
   reassignIncidentAs,
   resolveIncidentAs,
 } from './incident-actions';
-import { type IncidentDeps, raiseIncident } from './incident-engine';
+import { raiseIncident } from './incident-engine';
 import { runIncidentTimers } from './incident-escalation-task';
+import type { IncidentDeps } from './incident-facts';
 
 /**
  * The escalation engine (decision 204) at the service level: an incident climbs the copy of its

@@ -1,4 +1,3 @@
-import { and, asc, eq, gt, inArray, lte, ne } from 'drizzle-orm';
 import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import {
@@ -12,62 +11,44 @@ import {
 import type { Urgency } from '../../../shared/domain/paging';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
-import type { Config } from '../../config';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import {
-  alerts,
-  type IncidentPolicyCopy,
-  integrations,
-  notifications,
-  pages,
-  rotations,
-} from '../../db/schema';
+import type { IncidentPolicyCopy } from '../../db/schema';
 import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import {
   type LoadedWorld,
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
-import { countIncidentAlerts } from '../integrations/integration-repository';
-import {
-  type AlertFacts,
-  alertFollowUpMessage,
-  type FollowUpIncident,
-  type FollowUpReason,
-  incidentExhaustedNotice,
-  pageBackupMessage,
-  pageEscalatedNotice,
-  pageEscalatedToYouMessage,
-  pageMessage,
-  pageReminderMessage,
-  pageWarningMessage,
-  publicBaseUrl,
-  type RotationRef,
-} from '../notifications/messages';
+import { incidentExhaustedNotice, publicBaseUrl } from '../notifications/messages';
 import { loadRecipients, toInput } from '../notifications/notify';
-import {
-  addToFollowUps,
-  enqueueNotifications,
-  type FollowUpInput,
-  type NotificationInput,
-} from '../notifications/outbox';
-import { ackToken, ackUrl, hashAckToken } from '../paging/ack-token';
-import { emailOnly, type PagingDeps } from '../paging/page-facts';
-import { pageMessageCtx, pageMessageOf } from '../paging/page-message';
-import { listMemberRoles } from '../paging/paging-repository';
-import { replyCodeFor } from '../sms-replies/reply-codes';
+import { enqueueNotifications } from '../notifications/outbox';
 import { listUsersWithRoles } from '../users/user-repository';
+import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';
 import {
+  emailOnly,
+  linkStartOf,
+  progressOf,
+  rotationRefOf,
+  type StepCause,
+  type StepDeps,
+  titleOf,
+} from './incident-facts';
+import { lookUpFollowUps, type StepFollowUps } from './incident-follow-ups';
+import {
+  findRotationFacts,
   type IncidentRotation,
   type IncidentRow,
   insertIncidentEvent,
+  insertIncidentRow,
   type LockedIncident,
+  listMemberRoles,
   lockTurns,
   storeTurn,
   updateIncidentRow,
 } from './incident-repository';
-import { openIncidentText, sealIncidentText } from './incident-text';
+import { messageStep } from './incident-step-messages';
+import { pageMessageCtx, sealIncidentText } from './incident-text';
 
 /**
  * The escalation engine (issue 16, decision 204): an incident (a page row) climbs the copy of the
@@ -75,53 +56,10 @@ import { openIncidentText, sealIncidentText } from './incident-text';
  * world as it is now; a step that reaches nobody is recorded as skipped and the next is taken at
  * once; past the last step with no loop left the incident is exhausted and its rotation's managers
  * and the person who raised it are told. Everything in the caller's transaction, the incident row
- * locked by the caller.
+ * locked by the caller. A step that reaches people is three parts (decision 239): its follow-up
+ * lookups (`incident-follow-ups.ts`), its state change (`markStepReached`) and the messages it
+ * sends (`incident-step-messages.ts`).
  */
-
-/** What the engine and the actions need from the app. */
-export interface IncidentDeps extends PagingDeps {
-  config?: PagingDeps['config'] & Partial<Pick<Config, 'handoffTimings'>>;
-}
-
-/** What taking a step needs: the cipher and the configuration (links, SMS replies, timings). */
-export type StepDeps = Pick<IncidentDeps, 'cipher' | 'config'>;
-
-/** How a step is taken: by the clock, by a person's hand (with their reason), or on raising. */
-export interface StepCause {
-  automatic: boolean;
-  actorId: number | null;
-  /** the reason a person gave (escalate by hand, reassign) */
-  reason?: string;
-}
-
-const MINUTE = 60_000;
-
-/** rotationRefOf: what the messages name: the rotation, or the policy of an incident without one. */
-export function rotationRefOf(incident: LockedIncident): RotationRef {
-  return incident.rotation
-    ? { id: incident.rotation.id, name: incident.rotation.name }
-    : { id: 0, name: incident.page.policy.name };
-}
-
-/** titleOf: an incident's title (its message when it has none of its own). */
-export function titleOf(page: IncidentRow, deps: Pick<PagingDeps, 'cipher'>): string {
-  return (
-    openIncidentText(deps.cipher, 'title', page.id, page.titleEnc) ??
-    pageMessageOf(page, deps.cipher)
-  );
-}
-
-/** progressOf: where an incident is on its policy. */
-export const progressOf = (page: IncidentRow): EscalationProgress => ({
-  stepIndex: page.stepIndex,
-  loop: page.loop,
-  stepStartedAt: page.stepStartedAt,
-  stepSkipped: page.stepSkipped,
-});
-
-/** linkStartOf: when the current assignees' acknowledgement links start (the legacy step start). */
-export const linkStartOf = (page: Pick<IncidentRow, 'createdAt' | 'escalatedAt'>) =>
-  page.escalatedAt ?? page.createdAt;
 
 export interface RaiseInput {
   rotation: { id: number; name: string; escalationPolicyId: number } | null;
@@ -175,39 +113,31 @@ export async function raiseIncident(
   const [id] = await allocateIds(tx, 'pages');
   const { cipher } = deps;
   const title = input.title && input.title !== input.message ? input.title : undefined;
-  const [inserted] = await tx
-    .insert(pages)
-    .values({
-      id,
-      rotationId: input.rotation?.id ?? null,
-      pagedById: input.raisedBy?.id ?? null,
-      targetUserId: null,
-      messageEnc: cipher.encrypt(input.message, pageMessageCtx(id)),
-      titleEnc: sealIncidentText(cipher, 'title', id, title),
-      descriptionEnc: sealIncidentText(cipher, 'description', id, input.description),
-      impactEnc: sealIncidentText(cipher, 'impact', id, input.impact),
-      troubleshootingEnc: sealIncidentText(
-        cipher,
-        'troubleshooting',
-        id,
-        input.troubleshootingSteps,
-      ),
-      urgency: input.urgency,
-      severity: input.severity,
-      status: 'triggered',
-      createdAt: input.now,
-      escalationPolicyId: policyId,
-      policy,
-      stepIndex: 0,
-      loop: 0,
-      stepStartedAt: input.now,
-      stepSkipped: false,
-      assigneeIds: [],
-      notifiedIds: [],
-      integrationId: input.integration?.id ?? null,
-      storm: input.storm ?? false,
-    })
-    .returning();
+  const inserted = await insertIncidentRow(tx, {
+    id,
+    rotationId: input.rotation?.id ?? null,
+    pagedById: input.raisedBy?.id ?? null,
+    targetUserId: null,
+    messageEnc: cipher.encrypt(input.message, pageMessageCtx(id)),
+    titleEnc: sealIncidentText(cipher, 'title', id, title),
+    descriptionEnc: sealIncidentText(cipher, 'description', id, input.description),
+    impactEnc: sealIncidentText(cipher, 'impact', id, input.impact),
+    troubleshootingEnc: sealIncidentText(cipher, 'troubleshooting', id, input.troubleshootingSteps),
+    urgency: input.urgency,
+    severity: input.severity,
+    status: 'triggered',
+    createdAt: input.now,
+    escalationPolicyId: policyId,
+    policy,
+    stepIndex: 0,
+    loop: 0,
+    stepStartedAt: input.now,
+    stepSkipped: false,
+    assigneeIds: [],
+    notifiedIds: [],
+    integrationId: input.integration?.id ?? null,
+    storm: input.storm ?? false,
+  });
   await insertIncidentEvent(tx, {
     actorUserId: input.raisedBy?.id ?? null,
     action: 'incident.raised',
@@ -241,13 +171,6 @@ export async function raiseIncident(
   });
   return raised;
 }
-
-/** How long after a person's page from an integration its further incidents join a follow-up. */
-export const FOLLOW_UP_WINDOW_MS = 5 * MINUTE;
-/** How long a follow-up gathers incidents after its first before it is sent. */
-export const FOLLOW_UP_DELAY_MS = MINUTE;
-/** The notifications that page a person about one incident (each with its own link). */
-const PAGE_KINDS = ['page', 'page.reminder', 'page.escalated', 'page.backup'];
 
 /** loadWorldFor reads the world an incident's policy resolves over, in the transaction. */
 function loadWorldFor(tx: Tx, deps: StepDeps, incident: LockedIncident, now: Date) {
@@ -331,35 +254,52 @@ const skippedDetail = (s: SkippedTarget) => ({
   ...(s.userId === undefined ? {} : { userId: s.userId }),
 });
 
+/** A step resolveStep named people for, and how it was taken. */
+interface NamedStep {
+  position: { stepIndex: number; loop: number };
+  recipients: { userId: number; reasons: string[] }[];
+  skipped: SkippedTarget[];
+  now: Date;
+  cause: StepCause;
+}
+
 /**
- * The step's notifications, row and event, once resolveStep named people. A page of an incident an
- * integration raised shows its alert (decision 213); and a person who, within the follow-up
- * window, was paged about another still unacknowledged incident of that integration hears of this
- * one in their follow-up, not in a page of its own.
+ * notifyStep takes a step once resolveStep named people: the follow-up lookups (decision 213),
+ * then its state change, then its messages. Returns the row as written.
  */
 async function notifyStep(
   tx: Tx,
   deps: StepDeps,
   incident: LockedIncident,
   loaded: LoadedWorld,
-  step: {
-    position: { stepIndex: number; loop: number };
-    recipients: { userId: number; reasons: string[] }[];
-    skipped: SkippedTarget[];
-    now: Date;
-    cause: StepCause;
-  },
+  step: NamedStep,
 ): Promise<IncidentRow> {
+  const recipientIds = step.recipients.map((r) => r.userId);
+  const followUps = await lookUpFollowUps(tx, deps, incident, recipientIds, step.now);
+  const reached = await markStepReached(tx, deps, incident, { ...step, followUps });
+  await messageStep(tx, deps, { ...step, ...reached, incident, loaded, followUps });
+  return reached.updated;
+}
+
+/**
+ * markStepReached writes a step that reached people: the incident's progress, status, assignees
+ * and link (a reminder keeps the links of the step before; any other step gives new ones), and
+ * the 'incident.step_reached' event. Returns the row and what the step's messages need.
+ */
+async function markStepReached(
+  tx: Tx,
+  deps: StepDeps,
+  incident: LockedIncident,
+  step: NamedStep & { followUps: StepFollowUps },
+) {
   const { page } = incident;
-  const { policy } = page;
   const { now, cause, position } = step;
   const first = page.assigneeIds.length === 0 && page.notifiedIds.length === 0;
   const reminder =
-    !first && isReminderStep(policy, position.stepIndex) && position.loop === page.loop;
+    !first && isReminderStep(page.policy, position.stepIndex) && position.loop === page.loop;
   const recipientIds = step.recipients.map((r) => r.userId);
-  // A reminder keeps the links of the step before; any other step gives new ones.
   const escalatedAt = first || reminder ? page.escalatedAt : now;
-  const status = first ? page.status : reminder ? page.status : 'escalated';
+  const status = first || reminder ? page.status : 'escalated';
   const linkStart = linkStartOf({ createdAt: page.createdAt, escalatedAt });
   const progress = reachStep(position, now);
   const tokens = new Map(
@@ -368,10 +308,7 @@ async function notifyStep(
       ackToken(deps.cipher, { pageId: page.id, targetUserId: userId, stepStart: linkStart }),
     ]),
   );
-  const source = await integrationSourceOf(tx, deps, incident);
-  const followUpIds = source
-    ? await pagedRecentlyBy(tx, source.integrationId, page.id, recipientIds, now)
-    : new Set<number>();
+  const { followUpIds } = step.followUps;
   const updated = await updateIncidentRow(tx, page.id, {
     ...progressColumns(progress),
     status,
@@ -397,326 +334,30 @@ async function notifyStep(
     },
     at: now,
   });
-
-  const people = await loadRecipients(tx, deps.cipher, [
-    ...recipientIds,
-    page.pagedById,
-    ...page.assigneeIds,
-  ]);
-  const rotation = rotationRefOf(incident);
-  const baseUrl = publicBaseUrl(deps.config);
-  const message = pageMessageOf(page, deps.cipher);
-  const urgency = page.urgency as Urgency;
-  const options = { emailOnly: emailOnly(page.urgency), pageId: page.id };
-  const eventKey = `page:${page.id}:step:${position.stepIndex}:${position.loop}:${now.getTime()}`;
-  // An integration's incident is paged in its name: "Prometheus paged you".
-  const pagerName =
-    source?.name ?? (page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null));
-  const alert = source?.facts ?? null;
-  const fromName =
-    page.targetUserId === null ? null : (people.get(page.targetUserId)?.name ?? null);
-  const next = nextEscalation(policy, progress, now);
-  const nextNames = nextRecipientNames(policy, next, loaded);
-  const reason =
-    cause.reason ??
-    `Not acknowledged within ${Math.round((now.getTime() - linkStartOf(page).getTime()) / MINUTE)} minutes`;
-  const inputs: NotificationInput[] = [];
-  const followUps: FollowUpInput<FollowUpIncident>[] = [];
-  /** this incident, into the person's follow-up of its integration instead of a page */
-  const followUp = (person: User, why: FollowUpReason) => {
-    if (!source) return;
-    followUps.push({
-      topic: `integration:${source.integrationId}`,
-      kind: 'page.follow_up',
-      recipient: person,
-      key: `page:${page.id}`,
-      item: {
-        pageId: page.id,
-        title: titleOf(page, deps),
-        severity: page.severity as Severity,
-        source: source.facts.event?.source.trim() || null,
-        reason: why,
-      },
-      emailOnly: options.emailOnly,
-      pageId: page.id,
-      delayMs: FOLLOW_UP_DELAY_MS,
-      render: (incidents) =>
-        alertFollowUpMessage({ baseUrl, rotation, integrationName: source.name, incidents }),
-    });
-  };
-  for (const recipient of step.recipients) {
-    const person = people.get(recipient.userId);
-    if (!person) continue;
-    const bundled = followUpIds.has(person.id);
-    const url = ackUrl(baseUrl, tokens.get(recipient.userId) as string);
-    const context = { baseUrl, rotation, timeZone: zoneOrUtc(person.timezone) };
-    const replyCode = () =>
-      replyCodeFor(tx, deps, {
-        pageId: page.id,
-        recipient: person,
-        emailOnly: options.emailOnly,
-        now,
-      });
-    const holder = step.recipients.find((r) => !r.reasons.every((x) => x === 'backup'));
-    const backupOnly = first && recipient.reasons.every((x) => x === 'backup') && holder;
-    if (backupOnly && holder) {
-      const view = incident.rotation ? loaded.rotations.get(incident.rotation.id) : undefined;
-      if (bundled) followUp(person, 'backup');
-      else
-        inputs.push(
-          toInput(
-            `page:${page.id}:backup`,
-            'page.backup',
-            person,
-            pageBackupMessage({
-              ...context,
-              pagerName,
-              holderName: people.get(holder.userId)?.name ?? 'The holder',
-              message,
-              urgency,
-              createdAt: page.createdAt,
-              backupUntil: view?.backupUntil ? new Date(view.backupUntil) : null,
-              alert,
-            }),
-            options,
-          ),
-        );
-      await insertIncidentEvent(tx, {
-        actorUserId: null,
-        action: 'page.backup_notified',
-        incidentId: page.id,
-        details: {
-          rotationName: rotation.name,
-          toUserId: recipient.userId,
-          until: view?.backupUntil ?? null,
-        },
-        at: now,
-      });
-      continue;
-    }
-    if (bundled) {
-      followUp(person, first ? 'new' : reminder ? 'reminder' : 'escalated');
-    } else if (first) {
-      inputs.push(
-        toInput(
-          `page:${page.id}:sent`,
-          'page',
-          person,
-          pageMessage({
-            ...context,
-            pagerName,
-            message,
-            urgency,
-            ackUrl: url,
-            createdAt: page.createdAt,
-            replyCode: await replyCode(),
-            alert,
-          }),
-          options,
-        ),
-      );
-    } else if (reminder) {
-      inputs.push(
-        toInput(
-          eventKey,
-          'page.reminder',
-          person,
-          pageReminderMessage({
-            ...context,
-            pagerName,
-            message,
-            urgency,
-            ackUrl: url,
-            createdAt: linkStart,
-            escalatesAt: next.kind === 'step' && nextNames ? next.at : null,
-            replyCode: await replyCode(),
-            alert,
-          }),
-          options,
-        ),
-      );
-    } else {
-      inputs.push(
-        toInput(
-          eventKey,
-          'page.escalated',
-          person,
-          pageEscalatedToYouMessage({
-            ...context,
-            pagerName,
-            message,
-            urgency,
-            ackUrl: url,
-            createdAt: page.createdAt,
-            fromName: recipient.userId === page.targetUserId ? null : fromName,
-            reason,
-            escalatedAt: now,
-            replyCode: await replyCode(),
-            alert,
-          }),
-          options,
-        ),
-      );
-    }
-  }
-  // The person who raised it hears how it goes: a warning at a reminder, a notice when it moved on.
-  const pager = page.pagedById === null ? undefined : people.get(page.pagedById);
-  if (!first && pager && !recipientIds.includes(pager.id) && pager.id !== cause.actorId) {
-    const context = { baseUrl, rotation, timeZone: zoneOrUtc(pager.timezone) };
-    if (reminder) {
-      inputs.push(
-        toInput(
-          eventKey,
-          'page.warning',
-          pager,
-          pageWarningMessage({
-            ...context,
-            targetName: people.get(recipientIds[0])?.name ?? null,
-            message,
-            sentAt: linkStart,
-            escalation:
-              next.kind === 'step' && nextNames ? { at: next.at, toName: nextNames } : null,
-          }),
-          options,
-        ),
-      );
-    } else {
-      inputs.push(
-        toInput(
-          eventKey,
-          'page.escalation_notice',
-          pager,
-          pageEscalatedNotice({
-            ...context,
-            fromName,
-            toName: namesOf(recipientIds.map((id) => people.get(id)?.name ?? 'a former member')),
-            reason,
-            automatic: cause.automatic,
-          }),
-          options,
-        ),
-      );
-    }
-  }
-  await enqueueNotifications(tx, deps.cipher, now, inputs);
-  await addToFollowUps(tx, deps.cipher, now, followUps);
-  return updated;
-}
-
-/** Who raised an incident of an integration, in the words its pages use (decision 213). */
-interface IntegrationSource {
-  integrationId: number;
-  name: string;
-  facts: AlertFacts;
+  return { updated, first, reminder, linkStart, tokens, progress };
 }
 
 /**
- * integrationSourceOf reads what an integration's incident pages show, in one query (a storm's
- * count of alerts in a second): the integration's name and the incident's first trigger alert
- * (the intake records it before the first step, RaiseInput.beforeFirstStep). Null for an incident a person raised, or whose
- * integration is deleted.
+ * nextPersonStep: the index of the next step in this loop, after the current one, that is not a
+ * reminder and would reach someone now (the Page API's "next person"); null when there is none.
  */
-async function integrationSourceOf(
+export async function nextPersonStep(
   tx: Tx,
   deps: StepDeps,
   incident: LockedIncident,
-): Promise<IntegrationSource | null> {
-  const { page } = incident;
-  if (page.integrationId === null) return null;
-  const [row] = await tx
-    .select({ name: integrations.name, alertId: alerts.id, eventEnc: alerts.eventEnc })
-    .from(integrations)
-    .leftJoin(alerts, and(eq(alerts.pageId, page.id), eq(alerts.action, 'trigger')))
-    .where(eq(integrations.id, page.integrationId))
-    .orderBy(asc(alerts.id))
-    .limit(1);
-  if (!row) return null;
-  return {
-    integrationId: page.integrationId,
-    name: row.name,
-    facts: {
-      severity: page.severity as Severity,
-      event: row.alertId === null ? null : openAlertEvent(deps, row.alertId, row.eventEnc),
-      stormAlerts: page.storm
-        ? ((await countIncidentAlerts(tx, [page.id])).get(page.id)?.alertCount ?? 0)
-        : null,
-    },
-  };
-}
-
-/** openAlertEvent opens an alert's sealed event; null when it cannot be read (the page says less). */
-function openAlertEvent(
-  deps: StepDeps,
-  alertId: number,
-  sealed: string | null,
-): AlertFacts['event'] {
-  if (sealed === null) return null;
-  try {
-    const value = JSON.parse(
-      deps.cipher.decrypt(sealed, { table: 'alerts', column: 'event', rowId: alertId }),
-    ) as Partial<NonNullable<AlertFacts['event']>>;
-    return {
-      summary: typeof value.summary === 'string' ? value.summary : '',
-      source: typeof value.source === 'string' ? value.source : '',
-      details: Array.isArray(value.details) ? value.details : [],
-      links: Array.isArray(value.links) ? value.links : [],
-    };
-  } catch {
-    return null;
-  }
-}
-
-/**
- * pagedRecentlyBy returns which of the people were paged (a page of its own, not a follow-up)
- * within the follow-up window about another incident of the integration that is still
- * unacknowledged: they hear of this one in a follow-up (decision 213). One query.
- */
-async function pagedRecentlyBy(
-  tx: Tx,
-  integrationId: number,
-  pageId: number,
-  userIds: readonly number[],
   now: Date,
-): Promise<Set<number>> {
-  if (userIds.length === 0) return new Set();
-  const windowStart = new Date(now.getTime() - FOLLOW_UP_WINDOW_MS);
-  const rows = await tx
-    .selectDistinct({ userId: notifications.userId })
-    .from(notifications)
-    .innerJoin(pages, eq(pages.id, notifications.pageId))
-    .where(
-      and(
-        eq(pages.integrationId, integrationId),
-        ne(pages.id, pageId),
-        inArray(pages.status, ['triggered', 'escalated']),
-        // Implied (a step's notifications are as old as its start, and steps only move on), and
-        // it keeps the scan to the integration's recent steps, not all its incidents ever.
-        gt(pages.stepStartedAt, windowStart),
-        inArray(notifications.userId, [...userIds]),
-        inArray(notifications.kind, PAGE_KINDS),
-        gt(notifications.createdAt, windowStart),
-        lte(notifications.createdAt, now),
-      ),
-    );
-  return new Set(rows.flatMap((r) => (r.userId === null ? [] : [r.userId])));
-}
-
-const namesOf = (names: readonly string[]) =>
-  names.length <= 1
-    ? (names[0] ?? '')
-    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-
-/** Whom the next step would reach as the world is now (for the warning), or null. */
-function nextRecipientNames(
-  policy: IncidentPolicyCopy,
-  next: ReturnType<typeof nextEscalation>,
-  loaded: LoadedWorld,
-): string | null {
-  if (next.kind !== 'step') return null;
-  const resolution = resolveStep(policy.steps[next.stepIndex], loaded.world, next.at);
-  if (resolution.kind !== 'notify') return null;
-  const names = resolution.recipients.map((r) => loaded.people.get(r.userId)?.name ?? '');
-  return namesOf(names.filter(Boolean)) || null;
+): Promise<number | null> {
+  const { page } = incident;
+  const loaded = await loadWorldFor(tx, deps, incident, now);
+  let progress: EscalationProgress = progressOf(page);
+  for (;;) {
+    const next = nextEscalation(page.policy, progress, now);
+    if (next.kind !== 'step' || next.loop !== page.loop) return null;
+    progress = reachStep(next, now);
+    if (isReminderStep(page.policy, next.stepIndex)) continue;
+    const resolution = resolveStep(page.policy.steps[next.stepIndex], loaded.world, now);
+    if (resolution.kind === 'notify') return next.stepIndex;
+  }
 }
 
 /**
@@ -771,10 +412,7 @@ export async function exhaustIncident(
 async function managersOf(tx: Tx, deps: StepDeps, rotationId: number | null): Promise<number[]> {
   const ids = new Set<number>();
   if (rotationId !== null) {
-    const [row] = await tx
-      .select({ createdById: rotations.createdById })
-      .from(rotations)
-      .where(eq(rotations.id, rotationId));
+    const row = await findRotationFacts(tx, rotationId);
     if (row?.createdById != null) ids.add(row.createdById);
     for (const m of await listMemberRoles(tx, [rotationId])) {
       if (hasRole(effectiveRoles(m.roles, m.role), 'manager')) ids.add(m.userId);

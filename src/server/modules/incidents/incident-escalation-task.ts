@@ -1,7 +1,8 @@
 import { nextEscalation } from '../../../shared/domain/escalation';
 import type { EngineTask } from '../../engine/engine-task';
 import { postIncident } from './incident-destinations';
-import { exhaustIncident, type IncidentDeps, progressOf, takeStep } from './incident-engine';
+import { exhaustIncident, takeStep } from './incident-engine';
+import { type IncidentDeps, progressOf } from './incident-facts';
 import { listDueIncidentIds, lockIncidentRow } from './incident-repository';
 
 /**

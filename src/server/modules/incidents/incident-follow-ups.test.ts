@@ -20,8 +20,10 @@ import { insertPolicyRow } from '../escalation-policies/escalation-policy-reposi
 import type { Channel, OutgoingMessage } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
 import { acknowledgeIncidentAs } from './incident-actions';
-import { FOLLOW_UP_DELAY_MS, type IncidentDeps, raiseIncident } from './incident-engine';
+import { raiseIncident } from './incident-engine';
 import { runIncidentTimers } from './incident-escalation-task';
+import type { IncidentDeps } from './incident-facts';
+import { FOLLOW_UP_DELAY_MS } from './incident-follow-ups';
 
 /**
  * Follow-ups (decision 213) at the engine level: while a person has an unacknowledged page from an

@@ -5,7 +5,7 @@ import type { PageStatus } from '../../../shared/domain/paging';
 import { allocateIds } from '../../db/ids';
 import { auditEvents } from '../../db/schema';
 import { forbidden, notFound } from '../../http/errors';
-import type { PagingDeps } from '../paging/page-facts';
+import type { IncidentDeps } from './incident-facts';
 import { getIncident } from './incident-reads';
 import { listRotationMemberIds, lockIncidentRow } from './incident-repository';
 import { sealNote } from './incident-text';
@@ -16,7 +16,7 @@ import { sealNote } from './incident-text';
  * in one transaction under the incident row's lock. 404 before 403. Answers the incident.
  */
 export async function addIncidentNote(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   actor: User,
   incidentId: number,
   text: string,

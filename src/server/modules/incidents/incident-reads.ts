@@ -20,9 +20,7 @@ import {
   type IncidentAlertCount,
 } from '../integrations/integration-repository';
 import { failureReason } from '../notifications/provider-answers';
-import type { PagingDeps } from '../paging/page-facts';
-import { pageMessageOf, reasonOf } from '../paging/page-message';
-import { loadNames } from '../paging/page-reads';
+import type { IncidentDeps } from './incident-facts';
 import {
   countIncidentsByStatus,
   findIncidentRow,
@@ -38,9 +36,10 @@ import {
   listIncidentRowsByIds,
   listIncidentTitles,
   listRotationMemberIds,
+  loadNames,
   STORED_STATUSES,
 } from './incident-repository';
-import { type IncidentTextField, incidentTextCtx } from './incident-text';
+import { type IncidentTextField, incidentTextCtx, pageMessageOf, reasonOf } from './incident-text';
 
 /**
  * Reading incidents as a viewer sees them (issue 16, decision 205): one incident with its
@@ -325,7 +324,7 @@ function toIncident(
   { page, rotation }: LockedIncident,
   loaded: Loaded,
   viewer: User,
-  deps: PagingDeps,
+  deps: IncidentDeps,
   withTimeline: boolean,
 ): Incident {
   const { cipher } = deps;
@@ -427,7 +426,7 @@ function peopleIn(
 const LIST_EVENTS = ['incident.raised'];
 
 async function assemble(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   rows: readonly LockedIncident[],
   viewer: User,
   withTimeline: boolean,
@@ -456,7 +455,7 @@ async function assemble(
 
 /** getIncident returns one incident with its timeline as the viewer sees it, or throws 404. */
 export async function getIncident(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   viewer: User,
   incidentId: number,
 ): Promise<Incident> {
@@ -484,7 +483,7 @@ const wordsOf = (q: string | undefined) => (q ?? '').toLowerCase().split(/\s+/).
  * 205). Returns the counts and the ids of up to `limit + 1` matches below the cursor.
  */
 async function searchIncidents(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   filters: IncidentFilters,
   query: ParsedIncidentListQuery,
   words: readonly string[],
@@ -514,7 +513,7 @@ async function searchIncidents(
  * filters but the status.
  */
 export async function listIncidents(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   viewer: User,
   query: ParsedIncidentListQuery,
 ): Promise<IncidentList> {

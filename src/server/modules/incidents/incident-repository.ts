@@ -1,5 +1,21 @@
-import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { IncidentStatus, Severity } from '../../../shared/contracts/incidents';
+import type { PagePerson } from '../../../shared/contracts/paging';
+import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import {
   auditEvents,
@@ -8,12 +24,14 @@ import {
   pages,
   rotationMembers,
   rotations,
+  users,
 } from '../../db/schema';
 
 /**
  * The rows of incidents (a page is an incident): what the engine and the actions read and write
- * (decision 204), and the list, timeline events and notifications the reads take, each in one
- * query for any number of incidents (decision 205).
+ * (decision 204), the list, timeline events and notifications the reads take, each in one query
+ * for any number of incidents (decision 205), and the Page API's reads. Every query on the `pages`
+ * table is here (decision 239).
  */
 
 export type IncidentRow = typeof pages.$inferSelect;
@@ -70,6 +88,27 @@ export async function findIncidentRow(
     .leftJoin(rotations, eq(rotations.id, pages.rotationId))
     .where(eq(pages.id, id));
   return row ? withRotation(row) : undefined;
+}
+
+/** An incident raised on a rotation, as the Page API and the acknowledgement link see it. */
+export interface PageWithRotation {
+  page: IncidentRow;
+  rotation: IncidentRotation;
+}
+
+/** findPageRow reads an incident raised on a rotation (a page) with its rotation, without locking. */
+export async function findPageRow(db: Db | Tx, id: number): Promise<PageWithRotation | undefined> {
+  const found = await findIncidentRow(db, id);
+  return found?.rotation ? { page: found.page, rotation: found.rotation } : undefined;
+}
+
+/** insertIncidentRow writes a new incident row and returns it. */
+export async function insertIncidentRow(
+  tx: Tx,
+  values: typeof pages.$inferInsert,
+): Promise<IncidentRow> {
+  const [row] = await tx.insert(pages).values(values).returning();
+  return row;
 }
 
 /** updateIncidentRow changes columns of an incident. */
@@ -377,4 +416,213 @@ export async function listRotationMemberIds(
     byRotation.set(row.rotationId, [...(byRotation.get(row.rotationId) ?? []), row.userId]);
   }
   return byRotation;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Page API's reads, the people and the members
+
+/** findRotationFacts returns a rotation's id, name, creator and suspension, or undefined. */
+export async function findRotationFacts(db: Db | Tx, id: number) {
+  const [row] = await db.select(rotationColumns).from(rotations).where(eq(rotations.id, id));
+  return row;
+}
+
+/** listRotationPageRows returns a rotation's pages, newest first, below an id cursor. */
+export async function listRotationPageRows(
+  db: Db | Tx,
+  rotation: IncidentRotation,
+  page: { limit: number; before?: number },
+): Promise<PageWithRotation[]> {
+  const rows = await db
+    .select()
+    .from(pages)
+    .where(
+      and(eq(pages.rotationId, rotation.id), page.before ? lt(pages.id, page.before) : undefined),
+    )
+    .orderBy(desc(pages.createdAt), desc(pages.id))
+    .limit(page.limit);
+  return rows.map((row) => ({ page: row, rotation }));
+}
+
+/** listTargetPageRows returns the unresolved pages with a user as their current recipient. */
+export async function listTargetPageRows(
+  db: Db | Tx,
+  userId: number,
+  limit: number,
+): Promise<PageWithRotation[]> {
+  return db
+    .select({ page: pages, rotation: rotationColumns })
+    .from(pages)
+    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
+    .where(and(eq(pages.targetUserId, userId), ne(pages.status, 'resolved')))
+    .orderBy(desc(pages.createdAt), desc(pages.id))
+    .limit(limit);
+}
+
+/** A rotation member with the stored roles of their user. */
+export interface MemberRoles {
+  rotationId: number;
+  userId: number;
+  order: number;
+  roles: string[];
+  role: string;
+}
+
+/** listMemberRoles returns the members of the rotations with their users' roles, in order. */
+export async function listMemberRoles(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<MemberRoles[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .select({
+      rotationId: rotationMembers.rotationId,
+      userId: rotationMembers.userId,
+      order: rotationMembers.order,
+      roles: users.roles,
+      role: users.role,
+    })
+    .from(rotationMembers)
+    .innerJoin(users, eq(users.id, rotationMembers.userId))
+    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
+    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+}
+
+/** existingDedupeKeys returns which of the notification dedupe keys already exist (one query). */
+export async function existingDedupeKeys(
+  db: Db | Tx,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .select({ key: notifications.dedupeKey })
+    .from(notifications)
+    .where(inArray(notifications.dedupeKey, [...keys]));
+  return new Set(rows.map((r) => r.key));
+}
+
+/** A notification about a page that failed for good (decision 163). */
+export interface DeliveryFailureRow {
+  id: number;
+  pageId: number;
+  userId: number | null;
+  channel: string;
+  lastError: string | null;
+  providerResponse: string | null;
+  /** when it failed; rows failed before migration 0007 have only their creation time */
+  at: Date;
+}
+
+const failureColumns = {
+  id: notifications.id,
+  pageId: sql<number>`${notifications.pageId}`,
+  userId: notifications.userId,
+  channel: notifications.channel,
+  lastError: notifications.lastError,
+  providerResponse: notifications.providerResponse,
+  at: sql<Date>`coalesce(${notifications.failedAt}, ${notifications.createdAt})`.mapWith(
+    notifications.createdAt,
+  ),
+};
+
+/** listDeliveryFailures returns the notifications about the pages that failed for good (one query). */
+export async function listDeliveryFailures(
+  db: Db | Tx,
+  pageIds: readonly number[],
+): Promise<DeliveryFailureRow[]> {
+  if (pageIds.length === 0) return [];
+  return db
+    .select(failureColumns)
+    .from(notifications)
+    .where(and(inArray(notifications.pageId, [...pageIds]), eq(notifications.status, 'failed')))
+    .orderBy(asc(notifications.id));
+}
+
+/**
+ * listPagerDeliveryFailures returns, newest first, the notifications that failed for good since
+ * `since` about the open pages the user sent, to anyone but the user (one query).
+ */
+export async function listPagerDeliveryFailures(
+  db: Db | Tx,
+  pagerId: number,
+  since: Date,
+  limit: number,
+): Promise<(DeliveryFailureRow & { rotation: { id: number; name: string } })[]> {
+  return db
+    .select({ ...failureColumns, rotation: { id: rotations.id, name: rotations.name } })
+    .from(notifications)
+    .innerJoin(pages, eq(pages.id, notifications.pageId))
+    .innerJoin(rotations, eq(rotations.id, pages.rotationId))
+    .where(
+      and(
+        eq(pages.pagedById, pagerId),
+        inArray(pages.status, ['triggered', 'escalated']),
+        eq(notifications.status, 'failed'),
+        gt(notifications.failedAt, since),
+        or(isNull(notifications.userId), ne(notifications.userId, pagerId)),
+      ),
+    )
+    .orderBy(desc(notifications.failedAt), desc(notifications.id))
+    .limit(limit);
+}
+
+/** loadNames reads and decrypts only the names of the users (one query). */
+export async function loadNames(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  ids: readonly (number | null | undefined)[],
+): Promise<Map<number, PagePerson>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, nameEnc: users.nameEnc })
+    .from(users)
+    .where(inArray(users.id, wanted));
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        name: cipher.decrypt(r.nameEnc, { table: 'users', column: 'name', rowId: r.id }),
+      },
+    ]),
+  );
+}
+
+/**
+ * listPagedRecently returns which of the people had a notification of one of `kinds` since
+ * `since` (and not after `now`) about another still unacknowledged incident of the integration
+ * (one query): the follow-up lookup of decision 213.
+ */
+export async function listPagedRecently(
+  tx: Tx,
+  query: {
+    integrationId: number;
+    exceptIncidentId: number;
+    userIds: readonly number[];
+    kinds: readonly string[];
+    since: Date;
+    now: Date;
+  },
+): Promise<Set<number>> {
+  if (query.userIds.length === 0) return new Set();
+  const rows = await tx
+    .selectDistinct({ userId: notifications.userId })
+    .from(notifications)
+    .innerJoin(pages, eq(pages.id, notifications.pageId))
+    .where(
+      and(
+        eq(pages.integrationId, query.integrationId),
+        ne(pages.id, query.exceptIncidentId),
+        inArray(pages.status, ['triggered', 'escalated']),
+        // Implied (a step's notifications are as old as its start, and steps only move on), and
+        // it keeps the scan to the integration's recent steps, not all its incidents ever.
+        gt(pages.stepStartedAt, query.since),
+        inArray(notifications.userId, [...query.userIds]),
+        inArray(notifications.kind, [...query.kinds]),
+        gt(notifications.createdAt, query.since),
+        lte(notifications.createdAt, query.now),
+      ),
+    );
+  return new Set(rows.flatMap((r) => (r.userId === null ? [] : [r.userId])));
 }

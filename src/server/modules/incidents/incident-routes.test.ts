@@ -15,8 +15,12 @@ import { selectRows } from '../../db/client';
 import { insertRotation } from '../../db/factories';
 import { allocateIds } from '../../db/ids';
 import { auditEvents, type IncidentPolicyCopy, notifications, pages } from '../../db/schema';
-import { pageMessageCtx, sealReason } from '../paging/page-message';
-import { type IncidentTextField, incidentTextCtx } from './incident-text';
+import {
+  type IncidentTextField,
+  incidentTextCtx,
+  pageMessageCtx,
+  sealReason,
+} from './incident-text';
 
 const MINUTE = 60_000;
 const START = '2026-11-02T12:00:00Z';

@@ -23,7 +23,7 @@ import {
   rotations,
 } from '../../db/schema';
 import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
-import { pageMessageCtx } from '../paging/page-message';
+import { pageMessageCtx } from '../incidents/incident-text';
 import { findIntegrationByKey, hashIntegrationKey } from './integration-keys';
 import { signingSecretCtx } from './integration-service';
 

@@ -33,9 +33,12 @@ import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { forbidden, notFound } from '../../http/errors';
 import { type IntakeDeps, receiveAlerts } from '../alerts/alert-intake';
-import { findIncidentRow, listRotationMemberIds } from '../incidents/incident-repository';
+import {
+  findIncidentRow,
+  listRotationMemberIds,
+  loadNames,
+} from '../incidents/incident-repository';
 import { publicBaseUrl } from '../notifications/messages';
-import { loadNames } from '../paging/page-reads';
 import { listRotationsUsingPolicies, type PolicyUser } from '../rotations/rotation-repository';
 import {
   generateIntegrationKey,

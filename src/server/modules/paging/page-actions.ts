@@ -1,12 +1,6 @@
 import type { Page } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
 import {
-  isReminderStep,
-  nextEscalation,
-  reachStep,
-  resolveStep,
-} from '../../../shared/domain/escalation';
-import {
   canAcknowledgePage,
   canEscalatePage,
   canResolvePage,
@@ -16,23 +10,26 @@ import {
 import { ROTATION_MESSAGES } from '../../../shared/domain/rotation';
 import type { Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
-import { loadEscalationWorld } from '../escalation-policies/escalation-policy-service';
 import {
   escalateLocked,
   markAcknowledged,
   markResolved,
   requireStillAt,
 } from '../incidents/incident-actions';
-import { progressOf } from '../incidents/incident-engine';
-import { type LockedIncident, lockIncidentRow } from '../incidents/incident-repository';
-import { managedFacts, type PagingDeps, refuseClosed } from './page-facts';
+import { nextPersonStep } from '../incidents/incident-engine';
+import { type IncidentDeps, managedFacts, refuseClosed } from '../incidents/incident-facts';
+import {
+  listMemberRoles,
+  lockIncidentRow,
+  type PageWithRotation,
+} from '../incidents/incident-repository';
 import { getPage } from './page-reads';
-import { listMemberRoles, type PageWithRotation } from './paging-repository';
 
 /**
  * What people do to a page through the legacy Page API: acknowledge, resolve and escalate it. A
  * page is an incident (decision 204): these keep the Page API's rules and answers and act through
- * the incident actions' steps, under the incident row's lock.
+ * the incident actions' steps, under the incident row's lock. A thin mapping: the steps, the
+ * queries and the next person are the incidents module's (decision 239).
  */
 
 /** Where a person acted on a page from: the app, or a reply to its SMS (decision 201). */
@@ -40,14 +37,14 @@ export type ActedVia = 'app' | 'sms';
 
 /** inPage runs `work` on a locked page of a rotation (404 when none, or raised on a policy alone). */
 async function inPage<T>(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   pageId: number,
-  work: (tx: Tx, locked: PageWithRotation & LockedIncident) => Promise<T>,
+  work: (tx: Tx, locked: PageWithRotation) => Promise<T>,
 ): Promise<T> {
   return deps.database.db.transaction(async (tx) => {
     const locked = await lockIncidentRow(tx, pageId);
     if (!locked || locked.rotation === null) throw notFound(PAGE_MESSAGES.notFound);
-    return work(tx, locked as PageWithRotation & LockedIncident);
+    return work(tx, locked as PageWithRotation);
   });
 }
 
@@ -57,7 +54,7 @@ async function inPage<T>(
  * sends nothing.
  */
 export async function acknowledgePage(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   actor: User,
   pageId: number,
   via: ActedVia = 'app',
@@ -81,7 +78,7 @@ export async function acknowledgePage(
  * needs nothing more; its SMS reply codes close.
  */
 export async function resolvePage(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   actor: User,
   pageId: number,
   via: ActedVia = 'app',
@@ -112,7 +109,7 @@ export async function resolvePage(
  * saw (decision 236). A next step that would reach nobody is refused.
  */
 export async function escalatePage(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   actor: User,
   pageId: number,
   reason: string,
@@ -140,31 +137,4 @@ export async function escalatePage(
     await escalateLocked(tx, deps, locked, actor, { reason, toStep, now });
   });
   return getPage(deps, actor, pageId);
-}
-
-/**
- * nextPersonStep: the index of the next step in this loop, after the current one, that is not a
- * reminder and would reach someone now; null when there is none.
- */
-async function nextPersonStep(
-  tx: Tx,
-  deps: PagingDeps,
-  locked: PageWithRotation & LockedIncident,
-  now: Date,
-): Promise<number | null> {
-  const { page } = locked;
-  const loaded = await loadEscalationWorld(tx, deps, {
-    policy: page.policy,
-    ownRotationIds: [locked.rotation.id],
-    now,
-  });
-  let progress = progressOf(page);
-  for (;;) {
-    const next = nextEscalation(page.policy, progress, now);
-    if (next.kind !== 'step' || next.loop !== page.loop) return null;
-    progress = reachStep(next, now);
-    if (isReminderStep(page.policy, next.stepIndex)) continue;
-    const resolution = resolveStep(page.policy.steps[next.stepIndex], loaded.world, now);
-    if (resolution.kind === 'notify') return next.stepIndex;
-  }
 }

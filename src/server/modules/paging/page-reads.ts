@@ -1,4 +1,3 @@
-import { inArray } from 'drizzle-orm';
 import type {
   Page,
   PageDeliveryFailure,
@@ -14,58 +13,39 @@ import {
   PAGE_MESSAGES,
 } from '../../../shared/domain/paging';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import type { Db, Tx } from '../../db/client';
-import { users } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { fallbackKeyOf } from '../notifications/outbox';
-import { failureReason } from '../notifications/provider-answers';
-import { facts, managedFacts, type PagingDeps } from './page-facts';
-import { pageMessageOf, reasonOf } from './page-message';
+import { type IncidentDeps, managedFacts, pageFactsOf } from '../incidents/incident-facts';
 import {
   type DeliveryFailureRow,
   existingDedupeKeys,
   findPageRow,
   findRotationFacts,
+  type IncidentEventRow,
   listDeliveryFailures,
+  listIncidentEvents,
   listMemberRoles,
-  listPageEvents,
   listPagerDeliveryFailures,
   listRotationPageRows,
   listTargetPageRows,
+  loadNames,
   type MemberRoles,
-  type PageEventRow,
   type PageWithRotation,
-} from './paging-repository';
-/** Reading pages as a viewer sees them: a fixed number of queries whatever the number of pages. */
+} from '../incidents/incident-repository';
+import { pageMessageOf, reasonOf } from '../incidents/incident-text';
+import { fallbackKeyOf } from '../notifications/outbox';
+import { failureReason } from '../notifications/provider-answers';
 
-/** loadNames reads and decrypts only the names of the users (one query). */
-export async function loadNames(
-  db: Db | Tx,
-  cipher: FieldCipher,
-  ids: readonly (number | null | undefined)[],
-): Promise<Map<number, PagePerson>> {
-  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db
-    .select({ id: users.id, nameEnc: users.nameEnc })
-    .from(users)
-    .where(inArray(users.id, wanted));
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        id: r.id,
-        name: cipher.decrypt(r.nameEnc, { table: 'users', column: 'name', rowId: r.id }),
-      },
-    ]),
-  );
-}
+/**
+ * Reading pages as a viewer sees them: the Page API's shape of the incidents' rows, events and
+ * failed notifications, which the incidents module reads (decision 239), a fixed number of
+ * queries whatever the number of pages.
+ */
 
 const numberOr = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 function peopleIn(
   rows: PageWithRotation[],
-  events: PageEventRow[],
+  events: IncidentEventRow[],
   failures: readonly DeliveryFailureRow[],
 ): (number | null)[] {
   return [
@@ -82,7 +62,7 @@ function peopleIn(
 
 function toPages(
   rows: PageWithRotation[],
-  events: PageEventRow[],
+  events: IncidentEventRow[],
   members: MemberRoles[],
   names: Map<number, PagePerson>,
   viewer: User,
@@ -96,7 +76,7 @@ function toPages(
     list.push(toFailureEvent(f, failures.fallbacks, person));
     failuresByPage.set(f.pageId, list);
   }
-  const eventsByPage = new Map<string, PageEventRow[]>();
+  const eventsByPage = new Map<string, IncidentEventRow[]>();
   for (const e of events) {
     const list = eventsByPage.get(e.targetId ?? '') ?? [];
     list.push(e);
@@ -109,7 +89,7 @@ function toPages(
       ? numberOr(firstEscalation.details?.fromUserId)
       : page.targetUserId;
     const timers = legacyTimers(page, rotation.suspended);
-    const pageFacts = facts(page);
+    const pageFacts = pageFactsOf(page);
     const parties = {
       status: pageFacts.status,
       pagedById: page.pagedById,
@@ -146,7 +126,7 @@ function toPages(
 }
 
 /** The people an 'incident.step_reached' event notified, in order. */
-const notifiedOf = (e: PageEventRow): number[] =>
+const notifiedOf = (e: IncidentEventRow): number[] =>
   e.action === 'incident.step_reached' && Array.isArray(e.details?.notified)
     ? (e.details.notified as { userId?: unknown }[]).flatMap((n) =>
         typeof n.userId === 'number' ? [n.userId] : [],
@@ -159,10 +139,10 @@ const notifiedOf = (e: PageEventRow): number[] =>
  * first person the step before notified, to the first this one did, with the hand's reason); the
  * other incident events have no line there.
  */
-function legacyEvents(events: readonly PageEventRow[]): PageEventRow[] {
-  const out: PageEventRow[] = [];
+function legacyEvents(events: readonly IncidentEventRow[]): IncidentEventRow[] {
+  const out: IncidentEventRow[] = [];
   let current: number | null = null;
-  let byHand: PageEventRow | null = null;
+  let byHand: IncidentEventRow | null = null;
   for (const e of events) {
     if (e.action === 'incident.escalated') {
       byHand = e;
@@ -250,7 +230,7 @@ function toFailureEvent(
 }
 
 function toEvent(
-  e: PageEventRow,
+  e: IncidentEventRow,
   person: (id: number | null) => PagePerson | null,
   cipher: FieldCipher,
 ): PageEvent {
@@ -283,10 +263,10 @@ function toEvent(
   return { kind: 'resolved', at, actor, ...(via === 'sms' ? { via } : {}) };
 }
 
-async function assemble(deps: PagingDeps, rows: PageWithRotation[], viewer: User) {
+async function assemble(deps: IncidentDeps, rows: PageWithRotation[], viewer: User) {
   const db = deps.database.db;
   if (rows.length === 0) return [];
-  const events = await listPageEvents(
+  const events = await listIncidentEvents(
     db,
     rows.map((r) => r.page.id),
   );
@@ -311,7 +291,7 @@ const PAGER_NOTICE_MS = 24 * 3_600_000;
  * sent that failed for good in the last 24 hours (decision 163): the pager's notice in the app.
  */
 export async function listDeliveryFailuresFor(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   viewer: User,
 ): Promise<PageDeliveryFailure[]> {
   const db = deps.database.db;
@@ -338,7 +318,7 @@ export async function listDeliveryFailuresFor(
 
 /** listRotationPages returns a rotation's page history, newest first, or throws 404. */
 export async function listRotationPages(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   viewer: User,
   rotationId: number,
   page: { limit: number; before?: number },
@@ -349,12 +329,12 @@ export async function listRotationPages(
 }
 
 /** listPagesFor returns the unresolved pages whose current recipient is the viewer, newest first. */
-export async function listPagesFor(deps: PagingDeps, viewer: User): Promise<Page[]> {
+export async function listPagesFor(deps: IncidentDeps, viewer: User): Promise<Page[]> {
   return assemble(deps, await listTargetPageRows(deps.database.db, viewer.id, 50), viewer);
 }
 
 /** getPage returns one page as the viewer sees it, or throws 404. */
-export async function getPage(deps: PagingDeps, viewer: User, pageId: number): Promise<Page> {
+export async function getPage(deps: IncidentDeps, viewer: User, pageId: number): Promise<Page> {
   const found = await findPageRow(deps.database.db, pageId);
   if (!found) throw notFound(PAGE_MESSAGES.notFound);
   const [page] = await assemble(deps, [found], viewer);

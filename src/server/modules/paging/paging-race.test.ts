@@ -6,9 +6,9 @@ import { insertRotation } from '../../db/factories';
 import { notifications, pages } from '../../db/schema';
 import { AppError } from '../../http/errors';
 import { runIncidentTimers as runPageTimers } from '../incidents/incident-escalation-task';
+import type { IncidentDeps } from '../incidents/incident-facts';
 import { pageRotation } from '../rotations/rotation-service';
 import { acknowledgePage } from './page-actions';
-import type { PagingDeps } from './page-facts';
 
 /**
  * The acknowledgement and the clock's step for the same page, fired at the same moment, on a
@@ -22,7 +22,7 @@ const RACE_TIMEOUT_MS = 120_000;
 const MINUTE = 60_000;
 
 let t: TestApp;
-let deps: PagingDeps & { config: TestApp['config'] };
+let deps: IncidentDeps & { config: TestApp['config'] };
 let manager: User;
 let holder: User;
 let next: User;

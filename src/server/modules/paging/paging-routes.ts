@@ -15,8 +15,8 @@ import type { AppDeps } from '../../deps';
 import { answers } from '../../http/openapi';
 import { IdParams, TokenParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
+import { acknowledgeByLink, readAckLink } from '../incidents/ack-link';
 import { acknowledgePage, escalatePage, resolvePage } from './page-actions';
-import { acknowledgeByLink, readAckLink } from './page-link';
 import { listDeliveryFailuresFor, listPagesFor, listRotationPages } from './page-reads';
 
 // The acknowledgement link is public: the token is the credential, so it is rate limited.

@@ -19,7 +19,7 @@ import {
   scheduleEntries,
   users,
 } from '../../db/schema';
-import { pageMessageOf } from '../paging/page-message';
+import { pageMessageOf } from '../incidents/incident-text';
 
 let t: TestApp;
 // Counting SQL statements is switched on only by the query-count test.

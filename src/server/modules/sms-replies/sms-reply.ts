@@ -4,11 +4,10 @@ import { parseSmsReply } from '../../../shared/domain/sms-replies';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import { AppError } from '../../http/errors';
 import { acknowledgeIncidentAs, resolveIncidentAs } from '../incidents/incident-actions';
-import { rotationRefOf } from '../incidents/incident-engine';
+import { type IncidentDeps, rotationRefOf } from '../incidents/incident-facts';
 import { findIncidentRow } from '../incidents/incident-repository';
 import { type SmsReplyOutcome, smsReplyAnswer } from '../notifications/messages';
 import { loadRecipients } from '../notifications/notify';
-import type { PagingDeps } from '../paging/page-facts';
 import { findReplyCode, type ReplyCodeRow } from './reply-codes';
 import { countWrongCode, WRONG_CODE_LIMIT, wrongCodesFrom } from './sms-reply-guards';
 
@@ -20,14 +19,14 @@ import { countWrongCode, WRONG_CODE_LIMIT, wrongCodesFrom } from './sms-reply-gu
  * replied WRONG_CODE_LIMIT wrong codes within the hour is told to use the link instead.
  */
 export async function answerSmsReply(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   reply: { from: string; body: string },
 ): Promise<string> {
   return smsReplyAnswer(await outcomeOf(deps, reply));
 }
 
 async function outcomeOf(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   reply: { from: string; body: string },
 ): Promise<SmsReplyOutcome> {
   const request = parseSmsReply(reply.body);
@@ -72,14 +71,14 @@ async function outcomeOf(
 }
 
 /** nameOf: what an incident's answers name: its rotation, or the policy it was raised on. */
-async function nameOf(deps: PagingDeps, incidentId: number): Promise<string> {
+async function nameOf(deps: IncidentDeps, incidentId: number): Promise<string> {
   const found = await findIncidentRow(deps.database.db, incidentId);
   return found ? rotationRefOf(found).name : '';
 }
 
 /** pageState says what became of a code's page: who acknowledged it and when, or its refusal. */
 async function pageState(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   code: ReplyCodeRow,
   person: User,
   refusal: string | null,

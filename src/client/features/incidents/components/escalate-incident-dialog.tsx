@@ -7,22 +7,8 @@ import {
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { DialogFormFooter, TextareaField } from '@/components/form-fields';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
-import {
-  Form,
-  FormControl,
-  FormField,
-  FormItem,
-  FormLabel,
-  FormMessage,
-} from '@/components/ui/form';
+import { EscalateDialog } from '@/components/escalate-dialog';
+import { FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import {
   Select,
   SelectContent,
@@ -64,80 +50,58 @@ export function EscalateIncidentDialog({
   const pending = act.isPending;
   const steps = Array.from({ length: incident.escalationPolicy.stepCount }, (_, i) => i + 1);
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    onOpenChange(next);
-  };
-
   return (
-    <Dialog open={open} onOpenChange={close}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Escalate incident</DialogTitle>
-          <DialogDescription>
-            The step you choose notifies its people now, and the policy goes on from there. The
-            incident is at{' '}
-            {`step ${incident.currentStep} of ${incident.escalationPolicy.stepCount}`}.
-          </DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form
-            noValidate
-            className="grid gap-4"
-            onSubmit={form.handleSubmit((input) =>
-              act.mutate(
-                // The step this dialog showed: if someone moved it first, the server says so.
-                { kind: 'escalate', input: { ...input, fromStep: incident.currentStep } },
-                {
-                  onSuccess: () => onOpenChange(false),
-                },
-              ),
-            )}
-          >
-            <FormField
-              control={form.control}
-              name="toStep"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>To step</FormLabel>
-                  <Select
-                    value={field.value === undefined ? '' : String(field.value)}
-                    onValueChange={(value) => field.onChange(Number(value))}
-                    disabled={pending}
-                  >
-                    <FormControl>
-                      <SelectTrigger onBlur={field.onBlur} ref={field.ref}>
-                        <SelectValue />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {steps.map((step) => (
-                        <SelectItem key={step} value={String(step)}>
-                          {step === incident.currentStep ? `Step ${step} (again)` : `Step ${step}`}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <TextareaField
-              control={form.control}
-              name="reason"
-              label="Reason"
+    <EscalateDialog
+      title="Escalate incident"
+      description={
+        <>
+          The step you choose notifies its people now, and the policy goes on from there. The
+          incident is at {`step ${incident.currentStep} of ${incident.escalationPolicy.stepCount}`}.
+        </>
+      }
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      form={form}
+      onSubmit={(input) =>
+        act.mutate(
+          // The step this dialog showed: if someone moved it first, the server says so.
+          { kind: 'escalate', input: { ...input, fromStep: incident.currentStep } },
+          {
+            onSuccess: () => onOpenChange(false),
+          },
+        )
+      }
+      reasonPlaceholder="Why does this incident need the next step now?"
+    >
+      <FormField
+        control={form.control}
+        name="toStep"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>To step</FormLabel>
+            <Select
+              value={field.value === undefined ? '' : String(field.value)}
+              onValueChange={(value) => field.onChange(Number(value))}
               disabled={pending}
-              placeholder="Why does this incident need the next step now?"
-            />
-            <DialogFormFooter
-              pending={pending}
-              onCancel={() => close(false)}
-              submitLabel="Escalate"
-              pendingLabel="Escalating..."
-            />
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+            >
+              <FormControl>
+                <SelectTrigger onBlur={field.onBlur} ref={field.ref}>
+                  <SelectValue />
+                </SelectTrigger>
+              </FormControl>
+              <SelectContent>
+                {steps.map((step) => (
+                  <SelectItem key={step} value={String(step)}>
+                    {step === incident.currentStep ? `Step ${step} (again)` : `Step ${step}`}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+    </EscalateDialog>
   );
 }

@@ -2,6 +2,7 @@ import type { Incident } from '@shared/contracts/incidents';
 import { URGENCY_LABELS } from '@shared/domain/paging';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { IncidentStatusBadge, SeverityBadge } from '@/components/incident-badges';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -10,7 +11,6 @@ import { alertFactsOf, assigneesText, stepProgressText } from '../lib/incident-v
 import { AddNoteForm } from './add-note-form';
 import { IncidentActions } from './incident-actions';
 import { IncidentAlerts } from './incident-alerts';
-import { IncidentStatusBadge, SeverityBadge } from './incident-badges';
 import { IncidentTimeline } from './incident-timeline';
 
 const linkClass = 'font-medium underline-offset-4 hover:underline';

@@ -3,6 +3,7 @@ import { SEVERITIES, SEVERITY_LABELS, type Severity } from '@shared/contracts/in
 import { Search, Siren } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { IncidentStatusBadge, SeverityBadge } from '@/components/incident-badges';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -27,7 +28,6 @@ import {
   STATUS_FILTERS,
   statusFilterCount,
 } from '../lib/incident-view';
-import { IncidentStatusBadge, SeverityBadge } from './incident-badges';
 
 const ANY = 'any';
 const SEARCH_DEBOUNCE_MS = 300;

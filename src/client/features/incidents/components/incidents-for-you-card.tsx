@@ -1,11 +1,11 @@
 import { Siren } from 'lucide-react';
 import { Link } from 'react-router';
+import { IncidentStatusBadge, SeverityBadge } from '@/components/incident-badges';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { useMyIncidents } from '../api/get-my-incidents';
 import { stepProgressText } from '../lib/incident-view';
 import { IncidentQuickActions } from './incident-actions';
-import { IncidentStatusBadge, SeverityBadge } from './incident-badges';
 
 /**
  * IncidentsForYouCard is the dashboard's "Incidents for you": the open incidents that notified

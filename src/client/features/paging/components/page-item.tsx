@@ -2,13 +2,13 @@ import type { Page, PageEvent } from '@shared/contracts/paging';
 import { ArrowRight, Check, CircleCheck, Forward } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { PageStatusBadge, UrgencyBadge } from '@/components/incident-badges';
 import { Button } from '@/components/ui/button';
 import { type TimeFormat, useTimeFormat } from '@/lib/use-time-format';
 import { useAcknowledgePage } from '../api/acknowledge-page';
 import { useResolvePage } from '../api/resolve-page';
 import { isNotDelivered, notDeliveredText } from '../lib/delivery-failure-text';
 import { EscalatePageDialog } from './escalate-page-dialog';
-import { PageStatusBadge, UrgencyBadge } from './page-badges';
 
 const name = (person: { name: string } | null | undefined, fallback = 'a deleted user') =>
   person?.name ?? fallback;

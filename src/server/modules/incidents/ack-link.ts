@@ -7,20 +7,22 @@ import {
 } from '../../../shared/domain/paging';
 import type { Db, Tx } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
-import { markAcknowledged } from '../incidents/incident-actions';
-import { linkStartOf } from '../incidents/incident-engine';
-import { lockIncidentRow } from '../incidents/incident-repository';
 import { ackTokenMatches, hashMatches, parseAckToken } from './ack-token';
-import { facts, type PagingDeps, refuseClosed } from './page-facts';
-import { pageMessageOf } from './page-message';
-import { loadNames } from './page-reads';
-import { findPageRow, type PageWithRotation } from './paging-repository';
+import { markAcknowledged } from './incident-actions';
+import { type IncidentDeps, linkStartOf, pageFactsOf, refuseClosed } from './incident-facts';
+import {
+  findPageRow,
+  loadNames,
+  lockIncidentRow,
+  type PageWithRotation,
+} from './incident-repository';
+import { pageMessageOf } from './incident-text';
 
 /** The acknowledgement link: no sign-in; the token is the credential. */
 
 async function findByToken(
   db: Db | Tx,
-  deps: PagingDeps,
+  deps: IncidentDeps,
   token: string,
 ): Promise<PageWithRotation> {
   const parsed = parseAckToken(token);
@@ -39,7 +41,7 @@ async function findByToken(
  * when the token is not a current link; null: the stored link of a page with no recipient.
  */
 function linkHolder(
-  deps: PagingDeps,
+  deps: IncidentDeps,
   page: PageWithRotation['page'],
   token: string,
 ): number | null | undefined {
@@ -52,12 +54,12 @@ function linkHolder(
   return undefined;
 }
 
-async function toAckLink(deps: PagingDeps, found: PageWithRotation): Promise<AckLink> {
+async function toAckLink(deps: IncidentDeps, found: PageWithRotation): Promise<AckLink> {
   const { page, rotation } = found;
   const names = await loadNames(deps.database.db, deps.cipher, [page.pagedById, page.targetUserId]);
   const name = (id: number | null) => (id === null ? null : (names.get(id)?.name ?? null));
   return {
-    state: ackLinkState(facts(page), deps.clock.now()),
+    state: ackLinkState(pageFactsOf(page), deps.clock.now()),
     expiresAt: ackLinkExpiresAt(page).toISOString(),
     page: {
       rotationName: rotation.name,
@@ -73,12 +75,12 @@ async function toAckLink(deps: PagingDeps, found: PageWithRotation): Promise<Ack
 }
 
 /** readAckLink shows what a link is for, changing nothing (mail scanners may fetch links). */
-export async function readAckLink(deps: PagingDeps, token: string): Promise<AckLink> {
+export async function readAckLink(deps: IncidentDeps, token: string): Promise<AckLink> {
   return toAckLink(deps, await findByToken(deps.database.db, deps, token));
 }
 
 /** acknowledgeByLink acknowledges the page a link names: once, while open and not expired. */
-export async function acknowledgeByLink(deps: PagingDeps, token: string): Promise<AckLink> {
+export async function acknowledgeByLink(deps: IncidentDeps, token: string): Promise<AckLink> {
   const pageId = await deps.database.db.transaction(async (tx) => {
     const parsed = parseAckToken(token);
     const locked = parsed ? await lockIncidentRow(tx, parsed.pageId) : undefined;
@@ -87,7 +89,7 @@ export async function acknowledgeByLink(deps: PagingDeps, token: string): Promis
       throw notFound(PAGE_MESSAGES.linkInvalid);
     }
     const now = deps.clock.now();
-    const state = ackLinkState(facts(locked.page), now);
+    const state = ackLinkState(pageFactsOf(locked.page), now);
     if (state === 'acknowledged' || state === 'resolved') refuseClosed(state);
     if (state === 'expired') throw conflict(PAGE_MESSAGES.linkExpired);
     await markAcknowledged(tx, deps, locked, { byUserId: holder, via: 'link', now });
