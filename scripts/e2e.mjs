@@ -1,58 +1,68 @@
 // The browser suite of `npm run test:e2e` (after its one build): E2E_SHARDS Playwright processes at
-// once (default 3). playwright.config.ts gives every process its own server on its own port and
-// its own data directory; this script gives each its own output folder (test-results/e2e-N) and,
-// under CI, its own JSON report (.ci-results/e2e-N.json, which .ci/run adds up). Each line a shard
-// prints is prefixed with its number; the exit code is non-zero when any shard failed.
+// once (default: one per core, os.availableParallelism()). playwright.config.ts gives every
+// process its own server on its own port and its own data directory; this script gives each its
+// own output folder (test-results/e2e-N) and, under CI, its own JSON report
+// (.ci-results/e2e-N.json, which .ci/run adds up). Each line a shard prints is prefixed with its
+// number; the exit code is non-zero when any shard failed.
 //
-// Three, on two cores: one Playwright worker mostly waits (animations, toasts, polling), so three
-// shards still finished together, all passing, in 10.8 minutes on the 2-core machine while other
-// work kept it busy, against 18.4 minutes for one process (decision 215).
+// One per core: a shard is a Playwright worker, a Chromium and a Baton server. Three shards on
+// the 2-core machine once beat one (decision 215), while a worker mostly waited on sleeps and
+// sign-ins; with those gone the suite is bound by the processor. Measured on two cores, two
+// shards took 10m30 and three 10m13, but under three every test ran a third longer and the
+// slowest reached 107 of its 120 s, against 82 under two (decision 240).
 //
 // The spec files are dealt out whole, longest first, to the shard with the least time so far, by
 // the seconds each took (SECONDS below). Playwright's own --shard cuts the file list at half the
 // number of tests, which here gave one shard 12.9 minutes and the other 8.3: the accessibility
-// sweeps are few tests and 42% of the time. Arguments (`npm run test:e2e -- paging.spec.ts`,
+// sweeps are few tests and much of the time. Arguments (`npm run test:e2e -- paging.spec.ts`,
 // `--grep …`) go to every shard, which then uses Playwright's --shard=N/M instead. E2E_SHARDS=1
 // runs one plain `playwright test`.
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import os from 'node:os';
 import { createInterface } from 'node:readline';
 
 /**
- * Seconds each file took in one run of the whole suite (one worker, one server, the 2-core CI
- * machine shared with other work; the two accessibility files were one then, split by test). Used only to balance the shards: a wrong figure costs time,
- * never a test. A file missing here counts as the median; measure it when it grows.
+ * Seconds each file's tests took in one run of the whole suite (two shards on the quiet 2-core
+ * machine, 2026-11-29, decision 240; the tests only, not the start of a spec's own server).
+ * Used only to balance the shards: a wrong figure costs time, never a test. A file missing here
+ * counts as the median; measure it when it grows.
  */
 const SECONDS = {
-  'destinations.spec.ts': 20,
-  'accessibility.spec.ts': 257,
-  'accessibility-narrow.spec.ts': 191,
-  'rotations.spec.ts': 122,
-  'paging.spec.ts': 80,
+  'accessibility.spec.ts': 224,
+  'rotations.spec.ts': 144,
+  'accessibility-help.spec.ts': 105,
   'screens.spec.ts': 72,
-  'admin-trail.spec.ts': 52,
-  'identity.spec.ts': 51,
-  'foundation.spec.ts': 42,
-  'people-and-handoff-notes.spec.ts': 42,
-  'rotation-screens.spec.ts': 31,
-  'live-updates.spec.ts': 75,
-  'calendar.spec.ts': 21,
-  'demo-inbox.spec.ts': 21,
-  'incidents.spec.ts': 16,
-  'integrations.spec.ts': 14,
+  'paging.spec.ts': 61,
+  'identity.spec.ts': 59,
+  'admin-trail.spec.ts': 58,
+  'rotation-screens.spec.ts': 53,
+  'live-updates.spec.ts': 42,
+  'foundation.spec.ts': 41,
+  'people-and-handoff-notes.spec.ts': 40,
+  'calendar.spec.ts': 25,
+  'incidents.spec.ts': 25,
+  'integrations.spec.ts': 19,
+  'rotation-settings.spec.ts': 19,
+  'shift-moved.spec.ts': 17,
+  'demo-inbox.spec.ts': 17,
   'one-clock.spec.ts': 13,
-  'rotation-settings.spec.ts': 12,
-  'debug-tools.spec.ts': 11,
-  'escalation-policies.spec.ts': 9,
-  'notifications.spec.ts': 7,
-  'slack.spec.ts': 8,
+  'destinations.spec.ts': 12,
+  'escalation-policies.spec.ts': 11,
+  'debug-tools.spec.ts': 9,
+  'planned-cover.spec.ts': 8,
+  'api-tokens.spec.ts': 8,
+  'time-off.spec.ts': 6,
+  'notifications.spec.ts': 6,
+  'api-docs.spec.ts': 4,
+  'slack.spec.ts': 3,
 };
 const TEST_DIR = 'tests/e2e';
 
 const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
 const args = process.argv.slice(2);
-const shards = Number(process.env.E2E_SHARDS ?? 3);
+const shards = Number(process.env.E2E_SHARDS ?? os.availableParallelism());
 if (!Number.isInteger(shards) || shards < 1) {
   console.error(`E2E_SHARDS must be a whole number of 1 or more, not ${process.env.E2E_SHARDS}`);
   process.exit(2);

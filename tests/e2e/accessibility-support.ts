@@ -1,18 +1,25 @@
+import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { animationsDone, axeEveryRule } from './axe';
-import { accounts, appOrigin, signIn } from './support';
+import { openDashboard } from './fixtures';
+import { sessionOf } from './rotation-support';
+import { accounts, appOrigin } from './support';
 
 /**
  * The accessibility sweep: every route of the app, as an administrator (and the sign-in screens
  * signed out), in light and dark mode, at desktop and phone widths, checked with axe-core: every
  * rule axe runs by default, plus label-content-name-mismatch (WCAG 2.5.3, off by default). No
- * violation of any impact may remain. The sweeps are two spec files, accessibility.spec.ts (desktop
- * width and the other screens) and accessibility-narrow.spec.ts (phone width), so the two halves
- * can run at once in `npm run test:e2e`; the routes and the helpers are here.
+ * violation of any impact may remain. The sweeps are two spec files, accessibility.spec.ts (the
+ * app's routes and opened states) and accessibility-help.spec.ts (the Help Center, its articles
+ * and the signed-out screens), so the two halves can run at once in `npm run test:e2e`; the
+ * routes and the helpers are here.
  *
- * Each route is a test of its own, on one signed-in page per worker (`sweep`): it is opened once
- * and checked in light mode, then switched to dark with the app's own toggle (`switchMode`) and
- * checked again (decision 230).
+ * Each route is a test of its own, on one signed-in page per worker (`sweep`), and is opened
+ * once (`auditStates`): at desktop width in light mode, then dark with the app's own toggle,
+ * then at phone width by resizing the window (the layout is CSS and its one listener of the
+ * width; tables measure themselves with a ResizeObserver: both follow a resize, and the waits
+ * below wait for them), in dark and then light. At phone width each mode is measured for
+ * sideways scrolling and kept as a screenshot (decisions 230 and 240).
  *
  * The help articles all share one layout (HelpArticleLayout and the prose components), so each
  * article is checked with axe in one of the four (mode, width) pairs in turn, a quarter of them in
@@ -65,22 +72,36 @@ const PAIRS = [
   { dark: true, narrow: true },
 ] as const;
 
-export type HelpAudit = { route: string; light: boolean; dark: boolean };
+/** The widths of the sweeps: Playwright's default desktop, and a phone. */
+export const DESKTOP = { width: 1280, height: 720 };
+export const NARROW = { width: 375, height: 800 };
+
+/** A state a route is seen in: width, mode, and whether axe checks it there. */
+export type SweepState = { narrow: boolean; dark: boolean; check: boolean };
+
+/** ALL_STATES: the order a route is seen in, every state checked (the app's routes). */
+export const ALL_STATES: SweepState[] = [
+  { narrow: false, dark: false, check: true },
+  { narrow: false, dark: true, check: true },
+  { narrow: true, dark: true, check: true },
+  { narrow: true, dark: false, check: true },
+];
 
 /**
- * helpAudits: the help routes a width's sweep opens, and the modes axe checks each in: the Help
- * Center index in both, each article in the one pair it is dealt to. The desktop sweep opens only
- * the articles it checks; the narrow sweep opens them all.
+ * helpStates: the states each help route is seen in, in ALL_STATES's order: the Help Center
+ * index checked in all four; an article checked in the one (mode, width) pair it is dealt to,
+ * seen at desktop width only when checked there, and at phone width always.
  */
-export function helpAudits(narrow: boolean): HelpAudit[] {
-  const checkedIn = (i: number, dark: boolean) =>
-    i % PAIRS.length === PAIRS.findIndex((p) => p.dark === dark && p.narrow === narrow);
+export function helpStates(): { route: string; states: SweepState[] }[] {
+  const dealt = (i: number, s: { narrow: boolean; dark: boolean }) =>
+    i % PAIRS.length === PAIRS.findIndex((p) => p.dark === s.dark && p.narrow === s.narrow);
   const articles = HELP_ARTICLES.map((route, i) => ({
     route,
-    light: checkedIn(i, false),
-    dark: checkedIn(i, true),
-  })).filter((a) => narrow || a.light || a.dark);
-  return [{ route: '/help', light: true, dark: true }, ...articles];
+    states: ALL_STATES.map((s) => ({ ...s, check: dealt(i, s) })).filter(
+      (s) => s.narrow || s.check,
+    ),
+  }));
+  return [{ route: '/help', states: ALL_STATES }, ...articles];
 }
 
 export const APP_ROUTES = [
@@ -209,16 +230,21 @@ export const SWEEP_ROUTES: { label: string; resolve: (page: Page) => Promise<str
 ];
 
 /**
- * The sweeps' test: `adminPage` is one page per worker, signed in as the administrator once. Each
- * route's test opens its route on it with page.goto, so no test sees another's screen; a failed
- * test ends its worker, and the next signs in again.
+ * The sweeps' test: `adminPage` is one page per worker, signed in as the administrator once
+ * (the worker's cached session). Each route's test opens its route on it with page.goto, so no
+ * test sees another's screen; a failed test ends its worker, and the next signs in again.
  */
 export const sweep = test.extend<object, { adminPage: Page }>({
   adminPage: [
-    async ({ browser }, use, workerInfo) => {
-      const context = await browser.newContext({ baseURL: workerInfo.project.use.baseURL });
+    async ({ browser, playwright }, use, workerInfo) => {
+      const baseURL = workerInfo.project.use.baseURL ?? '';
+      const context = await browser.newContext({ baseURL });
+      await context.addCookies(
+        (await sessionOf(playwright.request, baseURL, accounts.admin)).cookies,
+      );
       const page = await context.newPage();
-      await signIn(page, accounts.admin.email);
+      // On the app's origin, where each test sets the mode its route opens in.
+      await openDashboard(page);
       await use(page);
       await context.close();
     },
@@ -244,25 +270,85 @@ export async function switchMode(page: Page, dark: boolean) {
 }
 
 /**
- * auditModes opens a route in light mode and checks it with axe in the modes asked, switching to
- * dark for the second; `each` runs in each mode after its check (the narrow sweep's screenshots).
- * The page is left in light mode.
+ * resize sets the window to desktop or phone width and waits until the page has followed: the
+ * sidebar's toggle shown (phone) or hidden (desktop), each table's container a tab stop exactly
+ * when it scrolls (its ResizeObserver has run), and no animation running.
+ */
+export async function resize(page: Page, narrow: boolean) {
+  await page.setViewportSize(narrow ? NARROW : DESKTOP);
+  const toggle = page.getByRole('button', { name: 'Toggle sidebar', includeHidden: true });
+  if (narrow) await expect(toggle).toBeVisible();
+  else await expect(toggle).toBeHidden();
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll<HTMLElement>('[data-slot=table-container]')].every(
+      (el) => el.scrollWidth > el.clientWidth === (el.tabIndex === 0),
+    ),
+  );
+  await animationsDone(page);
+}
+
+export type Overflow = { route: string; mode: string; width: number };
+
+/**
+ * auditStates opens a route once, in the first state's width and mode, and goes through the
+ * states in order, resizing and switching modes in place: axe checks each state marked `check`
+ * (`desktop` and `narrow` findings apart); at phone width each mode is measured for sideways
+ * scrolling and kept as a full-page screenshot in narrow/ of the run's output folder.
+ */
+export async function auditStates(
+  page: Page,
+  route: string,
+  states: SweepState[],
+): Promise<{ desktop: Finding[]; narrow: Finding[]; overflowing: Overflow[] }> {
+  const found = {
+    desktop: [] as Finding[],
+    narrow: [] as Finding[],
+    overflowing: [] as Overflow[],
+  };
+  const [first] = states;
+  await page.setViewportSize(first.narrow ? NARROW : DESKTOP);
+  await page.evaluate((value) => localStorage.setItem('darkMode', value), String(first.dark));
+  await visit(page, route);
+  await expect(page.locator('html')).toHaveClass(first.dark ? /\bdark\b/ : /^(?!.*\bdark\b)/);
+  let now = first;
+  for (const state of states) {
+    if (state.narrow !== now.narrow) await resize(page, state.narrow);
+    if (state.dark !== now.dark) await switchMode(page, state.dark);
+    now = state;
+    const mode = state.dark ? 'dark' : 'light';
+    if (state.check) {
+      const label = `${route} (${mode}, ${state.narrow ? 'phone' : 'desktop'})`;
+      found[state.narrow ? 'narrow' : 'desktop'].push(...(await audit(page, label)));
+    }
+    if (state.narrow) {
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > NARROW.width) found.overflowing.push({ route, mode, width });
+      const name = route === '/' ? 'dashboard' : route.slice(1).replaceAll('/', '-');
+      await page.screenshot({
+        path: path.join(test.info().project.outputDir, 'narrow', `${name}-${mode}.png`),
+        fullPage: true,
+      });
+    }
+  }
+  return found;
+}
+
+/**
+ * auditModes opens a route at the page's width in light mode and checks it with axe in the modes
+ * asked, switching to dark for the second (the member's screens). The page is left in light mode.
  */
 export async function auditModes(
   page: Page,
   route: string,
   modes: { light: boolean; dark: boolean },
-  each?: (mode: 'light' | 'dark') => Promise<void>,
 ): Promise<Finding[]> {
   await page.evaluate(() => localStorage.setItem('darkMode', 'false'));
   await visit(page, route);
   const findings: Finding[] = [];
   if (modes.light) findings.push(...(await audit(page, `${route} (light)`)));
-  await each?.('light');
-  if (modes.dark || each) {
+  if (modes.dark) {
     await switchMode(page, true);
-    if (modes.dark) findings.push(...(await audit(page, `${route} (dark)`)));
-    await each?.('dark');
+    findings.push(...(await audit(page, `${route} (dark)`)));
     await switchMode(page, false);
   }
   return findings;

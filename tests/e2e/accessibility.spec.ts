@@ -1,23 +1,25 @@
-import { expect, test } from '@playwright/test';
 import {
+  ALL_STATES,
+  alertIncidentRoute,
   audit,
   auditModes,
+  auditStates,
   type Finding,
-  helpAudits,
+  rotationRoute,
   SWEEP_ROUTES,
   sweep,
   visit,
 } from './accessibility-support';
-import { accounts, E2E_PASSWORD, ownOrigin, signIn } from './support';
+import { animationsDone } from './axe';
+import { expect, test } from './fixtures';
+import { accounts } from './support';
 
 /**
- * The accessibility sweep at desktop width, light and dark: every app route and a quarter of the
- * help articles each (accessibility-support.ts says why), the sign-in screens, a member's screens
- * and the opened states of some screens. The phone width is accessibility-narrow.spec.ts.
+ * The accessibility sweep of the app's routes (accessibility-support.ts describes it): every app
+ * route at desktop and phone width, light and dark, axe clean and not scrolling sideways at phone
+ * width; a member's screens, the opened states of some screens and the opened Integrations card.
+ * The Help Center, its articles and the signed-out screens are accessibility-help.spec.ts.
  */
-
-/** The width of these sweeps (Playwright's default); the page is shared with the narrow sweep. */
-const DESKTOP = { width: 1280, height: 720 };
 
 /** The sweep can fail: a nameless button and an image without a text alternative are found. */
 test('the sweep finds what axe finds', async ({ page }) => {
@@ -36,71 +38,14 @@ test('the sweep finds what axe finds', async ({ page }) => {
 
 for (const route of SWEEP_ROUTES) {
   sweep(
-    `${route.label} as an administrator is axe clean, light and dark`,
+    `${route.label} as an administrator is axe clean, light and dark, and fits a narrow window`,
     async ({ adminPage: page }) => {
-      await page.setViewportSize(DESKTOP);
-      const path = await route.resolve(page);
-      const findings = await auditModes(page, path, { light: true, dark: true });
-      expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+      const found = await auditStates(page, await route.resolve(page), ALL_STATES);
+      expect.soft(found.desktop, JSON.stringify(found.desktop, null, 2)).toEqual([]);
+      expect.soft(found.narrow, JSON.stringify(found.narrow, null, 2)).toEqual([]);
+      expect(found.overflowing).toEqual([]);
     },
   );
-}
-
-for (const help of helpAudits(false)) {
-  const modes = [help.light && 'light', help.dark && 'dark'].filter(Boolean).join(' and ');
-  sweep(`${help.route} is axe clean (${modes})`, async ({ adminPage: page }) => {
-    await page.setViewportSize(DESKTOP);
-    const findings = await auditModes(page, help.route, help);
-    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
-  });
-}
-
-for (const dark of [false, true]) {
-  const mode = dark ? 'dark' : 'light';
-
-  test(`the sign-in and invitation screens are axe clean (${mode})`, async ({
-    page,
-    playwright,
-    baseURL,
-  }) => {
-    test.setTimeout(90_000);
-    // A valid invitation of this test's own, made through the API by an administrator on a
-    // separate connection: the page itself stays signed out.
-    const admin = await playwright.request.newContext({
-      baseURL,
-      extraHTTPHeaders: baseURL ? ownOrigin(baseURL) : {},
-    });
-    const login = await admin.post('/api/auth/login', {
-      data: { email: accounts.admin.email, password: E2E_PASSWORD },
-    });
-    expect(login.status(), await login.text()).toBe(200);
-    const invited = await admin.post('/api/invitations', {
-      data: {
-        email: `a11y.${mode}.${Date.now()}@example.com`,
-        name: 'Alex Access',
-        role: 'member',
-      },
-    });
-    expect(invited.status(), await invited.text()).toBe(201);
-    const validInvite = new URL((await invited.json()).inviteUrl).pathname;
-    await admin.dispose();
-
-    await page.addInitScript((value) => localStorage.setItem('darkMode', value), String(dark));
-    const findings: Finding[] = [];
-    for (const route of ['/login', '/invite/not-a-real-token', validInvite, '/help']) {
-      await page.goto(route);
-      await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
-      await expect(page.getByText(/Validating/)).toHaveCount(0);
-      if (route === validInvite) {
-        await expect(page.getByText('Valid Invitation', { exact: true })).toBeVisible();
-        await expect(
-          page.getByRole('heading', { name: 'Complete Your Registration', level: 1 }),
-        ).toBeVisible();
-      }
-      findings.push(...(await audit(page, route === validInvite ? '/invite/{valid}' : route)));
-    }
-    expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
-  });
 }
 
 /**
@@ -108,10 +53,12 @@ for (const dark of [false, true]) {
  * as symbols and skips them (the administrator's initials "AA" are one), so the avatar button's
  * name is checked against a member's initials ("OO").
  */
-test('a member’s main screens are axe clean, light and dark', async ({ page }) => {
+test('a member’s main screens are axe clean, light and dark', async ({ page, login }) => {
   // 9 screens, each read by axe in both modes.
   test.setTimeout(180_000);
-  await signIn(page, accounts.onCall.email);
+  await login(accounts.onCall);
+  // On the app's origin, where auditModes sets the mode each screen opens in.
+  await page.goto('/help');
   const findings: Finding[] = [];
   for (const route of [
     '/',
@@ -131,9 +78,12 @@ test('a member’s main screens are axe clean, light and dark', async ({ page })
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
 });
 
-test('opened states of the audit log, settings and debug tools are axe clean', async ({ page }) => {
+test('opened states of the audit log, settings and debug tools are axe clean', async ({
+  page,
+  login,
+}) => {
   test.setTimeout(180_000);
-  await signIn(page, accounts.admin.email);
+  await login(accounts.admin);
   const findings: Finding[] = [];
 
   await visit(page, '/audit-log');
@@ -167,5 +117,53 @@ test('opened states of the audit log, settings and debug tools are axe clean', a
   await page.getByRole('button', { name: 'Verify Audit Trail' }).click();
   await expect(page.getByText('Events verified')).toBeVisible();
   findings.push(...(await audit(page, '/admin/debug (audit integrity)')));
+  expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+});
+
+/**
+ * The Integrations card opened (issue 17): the add dialog, the one-time key panel with the
+ * configurations, the recent alerts with one alert opened to its details and raw payload; light
+ * and dark, desktop and phone, where the page must not scroll sideways (the snippets scroll
+ * inside their boxes).
+ */
+test('the opened Integrations card is axe clean and fits a phone', async ({ page, login }) => {
+  test.setTimeout(300_000);
+  await login(accounts.admin);
+  // On the app's origin, where each state sets the mode its page opens in.
+  await page.goto('/help');
+  const route = await rotationRoute(page);
+  await alertIncidentRoute(page); // an integration with an alert on this rotation
+  const findings: Finding[] = [];
+  const overflowing: { state: string; width: number }[] = [];
+  for (const [dark, width] of [
+    [false, 1280],
+    [true, 1280],
+    [false, 375],
+    [true, 375],
+  ] as const) {
+    const state = `${route} integrations (${dark ? 'dark' : 'light'}, ${width} px)`;
+    await page.setViewportSize({ width, height: 800 });
+    await page.evaluate((value) => localStorage.setItem('darkMode', value), String(dark));
+    await visit(page, route);
+    await page.getByRole('button', { name: 'Add integration' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add integration' });
+    await dialog.getByLabel('Name').fill(`Sweep ${dark ? 'dark' : 'light'} ${width}`);
+    findings.push(...(await audit(page, `${state}: add dialog`)));
+    await dialog.getByRole('button', { name: 'Add integration' }).click();
+    const panel = page.getByRole('region', { name: /^Key of / });
+    await expect(panel).toBeVisible();
+    const item = page.getByRole('list', { name: 'Integrations' }).getByRole('listitem').first();
+    await item.getByRole('button', { name: 'Send test alert' }).click();
+    await item.getByRole('button', { name: 'Recent alerts' }).click();
+    const alerts = item.getByRole('list', { name: /^Recent alerts of / });
+    await alerts.getByRole('listitem').first().getByRole('button').first().click();
+    await alerts.getByText('Raw payload').first().click();
+    await expect(alerts.getByRole('table').first()).toBeVisible();
+    await animationsDone(page);
+    findings.push(...(await audit(page, state)));
+    const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (scrollWidth > width) overflowing.push({ state, width: scrollWidth });
+  }
+  expect(overflowing).toEqual([]);
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
 });

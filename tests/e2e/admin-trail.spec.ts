@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { axeEveryRule } from './axe';
+import { expect, test } from './fixtures';
 import { chooseOption } from './rotation-support';
-import { accounts, appOrigin, signIn } from './support';
+import { accounts, appOrigin } from './support';
 
 /*
  * The Audit Log's administrative trail (search, action filter, CSV export, names, details whole
@@ -70,9 +71,10 @@ async function shoot(page: Page, name: string, prepare: () => Promise<void>) {
 
 test('the administrative trail searches, filters by action, names targets, shows details whole and exports CSV', async ({
   page,
+  login,
 }) => {
   test.setTimeout(120_000);
-  await signIn(page, accounts.admin.email);
+  await login(accounts.admin);
   const tag = unique();
   const kept = `Trail Desk ${tag}`;
   const gone = `Trail Gone ${tag}`;
@@ -187,9 +189,10 @@ test('the administrative trail searches, filters by action, names targets, shows
 
 test('?rotationId= limits the handoff history to that rotation, with a removable chip', async ({
   page,
+  login,
 }) => {
   test.setTimeout(90_000);
-  await signIn(page, accounts.admin.email);
+  await login(accounts.admin);
   const name = `Chip Rotation ${unique()}`;
   const { id } = await post(page, '/api/rotations', { name, type: 'fixed' });
 
@@ -224,9 +227,10 @@ test('?rotationId= limits the handoff history to that rotation, with a removable
 
 test('settings the specification keeps inert are disabled and say they are not available yet', async ({
   page,
+  login,
 }) => {
   test.setTimeout(90_000);
-  await signIn(page, accounts.onCall.email);
+  await login(accounts.onCall);
   await page.goto('/settings');
   await page.getByRole('tab', { name: 'Notifications' }).click();
   for (const type of [

@@ -1,12 +1,10 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { dayBounds, dayKeyOf } from '../../src/shared/domain/calendar';
 import { nextHandoffAt, type ShiftPattern, upcomingShifts } from '../../src/shared/domain/shifts';
 import { axeBuilder } from './axe';
+import { expect, test } from './fixtures';
 import { apiAs, createRotation, userIds } from './rotation-support';
-import { accounts, appOrigin, E2E_PASSWORD } from './support';
-
-// Waiting out the sign-in rate limit can take most of a minute.
-test.describe.configure({ timeout: 120_000 });
+import { accounts, appOrigin } from './support';
 
 /*
  * The calendar in Chromium against the real server with the demo team (DEMO=1): the month grid,
@@ -15,22 +13,6 @@ test.describe.configure({ timeout: 120_000 });
  * New York = 08:00 Chicago) and is in 'Legacy Payments'; 'Database On-Call' changes daily at
  * 08:00 UTC.
  */
-
-/** signInAs signs the page's browser in through the API, waiting out the sign-in rate limit. */
-async function signInAs(page: Page, email: string) {
-  for (let attempt = 0; ; attempt++) {
-    const res = await page.request.post('/api/auth/login', {
-      headers: appOrigin(),
-      data: { email, password: E2E_PASSWORD },
-    });
-    if (res.status() === 429 && attempt < 8) {
-      await page.waitForTimeout(10_000);
-      continue;
-    }
-    expect(res.ok(), `sign-in as ${email}`).toBe(true);
-    return;
-  }
-}
 
 const monthName = (d: Date) =>
   new Intl.DateTimeFormat('en-US', {
@@ -53,8 +35,9 @@ function monthAfter(d: Date, delta: number): Date {
 
 test('the month grid: Sunday to Saturday, today marked, Prev / Today / Next, filter and legend', async ({
   page,
+  login,
 }) => {
-  await signInAs(page, accounts.onCall.email);
+  await login(accounts.onCall);
   await page.goto('/calendar');
   await expect(page.getByRole('heading', { name: 'Calendar', level: 1 })).toBeVisible();
   const now = new Date();
@@ -132,9 +115,10 @@ test('the month grid: Sunday to Saturday, today marked, Prev / Today / Next, fil
 test('calendar feed links: made once, they serve iCalendar; a reset secret stops the old ones', async ({
   page,
   context,
+  login,
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await signInAs(page, accounts.noah.email);
+  await login(accounts.noah);
   await page.goto('/calendar');
   const card = page
     .getByRole('heading', { name: 'Calendar feeds' })
@@ -184,9 +168,10 @@ test('calendar feed links: made once, they serve iCalendar; a reset secret stops
 test('a coverage request: the covering member accepts it on the calendar, and the window is marked', async ({
   browser,
   page,
+  login,
 }) => {
   // Olivia holds Platform Primary and asks Noah to cover two hours from an hour from now.
-  await signInAs(page, accounts.onCall.email);
+  await login(accounts.onCall);
   const rotations = (await (await page.request.get('/api/rotations')).json()) as {
     id: number;
     name: string;
@@ -209,7 +194,7 @@ test('a coverage request: the covering member accepts it on the calendar, and th
 
   const noah = await browser.newContext();
   const noahPage = await noah.newPage();
-  await signInAs(noahPage, accounts.noah.email);
+  await login(accounts.noah, { page: noahPage });
   await noahPage.goto('/calendar');
   const card = noahPage
     .getByRole('heading', { name: 'Coverage requests' })
@@ -270,6 +255,7 @@ test('the next two months of a fixed rotation, day by day, are what the shared s
   page,
   playwright,
   baseURL,
+  login,
 }) => {
   // A daily rotation handing off in Tokyo about twelve hours from now (far from any handoff
   // window), seen by Olivia in Chicago, who takes the baton first.
@@ -293,7 +279,7 @@ test('the next two months of a fixed rotation, day by day, are what the shared s
   });
   const ids = await userIds(manager);
   await manager.dispose();
-  await signInAs(page, accounts.onCall.email);
+  await login(accounts.onCall);
   expect(
     (
       await page.request.post(`/api/rotations/${created.id}/take-oncall`, { headers: appOrigin() })

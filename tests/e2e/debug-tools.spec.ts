@@ -1,48 +1,44 @@
-import { type BrowserContext, expect, type Page, request, test } from '@playwright/test';
-import { accounts, E2E_PASSWORD, signIn } from './support';
+import { type Page, request } from '@playwright/test';
+import { expect, type Login, openDashboard, test } from './fixtures';
+import { accounts, E2E_PASSWORD } from './support';
 
 /*
  * Debug Tools beyond the specification's three tabs: the Audit Integrity check (decision 172),
  * and what the diagnostics say when the server withholds its hostname, data path and database
- * version (production without DEBUG_DETAILS, decision 173). Each test poses as its own client
- * (sign-in is rate limited per address).
+ * version (production without DEBUG_DETAILS, decision 173).
  */
-
-let client = 0;
-const clientAddress = () =>
-  `10.${(process.pid % 200) + 1}.${100 + Math.floor(client / 250)}.${(client++ % 250) + 1}`;
 
 /** api matches requests to one API path, whatever their query string. */
 const api = (path: string) => (url: URL) => url.pathname === path;
 
-async function openDebug(context: BrowserContext, page: Page) {
-  await context.setExtraHTTPHeaders({ 'x-forwarded-for': clientAddress() });
-  await signIn(page, accounts.admin.email);
+async function openDebug(login: Login, page: Page) {
+  await login(accounts.admin);
+  await openDashboard(page);
   await page.getByRole('link', { name: 'Debug Tools', exact: true }).click();
   await expect(page.getByText('Administrator Access Only')).toBeVisible();
 }
 
 test('Audit Integrity verifies the real chain, then names the first broken link', async ({
   baseURL,
-  context,
+  login,
   page,
 }) => {
   // An audited change, made as an administrator does: the chain has at least one more event.
   const admin = await request.newContext({
     baseURL,
-    extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), origin: baseURL! },
+    extraHTTPHeaders: { origin: baseURL! },
   });
-  const login = await admin.post('/api/auth/login', {
+  const signedIn = await admin.post('/api/auth/login', {
     data: { email: accounts.admin.email, password: E2E_PASSWORD },
   });
-  expect(login.status()).toBe(200);
+  expect(signedIn.status()).toBe(200);
   const created = await admin.post('/api/rotations', {
     data: { name: `Audited ${Date.now().toString(36)}`, type: 'fixed' },
   });
   expect(created.status(), await created.text()).toBe(201);
   await admin.dispose();
 
-  await openDebug(context, page);
+  await openDebug(login, page);
   await page.getByRole('tab', { name: 'Audit Integrity' }).click();
   await expect(page.getByRole('heading', { name: 'Audit Integrity' })).toBeVisible();
   const answer = page.waitForResponse((r) => r.url().includes('/api/debug/audit-integrity'));
@@ -100,10 +96,10 @@ test('Audit Integrity verifies the real chain, then names the first broken link'
 });
 
 test('withheld details: the checks still run and say what the server withheld', async ({
-  context,
+  login,
   page,
 }) => {
-  await openDebug(context, page);
+  await openDebug(login, page);
   // The server's own answers, changed as a production server without DEBUG_DETAILS answers.
   const withhold =
     (edit: (json: { environment: Record<string, unknown>; withheld: string[] }) => void) =>
@@ -157,10 +153,10 @@ test('withheld details: the checks still run and say what the server withheld', 
 });
 
 test('shown details: outside production the diagnostics name the host and the database', async ({
-  context,
+  login,
   page,
 }) => {
-  await openDebug(context, page);
+  await openDebug(login, page);
   const answer = page.waitForResponse((r) => r.url().includes('/api/debug/rotations-compare'));
   await page.getByRole('button', { name: 'Run Diagnostics' }).click();
   const body = (await (await answer).json()) as {

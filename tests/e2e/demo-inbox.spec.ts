@@ -1,6 +1,7 @@
-import { type APIRequestContext, type APIResponse, expect, request, test } from '@playwright/test';
+import { type APIRequestContext, type APIResponse, request } from '@playwright/test';
 import { axeEveryRule } from './axe';
-import { accounts, E2E_PASSWORD, ownOrigin, signIn } from './support';
+import { expect, openDashboard, test } from './fixtures';
+import { accounts, E2E_PASSWORD, ownOrigin } from './support';
 
 /**
  * The demo inbox (decision 186), on the server playwright.config.ts starts, which is in demo
@@ -32,6 +33,7 @@ async function invite(admin: APIRequestContext, who: string, name: string) {
 test('after a pass of the baton, the new holder reads the handoff email in the demo inbox', async ({
   page,
   baseURL,
+  login,
 }, testInfo) => {
   test.setTimeout(120_000);
   if (!baseURL) throw new Error('no baseURL');
@@ -65,7 +67,8 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
 
   // Ivy finds the Inbox in the sidebar, and the email there once the worker has kept it.
   const subject = `You are now on call for ${rotation.name}`;
-  await signIn(page, ivyEmail);
+  await login({ email: ivyEmail, name: 'Ivy Inbox' });
+  await openDashboard(page);
   await page.getByRole('link', { name: 'Inbox', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
   const messages = page.getByRole('list', { name: 'Messages' });
@@ -128,7 +131,8 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
   // An administrator opens the Inbox from the avatar menu and switches to everyone's, where
   // Ivy's email is, with the recipient named.
   await page.context().clearCookies();
-  await signIn(page, accounts.admin.email);
+  await login(accounts.admin);
+  await openDashboard(page);
   // The dashboard says where messages go: kept, not failing.
   const setup = page.getByRole('alert').filter({ hasText: 'messages are kept in the demo inbox' });
   await expect(setup).toContainText(

@@ -11,9 +11,6 @@ import {
 } from './rotation-support';
 import { accounts } from './support';
 
-// Waiting out the sign-in rate limit can take most of a minute.
-test.describe.configure({ timeout: 120_000 });
-
 /*
  * The escalation policy editor (issue 16, decision 203): an administrator makes a policy of two
  * steps, reorders them from the keyboard, is told in words that a delay of 0 is refused, saves,

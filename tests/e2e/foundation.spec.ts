@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { LOCAL_SIGN_IN_NOTE } from '../../src/shared/contracts/auth';
+import { expect, openDashboard, test } from './fixtures';
 import { accounts, E2E_HELP_LINKS, E2E_PASSWORD, signIn } from './support';
 
 test('an unknown path under a reserved prefix answers 404 JSON, not the app (decision 182)', async ({
@@ -64,8 +64,9 @@ test('local sign-in: a wrong password is refused, the right one opens the dashbo
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 });
 
-test('the sidebar shows the admin group to administrators only', async ({ page }) => {
-  await signIn(page, accounts.onCall.email);
+test('the sidebar shows the admin group to administrators only', async ({ page, login }) => {
+  await login(accounts.onCall);
+  await openDashboard(page);
   const nav = page.getByRole('navigation').first();
   for (const link of [
     'Dashboard',
@@ -105,7 +106,8 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
   );
 
   await page.context().clearCookies();
-  await signIn(page, accounts.admin.email);
+  await login(accounts.admin);
+  await openDashboard(page);
   for (const link of ['User Management', 'Settings', 'Debug Tools']) {
     await expect(page.getByRole('link', { name: link, exact: true })).toBeVisible();
   }
@@ -116,8 +118,10 @@ test('the sidebar shows the admin group to administrators only', async ({ page }
 
 test('the protected layout: where a signed-in user is sent, the footer, the spinner while the session loads, and the sidebar on a narrow window', async ({
   page,
+  login,
 }) => {
-  await signIn(page, accounts.onCall.email);
+  await login(accounts.onCall);
+  await openDashboard(page);
 
   // A signed-in user is sent to / from the sign-in and invitation screens, and an on-call user
   // from the admin-only screens.
@@ -299,8 +303,9 @@ test('toasts: one at a time, F8 moves focus to them, and each leaves after 5 sec
   await expect(region.getByRole('listitem')).toHaveCount(0);
 });
 
-test('dark mode is kept in localStorage and survives a reload', async ({ page }) => {
-  await signIn(page, accounts.manager.email);
+test('dark mode is kept in localStorage and survives a reload', async ({ page, login }) => {
+  await login(accounts.manager);
+  await openDashboard(page);
   const html = page.locator('html');
   await expect(html).not.toHaveClass(/dark/);
   await page.getByRole('button', { name: 'Toggle dark mode' }).click();
@@ -338,8 +343,12 @@ test('the avatar menu shows who is signed in, links to the profile and signs out
   await expect(page).toHaveURL(/\/login$/);
 });
 
-test("a failed logout says 'Logout Error' and leaves the user signed in", async ({ page }) => {
-  await signIn(page, accounts.manager.email);
+test("a failed logout says 'Logout Error' and leaves the user signed in", async ({
+  page,
+  login,
+}) => {
+  await login(accounts.manager);
+  await openDashboard(page);
   let attempts = 0;
   await page.route('**/api/auth/logout*', (route) => {
     attempts += 1;
@@ -365,8 +374,8 @@ test("a failed logout says 'Logout Error' and leaves the user signed in", async 
   expect((await page.request.get('/api/auth/user')).status()).toBe(200);
 });
 
-test('an unknown path shows the not-found screen with a way back', async ({ page }) => {
-  await signIn(page, accounts.onCall.email);
+test('an unknown path shows the not-found screen with a way back', async ({ page, login }) => {
+  await login(accounts.onCall);
   const response = await page.goto('/no-such-page');
   expect(response?.status()).toBe(200);
   await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();

@@ -4,10 +4,11 @@ import {
   expect,
   type Page,
   request as playwrightRequest,
+  type Request,
   test,
 } from '@playwright/test';
+import { type BatonServer, freePorts, startBaton } from '../setup/baton-process';
 import { startOpenIdProvider, type TestOpenIdProvider } from '../setup/oidc-provider';
-import { type BatonServer, freePorts, startBaton } from './oidc-support';
 import { accounts, E2E_PASSWORD, ownOrigin } from './support';
 
 /*
@@ -370,11 +371,20 @@ test.describe('invitations, User Management and Profile', () => {
     await page.goto('/login');
     await signInLocally(page, accounts.admin.email);
     let listReads = 0;
+    let readsUnderWay = 0;
+    const isListRead = (request: Request) =>
+      request.method() === 'GET' && /\/api\/invitations(\?|$)/.test(request.url());
     page.on('request', (request) => {
-      if (request.method() === 'GET' && /\/api\/invitations(\?|$)/.test(request.url())) {
+      if (isListRead(request)) {
         listReads += 1;
+        readsUnderWay += 1;
       }
     });
+    const settled = (request: Request) => {
+      if (isListRead(request)) readsUnderWay -= 1;
+    };
+    page.on('requestfinished', settled);
+    page.on('requestfailed', settled);
     await page.goto('/admin/users');
     const users = page
       .getByRole('table')
@@ -427,7 +437,8 @@ test.describe('invitations, User Management and Profile', () => {
       Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
       document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
-    await page.waitForTimeout(3500);
+    // A poll sent just before is let finish, so that it is not counted as Refresh's.
+    await expect.poll(() => readsUnderWay).toBe(0);
     const before = listReads;
     const refresh = page.getByRole('button', { name: 'Refresh' });
     await refresh.click();
@@ -575,14 +586,17 @@ test.describe('sign in with Google through a local OpenID provider', () => {
       port: providerPort,
       redirectUri: `http://127.0.0.1:${batonPort}/api/auth/oidc/callback`,
     });
-    baton = await startBaton(batonPort, {
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-      OIDC_CLIENT_SECRET: provider.clientSecret,
-      ADMIN_EMAIL: adminEmail,
-      DEMO: '1',
-      // Configuring a provider turns demo mode off; local sign-in is on only for the admin's setup.
-      LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
+    baton = await startBaton({
+      port: batonPort,
+      env: {
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_CLIENT_SECRET: provider.clientSecret,
+        ADMIN_EMAIL: adminEmail,
+        DEMO: '1',
+        // Configuring a provider turns demo mode off; local sign-in is on only for the admin's setup.
+        LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
+      },
     });
   });
   test.afterAll(async () => {

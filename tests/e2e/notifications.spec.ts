@@ -1,6 +1,7 @@
-import { type APIRequestContext, type APIResponse, expect, request, test } from '@playwright/test';
-import { type BatonServer, freePorts, startBaton } from './oidc-support';
-import { accounts, E2E_PASSWORD, ownOrigin, signIn } from './support';
+import { type APIRequestContext, type APIResponse, request } from '@playwright/test';
+import { type BatonServer, freePorts, startBaton } from '../setup/baton-process';
+import { expect, openDashboard, test } from './fixtures';
+import { accounts, E2E_PASSWORD, ownOrigin } from './support';
 
 /**
  * Where notifications go, as a user and an administrator see it: the profile explains a choice of
@@ -37,11 +38,12 @@ async function invite(admin: APIRequestContext, who: string, name: string) {
 test('a user who chooses SMS without a phone number is told notifications go by email, and why', async ({
   page,
   baseURL,
+  login,
 }) => {
   const admin = await apiAs(baseURL, accounts.admin.email);
   const email = await invite(admin.api, 'sasha.sms', 'Sasha Sms');
   await admin.api.dispose();
-  await signIn(page, email);
+  await login({ email, name: 'Sasha Sms' });
 
   await page.goto('/profile');
   await expect(page.getByRole('heading', { name: 'Your Profile' })).toBeVisible();
@@ -82,13 +84,16 @@ test.describe('outside demo mode', () => {
     // A new database and the demo seed: startBaton allows two minutes, more than a hook's default.
     test.setTimeout(150_000);
     const [port] = await freePorts(1);
-    baton = await startBaton(port, {
-      OIDC_ISSUER: 'http://127.0.0.1:9/',
-      OIDC_CLIENT_ID: 'baton-e2e-client',
-      DEMO: '1',
-      LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
-      SIGN_IN_RATE_LIMIT: '1000',
-      OUTBOX_INTERVAL_SECONDS: '1',
+    baton = await startBaton({
+      port: port,
+      env: {
+        OIDC_ISSUER: 'http://127.0.0.1:9/',
+        OIDC_CLIENT_ID: 'baton-e2e-client',
+        DEMO: '1',
+        LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
+        SIGN_IN_RATE_LIMIT: '1000',
+        OUTBOX_INTERVAL_SECONDS: '1',
+      },
     });
   });
   test.afterAll(async () => {
@@ -97,6 +102,7 @@ test.describe('outside demo mode', () => {
 
   test('with no channel configured, a page is recorded and the outbox view shows it not sent, with the reason', async ({
     page,
+    login,
   }) => {
     test.setTimeout(60_000);
     const baseURL = baton?.url;
@@ -158,7 +164,8 @@ test.describe('outside demo mode', () => {
     // The screen: labelled as not sent for want of a channel, not as a red failure.
     // The layout asks once whether there is a demo inbox; here there is none, so no link to it.
     const asked = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/inbox');
-    await signIn(page, accounts.admin.email, baseURL);
+    await login(accounts.admin, { origin: baseURL });
+    await openDashboard(page, baseURL);
     expect((await (await asked).json()).demoInbox).toBe(false);
     await expect(page.getByRole('link', { name: 'Pages', exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Inbox', exact: true })).toHaveCount(0);

@@ -1,9 +1,8 @@
-import { type APIRequest, type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequest, expect, type Page, test } from '@playwright/test';
 import { TIMEZONES } from '../../src/shared/contracts/users';
+import { apiAs } from './rotation-support';
 import { accounts, appOrigin, E2E_PASSWORD } from './support';
 
-// Waiting out the sign-in rate limit can take most of a minute.
-test.describe.configure({ timeout: 120_000 });
 // The browser runs in UTC; the people below live elsewhere. Every time must follow the person.
 test.use({ timezoneId: 'UTC', locale: 'en-US' });
 
@@ -15,45 +14,19 @@ test.use({ timezoneId: 'UTC', locale: 'en-US' });
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
-/** signInAs signs the page's browser in through the API, waiting out the sign-in rate limit. */
+/** signInAs signs the page's browser in through the API as a new person; their user. */
 async function signInAs(page: Page, email: string) {
-  for (let attempt = 0; ; attempt++) {
-    const res = await page.request.post('/api/auth/login', {
-      headers: appOrigin(),
-      data: { email, password: E2E_PASSWORD },
-    });
-    if (res.status() === 429 && attempt < 8) {
-      await page.waitForTimeout(10_000);
-      continue;
-    }
-    expect(res.ok(), `sign-in as ${email}`).toBe(true);
-    return ((await res.json()) as { user: { id: number } }).user;
-  }
-}
-
-/** adminApi returns a request context signed in as the demo administrator. */
-async function adminApi(
-  page: Page,
-  request: APIRequest,
-  baseURL: string,
-): Promise<APIRequestContext> {
-  const api = await request.newContext({ baseURL, extraHTTPHeaders: appOrigin() });
-  for (let attempt = 0; ; attempt++) {
-    const res = await api.post('/api/auth/login', {
-      data: { email: accounts.admin.email, password: E2E_PASSWORD },
-    });
-    if (res.status() === 429 && attempt < 8) {
-      await page.waitForTimeout(10_000);
-      continue;
-    }
-    expect(res.ok(), 'admin sign-in').toBe(true);
-    return api;
-  }
+  const res = await page.request.post('/api/auth/login', {
+    headers: appOrigin(),
+    data: { email, password: E2E_PASSWORD },
+  });
+  expect(res.ok(), `sign-in as ${email}`).toBe(true);
+  return ((await res.json()) as { user: { id: number } }).user;
 }
 
 /** newPerson invites a new on-call person and signs the page in as them; returns their id. */
 async function newPerson(page: Page, request: APIRequest, baseURL: string, name: string) {
-  const admin = await adminApi(page, request, baseURL);
+  const admin = await apiAs(request, baseURL, accounts.admin);
   const email = `one.clock.${unique()}@example.com`;
   const res = await admin.post('/api/invitations', { data: { email, name, role: 'member' } });
   expect(res.status(), await res.text()).toBe(201);
@@ -92,7 +65,7 @@ test('a handoff reads the same Berlin time on the dashboard, rotation page, cale
   expect(zoneSet.ok(), await zoneSet.text()).toBe(true);
 
   // A rotation Berta is in; she takes the baton now: one handoff, at one instant.
-  const admin = await adminApi(page, playwright.request, baseURL!);
+  const admin = await apiAs(playwright.request, baseURL!, accounts.admin);
   const name = `One Clock ${unique()}`;
   const created = await admin.post('/api/rotations', { data: { name, type: 'fixed' } });
   expect(created.status(), await created.text()).toBe(201);

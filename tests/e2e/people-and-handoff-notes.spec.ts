@@ -3,8 +3,9 @@ import { axeEveryRule } from './axe';
 import { actAs, apiAs, createRotation, toast, uniqueName, userIds } from './rotation-support';
 import { accounts } from './support';
 
-// Waiting out the sign-in rate limit can take most of a minute.
+// A ceiling: a test here took 43 s under three shards on two cores (30 s is the default off CI).
 test.describe.configure({ timeout: 120_000 });
+
 // The browser runs in UTC; the demo accounts' profiles say which zone their times are in.
 test.use({ timezoneId: 'UTC', locale: 'en-US' });
 

@@ -2,9 +2,6 @@ import { expect, test } from '@playwright/test';
 import { apiAs, createRotation, signInPage, toast, uniqueName } from './rotation-support';
 import { accounts } from './support';
 
-// Waiting out the sign-in rate limit can take most of a minute.
-test.describe.configure({ timeout: 120_000 });
-
 /*
  * Planned cover (decision 218) in Chromium against the real server: Noah asks for cover from one
  * of his upcoming shifts on the calendar, Sam accepts it, and both see it accepted. The rotation

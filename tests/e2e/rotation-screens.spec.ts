@@ -18,8 +18,6 @@ import {
 } from './rotation-support';
 import { accounts, appOrigin } from './support';
 
-// Waiting out the sign-in rate limit can take most of a minute.
-test.describe.configure({ timeout: 120_000 });
 // Dates on screen are in the browser's zone: UTC makes them predictable.
 test.use({ timezoneId: 'UTC', locale: 'en-US' });
 

@@ -4,7 +4,7 @@ import { animationsDone, axeBuilder } from './axe';
 import { actAs, chooseOption, readRotation, toast, uniqueName } from './rotation-support';
 import { accounts } from './support';
 
-// Waiting out the sign-in rate limit can take most of a minute.
+// A ceiling: its test took 31 s with three shards on two cores, over the 30 s default outside CI.
 test.describe.configure({ timeout: 120_000 });
 
 /*

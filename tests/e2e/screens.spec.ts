@@ -1,36 +1,21 @@
 import { readFile } from 'node:fs/promises';
-import {
-  type APIRequestContext,
-  type BrowserContext,
-  expect,
-  type Page,
-  request as playwrightRequest,
-  test,
-} from '@playwright/test';
+import { type APIRequestContext, type Page, request as playwrightRequest } from '@playwright/test';
 import Papa from 'papaparse';
-import { accounts, appOrigin, E2E_PASSWORD, ownOrigin, signIn } from './support';
+import { expect, type Login, openDashboard, test } from './fixtures';
+import { accounts, appOrigin, E2E_PASSWORD, ownOrigin } from './support';
 
 /*
  * The Audit Log, On-Call Team, Settings, Help and Debug Tools screens in Chromium, for each role
- * that sees them. Sign-in is rate limited per client address, so each test poses as its own
- * client; tests that change data make their own (a rotation, an invited user).
+ * that sees them; tests that change data make their own (a rotation, an invited user).
  */
 
-let client = 0;
-const clientAddress = () =>
-  `10.${(process.pid % 200) + 1}.${200 + Math.floor(client / 250)}.${(client++ % 250) + 1}`;
 const unique = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-async function signInAs(page: Page, email: string) {
-  await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': clientAddress() });
-  await signIn(page, email);
-}
 
 /** apiAs returns an API client signed in with the local password. */
 async function apiAs(baseURL: string, email: string): Promise<APIRequestContext> {
   const api = await playwrightRequest.newContext({
     baseURL,
-    extraHTTPHeaders: { 'x-forwarded-for': clientAddress(), ...ownOrigin(baseURL) },
+    extraHTTPHeaders: ownOrigin(baseURL),
   });
   const res = await api.post('/api/auth/login', { data: { email, password: E2E_PASSWORD } });
   expect(res.status(), await res.text()).toBe(200);
@@ -66,7 +51,11 @@ async function inviteAndSignIn(page: Page, baseURL: string, role: string, name: 
   const res = await admin.post('/api/invitations', { data: { email, name, role } });
   expect(res.status(), await res.text()).toBe(201);
   await admin.dispose();
-  await signInAs(page, email);
+  const signedIn = await page.request.post('/api/auth/login', {
+    headers: ownOrigin(baseURL),
+    data: { email, password: E2E_PASSWORD },
+  });
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
   return email;
 }
 
@@ -79,8 +68,10 @@ const handoffList = (page: Page) => page.getByRole('list', { name: 'Handoffs' })
 test.describe('Audit Log', () => {
   test('shows each status with its text and badge, searches and filters on the server', async ({
     page,
+    login,
   }) => {
-    await signInAs(page, accounts.onCall.email);
+    await login(accounts.onCall);
+    await openDashboard(page);
     await page.getByRole('link', { name: 'Audit Log', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Audit Log', level: 1 })).toBeVisible();
     const list = handoffList(page);
@@ -132,6 +123,7 @@ test.describe('Audit Log', () => {
   test("shows 20 entries, and 'Load more' adds 20 while older ones remain", async ({
     page,
     baseURL,
+    login,
   }) => {
     const admin = await apiAs(baseURL!, accounts.admin.email);
     const olivia = await userIdOf(admin, accounts.onCall.email);
@@ -146,7 +138,7 @@ test.describe('Audit Log', () => {
     }
     await admin.dispose();
 
-    await signInAs(page, accounts.manager.email);
+    await login(accounts.manager);
     await page.goto('/audit-log');
     // The search applies once typing pauses: wait for the server's answer to it.
     const searched = page.waitForResponse(
@@ -166,6 +158,7 @@ test.describe('Audit Log', () => {
   test('administrators export the history as CSV and see the administrative trail', async ({
     page,
     baseURL,
+    login,
   }) => {
     const admin = await apiAs(baseURL!, accounts.admin.email);
     const olivia = await userIdOf(admin, accounts.onCall.email);
@@ -177,7 +170,7 @@ test.describe('Audit Log', () => {
     });
     await admin.dispose();
 
-    await signInAs(page, accounts.admin.email);
+    await login(accounts.admin);
     await page.goto('/audit-log');
     await page.getByRole('searchbox', { name: 'Search handoffs' }).fill(name.slice(1));
     await expect(handoffList(page).getByRole('listitem')).toHaveCount(1);
@@ -211,8 +204,9 @@ test.describe('Audit Log', () => {
     ).toHaveCount(1);
   });
 
-  test("a failed read shows 'Failed to fetch handoffs'", async ({ page }) => {
-    await signInAs(page, accounts.incidentManager.email);
+  test("a failed read shows 'Failed to fetch handoffs'", async ({ page, login }) => {
+    await login(accounts.incidentManager);
+    await openDashboard(page);
     await page.route(api('/api/audit-log/handoffs'), (route) =>
       route.fulfill({ status: 500, json: { message: 'boom', code: 'INTERNAL' } }),
     );
@@ -224,8 +218,10 @@ test.describe('Audit Log', () => {
 test.describe('Rotation reads that fail', () => {
   test("the dashboard says 'Failed to fetch enhanced rotations' and 'Failed to fetch rotations'", async ({
     page,
+    login,
   }) => {
-    await signInAs(page, accounts.onCall.email);
+    await login(accounts.onCall);
+    await openDashboard(page);
     await page.route(api('/api/user/rotations'), (route) =>
       route.fulfill({ status: 500, json: { message: 'boom', code: 'INTERNAL' } }),
     );
@@ -239,8 +235,10 @@ test.describe('Rotation reads that fail', () => {
 
   test("the rotations list says 'Failed to fetch rotations: {status} {statusText}'", async ({
     page,
+    login,
   }) => {
-    await signInAs(page, accounts.onCall.email);
+    await login(accounts.onCall);
+    await openDashboard(page);
     await page.route(api('/api/rotations'), (route) =>
       route.fulfill({ status: 503, json: { message: 'down', code: 'UNAVAILABLE' } }),
     );
@@ -254,8 +252,10 @@ test.describe('Rotation reads that fail', () => {
 test.describe('On-Call Team', () => {
   test('a searchable table with rotation status, preference and time zone; View User for others', async ({
     page,
+    login,
   }) => {
-    await signInAs(page, accounts.onCall.email);
+    await login(accounts.onCall);
+    await openDashboard(page);
     await page.getByRole('link', { name: 'On-Call Team', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'On-Call Team', level: 1 })).toBeVisible();
     const table = page.getByRole('table');
@@ -293,8 +293,8 @@ test.describe('On-Call Team', () => {
     await expect(page.getByText('No team members match your search')).toBeVisible();
   });
 
-  test("administrators see 'Manage User', leading to User Management", async ({ page }) => {
-    await signInAs(page, accounts.admin.email);
+  test("administrators see 'Manage User', leading to User Management", async ({ page, login }) => {
+    await login(accounts.admin);
     await page.goto('/on-call-team');
     const manage = page
       .getByRole('row')
@@ -304,8 +304,9 @@ test.describe('On-Call Team', () => {
     await expect(page).toHaveURL(/\/admin\/users$/);
   });
 
-  test("a failed read shows 'Failed to fetch on-call team'", async ({ page }) => {
-    await signInAs(page, accounts.manager.email);
+  test("a failed read shows 'Failed to fetch on-call team'", async ({ page, login }) => {
+    await login(accounts.manager);
+    await openDashboard(page);
     await page.route(api('/api/on-call-team'), (route) =>
       route.fulfill({ status: 500, json: { message: 'boom' } }),
     );
@@ -442,6 +443,7 @@ test.describe('Settings', () => {
 test.describe('Help', () => {
   test('the Help Center is readable signed out, its search filters the articles, and no link is a dead end', async ({
     page,
+    login,
   }) => {
     // A page load per article (some 25 now): over 30 s while the other shards load the machine.
     test.setTimeout(120_000);
@@ -486,7 +488,7 @@ test.describe('Help', () => {
     // /notification-help needs a signed-in user, as the route table says.
     await page.goto('/notification-help');
     await expect(page).toHaveURL(/\/login$/);
-    await signInAs(page, accounts.incidentManager.email);
+    await login(accounts.incidentManager);
     for (const href of ['/notification-help']) {
       await page.goto(href);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -499,6 +501,7 @@ test.describe('Help', () => {
 
   test('the guides have the tabs of section 2 and describe Baton as it behaves', async ({
     page,
+    login,
   }) => {
     const tabsOf: [string, string, string[]][] = [
       ['/help/handoff-process', 'Handoff Process Guide', ['Standard', 'Emergency']],
@@ -532,7 +535,8 @@ test.describe('Help', () => {
     await expect(deleteRow.getByRole('img', { name: 'Yes' })).toHaveCount(1);
     await expect(deleteRow.getByRole('img', { name: 'No' })).toHaveCount(3);
 
-    await signInAs(page, accounts.onCall.email);
+    await login(accounts.onCall);
+    await openDashboard(page);
     await page.getByRole('link', { name: 'Notification Help', exact: true }).click();
     for (const tab of ['iOS', 'Android', 'FAQ']) {
       await page.getByRole('tab', { name: tab }).click();
@@ -544,9 +548,9 @@ test.describe('Help', () => {
 });
 
 test.describe('Debug Tools', () => {
-  async function openDebug(context: BrowserContext, page: Page) {
-    await context.setExtraHTTPHeaders({ 'x-forwarded-for': clientAddress() });
-    await signIn(page, accounts.admin.email);
+  async function openDebug(login: Login, page: Page) {
+    await login(accounts.admin);
+    await openDashboard(page);
     await page.getByRole('link', { name: 'Debug Tools', exact: true }).click();
     await expect(page.getByText('Administrator Access Only')).toBeVisible();
     await expect(page.getByText(/performance impact/)).toBeVisible();
@@ -555,8 +559,9 @@ test.describe('Debug Tools', () => {
   test('rotation tools open the JSON views in a new tab and compare the two reads', async ({
     context,
     page,
+    login,
   }) => {
-    await openDebug(context, page);
+    await openDebug(login, page);
     for (const tab of ['Rotation Tools', 'Environment Check', 'Client Check']) {
       await expect(page.getByRole('tab', { name: tab })).toBeVisible();
     }
@@ -600,8 +605,8 @@ test.describe('Debug Tools', () => {
     await expect(page.getByText('Suspended rotations filtered out')).toBeVisible();
   });
 
-  test('the diagnostics show the error texts of section 8', async ({ context, page }) => {
-    await openDebug(context, page);
+  test('the diagnostics show the error texts of section 8', async ({ page, login }) => {
+    await openDebug(login, page);
     await page.route(api('/api/debug/rotations-compare'), (route) =>
       route.fulfill({ status: 503, json: { message: 'database unavailable' } }),
     );
@@ -624,10 +629,10 @@ test.describe('Debug Tools', () => {
   });
 
   test('the client check: its sub-tabs, its environment badge and its failure states', async ({
-    context,
     page,
+    login,
   }) => {
-    await openDebug(context, page);
+    await openDebug(login, page);
     await page.getByRole('tab', { name: 'Client Check' }).click();
     await expect(page.getByText('Client Data Handling Check')).toBeVisible();
     await page.getByRole('button', { name: 'Run Client Check' }).click();

@@ -139,7 +139,8 @@ test('a signed Acknowledge from Slack acknowledges the open incident page within
       signedClick(incidentId, 'incident.acknowledge', 'not-the-secret'),
     );
     expect(forged.status()).toBe(401);
-    await page.waitForTimeout(500);
+    // Refused before any change (a forged click that acted would also make a second Slack
+    // update, counted below): the page still says Triggered.
     await expect(page.getByText('Triggered', { exact: true }).first()).toBeVisible();
 
     const clicked = await slackSide.post(

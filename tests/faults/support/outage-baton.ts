@@ -1,16 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { SESSION_COOKIE } from '../../../src/server/modules/sessions/session-service';
+import { startBaton as startBatonProcess } from '../../setup/baton-process';
 import { freePort } from './outage-postgres';
-
-/**
- * The built server (`npm run test:faults` builds it first). BATON_SERVER_JS points elsewhere, e.g.
- * a private build, when several people share one dist/ (as in support/processes.ts).
- */
-export const SERVER_ENTRY = path.resolve(process.env.BATON_SERVER_JS ?? 'dist/server/main.js');
 
 export const LOCAL_PASSWORD = 'e2e-local-password';
 const KEY = Buffer.alloc(32, 11).toString('base64');
@@ -25,65 +16,24 @@ export interface BatonProcess {
   stop(): Promise<void>;
 }
 
-/** startBaton runs the built server as its own process and waits until it listens. */
+/**
+ * startBaton runs the built server as its own process (tests/setup/baton-process.ts, the one way
+ * the tests start one) and waits until it listens: its database may be the one that is down.
+ */
 export async function startBaton(env: Record<string, string>): Promise<BatonProcess> {
-  if (!existsSync(SERVER_ENTRY)) {
-    throw new Error(`${SERVER_ENTRY} is missing: run \`npm run build\` (npm run test:faults does)`);
-  }
-  const port = await freePort();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'baton-outage-data-'));
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  const baton = await startBatonProcess({
+    port: await freePort(),
+    until: 'listening',
+    timeoutMs: 60_000,
     env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
       ENCRYPTION_KEY: KEY,
       LOCAL_LOGIN_PASSWORD: LOCAL_PASSWORD,
       COMPANY_DOMAIN: 'example.com',
-      LOG_LEVEL: 'warn',
       SIGN_IN_RATE_LIMIT: '10000',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  child.stderr?.on('data', (c: Buffer) => {
-    output += c.toString();
-  });
-  const url = `http://127.0.0.1:${port}`;
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Baton did not start:\n${output}`)), 60_000);
-    const check = () => {
-      if (output.includes('Baton is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`Baton exited (${code}) while starting:\n${output}`));
-    });
-  });
-  return {
-    url,
-    child,
-    output: () => output,
-    exitCode: () => child.exitCode,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { ...baton, exitCode: () => baton.child.exitCode };
 }
 
 /** signIn signs in with the local password and returns the session cookie. */
