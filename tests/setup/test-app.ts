@@ -3,7 +3,7 @@ import { buildApp } from '../../src/server/app';
 import { ManualClock } from '../../src/server/clock';
 import { type Config, loadConfig } from '../../src/server/config';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
-import type { Database, OpenOptions } from '../../src/server/db/client';
+import { type Database, type OpenOptions, openPostgres } from '../../src/server/db/client';
 import { insertUser } from '../../src/server/db/factories';
 import { SAFE_METHODS } from '../../src/server/http/cross-site';
 import type { HostLookup } from '../../src/server/http/outbound-address';
@@ -142,6 +142,45 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await database.close();
+    },
+  };
+}
+
+/** A second Baton on a test app's database, as another process would run it. */
+export interface SecondInstance {
+  /** the database opened again: its own pool on PostgreSQL; on PGlite (one owner) the same one */
+  database: Database;
+  /** the app built on it, with the test app's configuration, cipher and clock */
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * openSecondInstance opens the test app's database again and builds a second app on it, so a
+ * test can show two instances sharing what the database holds (limits, locks, effects).
+ */
+export async function openSecondInstance(t: TestApp): Promise<SecondInstance> {
+  const url = process.env.TEST_DATABASE_URL;
+  let database = t.database;
+  if (t.database.engine === 'postgres' && url) {
+    const u = new URL(url);
+    u.pathname = new URL(t.database.location).pathname;
+    database = openPostgres(u.toString(), { max: 5 });
+  }
+  const app = await buildApp({
+    config: t.config,
+    database,
+    cipher: t.cipher,
+    clock: t.clock,
+    logger: false,
+  });
+  await app.ready();
+  return {
+    database,
+    app,
+    close: async () => {
+      await app.close();
+      if (database !== t.database) await database.close();
     },
   };
 }

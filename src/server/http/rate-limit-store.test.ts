@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp, withOwnOrigin } from '../../../tests/setup/test-app';
-import { buildApp } from '../app';
-import { type Database, openPostgres } from '../db/client';
+import {
+  createTestApp,
+  openSecondInstance,
+  type SecondInstance,
+  type TestApp,
+  withOwnOrigin,
+} from '../../../tests/setup/test-app';
 import { rateLimitHits } from '../db/schema';
 import { hitRateLimit } from './rate-limit-store';
 
@@ -14,32 +18,17 @@ import { hitRateLimit } from './rate-limit-store';
 
 const LIMIT = 4;
 let t: TestApp;
-let second: Database;
+let second: SecondInstance;
 let other: FastifyInstance;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { SIGN_IN_RATE_LIMIT: String(LIMIT) } });
-  const url = process.env.TEST_DATABASE_URL;
-  if (t.database.engine === 'postgres' && url) {
-    const u = new URL(url);
-    u.pathname = new URL(t.database.location).pathname;
-    second = openPostgres(u.toString(), { max: 5 });
-  } else {
-    second = t.database;
-  }
-  other = await buildApp({
-    config: t.config,
-    database: second,
-    cipher: t.cipher,
-    clock: t.clock,
-    logger: false,
-  });
-  await other.ready();
+  second = await openSecondInstance(t);
+  other = second.app;
   withOwnOrigin(other);
 }, 120_000);
 afterAll(async () => {
-  await other?.close();
-  if (second && second !== t.database) await second.close();
+  await second?.close();
   await t?.close();
 });
 
@@ -108,7 +97,7 @@ test('hits counted at once on one key are each counted once', async () => {
   const now = t.clock.now();
   const counts = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
-      hitRateLimit(i % 2 === 0 ? t.database.db : second.db, 'concurrent-key', now, 60_000),
+      hitRateLimit(i % 2 === 0 ? t.database.db : second.database.db, 'concurrent-key', now, 60_000),
     ),
   );
   expect(counts.map((c) => c.current).sort((a, b) => a - b)).toEqual(

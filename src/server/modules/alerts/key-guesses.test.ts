@@ -1,10 +1,13 @@
 import { count } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import {
+  createTestApp,
+  openSecondInstance,
+  type SecondInstance,
+  type TestApp,
+} from '../../../../tests/setup/test-app';
 import { INTEGRATION_MESSAGES } from '../../../shared/contracts/integrations';
-import { buildApp } from '../../app';
-import { type Database, openPostgres } from '../../db/client';
 import { insertIntegration, insertRotation } from '../../db/factories';
 import { alerts, pages } from '../../db/schema';
 import { generateIntegrationKey } from '../integrations/integration-keys';
@@ -19,29 +22,15 @@ import { clientKeyOf, KEY_GUESS_LIMIT_DEFAULT, KEY_GUESS_WINDOW_MS } from './key
  */
 
 let t: TestApp;
-let second: Database;
+let second: SecondInstance;
 let other: FastifyInstance;
 let key: string;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { ALERT_KEY_GUESS_LIMIT: undefined } });
   // A second instance on the same database: its own pool on PostgreSQL, as another process's.
-  const url = process.env.TEST_DATABASE_URL;
-  if (t.database.engine === 'postgres' && url) {
-    const u = new URL(url);
-    u.pathname = new URL(t.database.location).pathname;
-    second = openPostgres(u.toString(), { max: 5 });
-  } else {
-    second = t.database;
-  }
-  other = await buildApp({
-    config: t.config,
-    database: second,
-    cipher: t.cipher,
-    clock: t.clock,
-    logger: false,
-  });
-  await other.ready();
+  second = await openSecondInstance(t);
+  other = second.app;
   const holder = await t.createUser();
   const rotation = await insertRotation(t.database.db, {
     memberIds: [holder.id],
@@ -51,8 +40,7 @@ beforeAll(async () => {
   key = (await insertIntegration(t.database.db, t.cipher, { rotationId: rotation.id })).key;
 }, 120_000);
 afterAll(async () => {
-  await other?.close();
-  if (second && second !== t.database) await second.close();
+  await second?.close();
   await t?.close();
 });
 

@@ -1,7 +1,12 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { expectedAutoHandoffs, monthOfShiftsSeeds } from '../../../../tests/setup/month-of-shifts';
-import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import {
+  createTestApp,
+  openSecondInstance,
+  type SecondInstance,
+  type TestApp,
+} from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import {
   nextHandoffAt,
@@ -9,7 +14,7 @@ import {
   scheduleTransitions,
   type TimeWindow,
 } from '../../../shared/domain/shifts';
-import { type Database, openPostgres } from '../../db/client';
+import type { Database } from '../../db/client';
 import { insertRotation } from '../../db/factories';
 import { handoffs, notifications, rotations, scheduleEntries } from '../../db/schema';
 import type { EngineDeps } from '../../engine/engine-task';
@@ -31,26 +36,21 @@ const OUTAGE = { from: new Date('2026-10-14T06:00:00Z'), to: new Date('2026-10-1
 const STEP = 29 * MINUTE;
 
 let t: TestApp;
+let secondInstance: SecondInstance;
 let second: Database;
 let people: User[];
 
 beforeAll(async () => {
   t = await createTestApp();
-  const url = process.env.TEST_DATABASE_URL;
-  if (t.database.engine === 'postgres' && url) {
-    const u = new URL(url);
-    u.pathname = new URL(t.database.location).pathname;
-    second = openPostgres(u.toString(), { max: 5 });
-  } else {
-    second = t.database;
-  }
+  secondInstance = await openSecondInstance(t);
+  second = secondInstance.database;
   people = [];
   for (const name of ['Uma', 'Vik', 'Wes', 'Xia', 'Yan']) {
     people.push(await t.createUser({ name: `${name} Tester`, roles: ['on-call'] }));
   }
 }, 120_000);
 afterAll(async () => {
-  if (second !== t.database) await second.close();
+  await secondInstance.close();
   await t.close();
 });
 
