@@ -1,4 +1,4 @@
-import { lte, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Clock } from '../clock';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Db } from '../db/client';
@@ -38,6 +38,15 @@ export async function hitRateLimit(
     })
     .returning({ hits: rateLimitHits.hits, windowEndsAt: rateLimitHits.windowEndsAt });
   return { current: row.hits, ttl: Math.max(0, row.windowEndsAt.getTime() - now.getTime()) };
+}
+
+/** rateLimitHitsOf answers the hits of `keyHash` in its window live at `now`, counting none. */
+export async function rateLimitHitsOf(db: Db, keyHash: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ hits: rateLimitHits.hits })
+    .from(rateLimitHits)
+    .where(and(eq(rateLimitHits.keyHash, keyHash), gt(rateLimitHits.windowEndsAt, now)));
+  return row?.hits ?? 0;
 }
 
 /** sweepRateLimitHits deletes the counts whose window has ended by `now` (every scope's). */

@@ -1,8 +1,6 @@
-import { and, eq, gt } from 'drizzle-orm';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
-import { rateLimitHits } from '../../db/schema';
-import { hitRateLimit } from '../../http/rate-limit-store';
+import { hitRateLimit, rateLimitHitsOf } from '../../http/rate-limit-store';
 
 /**
  * Limits for clients that guess at SMS replies (issue 30, decision 236), kept in the shared
@@ -27,16 +25,7 @@ const wrongCodeKey = (cipher: FieldCipher, phone: string) =>
 
 /** wrongCodesFrom answers how many wrong codes an E.164 number replied in its current window. */
 export async function wrongCodesFrom(deps: GuardDeps, phone: string, now: Date): Promise<number> {
-  const [row] = await deps.database.db
-    .select({ hits: rateLimitHits.hits })
-    .from(rateLimitHits)
-    .where(
-      and(
-        eq(rateLimitHits.keyHash, wrongCodeKey(deps.cipher, phone)),
-        gt(rateLimitHits.windowEndsAt, now),
-      ),
-    );
-  return row?.hits ?? 0;
+  return rateLimitHitsOf(deps.database.db, wrongCodeKey(deps.cipher, phone), now);
 }
 
 /** countWrongCode counts one wrong code from a number and answers its count in the window. */
