@@ -66,12 +66,12 @@ function reducer(state: State, action: Action): State {
 
 // Module-level store so that `toast()` works from anywhere (mutation callbacks included),
 // not only from components.
-const listeners = new Set<(state: State) => void>();
+const listeners = new Set<() => void>();
 let memoryState: State = { toasts: [] };
 
 function dispatch(action: Action): void {
   memoryState = reducer(memoryState, action);
-  for (const listener of listeners) listener(memoryState);
+  for (const listener of listeners) listener();
 }
 
 export type Toast = Omit<ToasterToast, 'id'>;
@@ -102,16 +102,24 @@ export function toast(props: Toast) {
   return { id, dismiss, update };
 }
 
-/** useToast returns the toasts on screen plus `toast` and `dismiss`. */
-export function useToast() {
-  const [state, setState] = React.useState<State>(memoryState);
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
 
-  React.useEffect(() => {
-    listeners.add(setState);
-    return () => {
-      listeners.delete(setState);
-    };
-  }, []);
+/**
+ * useToast returns the toasts on screen plus `toast` and `dismiss`. It reads the store through
+ * `useSyncExternalStore`, so a toast raised between the first render and the subscription (the
+ * toaster loads after the first paint, decision 237) is not missed.
+ */
+export function useToast() {
+  const state = React.useSyncExternalStore(
+    subscribe,
+    () => memoryState,
+    () => memoryState,
+  );
 
   return {
     ...state,
