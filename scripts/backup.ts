@@ -5,7 +5,7 @@
  * On PostgreSQL (DATABASE_URL set) use pg_dump (docs/backup-and-upgrade.md).
  */
 import path from 'node:path';
-import { loadConfig } from '../src/server/config';
+import { loadConfig } from '../src/server/core/config';
 import { BackupError, backupPglite } from '../src/server/db/backup';
 
 async function backup() {

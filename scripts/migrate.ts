@@ -1,6 +1,6 @@
 // npm run db:migrate — apply committed migrations to the configured database (also done at start).
 import { resolveSecrets } from '../src/server/bootstrap';
-import { loadConfig } from '../src/server/config';
+import { loadConfig } from '../src/server/core/config';
 import { openDatabase } from '../src/server/db/client';
 
 const { config } = await resolveSecrets(loadConfig());

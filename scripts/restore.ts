@@ -3,7 +3,7 @@
  * must hold no database yet. Start Baton afterwards: it applies any newer migrations.
  */
 import path from 'node:path';
-import { loadConfig } from '../src/server/config';
+import { loadConfig } from '../src/server/core/config';
 import { BackupError, restorePglite } from '../src/server/db/backup';
 
 async function restore() {

@@ -1,7 +1,7 @@
 // npm run db:seed — put the demo team into an empty database (start-up does this in demo mode).
 import { createCipher, resolveSecrets } from '../src/server/bootstrap';
-import { systemClock } from '../src/server/clock';
-import { loadConfig } from '../src/server/config';
+import { systemClock } from '../src/server/core/clock';
+import { loadConfig } from '../src/server/core/config';
 import { countRows, openDatabase } from '../src/server/db/client';
 import { seedDemoData } from '../src/server/seed/demo-seed';
 

@@ -3,7 +3,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { buildApp } from '../../src/server/app';
 import { createCipher } from '../../src/server/bootstrap';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig } from '../../src/server/core/config';
 import { type Database, openPostgres, wrapPglite } from '../../src/server/db/client';
 import { runEngineTick } from '../../src/server/engine-tasks';
 import { insertUsers } from '../../src/server/modules/users/user-repository';

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type Result } from 'autocannon';
 import pg from 'pg';
 import { createCipher } from '../../src/server/bootstrap';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig } from '../../src/server/core/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
 import { SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
 import { INITIAL_JS_BUDGET_BYTES, initialJsGzip, kB } from '../client-size';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app';
 import { buildApp, redactUrl } from './app';
-import { BATON_VERSION } from './version';
+import { BATON_VERSION } from './core/version';
 
 let t: TestApp;
 beforeAll(async () => {

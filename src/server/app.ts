@@ -13,7 +13,8 @@ import Fastify, {
 import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ApiTokenScope } from '../shared/contracts/api-tokens';
 import { API_TOKEN_MESSAGES, scopeAllows } from '../shared/domain/api-tokens';
-import type { AppDeps } from './deps';
+import type { AppDeps } from './core/deps';
+import { BATON_VERSION } from './core/version';
 import { checkAnswer } from './http/answer-check';
 import { bearerTokenOf } from './http/bearer-token';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
@@ -73,7 +74,6 @@ import { smsReplyRoutes } from './modules/sms-replies/sms-reply-routes';
 import { timeOffRoutes } from './modules/time-off/time-off-routes';
 import { toUser } from './modules/users/user-repository';
 import { userRoutes } from './modules/users/user-routes';
-import { BATON_VERSION } from './version';
 
 declare module 'fastify' {
   interface FastifyInstance {

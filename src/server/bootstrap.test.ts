@@ -7,14 +7,14 @@ import { createTestDatabase } from '../../tests/setup/test-database';
 import { LOCAL_SIGN_IN_NOTE } from '../shared/contracts/auth';
 import { buildApp } from './app';
 import { bannerLines, ensureAdmin, type Runtime, startRuntime } from './bootstrap';
-import { ManualClock } from './clock';
+import { ManualClock } from './core/clock';
+import { BATON_VERSION } from './core/version';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows } from './db/client';
 import { insertUser } from './db/factories';
 import { handoffs, rotations, users } from './db/schema';
 import { toUser } from './modules/users/user-repository';
 import { secretsPath } from './secrets';
-import { BATON_VERSION } from './version';
 
 const dirs: string[] = [];
 async function freshDataDir() {

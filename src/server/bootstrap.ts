@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { LOCAL_SIGN_IN_NOTE } from '../shared/contracts/auth';
 import { effectiveRoles } from '../shared/domain/roles';
-import { type Clock, FileClock, systemClock } from './clock';
-import { type Config, isDemoMode, loadConfig } from './config';
+import { type Clock, FileClock, systemClock } from './core/clock';
+import { type Config, isDemoMode, loadConfig } from './core/config';
+import { BATON_VERSION } from './core/version';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows, type Database, openDatabase, type Tx } from './db/client';
 import { sealClearPageContent } from './modules/incidents/incident-text';
@@ -16,7 +17,6 @@ import {
 } from './modules/users/user-repository';
 import { loadOrCreateDemoSecrets } from './secrets';
 import { demoAccounts, seedDemoData } from './seed/demo-seed';
-import { BATON_VERSION } from './version';
 
 export interface Runtime {
   config: Config;

@@ -4,7 +4,7 @@ import { createTestApp, type TestApp, testConfig } from '../../tests/setup/test-
 import type { Rotation } from '../shared/contracts/rotations';
 import type { User } from '../shared/contracts/users';
 import { buildApp } from './app';
-import { ConfigError } from './config';
+import { ConfigError } from './core/config';
 import { insertRotation } from './db/factories';
 import { handoffs, notifications, rotations, users } from './db/schema';
 import { startEngineLoop } from './engine/engine-loop';

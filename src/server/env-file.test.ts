@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
-import { ConfigError } from './config';
+import { ConfigError } from './core/config';
 import { loadEnvFile } from './env-file';
 
 /** `.env` (decision 225): read when present, with what the environment already sets winning. */

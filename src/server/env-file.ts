@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError } from './config';
+import { ConfigError } from './core/config';
 
 /**
  * loadEnvFile reads `file` (default `.env` in the working directory), when there is one, into

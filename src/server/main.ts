@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { bannerLines, startRuntime, unsupportedNodeNote } from './bootstrap';
-import { ConfigError, isDemoMode } from './config';
+import { ConfigError, isDemoMode } from './core/config';
+import { BATON_VERSION } from './core/version';
 import { DataDirLockedError } from './db/client';
 import { startEngine } from './engine/run-tick';
 import { ENGINE_TASKS } from './engine-tasks';
@@ -17,7 +18,6 @@ import { channelSetupWarning, channelsFromConfig } from './modules/notifications
 import { startOutboxWorker } from './modules/notifications/outbox';
 import { createTokenSyncChannel } from './modules/token-sync/token-sync-channel';
 import { shutDown } from './shutdown';
-import { BATON_VERSION } from './version';
 
 /**
  * main starts Baton: configuration (the environment, then a `.env` file in the working directory

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../../src/server/config';
+import { loadConfig } from '../../src/server/core/config';
 import { demoAccounts } from '../../src/server/seed/demo-seed';
 import type { Rotation } from '../../src/shared/contracts/rotations';
 import {

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, desc, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ManualClock } from '../../src/server/clock';
+import { ManualClock } from '../../src/server/core/clock';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import { type Database, openPostgres } from '../../src/server/db/client';
 import { insertRotation, insertUser } from '../../src/server/db/factories';

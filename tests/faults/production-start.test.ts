@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, expect, test } from 'vitest';
-import { LOCAL_PASSWORD_IN_PRODUCTION } from '../../src/server/config';
+import { LOCAL_PASSWORD_IN_PRODUCTION } from '../../src/server/core/config';
 import {
   FAULTS_KEY,
   LOCAL_PASSWORD,

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildApp } from '../../src/server/app';
-import { ManualClock } from '../../src/server/clock';
+import { ManualClock } from '../../src/server/core/clock';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import { type Database, openPostgres } from '../../src/server/db/client';
 import { insertUser } from '../../src/server/db/factories';

@@ -2,7 +2,7 @@ import { desc, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/server/app';
-import { ManualClock } from '../../src/server/clock';
+import { ManualClock } from '../../src/server/core/clock';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import type { Database } from '../../src/server/db/client';
 import {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/server/app';
-import { ManualClock } from '../../src/server/clock';
-import { type Config, loadConfig } from '../../src/server/config';
+import { ManualClock } from '../../src/server/core/clock';
+import { type Config, loadConfig } from '../../src/server/core/config';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import { type Database, type OpenOptions, openPostgres } from '../../src/server/db/client';
 import { insertUser } from '../../src/server/db/factories';

@@ -211,7 +211,7 @@ describe('loadConfig', () => {
   });
 
   test("every setting is in the README's configuration table (the test clock is for tests only)", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
     const table = readme.split('\n').filter((line) => line.startsWith('| `'));
     const listed = new Set(
       table.flatMap((line) => [...line.split('|')[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1])),

@@ -4,9 +4,9 @@ import {
   DEFAULT_BUG_REPORT_URL,
   DEFAULT_USERS_FORUM_URL,
   type HelpLinks,
-} from '../shared/contracts/help';
-import type { HandoffFlowTimings } from '../shared/domain/handoff-flow';
-import { parseAllowedRanges } from './http/outbound-address';
+} from '../../shared/contracts/help';
+import type { HandoffFlowTimings } from '../../shared/domain/handoff-flow';
+import { parseAllowedRanges } from '../http/outbound-address';
 
 const MINUTE = 60_000;
 

@@ -1,12 +1,12 @@
+import type { FieldCipher } from '../crypto/field-crypto';
+import type { Database } from '../db/client';
+import type { EngineStatus } from '../engine/engine-loop';
+import type { Lifecycle } from '../http/lifecycle';
+import type { HostLookup } from '../http/outbound-address';
+import type { RotationsRead } from '../modules/debug/debug-repository';
+import type { Metrics } from '../modules/metrics/metrics';
 import type { Clock } from './clock';
 import type { Config } from './config';
-import type { FieldCipher } from './crypto/field-crypto';
-import type { Database } from './db/client';
-import type { EngineStatus } from './engine/engine-loop';
-import type { Lifecycle } from './http/lifecycle';
-import type { HostLookup } from './http/outbound-address';
-import type { RotationsRead } from './modules/debug/debug-repository';
-import type { Metrics } from './modules/metrics/metrics';
 
 /**
  * AppDeps is everything the app is wired from; tests pass fakes (a manual clock) here. It lives

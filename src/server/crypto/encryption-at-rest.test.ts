@@ -9,7 +9,7 @@ import { createTestDatabase } from '../../../tests/setup/test-database';
 import type { Page } from '../../shared/contracts/paging';
 import type { User } from '../../shared/contracts/users';
 import { buildApp } from '../app';
-import { ManualClock } from '../clock';
+import { ManualClock } from '../core/clock';
 import { type Database, selectRows, wrapPglite } from '../db/client';
 import { insertRotation } from '../db/factories';
 import { allocateIds } from '../db/ids';

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, expect, test } from 'vitest';
 import { normalizePhone } from '../../shared/domain/notification-routing';
 import { startRuntime } from '../bootstrap';
-import { ManualClock } from '../clock';
+import { ManualClock } from '../core/clock';
 import { openPglite, selectRows } from '../db/client';
 import { insertIntegration } from '../db/factories';
 import { receiveAlerts } from '../modules/alerts/alert-intake';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { normalizePhone } from '../../shared/domain/notification-routing';
 import { createCipher, resolveSecrets } from '../bootstrap';
-import { loadConfig } from '../config';
+import { loadConfig } from '../core/config';
 import { type Db, openDatabase, selectRows } from '../db/client';
 import { allowAuditReseal } from '../modules/audit/audit-reseal';
 import {

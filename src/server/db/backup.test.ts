@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { startRuntime } from '../bootstrap';
-import { ManualClock } from '../clock';
+import { ManualClock } from '../core/clock';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
 import { secretsPath } from '../secrets';
 import {

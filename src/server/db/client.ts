@@ -11,7 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import type { DbTimeouts } from '../config';
+import type { DbTimeouts } from '../core/config';
 import {
   acquireDataDirLock,
   type DataDirLock,

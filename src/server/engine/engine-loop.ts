@@ -1,4 +1,4 @@
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 
 /** EngineStatus is what /readyz and the diagnostics read about the time-driven loop. */
 export interface EngineStatus {

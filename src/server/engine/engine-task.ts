@@ -1,5 +1,5 @@
-import type { Clock } from '../clock';
-import type { Config } from '../config';
+import type { Clock } from '../core/clock';
+import type { Config } from '../core/config';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Database } from '../db/client';
 

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { describe, expect, test } from 'vitest';
 import { testConfig } from '../../../tests/setup/test-app';
 import { buildApp } from '../app';
-import { ManualClock } from '../clock';
+import { ManualClock } from '../core/clock';
 import { FieldCipher, parseMasterKey } from '../crypto/field-crypto';
 import { openPostgres } from '../db/client';
 import { SESSION_COOKIE } from '../modules/sessions/session-service';

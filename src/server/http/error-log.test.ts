@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { TEST_KEY, testConfig } from '../../../tests/setup/test-app';
 import { createTestDatabase } from '../../../tests/setup/test-database';
 import { buildApp } from '../app';
-import { ManualClock } from '../clock';
+import { ManualClock } from '../core/clock';
 import { FieldCipher, parseMasterKey } from '../crypto/field-crypto';
 import type { Database } from '../db/client';
 import { insertUser } from '../db/factories';

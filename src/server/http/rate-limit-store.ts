@@ -1,5 +1,5 @@
 import { and, eq, gt, lte, sql } from 'drizzle-orm';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Db } from '../db/client';
 import { rateLimitHits } from '../db/schema';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ManualClock } from '../clock';
+import { ManualClock } from '../core/clock';
 import { type ComputedAnswer, ReadCache } from './read-cache';
 
 const START = '2026-11-02T12:00:00.000Z';

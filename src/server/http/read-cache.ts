@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 
 /**
  * The per-process cache of read answers (decision 140). An answer is kept under its route, its

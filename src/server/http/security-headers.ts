@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 import { type ErrorCode, ErrorCodes } from '../../shared/contracts/errors';
-import type { Config } from '../config';
+import type { Config } from '../core/config';
 
 /** helmetOptions: the security headers of every answer, as helmet's options. */
 export function helmetOptions(config: Pick<Config, 'isProduction'>): HelmetOptions {

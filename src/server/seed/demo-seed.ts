@@ -1,7 +1,7 @@
 import { AlertmanagerWebhookSchema } from '../../shared/contracts/alerts';
 import { normalizeAlertGroup } from '../../shared/domain/alerts';
 import type { Role } from '../../shared/domain/roles';
-import type { Clock } from '../clock';
+import type { Clock } from '../core/clock';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Db } from '../db/client';
 import { insertHandoffs, insertIntegration, insertRotation } from '../db/factories';

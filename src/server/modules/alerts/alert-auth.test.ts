@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { ManualClock } from '../../clock';
+import { ManualClock } from '../../core/clock';
 import {
   checkGrafanaSignature,
   grafanaSignature,

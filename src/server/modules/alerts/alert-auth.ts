@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../core/clock';
 
 /**
  * How a monitoring tool proves itself to the inbound alert endpoints (issue 17, decision 211): the

@@ -35,7 +35,7 @@ import {
   opsgenieError,
   pagerDutyInvalid,
 } from '../../../shared/domain/alerts';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers, ok } from '../../http/openapi';
 import {
   findIntegrationByKeyHash,

@@ -9,7 +9,7 @@ import {
 import { TEST_KEY, testConfig } from '../../../../tests/setup/test-app';
 import { createTestDatabase } from '../../../../tests/setup/test-database';
 import { buildApp } from '../../app';
-import { systemClock } from '../../clock';
+import { systemClock } from '../../core/clock';
 import { FieldCipher, parseMasterKey } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { insertIntegration, insertRotation, insertUser } from '../../db/factories';

@@ -5,7 +5,7 @@ import {
   ApiTokenListSchema,
   CreatedApiTokenSchema,
 } from '../../../shared/contracts/api-tokens';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permittedInSession, requireUser, signedInSession } from '../../http/request-context';

@@ -16,7 +16,7 @@ import {
   tokenExpiresAt,
 } from '../../../shared/domain/api-tokens';
 import { isAdmin } from '../../../shared/domain/roles';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { notFound } from '../../http/errors';

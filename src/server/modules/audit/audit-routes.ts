@@ -14,7 +14,7 @@ import {
   HandoffHistoryQuerySchema,
   neutralizeCsvCell,
 } from '../../../shared/contracts/audit';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { badRequest } from '../../http/errors';
 import { answers, content } from '../../http/openapi';
 import { permitted } from '../../http/request-context';

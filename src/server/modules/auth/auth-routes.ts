@@ -6,7 +6,7 @@ import {
   LoginInputSchema,
 } from '../../../shared/contracts/auth';
 import { MessageSchema } from '../../../shared/contracts/primitives';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { AppError, notFound } from '../../http/errors';
 import { answers } from '../../http/openapi';
 import { requireUser, signedIn } from '../../http/request-context';

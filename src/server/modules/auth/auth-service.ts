@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { SIGN_IN_MESSAGES } from '../../../shared/contracts/auth';
 import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles } from '../../../shared/domain/roles';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';

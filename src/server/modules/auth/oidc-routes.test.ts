@@ -9,7 +9,7 @@ import {
   withOwnOrigin,
 } from '../../../../tests/setup/test-app';
 import { buildApp } from '../../app';
-import { ManualClock } from '../../clock';
+import { ManualClock } from '../../core/clock';
 import { FieldCipher, parseMasterKey } from '../../crypto/field-crypto';
 import { openPostgres } from '../../db/client';
 import { invitations, users } from '../../db/schema';

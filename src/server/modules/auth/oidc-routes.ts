@@ -9,7 +9,7 @@ import {
   type OidcResult,
   SIGN_IN_MESSAGES,
 } from '../../../shared/contracts/auth';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../../http/database-unavailable';
 import { AppError, notFound, unauthenticated } from '../../http/errors';
 import { answers, content, noContent } from '../../http/openapi';

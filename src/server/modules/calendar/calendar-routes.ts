@@ -8,7 +8,7 @@ import {
   CalendarSchema,
 } from '../../../shared/contracts/calendar';
 import { idText } from '../../../shared/contracts/primitives';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { notFound } from '../../http/errors';
 import { answers, content } from '../../http/openapi';
 import { TokenParams } from '../../http/path-params';

@@ -12,7 +12,7 @@ import { COVERAGE_MESSAGES } from '../../../shared/domain/coverage';
 import { canArrangeCover } from '../../../shared/domain/permissions-rotation';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import { canHoldBaton } from '../../../shared/domain/rotation';
-import type { Config } from '../../config';
+import type { Config } from '../../core/config';
 import { AppError, notFound } from '../../http/errors';
 import { projectedShifts } from '../calendar/calendar-service';
 import { notifyCoverArranged, notifyCoverageRequested } from '../notifications/notify';

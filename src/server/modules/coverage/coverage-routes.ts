@@ -9,7 +9,7 @@ import {
   CoverageRequestListSchema,
   CoverageRequestViewSchema,
 } from '../../../shared/contracts/coverage';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';

@@ -6,8 +6,8 @@ import {
   type CoverageAction,
   coverageResponseRefusal,
 } from '../../../shared/domain/coverage';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
 import { AppError, notFound } from '../../http/errors';

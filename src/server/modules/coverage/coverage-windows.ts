@@ -7,7 +7,7 @@ import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { previousHolderOf } from '../../../shared/domain/rotation';
 import { nextHandoffAt } from '../../../shared/domain/shifts';
 import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
-import type { Config } from '../../config';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
 import { EffectAlreadyDone } from '../../engine/due-rows';

@@ -19,7 +19,7 @@ import {
   RotationsCompareSchema,
   type WithheldField,
 } from '../../../shared/contracts/debug';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { permitted } from '../../http/request-context';
 import { verifyAuditChain } from '../audit/audit-chain';

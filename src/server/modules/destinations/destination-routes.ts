@@ -15,7 +15,7 @@ import {
   type DestinationTestResult,
   DestinationTestResultSchema,
 } from '../../../shared/contracts/destinations';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { forbidden } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';

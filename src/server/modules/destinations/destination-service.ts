@@ -32,8 +32,8 @@ import {
   type RotationActor,
 } from '../../../shared/domain/permissions-rotation';
 import { hasRole } from '../../../shared/domain/roles';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';

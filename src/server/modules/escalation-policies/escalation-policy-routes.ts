@@ -7,7 +7,7 @@ import {
   EscalationPolicySchema,
   EscalationPreviewSchema,
 } from '../../../shared/contracts/escalation-policies';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';

@@ -20,8 +20,8 @@ import {
   managesPolicy,
   type PolicyFacts,
 } from '../../../shared/domain/permissions-rotation';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HandoffSchema } from '../../../shared/contracts/rotations';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { sendCachedRead } from '../../http/read-cache';

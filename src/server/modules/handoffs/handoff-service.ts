@@ -1,8 +1,8 @@
 import type { Handoff } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import { awaitsAcknowledgement } from '../../../shared/domain/handoff-flow';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';

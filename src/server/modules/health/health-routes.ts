@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { LivenessSchema, ReadinessSchema } from '../../../shared/contracts/health';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
+import { BATON_VERSION } from '../../core/version';
 import type { Database } from '../../db/client';
 import { type EngineStatus, engineIsStale } from '../../engine/engine-loop';
 import type { Lifecycle } from '../../http/lifecycle';
 import { answers } from '../../http/openapi';
-import { BATON_VERSION } from '../../version';
 import { channelSetup, NO_CHANNEL_MESSAGE } from '../notifications/channels';
 
 /** What /readyz says once a graceful shutdown has begun (decision 225). */

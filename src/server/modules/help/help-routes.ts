@@ -6,7 +6,7 @@ import {
   HelpTimingsSchema,
   handoffTimingsInMinutes,
 } from '../../../shared/contracts/help';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 
 /**

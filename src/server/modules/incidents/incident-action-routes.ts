@@ -7,7 +7,7 @@ import {
   IncidentSchema,
   ReassignIncidentInputSchema,
 } from '../../../shared/contracts/incidents';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { requireUser, signedIn } from '../../http/request-context';

@@ -7,8 +7,8 @@ import {
   type Urgency,
 } from '../../../shared/domain/paging';
 import type { ManagedRotationFacts } from '../../../shared/domain/permissions-rotation';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { Database } from '../../db/client';
 import { conflict } from '../../http/errors';
 import type { RotationRef } from '../notifications/messages';

@@ -8,7 +8,7 @@ import {
   IncidentNoteInputSchema,
   IncidentSchema,
 } from '../../../shared/contracts/incidents';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';

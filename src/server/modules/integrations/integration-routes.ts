@@ -19,7 +19,7 @@ import {
   TestAlertResultSchema,
 } from '../../../shared/contracts/integrations';
 import { mayManageSomeIntegration } from '../../../shared/domain/integrations';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { forbidden } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';

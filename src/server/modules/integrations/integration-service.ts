@@ -26,8 +26,8 @@ import {
   integrationEndpoints,
   managesIntegration,
 } from '../../../shared/domain/integrations';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';

@@ -7,7 +7,7 @@ import {
   InvitationValidationSchema,
 } from '../../../shared/contracts/invitations';
 import { MessageSchema } from '../../../shared/contracts/primitives';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { notFound } from '../../http/errors';
 import { answers } from '../../http/openapi';
 import { IdParams, TokenParams } from '../../http/path-params';

@@ -4,7 +4,7 @@ import {
   type InvitationListItem,
 } from '../../../shared/contracts/invitations';
 import type { User } from '../../../shared/contracts/users';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';

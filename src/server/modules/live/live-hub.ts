@@ -6,7 +6,7 @@ import {
   shouldReceiveChange,
 } from '../../../shared/contracts/live-events';
 import { effectiveRoles, type Role } from '../../../shared/domain/roles';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../core/clock';
 import type { Database } from '../../db/client';
 import { changesSince, latestChangeId, liveSessions } from './live-repository';
 

@@ -2,7 +2,7 @@ import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LiveStreamQuerySchema } from '../../../shared/contracts/live-events';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { AppError } from '../../http/errors';
 import { answers, content } from '../../http/openapi';
 import { requireUser, signedIn } from '../../http/request-context';

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import { BATON_VERSION } from '../../core/version';
 import { insertIntegration, insertRotation } from '../../db/factories';
 import { startEngineLoop } from '../../engine/engine-loop';
-import { BATON_VERSION } from '../../version';
 import { DeliveryError } from '../notifications/channels';
 import { deliverDue, enqueueNotifications } from '../notifications/outbox';
 import { bearerMatches, METRICS_TOKEN_REQUIRED } from './metrics-routes';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../../config';
+import type { Config } from '../../core/config';
 import type { Database } from '../../db/client';
 import { AppError } from '../../http/errors';
 import type { Metrics } from './metrics';

@@ -5,7 +5,7 @@ import {
   channelNotConfiguredReason,
   type NotificationStatus,
 } from '../../../shared/contracts/notifications';
-import { type Config, isDemoMode } from '../../config';
+import { type Config, isDemoMode } from '../../core/config';
 
 /** A message ready for one channel. */
 export interface OutgoingMessage {

@@ -7,7 +7,7 @@ import {
   isNotSentForNoChannel,
   type OutboxEntry,
 } from '../../../shared/contracts/notifications';
-import { isDemoMode } from '../../config';
+import { isDemoMode } from '../../core/config';
 import { insertRotation } from '../../db/factories';
 import { notifications } from '../../db/schema';
 import { channelsFromConfig } from './channels';

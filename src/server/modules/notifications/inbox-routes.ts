@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { type InboxPage, InboxPageSchema, InboxQuerySchema } from '../../../shared/contracts/inbox';
-import { isDemoMode } from '../../config';
-import type { AppDeps } from '../../deps';
+import { isDemoMode } from '../../core/config';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
 import { listInbox } from './inbox';

@@ -11,9 +11,9 @@ import {
   OutboxEntrySchema,
   OutboxQuerySchema,
 } from '../../../shared/contracts/notifications';
-import { isDemoMode } from '../../config';
+import { isDemoMode } from '../../core/config';
+import type { AppDeps } from '../../core/deps';
 import { notifications } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { answers } from '../../http/openapi';
 import { permitted } from '../../http/request-context';
 import { channelSetup } from './channels';

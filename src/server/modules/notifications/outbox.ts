@@ -7,7 +7,7 @@ import {
   notificationRoute,
   retryDelayMs,
 } from '../../../shared/domain/notification-routing';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { OnCallTeamSchema } from '../../../shared/contracts/on-call-team';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { permitted } from '../../http/request-context';
 import { listOnCallTeam } from './on-call-team-repository';

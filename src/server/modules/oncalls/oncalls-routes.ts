@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { OnCallsQuerySchema, OnCallsSchema } from '../../../shared/contracts/oncalls';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { permitted, requireUser } from '../../http/request-context';
 import { listOnCalls } from './oncalls-service';

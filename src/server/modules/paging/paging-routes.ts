@@ -11,7 +11,7 @@ import {
   PageListQuerySchema,
   PageSchema,
 } from '../../../shared/contracts/paging';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { IdParams, TokenParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';

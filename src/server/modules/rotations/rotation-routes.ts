@@ -15,7 +15,7 @@ import {
   RotationSchema,
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { badRequest } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';

@@ -36,8 +36,8 @@ import {
 } from '../../../shared/domain/rotation';
 import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';

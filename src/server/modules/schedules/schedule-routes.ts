@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ScheduleEntryInputSchema, ScheduleEntrySchema } from '../../../shared/contracts/rotations';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers, noContent, ok } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
-import { ManualClock } from '../../clock';
+import { ManualClock } from '../../core/clock';
 import { sessions } from '../../db/schema';
 import { sweepExpiredSessions } from './session-sweep-task';
 

@@ -8,9 +8,9 @@ import {
   UserSettingsSchema,
 } from '../../../shared/contracts/settings';
 import type { User } from '../../../shared/contracts/users';
+import type { AppDeps } from '../../core/deps';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
-import type { AppDeps } from '../../deps';
 import { notFound } from '../../http/errors';
 import { answers } from '../../http/openapi';
 import { permitted, requireUser } from '../../http/request-context';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ShiftNotice } from '../../../shared/contracts/shift-changes';
 import { ShiftNoticeSchema } from '../../../shared/contracts/shift-changes';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { requireUser, signedIn } from '../../http/request-context';

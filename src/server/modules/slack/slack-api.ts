@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { SlackMessage } from '../../../shared/contracts/slack';
-import { isLoopbackHost } from '../../config';
+import { isLoopbackHost } from '../../core/config';
 import type { HostLookup, OutboundRule } from '../../http/outbound-address';
 import { sendOutbound } from '../../http/outbound-request';
 

@@ -3,7 +3,7 @@ import { ONCALLS_LOOKAHEAD_DAYS } from '../../../shared/contracts/oncalls';
 import type { SlackCommandForm, SlackMessage } from '../../../shared/contracts/slack';
 import type { User } from '../../../shared/contracts/users';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { AppError } from '../../http/errors';
 import { listOnCalls } from '../oncalls/oncalls-service';
 import { listRotationFactsOf } from '../rotations/rotation-repository';

@@ -8,7 +8,7 @@ import {
 import type { User } from '../../../shared/contracts/users';
 import { can } from '../../../shared/domain/permissions';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { AppError, forbidden } from '../../http/errors';
 import { latestHandoffId } from '../handoffs/handoff-repository';
 import { acknowledgeHandoff } from '../handoffs/handoff-service';

@@ -1,5 +1,5 @@
 import type { User } from '../../../shared/contracts/users';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { publicBaseUrl } from '../notifications/messages';
 import { findUserRowByEmail, toUser } from '../users/user-repository';
 import { slackPerson } from './slack-api';

@@ -6,7 +6,7 @@ import {
   SlackInteractionFormSchema,
   SlackMessageSchema,
 } from '../../../shared/contracts/slack';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { badRequest, notFound, unauthenticated } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
 import { outboundRule } from '../../http/outbound-address';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { TwilioIncomingSmsSchema } from '../../../shared/contracts/sms-replies';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { notFound, unauthenticated } from '../../http/errors';
 import { answers, content } from '../../http/openapi';
 import { publicBaseUrl } from '../notifications/messages';

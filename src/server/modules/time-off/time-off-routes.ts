@@ -7,7 +7,7 @@ import {
   TimeOffWarningsQuerySchema,
   TimeOffWarningsSchema,
 } from '../../../shared/contracts/time-off';
-import type { AppDeps } from '../../deps';
+import type { AppDeps } from '../../core/deps';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';

@@ -15,8 +15,8 @@ import {
   TIME_OFF_MESSAGES,
   timeOffRefusal,
 } from '../../../shared/domain/time-off';
-import type { Clock } from '../../clock';
-import type { Config } from '../../config';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';

@@ -11,7 +11,7 @@ import {
   type TestApp,
 } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
-import { ManualClock } from '../../clock';
+import { ManualClock } from '../../core/clock';
 import { notifications, sessions, tokenSyncs } from '../../db/schema';
 import { type DeliveryDeps, decryptContent, deliverDue } from '../notifications/outbox';
 import { sweepExpiredSessions } from '../sessions/session-sweep-task';

@@ -8,7 +8,7 @@ import {
 import { smsPhoneProblem } from '../../../shared/domain/notification-routing';
 import { can } from '../../../shared/domain/permissions';
 import { isAdmin, isRole, ROLES, type Role } from '../../../shared/domain/roles';
-import type { Clock } from '../../clock';
+import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { rotationMembers, rotations, scheduleEntries } from '../../db/schema';
