@@ -14,7 +14,7 @@ import { LONG, scale } from './support/scale';
 
 /**
  * The input fuzz of src/server/input-fuzz.test.ts at full size (issue 14 §3): 2,000 generated
- * requests per route (FAULTS_SCALE=ci: 40) on each engine, the embedded PGlite and the local
+ * requests per route (FAULTS_SCALE=ci: 25) on each engine, the embedded PGlite and the local
  * PostgreSQL server. Never a 5xx, never internals in an answer, nothing written by a refused
  * request. FUZZ_SEED replays a run.
  */

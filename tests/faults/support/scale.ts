@@ -87,7 +87,7 @@ export const scale = {
   /** the input fuzz of every route on PGlite and PostgreSQL (tests/faults/input-fuzz.test.ts) */
   inputFuzz: {
     /** generated requests per route and engine (issue 14: at least 2,000) */
-    requestsPerRoute: ci ? 40 : 2_000,
+    requestsPerRoute: ci ? 25 : 2_000,
   },
   /** SIGKILL of a PGlite process during writes, restarted at once (tests/faults/pglite-kill.test.ts) */
   pgliteKill: {
