@@ -4,6 +4,7 @@ import { type Severity, TITLE_MAX } from '../../contracts/incidents';
 import type { URGENCIES } from '../../contracts/rotations';
 
 type Urgency = (typeof URGENCIES)[number];
+
 /**
  * Inbound alerts, translated (issue 17, decision 208): each vendor's parsed body becomes Baton's
  * normalized alert event(s), with no clock, no database and no randomness (a generated dedup key is
@@ -74,6 +75,7 @@ export function urgencyOf(severity: Severity, options: NormalizeOptions = {}): U
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { P1: 1, P2: 2, P3: 3 };
+/** highest returns the most severe of `severities` (P3 when there are none). */
 export function highest(severities: Severity[]): Severity {
   return severities.reduce<Severity>((a, b) => (SEVERITY_RANK[b] < SEVERITY_RANK[a] ? b : a), 'P3');
 }
@@ -88,10 +90,12 @@ export function summaryLine(raw: string): { summary: string; cut: boolean } {
   return { summary: `${[...flat].slice(0, TITLE_MAX - 1).join('')}…`, cut: true };
 }
 
+/** cutValue returns a details value cut to DETAIL_VALUE_MAX characters, with an ellipsis. */
 export function cutValue(value: string): string {
   return value.length <= DETAIL_VALUE_MAX ? value : `${value.slice(0, DETAIL_VALUE_MAX - 1)}…`;
 }
 
+/** valueText returns a JSON value as the text of a details row. */
 export function valueText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === null) return 'null';
@@ -124,12 +128,14 @@ export function flattenDetails(section: string, value: unknown, prefix = ''): Al
   return rows;
 }
 
+/** mapRows returns a label map as details rows of `section`, labels sorted. */
 export function mapRows(section: string, map: Record<string, string>): AlertDetailRow[] {
   return Object.keys(map)
     .sort()
     .map((label) => ({ section, label, value: cutValue(map[label] ?? '') }));
 }
 
+/** capRows returns at most DETAIL_ROWS_MAX rows. */
 export function capRows(rows: AlertDetailRow[]): AlertDetailRow[] {
   return rows.slice(0, DETAIL_ROWS_MAX);
 }
@@ -145,6 +151,7 @@ export function safeHref(raw: string | undefined): string | undefined {
   }
 }
 
+/** linksOf returns the safe, distinct links of `candidates`, a link's text its URL when empty. */
 export function linksOf(candidates: { href: string | undefined; text: string }[]): AlertLink[] {
   const seen = new Set<string>();
   const links: AlertLink[] = [];
@@ -181,13 +188,14 @@ export function alertEvent(
 // ---------------------------------------------------------------------------------------------
 // Time and validation
 
-// Alertmanager's zero time ("0001-01-01T00:00:00Z") means "not set".
+/** realTime returns an ISO 8601 time, or undefined for Alertmanager's zero time ("not set"). */
 export function realTime(at: string | undefined): string | undefined {
   if (at === undefined) return undefined;
   const ms = Date.parse(at);
   return ms > Date.parse('0001-01-02T00:00:00Z') ? new Date(ms).toISOString() : undefined;
 }
 
+/** zodPath returns a zod issue's path as a field name: `payload.severity`, `links[0].href`. */
 export function zodPath(path: readonly PropertyKey[]): string {
   return path
     .map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i === 0 ? '' : '.'}${String(k)}`))
