@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, TextareaField } from '@/components/form-fields';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -13,7 +13,7 @@ import { Form } from '@/components/ui/form';
 /**
  * EscalateDialog is the one dialog that escalates an incident or a page by hand (decision 239):
  * its title, what escalating does, the fields its caller adds (the step to go to), the reason,
- * and Cancel and Escalate. It cannot be closed while the escalation is pending.
+ * and Cancel and Escalate. It cannot be closed while the escalation is pending (FormDialog).
  */
 export function EscalateDialog<T extends FieldValues & { reason: string }, TOutput>({
   title,
@@ -21,6 +21,7 @@ export function EscalateDialog<T extends FieldValues & { reason: string }, TOutp
   open,
   onOpenChange,
   pending,
+  onClose,
   form,
   onSubmit,
   reasonPlaceholder,
@@ -31,19 +32,16 @@ export function EscalateDialog<T extends FieldValues & { reason: string }, TOutp
   open: boolean;
   onOpenChange: (open: boolean) => void;
   pending: boolean;
+  /** what closing undoes (FormDialog), as a rule the form's reset */
+  onClose?: () => void;
   form: UseFormReturn<T, unknown, TOutput>;
   onSubmit: (values: TOutput) => void;
   reasonPlaceholder: string;
   /** the fields shown before the reason */
   children?: ReactNode;
 }) {
-  const close = (next: boolean) => {
-    if (pending) return;
-    onOpenChange(next);
-  };
-
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog open={open} onOpenChange={onOpenChange} pending={pending} onClose={onClose}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
@@ -61,13 +59,12 @@ export function EscalateDialog<T extends FieldValues & { reason: string }, TOutp
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Escalate"
               pendingLabel="Escalating..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -6,6 +6,7 @@ import {
   useFormState,
   useWatch,
 } from 'react-hook-form';
+import { useCloseFormDialog } from '@/components/form-dialog';
 import { Button } from '@/components/ui/button';
 import { DialogFooter } from '@/components/ui/dialog';
 import {
@@ -255,7 +256,8 @@ export function TimeWindowFields<T extends TimeWindowValues, TTransformed = T>({
 
 /**
  * DialogFormFooter ends a dialog's form: Cancel, then the submit button, which says what it is
- * doing while the request runs (for example 'Sending...').
+ * doing while the request runs (for example 'Sending...'). Inside a FormDialog, Cancel closes it
+ * (and resets the form) unless `onCancel` says otherwise.
  */
 export function DialogFormFooter({
   pending,
@@ -265,14 +267,15 @@ export function DialogFormFooter({
   submitDisabled,
 }: {
   pending: boolean;
-  onCancel: () => void;
+  onCancel?: () => void;
   submitLabel: string;
   pendingLabel: string;
   submitDisabled?: boolean;
 }) {
+  const closeDialog = useCloseFormDialog();
   return (
     <DialogFooter>
-      <Button type="button" variant="outline" disabled={pending} onClick={onCancel}>
+      <Button type="button" variant="outline" disabled={pending} onClick={onCancel ?? closeDialog}>
         Cancel
       </Button>
       <Button type="submit" pending={pending} disabled={submitDisabled}>

@@ -1,5 +1,5 @@
 import { AlertmanagerWebhookSchema } from '../../shared/contracts/alerts';
-import { normalizeAlertGroup } from '../../shared/domain/alerts';
+import { normalizeAlertGroup } from '../../shared/domain/alerts/alertmanager';
 import type { Role } from '../../shared/domain/roles';
 import type { Clock } from '../core/clock';
 import type { FieldCipher } from '../crypto/field-crypto';

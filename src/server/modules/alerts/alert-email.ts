@@ -7,7 +7,7 @@ import {
   type SMTPServerSession,
 } from 'smtp-server';
 import { ALERT_BODY_MAX, INTEGRATION_MESSAGES } from '../../../shared/contracts/integrations';
-import { type InboundEmail, normalizeEmail } from '../../../shared/domain/alerts';
+import { type InboundEmail, normalizeEmail } from '../../../shared/domain/alerts/email';
 import {
   findIntegrationByKey,
   type IntegrationRow,

@@ -11,8 +11,9 @@ import { alertKeys, alerts, integrations, notifications, pages } from '../../db/
 import { KEYED_ROUTE_PREFIX } from '../../http/cross-site';
 import { generateIntegrationKey, hashIntegrationKey } from '../integrations/integration-keys';
 import { countIncidentAlerts } from '../integrations/integration-repository';
-import { grafanaSignature } from './alert-auth';
-import { ALERT_PATHS, ALERT_ROUTE_MESSAGES } from './alert-routes';
+import { ALERT_ROUTE_MESSAGES } from './alert-body';
+import { ALERT_PATHS } from './alert-paths';
+import { grafanaSignature } from './grafana-signature';
 
 /**
  * The inbound alert endpoints through the app (issue 17, decision 211): each vendor's documented

@@ -11,7 +11,7 @@ import { INTEGRATION_MESSAGES } from '../../../shared/contracts/integrations';
 import { insertIntegration, insertRotation } from '../../db/factories';
 import { alerts, pages } from '../../db/schema';
 import { generateIntegrationKey } from '../integrations/integration-keys';
-import { ALERT_PATHS } from './alert-routes';
+import { ALERT_PATHS } from './alert-paths';
 import { clientKeyOf, KEY_GUESS_LIMIT_DEFAULT, KEY_GUESS_WINDOW_MS } from './key-guesses';
 
 /**

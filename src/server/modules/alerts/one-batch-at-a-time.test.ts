@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { oneBatchAtATime } from './alert-routes';
+import { oneBatchAtATime } from './one-batch-at-a-time';
 
 /** A batch function whose batches are answered when the test says so. */
 function heldBatches() {

@@ -10,9 +10,9 @@ import {
 } from '@shared/contracts/api-tokens';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, FormError, InputField, SelectField } from '@/components/form-fields';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -42,13 +42,13 @@ export function CreateApiTokenDialog({
     defaultValues: EMPTY,
   });
   const pending = create.isPending;
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Create API token</DialogTitle>
@@ -116,13 +116,12 @@ export function CreateApiTokenDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Create token"
               pendingLabel="Creating..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

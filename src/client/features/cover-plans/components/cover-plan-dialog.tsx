@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { Person } from '@shared/contracts/rotations';
 import { useEffect, useMemo, useRef } from 'react';
 import { useForm } from 'react-hook-form';
+import { FormDialog } from '@/components/form-dialog';
 import {
   DialogFormFooter,
   FormError,
@@ -11,7 +12,6 @@ import {
 import { PersonField } from '@/components/person-field';
 import { Badge } from '@/components/ui/badge';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -133,11 +133,6 @@ export function CoverPlanDialog({
   );
   const requesterName = people.find((p) => p.id === requesterId)?.name;
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) plan.reset();
-    onOpenChange(next);
-  };
   const chooseWindow = (value: string) => {
     form.setValue('window', value);
     const shift = theirs[Number(value)];
@@ -147,7 +142,12 @@ export function CoverPlanDialog({
   };
 
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => plan.reset()}
+    >
       <DialogContent className="max-h-[90dvh] overflow-y-auto">
         <DialogHeader>
           <DialogTitle>{arrange ? 'Arrange cover' : 'Ask for cover'}</DialogTitle>
@@ -291,14 +291,13 @@ export function CoverPlanDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel={arrange ? 'Arrange cover' : 'Ask for cover'}
               pendingLabel={arrange ? 'Arranging...' : 'Asking...'}
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }
 

@@ -10,9 +10,9 @@ import { URGENCIES } from '@shared/contracts/rotations';
 import { type UseFormReturn, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import type { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, InputField, SelectField, TextareaField } from '@/components/form-fields';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -92,12 +92,6 @@ export function RaiseIncidentDialog({
   });
   const pending = raise.isPending;
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
-
   const submit = (values: Parsed) =>
     raise.mutate(
       {
@@ -126,7 +120,12 @@ export function RaiseIncidentDialog({
     );
 
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
           <DialogTitle>Raise incident</DialogTitle>
@@ -199,14 +198,13 @@ export function RaiseIncidentDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Raise incident"
               pendingLabel="Raising..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }
 

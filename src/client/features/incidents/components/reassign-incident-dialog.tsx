@@ -7,10 +7,10 @@ import {
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, TextareaField } from '@/components/form-fields';
 import { PersonField } from '@/components/person-field';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -51,7 +51,7 @@ export function ReassignIncidentDialog({
   const assigned = new Set(incident.assignees.map((p) => p.id));
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (pending ? null : onOpenChange(next))}>
+    <FormDialog open={open} onOpenChange={onOpenChange} pending={pending}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Reassign incident</DialogTitle>
@@ -93,13 +93,12 @@ export function ReassignIncidentDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => onOpenChange(false)}
               submitLabel="Reassign"
               pendingLabel="Reassigning..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

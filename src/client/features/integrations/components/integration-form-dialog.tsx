@@ -9,9 +9,9 @@ import {
   SIGNING_SECRET_MAX,
 } from '@shared/contracts/integrations';
 import { useForm } from 'react-hook-form';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, InputField, SelectField } from '@/components/form-fields';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -163,12 +163,6 @@ function IntegrationFormDialog({
     defaultValues: defaults,
   });
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(defaults);
-    onOpenChange(next);
-  };
-
   const submit = (values: IntegrationInput) =>
     onSave(values, {
       success: () => {
@@ -191,7 +185,12 @@ function IntegrationFormDialog({
     });
 
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(defaults)}
+    >
       <DialogContent className="sm:max-w-lg">
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
@@ -255,13 +254,12 @@ function IntegrationFormDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel={submitLabel}
               pendingLabel={pendingLabel}
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

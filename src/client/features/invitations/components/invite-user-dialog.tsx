@@ -7,10 +7,10 @@ import {
 import { UserPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, InputField, SelectField } from '@/components/form-fields';
 import { Button } from '@/components/ui/button';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -34,14 +34,13 @@ export function InviteUserDialog({ companyDomain }: { companyDomain: string }) {
     defaultValues: EMPTY,
   });
 
-  const changeOpen = (next: boolean) => {
-    if (createInvitation.isPending) return;
-    setOpen(next);
-    if (!next) form.reset(EMPTY);
-  };
-
   return (
-    <Dialog open={open} onOpenChange={changeOpen}>
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      pending={createInvitation.isPending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogTrigger asChild>
         <Button>
           <UserPlus aria-hidden="true" />
@@ -87,13 +86,12 @@ export function InviteUserDialog({ companyDomain }: { companyDomain: string }) {
             />
             <DialogFormFooter
               pending={createInvitation.isPending}
-              onCancel={() => changeOpen(false)}
               submitLabel="Send Invitation"
               pendingLabel="Sending..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -38,10 +38,8 @@ export function EscalatePageDialog({
         </>
       }
       open={open}
-      onOpenChange={(next) => {
-        if (!next) form.reset(EMPTY);
-        onOpenChange(next);
-      }}
+      onOpenChange={onOpenChange}
+      onClose={() => form.reset(EMPTY)}
       pending={escalate.isPending}
       form={form}
       onSubmit={({ reason }) =>

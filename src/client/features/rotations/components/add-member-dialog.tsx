@@ -3,10 +3,10 @@ import { AddMemberInputSchema, type Rotation } from '@shared/contracts/rotations
 import { nextMemberOrder } from '@shared/domain/rotation';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter } from '@/components/form-fields';
 import { PersonField } from '@/components/person-field';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -52,14 +52,13 @@ export function AddMemberDialog({
   const userId = form.watch('userId');
   const chosen = candidates.find((p) => String(p.id) === userId) ?? null;
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
-
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Add on-call person</DialogTitle>
@@ -103,7 +102,6 @@ export function AddMemberDialog({
             {chosen ? <MemberPreview person={chosen} /> : null}
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Add person"
               pendingLabel="Adding..."
               submitDisabled={eligible.isPending}
@@ -111,6 +109,6 @@ export function AddMemberDialog({
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -4,10 +4,10 @@ import type { Rotation } from '@shared/contracts/rotations';
 import { membersInOrder } from '@shared/domain/rotation';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter } from '@/components/form-fields';
 import { PersonField } from '@/components/person-field';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -78,12 +78,6 @@ export function AddScheduleDialog({
   const start = startTime ? new TZDate(Date.parse(startTime), fmt.timeZone) : null;
   const end = endTime ? new TZDate(Date.parse(endTime), fmt.timeZone) : null;
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
-
   // A TZDate writes its zone's offset; the form (and the API) get the instant in UTC.
   const instant = (at: Date) => new Date(at.getTime()).toISOString();
   const changeStart = (next: Date) => {
@@ -103,7 +97,12 @@ export function AddScheduleDialog({
   const chosen = people.find((p) => String(p.id) === userId);
 
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>Add schedule</DialogTitle>
@@ -294,13 +293,12 @@ export function AddScheduleDialog({
 
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Add schedule"
               pendingLabel="Adding..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

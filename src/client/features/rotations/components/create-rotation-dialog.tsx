@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router';
+import { FormDialog } from '@/components/form-dialog';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -30,7 +30,7 @@ export function CreateRotationDialog({
   const pending = createRotation.isPending;
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
+    <FormDialog open={open} onOpenChange={onOpenChange} pending={pending}>
       <DialogContent className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>Create New Rotation</DialogTitle>
@@ -61,6 +61,6 @@ export function CreateRotationDialog({
           }
         />
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -1,6 +1,6 @@
 import type { Rotation } from '@shared/contracts/rotations';
+import { FormDialog } from '@/components/form-dialog';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -35,7 +35,7 @@ export function EditRotationDialog({
   const pending = updateRotation.isPending;
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
+    <FormDialog open={open} onOpenChange={onOpenChange} pending={pending}>
       <DialogContent className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>Edit rotation</DialogTitle>
@@ -66,6 +66,6 @@ export function EditRotationDialog({
           />
         ) : null}
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -7,9 +7,9 @@ import {
 } from '@shared/contracts/rotations';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, SelectField, TextareaField } from '@/components/form-fields';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -39,14 +39,13 @@ export function PageOnCallDialog({
   });
   const pending = page.isPending;
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
-
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Page on-call</DialogTitle>
@@ -88,15 +87,10 @@ export function PageOnCallDialog({
               optionLabel={(urgency) => URGENCY_LABELS[urgency]}
               disabled={pending}
             />
-            <DialogFormFooter
-              pending={pending}
-              onCancel={() => close(false)}
-              submitLabel="Send page"
-              pendingLabel="Sending..."
-            />
+            <DialogFormFooter pending={pending} submitLabel="Send page" pendingLabel="Sending..." />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

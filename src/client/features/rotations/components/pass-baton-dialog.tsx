@@ -4,11 +4,11 @@ import { membersInOrder } from '@shared/domain/rotation';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, TextareaField } from '@/components/form-fields';
 import { PersonField } from '@/components/person-field';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -74,14 +74,13 @@ export function PassBatonDialog({
   const toUserId = form.watch('toUserId');
   const chosen = members.find((m) => String(m.userId) === toUserId)?.user ?? null;
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
-
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Pass the baton</DialogTitle>
@@ -159,7 +158,6 @@ export function PassBatonDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Confirm handoff"
               pendingLabel="Passing baton..."
               submitDisabled={!chosen}
@@ -167,6 +165,6 @@ export function PassBatonDialog({
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -3,10 +3,10 @@ import { ReassignInputSchema, type Rotation } from '@shared/contracts/rotations'
 import { membersInOrder } from '@shared/domain/rotation';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, TextareaField } from '@/components/form-fields';
 import { PersonField } from '@/components/person-field';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -46,14 +46,13 @@ export function ReassignDialog({
   const toUserId = form.watch('toUserId');
   const chosen = candidates.find((p) => String(p.id) === toUserId) ?? null;
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
-
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Reassign on-call</DialogTitle>
@@ -104,13 +103,12 @@ export function ReassignDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Reassign on-call"
               pendingLabel="Reassigning..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

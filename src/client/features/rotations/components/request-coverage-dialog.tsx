@@ -5,6 +5,7 @@ import { coverageCandidates } from '@shared/domain/rotation';
 import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import {
   DialogFormFooter,
   FormError,
@@ -13,7 +14,6 @@ import {
 } from '@/components/form-fields';
 import { PersonField } from '@/components/person-field';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -68,14 +68,13 @@ export function RequestCoverageDialog({
     .filter((m) => eligibleIds.has(m.userId))
     .map((m) => m.user);
 
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
-
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Request coverage</DialogTitle>
@@ -129,13 +128,12 @@ export function RequestCoverageDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Request coverage"
               pendingLabel="Requesting..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }

@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { FormDialog } from '@/components/form-dialog';
 import {
   DialogFormFooter,
   FormError,
@@ -15,7 +16,6 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
-  Dialog,
   DialogContent,
   DialogDescription,
   DialogHeader,
@@ -177,13 +177,13 @@ function AddTimeOffDialog({
   });
   const minimum = toLocalInput(new Date(), timeZone);
   const pending = add.isPending;
-  const close = (next: boolean) => {
-    if (pending) return;
-    if (!next) form.reset(EMPTY);
-    onOpenChange(next);
-  };
   return (
-    <Dialog open={open} onOpenChange={close}>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      onClose={() => form.reset(EMPTY)}
+    >
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Add time off</DialogTitle>
@@ -233,13 +233,12 @@ function AddTimeOffDialog({
             />
             <DialogFormFooter
               pending={pending}
-              onCancel={() => close(false)}
               submitLabel="Add time off"
               pendingLabel="Adding..."
             />
           </form>
         </Form>
       </DialogContent>
-    </Dialog>
+    </FormDialog>
   );
 }
