@@ -45,7 +45,10 @@ import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
 import { coverageRoutes } from './modules/coverage/coverage-routes';
 import { debugRoutes } from './modules/debug/debug-routes';
-import { destinationRoutes } from './modules/destinations/destination-routes';
+import {
+  destinationDeliveryRoutes,
+  destinationRoutes,
+} from './modules/destinations/destination-routes';
 import { escalationPolicyRoutes } from './modules/escalation-policies/escalation-policy-routes';
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
@@ -58,6 +61,7 @@ import { LiveHub } from './modules/live/live-hub';
 import { liveRoutes } from './modules/live/live-routes';
 import { Metrics } from './modules/metrics/metrics';
 import { metricsRoutes, recordRequests } from './modules/metrics/metrics-routes';
+import { destinationTestRoutes } from './modules/notifications/destination-test-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
@@ -371,6 +375,8 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   await app.register(shiftChangeRoutes, deps);
   await app.register(timeOffRoutes, deps);
   await app.register(destinationRoutes, deps);
+  await app.register(destinationTestRoutes, deps);
+  await app.register(destinationDeliveryRoutes, deps);
   await app.register(apiTokenRoutes, deps);
 
   // Live updates (decision 220): the streams end before the server closes, or close would wait

@@ -2,12 +2,12 @@ import { createHash, createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
+import { type Channel, DeliveryError } from '../../core/delivery';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { destinations } from '../../db/schema';
 import { type HostLookup, type OutboundRule, outboundRule } from '../../http/outbound-address';
 import { OutboundError, REDIRECT_NOT_FOLLOWED, sendOutbound } from '../../http/outbound-request';
-import { type Channel, DeliveryError } from '../notifications/channels';
 
 /**
  * The chat channel (decision 221): the outbox's sender of destinations' messages. It reads the

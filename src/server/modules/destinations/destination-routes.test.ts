@@ -15,12 +15,12 @@ import type { User } from '../../../shared/contracts/users';
 import { insertRotation } from '../../db/factories';
 import { auditEvents, destinations, notifications, rotations } from '../../db/schema';
 import type { Channels } from '../notifications/channels';
+import { tellFailingOwners } from '../notifications/destination-failures';
+import { digestDueOn, postDigests } from '../notifications/destination-task';
 import { deliverDue } from '../notifications/outbox';
 import { scheduledRotationsTask } from '../schedules/schedule-task';
 import { shiftChangesTask } from '../shift-changes/shift-change-task';
 import { createChatChannel, destinationRule, secretCtx, urlCtx } from './chat-channel';
-import { tellFailingOwners } from './destination-failures';
-import { digestDueOn, postDigests } from './destination-task';
 
 const START = '2026-11-02T12:00:00Z';
 

@@ -14,7 +14,6 @@ import {
   type DestinationKind,
   type DestinationList,
   type DestinationListQuerySchema,
-  type DestinationTestResult,
 } from '../../../shared/contracts/destinations';
 import { ErrorCodes } from '../../../shared/contracts/errors';
 import type { User } from '../../../shared/contracts/users';
@@ -46,11 +45,8 @@ import {
 } from '../../http/outbound-address';
 import { listRotationMemberIds } from '../incidents/incident-repository';
 import { lockTargetPolicy, lockTargetRotation } from '../integrations/integration-repository';
-import { publicBaseUrl } from '../notifications/messages';
-import { enqueueChatMessages } from '../notifications/outbox';
 import { listRotationsUsingPolicies, type PolicyUser } from '../rotations/rotation-repository';
 import { destinationRule, secretCtx, urlCtx } from './chat-channel';
-import { bodyFor, testChatMessage } from './destination-messages';
 import {
   type DestinationWithTarget,
   deleteDestinationRow,
@@ -411,8 +407,11 @@ export async function createDestination(
   });
 }
 
-/** inManaged runs `work` holding the destination's row lock, once the actor may manage it. */
-async function inManaged<T>(
+/**
+ * inManagedDestination runs `work` holding the destination's row lock, once the actor may manage
+ * it; throws NOT_FOUND or FORBIDDEN otherwise.
+ */
+export async function inManagedDestination<T>(
   deps: DestinationDeps,
   actor: User,
   id: number,
@@ -438,7 +437,7 @@ export async function updateDestination(
   change: DestinationChange,
 ): Promise<Destination> {
   const url = change.url === undefined ? undefined : await checkDestinationUrl(deps, change.url);
-  return inManaged(deps, actor, id, async (tx, row, now) => {
+  return inManagedDestination(deps, actor, id, async (tx, row, now) => {
     const before = row.destination;
     const events = change.events ?? (before.events as DestinationEvent[]);
     const wantsDigest = events.includes('digest');
@@ -490,7 +489,7 @@ export async function deleteDestination(
   actor: User,
   id: number,
 ): Promise<void> {
-  await inManaged(deps, actor, id, async (tx, row, now) => {
+  await inManagedDestination(deps, actor, id, async (tx, row, now) => {
     await deleteDestinationRow(tx, id);
     await insertDestinationAuditEvent(tx, {
       actorUserId: actor.id,
@@ -499,32 +498,5 @@ export async function deleteDestination(
       details: { kind: row.destination.kind, urlHint: row.destination.urlHint },
       at: now,
     });
-  });
-}
-
-/** sendTestEvent queues a test message through the outbox ("Send test event"). */
-export async function sendTestEvent(
-  deps: DestinationDeps,
-  actor: User,
-  id: number,
-): Promise<DestinationTestResult> {
-  return inManaged(deps, actor, id, async (tx, row, now) => {
-    const message = testChatMessage({
-      baseUrl: publicBaseUrl(deps.config),
-      at: now,
-      destinationId: id,
-      actorName: actor.name,
-    });
-    // Each test is its own event: the key carries a fresh id.
-    const [deliveryId] = await enqueueChatMessages(tx, deps.cipher, now, [
-      {
-        eventKey: `test:${randomBytes(8).toString('hex')}`,
-        kind: 'test',
-        destinationId: id,
-        title: message.title,
-        body: bodyFor(row.destination.kind as DestinationKind, message),
-      },
-    ]);
-    return { deliveryId };
   });
 }

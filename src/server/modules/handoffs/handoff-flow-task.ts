@@ -13,8 +13,7 @@ import { previousHolderOf } from '../../../shared/domain/rotation';
 import type { Database } from '../../db/client';
 import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
 import type { EngineDeps, EngineTask } from '../../engine/engine-task';
-import { postToDestinations } from '../destinations/destination-events';
-import { handoffChatMessage } from '../destinations/destination-messages';
+import { announce } from '../notifications/announce';
 import {
   autoTransferAwayMessage,
   autoTransferToYouMessage,
@@ -277,25 +276,17 @@ async function runFlows(
       const handoffId = last ? recorded.get(last.effectKey) : undefined;
       if (!last || handoffId === undefined) continue;
       const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-      await postToDestinations(
-        tx,
-        deps,
-        now,
-        { rotationId: w.row.id },
-        'handoff',
-        `handoff:${handoffId}`,
-        (c) =>
-          handoffChatMessage({
-            ...c,
-            at: now,
-            handoffId,
-            rotation: { id: w.row.id, name: w.row.name },
-            fromName: nameOf(last.fromUserId),
-            toName: nameOf(last.toUserId) ?? 'A member',
-            notes: null,
-            how: 'scheduled',
-          }),
-      );
+      await announce(tx, deps, now, {
+        type: 'handoff',
+        key: `handoff:${handoffId}`,
+        at: now,
+        handoffId,
+        rotation: { id: w.row.id, name: w.row.name },
+        fromName: nameOf(last.fromUserId),
+        toName: nameOf(last.toUserId) ?? 'A member',
+        notes: null,
+        how: 'scheduled',
+      });
     }
     return plans.flatMap(({ row, plan }) => noticesWrittenBy(row.id, plan, t));
   });

@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/client';
-import { postToDestinations } from '../destinations/destination-events';
-import { type IncidentEvent, incidentChatMessage } from '../destinations/destination-messages';
+import { announce } from '../notifications/announce';
+import type { IncidentEventType } from '../notifications/events';
 import type { NotifyDeps } from '../notifications/notify';
 import { titleOf } from './incident-reads';
 import { type IncidentRow, loadNames } from './incident-repository';
@@ -15,7 +15,7 @@ export async function postIncident(
   tx: Tx,
   deps: NotifyDeps,
   event: {
-    type: IncidentEvent;
+    type: IncidentEventType;
     incident: IncidentRow;
     rotation: { id: number; name: string } | null;
     /** who acknowledged or resolved it (read), or the source's name when no person did */
@@ -47,26 +47,17 @@ export async function postIncident(
     severity: incident.severity,
     status: incident.status,
   };
-  return postToDestinations(
-    tx,
-    deps,
-    event.now,
-    {
-      rotationId: event.rotation?.id ?? incident.rotationId,
-      policyIds: incident.escalationPolicyId ? [incident.escalationPolicyId] : [],
-      integrationId: incident.integrationId,
-    },
-    event.type,
+  const ids = await announce(tx, deps, event.now, {
+    type: event.type,
     key,
-    (c) =>
-      incidentChatMessage({
-        ...c,
-        at: event.now,
-        event: event.type,
-        incident: facts,
-        step: incident.stepIndex + 1,
-        rotation: event.rotation,
-        byName,
-      }),
-  );
+    at: event.now,
+    incident: facts,
+    step: incident.stepIndex + 1,
+    rotation: event.rotation,
+    byName,
+    rotationId: event.rotation?.id ?? incident.rotationId,
+    escalationPolicyId: incident.escalationPolicyId,
+    integrationId: incident.integrationId,
+  });
+  return ids.length;
 }

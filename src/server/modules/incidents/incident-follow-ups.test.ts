@@ -6,6 +6,7 @@ import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import type { Urgency } from '../../../shared/domain/paging';
+import type { Channel, OutgoingMessage } from '../../core/delivery';
 import { insertRotation } from '../../db/factories';
 import {
   alerts,
@@ -17,7 +18,6 @@ import {
   smsReplyCodes,
 } from '../../db/schema';
 import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
-import type { Channel, OutgoingMessage } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
 import { acknowledgeIncidentAs } from './incident-actions';
 import { raiseIncident } from './incident-engine';

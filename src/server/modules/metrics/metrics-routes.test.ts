@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import { DeliveryError } from '../../core/delivery';
 import { BATON_VERSION } from '../../core/version';
 import { insertIntegration, insertRotation } from '../../db/factories';
 import { startEngineLoop } from '../../engine/engine-loop';
-import { DeliveryError } from '../notifications/channels';
 import { deliverDue, enqueueNotifications } from '../notifications/outbox';
 import { bearerMatches, METRICS_TOKEN_REQUIRED } from './metrics-routes';
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
+import type { Channel, OutgoingMessage } from '../../core/delivery';
 import { insertRotation } from '../../db/factories';
 import { alerts, integrations, notifications, pages } from '../../db/schema';
 import { type IntakeDeps, receiveAlerts } from '../alerts/alert-intake';
@@ -11,7 +12,6 @@ import {
   hashIntegrationKey,
   keyHintOf,
 } from '../integrations/integration-keys';
-import type { Channel, OutgoingMessage } from './channels';
 import { decryptContent, deliverDue } from './outbox';
 
 /**

@@ -6,40 +6,7 @@ import {
   type NotificationStatus,
 } from '../../../shared/contracts/notifications';
 import { type Config, isDemoMode } from '../../core/config';
-
-/** A message ready for one channel. */
-export interface OutgoingMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  /** stable per notification: providers that honour it drop a repeated send */
-  idempotencyKey?: string;
-  /** a chat message's JSON body, posted as it is to its destination (decision 221) */
-  body?: unknown;
-}
-
-/** DeliveryError is a failed send; `permanent` ones are not retried. */
-export class DeliveryError extends Error {
-  constructor(
-    message: string,
-    readonly permanent: boolean,
-    readonly providerResponse?: string,
-  ) {
-    super(message);
-    this.name = 'DeliveryError';
-  }
-}
-
-export interface Channel {
-  /**
-   * chat: a destination's chat or webhook message (`to` is the destination's id, decision 221);
-   * token-sync: a POST or DELETE to the token sync URL (decision 228)
-   */
-  readonly name: 'email' | 'sms' | 'chat' | 'token-sync';
-  /** sends one message and returns the provider's answer (message id) */
-  send(message: OutgoingMessage): Promise<string>;
-}
+import { type Channel, DeliveryError } from '../../core/delivery';
 
 /** createEmailChannel sends email over SMTP (nodemailer) to SMTP_URL. */
 export function createEmailChannel(smtpUrl: string, from: string, timeoutMs = 15_000): Channel {

@@ -5,9 +5,8 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
-import { postToDestinations } from '../destinations/destination-events';
-import { coverChatMessage, handoffChatMessage } from '../destinations/destination-messages';
 import { toUser, type UserRow } from '../users/user-repository';
+import { announce } from './announce';
 import type { MessageContent } from './message-layout';
 import {
   batonPassedMessage,
@@ -199,16 +198,17 @@ async function postHandoff(
     now: Date;
   },
 ): Promise<void> {
-  const rotation = { id: event.rotation.id, name: event.rotation.name };
-  await postToDestinations(
-    tx,
-    deps,
-    event.now,
-    { rotationId: rotation.id },
-    'handoff',
-    `handoff:${event.handoffId}`,
-    (c) => handoffChatMessage({ ...c, ...event, rotation, at: event.now }),
-  );
+  await announce(tx, deps, event.now, {
+    type: 'handoff',
+    key: `handoff:${event.handoffId}`,
+    at: event.now,
+    handoffId: event.handoffId,
+    rotation: { id: event.rotation.id, name: event.rotation.name },
+    fromName: event.fromName,
+    toName: event.toName,
+    notes: event.notes,
+    how: event.how,
+  });
 }
 
 /** The rotation facts that decide who manages it: the creator and the members with their roles. */
@@ -479,16 +479,17 @@ async function postCover(
     now: Date;
   },
 ): Promise<void> {
-  const rotation = { id: event.rotation.id, name: event.rotation.name };
-  await postToDestinations(
-    tx,
-    deps,
-    event.now,
-    { rotationId: rotation.id },
-    'cover',
-    `coverage:${event.requestId}:covered`,
-    (c) => coverChatMessage({ ...c, ...event, rotation, at: event.now }),
-  );
+  await announce(tx, deps, event.now, {
+    type: 'cover',
+    key: `coverage:${event.requestId}:covered`,
+    at: event.now,
+    requestId: event.requestId,
+    rotation: { id: event.rotation.id, name: event.rotation.name },
+    coveringName: event.coveringName,
+    coveredName: event.coveredName,
+    startAt: event.startAt,
+    endAt: event.endAt,
+  });
 }
 
 /**

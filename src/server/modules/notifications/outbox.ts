@@ -8,12 +8,13 @@ import {
   retryDelayMs,
 } from '../../../shared/domain/notification-routing';
 import type { Clock } from '../../core/clock';
+import { DeliveryError, type OutgoingMessage } from '../../core/delivery';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { notifications, users } from '../../db/schema';
 import { toUser } from '../users/user-repository';
-import { type Channels, DeliveryError, type OutgoingMessage } from './channels';
+import type { Channels } from './channels';
 import type { MessageContent } from './message-layout';
 import { scrubProviderAnswer } from './provider-answers';
 

@@ -10,8 +10,6 @@ import {
 } from '../../../shared/domain/shifts';
 import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
 import type { EngineDeps, EngineTask } from '../../engine/engine-task';
-import { postToDestinations } from '../destinations/destination-events';
-import { handoffChatMessage } from '../destinations/destination-messages';
 import {
   listDueScheduledRotations,
   listEngineMembers,
@@ -23,6 +21,7 @@ import {
 } from '../handoffs/handoff-flow-repository';
 import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from '../handoffs/handoff-flow-task';
 import { insertKeyedHandoff } from '../handoffs/handoff-repository';
+import { announce } from '../notifications/announce';
 import {
   batonArrivedMessage,
   batonLeftMessage,
@@ -125,25 +124,17 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
     await sendNotices(tx, deps, now, { id: rotationId, name: rotation.name }, notices);
     if (toId !== null) {
       // The rotation's chat and webhook destinations hear of the handoff (decision 221).
-      await postToDestinations(
-        tx,
-        deps,
-        now,
-        { rotationId },
-        'handoff',
-        `handoff:${handoffId}`,
-        (c) =>
-          handoffChatMessage({
-            ...c,
-            at: now,
-            handoffId,
-            rotation: { id: rotationId, name: rotation.name },
-            fromName: fromId === null ? null : (people.get(fromId)?.name ?? null),
-            toName: people.get(toId)?.name ?? 'A member',
-            notes: null,
-            how: 'scheduled',
-          }),
-      );
+      await announce(tx, deps, now, {
+        type: 'handoff',
+        key: `handoff:${handoffId}`,
+        at: now,
+        handoffId,
+        rotation: { id: rotationId, name: rotation.name },
+        fromName: fromId === null ? null : (people.get(fromId)?.name ?? null),
+        toName: people.get(toId)?.name ?? 'A member',
+        notes: null,
+        how: 'scheduled',
+      });
     }
   });
 }

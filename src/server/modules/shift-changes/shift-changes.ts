@@ -18,8 +18,7 @@ import type { Db, Tx } from '../../db/client';
 import type { StoredShift, StoredShiftChange } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { layOut } from '../calendar/calendar-service';
-import { postToDestinations } from '../destinations/destination-events';
-import { shiftMovedChatMessage } from '../destinations/destination-messages';
+import { announce } from '../notifications/announce';
 import { shiftsChangedMessage } from '../notifications/messages';
 import { loadRecipients, type NotifyDeps, sendNotices } from '../notifications/notify';
 import {
@@ -174,15 +173,13 @@ export async function tellShiftChanges(
   );
   if (changes.size > 0) {
     // The rotation's chat and webhook destinations hear of it once per baseline (decision 221).
-    await postToDestinations(tx, deps, now, { rotationId }, 'shift-moved', eventKey, (c) =>
-      shiftMovedChatMessage({
-        ...c,
-        at: now,
-        changeKey: eventKey,
-        rotation,
-        peopleNames: [...changes.keys()].flatMap((id) => people.get(id)?.name ?? []),
-      }),
-    );
+    await announce(tx, deps, now, {
+      type: 'shift-moved',
+      key: eventKey,
+      at: now,
+      rotation,
+      peopleNames: [...changes.keys()].flatMap((id) => people.get(id)?.name ?? []),
+    });
   }
   await deleteBaseline(tx, baseline.id);
   return [...changes.keys()].filter((id) => people.has(id)).length;

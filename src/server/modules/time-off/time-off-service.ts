@@ -21,8 +21,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { gapsBetween } from '../calendar/calendar-service';
-import { postToDestinations } from '../destinations/destination-events';
-import { timeOffChatMessage } from '../destinations/destination-messages';
+import { announce } from '../notifications/announce';
 import { formatWhen } from '../notifications/message-layout';
 import { listRotationFactsOf, type RotationFacts } from '../rotations/rotation-repository';
 import { listUpcomingEntries } from '../schedules/schedule-repository';
@@ -214,21 +213,16 @@ async function postTimeOff(
   },
 ) {
   for (const rotation of await listRotationFactsOf(tx, event.personId)) {
-    await postToDestinations(
-      tx,
-      deps,
-      event.now,
-      { rotationId: rotation.id },
-      'time-off',
-      `time-off:${event.timeOffId}`,
-      (c) =>
-        timeOffChatMessage({
-          ...c,
-          ...event,
-          at: event.now,
-          rotation: { id: rotation.id, name: rotation.name },
-        }),
-    );
+    await announce(tx, deps, event.now, {
+      type: 'time-off',
+      key: `time-off:${event.timeOffId}`,
+      at: event.now,
+      timeOffId: event.timeOffId,
+      rotation: { id: rotation.id, name: rotation.name },
+      personName: event.personName,
+      startAt: event.startAt,
+      endAt: event.endAt,
+    });
   }
 }
 

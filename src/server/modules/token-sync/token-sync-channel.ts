@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Clock } from '../../core/clock';
+import { type Channel, DeliveryError } from '../../core/delivery';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { tokenSyncs } from '../../db/schema';
-import { type Channel, DeliveryError } from '../notifications/channels';
 import { enqueueTokenSyncMessages } from '../notifications/outbox';
 import { type SyncMethod, sendableToken } from './token-sync-rules';
 import { tokenSyncCtx } from './token-sync-service';

@@ -1,10 +1,12 @@
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
-import type { EngineTask } from '../../engine/engine-task';
+import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
+import type { FieldCipher } from '../../crypto/field-crypto';
+import type { Database } from '../../db/client';
 import { layOut } from '../calendar/calendar-service';
-import { postToDestinations } from './destination-events';
+import { digestRotationIds, listDigestDestinations } from '../destinations/destination-repository';
+import { announce } from './announce';
 import { tellFailingOwners } from './destination-failures';
-import { digestChatMessage } from './destination-messages';
-import { digestRotationIds, listDigestDestinations } from './destination-repository';
 
 /**
  * The daily digest (decision 221): at a destination's local digest time, "On call today and this
@@ -12,6 +14,17 @@ import { digestRotationIds, listDigestDestinations } from './destination-reposit
  * calendar's projection. Once per local day (the dedupe key carries the local date); a digest
  * more than an hour late (the server was down) is skipped rather than posted at an odd hour.
  */
+
+/**
+ * What the task works with: the engine's deps (an EngineTask's), written out here because the
+ * notifications module imports nothing from the engine (decision 185).
+ */
+export interface DestinationTaskDeps {
+  config: Config;
+  database: Database;
+  cipher: FieldCipher;
+  clock: Clock;
+}
 
 const DIGEST_LATE_MS = 60 * 60 * 1000;
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
@@ -55,7 +68,7 @@ export function digestDueOn(now: Date, zone: string, time: string): string | nul
  * gets its rotation's digest; a policy's or an integration's, one for each rotation that follows
  * it (keyed by rotation as well, so each goes once a day).
  */
-export async function postDigests(deps: Parameters<EngineTask>[0], now: Date): Promise<number> {
+export async function postDigests(deps: DestinationTaskDeps, now: Date): Promise<number> {
   const db = deps.database.db;
   const due = (await listDigestDestinations(db)).flatMap((destination) => {
     const zone = zoneOrUtc(destination.digestTimeZone);
@@ -86,34 +99,28 @@ export async function postDigests(deps: Parameters<EngineTask>[0], now: Date): P
       if (!rotation) continue;
       const nameOf = (id: number | null) =>
         id === null ? null : (people.get(id)?.name ?? 'A former member');
-      posted += await db.transaction((tx) =>
-        postToDestinations(
-          tx,
-          deps,
-          now,
-          {
+      const ids = await db.transaction((tx) =>
+        announce(tx, deps, now, {
+          type: 'digest',
+          key: own ? `digest:${localDate}` : `digest:${localDate}:rotation:${rotationId}`,
+          at: now,
+          destination: {
+            id: destination.id,
             rotationId: destination.rotationId,
-            policyIds: destination.escalationPolicyId ? [destination.escalationPolicyId] : [],
+            escalationPolicyId: destination.escalationPolicyId,
             integrationId: destination.integrationId,
-            destinationId: destination.id,
           },
-          'digest',
-          own ? `digest:${localDate}` : `digest:${localDate}:rotation:${rotationId}`,
-          (c) =>
-            digestChatMessage({
-              ...c,
-              at: now,
-              localDate,
-              rotation: { id: rotation.row.id, name: rotation.row.name },
-              holderName: nameOf(rotation.row.holderUserId),
-              shifts: rotation.shifts.map((s) => ({
-                name: nameOf(s.userId) ?? 'A former member',
-                startAt: s.start,
-                endAt: s.end,
-              })),
-            }),
-        ),
+          localDate,
+          rotation: { id: rotation.row.id, name: rotation.row.name },
+          holderName: nameOf(rotation.row.holderUserId),
+          shifts: rotation.shifts.map((s) => ({
+            name: nameOf(s.userId) ?? 'A former member',
+            startAt: s.start,
+            endAt: s.end,
+          })),
+        }),
       );
+      posted += ids.length;
     }
   }
   return posted;
@@ -123,7 +130,7 @@ export async function postDigests(deps: Parameters<EngineTask>[0], now: Date): P
  * destinationsTask is the engine's task of destinations: the daily digests, and telling the
  * owners of destinations failing for an hour (also when no message is being retried any more).
  */
-export const destinationsTask: EngineTask = async (deps, now) => {
+export async function destinationsTask(deps: DestinationTaskDeps, now: Date): Promise<void> {
   await postDigests(deps, now);
   await tellFailingOwners(deps.database.db, deps, now);
-};
+}

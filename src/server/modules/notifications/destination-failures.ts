@@ -6,11 +6,11 @@ import {
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import type { Db } from '../../db/client';
 import { destinations } from '../../db/schema';
+import { findDestinationRow } from '../destinations/destination-repository';
 import { listMemberRoles } from '../incidents/incident-repository';
-import { composeMessage, formatWhen } from '../notifications/message-layout';
-import { loadRecipients, type NotifyDeps, sendNotices } from '../notifications/notify';
 import { listUsersWithRoles } from '../users/user-repository';
-import { findDestinationRow } from './destination-repository';
+import { composeMessage, formatWhen } from './message-layout';
+import { loadRecipients, type NotifyDeps, sendNotices } from './notify';
 
 /**
  * A destination failing for an hour (decision 221): its owners are told once per run of failures
