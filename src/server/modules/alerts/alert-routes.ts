@@ -45,6 +45,7 @@ import {
   normalizeOptionsOf,
   RecentIntegrations,
 } from '../integrations/integration-keys';
+import type { Metrics } from '../metrics/metrics';
 import {
   checkGrafanaSignature,
   GRAFANA_SIGNATURE_HEADER,
@@ -192,7 +193,7 @@ export function oneBatchAtATime<K, V>(
  * intake, which stores them in one transaction. The body parsers (any content type read as text,
  * up to ALERT_BODY_MAX) and the error handler are this plugin's alone.
  */
-export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
+export async function alertRoutes(app: FastifyInstance, deps: AppDeps & { metrics?: Metrics }) {
   const limiter = new KeyRateLimiter(deps.clock);
   const guesses = new KeyGuesses(
     { db: deps.database.db, cipher: deps.cipher, clock: deps.clock },

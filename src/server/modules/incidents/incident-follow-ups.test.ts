@@ -6,7 +6,6 @@ import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import type { Urgency } from '../../../shared/domain/paging';
-import { insertRotation } from '../../db/factories';
 import {
   alerts,
   auditEvents,
@@ -16,6 +15,7 @@ import {
   rotations,
   smsReplyCodes,
 } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import type { Channel, OutgoingMessage } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
