@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { loadConfig } from '../src/server/core/config';
-import { BackupError, backupPglite } from '../src/server/db/backup';
+import { BackupError, backupPglite } from '../src/server/maintenance/backup';
 
 async function backup() {
   const config = loadConfig();

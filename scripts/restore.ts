@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { loadConfig } from '../src/server/core/config';
-import { BackupError, restorePglite } from '../src/server/db/backup';
+import { BackupError, restorePglite } from '../src/server/maintenance/backup';
 
 async function restore() {
   const folder = process.argv[2];

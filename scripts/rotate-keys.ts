@@ -6,7 +6,7 @@
  * In demo mode (key kept in DATA_DIR/secrets.json): this generates the new key itself.
  * Stop Baton first when it runs on PGlite: the embedded database admits one process.
  */
-import { rotateKeys } from '../src/server/crypto/key-rotation';
+import { rotateKeys } from '../src/server/maintenance/key-rotation';
 
 rotateKeys()
   .then(({ count, keyId, fromEnv }) => {

@@ -6,8 +6,8 @@ import autocannon from 'autocannon';
 import { count, eq } from 'drizzle-orm';
 import type { FieldCipher } from '../../src/server/crypto/field-crypto';
 import type { Db } from '../../src/server/db/client';
-import { insertIntegration } from '../../src/server/db/factories';
 import { alerts } from '../../src/server/db/schema';
+import { insertIntegration } from '../../src/server/seed/factories';
 import { RATE_LIMIT_MAX } from '../../src/shared/contracts/integrations';
 
 export const ENQUEUE_PATH = '/api/alerts/pagerduty/v2/enqueue';

@@ -4,11 +4,11 @@
 import { sql } from 'drizzle-orm';
 import type { FieldCipher } from '../../src/server/crypto/field-crypto';
 import { type Db, selectRows } from '../../src/server/db/client';
-import { type HandoffSeed, insertHandoffs } from '../../src/server/db/factories';
 import { allocateIds } from '../../src/server/db/ids';
 import { rotationMembers, rotations } from '../../src/server/db/schema';
 import { insertDefaultPolicies } from '../../src/server/modules/escalation-policies/escalation-policy-repository';
 import { insertUsers, type NewUser } from '../../src/server/modules/users/user-repository';
+import { type HandoffSeed, insertHandoffs } from '../../src/server/seed/factories';
 import type { Role } from '../../src/shared/domain/roles';
 import { nextHandoffAt } from '../../src/shared/domain/shifts';
 

@@ -14,7 +14,9 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-
 import type { ApiTokenScope } from '../shared/contracts/api-tokens';
 import { API_TOKEN_MESSAGES, scopeAllows } from '../shared/domain/api-tokens';
 import type { AppDeps } from './core/deps';
+import { Lifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from './core/lifecycle';
 import { BATON_VERSION } from './core/version';
+import { hashToken } from './crypto/token-hash';
 import { checkAnswer } from './http/answer-check';
 import { bearerTokenOf } from './http/bearer-token';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
@@ -25,7 +27,6 @@ import {
 } from './http/database-unavailable';
 import { serializeLoggedError } from './http/error-log';
 import { AppError, inputError, unauthenticated } from './http/errors';
-import { Lifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from './http/lifecycle';
 import { openApiRoutes, registerOpenApi } from './http/openapi';
 import { databaseRateLimitStore } from './http/rate-limit-store';
 import { READ_CACHE_MAX_AGE_MS, ReadCache } from './http/read-cache';
@@ -44,6 +45,7 @@ import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
 import { coverageRoutes } from './modules/coverage/coverage-routes';
+import type { RotationsRead } from './modules/debug/debug-repository';
 import { debugRoutes } from './modules/debug/debug-routes';
 import {
   destinationDeliveryRoutes,
@@ -67,17 +69,17 @@ import { notificationRoutes } from './modules/notifications/notification-routes'
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
 import { oncallsRoutes } from './modules/oncalls/oncalls-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
+import { userRoutes } from './modules/people/people-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
 import { SessionMemo } from './modules/sessions/session-memo';
-import { hashToken, resolveSession, sessionCookie } from './modules/sessions/session-service';
+import { resolveSession, sessionCookie } from './modules/sessions/session-service';
 import { settingsRoutes } from './modules/settings/settings-routes';
 import { shiftChangeRoutes } from './modules/shift-changes/shift-change-routes';
 import { slackRoutes } from './modules/slack/slack-routes';
 import { smsReplyRoutes } from './modules/sms-replies/sms-reply-routes';
 import { timeOffRoutes } from './modules/time-off/time-off-routes';
 import { toUser } from './modules/users/user-repository';
-import { userRoutes } from './modules/users/user-routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -103,16 +105,24 @@ export function redactUrl(url: string): string {
     .replace(/\/calendar\/feeds\/[^/]+/, '/calendar/feeds/:token');
 }
 
+/**
+ * AppInput is what buildApp is given: AppDeps, and what the composition root hands to one module
+ * only (so core/deps.ts names no module, decision 242).
+ */
+export interface AppInput extends AppDeps {
+  /** this process's metrics (absent: the app makes its own); main.ts shares it with the workers */
+  metrics?: Metrics;
+  /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
+  rotationsStorageRead?: RotationsRead;
+}
+
 /** buildApp returns the Fastify app, ready for `inject` in tests or `listen` in main.ts. */
-export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
-  const deps: AppDeps = {
-    ...given,
-    metrics: given.metrics ?? new Metrics({ version: BATON_VERSION }),
-    lifecycle: given.lifecycle ?? new Lifecycle(),
-  };
+export async function buildApp(given: AppInput): Promise<FastifyInstance> {
+  const { rotationsStorageRead, metrics: givenMetrics, ...rest } = given;
+  const metrics = givenMetrics ?? new Metrics({ version: BATON_VERSION });
+  const lifecycle = given.lifecycle ?? new Lifecycle();
+  const deps: AppDeps = { ...rest, lifecycle };
   const { config, database, cipher, clock } = deps;
-  const metrics = deps.metrics as Metrics;
-  const lifecycle = deps.lifecycle as Lifecycle;
   const headers = securityHeaders(helmetOptions(config));
   const app = Fastify({
     logger:
@@ -361,7 +371,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   await app.register(auditRoutes, deps);
   await app.register(onCallTeamRoutes, deps);
   await app.register(settingsRoutes, deps);
-  await app.register(debugRoutes, deps);
+  await app.register(debugRoutes, { ...deps, rotationsStorageRead });
   await app.register(notificationRoutes, deps);
   await app.register(inboxRoutes, deps);
   await app.register(pagingRoutes, deps);
@@ -371,7 +381,7 @@ export async function buildApp(given: AppDeps): Promise<FastifyInstance> {
   await app.register(incidentRoutes, deps);
   await app.register(incidentActionRoutes, deps);
   await app.register(integrationRoutes, deps);
-  await app.register(alertRoutes, deps);
+  await app.register(alertRoutes, { ...deps, metrics });
   await app.register(shiftChangeRoutes, deps);
   await app.register(timeOffRoutes, deps);
   await app.register(destinationRoutes, deps);

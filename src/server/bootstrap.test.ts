@@ -11,10 +11,10 @@ import { ManualClock } from './core/clock';
 import { BATON_VERSION } from './core/version';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import { countRows } from './db/client';
-import { insertUser } from './db/factories';
 import { handoffs, rotations, users } from './db/schema';
 import { toUser } from './modules/users/user-repository';
 import { secretsPath } from './secrets';
+import { insertUser } from './seed/factories';
 
 const dirs: string[] = [];
 async function freshDataDir() {

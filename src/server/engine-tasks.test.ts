@@ -5,12 +5,12 @@ import type { Rotation } from '../shared/contracts/rotations';
 import type { User } from '../shared/contracts/users';
 import { buildApp } from './app';
 import { ConfigError } from './core/config';
-import { insertRotation } from './db/factories';
 import { handoffs, notifications, rotations, users } from './db/schema';
 import { startEngineLoop } from './engine/engine-loop';
 import type { EngineDeps } from './engine/engine-task';
 import { runEngineTick } from './engine-tasks';
 import { decryptContent } from './modules/notifications/outbox';
+import { insertRotation } from './seed/factories';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

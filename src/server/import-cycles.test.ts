@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCycles, importGraph, importsOf } from '../../tests/setup/import-graph';
+import {
+  type ImportGraph,
+  importCycles,
+  importGraph,
+  importsOf,
+  moduleGraph,
+  stronglyConnected,
+} from '../../tests/setup/import-graph';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -46,6 +53,140 @@ describe('the server imports without a circle (decision 189)', () => {
       );
     expect(reachIn).toEqual([]);
     expect(graph.get('src/server/app.ts')).toContain(`${paging}paging-routes.ts`);
+  });
+});
+
+/**
+ * A server module: a folder under `modules/`, or a folder or top-level file directly under
+ * `src/server/` (core, db, http, crypto, engine, seed, maintenance, app.ts, main.ts ...). Tests
+ * do not count.
+ */
+function serverModuleOf(file: string): string | null {
+  if (!file.startsWith('src/server/') || file.endsWith('.test.ts')) return null;
+  const parts = file.slice('src/server/'.length).split('/');
+  if (parts[0] === 'modules') return parts[1];
+  return parts.length === 1 ? parts[0].replace(/\.ts$/, '') : parts[0];
+}
+
+/**
+ * The circles between server modules that may stay, each with its reason (decision 242). A
+ * circle has at most 3 modules; an entry with `until` is a known tangle, larger, that the named
+ * work removes (remove the entry then: a listed circle that is gone fails the test too).
+ */
+const ALLOWED_CYCLES: { modules: string[]; reason: string; until?: string }[] = [
+  {
+    modules: [
+      'alerts',
+      'calendar',
+      'coverage',
+      'destinations',
+      'escalation-policies',
+      'handoffs',
+      'incidents',
+      'integrations',
+      'metrics',
+      'notifications',
+      'rotations',
+      'schedules',
+      'shift-changes',
+      'sms-replies',
+      'time-off',
+    ],
+    reason:
+      'every event site calls notifications and destinations, and destinations call notifications back; the rotation and pager services still reach up (rotations → incidents, coverage, shift-changes; integrations ↔ alerts, incidents)',
+    until: 'decision 241 (one announce in notifications/) and the rest of issue 31',
+  },
+];
+
+/** moduleCycleFailures says what is wrong with the module graph's circles, [] when nothing. */
+function moduleCycleFailures(graph: ImportGraph, allowed = ALLOWED_CYCLES): string[] {
+  const { modules, imports } = moduleGraph(graph, serverModuleOf);
+  const failures: string[] = [];
+  const key = (names: string[]) => [...names].sort().join(' ');
+  const found = stronglyConnected(modules).map((component) => [...component].sort());
+  for (const component of found) {
+    const entry = allowed.find((e) => key(e.modules) === key(component));
+    const problem = !entry
+      ? 'is not in ALLOWED_CYCLES'
+      : component.length > 3 && !entry.until
+        ? 'has more than 3 modules'
+        : null;
+    if (!problem) continue;
+    const inside = [...imports]
+      .filter(([edge]) => {
+        const [from, to] = edge.split(' → ');
+        return component.includes(from) && component.includes(to);
+      })
+      .map(([edge, files]) => `  ${edge}: ${files.join(', ')}`);
+    failures.push(
+      `circle of ${component.length} modules ${problem}: ${component.join(', ')}\n${inside.join('\n')}`,
+    );
+  }
+  for (const entry of allowed) {
+    if (!found.some((component) => key(component) === key(entry.modules))) {
+      failures.push(`ALLOWED_CYCLES lists a circle that is gone: ${key(entry.modules)}`);
+    }
+  }
+  return failures;
+}
+
+describe('server modules import in layers (decision 242)', () => {
+  const graph = importGraph(ROOT, ['src/server']);
+
+  it('every circle between modules is listed with its reason, and every listed one exists', () => {
+    expect(moduleCycleFailures(graph)).toEqual([]);
+  });
+
+  it('the layers below the modules import no module: core, crypto, db, http, engine', () => {
+    const below = ['core', 'crypto', 'db', 'http', 'engine'];
+    const upward = [...graph]
+      .filter(([file]) => below.includes(serverModuleOf(file) ?? ''))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((t) => {
+            const to = serverModuleOf(t);
+            return to !== null && !below.includes(to);
+          })
+          .map((t) => `${file} → ${t}`),
+      );
+    expect(upward).toEqual([]);
+  });
+
+  it('core imports nothing of the server but types of db and crypto', () => {
+    const reach = [...graph]
+      .filter(([file]) => serverModuleOf(file) === 'core')
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((t) => t.startsWith('src/server/') && !t.startsWith('src/server/core/'))
+          .map((t) => `${file} → ${t}`),
+      );
+    expect(reach).toEqual([
+      'src/server/core/config.ts → src/server/db/client.ts',
+      'src/server/core/deps.ts → src/server/crypto/field-crypto.ts',
+      'src/server/core/deps.ts → src/server/db/client.ts',
+    ]);
+  });
+
+  it('a new back edge between modules fails, naming the imports that make the circle', () => {
+    const withBackEdge = new Map(graph);
+    const users = 'src/server/modules/users/user-repository.ts';
+    withBackEdge.set(users, [
+      ...(graph.get(users) ?? []),
+      'src/server/modules/sessions/session-service.ts',
+    ]);
+    const failures = moduleCycleFailures(withBackEdge);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]).toMatch(/^circle of 2 modules is not in ALLOWED_CYCLES: sessions, users/);
+    expect(failures[0]).toContain(
+      'users → sessions: src/server/modules/users/user-repository.ts → src/server/modules/sessions/session-service.ts',
+    );
+  });
+
+  it('a listed circle that no longer exists fails, so the list stays true', () => {
+    const gone = { modules: ['help', 'settings'], reason: 'made up' };
+    expect(moduleCycleFailures(graph, [...ALLOWED_CYCLES, gone])).toEqual([
+      'ALLOWED_CYCLES lists a circle that is gone: help settings',
+    ]);
   });
 });
 

@@ -12,7 +12,7 @@ import { buildApp } from './app';
 import { ManualClock } from './core/clock';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
 import type { Database } from './db/client';
-import { insertUser } from './db/factories';
+import { insertUser } from './seed/factories';
 
 /**
  * Logs are JSON lines with a request id, and carry no personal data, tokens or cookies: what a

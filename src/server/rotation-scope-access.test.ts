@@ -9,7 +9,6 @@ import {
 } from '../../tests/access/rotation-scoped';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app';
 import type { User } from '../shared/contracts/users';
-import { insertIntegration, insertRotation } from './db/factories';
 import {
   alertKeys,
   alerts,
@@ -27,6 +26,7 @@ import {
   scheduleEntries,
   shiftNotices,
 } from './db/schema';
+import { insertIntegration, insertRotation } from './seed/factories';
 
 /**
  * Managers act only on the rotations they manage (decision 233): every rotation-scoped write of

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { Lifecycle } from './http/lifecycle';
+import { Lifecycle } from './core/lifecycle';
 import { shutDown } from './shutdown';
 
 /**

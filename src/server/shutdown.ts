@@ -1,4 +1,4 @@
-import type { Lifecycle } from './http/lifecycle';
+import type { Lifecycle } from './core/lifecycle';
 
 /** The parts of a running Baton that a graceful shutdown stops, each waiting for its work. */
 export interface ShutdownParts {

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ManualClock } from '../../src/server/core/clock';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import { type Database, openPostgres } from '../../src/server/db/client';
-import { insertRotation, insertUser } from '../../src/server/db/factories';
 import { notifications, pages } from '../../src/server/db/schema';
 import { runTasks } from '../../src/server/engine/run-tick';
 import { AppError } from '../../src/server/http/errors';
@@ -14,6 +13,7 @@ import { incidentTimersTask as pageTimersTask } from '../../src/server/modules/i
 import type { IncidentDeps } from '../../src/server/modules/incidents/incident-facts';
 import { acknowledgePage } from '../../src/server/modules/paging/page-actions';
 import { pageRotation } from '../../src/server/modules/rotations/rotation-service';
+import { insertRotation, insertUser } from '../../src/server/seed/factories';
 import type { User } from '../../src/shared/contracts/users';
 import { testConfig } from '../setup/test-app';
 import { createLocalDatabase } from './support/outage-postgres';

@@ -5,7 +5,6 @@ import { buildApp } from '../../src/server/app';
 import { ManualClock } from '../../src/server/core/clock';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import { type Database, openPostgres } from '../../src/server/db/client';
-import { insertUser } from '../../src/server/db/factories';
 import { notifications } from '../../src/server/db/schema';
 import {
   createEmailChannel,
@@ -18,6 +17,7 @@ import {
   startOutboxWorker,
 } from '../../src/server/modules/notifications/outbox';
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
+import { insertUser } from '../../src/server/seed/factories';
 import type { OutboxEntry } from '../../src/shared/contracts/notifications';
 import { MAX_DELIVERY_ATTEMPTS } from '../../src/shared/domain/notification-routing';
 import { testConfig } from '../setup/test-app';

@@ -6,12 +6,6 @@ import { ManualClock } from '../../src/server/core/clock';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import type { Database } from '../../src/server/db/client';
 import {
-  insertHandoffs,
-  insertIntegration,
-  insertRotation,
-  insertUser,
-} from '../../src/server/db/factories';
-import {
   alerts,
   apiTokens,
   auditEvents,
@@ -28,6 +22,12 @@ import {
   users,
 } from '../../src/server/db/schema';
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
+import {
+  insertHandoffs,
+  insertIntegration,
+  insertRotation,
+  insertUser,
+} from '../../src/server/seed/factories';
 import type { User } from '../../src/shared/contracts/users';
 import { testConfig } from '../setup/test-app';
 import {

@@ -128,10 +128,10 @@ export function importGraph(root: string, startFolders: string[]): ImportGraph {
 }
 
 /**
- * importCycles finds every import circle: one per strongly connected component of the graph
- * (Tarjan), each given as a path that starts and ends at its first file in sorted order.
+ * stronglyConnected lists the graph's strongly connected components that hold a circle (Tarjan):
+ * two nodes or more, or one that imports itself; each in the order Tarjan closes it.
  */
-export function importCycles(graph: ImportGraph): string[][] {
+export function stronglyConnected(graph: ImportGraph): string[][] {
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const onStack = new Set<string>();
@@ -166,10 +166,46 @@ export function importCycles(graph: ImportGraph): string[][] {
     }
   };
   for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
+  return components;
+}
 
-  return components
+/**
+ * importCycles finds every import circle: one per strongly connected component of the graph,
+ * each given as a path that starts and ends at its first file in sorted order.
+ */
+export function importCycles(graph: ImportGraph): string[][] {
+  return stronglyConnected(graph)
     .map((component) => cycleThrough(graph, new Set(component)))
     .sort((a, b) => a[0].localeCompare(b[0]));
+}
+
+/**
+ * moduleGraph folds a file graph into a graph of modules: `moduleOf` names a file's module (null:
+ * left out), and each edge between two modules keeps the file imports that make it, as
+ * `from → to`, for the failure messages.
+ */
+export function moduleGraph(
+  graph: ImportGraph,
+  moduleOf: (file: string) => string | null,
+): { modules: ImportGraph; imports: Map<string, string[]> } {
+  const modules: ImportGraph = new Map();
+  const imports = new Map<string, string[]>();
+  for (const [file, targets] of graph) {
+    const from = moduleOf(file);
+    if (from === null) continue;
+    if (!modules.has(from)) modules.set(from, []);
+    for (const target of targets) {
+      const to = moduleOf(target);
+      if (to === null || to === from) continue;
+      const edge = `${from} → ${to}`;
+      if (!imports.has(edge)) {
+        imports.set(edge, []);
+        (modules.get(from) as string[]).push(to);
+      }
+      (imports.get(edge) as string[]).push(`${file} → ${target}`);
+    }
+  }
+  return { modules, imports };
 }
 
 /** cycleThrough gives one concrete circle inside a component: its first file back to itself. */

@@ -4,7 +4,6 @@ import { ManualClock } from '../../src/server/core/clock';
 import { type Config, loadConfig } from '../../src/server/core/config';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import { type Database, type OpenOptions, openPostgres } from '../../src/server/db/client';
-import { insertUser } from '../../src/server/db/factories';
 import { SAFE_METHODS } from '../../src/server/http/cross-site';
 import type { HostLookup } from '../../src/server/http/outbound-address';
 import {
@@ -13,6 +12,7 @@ import {
   sessionCookie,
 } from '../../src/server/modules/sessions/session-service';
 import type { NewUser } from '../../src/server/modules/users/user-repository';
+import { insertUser } from '../../src/server/seed/factories';
 import type { User } from '../../src/shared/contracts/users';
 import { createTestDatabase } from './test-database';
 

@@ -6,7 +6,8 @@ import {
   type HelpLinks,
 } from '../../shared/contracts/help';
 import type { HandoffFlowTimings } from '../../shared/domain/handoff-flow';
-import { parseAllowedRanges } from '../http/outbound-address';
+import type { DbTimeouts } from '../db/client';
+import { parseAllowedRanges } from './address-ranges';
 
 const MINUTE = 60_000;
 
@@ -277,13 +278,6 @@ export function isLoopbackHost(hostname: string): boolean {
 /** Why production refuses LOCAL_LOGIN_PASSWORD (the start-up message and the tests use it). */
 export const LOCAL_PASSWORD_IN_PRODUCTION =
   'must not be set when NODE_ENV=production: it is one shared password that signs in as anyone, administrators included; remove it and sign in through an identity provider (OIDC_CLIENT_ID or FIREBASE_PROJECT_ID)';
-/** PostgreSQL's lock_timeout, statement_timeout and idle_in_transaction_session_timeout. */
-export interface DbTimeouts {
-  lockMs: number;
-  statementMs: number;
-  idleInTransactionMs: number;
-}
-
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);

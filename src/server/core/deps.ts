@@ -1,12 +1,18 @@
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Database } from '../db/client';
-import type { EngineStatus } from '../engine/engine-loop';
-import type { Lifecycle } from '../http/lifecycle';
-import type { HostLookup } from '../http/outbound-address';
-import type { RotationsRead } from '../modules/debug/debug-repository';
-import type { Metrics } from '../modules/metrics/metrics';
+import type { HostLookup } from './address-ranges';
 import type { Clock } from './clock';
 import type { Config } from './config';
+import type { Lifecycle } from './lifecycle';
+
+/** EngineStatus is what /readyz and the diagnostics read about the time-driven loop. */
+export interface EngineStatus {
+  intervalMs: number;
+  /** when the last tick finished without error */
+  lastTickAt: Date | null;
+  lastError: string | null;
+  running: boolean;
+}
 
 /**
  * AppDeps is everything the app is wired from; tests pass fakes (a manual clock) here. It lives
@@ -25,8 +31,6 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** the engine loop's status, for readiness (absent: readiness does not look at the engine) */
   engineStatus?: () => EngineStatus;
-  /** this process's metrics (absent: the app makes its own); main.ts shares it with the workers */
-  metrics?: Metrics;
   /** the graceful shutdown's state (absent: the app makes its own) */
   lifecycle?: Lifecycle;
   /**
@@ -34,8 +38,6 @@ export interface AppDeps {
    * each mismatch reported here (decision 224); production checks nothing
    */
   checkAnswers?: (mismatch: string) => void;
-  /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
-  rotationsStorageRead?: RotationsRead;
   /**
    * how the host names of URLs users type are resolved for the address rule (absent: the system's
    * resolver, decision 234); tests map made-up names to the addresses they need

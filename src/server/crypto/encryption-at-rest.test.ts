@@ -11,9 +11,9 @@ import type { User } from '../../shared/contracts/users';
 import { buildApp } from '../app';
 import { ManualClock } from '../core/clock';
 import { type Database, selectRows, wrapPglite } from '../db/client';
-import { insertRotation } from '../db/factories';
 import { allocateIds } from '../db/ids';
 import { auditEvents, invitations, notifications, pages, users } from '../db/schema';
+import { reencryptAll } from '../maintenance/key-rotation';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { pageMessageOf, sealClearPageContent } from '../modules/incidents/incident-text';
 import {
@@ -27,13 +27,13 @@ import { pageRotation } from '../modules/rotations/rotation-service';
 import { createSession, sessionCookie } from '../modules/sessions/session-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
+import { insertRotation } from '../seed/factories';
 import {
   FieldCipher,
   FieldDecryptionError,
   generateMasterKey,
   parseMasterKey,
 } from './field-crypto';
-import { reencryptAll } from './key-rotation';
 
 // Runs on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set (.ci/run does both).
 let database: Database;

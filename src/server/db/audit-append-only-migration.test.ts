@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { databaseBefore } from '../../../tests/setup/migrate-to';
 import { FieldCipher, generateMasterKey, parseMasterKey } from '../crypto/field-crypto';
-import { auditTargetNameCtx } from '../crypto/key-rotation';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
+import { auditTargetNameCtx } from '../modules/audit/audit-sealed';
 import { selectRows } from './client';
 
 /**

@@ -11,7 +11,6 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import type { DbTimeouts } from '../core/config';
 import {
   acquireDataDirLock,
   type DataDirLock,
@@ -19,6 +18,13 @@ import {
   type LockOptions,
 } from './data-dir-lock';
 import * as schema from './schema';
+
+/** PostgreSQL's lock_timeout, statement_timeout and idle_in_transaction_session_timeout. */
+export interface DbTimeouts {
+  lockMs: number;
+  statementMs: number;
+  idleInTransactionMs: number;
+}
 
 /** Db is the Drizzle handle both engines share: every query is written once against it. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;

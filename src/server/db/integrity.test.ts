@@ -2,8 +2,8 @@ import { type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase } from '../../../tests/setup/test-database';
 import { FieldCipher, generateMasterKey, parseMasterKey } from '../crypto/field-crypto';
+import { insertRotation, insertUser } from '../seed/factories';
 import { type Database, type Db, selectRows } from './client';
-import { insertRotation, insertUser } from './factories';
 
 /**
  * The database keeps data sane whatever code path writes (decision 004): raw statements that

@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { expect, test } from 'vitest';
 import { createTestDatabase } from '../../../tests/setup/test-database';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../http/database-unavailable';
+import { insertRotation } from '../seed/factories';
 import { selectRows } from './client';
-import { insertRotation } from './factories';
 
 // PostgreSQL only: runs with TEST_DATABASE_URL set. The session time-outs openPostgres starts
 // every connection with (decision 168), and the migration that must not be cut short by them.

@@ -1,13 +1,5 @@
 import type { Clock } from '../core/clock';
-
-/** EngineStatus is what /readyz and the diagnostics read about the time-driven loop. */
-export interface EngineStatus {
-  intervalMs: number;
-  /** when the last tick finished without error */
-  lastTickAt: Date | null;
-  lastError: string | null;
-  running: boolean;
-}
+import type { EngineStatus } from '../core/deps';
 
 /** EngineTick is what the loop reports of each tick (the metrics, decision 225). */
 export interface EngineTick {

@@ -2,8 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
 import type { User } from '../../shared/contracts/users';
-import { insertRotation } from '../db/factories';
 import { handoffs, rotations } from '../db/schema';
+import { insertRotation } from '../seed/factories';
 
 // PostgreSQL only (row locks between connections): runs with TEST_DATABASE_URL set.
 // A request that waits for a row lock another connection holds gives up after DB_LOCK_TIMEOUT_MS

@@ -7,8 +7,8 @@ import { buildApp } from '../app';
 import { ManualClock } from '../core/clock';
 import { FieldCipher, parseMasterKey } from '../crypto/field-crypto';
 import type { Database } from '../db/client';
-import { insertUser } from '../db/factories';
 import { createSession, SESSION_COOKIE } from '../modules/sessions/session-service';
+import { insertUser } from '../seed/factories';
 import { serializeLoggedError, statementName } from './error-log';
 
 /**

@@ -1,12 +1,12 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, test } from 'vitest';
+import { parseAllowedRanges } from '../core/address-ranges';
 import {
   guardedLookup,
   type HostLookup,
   OutboundRefusal,
   type OutboundRule,
   outboundRule,
-  parseAllowedRanges,
   refusedRange,
   resolveOutbound,
 } from './outbound-address';

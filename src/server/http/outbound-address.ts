@@ -1,6 +1,10 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { type AddressRange, type HostLookup, parseAllowedRanges } from '../core/address-ranges';
+
+/** HostLookup is core's (AppDeps carries one); the rule's callers name it from here. */
+export type { HostLookup };
 
 /**
  * The address rule for requests Baton makes to URLs its users type (decision 234): destinations
@@ -13,8 +17,6 @@ import ipaddr from 'ipaddr.js';
  */
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
-/** a network and its prefix length, as `ipaddr.parseCIDR` answers */
-export type AddressRange = [Address, number];
 
 /** OutboundRule says which addresses a user-supplied URL may reach. */
 export interface OutboundRule {
@@ -24,16 +26,9 @@ export interface OutboundRule {
   allowedRanges: readonly AddressRange[];
 }
 
-/** How a name is resolved: every address, as `dns.promises.lookup(name, { all: true })` answers. */
-export type HostLookup = (hostname: string) => Promise<readonly LookupAddress[]>;
-
 /** systemLookup resolves a name as the operating system does (hosts file, then DNS). */
 export const systemLookup: HostLookup = (hostname) =>
   dns.lookup(hostname, { all: true, verbatim: true });
-
-/** What DESTINATION_ALLOWED_CIDRS must be (the start-up message and the tests use it). */
-export const ALLOWED_CIDRS_RULE =
-  'must be comma-separated CIDR ranges such as 10.20.0.0/16 or fd12:3456::/48 (a range, not all addresses: /0 is refused)';
 
 /**
  * Cloud providers' metadata services answer credentials to whoever asks from inside: refused
@@ -101,31 +96,6 @@ export function refusedRange(address: string, rule: OutboundRule): RefusedRange 
   if (range === 'loopback' && rule.allowLoopback) return null;
   if (rule.allowedRanges.some((allowed) => inRange(ip, allowed))) return null;
   return RANGE_NAMES[range] ?? 'reserved';
-}
-
-/**
- * parseAllowedRanges reads DESTINATION_ALLOWED_CIDRS (comma-separated CIDRs; v4-mapped IPv6 ranges
- * are taken as the IPv4 range they carry); it throws a RangeError naming the first bad entry.
- */
-export function parseAllowedRanges(text: string | undefined): AddressRange[] {
-  const entries = (text ?? '')
-    .split(',')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  return entries.map((entry) => {
-    let parsed: AddressRange;
-    try {
-      parsed = ipaddr.parseCIDR(entry);
-    } catch {
-      throw new RangeError(`"${entry}" ${ALLOWED_CIDRS_RULE}`);
-    }
-    const [network, bits] = parsed;
-    if (bits === 0) throw new RangeError(`"${entry}" ${ALLOWED_CIDRS_RULE}`);
-    if (network.kind() === 'ipv6' && (network as ipaddr.IPv6).isIPv4MappedAddress() && bits >= 96) {
-      return [(network as ipaddr.IPv6).toIPv4Address(), bits - 96];
-    }
-    return parsed;
-  });
 }
 
 /** outboundRule is the rule of a deployment: production's, or development's with loopback. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
 import type { User } from '../../shared/contracts/users';
-import { insertRotation } from '../db/factories';
+import { insertRotation } from '../seed/factories';
 
 /**
  * Routes declare their input as zod schemas (fastify-type-provider-zod, decision 190); a refusal

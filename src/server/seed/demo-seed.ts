@@ -4,12 +4,12 @@ import type { Role } from '../../shared/domain/roles';
 import type { Clock } from '../core/clock';
 import type { FieldCipher } from '../crypto/field-crypto';
 import type { Db } from '../db/client';
-import { insertHandoffs, insertIntegration, insertRotation } from '../db/factories';
 import { receiveAlerts } from '../modules/alerts/alert-intake';
 import { markAcknowledged } from '../modules/incidents/incident-actions';
 import { raiseIncident } from '../modules/incidents/incident-engine';
 import { normalizeOptionsOf } from '../modules/integrations/integration-keys';
 import { insertUsers } from '../modules/users/user-repository';
+import { insertHandoffs, insertIntegration, insertRotation } from './factories';
 
 const DAY = 86_400_000;
 

@@ -7,8 +7,8 @@ import { ALERT_BODY_MAX, INTEGRATION_MESSAGES } from '../../../shared/contracts/
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import type { Db } from '../../db/client';
-import { type IntegrationSeed, insertIntegration, insertRotation } from '../../db/factories';
 import { alerts, integrations, pages } from '../../db/schema';
+import { type IntegrationSeed, insertIntegration, insertRotation } from '../../seed/factories';
 import { pageMessageOf } from '../incidents/incident-text';
 import { generateIntegrationKey } from '../integrations/integration-keys';
 import { countIncidentAlerts } from '../integrations/integration-repository';

@@ -4,7 +4,6 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { AlertFormat, AlertList } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
-import { type IntegrationSeed, insertIntegration, insertRotation } from '../../db/factories';
 import {
   alertKeys,
   alerts,
@@ -13,6 +12,7 @@ import {
   notifications,
   pages,
 } from '../../db/schema';
+import { type IntegrationSeed, insertIntegration, insertRotation } from '../../seed/factories';
 import { resolveIncidentAs } from '../incidents/incident-actions';
 import { pageMessageOf } from '../incidents/incident-text';
 import type { IntegrationRow } from '../integrations/integration-keys';

@@ -1,7 +1,7 @@
-import type { AppDeps } from '../../core/deps';
 import { IntegrationKeyGone } from '../integrations/integration-keys';
 import { type Admitted, type AlertAdmission, refuseUnsigned } from './alert-admission';
 import type { InboundBody } from './alert-body';
+import type { AlertDeps } from './alert-deps';
 import {
   type AlertReceipt,
   type FoldProbe,
@@ -31,7 +31,7 @@ export class AlertReceiver {
   private readonly folds;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: AlertDeps,
     private readonly admission: AlertAdmission,
   ) {
     this.repeats = oneBatchAtATime<RepeatProbe, RepeatHit | undefined>((probes) =>

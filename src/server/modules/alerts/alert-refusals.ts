@@ -5,7 +5,7 @@ import { INTEGRATION_MESSAGES } from '../../../shared/contracts/integrations';
 import { issueMessages } from '../../../shared/domain/alerts';
 import { opsgenieError } from '../../../shared/domain/alerts/opsgenie';
 import { pagerDutyInvalid } from '../../../shared/domain/alerts/pagerduty';
-import type { AppDeps } from '../../core/deps';
+import type { AlertDeps } from './alert-deps';
 import { type Wire, wireOf } from './alert-paths';
 
 /**
@@ -51,7 +51,7 @@ export function guessRefusal(seconds: number): AlertRefusal {
  * of Fastify's is answered in the shape the route's senders read; anything else is the app's own
  * failure, rethrown for its handler to log and answer 5xx.
  */
-export function alertErrorHandler(deps: AppDeps) {
+export function alertErrorHandler(deps: AlertDeps) {
   return (thrown: FastifyError | AlertRefusal, req: FastifyRequest, reply: FastifyReply) => {
     const refusal =
       thrown instanceof AlertRefusal

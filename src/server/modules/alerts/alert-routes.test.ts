@@ -6,9 +6,9 @@ import { createTestApp, type TestApp, testConfig } from '../../../../tests/setup
 import { OPSGENIE_ALIAS_MAX } from '../../../shared/contracts/alerts';
 import { ALERT_BODY_MAX, INTEGRATION_MESSAGES } from '../../../shared/contracts/integrations';
 import { buildApp } from '../../app';
-import { insertIntegration, insertRotation } from '../../db/factories';
 import { alertKeys, alerts, integrations, notifications, pages } from '../../db/schema';
 import { KEYED_ROUTE_PREFIX } from '../../http/cross-site';
+import { insertIntegration, insertRotation } from '../../seed/factories';
 import { generateIntegrationKey, hashIntegrationKey } from '../integrations/integration-keys';
 import { countIncidentAlerts } from '../integrations/integration-repository';
 import { ALERT_ROUTE_MESSAGES } from './alert-body';

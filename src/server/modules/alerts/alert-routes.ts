@@ -26,7 +26,6 @@ import {
   normalizeOpsgenieCreate,
 } from '../../../shared/domain/alerts/opsgenie';
 import { normalizePagerDuty } from '../../../shared/domain/alerts/pagerduty';
-import type { AppDeps } from '../../core/deps';
 import { answers, ok } from '../../http/openapi';
 import { normalizeOptionsOf } from '../integrations/integration-keys';
 import { AlertAdmission, grafanaSignatureOf } from './alert-admission';
@@ -39,6 +38,7 @@ import {
   parseWith,
   readBodiesAsText,
 } from './alert-body';
+import type { AlertDeps } from './alert-deps';
 import type { AlertReceipt } from './alert-intake';
 import { keyFromAuthorization, keyFromQuery } from './alert-keys';
 import { ALERT_PATHS } from './alert-paths';
@@ -80,7 +80,7 @@ const batonAnswers = (accepted: typeof AlertReceiptSchema | typeof AlertReceipts
 
 /** What each group of routes is given: the deps, who may in, and who hands events on. */
 interface AlertRouteContext {
-  deps: AppDeps;
+  deps: AlertDeps;
   admission: AlertAdmission;
   receiver: AlertReceiver;
 }
@@ -94,7 +94,7 @@ const options = { bodyLimit: ALERT_BODY_MAX };
  * normalizes it and hands the events on (alert-receiver.ts), which stores them in one
  * transaction. The body parsers and the error handler (alert-refusals.ts) are this plugin's alone.
  */
-export async function alertRoutes(app: FastifyInstance, deps: AppDeps) {
+export async function alertRoutes(app: FastifyInstance, deps: AlertDeps) {
   readBodiesAsText(app);
   app.setErrorHandler(alertErrorHandler(deps));
   const admission = new AlertAdmission(deps);

@@ -12,8 +12,8 @@ import { buildApp } from '../../app';
 import { systemClock } from '../../core/clock';
 import { FieldCipher, parseMasterKey } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
-import { insertIntegration, insertRotation, insertUser } from '../../db/factories';
 import { alertKeys, alerts, notifications, pages } from '../../db/schema';
+import { insertIntegration, insertRotation, insertUser } from '../../seed/factories';
 import { countIncidentAlerts } from '../integrations/integration-repository';
 
 /**

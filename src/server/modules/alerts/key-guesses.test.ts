@@ -8,8 +8,8 @@ import {
   type TestApp,
 } from '../../../../tests/setup/test-app';
 import { INTEGRATION_MESSAGES } from '../../../shared/contracts/integrations';
-import { insertIntegration, insertRotation } from '../../db/factories';
 import { alerts, pages } from '../../db/schema';
+import { insertIntegration, insertRotation } from '../../seed/factories';
 import { generateIntegrationKey } from '../integrations/integration-keys';
 import { ALERT_PATHS } from './alert-paths';
 import { clientKeyOf, KEY_GUESS_LIMIT_DEFAULT, KEY_GUESS_WINDOW_MS } from './key-guesses';

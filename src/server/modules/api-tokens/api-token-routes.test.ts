@@ -3,10 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { ApiToken, CreatedApiToken } from '../../../shared/contracts/api-tokens';
 import type { User } from '../../../shared/contracts/users';
-import { insertIntegration, insertRotation } from '../../db/factories';
+import { hashToken } from '../../crypto/token-hash';
 import { apiTokens, auditEvents, rotations } from '../../db/schema';
+import { insertIntegration, insertRotation } from '../../seed/factories';
 import { liveSessions } from '../live/live-repository';
-import { hashToken } from '../sessions/session-service';
 
 /**
  * Personal API tokens (issue 20, decision 223) through the API, on PGlite and (with

@@ -18,9 +18,9 @@ import {
 import { isAdmin } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
+import { hashToken } from '../../crypto/token-hash';
 import type { Database } from '../../db/client';
 import { notFound } from '../../http/errors';
-import { hashToken } from '../sessions/session-service';
 import { recordAdminEvent } from '../users/admin-events';
 import { toUser, type UserRow } from '../users/user-repository';
 import {

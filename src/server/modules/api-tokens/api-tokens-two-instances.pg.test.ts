@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { CreatedApiToken } from '../../../shared/contracts/api-tokens';
 import { buildApp } from '../../app';
 import { type Database, openPostgres } from '../../db/client';
-import { insertRotation } from '../../db/factories';
+import { insertRotation } from '../../seed/factories';
 
 // PostgreSQL only: two app instances on one database, as two Baton processes behind a load
 // balancer (decision 223): a token revoked through one is refused by the other at once, and a

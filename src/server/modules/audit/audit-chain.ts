@@ -5,9 +5,13 @@ import {
   type FieldContext,
   FieldDecryptionError,
 } from '../../crypto/field-crypto';
-import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import { type Db, selectRows } from '../../db/client';
-import { AUDIT_REASON, auditReasonCtx } from '../incidents/incident-text';
+import {
+  AUDIT_REASON,
+  AUDIT_TARGET_NAME,
+  auditReasonCtx,
+  auditTargetNameCtx,
+} from './audit-sealed';
 
 /**
  * The audit trail's hash chain (decision 172, migration 0006). The database writes it: an insert

@@ -9,10 +9,9 @@ import {
 import { idText } from '../../../shared/contracts/primitives';
 import type { Handoff, Person } from '../../../shared/contracts/rotations';
 import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
-import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import type { Database, Db } from '../../db/client';
 import { auditEvents, handoffs, invitations, pages, rotations, users } from '../../db/schema';
-import { AUDIT_REASON, reasonOf } from '../incidents/incident-text';
+import { AUDIT_REASON, AUDIT_TARGET_NAME, auditTargetNameCtx, reasonOf } from './audit-sealed';
 
 /**
  * Queries of the Audit Log. Names are encrypted at rest (decision 002), so a name search decrypts

@@ -9,8 +9,8 @@ import {
 } from '../../../shared/contracts/audit';
 import type { User } from '../../../shared/contracts/users';
 import { selectRows } from '../../db/client';
-import { insertHandoffs, insertRotation } from '../../db/factories';
 import { auditEvents } from '../../db/schema';
+import { insertHandoffs, insertRotation } from '../../seed/factories';
 
 let t: TestApp;
 let queries: string[] = [];

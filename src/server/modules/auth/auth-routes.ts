@@ -7,15 +7,11 @@ import {
 } from '../../../shared/contracts/auth';
 import { MessageSchema } from '../../../shared/contracts/primitives';
 import type { AppDeps } from '../../core/deps';
+import { hashToken } from '../../crypto/token-hash';
 import { AppError, notFound } from '../../http/errors';
 import { answers } from '../../http/openapi';
 import { requireUser, signedIn } from '../../http/request-context';
-import {
-  createSession,
-  deleteSession,
-  hashToken,
-  sessionCookie,
-} from '../sessions/session-service';
+import { createSession, deleteSession, sessionCookie } from '../sessions/session-service';
 import {
   endTokenSyncs,
   startTokenSync,

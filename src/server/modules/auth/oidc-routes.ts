@@ -13,18 +13,18 @@ import type { AppDeps } from '../../core/deps';
 import { isDatabaseBusy, isDatabaseUnavailable } from '../../http/database-unavailable';
 import { AppError, notFound, unauthenticated } from '../../http/errors';
 import { answers, content, noContent } from '../../http/openapi';
-import type { TokenSyncStart } from '../token-sync/token-sync-service';
-import { signInWithIdentity } from './auth-service';
 import {
   classifyProviderError,
   newFlowSecrets,
   oidcClientOf,
   ProviderError,
   providerAppError,
-} from './oidc-client';
+} from '../oidc/oidc-client';
+import { CLOCK_SKEW_SECONDS, createKeySet, verifyIdToken } from '../oidc/oidc-verifier';
+import type { TokenSyncStart } from '../token-sync/token-sync-service';
+import { signInWithIdentity } from './auth-service';
 import { POPUP_SCRIPT, POPUP_SCRIPT_PATH, popupPage } from './oidc-popup-page';
 import { claimIdToken, replayKey } from './oidc-replay';
-import { CLOCK_SKEW_SECONDS, createKeySet, verifyIdToken } from './oidc-verifier';
 
 /** The cookie binding a sign-in popup's state, nonce and PKCE verifier to this browser. */
 export const FLOW_COOKIE = 'baton_oidc';

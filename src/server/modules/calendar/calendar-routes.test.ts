@@ -5,8 +5,8 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { Calendar, CalendarFeedLinks } from '../../../shared/contracts/calendar';
 import type { User } from '../../../shared/contracts/users';
 import { handoffsBetween, type ShiftPattern, upcomingShifts } from '../../../shared/domain/shifts';
-import { insertHandoffs, insertRotation } from '../../db/factories';
 import { coverageRequests, rotations, scheduleEntries } from '../../db/schema';
+import { insertHandoffs, insertRotation } from '../../seed/factories';
 
 // Counting SQL statements is switched on only by the query-count test.
 let counting = false;

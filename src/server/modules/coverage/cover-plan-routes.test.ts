@@ -5,7 +5,6 @@ import type { Calendar } from '../../../shared/contracts/calendar';
 import type { CoverCandidates } from '../../../shared/contracts/cover-plans';
 import type { CoverageRequestList, CoverageRequestView } from '../../../shared/contracts/coverage';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import {
   coverageRequests,
   handoffs,
@@ -15,6 +14,7 @@ import {
   timeOff,
 } from '../../db/schema';
 import { runEngineTick } from '../../engine-tasks';
+import { insertRotation } from '../../seed/factories';
 
 /**
  * Planned cover (decision 218): a weekly rotation handing over on Mondays at 09:00 UTC, with Ana

@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { CoverageRequestList, CoverageRequestView } from '../../../shared/contracts/coverage';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import {
   coverageRequests,
   handoffs,
@@ -12,6 +11,7 @@ import {
   scheduleEntries,
 } from '../../db/schema';
 import { runEngineTick } from '../../engine-tasks';
+import { insertRotation } from '../../seed/factories';
 
 let t: TestApp;
 let ana: User;

@@ -18,7 +18,7 @@ import {
 } from '../../../shared/contracts/debug';
 import { buildApp } from '../../app';
 import { selectRows } from '../../db/client';
-import { insertRotation } from '../../db/factories';
+import { insertRotation } from '../../seed/factories';
 import { fieldDifferences, readRotationsStorage } from './debug-repository';
 
 let t: TestApp;

@@ -25,6 +25,7 @@ import { permitted } from '../../http/request-context';
 import { verifyAuditChain } from '../audit/audit-chain';
 import {
   fieldDifferences,
+  type RotationsRead,
   readDatabaseFacts,
   readRotationsDirect,
   readRotationsStorage,
@@ -37,7 +38,13 @@ import {
  * lives and the database version read `withheld` unless the operator sets DEBUG_DETAILS=1, and
  * each answer lists what it withheld (decision 173).
  */
-export async function debugRoutes(app: FastifyInstance, deps: AppDeps) {
+export async function debugRoutes(
+  app: FastifyInstance,
+  deps: AppDeps & {
+    /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
+    rotationsStorageRead?: RotationsRead;
+  },
+) {
   const { config, database, clock } = deps;
   const { db } = database;
   const readStorage = deps.rotationsStorageRead ?? readRotationsStorage;

@@ -10,8 +10,8 @@ import {
   type DestinationDeliveryList,
 } from '../../../shared/contracts/destinations';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import { destinations, notifications } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 import { deliverDue } from '../notifications/outbox';
 import { createChatChannel, destinationRule } from './chat-channel';
 

@@ -12,8 +12,8 @@ import {
   type DestinationDeliveryList,
 } from '../../../shared/contracts/destinations';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import { auditEvents, destinations, notifications, rotations } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 import type { Channels } from '../notifications/channels';
 import { tellFailingOwners } from '../notifications/destination-failures';
 import { digestDueOn, postDigests } from '../notifications/destination-task';

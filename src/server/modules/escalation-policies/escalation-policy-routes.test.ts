@@ -9,8 +9,8 @@ import {
 import { RotationSchema } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import { defaultEscalationPolicy } from '../../../shared/domain/escalation';
-import { insertRotation, type RotationSeed } from '../../db/factories';
 import { auditEvents, escalationPolicies, rotations } from '../../db/schema';
+import { insertRotation, type RotationSeed } from '../../seed/factories';
 
 /**
  * The escalation policy API (issue 16, decision 202): storage, validation that writes nothing,

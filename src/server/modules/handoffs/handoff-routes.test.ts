@@ -3,8 +3,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { type Handoff, HandoffSchema } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { insertHandoffs, insertRotation } from '../../db/factories';
 import { users } from '../../db/schema';
+import { insertHandoffs, insertRotation } from '../../seed/factories';
 
 let t: TestApp;
 let olivia: User;

@@ -5,10 +5,10 @@ import { createTestApp, type TestApp, withOwnOrigin } from '../../../../tests/se
 import type { User } from '../../../shared/contracts/users';
 import { buildApp } from '../../app';
 import type { Database, Db } from '../../db/client';
-import { insertRotation } from '../../db/factories';
 import { handoffs, rotations } from '../../db/schema';
 import type { EngineDeps } from '../../engine/engine-task';
 import { runEngineTick } from '../../engine-tasks';
+import { insertRotation } from '../../seed/factories';
 
 /**
  * A manual pass racing the automatic transfer at boundary + 60 min (decision 051): under the

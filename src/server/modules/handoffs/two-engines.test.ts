@@ -15,10 +15,10 @@ import {
   type TimeWindow,
 } from '../../../shared/domain/shifts';
 import type { Database } from '../../db/client';
-import { insertRotation } from '../../db/factories';
 import { handoffs, notifications, rotations, scheduleEntries } from '../../db/schema';
 import type { EngineDeps } from '../../engine/engine-task';
 import { runEngineTick } from '../../engine-tasks';
+import { insertRotation } from '../../seed/factories';
 
 /**
  * Two engines run side by side over a simulated month that crosses the daylight-saving changes of

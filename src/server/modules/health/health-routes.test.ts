@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { buildApp } from '../../app';
 import type { Config } from '../../core/config';
-import { SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from '../../http/lifecycle';
+import { SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from '../../core/lifecycle';
 import { channelSetupWarning } from '../notifications/channels';
 import { SHUTDOWN_NOT_READY } from './health-routes';
 

@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { LivenessSchema, ReadinessSchema } from '../../../shared/contracts/health';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
+import type { EngineStatus } from '../../core/deps';
+import type { Lifecycle } from '../../core/lifecycle';
 import { BATON_VERSION } from '../../core/version';
 import type { Database } from '../../db/client';
-import { type EngineStatus, engineIsStale } from '../../engine/engine-loop';
-import type { Lifecycle } from '../../http/lifecycle';
+import { engineIsStale } from '../../engine/engine-loop';
 import { answers } from '../../http/openapi';
 import { channelSetup, NO_CHANNEL_MESSAGE } from '../notifications/channels';
 

@@ -4,8 +4,8 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { INCIDENT_MESSAGES } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import { PAGE_MESSAGES } from '../../../shared/domain/paging';
-import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 
 /**
  * The incident action routes (decision 204) through the app: the contract's refusals of bad

@@ -16,6 +16,7 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
+import { sealReason } from '../audit/audit-sealed';
 import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { formatWhen } from '../notifications/message-layout';
 import {
@@ -52,7 +53,7 @@ import {
   lockIncidentRow,
   updateIncidentRow,
 } from './incident-repository';
-import { pageMessageOf, sealReason } from './incident-text';
+import { pageMessageOf } from './incident-text';
 
 /**
  * What people do to an incident (issue 16, decision 204): acknowledge, resolve, escalate (to the

@@ -8,7 +8,6 @@ import type {
 } from '../../../shared/contracts/escalation-policies';
 import { INCIDENT_MESSAGES } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import {
   auditEvents,
   escalationPolicies,
@@ -18,6 +17,7 @@ import {
   users,
 } from '../../db/schema';
 import { AppError } from '../../http/errors';
+import { insertRotation } from '../../seed/factories';
 import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { decryptContent } from '../notifications/outbox';
 import { pageRotation } from '../rotations/rotation-service';

@@ -7,7 +7,6 @@ import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import type { Urgency } from '../../../shared/domain/paging';
 import type { Channel, OutgoingMessage } from '../../core/delivery';
-import { insertRotation } from '../../db/factories';
 import {
   alerts,
   auditEvents,
@@ -17,6 +16,7 @@ import {
   rotations,
   smsReplyCodes,
 } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { decryptContent, deliverDue } from '../notifications/outbox';
 import { acknowledgeIncidentAs } from './incident-actions';

@@ -14,6 +14,7 @@ import { incidentActions, incidentStatusOf } from '../../../shared/domain/incide
 import type { PageStatus } from '../../../shared/domain/paging';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import { notFound } from '../../http/errors';
+import { reasonOf } from '../audit/audit-sealed';
 import {
   countIncidentAlerts,
   findIntegrationNames,
@@ -39,7 +40,7 @@ import {
   loadNames,
   STORED_STATUSES,
 } from './incident-repository';
-import { type IncidentTextField, incidentTextCtx, pageMessageOf, reasonOf } from './incident-text';
+import { type IncidentTextField, incidentTextCtx, pageMessageOf } from './incident-text';
 
 /**
  * Reading incidents as a viewer sees them (issue 16, decision 205): one incident with its

@@ -12,15 +12,11 @@ import {
 import type { User } from '../../../shared/contracts/users';
 import { defaultEscalationPolicy } from '../../../shared/domain/escalation';
 import { selectRows } from '../../db/client';
-import { insertRotation } from '../../db/factories';
 import { allocateIds } from '../../db/ids';
 import { auditEvents, type IncidentPolicyCopy, notifications, pages } from '../../db/schema';
-import {
-  type IncidentTextField,
-  incidentTextCtx,
-  pageMessageCtx,
-  sealReason,
-} from './incident-text';
+import { insertRotation } from '../../seed/factories';
+import { sealReason } from '../audit/audit-sealed';
+import { type IncidentTextField, incidentTextCtx, pageMessageCtx } from './incident-text';
 
 const MINUTE = 60_000;
 const START = '2026-11-02T12:00:00Z';

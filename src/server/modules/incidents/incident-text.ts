@@ -3,6 +3,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import { type Db, selectRows } from '../../db/client';
 import { pages } from '../../db/schema';
 import { allowAuditReseal } from '../audit/audit-reseal';
+import { AUDIT_REASON, auditReasonCtx, sealReason } from '../audit/audit-sealed';
 
 /**
  * The sealed texts of an incident (decisions 163 and 204): the page's message, the incident's own
@@ -58,38 +59,6 @@ async function sealClearPageMessages(db: Db, cipher: FieldCipher): Promise<numbe
     total += sealed;
     if (sealed < BATCH) return total;
   }
-}
-
-/**
- * The reason a page was escalated, kept in its event's details (decision 163): an envelope under
- * `details.reasonEnc`, bound to (audit_events, reason, event id).
- */
-export const AUDIT_REASON = {
-  table: 'audit_events',
-  field: 'reason',
-  jsonKey: 'reasonEnc',
-} as const;
-
-/** auditReasonCtx is the associated data that binds a sealed escalation reason to its event. */
-export const auditReasonCtx = (eventId: number) => ({
-  table: AUDIT_REASON.table,
-  column: AUDIT_REASON.field,
-  rowId: eventId,
-});
-
-/** sealReason seals an escalation reason for its page event's details (decision 163). */
-export function sealReason(cipher: FieldCipher, eventId: number, reason: string) {
-  return { [AUDIT_REASON.jsonKey]: cipher.encrypt(reason, auditReasonCtx(eventId)) };
-}
-
-/** reasonOf returns a page event's escalation reason: the sealed one, or a clear one not yet sealed. */
-export function reasonOf(
-  event: { id: number; details: Record<string, unknown> | null },
-  cipher: FieldCipher,
-): string | null {
-  const sealed = event.details?.[AUDIT_REASON.jsonKey];
-  if (typeof sealed === 'string') return cipher.decrypt(sealed, auditReasonCtx(event.id));
-  return typeof event.details?.reason === 'string' ? event.details.reason : null;
 }
 
 /**

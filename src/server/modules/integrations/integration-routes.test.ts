@@ -11,7 +11,6 @@ import {
   type TestAlertResult,
 } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import { allocateIds } from '../../db/ids';
 import {
   alerts,
@@ -22,6 +21,7 @@ import {
   pages,
   rotations,
 } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { pageMessageCtx } from '../incidents/incident-text';
 import { findIntegrationByKey, hashIntegrationKey } from './integration-keys';

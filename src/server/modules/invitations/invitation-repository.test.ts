@@ -2,9 +2,9 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase } from '../../../../tests/setup/test-database';
 import { FieldCipher, generateMasterKey, parseMasterKey } from '../../crypto/field-crypto';
+import { hashToken } from '../../crypto/token-hash';
 import { type Database, selectRows } from '../../db/client';
-import { insertUser } from '../../db/factories';
-import { hashToken } from '../sessions/session-service';
+import { insertUser } from '../../seed/factories';
 import {
   findInvitationByToken,
   insertInvitation,

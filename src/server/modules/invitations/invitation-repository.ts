@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Invitation } from '../../../shared/contracts/invitations';
 import type { FieldCipher } from '../../crypto/field-crypto';
+import { hashToken } from '../../crypto/token-hash';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { invitations } from '../../db/schema';
-import { hashToken } from '../sessions/session-service';
 
 export type InvitationRow = typeof invitations.$inferSelect;
 

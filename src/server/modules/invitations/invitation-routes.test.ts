@@ -7,9 +7,9 @@ import {
   type TestApp,
 } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
+import { hashToken } from '../../crypto/token-hash';
 import { auditEvents, invitations, notifications } from '../../db/schema';
 import { decryptContent } from '../notifications/outbox';
-import { hashToken } from '../sessions/session-service';
 
 let t: TestApp;
 let admin: User;

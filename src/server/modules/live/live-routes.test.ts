@@ -9,8 +9,8 @@ import {
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { LIVE_HEARTBEAT_MS } from '../../../shared/contracts/live-events';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
-import { hashToken } from '../sessions/session-service';
+import { hashToken } from '../../crypto/token-hash';
+import { insertRotation } from '../../seed/factories';
 import {
   LiveHub,
   REPLAY_LIMIT,

@@ -6,7 +6,7 @@ import { changeData, openEventStream } from '../../../../tests/setup/event-strea
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { buildApp } from '../../app';
 import { type Database, openPostgres } from '../../db/client';
-import { insertRotation } from '../../db/factories';
+import { insertRotation } from '../../seed/factories';
 
 // PostgreSQL only: two app instances on one database (as two Baton processes behind a load
 // balancer), each with its own pool and its own LISTEN connection (decision 220).

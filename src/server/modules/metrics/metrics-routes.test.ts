@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { DeliveryError } from '../../core/delivery';
 import { BATON_VERSION } from '../../core/version';
-import { insertIntegration, insertRotation } from '../../db/factories';
 import { startEngineLoop } from '../../engine/engine-loop';
+import { insertIntegration, insertRotation } from '../../seed/factories';
 import { deliverDue, enqueueNotifications } from '../notifications/outbox';
 import { bearerMatches, METRICS_TOKEN_REQUIRED } from './metrics-routes';
 

@@ -4,8 +4,8 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import type { Channel, OutgoingMessage } from '../../core/delivery';
-import { insertRotation } from '../../db/factories';
 import { alerts, integrations, notifications, pages } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 import { type IntakeDeps, receiveAlerts } from '../alerts/alert-intake';
 import {
   generateIntegrationKey,

@@ -8,8 +8,8 @@ import {
   type OutboxEntry,
 } from '../../../shared/contracts/notifications';
 import { isDemoMode } from '../../core/config';
-import { insertRotation } from '../../db/factories';
 import { notifications } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 import { channelsFromConfig } from './channels';
 import { deliverDue } from './outbox';
 

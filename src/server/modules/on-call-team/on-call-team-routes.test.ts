@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { OnCallTeamEntry } from '../../../shared/contracts/on-call-team';
-import { insertRotation } from '../../db/factories';
 import { rotations, users } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 
 let t: TestApp;
 let queries: string[] = [];

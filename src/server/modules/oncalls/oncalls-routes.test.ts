@@ -4,8 +4,8 @@ import type { Calendar } from '../../../shared/contracts/calendar';
 import type { OnCall, OnCalls } from '../../../shared/contracts/oncalls';
 import type { Rotation } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { insertHandoffs, insertRotation } from '../../db/factories';
 import { scheduleEntries } from '../../db/schema';
+import { insertHandoffs, insertRotation } from '../../seed/factories';
 
 /**
  * GET /api/oncalls (decision 226). Wednesday 4 November 2026, 12:00 UTC. "Weekly" hands over on

@@ -14,6 +14,7 @@ import {
 } from '../../../shared/domain/paging';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import { notFound } from '../../http/errors';
+import { reasonOf } from '../audit/audit-sealed';
 import { type IncidentDeps, managedFacts, pageFactsOf } from '../incidents/incident-facts';
 import {
   type DeliveryFailureRow,
@@ -31,7 +32,7 @@ import {
   type MemberRoles,
   type PageWithRotation,
 } from '../incidents/incident-repository';
-import { pageMessageOf, reasonOf } from '../incidents/incident-text';
+import { pageMessageOf } from '../incidents/incident-text';
 import { fallbackKeyOf } from '../notifications/outbox';
 import { failureReason } from '../notifications/provider-answers';
 

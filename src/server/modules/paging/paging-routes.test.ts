@@ -5,9 +5,9 @@ import { startSmtpServer } from '../../../../tests/setup/smtp-server';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { Page } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import { auditEvents, notifications, pages } from '../../db/schema';
 import { ENGINE_TASKS } from '../../engine-tasks';
+import { insertRotation } from '../../seed/factories';
 import {
   incidentTimersTask as pageTimersTask,
   runIncidentTimers as runPageTimers,

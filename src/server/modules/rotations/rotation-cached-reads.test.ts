@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { Handoff, Rotation } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import { rotations } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 
 /**
  * The read cache of the rotation lists and the recent handoffs (decision 140), through the API

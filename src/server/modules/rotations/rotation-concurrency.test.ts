@@ -4,8 +4,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { selectRows } from '../../db/client';
-import { insertRotation } from '../../db/factories';
 import { handoffs, rotations } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 
 /**
  * Simultaneous changes of holder on one rotation. Each request reads the holder, then locks the

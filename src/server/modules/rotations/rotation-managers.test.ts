@@ -3,7 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { NOT_MANAGED_MESSAGE } from '../../../shared/domain/permissions-rotation';
-import { insertIntegration, insertRotation } from '../../db/factories';
 import {
   escalationPolicies,
   integrations,
@@ -11,6 +10,7 @@ import {
   rotationMembers,
   rotations,
 } from '../../db/schema';
+import { insertIntegration, insertRotation } from '../../seed/factories';
 import { decryptContent } from '../notifications/outbox';
 
 /**

@@ -8,7 +8,6 @@ import {
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
-import { insertRotation, type RotationSeed } from '../../db/factories';
 import {
   auditEvents,
   coverageRequests,
@@ -19,6 +18,7 @@ import {
   scheduleEntries,
   users,
 } from '../../db/schema';
+import { insertRotation, type RotationSeed } from '../../seed/factories';
 import { pageMessageOf } from '../incidents/incident-text';
 
 let t: TestApp;

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { type ScheduleEntry, ScheduleEntrySchema } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import { auditEvents, scheduleEntries } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 
 let t: TestApp;
 let admin: User;

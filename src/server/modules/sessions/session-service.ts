@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock';
+import { hashToken } from '../../crypto/token-hash';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
@@ -34,11 +35,6 @@ export const TOUCH_INTERVAL_MS = 60_000;
 export interface SessionPolicy {
   idleMs: number;
   absoluteMs: number;
-}
-
-/** hashToken returns the SHA-256 of a bearer secret; only hashes are stored. */
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 /** newToken returns a random 256-bit token, base64url. */

@@ -4,10 +4,10 @@ import { startSmtpServer } from '../../../../tests/setup/smtp-server';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { ShiftNotice } from '../../../shared/contracts/shift-changes';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import { notifications, rotationMembers, shiftBaselines, shiftNotices } from '../../db/schema';
 import type { EngineDeps } from '../../engine/engine-task';
 import { runEngineTick } from '../../engine-tasks';
+import { insertRotation } from '../../seed/factories';
 import { type Channels, createEmailChannel } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
 

@@ -7,9 +7,9 @@ import { INCIDENT_MESSAGES, type Incident } from '../../../shared/contracts/inci
 import type { OnCall, OnCalls } from '../../../shared/contracts/oncalls';
 import type { SlackBlock } from '../../../shared/contracts/slack';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import { handoffs, pages, rotations, scheduleEntries } from '../../db/schema';
 import { runEngineTick } from '../../engine-tasks';
+import { insertRotation } from '../../seed/factories';
 import { SLACK_COMMAND_MESSAGES } from './slack-commands';
 import { SLACK_ESCALATION_REASON } from './slack-interactions';
 import { SLACK_PEOPLE_MESSAGES } from './slack-people';

@@ -4,8 +4,8 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { Calendar, CalendarFeedLinks } from '../../../shared/contracts/calendar';
 import type { Rotation } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { insertHandoffs, insertRotation } from '../../db/factories';
 import { runEngineTick } from '../../engine-tasks';
+import { insertHandoffs, insertRotation } from '../../seed/factories';
 
 /**
  * Issue 18's moved clock: time off re-flows a weekly rotation across New York's change to

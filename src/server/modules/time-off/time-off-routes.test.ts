@@ -10,9 +10,9 @@ import type {
 } from '../../../shared/contracts/time-off';
 import type { User } from '../../../shared/contracts/users';
 import { TIME_OFF_MESSAGES } from '../../../shared/domain/time-off';
-import { insertHandoffs, insertRotation } from '../../db/factories';
 import { auditEvents, notifications, scheduleEntries, timeOff } from '../../db/schema';
 import { runEngineTick } from '../../engine-tasks';
+import { insertHandoffs, insertRotation } from '../../seed/factories';
 
 let t: TestApp;
 let ana: User;

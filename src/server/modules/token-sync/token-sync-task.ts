@@ -1,8 +1,8 @@
 import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
 import { notifications, sessions, tokenSyncs } from '../../db/schema';
 import type { EngineDeps, EngineTask } from '../../engine/engine-task';
-import { type OidcClient, oidcClientOf, ProviderError } from '../auth/oidc-client';
 import { enqueueTokenSyncMessages, tokenSyncKeyPrefix } from '../notifications/outbox';
+import { type OidcClient, oidcClientOf, ProviderError } from '../oidc/oidc-client';
 import { ACTIVE_WINDOW_MS, isRefreshDue, isSessionOver, refreshAfterMs } from './token-sync-rules';
 import {
   deleteFinishedSyncs,

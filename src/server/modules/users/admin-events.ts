@@ -1,8 +1,8 @@
 import type { FieldCipher } from '../../crypto/field-crypto';
-import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { auditEvents } from '../../db/schema';
+import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../audit/audit-sealed';
 
 /** The administrative actions on people that the audit trail records. */
 export type PeopleAction =

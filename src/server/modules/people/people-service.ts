@@ -15,7 +15,7 @@ import { rotationMembers, rotations, scheduleEntries } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { listCoverageFor } from '../coverage/coverage-repository';
 import { endTokenSyncs } from '../token-sync/token-sync-service';
-import { recordAdminEvent } from './admin-events';
+import { recordAdminEvent } from '../users/admin-events';
 import {
   deleteUserRow,
   findUserRowById,
@@ -24,7 +24,7 @@ import {
   setUserRoles,
   toUser,
   updateUserProfile,
-} from './user-repository';
+} from '../users/user-repository';
 
 export interface UserServiceDeps {
   db: Db;

@@ -2,15 +2,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { secretsPath } from '../secrets';
 import {
   closeToOthers,
   DataDirLockedError,
   lockDataDir,
   ownerOnlyDirectory,
   PGLITE_START_PARAMS,
-} from './client';
-import type { DataDirLock } from './data-dir-lock';
+} from '../db/client';
+import type { DataDirLock } from '../db/data-dir-lock';
+import { secretsPath } from '../secrets';
 
 /**
  * Backups of the embedded database (decision 227, docs/backup-and-upgrade.md): `npm run backup`

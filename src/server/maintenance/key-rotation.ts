@@ -2,16 +2,18 @@ import { sql } from 'drizzle-orm';
 import { normalizePhone } from '../../shared/domain/notification-routing';
 import { createCipher, resolveSecrets } from '../bootstrap';
 import { loadConfig } from '../core/config';
+import { type FieldCipher, generateMasterKey } from '../crypto/field-crypto';
 import { type Db, openDatabase, selectRows } from '../db/client';
 import { allowAuditReseal } from '../modules/audit/audit-reseal';
 import {
   AUDIT_REASON,
+  AUDIT_TARGET_NAME,
   auditReasonCtx,
-  sealClearPageContent,
-} from '../modules/incidents/incident-text';
+  auditTargetNameCtx,
+} from '../modules/audit/audit-sealed';
+import { sealClearPageContent } from '../modules/incidents/incident-text';
 import { CLOSED_CODE_MEMORY_MS } from '../modules/sms-replies/reply-codes';
 import { loadOrCreateDemoSecrets, saveDemoSecrets } from '../secrets';
-import { type FieldCipher, generateMasterKey } from './field-crypto';
 
 /** Every encrypted column: table, column as stored, the name bound into the associated data. */
 export const ENCRYPTED_COLUMNS = [
@@ -37,23 +39,6 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'token_syncs', column: 'id_token_enc', field: 'id_token' },
   { table: 'token_syncs', column: 'refresh_token_enc', field: 'refresh_token' },
 ] as const;
-
-/**
- * The name of a deleted user or invitation, kept in its audit event's details (decision 132):
- * an envelope under `details.targetNameEnc`, bound to (audit_events, target_name, event id).
- */
-export const AUDIT_TARGET_NAME = {
-  table: 'audit_events',
-  field: 'target_name',
-  jsonKey: 'targetNameEnc',
-} as const;
-
-/** auditTargetNameCtx is the associated data that binds a sealed target name to its event. */
-export const auditTargetNameCtx = (eventId: number) => ({
-  table: AUDIT_TARGET_NAME.table,
-  column: AUDIT_TARGET_NAME.field,
-  rowId: eventId,
-});
 
 /** Values sealed inside audit events' details (a key inside a jsonb column). */
 const AUDIT_SEALED_DETAILS = [

@@ -2,6 +2,9 @@ import { eq } from 'drizzle-orm';
 import type { Role } from '../../shared/domain/roles';
 import { nextHandoffAt } from '../../shared/domain/shifts';
 import type { FieldCipher } from '../crypto/field-crypto';
+import type { Db, Tx } from '../db/client';
+import { allocateIds } from '../db/ids';
+import { handoffs, integrations, rotationMembers, rotations } from '../db/schema';
 import { insertDefaultPolicies } from '../modules/escalation-policies/escalation-policy-repository';
 import {
   generateIntegrationKey,
@@ -10,9 +13,6 @@ import {
   keyHintOf,
 } from '../modules/integrations/integration-keys';
 import { insertUsers, type NewUser } from '../modules/users/user-repository';
-import type { Db, Tx } from './client';
-import { allocateIds } from './ids';
-import { handoffs, integrations, rotationMembers, rotations } from './schema';
 
 /**
  * Factories build plain objects (build*) and insert rows (insert*). Tests and the demo seed share

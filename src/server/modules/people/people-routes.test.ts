@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
-import { insertRotation } from '../../db/factories';
 import {
   auditEvents,
   coverageRequests,
@@ -11,6 +10,7 @@ import {
   sessions,
   users,
 } from '../../db/schema';
+import { insertRotation } from '../../seed/factories';
 
 let t: TestApp;
 let admin: User;

@@ -6,14 +6,15 @@ import { afterAll, expect, test } from 'vitest';
 import { normalizePhone } from '../../shared/domain/notification-routing';
 import { startRuntime } from '../bootstrap';
 import { ManualClock } from '../core/clock';
+import { FieldCipher, parseMasterKey } from '../crypto/field-crypto';
+import { hashToken } from '../crypto/token-hash';
 import { openPglite, selectRows } from '../db/client';
-import { insertIntegration } from '../db/factories';
 import { receiveAlerts } from '../modules/alerts/alert-intake';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
+import { auditReasonCtx } from '../modules/audit/audit-sealed';
 import { raiseIncident } from '../modules/incidents/incident-engine';
 import { addIncidentNote } from '../modules/incidents/incident-notes';
 import {
-  auditReasonCtx,
   type IncidentTextField,
   incidentTextCtx,
   pageMessageOf,
@@ -21,14 +22,14 @@ import {
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
 import { pageRotation } from '../modules/rotations/rotation-service';
-import { createSession, hashToken } from '../modules/sessions/session-service';
+import { createSession } from '../modules/sessions/session-service';
 import { timeOffNoteCtx } from '../modules/time-off/time-off-repository';
 import { addTimeOff } from '../modules/time-off/time-off-service';
 import { startTokenSync } from '../modules/token-sync/token-sync-service';
 import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
 import { secretsPath } from '../secrets';
-import { FieldCipher, parseMasterKey } from './field-crypto';
+import { insertIntegration } from '../seed/factories';
 import { ENCRYPTED_COLUMNS, rotateKeys } from './key-rotation';
 
 let dataDir: string | undefined;

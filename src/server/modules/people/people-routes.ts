@@ -13,8 +13,8 @@ import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
-import { listAllUsers, listUsersWithRoles } from './user-repository';
-import { deleteUser, readPerson, updateProfile, updateUserRoles } from './user-service';
+import { listAllUsers, listUsersWithRoles } from '../users/user-repository';
+import { deleteUser, readPerson, updateProfile, updateUserRoles } from './people-service';
 
 const ByRolesQuerySchema = z.object({
   roles: text({ label: 'roles', error: 'roles is required, e.g. roles=on-call,manager' })
