@@ -26,6 +26,7 @@ import {
   rotations,
   users,
 } from '../../db/schema';
+import { recordAuditEvent } from '../audit/audit-events';
 
 /**
  * The rows of incidents (a page is an incident): what the engine and the actions read and write
@@ -131,6 +132,8 @@ export type IncidentAction =
   | 'page.acknowledged'
   | 'page.resolved'
   | 'page.backup_notified'
+  /** a responder's note, its text sealed in the details with the event's id */
+  | 'incident.note'
   /** an alert event that changed an open incident: a new event on its key, or one folded in */
   | 'incident.alert';
 
@@ -147,15 +150,7 @@ export async function insertIncidentEvent(
     id?: number;
   },
 ): Promise<void> {
-  await tx.insert(auditEvents).values({
-    ...(event.id === undefined ? {} : { id: event.id }),
-    actorUserId: event.actorUserId,
-    action: event.action,
-    targetType: 'page',
-    targetId: String(event.incidentId),
-    details: event.details,
-    createdAt: event.at,
-  });
+  await recordAuditEvent(tx, { ...event, targetType: 'page', targetId: event.incidentId });
 }
 
 /**

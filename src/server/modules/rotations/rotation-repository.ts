@@ -3,7 +3,8 @@ import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
-import { auditEvents, handoffs, rotationMembers, rotations, users } from '../../db/schema';
+import { handoffs, rotationMembers, rotations, users } from '../../db/schema';
+import { recordAuditEvent } from '../audit/audit-events';
 import type { UserRow } from '../users/user-repository';
 
 export type RotationRow = typeof rotations.$inferSelect;
@@ -286,18 +287,7 @@ export async function insertAuditEvent(
     at: Date;
   },
 ): Promise<number> {
-  const [inserted] = await tx
-    .insert(auditEvents)
-    .values({
-      actorUserId: event.actorUserId,
-      action: event.action,
-      targetType: 'rotation',
-      targetId: String(event.rotationId),
-      details: event.details,
-      createdAt: event.at,
-    })
-    .returning({ id: auditEvents.id });
-  return inserted.id;
+  return recordAuditEvent(tx, { ...event, targetType: 'rotation', targetId: event.rotationId });
 }
 
 /** findRotationNames returns the id and name of those of the rotations that exist. */
