@@ -13,6 +13,7 @@ import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../../crypto/key-rotation
 import type { Database, Db } from '../../db/client';
 import { auditEvents, handoffs, invitations, pages, rotations, users } from '../../db/schema';
 import { AUDIT_REASON, reasonOf } from '../incidents/incident-text';
+import { findUserRows } from '../users/user-repository';
 
 /**
  * Queries of the Audit Log. Names are encrypted at rest (decision 002), so a name search decrypts
@@ -105,11 +106,7 @@ export async function loadPeople(
   const wanted = [...new Set([...ids].filter((id): id is number => id !== null))];
   const people = new Map<number, Person>();
   if (wanted.length === 0) return people;
-  const rows = await db
-    .select({ id: users.id, nameEnc: users.nameEnc, emailEnc: users.emailEnc })
-    .from(users)
-    .where(inArray(users.id, wanted));
-  for (const r of rows) {
+  for (const r of await findUserRows(db, wanted)) {
     people.set(r.id, {
       id: r.id,
       name: cipher.decrypt(r.nameEnc, userCtx('name', r.id)),

@@ -6,9 +6,9 @@ import {
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import type { Db } from '../../db/client';
 import { destinations } from '../../db/schema';
-import { listMemberRoles } from '../incidents/incident-repository';
 import { composeMessage, formatWhen } from '../notifications/message-layout';
 import { loadRecipients, type NotifyDeps, sendNotices } from '../notifications/notify';
+import { listMemberRoles } from '../rotations/rotation-repository';
 import { listUsersWithRoles } from '../users/user-repository';
 import { findDestinationRow } from './destination-repository';
 

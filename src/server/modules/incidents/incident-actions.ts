@@ -27,6 +27,7 @@ import {
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
 import {
+  listMemberRoles,
   listMembersWithRoles,
   listRotationsUsingPolicies,
   lockRotationRow,
@@ -48,7 +49,6 @@ import {
   type IncidentRow,
   insertIncidentEvent,
   type LockedIncident,
-  listMemberRoles,
   lockIncidentRow,
   updateIncidentRow,
 } from './incident-repository';

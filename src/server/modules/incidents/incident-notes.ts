@@ -4,9 +4,10 @@ import { incidentActions } from '../../../shared/domain/incidents';
 import type { PageStatus } from '../../../shared/domain/paging';
 import { allocateIds } from '../../db/ids';
 import { forbidden, notFound } from '../../http/errors';
+import { listRotationMemberIds } from '../rotations/rotation-repository';
 import type { IncidentDeps } from './incident-facts';
 import { getIncident } from './incident-reads';
-import { insertIncidentEvent, listRotationMemberIds, lockIncidentRow } from './incident-repository';
+import { insertIncidentEvent, lockIncidentRow } from './incident-repository';
 import { sealNote } from './incident-text';
 
 /**
