@@ -15,6 +15,7 @@ import {
   type DestinationTestResult,
   DestinationTestResultSchema,
 } from '../../../shared/contracts/destinations';
+import { mayManageSomeDestination } from '../../../shared/domain/integrations';
 import type { AppDeps } from '../../core/deps';
 import { forbidden } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
@@ -26,7 +27,6 @@ import {
   getDestination,
   listDeliveries,
   listDestinations,
-  mayManageSomeDestination,
   sendTestEvent,
   updateDestination,
 } from './destination-service';
