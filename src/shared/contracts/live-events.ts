@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { can } from '../domain/permissions';
-import type { Role } from '../domain/roles';
+import type { Actor } from '../domain/roles';
 import { idText } from './primitives';
 
 /*
@@ -52,7 +52,7 @@ export const LIVE_FALLBACK_POLL_SECONDS = 15;
 
 /** shouldReceiveChange tells whether a stream of a user with these roles is sent the change. */
 export function shouldReceiveChange(
-  viewer: { id: number; roles: readonly Role[] },
+  viewer: Actor,
   event: Pick<ChangeEvent, 'kind' | 'entityId'>,
 ): boolean {
   switch (event.kind) {

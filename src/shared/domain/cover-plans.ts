@@ -1,5 +1,5 @@
+import type { Actor } from './roles';
 import {
-  type Actor,
   canHoldBaton,
   type Receiver,
   type Refusal,

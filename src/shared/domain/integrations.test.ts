@@ -1,9 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import {
+  canViewDestination,
   canViewIntegration,
+  type DestinationFacts,
   type IntegrationFacts,
   integrationEndpoints,
+  managesDestination,
   managesIntegration,
+  mayManageSomeDestination,
   mayManageSomeIntegration,
 } from './integrations';
 import type { ManagedRotationFacts } from './permissions-rotation';
@@ -61,6 +65,78 @@ describe('managesIntegration', () => {
     [['on-call', 'manager'], true],
   ])('%j may manage some integration: %s', (roles, expected) => {
     expect(mayManageSomeIntegration({ roles })).toBe(expected);
+  });
+});
+
+const ofRotation = (rotation: ManagedRotationFacts): DestinationFacts => ({
+  owner: 'rotation',
+  rotation,
+});
+const ofPolicy = (rotations: ManagedRotationFacts[], createdById: number | null = 99) =>
+  ({ owner: 'policy', policy: { createdById, rotations } }) as const;
+const ofIntegration = (facts: IntegrationFacts): DestinationFacts => ({
+  owner: 'integration',
+  integration: facts,
+});
+
+describe('canViewDestination', () => {
+  test.each<[string, Role[], DestinationFacts, boolean]>([
+    ['admin, any rotation’s', ['admin'], ofRotation(other), true],
+    ['manager, someone else’s rotation’s', ['manager'], ofRotation(other), true],
+    ['incident manager, any rotation’s', ['incident_manager'], ofRotation(other), true],
+    ['on-call, their rotation’s', ['on-call'], ofRotation(member), true],
+    ['on-call, another rotation’s', ['on-call'], ofRotation(other), false],
+    ['on-call, a policy their rotation follows', ['on-call'], ofPolicy([other, member]), true],
+    ['on-call, a policy only others follow', ['on-call'], ofPolicy([other]), false],
+    ['manager, any policy’s', ['manager'], ofPolicy([other]), true],
+    [
+      'on-call, their rotation’s integration’s',
+      ['on-call'],
+      ofIntegration(onRotation(member)),
+      true,
+    ],
+    ['on-call, another’s integration’s', ['on-call'], ofIntegration(onRotation(other)), false],
+    [
+      'on-call, a policy integration’s they follow',
+      ['on-call'],
+      ofIntegration(onPolicy([member])),
+      true,
+    ],
+  ])('%s: %s', (_label, roles, facts, expected) => {
+    expect(canViewDestination({ roles, userId: ME }, facts)).toBe(expected);
+  });
+});
+
+describe('managesDestination', () => {
+  test.each<[string, Role[], DestinationFacts, boolean]>([
+    ['admin, any rotation’s', ['admin'], ofRotation(other), true],
+    ['admin, any policy’s', ['admin'], ofPolicy([other]), true],
+    ['manager, a rotation they created', ['manager'], ofRotation(created), true],
+    ['manager, a rotation they belong to', ['manager'], ofRotation(member), true],
+    ['manager, someone else’s rotation', ['manager'], ofRotation(other), false],
+    ['manager, a policy of rotations they manage', ['manager'], ofPolicy([created, member]), true],
+    ['manager, a policy shared with another team', ['manager'], ofPolicy([created, other]), false],
+    ['manager, a policy nobody follows, made by them', ['manager'], ofPolicy([], ME), true],
+    [
+      'manager, their rotation’s integration’s',
+      ['manager'],
+      ofIntegration(onRotation(member)),
+      true,
+    ],
+    ['manager, another’s integration’s', ['manager'], ofIntegration(onRotation(other)), false],
+    ['incident manager, any rotation’s', ['incident_manager'], ofRotation(created), false],
+    ['on-call, their own rotation’s', ['on-call'], ofRotation(created), false],
+  ])('%s: %s', (_label, roles, facts, expected) => {
+    expect(managesDestination({ roles, userId: ME }, facts)).toBe(expected);
+  });
+
+  test.each<[Role[], boolean]>([
+    [['admin'], true],
+    [['manager'], true],
+    [['incident_manager'], false],
+    [['on-call'], false],
+  ])('%j may manage some destination: %s', (roles, expected) => {
+    expect(mayManageSomeDestination({ roles })).toBe(expected);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { IntegrationEndpoints } from '../contracts/integrations';
 import {
+  canManageRotation,
   canReadPolicy,
   type ManagedRotationFacts,
   managesPolicy,
@@ -47,6 +48,39 @@ export function managesIntegration(actor: RotationActor, facts: IntegrationFacts
 
 /** mayManageSomeIntegration tells whether the actor's roles let them manage any integration. */
 export function mayManageSomeIntegration(actor: Pick<RotationActor, 'roles'>): boolean {
+  return hasRole(actor.roles, 'manager');
+}
+
+/** What a destination belongs to, with the facts that decide who may see and manage it. */
+export type DestinationFacts =
+  | { owner: 'rotation'; rotation: ManagedRotationFacts }
+  | { owner: 'policy'; policy: PolicyFacts }
+  | { owner: 'integration'; integration: IntegrationFacts };
+
+/**
+ * canViewDestination tells whether the actor may see a destination (never its secrets): a
+ * rotation's whoever may see the rotation's integrations, a policy's whoever may read the policy,
+ * an integration's whoever may see the integration.
+ */
+export function canViewDestination(actor: RotationActor, facts: DestinationFacts): boolean {
+  if (facts.owner === 'rotation') return canViewIntegration(actor, { rotation: facts.rotation });
+  if (facts.owner === 'policy') return canReadPolicy(actor, facts.policy);
+  return canViewIntegration(actor, facts.integration);
+}
+
+/**
+ * managesDestination tells whether the actor may add, change, test or delete a destination: a
+ * rotation's its managers and administrators (canManageRotation), a policy's whoever may edit the
+ * policy (managesPolicy), an integration's whoever manages the integration (managesIntegration).
+ */
+export function managesDestination(actor: RotationActor, facts: DestinationFacts): boolean {
+  if (facts.owner === 'rotation') return canManageRotation(actor, facts.rotation);
+  if (facts.owner === 'policy') return managesPolicy(actor, facts.policy);
+  return managesIntegration(actor, facts.integration);
+}
+
+/** mayManageSomeDestination tells whether the actor's roles let them manage any destination. */
+export function mayManageSomeDestination(actor: Pick<RotationActor, 'roles'>): boolean {
   return hasRole(actor.roles, 'manager');
 }
 

@@ -3,7 +3,7 @@ import {
   type ManagedRotationFacts,
   managesRotation,
 } from './permissions-rotation';
-import { hasRole, isAdmin, type Role } from './roles';
+import { type Actor, hasRole, isAdmin } from './roles';
 
 /**
  * Pages (specification sections 4 and 9, decision 060): their statuses, timings, urgencies,
@@ -123,19 +123,15 @@ export function ackLinkState(
   return now >= ackLinkExpiresAt(page, t) ? 'expired' : 'open';
 }
 
-/** The people a page names, and the caller. */
+/** The people a page names. */
 export interface PageParties {
   status: PageStatus;
   pagedById: number | null;
   targetUserId: number | null;
 }
-export interface PageActor {
-  id: number;
-  roles: readonly Role[];
-}
 
 /** canAcknowledgePage tells whether the actor may acknowledge: the current recipient, while open. */
-export function canAcknowledgePage(actor: PageActor, page: PageParties): boolean {
+export function canAcknowledgePage(actor: Actor, page: PageParties): boolean {
   return isPageOpen(page.status) && page.targetUserId === actor.id;
 }
 
@@ -144,7 +140,7 @@ export function canAcknowledgePage(actor: PageActor, page: PageParties): boolean
  * administrators, and managers of the rotation; never once resolved.
  */
 export function canResolvePage(
-  actor: PageActor,
+  actor: Actor,
   page: PageParties,
   rotation: ManagedRotationFacts,
 ): boolean {
@@ -163,7 +159,7 @@ export function canResolvePage(
  * it), while the page is open.
  */
 export function canEscalatePage(
-  actor: PageActor,
+  actor: Actor,
   page: PageParties,
   rotation: ManagedRotationFacts,
 ): boolean {

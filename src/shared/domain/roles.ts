@@ -44,6 +44,12 @@ export function effectiveRoles(
   return ROLES.filter((r) => out.has(r));
 }
 
+/** Actor is the user asking: their id and effective roles (decision 243: the one caller type). */
+export interface Actor {
+  id: number;
+  roles: readonly Role[];
+}
+
 /** primaryRole returns the single role shown where one is asked for: the most privileged held. */
 export function primaryRole(roles: readonly Role[]): Role {
   return ROLES.find((r) => roles.includes(r)) ?? 'on-call';

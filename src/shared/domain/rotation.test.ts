@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import type { Role } from './roles';
+import type { Actor, Role } from './roles';
 import {
-  type Actor,
   canPassBaton,
   canReassign,
   canRequestCoverage,

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../contracts/errors';
 import { can } from './permissions';
-import type { Role } from './roles';
+import type { Actor, Role } from './roles';
 import { type AwayWindow, isAwayDuring, type Span } from './time-off';
 
 /**
@@ -46,12 +46,6 @@ export interface TurnContext {
   shift: Span;
   previousHolderId: number | null;
   timeOff: readonly AwayWindow[];
-}
-
-/** Actor is the user asking: their id and effective roles. */
-export interface Actor {
-  id: number;
-  roles: readonly Role[];
 }
 
 /** Refusal says why a rule refuses: an error code, a message users see, and the field at fault. */

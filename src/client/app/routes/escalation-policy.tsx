@@ -1,4 +1,4 @@
-import { can } from '@shared/domain/permissions';
+import { mayManageSomeDestination, mayManageSomeIntegration } from '@shared/domain/integrations';
 import { ArrowLeft } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { LoadingState } from '@/components/loading-state';
@@ -77,12 +77,12 @@ function Loaded({ policyId }: { policyId: number }) {
       {/* Managers and administrators; the server's finer rule (managesPolicy) answers the rest. */}
       <IntegrationsCard
         scope={{ escalationPolicyId: policy.data.id }}
-        mayCreate={can(roles, 'escalationPolicy.edit')}
+        mayCreate={mayManageSomeIntegration({ roles })}
         description="Monitoring tools raise incidents that climb this policy by itself, on no rotation, by sending alerts with an integration’s key. For a rotation’s alerts, add the integration on the rotation’s page."
       />
       <DestinationsCard
         scope={{ escalationPolicyId: policy.data.id }}
-        mayCreate={can(roles, 'escalationPolicy.edit')}
+        mayCreate={mayManageSomeDestination({ roles })}
         description="Post the incidents of this policy (raised, acknowledged, escalated, resolved) to a chat channel, or send them as signed webhook events."
       />
     </>

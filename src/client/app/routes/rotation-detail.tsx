@@ -1,6 +1,7 @@
 import type { Rotation } from '@shared/contracts/rotations';
+import { managesDestination, managesIntegration } from '@shared/domain/integrations';
 import { can } from '@shared/domain/permissions';
-import { canArrangeCover, canManageRotation } from '@shared/domain/permissions-rotation';
+import { canArrangeCover } from '@shared/domain/permissions-rotation';
 import type { Role } from '@shared/domain/roles';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
@@ -41,15 +42,24 @@ import { ApiRequestError } from '@/lib/api-client';
 import { useAuth } from '@/lib/use-auth';
 
 /**
- * mayAddIntegration: administrators on any rotation, managers on the rotations they manage (the
- * server's rule, canManageRotation; it answers anyone else with its message).
+ * mayAdd tells whether the viewer may add an integration or a destination to the rotation: the
+ * server's own rules (managesIntegration, managesDestination; decision 243).
  */
-function mayAddIntegration(rotation: Rotation, roles: Role[], userId: number | null): boolean {
+function mayAdd(
+  what: 'integration' | 'destination',
+  rotation: Rotation,
+  roles: Role[],
+  userId: number | null,
+): boolean {
   if (userId === null) return false;
-  return canManageRotation(
-    { roles, userId },
-    { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
-  );
+  const actor = { roles, userId };
+  const facts = {
+    createdById: rotation.createdById,
+    memberUserIds: rotation.members.map((m) => m.userId),
+  };
+  return what === 'integration'
+    ? managesIntegration(actor, { rotation: facts })
+    : managesDestination(actor, { owner: 'rotation', rotation: facts });
 }
 
 const DAY = 86_400_000;
@@ -141,7 +151,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
       <RotationTeamCard rotation={rotation} onAddMember={() => setDialog('add-member')} />
       <IntegrationsCard
         scope={{ rotationId: rotation.id }}
-        mayCreate={mayAddIntegration(rotation, roles, user?.id ?? null)}
+        mayCreate={mayAdd('integration', rotation, roles, user?.id ?? null)}
         description="Monitoring tools raise incidents on this rotation, which then climb its escalation policy, by sending alerts with an integration’s key."
         extra={(integration) => ({
           label: 'Chat and webhooks',
@@ -158,7 +168,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
       />
       <DestinationsCard
         scope={{ rotationId: rotation.id }}
-        mayCreate={mayAddIntegration(rotation, roles, user?.id ?? null)}
+        mayCreate={mayAdd('destination', rotation, roles, user?.id ?? null)}
         description="Post handoffs, cover, incidents and a daily on-call digest to Slack, Mattermost, Discord or Microsoft Teams, or send signed webhook events."
       />
       <RotationCoverPlans rotation={rotation} />

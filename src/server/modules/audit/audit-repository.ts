@@ -11,6 +11,7 @@ import type { Handoff, Person } from '../../../shared/contracts/rotations';
 import { type FieldCipher, FieldDecryptionError } from '../../crypto/field-crypto';
 import type { Database, Db } from '../../db/client';
 import { auditEvents, handoffs, invitations, pages, rotations, users } from '../../db/schema';
+import { findUserRows } from '../users/user-repository';
 import { AUDIT_REASON, AUDIT_TARGET_NAME, auditTargetNameCtx, reasonOf } from './audit-sealed';
 
 /**
@@ -104,11 +105,7 @@ export async function loadPeople(
   const wanted = [...new Set([...ids].filter((id): id is number => id !== null))];
   const people = new Map<number, Person>();
   if (wanted.length === 0) return people;
-  const rows = await db
-    .select({ id: users.id, nameEnc: users.nameEnc, emailEnc: users.emailEnc })
-    .from(users)
-    .where(inArray(users.id, wanted));
-  for (const r of rows) {
+  for (const r of await findUserRows(db, wanted)) {
     people.set(r.id, {
       id: r.id,
       name: cipher.decrypt(r.nameEnc, userCtx('name', r.id)),

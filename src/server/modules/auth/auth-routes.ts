@@ -7,17 +7,12 @@ import {
 } from '../../../shared/contracts/auth';
 import { MessageSchema } from '../../../shared/contracts/primitives';
 import type { AppDeps } from '../../core/deps';
-import { hashToken } from '../../crypto/token-hash';
 import { AppError, notFound } from '../../http/errors';
 import { answers } from '../../http/openapi';
 import { requireUser, signedIn } from '../../http/request-context';
-import { createSession, deleteSession, sessionCookie } from '../sessions/session-service';
-import {
-  endTokenSyncs,
-  startTokenSync,
-  type TokenSyncStart,
-} from '../token-sync/token-sync-service';
-import { passwordMatches, signInByEmail } from './auth-service';
+import { sessionCookie } from '../sessions/session-service';
+import type { TokenSyncStart } from '../token-sync/token-sync-service';
+import { closeSession, openSession, passwordMatches, signInByEmail } from './auth-service';
 import { oidcRoutes } from './oidc-routes';
 
 export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
@@ -25,21 +20,13 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
   const { config, database, clock, cipher } = deps;
 
   const cookie = sessionCookie(config);
+  const sessionDeps = { db: database.db, cipher, clock, config };
 
   /**
-   * startSession signs the browser in; a sign-in through the identity provider hands its ID token
-   * to the token sync when it is on (decision 228), in the same transaction: the POST is queued,
-   * never sent here, so the companion service can neither slow nor fail the sign-in.
+   * startSession signs the browser in: a session (openSession) in its cookie.
    */
   async function startSession(reply: FastifyReply, userId: number, sync?: TokenSyncStart) {
-    const { token, expiresAt } = await database.db.transaction(async (tx) => {
-      const session = await createSession(tx, clock, config.session, userId);
-      if (sync && config.tokenSyncUrl) {
-        const tokenHash = hashToken(session.token);
-        await startTokenSync(tx, cipher, clock.now(), { tokenHash, userId }, sync);
-      }
-      return session;
-    });
+    const { token, expiresAt } = await openSession(sessionDeps, userId, sync);
     reply.setCookie(cookie.name, token, { ...cookie.options, expires: expiresAt });
   }
 
@@ -100,11 +87,7 @@ export async function authRoutes(app: FastifyInstance, deps: AppDeps) {
     async (req, reply) => {
       const principal = req.principal;
       if (principal) {
-        await database.db.transaction(async (tx) => {
-          // The companion service hears of the sign-out (decision 228) with the session's end.
-          await endTokenSyncs(tx, cipher, clock.now(), { sessionTokenHash: principal.tokenHash });
-          await deleteSession(tx, principal.tokenHash);
-        });
+        await closeSession(sessionDeps, principal.tokenHash);
       }
       reply.clearCookie(cookie.name, cookie.options);
       return { message: 'Logged out' };

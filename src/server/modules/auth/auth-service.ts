@@ -4,7 +4,9 @@ import { SIGN_IN_MESSAGES } from '../../../shared/contracts/auth';
 import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
+import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
+import { hashToken } from '../../crypto/token-hash';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../../http/errors';
@@ -13,6 +15,12 @@ import {
   markInvitationAccepted,
   toInvitation,
 } from '../invitations/invitation-repository';
+import { createSession, deleteSession } from '../sessions/session-service';
+import {
+  endTokenSyncs,
+  startTokenSync,
+  type TokenSyncStart,
+} from '../token-sync/token-sync-service';
 import { findUserRowByEmail, insertUsers, type NewUser, toUser } from '../users/user-repository';
 
 /** passwordMatches compares a password with the configured one in constant time. */
@@ -128,5 +136,43 @@ export async function signInWithIdentity(
     if (invitee) return invitee;
     // The specification's sentence and what to do next; the address is not echoed back.
     throw new AppError('FORBIDDEN', SIGN_IN_MESSAGES.notInvited);
+  });
+}
+
+/** What opening and closing a session need. */
+export interface SessionDeps {
+  db: Db;
+  cipher: FieldCipher;
+  clock: Clock;
+  config: Pick<Config, 'session' | 'tokenSyncUrl'>;
+}
+
+/**
+ * openSession starts the user's session in one transaction and returns its token and expiry. A
+ * sign-in through the identity provider hands its ID token to the token sync when it is on
+ * (decision 228), in the same transaction: the POST is queued, never sent here, so the companion
+ * service can neither slow nor fail the sign-in.
+ */
+export async function openSession(
+  deps: SessionDeps,
+  userId: number,
+  sync?: TokenSyncStart,
+): Promise<{ token: string; expiresAt: Date }> {
+  const { db, cipher, clock, config } = deps;
+  return db.transaction(async (tx) => {
+    const session = await createSession(tx, clock, config.session, userId);
+    if (sync && config.tokenSyncUrl) {
+      const tokenHash = hashToken(session.token);
+      await startTokenSync(tx, cipher, clock.now(), { tokenHash, userId }, sync);
+    }
+    return session;
+  });
+}
+
+/** closeSession ends a session (sign-out); the companion service hears of it (decision 228). */
+export async function closeSession(deps: SessionDeps, tokenHash: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await endTokenSyncs(tx, deps.cipher, deps.clock.now(), { sessionTokenHash: tokenHash });
+    await deleteSession(tx, tokenHash);
   });
 }

@@ -3,13 +3,13 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { DestinationKind } from '../../../shared/contracts/destinations';
 import type { Db, Tx } from '../../db/client';
 import {
-  auditEvents,
   destinations,
   escalationPolicies,
   integrations,
   notifications,
   rotations,
 } from '../../db/schema';
+import { recordAuditEvent } from '../audit/audit-events';
 
 /** Destinations' queries (decision 221): each list in one statement, whatever its length. */
 
@@ -301,12 +301,9 @@ export async function insertDestinationAuditEvent(
     at: Date;
   },
 ): Promise<void> {
-  await tx.insert(auditEvents).values({
-    actorUserId: event.actorUserId,
-    action: event.action,
+  await recordAuditEvent(tx, {
+    ...event,
     targetType: 'destination',
-    targetId: String(event.destinationId),
-    details: event.details,
-    createdAt: event.at,
+    targetId: event.destinationId,
   });
 }

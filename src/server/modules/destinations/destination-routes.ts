@@ -13,6 +13,7 @@ import {
   DestinationListSchema,
   DestinationSchema,
 } from '../../../shared/contracts/destinations';
+import { mayManageSomeDestination } from '../../../shared/domain/integrations';
 import type { AppDeps } from '../../core/deps';
 import { forbidden } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
@@ -24,7 +25,6 @@ import {
   getDestination,
   listDeliveries,
   listDestinations,
-  mayManageSomeDestination,
   updateDestination,
 } from './destination-service';
 

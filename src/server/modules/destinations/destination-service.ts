@@ -18,19 +18,16 @@ import {
 import { ErrorCodes } from '../../../shared/contracts/errors';
 import type { User } from '../../../shared/contracts/users';
 import {
-  canViewIntegration,
+  canViewDestination,
+  type DestinationFacts,
   type IntegrationFacts,
-  managesIntegration,
+  managesDestination,
 } from '../../../shared/domain/integrations';
-import {
-  canArrangeCover,
-  canReadPolicy,
-  type ManagedRotationFacts,
-  managesPolicy,
-  type PolicyFacts,
-  type RotationActor,
+import type {
+  ManagedRotationFacts,
+  PolicyFacts,
+  RotationActor,
 } from '../../../shared/domain/permissions-rotation';
-import { hasRole } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -43,9 +40,12 @@ import {
   OutboundRefusal,
   resolveOutbound,
 } from '../../http/outbound-address';
-import { listRotationMemberIds } from '../incidents/incident-repository';
 import { lockTargetPolicy, lockTargetRotation } from '../integrations/integration-repository';
-import { listRotationsUsingPolicies, type PolicyUser } from '../rotations/rotation-repository';
+import {
+  listRotationMemberIds,
+  listRotationsUsingPolicies,
+  type PolicyUser,
+} from '../rotations/rotation-repository';
 import { destinationRule, secretCtx, urlCtx } from './chat-channel';
 import {
   type DestinationWithTarget,
@@ -122,25 +122,19 @@ function integrationFacts(target: Target, deciders: Deciders): IntegrationFacts 
     : { policy: policyFacts(target, deciders) };
 }
 
-/**
- * mayManage: a rotation's destinations its managers and administrators (as arranging cover); a
- * policy's those who may edit the policy; an integration's those who manage the integration.
- */
-function mayManage(actor: RotationActor, target: Target, deciders: Deciders): boolean {
-  if (target.owner === 'rotation') return canArrangeCover(actor, rotationFacts(target, deciders));
-  if (target.owner === 'policy') return managesPolicy(actor, policyFacts(target, deciders));
-  return managesIntegration(actor, integrationFacts(target, deciders));
+/** destinationFacts reads what the shared rule (managesDestination, canViewDestination) decides on. */
+function destinationFacts(target: Target, deciders: Deciders): DestinationFacts {
+  if (target.owner === 'rotation')
+    return { owner: 'rotation', rotation: rotationFacts(target, deciders) };
+  if (target.owner === 'policy') return { owner: 'policy', policy: policyFacts(target, deciders) };
+  return { owner: 'integration', integration: integrationFacts(target, deciders) };
 }
 
-/** mayView: whoever may see the rotation's integrations, read the policy, see the integration. */
-function mayView(actor: RotationActor, target: Target, deciders: Deciders): boolean {
-  if (target.owner === 'rotation') {
-    if (hasRole(actor.roles, 'manager') || hasRole(actor.roles, 'incident_manager')) return true;
-    return rotationFacts(target, deciders).memberUserIds.includes(actor.userId);
-  }
-  if (target.owner === 'policy') return canReadPolicy(actor, policyFacts(target, deciders));
-  return canViewIntegration(actor, integrationFacts(target, deciders));
-}
+const mayManage = (actor: RotationActor, target: Target, deciders: Deciders) =>
+  managesDestination(actor, destinationFacts(target, deciders));
+
+const mayView = (actor: RotationActor, target: Target, deciders: Deciders) =>
+  canViewDestination(actor, destinationFacts(target, deciders));
 
 const targetOf = (row: DestinationWithTarget): Target => ({
   rotation: row.rotation,
@@ -151,11 +145,6 @@ const targetOf = (row: DestinationWithTarget): Target => ({
       ? 'policy'
       : 'integration',
 });
-
-/** mayManageSomeDestination: the roles that can manage any destination at all. */
-export function mayManageSomeDestination(actor: Pick<RotationActor, 'roles'>): boolean {
-  return hasRole(actor.roles, 'manager');
-}
 
 // ---------------------------------------------------------------------------------------------
 // The answer

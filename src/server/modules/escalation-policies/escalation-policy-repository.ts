@@ -2,7 +2,8 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { EscalationPolicyValue } from '../../../shared/contracts/escalation-policies';
 import { defaultEscalationPolicy } from '../../../shared/domain/escalation';
 import type { Db, Tx } from '../../db/client';
-import { auditEvents, escalationPolicies } from '../../db/schema';
+import { escalationPolicies } from '../../db/schema';
+import { recordAuditEvent } from '../audit/audit-events';
 
 export type EscalationPolicyRow = typeof escalationPolicies.$inferSelect;
 
@@ -122,12 +123,9 @@ export async function insertPolicyAuditEvent(
     at: Date;
   },
 ): Promise<void> {
-  await tx.insert(auditEvents).values({
-    actorUserId: event.actorUserId,
-    action: event.action,
+  await recordAuditEvent(tx, {
+    ...event,
     targetType: 'escalation_policy',
-    targetId: String(event.policyId),
-    details: event.details,
-    createdAt: event.at,
+    targetId: event.policyId,
   });
 }

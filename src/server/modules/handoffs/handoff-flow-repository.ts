@@ -5,7 +5,7 @@ import { canHoldBaton } from '../../../shared/domain/rotation';
 import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import { rotations } from '../../db/schema';
-import type { RotationRow } from '../rotations/rotation-repository';
+import { listMembersWithUsers, type RotationRow } from '../rotations/rotation-repository';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the
@@ -335,13 +335,14 @@ export async function listRunningCoverage(tx: Tx, rotationId: number): Promise<E
 
 /** listMembers returns a rotation's members in order, with whether each can hold the baton. */
 export async function listEngineMembers(tx: Db | Tx, rotationId: number): Promise<EngineMember[]> {
-  const rows = await selectRows<RawMember>(
-    tx,
-    sql`select m.user_id as "userId", u.roles, u.role, u.handoff_reminder_minutes as "reminderMinutes"
-          from rotation_members m join users u on u.id = m.user_id
-         where m.rotation_id = ${rotationId} order by m."order"`,
+  return (await listMembersWithUsers(tx, [rotationId])).map(({ user }) =>
+    toEngineMember({
+      userId: user.id,
+      roles: user.roles,
+      role: user.role,
+      reminderMinutes: user.handoffReminderMinutes,
+    }),
   );
-  return rows.map(toEngineMember);
 }
 
 /** listDueCoverage returns the coverage windows of active rotations due to start or end at `now`. */

@@ -28,6 +28,7 @@ import {
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
 import {
+  listMemberRoles,
   listMembersWithRoles,
   listRotationsUsingPolicies,
   lockRotationRow,
@@ -49,7 +50,6 @@ import {
   type IncidentRow,
   insertIncidentEvent,
   type LockedIncident,
-  listMemberRoles,
   lockIncidentRow,
   updateIncidentRow,
 } from './incident-repository';

@@ -22,6 +22,7 @@ import {
 import { incidentExhaustedNotice, publicBaseUrl } from '../notifications/messages';
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
+import { listMemberRoles } from '../rotations/rotation-repository';
 import { listUsersWithRoles } from '../users/user-repository';
 import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';
@@ -42,7 +43,6 @@ import {
   insertIncidentEvent,
   insertIncidentRow,
   type LockedIncident,
-  listMemberRoles,
   lockTurns,
   storeTurn,
   updateIncidentRow,

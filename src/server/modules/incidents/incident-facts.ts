@@ -13,12 +13,8 @@ import type { Database } from '../../db/client';
 import { conflict } from '../../http/errors';
 import type { RotationRef } from '../notifications/messages';
 import type { NotifyDeps } from '../notifications/notify';
-import type {
-  IncidentRotation,
-  IncidentRow,
-  LockedIncident,
-  MemberRoles,
-} from './incident-repository';
+import type { MemberRoles } from '../rotations/rotation-repository';
+import type { IncidentRotation, IncidentRow, LockedIncident } from './incident-repository';
 import { openIncidentText, pageMessageOf } from './incident-text';
 
 /**

@@ -3,11 +3,11 @@ import type { User } from '../../../shared/contracts/users';
 import { incidentActions } from '../../../shared/domain/incidents';
 import type { PageStatus } from '../../../shared/domain/paging';
 import { allocateIds } from '../../db/ids';
-import { auditEvents } from '../../db/schema';
 import { forbidden, notFound } from '../../http/errors';
+import { listRotationMemberIds } from '../rotations/rotation-repository';
 import type { IncidentDeps } from './incident-facts';
 import { getIncident } from './incident-reads';
-import { listRotationMemberIds, lockIncidentRow } from './incident-repository';
+import { insertIncidentEvent, lockIncidentRow } from './incident-repository';
 import { sealNote } from './incident-text';
 
 /**
@@ -40,14 +40,13 @@ export async function addIncidentNote(
     if (!may.addNote) throw forbidden(INCIDENT_MESSAGES.mayNotAct);
     // The note is what people type about the incident: sealed, bound to its event (decision 163).
     const [eventId] = await allocateIds(tx, 'audit_events');
-    await tx.insert(auditEvents).values({
+    await insertIncidentEvent(tx, {
       id: eventId,
       actorUserId: actor.id,
       action: 'incident.note',
-      targetType: 'page',
-      targetId: String(page.id),
+      incidentId: page.id,
       details: sealNote(deps.cipher, eventId, text),
-      createdAt: deps.clock.now(),
+      at: deps.clock.now(),
     });
   });
   return getIncident(deps, actor, incidentId);

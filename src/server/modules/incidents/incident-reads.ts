@@ -21,6 +21,7 @@ import {
   type IncidentAlertCount,
 } from '../integrations/integration-repository';
 import { failureReason } from '../notifications/provider-answers';
+import { listRotationMemberIds } from '../rotations/rotation-repository';
 import type { IncidentDeps } from './incident-facts';
 import {
   countIncidentsByStatus,
@@ -36,7 +37,6 @@ import {
   listIncidentRows,
   listIncidentRowsByIds,
   listIncidentTitles,
-  listRotationMemberIds,
   loadNames,
   STORED_STATUSES,
 } from './incident-repository';

@@ -17,15 +17,9 @@ import type { IncidentStatus, Severity } from '../../../shared/contracts/inciden
 import type { PagePerson } from '../../../shared/contracts/paging';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
-import {
-  auditEvents,
-  escalationPolicies,
-  notifications,
-  pages,
-  rotationMembers,
-  rotations,
-  users,
-} from '../../db/schema';
+import { auditEvents, escalationPolicies, notifications, pages, rotations } from '../../db/schema';
+import { recordAuditEvent } from '../audit/audit-events';
+import { findUserRows } from '../users/user-repository';
 
 /**
  * The rows of incidents (a page is an incident): what the engine and the actions read and write
@@ -131,6 +125,8 @@ export type IncidentAction =
   | 'page.acknowledged'
   | 'page.resolved'
   | 'page.backup_notified'
+  /** a responder's note, its text sealed in the details with the event's id */
+  | 'incident.note'
   /** an alert event that changed an open incident: a new event on its key, or one folded in */
   | 'incident.alert';
 
@@ -147,15 +143,7 @@ export async function insertIncidentEvent(
     id?: number;
   },
 ): Promise<void> {
-  await tx.insert(auditEvents).values({
-    ...(event.id === undefined ? {} : { id: event.id }),
-    actorUserId: event.actorUserId,
-    action: event.action,
-    targetType: 'page',
-    targetId: String(event.incidentId),
-    details: event.details,
-    createdAt: event.at,
-  });
+  await recordAuditEvent(tx, { ...event, targetType: 'page', targetId: event.incidentId });
 }
 
 /**
@@ -400,24 +388,6 @@ export async function listIncidentNotifications(
     .orderBy(asc(notifications.createdAt), asc(notifications.id));
 }
 
-/** listRotationMemberIds returns each rotation's member ids (one query): who manages it. */
-export async function listRotationMemberIds(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<Map<number, number[]>> {
-  const byRotation = new Map<number, number[]>();
-  if (rotationIds.length === 0) return byRotation;
-  const rows = await db
-    .select({ rotationId: rotationMembers.rotationId, userId: rotationMembers.userId })
-    .from(rotationMembers)
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
-  for (const row of rows) {
-    byRotation.set(row.rotationId, [...(byRotation.get(row.rotationId) ?? []), row.userId]);
-  }
-  return byRotation;
-}
-
 // ---------------------------------------------------------------------------------------------
 // The Page API's reads, the people and the members
 
@@ -457,35 +427,6 @@ export async function listTargetPageRows(
     .where(and(eq(pages.targetUserId, userId), ne(pages.status, 'resolved')))
     .orderBy(desc(pages.createdAt), desc(pages.id))
     .limit(limit);
-}
-
-/** A rotation member with the stored roles of their user. */
-export interface MemberRoles {
-  rotationId: number;
-  userId: number;
-  order: number;
-  roles: string[];
-  role: string;
-}
-
-/** listMemberRoles returns the members of the rotations with their users' roles, in order. */
-export async function listMemberRoles(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<MemberRoles[]> {
-  if (rotationIds.length === 0) return [];
-  return db
-    .select({
-      rotationId: rotationMembers.rotationId,
-      userId: rotationMembers.userId,
-      order: rotationMembers.order,
-      roles: users.roles,
-      role: users.role,
-    })
-    .from(rotationMembers)
-    .innerJoin(users, eq(users.id, rotationMembers.userId))
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
 }
 
 /** existingDedupeKeys returns which of the notification dedupe keys already exist (one query). */
@@ -574,10 +515,7 @@ export async function loadNames(
 ): Promise<Map<number, PagePerson>> {
   const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
   if (wanted.length === 0) return new Map();
-  const rows = await db
-    .select({ id: users.id, nameEnc: users.nameEnc })
-    .from(users)
-    .where(inArray(users.id, wanted));
+  const rows = await findUserRows(db, wanted);
   return new Map(
     rows.map((r) => [
       r.id,

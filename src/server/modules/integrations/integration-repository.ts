@@ -1,13 +1,7 @@
 import { and, count, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import {
-  alerts,
-  auditEvents,
-  escalationPolicies,
-  integrations,
-  pages,
-  rotations,
-} from '../../db/schema';
+import { alerts, escalationPolicies, integrations, pages, rotations } from '../../db/schema';
+import { recordAuditEvent } from '../audit/audit-events';
 import type { IntegrationRow } from './integration-keys';
 
 /**
@@ -357,12 +351,9 @@ export async function insertIntegrationAuditEvent(
     at: Date;
   },
 ): Promise<void> {
-  await tx.insert(auditEvents).values({
-    actorUserId: event.actorUserId,
-    action: event.action,
+  await recordAuditEvent(tx, {
+    ...event,
     targetType: 'integration',
-    targetId: String(event.integrationId),
-    details: event.details,
-    createdAt: event.at,
+    targetId: event.integrationId,
   });
 }

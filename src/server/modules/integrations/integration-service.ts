@@ -33,13 +33,13 @@ import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { forbidden, notFound } from '../../http/errors';
 import { type IntakeDeps, receiveAlerts } from '../alerts/alert-intake';
-import {
-  findIncidentRow,
-  listRotationMemberIds,
-  loadNames,
-} from '../incidents/incident-repository';
+import { findIncidentRow, loadNames } from '../incidents/incident-repository';
 import { publicBaseUrl } from '../notifications/messages';
-import { listRotationsUsingPolicies, type PolicyUser } from '../rotations/rotation-repository';
+import {
+  listRotationMemberIds,
+  listRotationsUsingPolicies,
+  type PolicyUser,
+} from '../rotations/rotation-repository';
 import {
   generateIntegrationKey,
   hashIntegrationKey,

@@ -5,7 +5,7 @@ import {
   LIVE_HEARTBEAT_MS,
   shouldReceiveChange,
 } from '../../../shared/contracts/live-events';
-import { effectiveRoles, type Role } from '../../../shared/domain/roles';
+import { type Actor, effectiveRoles, type Role } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
 import type { Database } from '../../db/client';
 import { changesSince, latestChangeId, liveSessions } from './live-repository';
@@ -42,7 +42,7 @@ export interface StreamSink {
 interface Stream {
   sink: StreamSink;
   tokenHash: string;
-  viewer: { id: number; roles: Role[] };
+  viewer: Actor;
   /** events that arrived while the opening was being written; null once it is */
   held: ChangeEvent[] | null;
 }

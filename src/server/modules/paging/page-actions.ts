@@ -18,11 +18,8 @@ import {
 } from '../incidents/incident-actions';
 import { nextPersonStep } from '../incidents/incident-engine';
 import { type IncidentDeps, managedFacts, refuseClosed } from '../incidents/incident-facts';
-import {
-  listMemberRoles,
-  lockIncidentRow,
-  type PageWithRotation,
-} from '../incidents/incident-repository';
+import { lockIncidentRow, type PageWithRotation } from '../incidents/incident-repository';
+import { listMemberRoles } from '../rotations/rotation-repository';
 import { getPage } from './page-reads';
 
 /**

@@ -24,17 +24,16 @@ import {
   type IncidentEventRow,
   listDeliveryFailures,
   listIncidentEvents,
-  listMemberRoles,
   listPagerDeliveryFailures,
   listRotationPageRows,
   listTargetPageRows,
   loadNames,
-  type MemberRoles,
   type PageWithRotation,
 } from '../incidents/incident-repository';
 import { pageMessageOf } from '../incidents/incident-text';
 import { fallbackKeyOf } from '../notifications/outbox';
 import { failureReason } from '../notifications/provider-answers';
+import { listMemberRoles, type MemberRoles } from '../rotations/rotation-repository';
 
 /**
  * Reading pages as a viewer sees them: the Page API's shape of the incidents' rows, events and

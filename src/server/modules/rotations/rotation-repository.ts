@@ -3,7 +3,8 @@ import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
-import { auditEvents, handoffs, rotationMembers, rotations, users } from '../../db/schema';
+import { handoffs, rotationMembers, rotations, users } from '../../db/schema';
+import { recordAuditEvent } from '../audit/audit-events';
 import type { UserRow } from '../users/user-repository';
 
 export type RotationRow = typeof rotations.$inferSelect;
@@ -163,17 +164,21 @@ export async function lockRotationRow(tx: Tx, id: number): Promise<RotationRow |
   return row;
 }
 
-/** listMembersWithUsers returns the members of the rotations with their users, in order. */
+/**
+ * listMembersWithUsers returns the members of the rotations with their users, by rotation and in
+ * order (one query): the one read of rotation members (decision 243). The reads below, and the
+ * other modules', shape its rows.
+ */
 export async function listMembersWithUsers(
   db: Db | Tx,
-  rotationIds: number[],
+  rotationIds: readonly number[],
 ): Promise<MemberWithUser[]> {
   if (rotationIds.length === 0) return [];
   return db
     .select({ member: rotationMembers, user: users })
     .from(rotationMembers)
     .innerJoin(users, eq(users.id, rotationMembers.userId))
-    .where(inArray(rotationMembers.rotationId, rotationIds))
+    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
     .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
 }
 
@@ -182,12 +187,49 @@ export async function listMembersWithRoles(
   db: Db | Tx,
   rotationId: number,
 ): Promise<MemberWithRoles[]> {
-  return db
-    .select({ member: rotationMembers, roles: users.roles, role: users.role })
-    .from(rotationMembers)
-    .innerJoin(users, eq(users.id, rotationMembers.userId))
-    .where(eq(rotationMembers.rotationId, rotationId))
-    .orderBy(asc(rotationMembers.order));
+  return (await listMembersWithUsers(db, [rotationId])).map(({ member, user }) => ({
+    member,
+    roles: user.roles,
+    role: user.role,
+  }));
+}
+
+/** A rotation member with the stored roles of their user. */
+export interface MemberRoles {
+  rotationId: number;
+  userId: number;
+  order: number;
+  roles: string[];
+  role: string;
+}
+
+/** listMemberRoles returns the members of the rotations with their users' roles, in order. */
+export async function listMemberRoles(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<MemberRoles[]> {
+  return (await listMembersWithUsers(db, rotationIds)).map(({ member, user }) => ({
+    rotationId: member.rotationId,
+    userId: member.userId,
+    order: member.order,
+    roles: user.roles,
+    role: user.role,
+  }));
+}
+
+/** listRotationMemberIds returns each rotation's member ids, in order: who manages it. */
+export async function listRotationMemberIds(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<Map<number, number[]>> {
+  const byRotation = new Map<number, number[]>();
+  for (const { member } of await listMembersWithUsers(db, rotationIds)) {
+    byRotation.set(member.rotationId, [
+      ...(byRotation.get(member.rotationId) ?? []),
+      member.userId,
+    ]);
+  }
+  return byRotation;
 }
 
 /** insertRotationRow creates a rotation. */
@@ -286,18 +328,7 @@ export async function insertAuditEvent(
     at: Date;
   },
 ): Promise<number> {
-  const [inserted] = await tx
-    .insert(auditEvents)
-    .values({
-      actorUserId: event.actorUserId,
-      action: event.action,
-      targetType: 'rotation',
-      targetId: String(event.rotationId),
-      details: event.details,
-      createdAt: event.at,
-    })
-    .returning({ id: auditEvents.id });
-  return inserted.id;
+  return recordAuditEvent(tx, { ...event, targetType: 'rotation', targetId: event.rotationId });
 }
 
 /** findRotationNames returns the id and name of those of the rotations that exist. */

@@ -18,9 +18,8 @@ import {
   managesRotation,
   NOT_MANAGED_MESSAGE,
 } from '../../../shared/domain/permissions-rotation';
-import { effectiveRoles } from '../../../shared/domain/roles';
+import { type Actor, effectiveRoles } from '../../../shared/domain/roles';
 import {
-  type Actor,
   canHoldBaton,
   changeTypeRefusal,
   coverageRefusal,

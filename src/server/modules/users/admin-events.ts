@@ -1,7 +1,7 @@
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { auditEvents } from '../../db/schema';
+import { recordAuditEvent } from '../audit/audit-events';
 import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../audit/audit-sealed';
 
 /** The administrative actions on people that the audit trail records. */
@@ -40,13 +40,5 @@ export async function recordAdminEvent(
     const envelope = sealed.cipher.encrypt(sealed.targetName, auditTargetNameCtx(id));
     details = { ...details, [AUDIT_TARGET_NAME.jsonKey]: envelope };
   }
-  await tx.insert(auditEvents).values({
-    ...(id === undefined ? {} : { id }),
-    actorUserId: event.actorUserId,
-    action: event.action,
-    targetType: event.targetType,
-    targetId: String(event.targetId),
-    details,
-    createdAt: event.at,
-  });
+  await recordAuditEvent(tx, { ...event, details, id });
 }

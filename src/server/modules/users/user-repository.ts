@@ -192,8 +192,11 @@ export async function listRotationsOf(db: Db | Tx, userId: number) {
     .orderBy(asc(sql`lower(${rotations.name})`), asc(rotations.id));
 }
 
-/** findUserRows returns the user rows of the ids (one query). */
-export async function findUserRows(db: Db | Tx, ids: number[]): Promise<UserRow[]> {
+/**
+ * findUserRows returns the user rows of the ids (one query): the one people loader (decision 243);
+ * each caller decrypts what it shows.
+ */
+export async function findUserRows(db: Db | Tx, ids: readonly number[]): Promise<UserRow[]> {
   if (ids.length === 0) return [];
   return db
     .select()
