@@ -46,12 +46,14 @@ let sam: User;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
-  teamCManager = await t.createUser({ name: 'Casey Manager', roles: ['manager'] });
-  managerA = await t.createUser({ name: 'Alex Manager', roles: ['manager'] });
-  olivia = await t.createUser({ name: 'Olivia Ortiz', roles: ['on-call'] });
-  noah = await t.createUser({ name: 'Noah Nakamura', roles: ['on-call'] });
-  sam = await t.createUser({ name: 'Sam Sullivan', roles: ['on-call'] });
+  ({
+    admin,
+    manager: teamCManager,
+    otherManager: managerA,
+    olivia,
+    noah,
+    sam,
+  } = await t.cast({ admin: {}, manager: {}, otherManager: {}, olivia: {}, noah: {}, sam: {} }));
 });
 afterAll(() => t.close());
 
@@ -77,7 +79,7 @@ async function teamC(): Promise<ScopedFixture> {
     createdById: teamCManager.id,
   });
   const created = async (url: string, body: unknown) => {
-    const res = await t.as(admin, 'POST', url, body);
+    const res = await t.call(admin, 'POST', url, body);
     expect(res.statusCode, res.body).toBe(201);
     return res.json().id as number;
   };
@@ -149,14 +151,14 @@ describe.each(scoped.map((entry) => [key(entry), entry.what, entry] as const))(
       const fixture = await teamC();
       const { url, body } = entry.call(fixture);
       const before = await snapshot();
-      const refused = await t.as(managerA, entry.method, url, body);
+      const refused = await t.call(managerA, entry.method, url, body);
       expect(refused.statusCode, refused.body).toBe(403);
       const error = refused.json();
       expect(typeof error.message).toBe('string');
       expect(typeof error.code).toBe('string');
       expect(await snapshot()).toBe(before);
 
-      const allowed = await t.as(teamCManager, entry.method, url, body);
+      const allowed = await t.call(teamCManager, entry.method, url, body);
       expect([401, 403], allowed.body).not.toContain(allowed.statusCode);
       expect(allowed.statusCode, allowed.body).toBeLessThan(500);
     });

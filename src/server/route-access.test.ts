@@ -21,10 +21,11 @@ const users = {} as Record<Exclude<Caller, 'anonymous'>, User>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  users.admin = await t.createUser({ roles: ['admin'] });
-  users.manager = await t.createUser({ roles: ['manager'] });
-  users['on-call'] = await t.createUser({ roles: ['on-call'] });
-  users.incident_manager = await t.createUser({ roles: ['incident_manager'] });
+  const cast = await t.cast({ admin: {}, manager: {}, olivia: {}, iris: {} });
+  users.admin = cast.admin;
+  users.manager = cast.manager;
+  users['on-call'] = cast.olivia;
+  users.incident_manager = cast.iris;
 });
 afterAll(() => t.close());
 
@@ -40,20 +41,16 @@ test('every registered route has an entry in the access table, and every entry a
   expect(listed).toEqual(registered);
 });
 
-async function call(entry: RouteAccess, caller: Caller, forge = false) {
+/** callRoute calls a table's route as the caller, with forged identity headers when asked. */
+async function callRoute(entry: RouteAccess, caller: Caller, forge = false) {
   const headers: Record<string, string> = {};
-  // A fresh session per call: some routes (logout) end the session they are called with.
+  // A fresh session per call, not t.call's kept one: some routes (logout) end the session.
   if (caller !== 'anonymous') headers.cookie = await t.cookieFor(users[caller]);
   if (forge) {
     headers['x-user-id'] = String(users.admin.id);
     headers['x-user-role'] = 'admin';
   }
-  return t.app.inject({
-    method: entry.method,
-    url: entry.url,
-    payload: entry.body as never,
-    headers,
-  });
+  return t.call(null, entry.method, entry.url, entry.body, headers);
 }
 
 const isDenied = (status: number) => status === 401 || status === 403;
@@ -61,7 +58,7 @@ const isDenied = (status: number) => status === 401 || status === 403;
 describe.each(table)('$method $route', (entry) => {
   test.each(CALLERS.map((c) => [c]))('as %s', async (caller) => {
     const allowed = entry.allowed === 'everyone' || entry.allowed.includes(caller);
-    const res = await call(entry, caller);
+    const res = await callRoute(entry, caller);
     if (entry.route === '/api/auth/login') {
       expect(res.statusCode).toBe(401); // wrong password: refused for everyone alike
       return;
@@ -79,7 +76,7 @@ describe.each(table)('$method $route', (entry) => {
     expect(res.statusCode).toBeLessThan(500);
     // Forged X-User-Id / X-User-Role headers (claiming admin) change nothing.
     if (!allowed) {
-      const forged = await call(entry, caller, true);
+      const forged = await callRoute(entry, caller, true);
       expect(forged.statusCode).toBe(res.statusCode);
     }
   });

@@ -70,6 +70,26 @@ export function withOwnOrigin(app: FastifyInstance): FastifyInstance['inject'] {
   return raw;
 }
 
+/**
+ * The usual cast of users API tests sign in as, in the order `t.cast()` creates them: an
+ * administrator, managers, members of rotations, an incident manager and someone in no rotation.
+ */
+export const CAST = {
+  admin: { name: 'Avery Admin', roles: ['admin'] },
+  manager: { name: 'Morgan Manager', roles: ['manager'] },
+  otherManager: { name: 'Max Other', roles: ['manager'] },
+  olivia: { name: 'Olivia Ortiz', roles: ['on-call'] },
+  noah: { name: 'Noah Nakamura', roles: ['on-call'] },
+  priya: { name: 'Priya Patel', roles: ['on-call', 'manager'] },
+  sam: { name: 'Sam Sullivan', roles: ['on-call'] },
+  iris: { name: 'Iris Incident', roles: ['incident_manager'] },
+  outsider: { name: 'Otto Outsider', roles: ['on-call'] },
+} satisfies Record<string, Partial<NewUser>>;
+
+export type CastMember = keyof typeof CAST;
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
 export interface TestApp {
   app: FastifyInstance;
   /** the app's inject without the Origin withOwnOrigin adds: for tests of the cross-site rule */
@@ -80,14 +100,26 @@ export interface TestApp {
   config: Config;
   /** creates a user */
   createUser(overrides?: Partial<NewUser>): Promise<User>;
-  /** returns a Cookie header value signed in as the user (a real session row) */
+  /**
+   * creates the cast members named, in the order named, each with its usual name and roles
+   * (`CAST`) and the overrides given; with no argument, the whole cast
+   */
+  cast<const M extends CastMember>(
+    members?: { [K in M]: Partial<NewUser> },
+  ): Promise<{ [K in M]: User }>;
+  /** returns a Cookie header value signed in as the user (a new session row each time) */
   cookieFor(user: User): Promise<string>;
-  /** sends a request signed in as the user (a JSON body when given) */
-  as(
-    user: User,
-    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  /**
+   * sends a request signed in as the user (a session made once per user and kept), or
+   * anonymously with `null`, a JSON body when given, and Baton's own Origin on a state change
+   * (`withOwnOrigin`); `headers` are added to the request's (a `cookie` replaces the session)
+   */
+  call(
+    user: User | null,
+    method: HttpMethod,
     url: string,
     body?: unknown,
+    headers?: Record<string, string>,
   ): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -123,6 +155,9 @@ export async function createTestApp(
     const { token } = await createSession(database.db, clock, config.session, user.id);
     return `${sessionCookie(config).name}=${token}`;
   };
+  const sessions = new Map<number, string>();
+  const createUser = (overrides: Partial<NewUser> = {}) =>
+    insertUser(database.db, cipher, overrides);
   return {
     app,
     rawInject,
@@ -130,15 +165,32 @@ export async function createTestApp(
     cipher,
     clock,
     config,
-    createUser: (overrides = {}) => insertUser(database.db, cipher, overrides),
+    createUser,
+    cast: async <const M extends CastMember>(members?: { [K in M]: Partial<NewUser> }) => {
+      const wanted = (members ?? Object.fromEntries(Object.keys(CAST).map((k) => [k, {}]))) as {
+        [K in M]: Partial<NewUser>;
+      };
+      const cast = {} as { [K in M]: User };
+      // One at a time: ids follow the order named, as the files that built their own users had.
+      for (const [member, overrides] of Object.entries(wanted) as [M, Partial<NewUser>][]) {
+        cast[member] = await createUser({ ...CAST[member], ...overrides });
+      }
+      return cast;
+    },
     cookieFor,
-    as: async (user, method, url, body) =>
-      app.inject({
+    call: async (user, method, url, body, headers = {}) => {
+      let cookie: string | undefined;
+      if (user) {
+        cookie = sessions.get(user.id) ?? (await cookieFor(user));
+        sessions.set(user.id, cookie);
+      }
+      return app.inject({
         method,
         url,
         payload: body as never,
-        headers: { cookie: await cookieFor(user) },
-      }),
+        headers: { ...(cookie ? { cookie } : {}), ...headers },
+      });
+    },
     close: async () => {
       await app.close();
       await database.close();

@@ -18,25 +18,10 @@ let rotationId: number;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.createUser({ roles: ['admin'] });
-  member = await t.createUser({ roles: ['on-call'] });
+  ({ admin, olivia: member } = await t.cast({ admin: {}, olivia: {} }));
   rotationId = (await insertRotation(t.database.db, { name: 'Schemas' })).id;
 });
 afterAll(() => t.close());
-
-async function call(
-  user: User | null,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  payload?: unknown,
-) {
-  return t.app.inject({
-    method,
-    url,
-    payload: payload as never,
-    headers: user ? { cookie: await t.cookieFor(user) } : {},
-  });
-}
 
 describe('path ids', () => {
   test.each([
@@ -45,7 +30,7 @@ describe('path ids', () => {
     ['2147483648', 'id'],
     ['1.5', 'id'],
   ])('%s in :id answers 400 BAD_REQUEST with the id message, no fields', async (value) => {
-    const res = await call(admin, 'GET', `/api/rotations/${value}/schedules`);
+    const res = await t.call(admin, 'GET', `/api/rotations/${value}/schedules`);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'id must be a whole number from 1 to 2147483647',
@@ -54,7 +39,7 @@ describe('path ids', () => {
   });
 
   test('a parameter is named in its message', async () => {
-    const res = await call(admin, 'DELETE', '/api/rotation-schedules/x');
+    const res = await t.call(admin, 'DELETE', '/api/rotation-schedules/x');
     expect(res.json()).toEqual({
       message: 'scheduleId must be a whole number from 1 to 2147483647',
       code: 'BAD_REQUEST',
@@ -64,7 +49,7 @@ describe('path ids', () => {
 
 describe('bodies', () => {
   test('the first issue is the message, each field keeps its first message', async () => {
-    const res = await call(admin, 'POST', `/api/rotations/${rotationId}/schedules`, {});
+    const res = await t.call(admin, 'POST', `/api/rotations/${rotationId}/schedules`, {});
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'userId: Please select a team member',
@@ -78,7 +63,7 @@ describe('bodies', () => {
   });
 
   test('no body at all is an issue of the input as a whole, under "_"', async () => {
-    const res = await call(admin, 'POST', `/api/rotations/${rotationId}/schedules`);
+    const res = await t.call(admin, 'POST', `/api/rotations/${rotationId}/schedules`);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'Invalid input: expected object, received undefined',
@@ -88,7 +73,7 @@ describe('bodies', () => {
   });
 
   test('a settings PATCH without a body is an empty change, refused as before', async () => {
-    const res = await call(member, 'PATCH', '/api/user/settings');
+    const res = await t.call(member, 'PATCH', '/api/user/settings');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'Nothing to save: send timezone or handoffReminderMinutes',
@@ -98,7 +83,7 @@ describe('bodies', () => {
   });
 
   test('a path into a list is joined with dots', async () => {
-    const res = await call(admin, 'PATCH', `/api/rotations/${rotationId}/members/reorder`, {
+    const res = await t.call(admin, 'PATCH', `/api/rotations/${rotationId}/members/reorder`, {
       members: [{ id: 1, order: -1 }],
     });
     expect(res.statusCode).toBe(400);
@@ -110,14 +95,14 @@ describe('bodies', () => {
   });
 
   test('a bad path id is answered before a bad body', async () => {
-    const res = await call(admin, 'POST', '/api/rotations/abc/schedules', {});
+    const res = await t.call(admin, 'POST', '/api/rotations/abc/schedules', {});
     expect(res.json().code).toBe('BAD_REQUEST');
   });
 });
 
 describe('query strings', () => {
   test('a query value is refused in the same shape', async () => {
-    const res = await call(admin, 'GET', '/api/handoffs/recent?limit=0');
+    const res = await t.call(admin, 'GET', '/api/handoffs/recent?limit=0');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({
       message: 'limit: limit must be a whole number from 1',
@@ -129,13 +114,13 @@ describe('query strings', () => {
 
 describe('who may call comes before what is sent', () => {
   test('anonymous with a bad id and a bad body: 401', async () => {
-    const res = await call(null, 'POST', '/api/rotations/abc/schedules', { userId: 'x' });
+    const res = await t.call(null, 'POST', '/api/rotations/abc/schedules', { userId: 'x' });
     expect(res.statusCode).toBe(401);
     expect(res.json().code).toBe('UNAUTHENTICATED');
   });
 
   test('a member who may not manage schedules, with a bad body: 403', async () => {
-    const res = await call(member, 'POST', `/api/rotations/${rotationId}/schedules`, {});
+    const res = await t.call(member, 'POST', `/api/rotations/${rotationId}/schedules`, {});
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('FORBIDDEN');
   });

@@ -650,7 +650,7 @@ describe('Grafana signing secret', () => {
     // The integration gets a secret through its own route, as a manager would set it; the
     // process still remembers the key's row without it (decision 216).
     const admin = await t.createUser({ roles: ['admin'] });
-    const changed = await t.as(admin, 'PATCH', `/api/integrations/${f.integration.id}`, {
+    const changed = await t.call(admin, 'PATCH', `/api/integrations/${f.integration.id}`, {
       signingSecret: 'a-new-grafana-secret',
     });
     expect(changed.statusCode, changed.body).toBe(200);

@@ -107,7 +107,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const calendarOf = async (user: User, from: string, to: string) => {
-  const res = await t.as(user, 'GET', `/api/calendar?from=${from}&to=${to}`);
+  const res = await t.call(user, 'GET', `/api/calendar?from=${from}&to=${to}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as Calendar;
 };
@@ -191,7 +191,7 @@ describe('GET /api/calendar', () => {
     ['?from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z', 'to'],
     ['?from=2026-01-01T00:00:00Z&to=2026-06-01T00:00:00Z', 'to'],
   ])('a bad span %s is 400 on %s', async (query, field) => {
-    const res = await t.as(ana, 'GET', `/api/calendar${query}`);
+    const res = await t.call(ana, 'GET', `/api/calendar${query}`);
     expect(res.statusCode).toBe(400);
     expect(res.json().fields).toHaveProperty(field);
   });
@@ -214,14 +214,14 @@ describe('calendar feeds', () => {
   }
 
   test('a personal feed of one’s own shifts in the rotation’s time zone, across the DST change', async () => {
-    expect((await t.as(ana, 'GET', '/api/calendar/feed')).json()).toEqual({ active: false });
-    const reset = await t.as(ana, 'POST', '/api/calendar/feed/reset');
+    expect((await t.call(ana, 'GET', '/api/calendar/feed')).json()).toEqual({ active: false });
+    const reset = await t.call(ana, 'POST', '/api/calendar/feed/reset');
     expect(reset.statusCode).toBe(200);
     const links = reset.json() as CalendarFeedLinks;
     expect(links.personalUrl).toMatch(
       /^http:\/\/localhost:80\/api\/calendar\/feeds\/[\w-]{43}\/me\.ics$/,
     );
-    expect((await t.as(ana, 'GET', '/api/calendar/feed')).json()).toEqual({ active: true });
+    expect((await t.call(ana, 'GET', '/api/calendar/feed')).json()).toEqual({ active: true });
 
     const path = new URL(links.personalUrl).pathname;
     const res = await t.app.inject({ url: path });
@@ -262,7 +262,9 @@ describe('calendar feeds', () => {
   });
 
   test('a rotation feed lists everyone’s shifts, each boundary where the shift functions put it', async () => {
-    const links = (await t.as(ben, 'POST', '/api/calendar/feed/reset')).json() as CalendarFeedLinks;
+    const links = (
+      await t.call(ben, 'POST', '/api/calendar/feed/reset')
+    ).json() as CalendarFeedLinks;
     const url = links.rotations.find((r) => r.id === weeklyId)?.url as string;
     expect(url).toBe(links.rotationUrlTemplate.replace('{rotationId}', String(weeklyId)));
     const events = parse((await t.app.inject({ url: new URL(url).pathname })).body);
@@ -285,9 +287,11 @@ describe('calendar feeds', () => {
   });
 
   test('a reset secret stops the old links; a made-up secret or rotation is 404', async () => {
-    const first = (await t.as(cal, 'POST', '/api/calendar/feed/reset')).json() as CalendarFeedLinks;
+    const first = (
+      await t.call(cal, 'POST', '/api/calendar/feed/reset')
+    ).json() as CalendarFeedLinks;
     const second = (
-      await t.as(cal, 'POST', '/api/calendar/feed/reset')
+      await t.call(cal, 'POST', '/api/calendar/feed/reset')
     ).json() as CalendarFeedLinks;
     expect((await t.app.inject({ url: new URL(first.personalUrl).pathname })).statusCode).toBe(404);
     expect((await t.app.inject({ url: new URL(second.personalUrl).pathname })).statusCode).toBe(

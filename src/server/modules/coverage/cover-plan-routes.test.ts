@@ -72,7 +72,8 @@ const plan = (
   user: User,
   rotationId: number,
   body: { coveringUserId: number; startTime: string; endTime: string } & Record<string, unknown>,
-) => t.as(user, 'POST', `/api/rotations/${rotationId}/cover-plans`, { notes: 'Holiday', ...body });
+) =>
+  t.call(user, 'POST', `/api/rotations/${rotationId}/cover-plans`, { notes: 'Holiday', ...body });
 
 const holderOf = async (id: number) =>
   (await t.database.db.select().from(rotations).where(eq(rotations.id, id)))[0];
@@ -115,15 +116,17 @@ describe('a member plans cover for next week’s shift', () => {
     });
     expect(await kindsSentTo(dan)).toContain('coverage.requested');
 
-    const incoming: CoverageRequestList = (await t.as(dan, 'GET', '/api/coverage-requests')).json();
+    const incoming: CoverageRequestList = (
+      await t.call(dan, 'GET', '/api/coverage-requests')
+    ).json();
     expect(incoming.incoming.map((c) => c.id)).toContain(request.id);
-    const accepted = await t.as(dan, 'POST', `/api/coverage-requests/${request.id}/accept`);
+    const accepted = await t.call(dan, 'POST', `/api/coverage-requests/${request.id}/accept`);
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect(await kindsSentTo(ben)).toContain('coverage.accepted');
 
     // The calendar lays the accepted window over Ben's week, as a coverage shift.
     const calendar: Calendar = (
-      await t.as(ana, 'GET', '/api/calendar?from=2026-11-08T00:00:00Z&to=2026-11-24T00:00:00Z')
+      await t.call(ana, 'GET', '/api/calendar?from=2026-11-08T00:00:00Z&to=2026-11-24T00:00:00Z')
     ).json();
     const shifts = calendar.rotations.find((x) => x.id === r.id)?.shifts ?? [];
     expect(shifts.map((s) => [s.userId, s.start, s.end, s.source])).toEqual([
@@ -174,7 +177,7 @@ describe('a member plans cover for next week’s shift', () => {
     });
     expect(asked.statusCode, asked.body).toBe(201);
     const { id } = asked.json() as CoverageRequestView;
-    expect((await t.as(cal, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(200);
+    expect((await t.call(cal, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(200);
     for (const at of [
       '2026-11-09T09:00:00Z',
       '2026-11-09T10:00:00Z',
@@ -230,7 +233,7 @@ describe('a member plans cover for next week’s shift', () => {
     });
     expect(asked.statusCode, asked.body).toBe(201);
     const { id } = asked.json() as CoverageRequestView;
-    expect((await t.as(dan, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(200);
+    expect((await t.call(dan, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(200);
     t.clock.set('2026-11-09T09:00:00Z');
     await tick();
     expect((await holderOf(r.id)).holderUserId).toBe(dan.id);
@@ -252,8 +255,8 @@ describe('a member plans cover for next week’s shift', () => {
       endTime: '2026-11-11T09:00:00Z',
     });
     const { id } = asked.json() as CoverageRequestView;
-    await t.as(dan, 'POST', `/api/coverage-requests/${id}/accept`);
-    const cancelled = await t.as(ben, 'POST', `/api/coverage-requests/${id}/cancel`);
+    await t.call(dan, 'POST', `/api/coverage-requests/${id}/accept`);
+    const cancelled = await t.call(ben, 'POST', `/api/coverage-requests/${id}/cancel`);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     for (const at of ['2026-11-09T10:00:00Z', '2026-11-10T09:00:00Z']) {
       t.clock.set(at);
@@ -389,7 +392,7 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
     });
     expect(pendingTwin.statusCode, pendingTwin.body).toBe(201);
     const firstId = (first.json() as CoverageRequestView).id;
-    await t.as(dan, 'POST', `/api/coverage-requests/${firstId}/accept`);
+    await t.call(dan, 'POST', `/api/coverage-requests/${firstId}/accept`);
 
     const before = await counts();
     const refused = await plan(ben, r.id, {
@@ -401,7 +404,7 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
     expect(refused.json().message).toBe(
       'This window overlaps other cover in this rotation: Dan Diaz covers Ben Brooks from Tue, Nov 10, 2026, 9:00 AM UTC until Wed, Nov 11, 2026, 9:00 AM UTC.',
     );
-    const twinAccept = await t.as(
+    const twinAccept = await t.call(
       cal,
       'POST',
       `/api/coverage-requests/${(pendingTwin.json() as CoverageRequestView).id}/accept`,
@@ -432,7 +435,7 @@ describe('refusals: each a 4xx with a message, and nothing written', () => {
 
   test('the current holder’s coverage request keeps its own rule and words', async () => {
     const r = await weekly('Spec Rotation');
-    const res = await t.as(ben, 'POST', `/api/rotations/${r.id}/cover`, {
+    const res = await t.call(ben, 'POST', `/api/rotations/${r.id}/cover`, {
       coveringUserId: dan.id,
       startTime: '2026-11-10T09:00:00Z',
       endTime: '2026-11-10T17:00:00Z',
@@ -465,14 +468,14 @@ describe('arranged cover', () => {
     expect(row.arrangedById).toBe(mia.id);
     expect(await kindsSentTo(ben)).toContain('coverage.arranged');
     expect(await kindsSentTo(cal)).toContain('coverage.arranged');
-    const bens: CoverageRequestList = (await t.as(ben, 'GET', '/api/coverage-requests')).json();
+    const bens: CoverageRequestList = (await t.call(ben, 'GET', '/api/coverage-requests')).json();
     expect(bens.outgoing.find((c) => c.id === view.id)?.arrangedBy?.name).toBe('Mia Manager');
 
     // The arranger may call it off; another manager may not.
-    expect((await t.as(max, 'POST', `/api/coverage-requests/${view.id}/cancel`)).statusCode).toBe(
+    expect((await t.call(max, 'POST', `/api/coverage-requests/${view.id}/cancel`)).statusCode).toBe(
       403,
     );
-    const off = await t.as(mia, 'POST', `/api/coverage-requests/${view.id}/cancel`);
+    const off = await t.call(mia, 'POST', `/api/coverage-requests/${view.id}/cancel`);
     expect(off.json()).toMatchObject({ status: 'cancelled' });
   });
 
@@ -527,7 +530,7 @@ describe('who should cover', () => {
       endAt: new Date('2026-11-12T00:00:00Z'),
       createdById: gus.id,
     });
-    const res = await t.as(
+    const res = await t.call(
       fay,
       'GET',
       `/api/rotations/${r.id}/cover-candidates?startTime=2026-11-10T09:00:00Z&endTime=2026-11-11T09:00:00Z`,
@@ -543,14 +546,14 @@ describe('who should cover', () => {
       { startTime: '2026-11-09T00:00:00.000Z', endTime: '2026-11-12T00:00:00.000Z' },
     ]);
 
-    const bad = await t.as(
+    const bad = await t.call(
       fay,
       'GET',
       `/api/rotations/${r.id}/cover-candidates?startTime=2026-11-11T09:00:00Z&endTime=2026-11-10T09:00:00Z`,
     );
     expect(bad.statusCode).toBe(400);
     expect(
-      (await t.as(ivy, 'GET', `/api/rotations/${r.id}/cover-candidates?startTime=x&endTime=y`))
+      (await t.call(ivy, 'GET', `/api/rotations/${r.id}/cover-candidates?startTime=x&endTime=y`))
         .statusCode,
     ).toBe(403);
   });

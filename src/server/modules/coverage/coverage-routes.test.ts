@@ -35,7 +35,7 @@ const tick = () =>
   );
 
 async function ask(rotationId: number, from: User, to: User, start: string, end: string) {
-  const res = await t.as(from, 'POST', `/api/rotations/${rotationId}/cover`, {
+  const res = await t.call(from, 'POST', `/api/rotations/${rotationId}/cover`, {
     coveringUserId: to.id,
     startTime: start,
     endTime: end,
@@ -71,12 +71,12 @@ describe('a coverage window on a fixed rotation', () => {
     const id = await ask(r.id, ana, ben, '2026-11-02T07:00:00Z', '2026-11-02T11:00:00Z');
     expect(await kindsSentTo(ben)).toContain('coverage.requested');
 
-    const mine: CoverageRequestList = (await t.as(ben, 'GET', '/api/coverage-requests')).json();
+    const mine: CoverageRequestList = (await t.call(ben, 'GET', '/api/coverage-requests')).json();
     expect(mine.incoming.map((c) => [c.id, c.status, c.rotation.name, c.requester.name])).toEqual([
       [id, 'pending', 'Covered Daily', 'Ana Alvarez'],
     ]);
     expect(mine.outgoing).toEqual([]);
-    const theirs: CoverageRequestList = (await t.as(ana, 'GET', '/api/coverage-requests')).json();
+    const theirs: CoverageRequestList = (await t.call(ana, 'GET', '/api/coverage-requests')).json();
     expect(theirs.outgoing.map((c) => c.id)).toEqual([id]);
 
     // Nothing happens until the covering member accepts.
@@ -84,9 +84,9 @@ describe('a coverage window on a fixed rotation', () => {
     await tick();
     expect((await holderOf(r.id)).holderUserId).toBe(ana.id);
 
-    expect((await t.as(cal, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(403);
-    expect((await t.as(ivy, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(403);
-    const accepted = await t.as(ben, 'POST', `/api/coverage-requests/${id}/accept`);
+    expect((await t.call(cal, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(403);
+    expect((await t.call(ivy, 'POST', `/api/coverage-requests/${id}/accept`)).statusCode).toBe(403);
+    const accepted = await t.call(ben, 'POST', `/api/coverage-requests/${id}/accept`);
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json() as CoverageRequestView).toMatchObject({
       status: 'accepted',
@@ -94,7 +94,7 @@ describe('a coverage window on a fixed rotation', () => {
       coveringUser: { name: 'Ben Brooks' },
     });
     expect(await kindsSentTo(ana)).toContain('coverage.accepted');
-    const twice = await t.as(ben, 'POST', `/api/coverage-requests/${id}/accept`);
+    const twice = await t.call(ben, 'POST', `/api/coverage-requests/${id}/accept`);
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('This coverage request has already been answered.');
 
@@ -153,13 +153,13 @@ describe('a coverage window on a fixed rotation', () => {
       now: t.clock.now(),
     });
     const id = await ask(r.id, ana, ben, '2026-11-02T13:00:00Z', '2026-11-02T14:00:00Z');
-    const declined = await t.as(ben, 'POST', `/api/coverage-requests/${id}/decline`);
+    const declined = await t.call(ben, 'POST', `/api/coverage-requests/${id}/decline`);
     expect(declined.json()).toMatchObject({ status: 'declined' });
     expect(await kindsSentTo(ana)).toContain('coverage.declined');
     t.clock.set('2026-11-02T13:30:00Z');
     await tick();
     expect((await holderOf(r.id)).holderUserId).toBe(ana.id);
-    expect((await t.as(ana, 'POST', `/api/coverage-requests/${id}/cancel`)).statusCode).toBe(409);
+    expect((await t.call(ana, 'POST', `/api/coverage-requests/${id}/cancel`)).statusCode).toBe(409);
   });
 
   test('cancelling a running window ends it now; a stranger cannot cancel', async () => {
@@ -172,19 +172,21 @@ describe('a coverage window on a fixed rotation', () => {
       now: t.clock.now(),
     });
     const id = await ask(r.id, ana, ben, '2026-11-02T12:00:00Z', '2026-11-02T20:00:00Z');
-    await t.as(ben, 'POST', `/api/coverage-requests/${id}/accept`);
+    await t.call(ben, 'POST', `/api/coverage-requests/${id}/accept`);
     await tick();
     expect((await holderOf(r.id)).holderUserId).toBe(ben.id);
     t.clock.set('2026-11-02T15:00:00Z');
-    expect((await t.as(cal, 'POST', `/api/coverage-requests/${id}/cancel`)).statusCode).toBe(403);
-    const cancelled = await t.as(ana, 'POST', `/api/coverage-requests/${id}/cancel`);
+    expect((await t.call(cal, 'POST', `/api/coverage-requests/${id}/cancel`)).statusCode).toBe(403);
+    const cancelled = await t.call(ana, 'POST', `/api/coverage-requests/${id}/cancel`);
     expect(cancelled.json()).toMatchObject({ status: 'cancelled' });
     expect((await holderOf(r.id)).holderUserId).toBe(ana.id);
     expect((await history(r.id)).map((h) => [h.kind, h.occurredAt.toISOString()])).toEqual([
       ['coverage', '2026-11-02T12:00:00.000Z'],
       ['coverage_end', '2026-11-02T15:00:00.000Z'],
     ]);
-    expect((await t.as(ana, 'POST', '/api/coverage-requests/999999/cancel')).statusCode).toBe(404);
+    expect((await t.call(ana, 'POST', '/api/coverage-requests/999999/cancel')).statusCode).toBe(
+      404,
+    );
   });
 
   test('a window whose requester no longer holds the baton at its start is cancelled, and both are told', async () => {
@@ -196,8 +198,8 @@ describe('a coverage window on a fixed rotation', () => {
       now: t.clock.now(),
     });
     const id = await ask(r.id, ana, ben, '2026-11-02T16:00:00Z', '2026-11-02T18:00:00Z');
-    await t.as(ben, 'POST', `/api/coverage-requests/${id}/accept`);
-    await t.as(ana, 'POST', `/api/rotations/${r.id}/handoff`, { toUserId: cal.id });
+    await t.call(ben, 'POST', `/api/coverage-requests/${id}/accept`);
+    await t.call(ana, 'POST', `/api/rotations/${r.id}/handoff`, { toUserId: cal.id });
     t.clock.set('2026-11-02T16:00:00Z');
     await tick();
     expect((await holderOf(r.id)).holderUserId).toBe(cal.id);
@@ -239,7 +241,7 @@ test('on a scheduled rotation the baton returns to the schedule entry that cover
   await tick();
   expect((await holderOf(r.id)).holderUserId).toBe(ana.id);
   const id = await ask(r.id, ana, ben, '2026-11-02T13:00:00Z', '2026-11-02T17:00:00Z');
-  await t.as(ben, 'POST', `/api/coverage-requests/${id}/accept`);
+  await t.call(ben, 'POST', `/api/coverage-requests/${id}/accept`);
   for (const time of ['2026-11-02T13:00:00Z', '2026-11-02T16:00:00Z', '2026-11-02T17:00:00Z']) {
     t.clock.set(time);
     await tick();

@@ -88,7 +88,7 @@ beforeEach(async () => {
 });
 
 const post = (url: string) =>
-  t.as(morgan, 'POST', '/api/destinations', {
+  t.call(morgan, 'POST', '/api/destinations', {
     kind: 'webhook',
     url,
     rotationId,
@@ -136,7 +136,7 @@ describe('at creation and change', () => {
 
   test('a change of URL to the inside of the network is refused and changes nothing', async () => {
     const made = (await post('https://hooks.example.com/hook')).json() as DestinationCreated;
-    const res = await t.as(morgan, 'PATCH', `/api/destinations/${made.id}`, {
+    const res = await t.call(morgan, 'PATCH', `/api/destinations/${made.id}`, {
       url: 'https://internal.example.com/hook',
     });
     expect(res.statusCode).toBe(400);
@@ -178,14 +178,14 @@ describe('at connection time', () => {
       // The name now answers an address inside the network (a DNS rebinding).
       names['flip.example.com'] = [address];
       asked.length = 0;
-      expect((await t.as(morgan, 'POST', `/api/destinations/${made.id}/test`)).statusCode).toBe(
+      expect((await t.call(morgan, 'POST', `/api/destinations/${made.id}/test`)).statusCode).toBe(
         202,
       );
       expect(await deliver()).toEqual({ sent: 0, failed: 1, retrying: 0 });
       // Checked in the connection's own lookup, and refused for good: no retry goes there.
       expect(asked).toEqual(['flip.example.com']);
       expect(connections).toBe(0);
-      const log = await t.as(morgan, 'GET', `/api/destinations/${made.id}/deliveries`);
+      const log = await t.call(morgan, 'GET', `/api/destinations/${made.id}/deliveries`);
       expect((log.json() as DestinationDeliveryList).deliveries).toEqual([
         expect.objectContaining({
           status: 'failed',

@@ -29,16 +29,24 @@ let slack: ChatReceiver;
 let teams: ChatReceiver;
 let hook: ChatReceiver;
 let channels: Channels;
-const people = {} as Record<'morgan' | 'mia' | 'olivia' | 'noah' | 'admin' | 'outsider', User>;
+const people = {} as Record<
+  'manager' | 'otherManager' | 'olivia' | 'noah' | 'admin' | 'outsider',
+  User
+>;
 
 beforeAll(async () => {
   t = await createTestApp({ env: { PUBLIC_URL: 'https://baton.example.com' } });
-  people.morgan = await t.createUser({ name: 'Morgan Manager', roles: ['manager'] });
-  people.mia = await t.createUser({ name: 'Mia Manager', roles: ['manager'] });
-  people.olivia = await t.createUser({ name: 'Olivia Ortiz', roles: ['on-call'] });
-  people.noah = await t.createUser({ name: 'Noah Nakamura', roles: ['on-call'] });
-  people.admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
-  people.outsider = await t.createUser({ name: 'Otto Outsider', roles: ['on-call'] });
+  Object.assign(
+    people,
+    await t.cast({
+      manager: {},
+      otherManager: {},
+      olivia: {},
+      noah: {},
+      admin: {},
+      outsider: {},
+    }),
+  );
   slack = await startChatReceiver('slack');
   teams = await startChatReceiver('teams');
   hook = await startChatReceiver('webhook');
@@ -72,26 +80,6 @@ beforeEach(async () => {
   }
 });
 
-const cookies = new Map<number, string>();
-async function call(
-  user: User | null,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  payload?: unknown,
-) {
-  let cookie: string | undefined;
-  if (user) {
-    cookie = cookies.get(user.id) ?? (await t.cookieFor(user));
-    cookies.set(user.id, cookie);
-  }
-  return t.app.inject({
-    method,
-    url,
-    payload: payload as never,
-    headers: cookie ? { cookie } : {},
-  });
-}
-
 /** A loopback receiver answering as `answer` says, counting the requests it got. */
 async function startServer(answer: (res: ServerResponse) => void) {
   let requests = 0;
@@ -120,13 +108,13 @@ async function rotation() {
     name: `Platform ${Math.random().toString(36).slice(2, 7)}`,
     memberIds: [people.olivia.id, people.noah.id],
     holderId: people.olivia.id,
-    createdById: people.morgan.id,
+    createdById: people.manager.id,
     now: t.clock.now(),
   });
 }
 
 async function create(user: User, body: Record<string, unknown>): Promise<DestinationCreated> {
-  const res = await call(user, 'POST', '/api/destinations', body);
+  const res = await t.call(user, 'POST', '/api/destinations', body);
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as DestinationCreated;
 }
@@ -171,7 +159,7 @@ describe('POST /api/destinations', () => {
   test('a manager of the rotation adds a Slack destination; its URL is sealed at rest', async () => {
     const r = await rotation();
     const url = `${slack.url}?token=T000-secret-B000`;
-    const created = await create(people.morgan, {
+    const created = await create(people.manager, {
       kind: 'slack',
       url,
       rotationId: r.id,
@@ -218,10 +206,10 @@ describe('POST /api/destinations', () => {
       .where(eq(destinations.id, created.id));
     expect(row.secretEnc).not.toContain((created.secret as string).slice(6, 20));
     expect(t.cipher.decrypt(row.secretEnc as string, secretCtx(created.id))).toBe(created.secret);
-    const again = await call(people.admin, 'GET', `/api/destinations/${created.id}`);
+    const again = await t.call(people.admin, 'GET', `/api/destinations/${created.id}`);
     expect(again.statusCode).toBe(200);
     expect(again.body).not.toContain('whsec_');
-    const listed = await call(people.admin, 'GET', `/api/destinations?rotationId=${r.id}`);
+    const listed = await t.call(people.admin, 'GET', `/api/destinations?rotationId=${r.id}`);
     expect(listed.body).not.toContain('whsec_');
   });
 
@@ -264,14 +252,14 @@ describe('POST /api/destinations', () => {
       events: ['handoff'],
       ...change,
     };
-    const res = await call(people.morgan, 'POST', '/api/destinations', body);
+    const res = await t.call(people.manager, 'POST', '/api/destinations', body);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().message).toContain(message);
   });
 
   test('a self-hosted Slack-compatible URL (Mattermost) is accepted for kind slack', async () => {
     const r = await rotation();
-    const created = await create(people.morgan, {
+    const created = await create(people.manager, {
       kind: 'slack',
       url: 'https://chat.example.org/hooks/abc123xyz',
       rotationId: r.id,
@@ -286,7 +274,7 @@ describe('POST /api/destinations', () => {
     const r = await rotation();
     const body = { kind: 'webhook', rotationId: r.id, events: ['handoff'] };
     expect(
-      (await call(people.morgan, 'POST', '/api/destinations', { ...body, url: hook.url }))
+      (await t.call(people.manager, 'POST', '/api/destinations', { ...body, url: hook.url }))
         .statusCode,
     ).toBe(201);
     for (const [url, range] of [
@@ -294,7 +282,7 @@ describe('POST /api/destinations', () => {
       ['https://192.168.1.20/hook', 'private'],
       ['https://169.254.169.254/latest/meta-data/', 'cloud metadata'],
     ]) {
-      const res = await call(people.morgan, 'POST', '/api/destinations', { ...body, url });
+      const res = await t.call(people.manager, 'POST', '/api/destinations', { ...body, url });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().fields.url).toBe(
         `The webhook URL points to a ${range} address inside the network. ${DESTINATION_MESSAGES.urlInsideNetwork}`,
@@ -305,51 +293,58 @@ describe('POST /api/destinations', () => {
   test('who may: managers of the rotation and administrators; others are refused', async () => {
     const r = await rotation();
     const body = { kind: 'teams', url: teams.url, rotationId: r.id, events: ['handoff'] };
-    expect((await call(null, 'POST', '/api/destinations', body)).statusCode).toBe(401);
-    const member = await call(people.olivia, 'POST', '/api/destinations', body);
+    expect((await t.call(null, 'POST', '/api/destinations', body)).statusCode).toBe(401);
+    const member = await t.call(people.olivia, 'POST', '/api/destinations', body);
     expect(member.statusCode).toBe(403);
     expect(member.json().message).toBe(DESTINATION_MESSAGES.mayNotManage);
-    expect((await call(people.mia, 'POST', '/api/destinations', body)).statusCode).toBe(403);
-    const missing = await call(people.admin, 'POST', '/api/destinations', {
+    expect((await t.call(people.otherManager, 'POST', '/api/destinations', body)).statusCode).toBe(
+      403,
+    );
+    const missing = await t.call(people.admin, 'POST', '/api/destinations', {
       ...body,
       rotationId: 999_999,
     });
     expect(missing.statusCode).toBe(404);
     const made = await create(people.admin, body);
     // Reading: members of the rotation and managers; not an on-call person outside it.
-    expect((await call(people.noah, 'GET', `/api/destinations/${made.id}`)).statusCode).toBe(200);
-    expect((await call(people.noah, 'GET', `/api/destinations/${made.id}`)).json().canManage).toBe(
-      false,
-    );
-    expect((await call(people.outsider, 'GET', `/api/destinations/${made.id}`)).statusCode).toBe(
+    expect((await t.call(people.noah, 'GET', `/api/destinations/${made.id}`)).statusCode).toBe(200);
+    expect(
+      (await t.call(people.noah, 'GET', `/api/destinations/${made.id}`)).json().canManage,
+    ).toBe(false);
+    expect((await t.call(people.outsider, 'GET', `/api/destinations/${made.id}`)).statusCode).toBe(
       403,
     );
-    const outsiderList = await call(people.outsider, 'GET', '/api/destinations');
+    const outsiderList = await t.call(people.outsider, 'GET', '/api/destinations');
     expect(outsiderList.json().destinations).toEqual([]);
     expect(
-      (await call(people.mia, 'PATCH', `/api/destinations/${made.id}`, { events: ['cover'] }))
-        .statusCode,
+      (
+        await t.call(people.otherManager, 'PATCH', `/api/destinations/${made.id}`, {
+          events: ['cover'],
+        })
+      ).statusCode,
     ).toBe(403);
-    expect((await call(people.mia, 'DELETE', `/api/destinations/${made.id}`)).statusCode).toBe(403);
-    expect((await call(people.mia, 'POST', `/api/destinations/${made.id}/test`)).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await t.call(people.otherManager, 'DELETE', `/api/destinations/${made.id}`)).statusCode,
+    ).toBe(403);
+    expect(
+      (await t.call(people.otherManager, 'POST', `/api/destinations/${made.id}/test`)).statusCode,
+    ).toBe(403);
   });
 
   test('PATCH changes the events and the URL; DELETE removes it', async () => {
     const r = await rotation();
-    const made = await create(people.morgan, {
+    const made = await create(people.manager, {
       kind: 'discord',
       url: 'https://discord.com/api/webhooks/1/abc/slack',
       rotationId: r.id,
       events: ['handoff'],
     });
-    const bad = await call(people.morgan, 'PATCH', `/api/destinations/${made.id}`, {
+    const bad = await t.call(people.manager, 'PATCH', `/api/destinations/${made.id}`, {
       events: ['digest'],
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().message).toContain(DESTINATION_MESSAGES.digestTime);
-    const res = await call(people.morgan, 'PATCH', `/api/destinations/${made.id}`, {
+    const res = await t.call(people.manager, 'PATCH', `/api/destinations/${made.id}`, {
       events: ['cover', 'incident.resolved'],
       url: 'https://discord.com/api/webhooks/2/def/slack',
     });
@@ -357,17 +352,19 @@ describe('POST /api/destinations', () => {
     expect((res.json() as Destination).events).toEqual(['cover', 'incident.resolved']);
     expect((res.json() as Destination).urlHint).toBe('discord.com …lack');
     expect(
-      (await call(people.morgan, 'PATCH', `/api/destinations/${made.id}`, {})).statusCode,
+      (await t.call(people.manager, 'PATCH', `/api/destinations/${made.id}`, {})).statusCode,
     ).toBe(400);
-    expect((await call(people.morgan, 'DELETE', `/api/destinations/${made.id}`)).statusCode).toBe(
-      204,
+    expect(
+      (await t.call(people.manager, 'DELETE', `/api/destinations/${made.id}`)).statusCode,
+    ).toBe(204);
+    expect((await t.call(people.manager, 'GET', `/api/destinations/${made.id}`)).statusCode).toBe(
+      404,
     );
-    expect((await call(people.morgan, 'GET', `/api/destinations/${made.id}`)).statusCode).toBe(404);
   });
 
   test('a policy’s and an integration’s destinations follow who manages them', async () => {
     const r = await rotation();
-    const policy = await call(people.morgan, 'POST', '/api/destinations', {
+    const policy = await t.call(people.manager, 'POST', '/api/destinations', {
       kind: 'slack',
       url: slack.url,
       escalationPolicyId: r.escalationPolicyId,
@@ -376,7 +373,7 @@ describe('POST /api/destinations', () => {
     expect(policy.statusCode, policy.body).toBe(201);
     expect(
       (
-        await call(people.mia, 'POST', '/api/destinations', {
+        await t.call(people.otherManager, 'POST', '/api/destinations', {
           kind: 'slack',
           url: slack.url,
           escalationPolicyId: r.escalationPolicyId,
@@ -384,12 +381,12 @@ describe('POST /api/destinations', () => {
         })
       ).statusCode,
     ).toBe(403);
-    const integration = await call(people.morgan, 'POST', '/api/integrations', {
+    const integration = await t.call(people.manager, 'POST', '/api/integrations', {
       name: 'Grafana',
       rotationId: r.id,
     });
     expect(integration.statusCode, integration.body).toBe(201);
-    const made = await create(people.morgan, {
+    const made = await create(people.manager, {
       kind: 'webhook',
       url: hook.url,
       integrationId: integration.json().id,
@@ -398,7 +395,7 @@ describe('POST /api/destinations', () => {
     expect(made).toMatchObject({ integrationId: integration.json().id, targetName: 'Grafana' });
     expect(
       (
-        await call(people.mia, 'POST', '/api/destinations', {
+        await t.call(people.otherManager, 'POST', '/api/destinations', {
           kind: 'webhook',
           url: hook.url,
           integrationId: integration.json().id,
@@ -413,19 +410,19 @@ describe('delivery through the outbox', () => {
   async function threeDestinations() {
     const r = await rotation();
     const events = ['handoff', 'incident.raised', 'incident.acknowledged', 'incident.resolved'];
-    const s = await create(people.morgan, {
+    const s = await create(people.manager, {
       kind: 'slack',
       url: slack.url,
       rotationId: r.id,
       events,
     });
-    const m = await create(people.morgan, {
+    const m = await create(people.manager, {
       kind: 'teams',
       url: teams.url,
       rotationId: r.id,
       events,
     });
-    const w = await create(people.morgan, {
+    const w = await create(people.manager, {
       kind: 'webhook',
       url: hook.url,
       rotationId: r.id,
@@ -436,7 +433,7 @@ describe('delivery through the outbox', () => {
 
   test('a handoff reaches a Slack, a Teams and a webhook receiver exactly once each', async () => {
     const { r, w } = await threeDestinations();
-    const res = await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+    const res = await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
       toUserId: people.noah.id,
       notes: 'Queue lag <high> & rising',
     });
@@ -500,7 +497,7 @@ describe('delivery through the outbox', () => {
 
   test('an incident raised, acknowledged and resolved: one message each, with Slack’s buttons', async () => {
     const { r } = await threeDestinations();
-    const raised = await call(people.morgan, 'POST', '/api/incidents', {
+    const raised = await t.call(people.manager, 'POST', '/api/incidents', {
       title: 'Checkout errors',
       severity: 'P1',
       rotationId: r.id,
@@ -509,11 +506,11 @@ describe('delivery through the outbox', () => {
     const incidentId = raised.json().id as number;
     await deliverAll();
     expect(
-      (await call(people.olivia, 'POST', `/api/incidents/${incidentId}/acknowledge`)).statusCode,
+      (await t.call(people.olivia, 'POST', `/api/incidents/${incidentId}/acknowledge`)).statusCode,
     ).toBe(200);
     await deliverAll();
     expect(
-      (await call(people.olivia, 'POST', `/api/incidents/${incidentId}/resolve`)).statusCode,
+      (await t.call(people.olivia, 'POST', `/api/incidents/${incidentId}/resolve`)).statusCode,
     ).toBe(200);
     await deliverAll();
     for (const receiver of [slack, teams, hook]) expect(receiver.received).toHaveLength(3);
@@ -543,7 +540,7 @@ describe('delivery through the outbox', () => {
     teams.failNext = 2;
     hook.failNext = 2;
     hook.failStatus = 503;
-    await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+    await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
       toUserId: people.noah.id,
     });
     await deliverAll();
@@ -577,7 +574,7 @@ describe('delivery through the outbox', () => {
     hook.failStatus = 410;
     slack.failNext = 1;
     slack.failStatus = 429;
-    await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+    await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
       toUserId: people.noah.id,
     });
     await deliverAll();
@@ -586,7 +583,7 @@ describe('delivery through the outbox', () => {
     expect(hook.received).toHaveLength(0);
     expect(hook.attempts).toBe(1);
     expect(slack.received).toHaveLength(1);
-    const log = await call(people.morgan, 'GET', `/api/destinations/${w.id}/deliveries`);
+    const log = await t.call(people.manager, 'GET', `/api/destinations/${w.id}/deliveries`);
     const deliveries = (log.json() as DestinationDeliveryList).deliveries;
     expect(deliveries).toEqual([
       expect.objectContaining({
@@ -606,21 +603,21 @@ describe('delivery through the outbox', () => {
     });
     try {
       const r = await rotation();
-      const made = await create(people.morgan, {
+      const made = await create(people.manager, {
         kind: 'webhook',
         url: talkative.url,
         rotationId: r.id,
         events: ['handoff'],
       });
-      await call(people.morgan, 'POST', `/api/destinations/${made.id}/test`);
+      await t.call(people.manager, 'POST', `/api/destinations/${made.id}/test`);
       await deliverAll();
-      await call(people.morgan, 'POST', `/api/destinations/${made.id}/test`);
+      await t.call(people.manager, 'POST', `/api/destinations/${made.id}/test`);
       await deliverAll();
       t.clock.advance(5 * 60_000);
       await deliverAll();
       expect(talkative.requests).toBe(3);
 
-      const log = await call(people.noah, 'GET', `/api/destinations/${made.id}/deliveries`);
+      const log = await t.call(people.noah, 'GET', `/api/destinations/${made.id}/deliveries`);
       expect(log.statusCode).toBe(200);
       expect(log.body).not.toMatch(/hunter2|vault_token|db_password/);
       expect((log.json() as DestinationDeliveryList).deliveries).toEqual([
@@ -632,7 +629,7 @@ describe('delivery through the outbox', () => {
         }),
         expect.objectContaining({ status: 'sent', lastError: null, response: 'HTTP 200' }),
       ]);
-      const outbox = await call(people.admin, 'GET', '/api/admin/notifications');
+      const outbox = await t.call(people.admin, 'GET', '/api/admin/notifications');
       expect(outbox.statusCode).toBe(200);
       expect(outbox.body).not.toMatch(/hunter2|vault_token|db_password/);
       const rows = await t.database.db.select().from(notifications);
@@ -649,19 +646,19 @@ describe('delivery through the outbox', () => {
     });
     try {
       const r = await rotation();
-      const made = await create(people.morgan, {
+      const made = await create(people.manager, {
         kind: 'slack',
         url: redirecting.url,
         rotationId: r.id,
         events: ['handoff'],
       });
-      await call(people.morgan, 'POST', `/api/destinations/${made.id}/test`);
+      await t.call(people.manager, 'POST', `/api/destinations/${made.id}/test`);
       await deliverAll();
       t.clock.advance(5 * 60_000);
       await deliverAll();
       expect(redirecting.requests).toBe(1);
       expect(target.requests).toBe(0);
-      const log = await call(people.morgan, 'GET', `/api/destinations/${made.id}/deliveries`);
+      const log = await t.call(people.manager, 'GET', `/api/destinations/${made.id}/deliveries`);
       expect((log.json() as DestinationDeliveryList).deliveries).toEqual([
         expect.objectContaining({
           status: 'failed',
@@ -676,14 +673,14 @@ describe('delivery through the outbox', () => {
 
   test('"send test event" goes through the outbox and shows in the delivery log, newest first', async () => {
     const { w } = await threeDestinations();
-    const first = await call(people.morgan, 'POST', `/api/destinations/${w.id}/test`);
+    const first = await t.call(people.manager, 'POST', `/api/destinations/${w.id}/test`);
     expect(first.statusCode, first.body).toBe(202);
     t.clock.advance(1000);
-    const second = await call(people.morgan, 'POST', `/api/destinations/${w.id}/test`);
+    const second = await t.call(people.manager, 'POST', `/api/destinations/${w.id}/test`);
     await deliverAll();
     expect(hook.received).toHaveLength(2);
     expect((hook.received[0].body as { type: string }).type).toBe('test');
-    const log = await call(people.noah, 'GET', `/api/destinations/${w.id}/deliveries`);
+    const log = await t.call(people.noah, 'GET', `/api/destinations/${w.id}/deliveries`);
     expect(log.statusCode).toBe(200);
     const deliveries = (log.json() as DestinationDeliveryList).deliveries;
     expect(deliveries.map((d) => d.id)).toEqual([
@@ -692,20 +689,20 @@ describe('delivery through the outbox', () => {
     ]);
     expect(deliveries.every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true);
     expect(
-      (await call(people.outsider, 'GET', `/api/destinations/${w.id}/deliveries`)).statusCode,
+      (await t.call(people.outsider, 'GET', `/api/destinations/${w.id}/deliveries`)).statusCode,
     ).toBe(403);
   });
 
   test('failing for an hour marks it failing and tells the rotation’s managers once', async () => {
     const r = await rotation();
-    const made = await create(people.morgan, {
+    const made = await create(people.manager, {
       kind: 'slack',
       url: slack.url,
       rotationId: r.id,
       events: ['handoff'],
     });
     slack.failing = true;
-    await call(people.morgan, 'POST', `/api/destinations/${made.id}/test`);
+    await t.call(people.manager, 'POST', `/api/destinations/${made.id}/test`);
     await deliverAll();
     const told = () =>
       t.database.db
@@ -715,18 +712,18 @@ describe('delivery through the outbox', () => {
     expect(await told()).toHaveLength(0);
     for (let i = 0; i < 8; i += 1) {
       t.clock.advance(15 * 60_000);
-      await call(people.morgan, 'POST', `/api/destinations/${made.id}/test`);
+      await t.call(people.manager, 'POST', `/api/destinations/${made.id}/test`);
       await deliverAll();
     }
-    const screen = await call(people.morgan, 'GET', `/api/destinations/${made.id}`);
+    const screen = await t.call(people.manager, 'GET', `/api/destinations/${made.id}`);
     expect(screen.json().failingSince).toBe(new Date(START).toISOString());
     const notices = await told();
-    expect(notices.map((n) => n.userId)).toEqual([people.morgan.id]);
+    expect(notices.map((n) => n.userId)).toEqual([people.manager.id]);
     // Recovery clears it; a new run of failures tells again.
     slack.failing = false;
     t.clock.advance(2 * 60 * 60_000);
     await deliverAll();
-    const cleared = await call(people.morgan, 'GET', `/api/destinations/${made.id}`);
+    const cleared = await t.call(people.manager, 'GET', `/api/destinations/${made.id}`);
     expect(cleared.json().failingSince).toBeNull();
     expect(await told()).toHaveLength(1);
   });
@@ -742,19 +739,19 @@ describe('time off, shifts moved and the daily digest', () => {
 
   test('time off is posted once to each of the person’s rotations that want it', async () => {
     const r = await rotation();
-    await create(people.morgan, {
+    await create(people.manager, {
       kind: 'webhook',
       url: hook.url,
       rotationId: r.id,
       events: ['time-off'],
     });
-    await create(people.morgan, {
+    await create(people.manager, {
       kind: 'slack',
       url: slack.url,
       rotationId: r.id,
       events: ['handoff'],
     });
-    const res = await call(people.noah, 'POST', `/api/users/${people.noah.id}/time-off`, {
+    const res = await t.call(people.noah, 'POST', `/api/users/${people.noah.id}/time-off`, {
       startTime: '2026-11-20T09:00:00Z',
       endTime: '2026-11-27T09:00:00Z',
     });
@@ -774,13 +771,13 @@ describe('time off, shifts moved and the daily digest', () => {
 
   test('shifts moved by an edit are posted once, when the change is told', async () => {
     const r = await rotation();
-    await create(people.morgan, {
+    await create(people.manager, {
       kind: 'webhook',
       url: hook.url,
       rotationId: r.id,
       events: ['shift-moved'],
     });
-    const res = await call(people.morgan, 'PATCH', `/api/rotations/${r.id}`, {
+    const res = await t.call(people.manager, 'PATCH', `/api/rotations/${r.id}`, {
       handoffTime: '13:00',
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -797,7 +794,7 @@ describe('time off, shifts moved and the daily digest', () => {
 
   test('the digest goes at its local time, once per local day', async () => {
     const r = await rotation();
-    await create(people.morgan, {
+    await create(people.manager, {
       kind: 'slack',
       url: slack.url,
       rotationId: r.id,
@@ -832,18 +829,18 @@ describe('time off, shifts moved and the daily digest', () => {
       .update(rotations)
       .set({ escalationPolicyId: first.escalationPolicyId })
       .where(eq(rotations.id, second.id));
-    const integration = await call(people.morgan, 'POST', '/api/integrations', {
+    const integration = await t.call(people.manager, 'POST', '/api/integrations', {
       name: 'Grafana',
       escalationPolicyId: first.escalationPolicyId,
     });
     expect(integration.statusCode, integration.body).toBe(201);
     const digest = { kind: 'slack', url: slack.url, events: ['digest'], digestTime: '09:00' };
-    await create(people.morgan, {
+    await create(people.manager, {
       ...digest,
       escalationPolicyId: first.escalationPolicyId,
       digestTimeZone: 'UTC',
     });
-    await create(people.morgan, {
+    await create(people.manager, {
       ...digest,
       integrationId: integration.json().id,
       digestTimeZone: 'UTC',
@@ -878,17 +875,17 @@ test('a scheduled rotation’s handoff by the engine is posted once', async () =
     name: `Scheduled ${Math.random().toString(36).slice(2, 7)}`,
     type: 'scheduled',
     memberIds: [people.olivia.id, people.noah.id],
-    createdById: people.morgan.id,
+    createdById: people.manager.id,
     now: t.clock.now(),
   });
   await t.database.db.update(rotations).set({ nextHandoffAt: null }).where(eq(rotations.id, r.id));
-  await create(people.morgan, {
+  await create(people.manager, {
     kind: 'webhook',
     url: hook.url,
     rotationId: r.id,
     events: ['handoff'],
   });
-  const add = await call(people.admin, 'POST', `/api/rotations/${r.id}/schedules`, {
+  const add = await t.call(people.admin, 'POST', `/api/rotations/${r.id}/schedules`, {
     userId: people.noah.id,
     startTime: '2026-11-02T13:00:00Z',
     endTime: '2026-11-02T17:00:00Z',
@@ -908,19 +905,19 @@ test('a scheduled rotation’s handoff by the engine is posted once', async () =
 
 test('an incident escalated by hand is posted once to its policy’s destination, naming whom it pages', async () => {
   const r = await rotation();
-  await create(people.morgan, {
+  await create(people.manager, {
     kind: 'webhook',
     url: hook.url,
     escalationPolicyId: r.escalationPolicyId,
     events: ['incident.escalated'],
   });
-  const raised = await call(people.morgan, 'POST', '/api/incidents', {
+  const raised = await t.call(people.manager, 'POST', '/api/incidents', {
     title: 'Queue stuck',
     rotationId: r.id,
   });
   expect(raised.statusCode, raised.body).toBe(201);
   const id = raised.json().id as number;
-  const escalated = await call(people.morgan, 'POST', `/api/incidents/${id}/escalate`, {
+  const escalated = await t.call(people.manager, 'POST', `/api/incidents/${id}/escalate`, {
     reason: 'Olivia is on a plane',
   });
   expect(escalated.statusCode, escalated.body).toBe(200);

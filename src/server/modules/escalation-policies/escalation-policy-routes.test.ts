@@ -25,7 +25,6 @@ const people = {} as Record<
   'admin' | 'manager' | 'otherManager' | 'priya' | 'noah' | 'sam' | 'iris' | 'outsider',
   User
 >;
-const cookies = new Map<number, string>();
 
 beforeAll(async () => {
   t = await createTestApp({
@@ -35,37 +34,29 @@ beforeAll(async () => {
       },
     },
   });
-  people.admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
-  people.manager = await t.createUser({ name: 'Morgan Manager', roles: ['manager'] });
-  people.otherManager = await t.createUser({ name: 'Max Other', roles: ['manager'] });
-  people.priya = await t.createUser({
-    name: 'Priya Shah',
-    roles: ['on-call'],
-    phone: '+15551234567',
-    notificationPreference: 'both',
-  });
-  people.noah = await t.createUser({ name: 'Noah Nakamura', roles: ['on-call'] });
-  people.sam = await t.createUser({ name: 'Sam Sullivan', roles: ['on-call'] });
-  people.iris = await t.createUser({ name: 'Iris Incident', roles: ['incident_manager'] });
-  people.outsider = await t.createUser({ name: 'Otto Outsider', roles: ['on-call'] });
+  Object.assign(
+    people,
+    await t.cast({
+      admin: {},
+      manager: {},
+      otherManager: {},
+      priya: {
+        name: 'Priya Shah',
+        roles: ['on-call'],
+        phone: '+15551234567',
+        notificationPreference: 'both',
+      },
+      noah: {},
+      sam: {},
+      iris: {},
+      outsider: {},
+    }),
+  );
 });
 afterAll(() => t.close());
 beforeEach(() => {
   t.clock.set('2026-11-02T12:00:00Z');
 });
-
-async function call(user: User | null, method: string, url: string, payload?: unknown) {
-  const headers: Record<string, string> = {};
-  if (user) {
-    let cookie = cookies.get(user.id);
-    if (!cookie) {
-      cookie = await t.cookieFor(user);
-      cookies.set(user.id, cookie);
-    }
-    headers.cookie = cookie;
-  }
-  return t.app.inject({ method: method as 'GET', url, payload: payload as never, headers });
-}
 
 function rotation(seed: RotationSeed = {}) {
   return insertRotation(t.database.db, { now: t.clock.now(), ...seed });
@@ -84,7 +75,7 @@ const oneStep = (targets: { type: string; id: number }[], delayMinutes = 5) => (
 });
 
 async function create(user: User, body: unknown) {
-  const res = await call(user, 'POST', '/api/escalation-policies', body);
+  const res = await t.call(user, 'POST', '/api/escalation-policies', body);
   expect(res.statusCode, res.body).toBe(201);
   return EscalationPolicySchema.parse(res.json());
 }
@@ -122,7 +113,7 @@ describe('storing a policy', () => {
         { delayMinutes: 20, assignment: 'round-robin' },
       ],
     });
-    const read = await call(people.manager, 'GET', `/api/escalation-policies/${created.id}`);
+    const read = await t.call(people.manager, 'GET', `/api/escalation-policies/${created.id}`);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(created);
     const [event] = await t.database.db
@@ -161,7 +152,7 @@ describe('storing a policy', () => {
     ],
   ])('%s: 400 naming the field, nothing written', async (_, body, field, message) => {
     const before = await policyCount();
-    const res = await call(people.admin, 'POST', '/api/escalation-policies', body);
+    const res = await t.call(people.admin, 'POST', '/api/escalation-policies', body);
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('VALIDATION_FAILED');
     expect(res.json().fields[field]).toContain(message);
@@ -171,7 +162,7 @@ describe('storing a policy', () => {
   test('an unknown rotation or person: 400 naming the target, nothing written', async () => {
     const real = await rotation({ name: 'Real one' });
     const before = await policyCount();
-    const res = await call(people.admin, 'POST', '/api/escalation-policies', {
+    const res = await t.call(people.admin, 'POST', '/api/escalation-policies', {
       name: 'Ghosts',
       repeat: 0,
       steps: [
@@ -201,21 +192,21 @@ describe('storing a policy', () => {
       repeat: 0,
       steps: [oneStep([{ type: 'user', id: people.noah.id }])],
     });
-    const renamed = await call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
+    const renamed = await t.call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
       name: 'Changed',
       repeat: 2,
     });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ name: 'Changed', repeat: 2, steps: created.steps });
-    const refused = await call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
+    const refused = await t.call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
       name: 'Not this',
       steps: [oneStep([{ type: 'rotation-members', id: 999_998 }])],
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().fields['steps.0.targets.0.id']).toBe('Rotation 999998 does not exist');
-    const read = await call(people.admin, 'GET', `/api/escalation-policies/${created.id}`);
+    const read = await t.call(people.admin, 'GET', `/api/escalation-policies/${created.id}`);
     expect(read.json()).toMatchObject({ name: 'Changed', repeat: 2, steps: created.steps });
-    const noSteps = await call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
+    const noSteps = await t.call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
       steps: [],
     });
     expect(noSteps.statusCode).toBe(400);
@@ -229,7 +220,7 @@ describe('storing a policy', () => {
     );
     expect(events.at(-1)?.details).toEqual({ name: 'Changed', fields: ['name', 'repeat'] });
     // The same steps sent again (in the client's key order) change nothing and record nothing.
-    const same = await call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
+    const same = await t.call(people.admin, 'PATCH', `/api/escalation-policies/${created.id}`, {
       steps: [{ targets: [{ id: people.noah.id, type: 'user' }], delayMinutes: 5 }],
     });
     expect(same.statusCode).toBe(200);
@@ -246,8 +237,8 @@ describe('storing a policy', () => {
       ['PATCH', '/api/escalation-policies/999999'],
       ['DELETE', '/api/escalation-policies/999999'],
       ['GET', '/api/escalation-policies/999999/preview'],
-    ]) {
-      const res = await call(people.admin, method, url, method === 'PATCH' ? {} : undefined);
+    ] as const) {
+      const res = await t.call(people.admin, method, url, method === 'PATCH' ? {} : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(res.json().message).toBe('Escalation policy not found');
     }
@@ -256,13 +247,13 @@ describe('storing a policy', () => {
 
 describe('rotations and their policies', () => {
   test('a new rotation gets its own default policy in the same transaction, and names it', async () => {
-    const res = await call(people.manager, 'POST', '/api/rotations', {
+    const res = await t.call(people.manager, 'POST', '/api/rotations', {
       name: 'Payments',
       type: 'fixed',
     });
     expect(res.statusCode).toBe(201);
     const made = RotationSchema.parse(res.json());
-    const policy = await call(
+    const policy = await t.call(
       people.manager,
       'GET',
       `/api/escalation-policies/${made.escalationPolicyId}`,
@@ -289,13 +280,13 @@ describe('rotations and their policies', () => {
       repeat: 0,
       steps: [oneStep([{ type: 'rotation-holder', id: team.id }])],
     });
-    const res = await call(people.manager, 'PATCH', `/api/rotations/${team.id}`, {
+    const res = await t.call(people.manager, 'PATCH', `/api/rotations/${team.id}`, {
       escalationPolicyId: shared.id,
       description: 'Now shared',
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ escalationPolicyId: shared.id, description: 'Now shared' });
-    const missing = await call(people.manager, 'PATCH', `/api/rotations/${team.id}`, {
+    const missing = await t.call(people.manager, 'PATCH', `/api/rotations/${team.id}`, {
       escalationPolicyId: 999_999,
       name: 'Not renamed',
     });
@@ -306,7 +297,7 @@ describe('rotations and their policies', () => {
     });
     const [row] = await t.database.db.select().from(rotations).where(eq(rotations.id, team.id));
     expect(row).toMatchObject({ name: 'Shared A', escalationPolicyId: shared.id });
-    const bad = await call(people.manager, 'PATCH', `/api/rotations/${team.id}`, {
+    const bad = await t.call(people.manager, 'PATCH', `/api/rotations/${team.id}`, {
       escalationPolicyId: 'one',
     });
     expect(bad.statusCode).toBe(400);
@@ -321,30 +312,32 @@ describe('rotations and their policies', () => {
       steps: [oneStep([{ type: 'rotation-holder', id: a.id }])],
     });
     for (const r of [a, b]) {
-      const res = await call(people.admin, 'PATCH', `/api/rotations/${r.id}`, {
+      const res = await t.call(people.admin, 'PATCH', `/api/rotations/${r.id}`, {
         escalationPolicyId: shared.id,
       });
       expect(res.statusCode).toBe(200);
     }
-    const refused = await call(people.admin, 'DELETE', `/api/escalation-policies/${shared.id}`);
+    const refused = await t.call(people.admin, 'DELETE', `/api/escalation-policies/${shared.id}`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
       code: 'ESCALATION_POLICY_IN_USE',
       message:
         'This policy is used by Alpha team, Beta team; give those rotations another policy first.',
     });
-    expect(await call(people.admin, 'GET', `/api/escalation-policies/${shared.id}`)).toMatchObject({
+    expect(
+      await t.call(people.admin, 'GET', `/api/escalation-policies/${shared.id}`),
+    ).toMatchObject({
       statusCode: 200,
     });
     // A's own default policy is unused now: it can go, and the trail says so.
-    const gone = await call(
+    const gone = await t.call(
       people.admin,
       'DELETE',
       `/api/escalation-policies/${a.escalationPolicyId}`,
     );
     expect(gone.statusCode).toBe(204);
     expect(
-      (await call(people.admin, 'GET', `/api/escalation-policies/${a.escalationPolicyId}`))
+      (await t.call(people.admin, 'GET', `/api/escalation-policies/${a.escalationPolicyId}`))
         .statusCode,
     ).toBe(404);
     const [event] = await t.database.db
@@ -369,8 +362,8 @@ test('a deletion racing an assignment ends in one clear answer each, never a 5xx
       steps: [oneStep([{ type: 'rotation-holder', id: team.id }])],
     });
     const [deleted, assigned] = await Promise.all([
-      call(people.admin, 'DELETE', `/api/escalation-policies/${spare.id}`),
-      call(people.admin, 'PATCH', `/api/rotations/${team.id}`, { escalationPolicyId: spare.id }),
+      t.call(people.admin, 'DELETE', `/api/escalation-policies/${spare.id}`),
+      t.call(people.admin, 'PATCH', `/api/rotations/${team.id}`, { escalationPolicyId: spare.id }),
     ]);
     const [row] = await t.database.db.select().from(rotations).where(eq(rotations.id, team.id));
     if (deleted.statusCode === 204) {
@@ -390,21 +383,21 @@ describe('who may read and change which policy', () => {
     const theirs = await rotation({ name: 'Not Noah’s', memberIds: [people.sam.id] });
     const url = (r: { escalationPolicyId: number }) =>
       `/api/escalation-policies/${r.escalationPolicyId}`;
-    expect((await call(people.noah, 'GET', url(mine))).statusCode).toBe(200);
-    expect((await call(people.noah, 'GET', `${url(mine)}/preview`)).statusCode).toBe(200);
-    const denied = await call(people.noah, 'GET', url(theirs));
+    expect((await t.call(people.noah, 'GET', url(mine))).statusCode).toBe(200);
+    expect((await t.call(people.noah, 'GET', `${url(mine)}/preview`)).statusCode).toBe(200);
+    const denied = await t.call(people.noah, 'GET', url(theirs));
     expect(denied.statusCode).toBe(403);
     expect(denied.json().message).toBe(
       'You can only view the escalation policies of your rotations.',
     );
-    expect((await call(people.noah, 'GET', `${url(theirs)}/preview`)).statusCode).toBe(403);
-    const list = await call(people.noah, 'GET', '/api/escalation-policies');
+    expect((await t.call(people.noah, 'GET', `${url(theirs)}/preview`)).statusCode).toBe(403);
+    const list = await t.call(people.noah, 'GET', '/api/escalation-policies');
     const listed = (list.json() as EscalationPolicy[]).map((p) => p.id);
     expect(listed).toContain(mine.escalationPolicyId);
     expect(listed).not.toContain(theirs.escalationPolicyId);
     for (const reader of [people.iris, people.otherManager, people.admin]) {
-      expect((await call(reader, 'GET', url(theirs))).statusCode).toBe(200);
-      const all = (await call(reader, 'GET', '/api/escalation-policies')).json() as {
+      expect((await t.call(reader, 'GET', url(theirs))).statusCode).toBe(200);
+      const all = (await t.call(reader, 'GET', '/api/escalation-policies')).json() as {
         id: number;
       }[];
       expect(all.map((p) => p.id)).toEqual(
@@ -413,7 +406,7 @@ describe('who may read and change which policy', () => {
     }
     // Incident managers and on-call members change nothing.
     for (const user of [people.iris, people.noah]) {
-      const res = await call(user, 'PATCH', url(mine), { name: 'Mine now' });
+      const res = await t.call(user, 'PATCH', url(mine), { name: 'Mine now' });
       expect(res.statusCode).toBe(403);
     }
   });
@@ -423,7 +416,7 @@ describe('who may read and change which policy', () => {
     const asMember = await rotation({ name: 'As member', memberIds: [people.manager.id] });
     const other = await rotation({ name: 'Other team', createdById: people.otherManager.id });
     for (const r of [managed, asMember]) {
-      const res = await call(
+      const res = await t.call(
         people.manager,
         'PATCH',
         `/api/escalation-policies/${r.escalationPolicyId}`,
@@ -433,7 +426,7 @@ describe('who may read and change which policy', () => {
       );
       expect(res.statusCode, res.body).toBe(200);
     }
-    const refused = await call(
+    const refused = await t.call(
       people.manager,
       'PATCH',
       `/api/escalation-policies/${other.escalationPolicyId}`,
@@ -441,10 +434,10 @@ describe('who may read and change which policy', () => {
     );
     expect(refused.statusCode).toBe(403);
     // Shared with a rotation they do not manage: no longer theirs alone.
-    await call(people.admin, 'PATCH', `/api/rotations/${other.id}`, {
+    await t.call(people.admin, 'PATCH', `/api/rotations/${other.id}`, {
       escalationPolicyId: managed.escalationPolicyId,
     });
-    const shared = await call(
+    const shared = await t.call(
       people.manager,
       'PATCH',
       `/api/escalation-policies/${managed.escalationPolicyId}`,
@@ -453,7 +446,7 @@ describe('who may read and change which policy', () => {
     expect(shared.statusCode).toBe(403);
     expect(
       (
-        await call(
+        await t.call(
           people.admin,
           'PATCH',
           `/api/escalation-policies/${managed.escalationPolicyId}`,
@@ -470,10 +463,11 @@ describe('who may read and change which policy', () => {
       steps: [oneStep([{ type: 'user', id: people.noah.id }])],
     });
     expect(
-      (await call(people.otherManager, 'DELETE', `/api/escalation-policies/${own.id}`)).statusCode,
+      (await t.call(people.otherManager, 'DELETE', `/api/escalation-policies/${own.id}`))
+        .statusCode,
     ).toBe(403);
     expect(
-      (await call(people.manager, 'DELETE', `/api/escalation-policies/${own.id}`)).statusCode,
+      (await t.call(people.manager, 'DELETE', `/api/escalation-policies/${own.id}`)).statusCode,
     ).toBe(204);
   });
 });
@@ -514,10 +508,10 @@ describe('the preview', () => {
         },
       ],
     });
-    await call(people.admin, 'PATCH', `/api/rotations/${platform.id}`, {
+    await t.call(people.admin, 'PATCH', `/api/rotations/${platform.id}`, {
       escalationPolicyId: policy.id,
     });
-    const res = await call(people.noah, 'GET', `/api/escalation-policies/${policy.id}/preview`);
+    const res = await t.call(people.noah, 'GET', `/api/escalation-policies/${policy.id}/preview`);
     expect(res.statusCode, res.body).toBe(200);
     const preview = EscalationPreviewSchema.parse(res.json());
     expect(preview).toMatchObject({
@@ -568,7 +562,7 @@ describe('the preview', () => {
     // 23:00 in Berlin the night step reaches the manager.
     t.clock.set('2026-11-02T22:00:00Z');
     const night = EscalationPreviewSchema.parse(
-      (await call(people.admin, 'GET', `/api/escalation-policies/${policy.id}/preview`)).json(),
+      (await t.call(people.admin, 'GET', `/api/escalation-policies/${policy.id}/preview`)).json(),
     );
     expect(night.steps[3]).toMatchObject({
       status: 'notify',
@@ -581,7 +575,7 @@ describe('the preview', () => {
     const count = async (url: string) => {
       statements = 0;
       counting = true;
-      const res = await call(people.admin, 'GET', url);
+      const res = await t.call(people.admin, 'GET', url);
       counting = false;
       expect(res.statusCode).toBe(200);
       return statements;
@@ -606,8 +600,10 @@ describe('the preview', () => {
       ],
     });
     // Both in use, so both read the members of the rotations that follow them.
-    await call(people.admin, 'PATCH', `/api/rotations/${small.id}`, { escalationPolicyId: one.id });
-    await call(people.admin, 'PATCH', `/api/rotations/${many[0].id}`, {
+    await t.call(people.admin, 'PATCH', `/api/rotations/${small.id}`, {
+      escalationPolicyId: one.id,
+    });
+    await t.call(people.admin, 'PATCH', `/api/rotations/${many[0].id}`, {
       escalationPolicyId: twenty.id,
     });
     // A first read after a write looks the session up; the reads compared come after it.

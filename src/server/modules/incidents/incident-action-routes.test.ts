@@ -24,22 +24,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function call(user: User, url: string, payload: unknown = {}) {
-  return t.app.inject({
-    method: 'POST',
-    url,
-    payload: payload as never,
-    headers: { origin: 'http://localhost:80', cookie: await t.cookieFor(user) },
-  });
-}
-
 async function paged() {
   const rotation = await insertRotation(t.database.db, {
     memberIds: [people.holder.id],
     holderId: people.holder.id,
     createdById: people.manager.id,
   });
-  const res = await call(people.manager, `/api/rotations/${rotation.id}/page`, {
+  const res = await t.call(people.manager, 'POST', `/api/rotations/${rotation.id}/page`, {
     message: 'Disk almost full',
   });
   expect(res.statusCode, res.body).toBe(201);
@@ -50,28 +41,35 @@ async function paged() {
 
 describe('raising', () => {
   test('the rotation or the policy, exactly one; a title', async () => {
-    const neither = await call(people.manager, '/api/incidents', { title: 'Down' });
+    const neither = await t.call(people.manager, 'POST', '/api/incidents', { title: 'Down' });
     expect(neither.statusCode).toBe(400);
     expect(neither.json().fields).toEqual({ rotationId: INCIDENT_MESSAGES.where });
-    const both = await call(people.manager, '/api/incidents', {
+    const both = await t.call(people.manager, 'POST', '/api/incidents', {
       title: 'Down',
       rotationId: 1,
       escalationPolicyId: 1,
     });
     expect(both.statusCode).toBe(400);
     expect(both.json().fields).toEqual({ escalationPolicyId: INCIDENT_MESSAGES.both });
-    const untitled = await call(people.manager, '/api/incidents', { title: ' ', rotationId: 1 });
+    const untitled = await t.call(people.manager, 'POST', '/api/incidents', {
+      title: ' ',
+      rotationId: 1,
+    });
     expect(untitled.statusCode).toBe(400);
     expect(untitled.json().fields).toEqual({ title: INCIDENT_MESSAGES.titleRequired });
   });
 
   test('404 for a rotation that does not exist; 403 for one the caller may not page', async () => {
     expect(
-      (await call(people.manager, '/api/incidents', { title: 'Down', rotationId: 999_999 }))
-        .statusCode,
+      (
+        await t.call(people.manager, 'POST', '/api/incidents', {
+          title: 'Down',
+          rotationId: 999_999,
+        })
+      ).statusCode,
     ).toBe(404);
     const { rotation } = await paged();
-    const refused = await call(people.stranger, '/api/incidents', {
+    const refused = await t.call(people.stranger, 'POST', '/api/incidents', {
       title: 'Down',
       rotationId: rotation.id,
     });
@@ -86,32 +84,39 @@ describe('acting on an incident', () => {
   test('404 before 403 before the state', async () => {
     const { row } = await paged();
     for (const action of ['acknowledge', 'resolve']) {
-      expect((await call(people.stranger, `/api/incidents/999999/${action}`)).statusCode).toBe(404);
-      const refused = await call(people.stranger, `/api/incidents/${row.id}/${action}`);
+      expect(
+        (await t.call(people.stranger, 'POST', `/api/incidents/999999/${action}`, {})).statusCode,
+      ).toBe(404);
+      const refused = await t.call(
+        people.stranger,
+        'POST',
+        `/api/incidents/${row.id}/${action}`,
+        {},
+      );
       expect([refused.statusCode, refused.json().message]).toEqual([
         403,
         INCIDENT_MESSAGES.mayNotAct,
       ]);
     }
-    const escalate = await call(people.stranger, `/api/incidents/${row.id}/escalate`, {
+    const escalate = await t.call(people.stranger, 'POST', `/api/incidents/${row.id}/escalate`, {
       reason: 'Nobody answers',
     });
     expect(escalate.statusCode).toBe(403);
-    const reassign = await call(people.stranger, `/api/incidents/${row.id}/reassign`, {
+    const reassign = await t.call(people.stranger, 'POST', `/api/incidents/${row.id}/reassign`, {
       userId: people.stranger.id,
     });
     expect(reassign.statusCode).toBe(403);
     // The page was acknowledged first (Page API): escalating the incident is a 409 with its words.
-    const ack = await call(people.holder, `/api/pages/${row.id}/acknowledge`);
+    const ack = await t.call(people.holder, 'POST', `/api/pages/${row.id}/acknowledge`, {});
     expect(ack.statusCode, ack.body).toBe(200);
-    const late = await call(people.manager, `/api/incidents/${row.id}/escalate`, {
+    const late = await t.call(people.manager, 'POST', `/api/incidents/${row.id}/escalate`, {
       reason: 'Nobody answers',
     });
     expect([late.statusCode, late.json().message]).toEqual([
       409,
       INCIDENT_MESSAGES.escalateAcknowledged,
     ]);
-    const again = await call(people.manager, `/api/incidents/${row.id}/acknowledge`);
+    const again = await t.call(people.manager, 'POST', `/api/incidents/${row.id}/acknowledge`, {});
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(
       /^This incident was already acknowledged by Hal Holder at /,
@@ -120,17 +125,17 @@ describe('acting on an incident', () => {
 
   test('bad input is a 400 with the contract’s words', async () => {
     const { row } = await paged();
-    const noReason = await call(people.manager, `/api/incidents/${row.id}/escalate`, {
+    const noReason = await t.call(people.manager, 'POST', `/api/incidents/${row.id}/escalate`, {
       reason: '',
     });
     expect(noReason.statusCode).toBe(400);
     expect(noReason.json().fields).toEqual({ reason: 'Please enter a reason' });
-    const stepZero = await call(people.manager, `/api/incidents/${row.id}/escalate`, {
+    const stepZero = await t.call(people.manager, 'POST', `/api/incidents/${row.id}/escalate`, {
       reason: 'x',
       toStep: 0,
     });
     expect(stepZero.statusCode).toBe(400);
-    const noPerson = await call(people.manager, `/api/incidents/${row.id}/reassign`, {});
+    const noPerson = await t.call(people.manager, 'POST', `/api/incidents/${row.id}/reassign`, {});
     expect(noPerson.statusCode).toBe(400);
   });
 });
@@ -153,8 +158,8 @@ describe('one step per decision (decision 236)', () => {
     const body = { reason: 'Nobody answers', fromStep: 1 };
     const url = `/api/incidents/${row.id}/escalate`;
     const both = await Promise.all([
-      call(people.manager, url, body),
-      call(people.holder, url, body),
+      t.call(people.manager, 'POST', url, body),
+      t.call(people.holder, 'POST', url, body),
     ]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const refused = both.find((r) => r.statusCode === 409);
@@ -165,13 +170,16 @@ describe('one step per decision (decision 236)', () => {
     expect(await stepOf(row.id)).toBe(2);
     expect(await escalations(row.id)).toHaveLength(1);
     const before = await sent(row.id);
-    const replay = await call(people.manager, url, body);
+    const replay = await t.call(people.manager, 'POST', url, body);
     expect([replay.statusCode, replay.json().code]).toEqual([409, 'INCIDENT_ALREADY_ESCALATED']);
     expect(await stepOf(row.id)).toBe(2);
     expect(await escalations(row.id)).toHaveLength(1);
     expect(await sent(row.id)).toBe(before);
     // The step the incident shows now escalates it; a client that sends no step still can.
-    const fromTwo = await call(people.manager, url, { reason: 'Still nobody', fromStep: 2 });
+    const fromTwo = await t.call(people.manager, 'POST', url, {
+      reason: 'Still nobody',
+      fromStep: 2,
+    });
     expect(fromTwo.statusCode, fromTwo.body).toBe(200);
     expect(fromTwo.json().currentStep).toBe(3);
   });
@@ -182,7 +190,7 @@ describe('one step per decision (decision 236)', () => {
       holderId: people.holder.id,
       createdById: people.manager.id,
     });
-    const res = await call(people.manager, `/api/rotations/${rotation.id}/page`, {
+    const res = await t.call(people.manager, 'POST', `/api/rotations/${rotation.id}/page`, {
       message: 'Queue backing up',
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -196,8 +204,8 @@ describe('one step per decision (decision 236)', () => {
     const body = { reason: 'Holder is on a flight', fromStep: 1 };
     // The manager's double press (the holder may escalate only while the page is with them).
     const both = await Promise.all([
-      call(people.manager, url, body),
-      call(people.manager, url, body),
+      t.call(people.manager, 'POST', url, body),
+      t.call(people.manager, 'POST', url, body),
     ]);
     expect(both.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const moved = both.find((r) => r.statusCode === 200)?.json();
@@ -214,7 +222,7 @@ describe('one step per decision (decision 236)', () => {
   test('fromStep is a step number', async () => {
     const { row } = await paged();
     for (const fromStep of [0, 1.5, '1']) {
-      const res = await call(people.manager, `/api/incidents/${row.id}/escalate`, {
+      const res = await t.call(people.manager, 'POST', `/api/incidents/${row.id}/escalate`, {
         reason: 'x',
         fromStep,
       });

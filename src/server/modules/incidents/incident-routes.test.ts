@@ -27,7 +27,7 @@ let counting = false;
 let statements = 0;
 
 const people = {} as Record<
-  'morgan' | 'olivia' | 'noah' | 'priya' | 'iris' | 'admin' | 'outsider',
+  'manager' | 'olivia' | 'noah' | 'priya' | 'iris' | 'admin' | 'outsider',
   User
 >;
 
@@ -39,13 +39,18 @@ beforeAll(async () => {
       },
     },
   });
-  people.morgan = await t.createUser({ name: 'Morgan Manager', roles: ['manager'] });
-  people.olivia = await t.createUser({ name: 'Olivia Ortiz', roles: ['on-call'] });
-  people.noah = await t.createUser({ name: 'Noah Nakamura', roles: ['on-call'] });
-  people.priya = await t.createUser({ name: 'Priya Patel', roles: ['on-call'] });
-  people.iris = await t.createUser({ name: 'Iris Incident', roles: ['incident_manager'] });
-  people.admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
-  people.outsider = await t.createUser({ name: 'Otto Outsider', roles: ['on-call'] });
+  Object.assign(
+    people,
+    await t.cast({
+      manager: {},
+      olivia: {},
+      noah: {},
+      priya: { roles: ['on-call'] },
+      iris: {},
+      admin: {},
+      outsider: {},
+    }),
+  );
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -55,24 +60,9 @@ beforeEach(async () => {
   t.clock.set(START);
 });
 
-const cookies = new Map<number, string>();
-async function call(user: User | null, method: 'GET' | 'POST', url: string, payload?: unknown) {
-  let cookie: string | undefined;
-  if (user) {
-    cookie = cookies.get(user.id) ?? (await t.cookieFor(user));
-    cookies.set(user.id, cookie);
-  }
-  return t.app.inject({
-    method,
-    url,
-    payload: payload as never,
-    headers: cookie ? { cookie } : {},
-  });
-}
-
 /** get reads an answer and checks it against its contract, with no key the contract lacks. */
 async function getIncident(user: User, id: number): Promise<Incident> {
-  const res = await call(user, 'GET', `/api/incidents/${id}`);
+  const res = await t.call(user, 'GET', `/api/incidents/${id}`);
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json() as Incident;
   expect(IncidentSchema.parse(body)).toEqual(body);
@@ -81,7 +71,7 @@ async function getIncident(user: User, id: number): Promise<Incident> {
 }
 
 async function list(user: User, query = ''): Promise<IncidentList> {
-  const res = await call(user, 'GET', `/api/incidents${query}`);
+  const res = await t.call(user, 'GET', `/api/incidents${query}`);
   expect(res.statusCode, res.body).toBe(200);
   const body = res.json() as IncidentList;
   expect(IncidentListSchema.parse(body)).toEqual(body);
@@ -96,7 +86,7 @@ async function rotation(name = `Platform ${Math.random().toString(36).slice(2, 7
     name,
     memberIds: [people.olivia.id, people.noah.id, people.priya.id],
     holderId: people.olivia.id,
-    createdById: people.morgan.id,
+    createdById: people.manager.id,
     now: t.clock.now(),
   });
 }
@@ -120,7 +110,7 @@ const threeSteps = (rotationId: number): IncidentPolicyCopy => ({
     },
     {
       delayMinutes: 5,
-      targets: [{ type: 'user', id: people.morgan.id }],
+      targets: [{ type: 'user', id: people.manager.id }],
       assignment: 'everyone',
       activeHours: null,
     },
@@ -164,7 +154,7 @@ async function insertIncident(seed: IncidentSeed = {}) {
   await db.insert(pages).values({
     id,
     rotationId,
-    pagedById: seed.pagedById === undefined ? people.morgan.id : seed.pagedById,
+    pagedById: seed.pagedById === undefined ? people.manager.id : seed.pagedById,
     targetUserId: assignees[0] ?? null,
     messageEnc: t.cipher.encrypt(seed.message ?? seed.title ?? 'Incident', pageMessageCtx(id)),
     titleEnc: seal('title', seed.title),
@@ -241,7 +231,7 @@ const at = (minutes: number) => new Date(Date.parse(START) + minutes * MINUTE);
 describe('GET /api/incidents/:id', () => {
   test('a page raised on a rotation reads as an incident on its default policy', async () => {
     const r = await rotation('Payments');
-    const raised = await call(people.morgan, 'POST', `/api/rotations/${r.id}/page`, {
+    const raised = await t.call(people.manager, 'POST', `/api/rotations/${r.id}/page`, {
       message: 'Checkout is failing',
       urgency: 'high',
     });
@@ -260,7 +250,7 @@ describe('GET /api/incidents/:id', () => {
       status: 'triggered',
       raisedBy: {
         kind: 'user',
-        user: { id: people.morgan.id, name: 'Morgan Manager' },
+        user: { id: people.manager.id, name: 'Morgan Manager' },
         name: 'Morgan Manager',
       },
       rotation: { id: r.id, name: 'Payments' },
@@ -291,7 +281,7 @@ describe('GET /api/incidents/:id', () => {
     // Raised, then the holder's notifications (Olivia prefers email).
     expect(incident.timeline?.[0]).toMatchObject({
       kind: 'raised',
-      actor: { id: people.morgan.id },
+      actor: { id: people.manager.id },
     });
     const notified = incident.timeline?.filter((e) => e.kind === 'notified') ?? [];
     expect(notified.length).toBeGreaterThan(0);
@@ -314,7 +304,7 @@ describe('GET /api/incidents/:id', () => {
       reassign: true,
       addNote: true,
     });
-    expect((await can(people.morgan)).acknowledge).toBe(true); // raised it, created the rotation
+    expect((await can(people.manager)).acknowledge).toBe(true); // raised it, created the rotation
     expect((await can(people.iris)).escalate).toBe(true);
     expect((await can(people.admin)).reassign).toBe(true);
     expect((await can(people.noah)).acknowledge).toBe(false); // a member, never notified
@@ -342,8 +332,8 @@ describe('GET /api/incidents/:id', () => {
       stepIndex: 2,
       loop: 1,
       pagedById: null,
-      assigneeIds: [people.morgan.id],
-      notifiedIds: [people.olivia.id, people.noah.id, people.morgan.id],
+      assigneeIds: [people.manager.id],
+      notifiedIds: [people.olivia.id, people.noah.id, people.manager.id],
     });
     const incident = await getIncident(people.noah, id);
     expect(incident).toMatchObject({
@@ -361,7 +351,7 @@ describe('GET /api/incidents/:id', () => {
       currentLoop: 2,
       // the last step of the last loop: what follows is the end, not a step
       nextStepAt: null,
-      assignees: [{ id: people.morgan.id, name: 'Morgan Manager' }],
+      assignees: [{ id: people.manager.id, name: 'Morgan Manager' }],
     });
     expect(incident.actions.acknowledge).toBe(true); // Noah was notified
     // The fields are sealed at rest.
@@ -428,7 +418,7 @@ describe('GET /api/incidents/:id', () => {
     const id = await insertIncident({ rotationId: r.id, title: 'API latency' });
     const olivia = people.olivia.id;
     const noah = people.noah.id;
-    await insertEvent(id, 'incident.raised', { source: 'user' }, { actor: people.morgan.id });
+    await insertEvent(id, 'incident.raised', { source: 'user' }, { actor: people.manager.id });
     await insertEvent(id, 'incident.step_reached', {
       step: 0,
       loop: 0,
@@ -514,7 +504,7 @@ describe('GET /api/incidents/:id', () => {
       id,
       'incident.reassigned',
       { toUserId: people.priya.id },
-      { actor: people.morgan.id, at: at(35), reason: 'Priya knows the API' },
+      { actor: people.manager.id, at: at(35), reason: 'Priya knows the API' },
     );
     await insertEvent(id, 'incident.exhausted', { loops: 1 }, { at: at(40) });
     await insertEvent(
@@ -523,12 +513,12 @@ describe('GET /api/incidents/:id', () => {
       { via: 'sms' },
       { actor: people.priya.id, at: at(41) },
     );
-    const noted = await call(people.priya, 'POST', `/api/incidents/${id}/notes`, {
+    const noted = await t.call(people.priya, 'POST', `/api/incidents/${id}/notes`, {
       text: '  Rolled back the deploy  ',
     });
     expect(noted.statusCode, noted.body).toBe(403); // Priya was never notified: the event alone
     t.clock.set(at(42));
-    const ok = await call(people.olivia, 'POST', `/api/incidents/${id}/notes`, {
+    const ok = await t.call(people.olivia, 'POST', `/api/incidents/${id}/notes`, {
       text: '  Rolled back the deploy  ',
     });
     expect(ok.statusCode, ok.body).toBe(201);
@@ -542,7 +532,7 @@ describe('GET /api/incidents/:id', () => {
     const timeline = (await getIncident(people.outsider, id)).timeline ?? [];
     const person = (u: User) => ({ id: u.id, name: u.name });
     expect(timeline).toEqual([
-      { kind: 'raised', at: at(0).toISOString(), actor: person(people.morgan) },
+      { kind: 'raised', at: at(0).toISOString(), actor: person(people.manager) },
       {
         kind: 'step_reached',
         at: at(0).toISOString(),
@@ -640,7 +630,7 @@ describe('GET /api/incidents/:id', () => {
       {
         kind: 'reassigned',
         at: at(35).toISOString(),
-        actor: person(people.morgan),
+        actor: person(people.manager),
         notified: [{ ...person(people.priya), reasons: ['reassigned'] }],
         reason: 'Priya knows the API',
       },
@@ -671,7 +661,7 @@ describe('GET /api/incidents/:id', () => {
     );
     const timeline = (await getIncident(people.olivia, id)).timeline ?? [];
     expect(timeline.map((e) => e.kind)).toEqual(['raised', 'step_reached', 'escalated']);
-    expect(timeline[0].actor?.id).toBe(people.morgan.id);
+    expect(timeline[0].actor?.id).toBe(people.manager.id);
     expect(timeline[1].notified).toEqual([
       { id: people.priya.id, name: 'Priya Patel', reasons: ['backup'] },
     ]);
@@ -683,13 +673,15 @@ describe('GET /api/incidents/:id', () => {
   });
 
   test('404 for an unknown incident, 400 for an id that is not one', async () => {
-    const missing = await call(people.olivia, 'GET', '/api/incidents/999999');
+    const missing = await t.call(people.olivia, 'GET', '/api/incidents/999999');
     expect(missing.statusCode).toBe(404);
     expect(missing.json().message).toBe(INCIDENT_MESSAGES.notFound);
     for (const bad of ['abc', '0', '-3', '1.5']) {
-      expect((await call(people.olivia, 'GET', `/api/incidents/${bad}`)).statusCode, bad).toBe(400);
+      expect((await t.call(people.olivia, 'GET', `/api/incidents/${bad}`)).statusCode, bad).toBe(
+        400,
+      );
     }
-    expect((await call(null, 'GET', '/api/incidents/1')).statusCode).toBe(401);
+    expect((await t.call(null, 'GET', '/api/incidents/1')).statusCode).toBe(401);
   });
 });
 
@@ -698,7 +690,7 @@ describe('POST /api/incidents/:id/notes', () => {
     const r = await rotation();
     const id = await insertIncident({ rotationId: r.id, assigneeIds: [people.noah.id] });
     t.clock.set(at(3));
-    const res = await call(people.noah, 'POST', `/api/incidents/${id}/notes`, {
+    const res = await t.call(people.noah, 'POST', `/api/incidents/${id}/notes`, {
       text: 'Restarted the canary pods',
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -717,13 +709,15 @@ describe('POST /api/incidents/:id/notes', () => {
     expect(dump.text).not.toContain('canary');
 
     // An incident manager and the rotation's creator may add notes too; an outsider may not.
-    const byIris = await call(people.iris, 'POST', `/api/incidents/${id}/notes`, { text: 'Seen' });
+    const byIris = await t.call(people.iris, 'POST', `/api/incidents/${id}/notes`, {
+      text: 'Seen',
+    });
     expect(byIris.statusCode).toBe(201);
-    const byMorgan = await call(people.morgan, 'POST', `/api/incidents/${id}/notes`, {
+    const byMorgan = await t.call(people.manager, 'POST', `/api/incidents/${id}/notes`, {
       text: 'Ok',
     });
     expect(byMorgan.statusCode).toBe(201);
-    const refused = await call(people.outsider, 'POST', `/api/incidents/${id}/notes`, {
+    const refused = await t.call(people.outsider, 'POST', `/api/incidents/${id}/notes`, {
       text: 'Me too',
     });
     expect(refused.statusCode).toBe(403);
@@ -745,11 +739,11 @@ describe('POST /api/incidents/:id/notes', () => {
       ['/api/incidents/999999/notes', { text: 'Hello' }, 404],
     ];
     for (const [url, body, status] of cases) {
-      const res = await call(people.noah, 'POST', url, body);
+      const res = await t.call(people.noah, 'POST', url, body);
       expect(res.statusCode, `${url} ${JSON.stringify(body)}`).toBe(status);
       expect(res.json().message).toEqual(expect.any(String));
     }
-    const empty = await call(people.noah, 'POST', `/api/incidents/${id}/notes`, { text: '' });
+    const empty = await t.call(people.noah, 'POST', `/api/incidents/${id}/notes`, { text: '' });
     expect(empty.json().message).toContain(INCIDENT_MESSAGES.noteRequired);
     expect(await t.database.db.$count(auditEvents)).toBe(before);
   });
@@ -888,21 +882,21 @@ describe('GET /api/incidents', () => {
       'rotationId=x',
       `q=${'x'.repeat(201)}`,
     ]) {
-      const res = await call(people.olivia, 'GET', `/api/incidents?${query}`);
+      const res = await t.call(people.olivia, 'GET', `/api/incidents?${query}`);
       expect(res.statusCode, query).toBe(400);
       expect(res.json().message, query).toEqual(expect.any(String));
     }
-    expect((await call(null, 'GET', '/api/incidents')).statusCode).toBe(401);
+    expect((await t.call(null, 'GET', '/api/incidents')).statusCode).toBe(401);
   });
 });
 
 describe('query counts', () => {
   async function count(user: User, url: string) {
-    await call(user, 'GET', url); // warm the session cookie cache
+    await t.call(user, 'GET', url); // warm the session cookie cache
     await t.database.db.execute(sql`select pg_current_xact_id()`);
     statements = 0;
     counting = true;
-    const res = await call(user, 'GET', url);
+    const res = await t.call(user, 'GET', url);
     counting = false;
     expect(res.statusCode, res.body).toBe(200);
     return statements;
@@ -916,7 +910,7 @@ describe('query counts', () => {
         assigneeIds: [people.olivia.id, people.noah.id],
         acknowledgedById: people.priya.id,
       });
-      await insertEvent(id, 'incident.raised', { source: 'user' }, { actor: people.morgan.id });
+      await insertEvent(id, 'incident.raised', { source: 'user' }, { actor: people.manager.id });
       await insertNotification(id, {
         userId: people.noah.id,
         channel: 'email',

@@ -34,7 +34,7 @@ let counting = false;
 let statements = 0;
 
 const people = {} as Record<
-  'morgan' | 'mia' | 'olivia' | 'noah' | 'iris' | 'admin' | 'outsider',
+  'manager' | 'otherManager' | 'olivia' | 'noah' | 'iris' | 'admin' | 'outsider',
   User
 >;
 
@@ -47,13 +47,18 @@ beforeAll(async () => {
       },
     },
   });
-  people.morgan = await t.createUser({ name: 'Morgan Manager', roles: ['manager'] });
-  people.mia = await t.createUser({ name: 'Mia Manager', roles: ['manager'] });
-  people.olivia = await t.createUser({ name: 'Olivia Ortiz', roles: ['on-call'] });
-  people.noah = await t.createUser({ name: 'Noah Nakamura', roles: ['on-call'] });
-  people.iris = await t.createUser({ name: 'Iris Incident', roles: ['incident_manager'] });
-  people.admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
-  people.outsider = await t.createUser({ name: 'Otto Outsider', roles: ['on-call'] });
+  Object.assign(
+    people,
+    await t.cast({
+      manager: {},
+      otherManager: {},
+      olivia: {},
+      noah: {},
+      iris: {},
+      admin: {},
+      outsider: {},
+    }),
+  );
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -61,26 +66,6 @@ beforeEach(async () => {
   await t.database.db.delete(pages);
   t.clock.set(START);
 });
-
-const cookies = new Map<number, string>();
-async function call(
-  user: User | null,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  payload?: unknown,
-) {
-  let cookie: string | undefined;
-  if (user) {
-    cookie = cookies.get(user.id) ?? (await t.cookieFor(user));
-    cookies.set(user.id, cookie);
-  }
-  return t.app.inject({
-    method,
-    url,
-    payload: payload as never,
-    headers: cookie ? { cookie } : {},
-  });
-}
 
 const suffix = () => Math.random().toString(36).slice(2, 7);
 
@@ -90,19 +75,19 @@ async function rotation(name = `Platform ${suffix()}`) {
     name,
     memberIds: [people.olivia.id, people.noah.id],
     holderId: people.olivia.id,
-    createdById: people.morgan.id,
+    createdById: people.manager.id,
     now: t.clock.now(),
   });
 }
 
 async function create(user: User, body: Record<string, unknown>): Promise<IntegrationWithKey> {
-  const res = await call(user, 'POST', '/api/integrations', body);
+  const res = await t.call(user, 'POST', '/api/integrations', body);
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as IntegrationWithKey;
 }
 
 async function list(user: User, query = ''): Promise<Integration[]> {
-  const res = await call(user, 'GET', `/api/integrations${query}`);
+  const res = await t.call(user, 'GET', `/api/integrations${query}`);
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as IntegrationList).integrations;
 }
@@ -199,7 +184,7 @@ async function auditOf(integrationId: number) {
 describe('create, list, read', () => {
   test('create answers the key once; the list and the read never show it; only its hash is kept', async () => {
     const r = await rotation('Database On-Call');
-    const created = await create(people.morgan, { name: 'Prometheus', rotationId: r.id });
+    const created = await create(people.manager, { name: 'Prometheus', rotationId: r.id });
     expect(created.key).toMatch(/^[0-9a-f]{32}$/);
     expect(created).toMatchObject({
       name: 'Prometheus',
@@ -215,7 +200,7 @@ describe('create, list, read', () => {
       rateLimit: 50,
       hasSigningSecret: false,
       createdAt: '2026-11-02T12:00:00.000Z',
-      createdBy: { id: people.morgan.id, name: 'Morgan Manager' },
+      createdBy: { id: people.manager.id, name: 'Morgan Manager' },
       keyRegeneratedAt: null,
       lastUsedAt: null,
       counts: { alerts: 0, incidents: 0, openIncidents: 0 },
@@ -231,11 +216,11 @@ describe('create, list, read', () => {
       },
     });
 
-    const [listed] = await list(people.morgan);
+    const [listed] = await list(people.manager);
     expect(listed).not.toHaveProperty('key');
     const { key, ...shown } = created;
     expect(listed).toEqual(shown);
-    const read = await call(people.morgan, 'GET', `/api/integrations/${created.id}`);
+    const read = await t.call(people.manager, 'GET', `/api/integrations/${created.id}`);
     expect(read.json()).toEqual(shown);
     for (const body of [JSON.stringify(listed), read.body]) expect(body).not.toContain(key);
 
@@ -250,12 +235,12 @@ describe('create, list, read', () => {
     const [event] = await auditOf(created.id);
     expect(event).toMatchObject({
       action: 'integration.created',
-      actorUserId: people.morgan.id,
+      actorUserId: people.manager.id,
       details: { name: 'Prometheus', rotationId: r.id, rotationName: 'Database On-Call' },
     });
     expect(JSON.stringify(event.details)).not.toContain(key);
     // The administrative trail names it, in words.
-    const trail = await call(
+    const trail = await t.call(
       people.admin,
       'GET',
       '/api/audit-log/admin-events?action=integration.created',
@@ -265,7 +250,7 @@ describe('create, list, read', () => {
       action: 'integration.created',
       targetType: 'integration',
       target: 'Prometheus',
-      actor: { id: people.morgan.id, name: 'Morgan Manager' },
+      actor: { id: people.manager.id, name: 'Morgan Manager' },
     });
   });
 
@@ -299,7 +284,7 @@ describe('create, list, read', () => {
     // Bound to its row: the same envelope does not open as another integration's.
     expect(() => t.cipher.decrypt(envelope as string, signingSecretCtx(created.id + 1))).toThrow();
 
-    const cleared = await call(people.admin, 'PATCH', `/api/integrations/${created.id}`, {
+    const cleared = await t.call(people.admin, 'PATCH', `/api/integrations/${created.id}`, {
       signingSecret: null,
     });
     expect(cleared.statusCode, cleared.body).toBe(200);
@@ -318,7 +303,7 @@ describe('create, list, read', () => {
           repeat: 0,
           steps: [{ delayMinutes: 5, targets: [{ type: 'rotation-holder', id: r.id }] }],
         } as never,
-        people.morgan.id,
+        people.manager.id,
         t.clock.now(),
       ),
     );
@@ -326,9 +311,9 @@ describe('create, list, read', () => {
       .update(rotations)
       .set({ escalationPolicyId: policy.id })
       .where(eq(rotations.id, r.id));
-    const onRotation = await create(people.morgan, { name: 'A on rotation', rotationId: r.id });
-    await create(people.morgan, { name: 'B on the other', rotationId: other.id });
-    const onPolicy = await create(people.morgan, {
+    const onRotation = await create(people.manager, { name: 'A on rotation', rotationId: r.id });
+    await create(people.manager, { name: 'B on the other', rotationId: other.id });
+    const onPolicy = await create(people.manager, {
       name: 'C on policy',
       escalationPolicyId: policy.id,
     });
@@ -339,23 +324,23 @@ describe('create, list, read', () => {
       escalationPolicyName: policy.name,
       canManage: true,
     });
-    expect((await list(people.morgan)).map((i) => i.name)).toEqual([
+    expect((await list(people.manager)).map((i) => i.name)).toEqual([
       'A on rotation',
       'B on the other',
       'C on policy',
     ]);
-    expect((await list(people.morgan, `?rotationId=${r.id}`)).map((i) => i.id)).toEqual([
+    expect((await list(people.manager, `?rotationId=${r.id}`)).map((i) => i.id)).toEqual([
       onRotation.id,
     ]);
     expect(
-      (await list(people.morgan, `?escalationPolicyId=${policy.id}`)).map((i) => i.id),
+      (await list(people.manager, `?escalationPolicyId=${policy.id}`)).map((i) => i.id),
     ).toEqual([onPolicy.id]);
   });
 
   test('counts: alerts, incidents raised and the open ones; incidents show their integration', async () => {
     const r = await rotation();
-    const a = await create(people.morgan, { name: 'Alertmanager', rotationId: r.id });
-    const b = await create(people.morgan, { name: 'Grafana', rotationId: r.id });
+    const a = await create(people.manager, { name: 'Alertmanager', rotationId: r.id });
+    const b = await create(people.manager, { name: 'Grafana', rotationId: r.id });
     const open = await insertIncident(r.id, a.id, { storm: true });
     const acknowledged = await insertIncident(r.id, a.id, { status: 'acknowledged' });
     await insertIncident(r.id, a.id, { status: 'resolved' });
@@ -371,7 +356,7 @@ describe('create, list, read', () => {
       Grafana: { alerts: 1, incidents: 0, openIncidents: 0 },
     });
 
-    const res = await call(people.olivia, 'GET', `/api/incidents/${open}`);
+    const res = await t.call(people.olivia, 'GET', `/api/incidents/${open}`);
     expect(res.statusCode, res.body).toBe(200);
     const incident = res.json() as Incident;
     expect(IncidentSchema.parse(incident)).toEqual(incident);
@@ -383,8 +368,8 @@ describe('create, list, read', () => {
       storm: true,
     });
     // The incident reads the integration's name now: renamed, it says the new name.
-    await call(people.morgan, 'PATCH', `/api/integrations/${a.id}`, { name: 'Prometheus' });
-    const renamed = (await call(people.olivia, 'GET', `/api/incidents?limit=10`)).json() as {
+    await t.call(people.manager, 'PATCH', `/api/integrations/${a.id}`, { name: 'Prometheus' });
+    const renamed = (await t.call(people.olivia, 'GET', `/api/incidents?limit=10`)).json() as {
       incidents: Incident[];
     };
     expect(renamed.incidents.find((i) => i.id === open)).toMatchObject({
@@ -402,8 +387,8 @@ describe('create, list, read', () => {
 describe('change, regenerate, delete', () => {
   test('a change records which fields changed; the same values change nothing', async () => {
     const r = await rotation();
-    const created = await create(people.morgan, { name: 'Pingdom', rotationId: r.id });
-    const res = await call(people.morgan, 'PATCH', `/api/integrations/${created.id}`, {
+    const created = await create(people.manager, { name: 'Pingdom', rotationId: r.id });
+    const res = await t.call(people.manager, 'PATCH', `/api/integrations/${created.id}`, {
       name: 'Uptime checks',
       urgency: 'low',
       signingSecret: 'a-new-secret',
@@ -416,7 +401,7 @@ describe('change, regenerate, delete', () => {
       keyHint: created.keyHint,
     });
     expect(res.json()).not.toHaveProperty('key');
-    const same = await call(people.morgan, 'PATCH', `/api/integrations/${created.id}`, {
+    const same = await t.call(people.manager, 'PATCH', `/api/integrations/${created.id}`, {
       name: 'Uptime checks',
       signingSecret: 'a-new-secret',
     });
@@ -434,9 +419,9 @@ describe('change, regenerate, delete', () => {
 
   test('regenerate: a new key once, the old one opens nothing at once', async () => {
     const r = await rotation();
-    const created = await create(people.morgan, { name: 'CI', rotationId: r.id });
+    const created = await create(people.manager, { name: 'CI', rotationId: r.id });
     t.clock.set('2026-11-02T13:00:00Z');
-    const res = await call(people.morgan, 'POST', `/api/integrations/${created.id}/key`);
+    const res = await t.call(people.manager, 'POST', `/api/integrations/${created.id}/key`);
     expect(res.statusCode, res.body).toBe(200);
     const renewed = res.json() as IntegrationWithKey;
     expect(renewed.key).toMatch(/^[0-9a-f]{32}$/);
@@ -455,20 +440,20 @@ describe('change, regenerate, delete', () => {
 
   test('delete: the key, the alerts and the integration go; its incidents stay without it', async () => {
     const r = await rotation();
-    const created = await create(people.morgan, { name: 'Cron', rotationId: r.id });
+    const created = await create(people.manager, { name: 'Cron', rotationId: r.id });
     const incidentId = await insertIncident(r.id, created.id);
     await insertAlert(created.id, { pageId: incidentId });
-    const res = await call(people.morgan, 'DELETE', `/api/integrations/${created.id}`);
+    const res = await t.call(people.manager, 'DELETE', `/api/integrations/${created.id}`);
     expect(res.statusCode, res.body).toBe(204);
-    expect((await call(people.morgan, 'GET', `/api/integrations/${created.id}`)).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await t.call(people.manager, 'GET', `/api/integrations/${created.id}`)).statusCode,
+    ).toBe(404);
     expect(await findIntegrationByKey(t.database.db, created.key)).toBeUndefined();
     const db = t.database.db;
     expect(await db.select().from(alerts).where(eq(alerts.integrationId, created.id))).toEqual([]);
     const [page] = await db.select().from(pages).where(eq(pages.id, incidentId));
     expect(page.integrationId).toBeNull();
-    const incident = (await call(people.olivia, 'GET', `/api/incidents/${incidentId}`)).json();
+    const incident = (await t.call(people.olivia, 'GET', `/api/incidents/${incidentId}`)).json();
     expect(incident).toMatchObject({ integration: null });
     const events = await auditOf(created.id);
     expect(events.at(-1)).toMatchObject({
@@ -502,7 +487,7 @@ describe('validation', () => {
     ['an unknown grouping', { name: 'X', rotationId: 1, grouping: 'summary' }, 'grouping:'],
   ])('%s: 400, nothing written', async (_label, body, message) => {
     const r = await rotation();
-    const res = await call(people.admin, 'POST', '/api/integrations', {
+    const res = await t.call(people.admin, 'POST', '/api/integrations', {
       ...body,
       ...(body.rotationId === undefined ? {} : { rotationId: r.id }),
     });
@@ -515,7 +500,7 @@ describe('validation', () => {
     const r = await rotation();
     const created = await create(people.admin, { name: 'Kept', rotationId: r.id });
     for (const body of [{}, { name: '' }, { rateLimit: 10_001 }, { urgency: 'medium' }]) {
-      const res = await call(people.admin, 'PATCH', `/api/integrations/${created.id}`, body);
+      const res = await t.call(people.admin, 'PATCH', `/api/integrations/${created.id}`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }
     expect((await list(people.admin))[0]).toMatchObject({ name: 'Kept', rateLimit: 50 });
@@ -527,12 +512,12 @@ describe('validation', () => {
       [{ name: 'X', rotationId: 999_999 }, INTEGRATION_MESSAGES.rotationNotFound],
       [{ name: 'X', escalationPolicyId: 999_999 }, INTEGRATION_MESSAGES.policyNotFound],
     ] as const) {
-      const res = await call(people.morgan, 'POST', '/api/integrations', body);
+      const res = await t.call(people.manager, 'POST', '/api/integrations', body);
       expect(res.statusCode).toBe(404);
       expect(res.json().message).toBe(message);
     }
-    expect((await call(people.admin, 'GET', '/api/integrations/abc')).statusCode).toBe(400);
-    expect((await call(people.admin, 'GET', '/api/integrations?rotationId=x')).statusCode).toBe(
+    expect((await t.call(people.admin, 'GET', '/api/integrations/abc')).statusCode).toBe(400);
+    expect((await t.call(people.admin, 'GET', '/api/integrations?rotationId=x')).statusCode).toBe(
       400,
     );
   });
@@ -544,28 +529,28 @@ describe('who may', () => {
     const theirs = await insertRotation(t.database.db, {
       name: `Elsewhere ${suffix()}`,
       memberIds: [people.outsider.id],
-      createdById: people.mia.id,
+      createdById: people.otherManager.id,
     });
-    const a = await create(people.morgan, { name: 'Mine', rotationId: mine.id });
-    const b = await create(people.mia, { name: 'Theirs', rotationId: theirs.id });
-    for (const user of [people.admin, people.morgan, people.mia, people.iris]) {
+    const a = await create(people.manager, { name: 'Mine', rotationId: mine.id });
+    const b = await create(people.otherManager, { name: 'Theirs', rotationId: theirs.id });
+    for (const user of [people.admin, people.manager, people.otherManager, people.iris]) {
       expect((await list(user)).map((i) => i.name)).toEqual(['Mine', 'Theirs']);
-      expect((await call(user, 'GET', `/api/integrations/${b.id}`)).statusCode).toBe(200);
+      expect((await t.call(user, 'GET', `/api/integrations/${b.id}`)).statusCode).toBe(200);
     }
     expect((await list(people.olivia)).map((i) => i.name)).toEqual(['Mine']);
     expect((await list(people.outsider)).map((i) => i.name)).toEqual(['Theirs']);
-    const refused = await call(people.olivia, 'GET', `/api/integrations/${b.id}`);
+    const refused = await t.call(people.olivia, 'GET', `/api/integrations/${b.id}`);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().message).toBe(INTEGRATION_MESSAGES.mayNotView);
-    expect((await call(people.olivia, 'GET', `/api/integrations/${b.id}/alerts`)).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await t.call(people.olivia, 'GET', `/api/integrations/${b.id}/alerts`)).statusCode,
+    ).toBe(403);
     // 404 before 403: a missing integration is missing to everyone.
-    expect((await call(people.olivia, 'GET', '/api/integrations/999999')).statusCode).toBe(404);
-    expect((await call(people.olivia, 'GET', `/api/integrations/${a.id}`)).statusCode).toBe(200);
+    expect((await t.call(people.olivia, 'GET', '/api/integrations/999999')).statusCode).toBe(404);
+    expect((await t.call(people.olivia, 'GET', `/api/integrations/${a.id}`)).statusCode).toBe(200);
     // canManage: who may change each one
     const byName = (l: Integration[]) => Object.fromEntries(l.map((i) => [i.name, i.canManage]));
-    expect(byName(await list(people.morgan))).toEqual({ Mine: true, Theirs: false });
+    expect(byName(await list(people.manager))).toEqual({ Mine: true, Theirs: false });
     expect(byName(await list(people.admin))).toEqual({ Mine: true, Theirs: true });
     expect(byName(await list(people.iris))).toEqual({ Mine: false, Theirs: false });
     expect(byName(await list(people.olivia))).toEqual({ Mine: false });
@@ -576,22 +561,22 @@ describe('who may', () => {
     const theirs = await insertRotation(t.database.db, {
       name: `Elsewhere ${suffix()}`,
       memberIds: [people.outsider.id],
-      createdById: people.mia.id,
+      createdById: people.otherManager.id,
     });
-    const b = await create(people.mia, { name: 'Theirs', rotationId: theirs.id });
+    const b = await create(people.otherManager, { name: 'Theirs', rotationId: theirs.id });
     const writes = (id: number) =>
       [
         ['PATCH', `/api/integrations/${id}`, { name: 'Renamed' }],
         ['POST', `/api/integrations/${id}/key`, undefined],
         ['DELETE', `/api/integrations/${id}`, undefined],
       ] as const;
-    for (const user of [people.morgan, people.olivia, people.iris]) {
+    for (const user of [people.manager, people.olivia, people.iris]) {
       for (const [method, url, body] of writes(b.id)) {
-        const res = await call(user, method, url, body);
+        const res = await t.call(user, method, url, body);
         expect(res.statusCode, `${user.name} ${method} ${url}`).toBe(403);
         expect(res.json().message).toBe(INTEGRATION_MESSAGES.mayNotManage);
       }
-      const made = await call(user, 'POST', '/api/integrations', {
+      const made = await t.call(user, 'POST', '/api/integrations', {
         name: 'Not theirs',
         rotationId: theirs.id,
       });
@@ -600,21 +585,22 @@ describe('who may', () => {
     }
     // A manager on a missing integration: 404, not 403.
     for (const [method, url, body] of writes(999_999)) {
-      expect((await call(people.morgan, method, url, body)).statusCode).toBe(404);
+      expect((await t.call(people.manager, method, url, body)).statusCode).toBe(404);
     }
     // On-call members and incident managers are refused before anything is looked up.
-    expect((await call(people.olivia, 'POST', '/api/integrations', { name: 'X' })).statusCode).toBe(
-      403,
-    );
-    expect(await auditOf(b.id)).toHaveLength(1);
-    // Mia manages hers; the administrator manages any; Morgan manages his own.
     expect(
-      (await call(people.mia, 'PATCH', `/api/integrations/${b.id}`, { name: 'Hers' })).statusCode,
+      (await t.call(people.olivia, 'POST', '/api/integrations', { name: 'X' })).statusCode,
+    ).toBe(403);
+    expect(await auditOf(b.id)).toHaveLength(1);
+    // The other manager manages theirs; the administrator manages any; Morgan manages his own.
+    expect(
+      (await t.call(people.otherManager, 'PATCH', `/api/integrations/${b.id}`, { name: 'Hers' }))
+        .statusCode,
     ).toBe(200);
-    expect((await call(people.admin, 'POST', `/api/integrations/${b.id}/key`)).statusCode).toBe(
+    expect((await t.call(people.admin, 'POST', `/api/integrations/${b.id}/key`)).statusCode).toBe(
       200,
     );
-    await create(people.morgan, { name: 'His', rotationId: mine.id });
+    await create(people.manager, { name: 'His', rotationId: mine.id });
   });
 
   test('a policy’s integration: its followers’ members view it; a manager of every follower manages it', async () => {
@@ -622,46 +608,46 @@ describe('who may', () => {
     const theirs = await insertRotation(t.database.db, {
       name: `Elsewhere ${suffix()}`,
       memberIds: [people.outsider.id],
-      createdById: people.mia.id,
+      createdById: people.otherManager.id,
     });
     const [policy] = await t.database.db
       .select()
       .from(escalationPolicies)
       .where(eq(escalationPolicies.id, mine.escalationPolicyId as number));
-    const created = await create(people.morgan, {
+    const created = await create(people.manager, {
       name: 'On policy',
       escalationPolicyId: policy.id,
     });
-    expect((await call(people.olivia, 'GET', `/api/integrations/${created.id}`)).statusCode).toBe(
+    expect((await t.call(people.olivia, 'GET', `/api/integrations/${created.id}`)).statusCode).toBe(
       200,
     );
-    expect((await call(people.outsider, 'GET', `/api/integrations/${created.id}`)).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await t.call(people.outsider, 'GET', `/api/integrations/${created.id}`)).statusCode,
+    ).toBe(403);
     // Once another team's rotation follows the policy too, Morgan alone no longer manages it.
     await t.database.db
       .update(rotations)
       .set({ escalationPolicyId: policy.id })
       .where(eq(rotations.id, theirs.id));
-    expect((await call(people.outsider, 'GET', `/api/integrations/${created.id}`)).statusCode).toBe(
-      200,
-    );
-    const refused = await call(people.morgan, 'PATCH', `/api/integrations/${created.id}`, {
+    expect(
+      (await t.call(people.outsider, 'GET', `/api/integrations/${created.id}`)).statusCode,
+    ).toBe(200);
+    const refused = await t.call(people.manager, 'PATCH', `/api/integrations/${created.id}`, {
       name: 'Renamed',
     });
     expect(refused.statusCode).toBe(403);
   });
 
   test('anonymous: 401', async () => {
-    expect((await call(null, 'GET', '/api/integrations')).statusCode).toBe(401);
-    expect((await call(null, 'POST', '/api/integrations', {})).statusCode).toBe(401);
+    expect((await t.call(null, 'GET', '/api/integrations')).statusCode).toBe(401);
+    expect((await t.call(null, 'POST', '/api/integrations', {})).statusCode).toBe(401);
   });
 });
 
 describe('alerts', () => {
   test('an integration’s alerts: newest first, 50 a page, opened; an incident’s alone', async () => {
     const r = await rotation();
-    const created = await create(people.morgan, { name: 'Alertmanager', rotationId: r.id });
+    const created = await create(people.manager, { name: 'Alertmanager', rotationId: r.id });
     const incidentId = await insertIncident(r.id, created.id);
     const ids: number[] = [];
     for (let i = 0; i < 52; i++) {
@@ -673,7 +659,7 @@ describe('alerts', () => {
         }),
       );
     }
-    const first = await call(people.olivia, 'GET', `/api/integrations/${created.id}/alerts`);
+    const first = await t.call(people.olivia, 'GET', `/api/integrations/${created.id}/alerts`);
     expect(first.statusCode, first.body).toBe(200);
     const page1 = first.json() as AlertList;
     expect(page1.alerts).toHaveLength(50);
@@ -699,7 +685,7 @@ describe('alerts', () => {
       payloadCut: false,
     });
     const second = (
-      await call(
+      await t.call(
         people.olivia,
         'GET',
         `/api/integrations/${created.id}/alerts?before=${page1.nextCursor}`,
@@ -710,20 +696,22 @@ describe('alerts', () => {
 
     // A member of the rotation reads them. (Issue 30: this was the outsider, another team's
     // member, who is now refused: see the test below.)
-    const ofIncident = await call(people.olivia, 'GET', `/api/incidents/${incidentId}/alerts`);
+    const ofIncident = await t.call(people.olivia, 'GET', `/api/incidents/${incidentId}/alerts`);
     expect(ofIncident.statusCode, ofIncident.body).toBe(200);
     const incidentAlerts = (ofIncident.json() as AlertList).alerts;
     expect(incidentAlerts).toHaveLength(26);
     expect(incidentAlerts.every((a) => a.incidentId === incidentId)).toBe(true);
-    expect((await call(people.olivia, 'GET', '/api/incidents/999999/alerts')).statusCode).toBe(404);
+    expect((await t.call(people.olivia, 'GET', '/api/incidents/999999/alerts')).statusCode).toBe(
+      404,
+    );
   });
 
   test('an incident’s alerts: another team’s member reads no payload, though the incident reads to every role (issue 30)', async () => {
     const r = await rotation();
-    const created = await create(people.morgan, { name: 'Alertmanager', rotationId: r.id });
+    const created = await create(people.manager, { name: 'Alertmanager', rotationId: r.id });
     const incidentId = await insertIncident(r.id, created.id);
     await insertAlert(created.id, { pageId: incidentId, payload: '{"secret":"db password"}' });
-    const policy = await create(people.morgan, {
+    const policy = await create(people.manager, {
       name: 'Policy source',
       escalationPolicyId: r.escalationPolicyId,
     });
@@ -732,9 +720,9 @@ describe('alerts', () => {
 
     for (const id of [incidentId, policyIncident]) {
       // The incident itself is not hidden (decision 205) ...
-      expect((await call(people.outsider, 'GET', `/api/incidents/${id}`)).statusCode).toBe(200);
+      expect((await t.call(people.outsider, 'GET', `/api/incidents/${id}`)).statusCode).toBe(200);
       // ... but its alerts are the integration's, as the integration's own list is.
-      const refused = await call(people.outsider, 'GET', `/api/incidents/${id}/alerts`);
+      const refused = await t.call(people.outsider, 'GET', `/api/incidents/${id}/alerts`);
       expect(refused.statusCode, refused.body).toBe(403);
       expect(refused.json()).toEqual({
         message: INTEGRATION_MESSAGES.mayNotViewAlerts,
@@ -742,18 +730,18 @@ describe('alerts', () => {
       });
       expect(refused.body).not.toContain('db password');
       expect(
-        (await call(people.outsider, 'GET', `/api/integrations/${created.id}/alerts`)).statusCode,
+        (await t.call(people.outsider, 'GET', `/api/integrations/${created.id}/alerts`)).statusCode,
       ).toBe(403);
       // Members, incident managers, managers and administrators read them.
-      for (const reader of [people.noah, people.iris, people.mia, people.admin]) {
-        const res = await call(reader, 'GET', `/api/incidents/${id}/alerts`);
+      for (const reader of [people.noah, people.iris, people.otherManager, people.admin]) {
+        const res = await t.call(reader, 'GET', `/api/incidents/${id}/alerts`);
         expect(res.statusCode, res.body).toBe(200);
         expect((res.json() as AlertList).alerts).toHaveLength(1);
       }
     }
     // An incident with no alerts has none to hide: an empty list.
     const quiet = await insertIncident(r.id, null);
-    const none = await call(people.outsider, 'GET', `/api/incidents/${quiet}/alerts`);
+    const none = await t.call(people.outsider, 'GET', `/api/incidents/${quiet}/alerts`);
     expect(none.statusCode, none.body).toBe(200);
     expect((none.json() as AlertList).alerts).toEqual([]);
   });
@@ -761,11 +749,11 @@ describe('alerts', () => {
 
 describe('query counts', () => {
   async function count(user: User, url: string) {
-    await call(user, 'GET', url);
+    await t.call(user, 'GET', url);
     await t.database.db.execute(sql`select 1`);
     statements = 0;
     counting = true;
-    const res = await call(user, 'GET', url);
+    const res = await t.call(user, 'GET', url);
     counting = false;
     expect(res.statusCode, res.body).toBe(200);
     return statements;
@@ -775,7 +763,7 @@ describe('query counts', () => {
     const r = await rotation();
     const seed = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const made = await create(people.morgan, {
+        const made = await create(people.manager, {
           name: `Source ${i} ${suffix()}`,
           ...(i % 2 === 0 ? { rotationId: r.id } : { escalationPolicyId: r.escalationPolicyId }),
         });
@@ -804,15 +792,15 @@ describe('query counts', () => {
 describe('send test alert', () => {
   test('raises an incident through the integration, as its tool would; each test its own', async () => {
     const r = await rotation();
-    const created = await create(people.morgan, { name: 'Prometheus', rotationId: r.id });
+    const created = await create(people.manager, { name: 'Prometheus', rotationId: r.id });
     t.clock.set('2026-11-02T12:05:00Z');
-    const res = await call(people.morgan, 'POST', `/api/integrations/${created.id}/test`);
+    const res = await t.call(people.manager, 'POST', `/api/integrations/${created.id}/test`);
     expect(res.statusCode, res.body).toBe(201);
     const result = res.json() as TestAlertResult;
     expect(result).toEqual({ incidentId: expect.any(Number), outcome: 'raised' });
 
     const incident = (
-      await call(people.olivia, 'GET', `/api/incidents/${result.incidentId}`)
+      await t.call(people.olivia, 'GET', `/api/incidents/${result.incidentId}`)
     ).json() as Incident;
     expect(incident).toMatchObject({
       title: 'Test alert from Prometheus',
@@ -826,18 +814,18 @@ describe('send test alert', () => {
     });
     expect(incident.assignees.map((p) => p.id)).toEqual([people.olivia.id]);
 
-    const second = await call(people.admin, 'POST', `/api/integrations/${created.id}/test`, {
+    const second = await t.call(people.admin, 'POST', `/api/integrations/${created.id}/test`, {
       severity: 'P1',
     });
     expect(second.statusCode, second.body).toBe(201);
     const again = second.json() as TestAlertResult;
     expect(again.outcome).toBe('raised');
     expect(again.incidentId).not.toBe(result.incidentId);
-    const p1 = (await call(people.olivia, 'GET', `/api/incidents/${again.incidentId}`)).json();
+    const p1 = (await t.call(people.olivia, 'GET', `/api/incidents/${again.incidentId}`)).json();
     expect(p1).toMatchObject({ severity: 'P1', urgency: 'high' });
 
     const alertList = (
-      await call(people.olivia, 'GET', `/api/integrations/${created.id}/alerts`)
+      await t.call(people.olivia, 'GET', `/api/integrations/${created.id}/alerts`)
     ).json() as AlertList;
     expect(alertList.alerts.map((a) => [a.incidentId, a.format, a.outcome, a.severity])).toEqual([
       [again.incidentId, 'test', 'raised', 'P1'],
@@ -852,11 +840,11 @@ describe('send test alert', () => {
     });
     expect(JSON.parse(first.payload ?? '')).toMatchObject({ test: true, sentBy: 'Morgan Manager' });
     const ofIncident = (
-      await call(people.olivia, 'GET', `/api/incidents/${result.incidentId}/alerts`)
+      await t.call(people.olivia, 'GET', `/api/incidents/${result.incidentId}/alerts`)
     ).json() as AlertList;
     expect(ofIncident.alerts.map((a) => a.id)).toEqual([first.id]);
 
-    const [shown] = await list(people.morgan);
+    const [shown] = await list(people.manager);
     expect(shown).toMatchObject({
       lastUsedAt: '2026-11-02T12:05:00.000Z',
       counts: { alerts: 2, incidents: 2, openIncidents: 2 },
@@ -865,14 +853,16 @@ describe('send test alert', () => {
 
   test('only those who manage it; 404 first; a bad severity is 400 and raises nothing', async () => {
     const r = await rotation();
-    const created = await create(people.morgan, { name: 'Grafana', rotationId: r.id });
-    for (const user of [people.olivia, people.iris, people.mia]) {
-      const res = await call(user, 'POST', `/api/integrations/${created.id}/test`);
+    const created = await create(people.manager, { name: 'Grafana', rotationId: r.id });
+    for (const user of [people.olivia, people.iris, people.otherManager]) {
+      const res = await t.call(user, 'POST', `/api/integrations/${created.id}/test`);
       expect(res.statusCode, user.name).toBe(403);
       expect(res.json().message).toBe(INTEGRATION_MESSAGES.mayNotManage);
     }
-    expect((await call(people.mia, 'POST', '/api/integrations/999999/test')).statusCode).toBe(404);
-    const bad = await call(people.morgan, 'POST', `/api/integrations/${created.id}/test`, {
+    expect(
+      (await t.call(people.otherManager, 'POST', '/api/integrations/999999/test')).statusCode,
+    ).toBe(404);
+    const bad = await t.call(people.manager, 'POST', `/api/integrations/${created.id}/test`, {
       severity: 'P4',
     });
     expect(bad.statusCode).toBe(400);

@@ -23,7 +23,7 @@ let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let twilio: Awaited<ReturnType<typeof startFakeTwilio>>;
 let channels: Channels;
 const people = {} as Record<
-  'morgan' | 'olivia' | 'noah' | 'priya' | 'iris' | 'admin' | 'outsider' | 'otherManager',
+  'manager' | 'olivia' | 'noah' | 'priya' | 'iris' | 'admin' | 'outsider' | 'otherManager',
   User
 >;
 
@@ -35,20 +35,24 @@ beforeAll(async () => {
     email: createEmailChannel(smtp.url, 'Baton <baton@example.com>', 2_000),
     sms: createSmsChannel({ ...twilio, from: '+15550000000' }, 500),
   };
-  people.morgan = await t.createUser({ name: 'Morgan Manager', roles: ['manager'] });
-  people.olivia = await t.createUser({
-    name: 'Olivia Ortiz',
-    email: 'olivia.ortiz@example.com',
-    phone: '+1 555 010 0001',
-    notificationPreference: 'both',
-    timezone: 'America/Chicago',
-  });
-  people.noah = await t.createUser({ name: 'Noah Nakamura', email: 'noah@example.com' });
-  people.priya = await t.createUser({ name: 'Priya Patel', roles: ['on-call', 'manager'] });
-  people.iris = await t.createUser({ name: 'Iris Incident', roles: ['incident_manager'] });
-  people.admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
-  people.outsider = await t.createUser({ name: 'Sam Outsider' });
-  people.otherManager = await t.createUser({ name: 'Other Manager', roles: ['manager'] });
+  Object.assign(
+    people,
+    await t.cast({
+      manager: {},
+      olivia: {
+        email: 'olivia.ortiz@example.com',
+        phone: '+1 555 010 0001',
+        notificationPreference: 'both',
+        timezone: 'America/Chicago',
+      },
+      noah: { email: 'noah@example.com' },
+      priya: {},
+      iris: {},
+      admin: {},
+      outsider: {},
+      otherManager: {},
+    }),
+  );
 });
 afterAll(async () => {
   await t.close();
@@ -62,18 +66,6 @@ beforeEach(async () => {
   twilio.sent.length = 0;
 });
 
-async function call(user: User | null, method: 'GET' | 'POST', url: string, payload?: unknown) {
-  return t.app.inject({
-    method,
-    url,
-    payload: payload as never,
-    headers: {
-      origin: 'http://localhost:80',
-      ...(user ? { cookie: await t.cookieFor(user) } : {}),
-    },
-  });
-}
-
 /** A fresh rotation: Olivia holds the baton, then Noah, then Priya; Morgan created it. */
 async function rotation(overrides: { suspended?: boolean; memberIds?: number[] } = {}) {
   const memberIds = overrides.memberIds ?? [people.olivia.id, people.noah.id, people.priya.id];
@@ -81,7 +73,7 @@ async function rotation(overrides: { suspended?: boolean; memberIds?: number[] }
     name: `Platform ${Math.random().toString(36).slice(2, 7)}`,
     memberIds,
     holderId: memberIds[0],
-    createdById: people.morgan.id,
+    createdById: people.manager.id,
     suspended: overrides.suspended,
     now: t.clock.now(),
   });
@@ -90,9 +82,9 @@ async function rotation(overrides: { suspended?: boolean; memberIds?: number[] }
 async function pageRotation(
   rotationId: number,
   body: { message: string; urgency?: string } = { message: 'Checkout is failing' },
-  by: User = people.morgan,
+  by: User = people.manager,
 ) {
-  const res = await call(by, 'POST', `/api/rotations/${rotationId}/page`, body);
+  const res = await t.call(by, 'POST', `/api/rotations/${rotationId}/page`, body);
   expect(res.statusCode, res.body).toBe(201);
   const [row] = await t.database.db
     .select()
@@ -161,7 +153,7 @@ describe('paging the holder', () => {
     );
     // Only the hash of the token is stored, and the outbox view hides the link from admins.
     expect(JSON.stringify(row)).not.toContain(token.split('.')[1]);
-    const outbox = await call(people.admin, 'GET', '/api/admin/notifications');
+    const outbox = await t.call(people.admin, 'GET', '/api/admin/notifications');
     expect(outbox.body).not.toContain(token.split('.')[1]);
     expect(outbox.body).toContain('/pages/ack/(hidden)');
   });
@@ -180,7 +172,7 @@ describe('paging the holder', () => {
     const r = await rotation();
     const { row } = await pageRotation(r.id, { message: 'Disk almost full' });
     expect(row.urgency).toBe('high');
-    const blank = await call(people.morgan, 'POST', `/api/rotations/${r.id}/page`, {
+    const blank = await t.call(people.manager, 'POST', `/api/rotations/${r.id}/page`, {
       message: ' ',
     });
     expect(blank.statusCode).toBe(400);
@@ -198,7 +190,7 @@ describe('acknowledging from the link, without signing in', () => {
 
   test('GET shows the page and changes nothing; POST acknowledges once; a second POST is refused', async () => {
     const { r, row, token } = await pagedWithLink();
-    const shown = await call(null, 'GET', `/api/pages/ack/${token}`);
+    const shown = await t.call(null, 'GET', `/api/pages/ack/${token}`);
     expect(shown.statusCode).toBe(200);
     expect(shown.json()).toMatchObject({
       state: 'open',
@@ -212,27 +204,29 @@ describe('acknowledging from the link, without signing in', () => {
       },
     });
     // A mail scanner fetching the link twice acknowledges nothing.
-    await call(null, 'GET', `/api/pages/ack/${token}`);
+    await t.call(null, 'GET', `/api/pages/ack/${token}`);
     const [still] = await t.database.db.select().from(pages).where(eq(pages.id, row.id));
     expect(still.status).toBe('triggered');
 
-    const ack = await call(null, 'POST', `/api/pages/ack/${token}`);
+    const ack = await t.call(null, 'POST', `/api/pages/ack/${token}`);
     expect(ack.statusCode, ack.body).toBe(200);
     expect(ack.json()).toMatchObject({ state: 'acknowledged' });
     const [done] = await t.database.db.select().from(pages).where(eq(pages.id, row.id));
     expect(done.status).toBe('acknowledged');
     expect(done.acknowledgedAt?.toISOString()).toBe(t.clock.now().toISOString());
 
-    const again = await call(null, 'POST', `/api/pages/ack/${token}`);
+    const again = await t.call(null, 'POST', `/api/pages/ack/${token}`);
     expect(again.statusCode).toBe(409);
     expect(again.json()).toEqual({
       message: 'This page has already been acknowledged.',
       code: 'CONFLICT',
     });
-    expect((await call(null, 'GET', `/api/pages/ack/${token}`)).json().state).toBe('acknowledged');
+    expect((await t.call(null, 'GET', `/api/pages/ack/${token}`)).json().state).toBe(
+      'acknowledged',
+    );
 
     // The pager hears of it, once; the history records how.
-    const toPager = (await outboxFor(row.id)).filter((n) => n.userId === people.morgan.id);
+    const toPager = (await outboxFor(row.id)).filter((n) => n.userId === people.manager.id);
     expect(toPager.map((n) => n.kind)).toEqual(['page.acknowledged']);
     expect(toPager[0].content.subject).toBe(`Olivia Ortiz acknowledged your page for ${r.name}`);
     const events = await t.database.db
@@ -241,7 +235,7 @@ describe('acknowledging from the link, without signing in', () => {
       .where(and(eq(auditEvents.targetType, 'page'), eq(auditEvents.targetId, String(row.id))))
       .orderBy(auditEvents.id);
     expect(events.map((e) => [e.action, e.actorUserId, e.details.via])).toEqual([
-      ['incident.raised', people.morgan.id, undefined],
+      ['incident.raised', people.manager.id, undefined],
       ['incident.step_reached', null, undefined],
       ['page.acknowledged', people.olivia.id, 'link'],
     ]);
@@ -251,16 +245,16 @@ describe('acknowledging from the link, without signing in', () => {
     const { token } = await pagedWithLink();
     const tampered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     for (const bad of [tampered, '12345.short', 'not-a-token', `999999.${token.split('.')[1]}`]) {
-      const res = await call(null, 'POST', `/api/pages/ack/${bad}`);
+      const res = await t.call(null, 'POST', `/api/pages/ack/${bad}`);
       expect(res.statusCode, bad).toBe(404);
       expect(res.json().message).toMatch(/not valid/);
     }
-    const tooLong = await call(null, 'GET', `/api/pages/ack/${'9'.repeat(120)}`);
+    const tooLong = await t.call(null, 'GET', `/api/pages/ack/${'9'.repeat(120)}`);
     expect(tooLong.statusCode).toBe(414);
 
     t.clock.advance(24 * 60 * MINUTE);
-    expect((await call(null, 'GET', `/api/pages/ack/${token}`)).json().state).toBe('expired');
-    const late = await call(null, 'POST', `/api/pages/ack/${token}`);
+    expect((await t.call(null, 'GET', `/api/pages/ack/${token}`)).json().state).toBe('expired');
+    const late = await t.call(null, 'POST', `/api/pages/ack/${token}`);
     expect(late.statusCode).toBe(409);
     expect(late.json().message).toBe(
       'This acknowledgement link has expired. Sign in to Baton to acknowledge the page.',
@@ -269,11 +263,11 @@ describe('acknowledging from the link, without signing in', () => {
 
   test('after an escalation the first recipient’s link no longer works', async () => {
     const { row, token } = await pagedWithLink();
-    const esc = await call(people.morgan, 'POST', `/api/pages/${row.id}/escalate`, {
+    const esc = await t.call(people.manager, 'POST', `/api/pages/${row.id}/escalate`, {
       reason: 'Olivia is on a flight',
     });
     expect(esc.statusCode, esc.body).toBe(200);
-    expect((await call(null, 'POST', `/api/pages/ack/${token}`)).statusCode).toBe(404);
+    expect((await t.call(null, 'POST', `/api/pages/ack/${token}`)).statusCode).toBe(404);
   });
 });
 
@@ -281,22 +275,22 @@ describe('acknowledge, resolve and escalate in the app', () => {
   test('only the current recipient acknowledges, once', async () => {
     const r = await rotation();
     const { row } = await pageRotation(r.id);
-    const byOther = await call(people.morgan, 'POST', `/api/pages/${row.id}/acknowledge`);
+    const byOther = await t.call(people.manager, 'POST', `/api/pages/${row.id}/acknowledge`);
     expect(byOther.statusCode).toBe(403);
     expect(byOther.json().message).toBe(
       'Only the person this page was sent to can acknowledge it.',
     );
-    const ack = await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`);
+    const ack = await t.call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`);
     expect(ack.statusCode).toBe(200);
     expect(ack.json()).toMatchObject({
       status: 'acknowledged',
       actions: { acknowledge: false, resolve: true, escalate: false },
       events: [{ kind: 'acknowledged', actor: { id: people.olivia.id }, via: 'app' }],
     });
-    expect((await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
-      409,
-    );
-    expect((await call(people.olivia, 'POST', '/api/pages/999999/acknowledge')).statusCode).toBe(
+    expect(
+      (await t.call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode,
+    ).toBe(409);
+    expect((await t.call(people.olivia, 'POST', '/api/pages/999999/acknowledge')).statusCode).toBe(
       404,
     );
   });
@@ -305,7 +299,7 @@ describe('acknowledge, resolve and escalate in the app', () => {
     const r = await rotation();
     const pager = await t.createUser({ name: 'Ian Incident', roles: ['incident_manager'] });
     for (const [user, allowed] of [
-      [people.morgan, true],
+      [people.manager, true],
       [people.olivia, true],
       [people.admin, true],
       [people.priya, true], // manager and member
@@ -314,12 +308,12 @@ describe('acknowledge, resolve and escalate in the app', () => {
       [people.iris, false], // may page, but did not send this one
     ] as const) {
       const { row } = await pageRotation(r.id, { message: `For ${user.name}` }, pager);
-      const res = await call(user, 'POST', `/api/pages/${row.id}/resolve`);
+      const res = await t.call(user, 'POST', `/api/pages/${row.id}/resolve`);
       expect(res.statusCode, `${user.name}: ${res.body}`).toBe(allowed ? 200 : 403);
       await t.database.db.delete(pages).where(eq(pages.id, row.id));
     }
     const { row } = await pageRotation(r.id);
-    const res = await call(people.morgan, 'POST', `/api/pages/${row.id}/resolve`);
+    const res = await t.call(people.manager, 'POST', `/api/pages/${row.id}/resolve`);
     expect(res.json()).toMatchObject({
       status: 'resolved',
       resolvedAt: t.clock.now().toISOString(),
@@ -327,30 +321,30 @@ describe('acknowledge, resolve and escalate in the app', () => {
     // The recipient of a page still open is told it needs nothing more.
     const told = (await outboxFor(row.id)).filter((n) => n.kind === 'page.resolved');
     expect(told.map((n) => n.userId)).toEqual([people.olivia.id, people.olivia.id]);
-    expect((await call(people.morgan, 'POST', `/api/pages/${row.id}/resolve`)).statusCode).toBe(
+    expect((await t.call(people.manager, 'POST', `/api/pages/${row.id}/resolve`)).statusCode).toBe(
       409,
     );
     // Nothing more happens to a resolved page.
-    expect((await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
-      409,
-    );
+    expect(
+      (await t.call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode,
+    ).toBe(409);
   });
 
   test('manual escalation needs a reason, moves the page to the next member, and keeps its history', async () => {
     const r = await rotation();
     const { row } = await pageRotation(r.id, { message: 'Payments down' });
-    const blank = await call(people.morgan, 'POST', `/api/pages/${row.id}/escalate`, {
+    const blank = await t.call(people.manager, 'POST', `/api/pages/${row.id}/escalate`, {
       reason: '  ',
     });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().fields).toEqual({ reason: 'Please enter a reason' });
     expect(
-      (await call(people.noah, 'POST', `/api/pages/${row.id}/escalate`, { reason: 'x' }))
+      (await t.call(people.noah, 'POST', `/api/pages/${row.id}/escalate`, { reason: 'x' }))
         .statusCode,
     ).toBe(403);
 
     t.clock.advance(5 * MINUTE);
-    const res = await call(people.olivia, 'POST', `/api/pages/${row.id}/escalate`, {
+    const res = await t.call(people.olivia, 'POST', `/api/pages/${row.id}/escalate`, {
       reason: 'I am driving',
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -373,7 +367,7 @@ describe('acknowledge, resolve and escalate in the app', () => {
     const sent = (await outboxFor(row.id)).filter((n) => n.kind.startsWith('page.escalat'));
     expect(sent.map((n) => [n.kind, n.userId])).toEqual([
       ['page.escalated', people.noah.id],
-      ['page.escalation_notice', people.morgan.id],
+      ['page.escalation_notice', people.manager.id],
     ]);
     expect(sent[0].content.text).toContain('because Olivia Ortiz did not acknowledge it');
     expect(sent[0].content.text).toContain('Reason: I am driving');
@@ -385,7 +379,7 @@ describe('acknowledge, resolve and escalate in the app', () => {
         and(eq(auditEvents.action, 'incident.escalated'), eq(auditEvents.targetId, String(row.id))),
       );
     expect(JSON.stringify(stored.details)).not.toContain('driving');
-    const trail = await call(people.admin, 'GET', '/api/audit-log/admin-events?limit=20');
+    const trail = await t.call(people.admin, 'GET', '/api/audit-log/admin-events?limit=20');
     expect(trail.statusCode, trail.body).toBe(200);
     const shown = (
       trail.json() as { events: { id: number; details: Record<string, unknown> }[] }
@@ -393,13 +387,13 @@ describe('acknowledge, resolve and escalate in the app', () => {
     expect(shown?.details).toMatchObject({ reason: 'I am driving' });
     expect(shown?.details).not.toHaveProperty('reasonEnc');
     // Noah now acknowledges; Olivia no longer can.
-    expect((await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
-      403,
-    );
-    expect((await call(people.noah, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
+    expect(
+      (await t.call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode,
+    ).toBe(403);
+    expect((await t.call(people.noah, 'POST', `/api/pages/${row.id}/acknowledge`)).statusCode).toBe(
       200,
     );
-    const late = await call(people.morgan, 'POST', `/api/pages/${row.id}/escalate`, {
+    const late = await t.call(people.manager, 'POST', `/api/pages/${row.id}/escalate`, {
       reason: 'again',
     });
     expect(late.statusCode).toBe(409);
@@ -408,7 +402,7 @@ describe('acknowledge, resolve and escalate in the app', () => {
   test('escalating with no one else in the rotation is refused with a message', async () => {
     const r = await rotation({ memberIds: [people.olivia.id] });
     const { row } = await pageRotation(r.id);
-    const res = await call(people.morgan, 'POST', `/api/pages/${row.id}/escalate`, {
+    const res = await t.call(people.manager, 'POST', `/api/pages/${row.id}/escalate`, {
       reason: 'No answer',
     });
     expect(res.statusCode).toBe(409);
@@ -433,7 +427,7 @@ describe('the clock: the default policy reminds at 15 minutes, escalates at 30 (
       'sms',
     ]);
     const warning = sent.filter((n) => n.kind === 'page.warning');
-    expect(warning.map((n) => n.userId)).toEqual([people.morgan.id]);
+    expect(warning.map((n) => n.userId)).toEqual([people.manager.id]);
     expect(warning[0].content.text).toContain('Olivia Ortiz has not acknowledged your page for');
     expect(warning[0].content.text).toContain('it escalates to Noah Nakamura at');
     expect(warning[0].content.text).toContain('Times are in UTC.');
@@ -461,11 +455,11 @@ describe('the clock: the default policy reminds at 15 minutes, escalates at 30 (
       sent
         .filter((n) => n.kind === 'incident.exhausted' && n.channel === 'email')
         .map((n) => n.userId),
-    ).toEqual([people.morgan.id, people.priya.id]);
+    ).toEqual([people.manager.id, people.priya.id]);
     expect((await t.database.db.select().from(pages).where(eq(pages.id, row.id)))[0]).toMatchObject(
       { status: 'escalated', exhaustedAt: at(45) },
     );
-    const history = await call(people.noah, 'GET', `/api/rotations/${r.id}/pages`);
+    const history = await t.call(people.noah, 'GET', `/api/rotations/${r.id}/pages`);
     expect(history.json()[0].events).toMatchObject([
       { kind: 'escalated', actor: null, automatic: true, to: { id: people.noah.id } },
     ]);
@@ -490,7 +484,7 @@ describe('the clock: the default policy reminds at 15 minutes, escalates at 30 (
     const r = await rotation();
     const { row } = await pageRotation(r.id);
     t.clock.advance(10 * MINUTE);
-    await call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`);
+    await t.call(people.olivia, 'POST', `/api/pages/${row.id}/acknowledge`);
     for (const minutes of [15, 30, 60]) {
       expect(await timers(new Date(row.createdAt.getTime() + minutes * MINUTE))).toEqual({
         reminded: 0,
@@ -569,12 +563,12 @@ describe('reading pages', () => {
     const first = (await pageRotation(r.id, { message: 'First', urgency: 'low' }, people.iris)).row;
     t.clock.advance(MINUTE);
     await pageRotation(r.id, { message: 'Second', urgency: 'high' });
-    await call(people.olivia, 'POST', `/api/pages/${first.id}/acknowledge`);
+    await t.call(people.olivia, 'POST', `/api/pages/${first.id}/acknowledge`);
 
     for (const viewer of [people.noah, people.iris, people.outsider, people.admin]) {
-      expect((await call(viewer, 'GET', `/api/rotations/${r.id}/pages`)).statusCode).toBe(200);
+      expect((await t.call(viewer, 'GET', `/api/rotations/${r.id}/pages`)).statusCode).toBe(200);
     }
-    const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}/pages`);
+    const res = await t.call(people.olivia, 'GET', `/api/rotations/${r.id}/pages`);
     const list = res.json() as Page[];
     expect(
       list.map((p) => [p.message, p.urgency, p.status, p.pagedBy?.name, p.target?.name]),
@@ -590,17 +584,19 @@ describe('reading pages', () => {
     });
     expect(list[1].acknowledgedAt).toBe(t.clock.now().toISOString());
     expect(
-      (await call(people.olivia, 'GET', `/api/rotations/${r.id}/pages?limit=1`)).json(),
+      (await t.call(people.olivia, 'GET', `/api/rotations/${r.id}/pages?limit=1`)).json(),
     ).toHaveLength(1);
-    const older = await call(
+    const older = await t.call(
       people.olivia,
       'GET',
       `/api/rotations/${r.id}/pages?before=${list[0].id}`,
     );
     expect(older.json().map((p: Page) => p.message)).toEqual(['First']);
-    expect((await call(people.olivia, 'GET', '/api/rotations/999999/pages')).statusCode).toBe(404);
+    expect((await t.call(people.olivia, 'GET', '/api/rotations/999999/pages')).statusCode).toBe(
+      404,
+    );
     expect(
-      (await call(people.olivia, 'GET', `/api/rotations/${r.id}/pages?limit=0`)).statusCode,
+      (await t.call(people.olivia, 'GET', `/api/rotations/${r.id}/pages?limit=0`)).statusCode,
     ).toBe(400);
   });
 
@@ -648,13 +644,13 @@ describe('reading pages', () => {
     const r = await rotation();
     const open = (await pageRotation(r.id, { message: 'Open one' })).row;
     const resolved = (await pageRotation(r.id, { message: 'Resolved one' })).row;
-    await call(people.morgan, 'POST', `/api/pages/${resolved.id}/resolve`);
-    const mine = (await call(people.olivia, 'GET', '/api/user/pages')).json() as Page[];
+    await t.call(people.manager, 'POST', `/api/pages/${resolved.id}/resolve`);
+    const mine = (await t.call(people.olivia, 'GET', '/api/user/pages')).json() as Page[];
     expect(mine.map((p) => p.id)).toContain(open.id);
     expect(mine.map((p) => p.id)).not.toContain(resolved.id);
     expect(mine.find((p) => p.id === open.id)?.actions.acknowledge).toBe(true);
     expect(
-      (await call(people.noah, 'GET', '/api/user/pages')).json().map((p: Page) => p.id),
+      (await t.call(people.noah, 'GET', '/api/user/pages')).json().map((p: Page) => p.id),
     ).not.toContain(open.id);
   });
 });
@@ -663,7 +659,7 @@ describe('the backup after a handoff (decision 130)', () => {
   test('a page while the previous holder is backup also goes to them, without an acknowledgement link; not after the window; at low urgency by email', async () => {
     const r = await rotation();
     // Olivia hands the baton to Noah: she is backup for 15 minutes.
-    const pass = await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+    const pass = await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
       toUserId: people.noah.id,
     });
     expect(pass.statusCode).toBe(200);
@@ -704,7 +700,7 @@ describe('the backup after a handoff (decision 130)', () => {
     );
 
     // The page history says so; only Noah may acknowledge the page.
-    const [history] = (await call(people.olivia, 'GET', `/api/rotations/${r.id}/pages`)).json();
+    const [history] = (await t.call(people.olivia, 'GET', `/api/rotations/${r.id}/pages`)).json();
     expect(history.events).toEqual([
       {
         kind: 'backup_notified',
@@ -716,7 +712,7 @@ describe('the backup after a handoff (decision 130)', () => {
     ]);
     expect(history.actions.acknowledge).toBe(false);
     // The system's notice belongs to the page's history, not to the administrators' trail.
-    const trail = await call(people.admin, 'GET', '/api/audit-log/admin-events?limit=100');
+    const trail = await t.call(people.admin, 'GET', '/api/audit-log/admin-events?limit=100');
     expect(trail.json().events.map((e: { action: string }) => e.action)).not.toContain(
       'page.backup_notified',
     );
@@ -732,7 +728,7 @@ describe('the backup after a handoff (decision 130)', () => {
     const later = await pageRotation(r.id, { message: 'Search is down' });
     expect((await outboxFor(later.row.id)).map((n) => n.userId)).toEqual([people.noah.id]);
     expect(
-      (await call(people.noah, 'GET', `/api/rotations/${r.id}/pages`)).json()[0].events,
+      (await t.call(people.noah, 'GET', `/api/rotations/${r.id}/pages`)).json()[0].events,
     ).toEqual([]);
   });
 });
@@ -764,7 +760,7 @@ describe('a page that cannot be delivered is shown where people look (decision 1
     // The email sent instead goes out on the next round.
     expect(await deliver()).toEqual({ sent: 1, failed: 0, retrying: 0 });
     expect(smtp.received.map((m) => m.to)).toEqual([['priya.shah@example.com']]);
-    const res = await call(people.noah, 'GET', `/api/rotations/${r.id}/pages`);
+    const res = await t.call(people.noah, 'GET', `/api/rotations/${r.id}/pages`);
     expect(res.statusCode).toBe(200);
     const [page] = res.json() as Page[];
     expect(page.id).toBe(row.id);
@@ -784,7 +780,7 @@ describe('a page that cannot be delivered is shown where people look (decision 1
 
   test('the pager is told in the app while the page is open; nobody else is', async () => {
     const { r, row } = await failedSmsPage();
-    const mine = await call(people.morgan, 'GET', '/api/user/page-delivery-failures');
+    const mine = await t.call(people.manager, 'GET', '/api/user/page-delivery-failures');
     expect(mine.statusCode).toBe(200);
     expect(mine.json()).toEqual([
       {
@@ -798,19 +794,21 @@ describe('a page that cannot be delivered is shown where people look (decision 1
         fallbackChannel: 'email',
       },
     ]);
-    expect((await call(shah, 'GET', '/api/user/page-delivery-failures')).json()).toEqual([]);
-    expect((await call(people.noah, 'GET', '/api/user/page-delivery-failures')).json()).toEqual([]);
-    // Once acknowledged, the person was reached: the notice goes.
-    const ack = await call(shah, 'POST', `/api/pages/${row.id}/acknowledge`);
-    expect(ack.statusCode).toBe(200);
-    expect((await call(people.morgan, 'GET', '/api/user/page-delivery-failures')).json()).toEqual(
+    expect((await t.call(shah, 'GET', '/api/user/page-delivery-failures')).json()).toEqual([]);
+    expect((await t.call(people.noah, 'GET', '/api/user/page-delivery-failures')).json()).toEqual(
       [],
     );
+    // Once acknowledged, the person was reached: the notice goes.
+    const ack = await t.call(shah, 'POST', `/api/pages/${row.id}/acknowledge`);
+    expect(ack.statusCode).toBe(200);
+    expect(
+      (await t.call(people.manager, 'GET', '/api/user/page-delivery-failures')).json(),
+    ).toEqual([]);
   });
 
   test('administrators see which channel failed in the last hour, not the rest', async () => {
     await failedSmsPage();
-    const status = await call(people.admin, 'GET', '/api/admin/notifications/status');
+    const status = await t.call(people.admin, 'GET', '/api/admin/notifications/status');
     expect(status.statusCode).toBe(200);
     expect(status.json()).toEqual({
       channels: { email: false, sms: false },
@@ -829,22 +827,22 @@ describe('a page that cannot be delivered is shown where people look (decision 1
         },
       ],
     });
-    expect((await call(people.morgan, 'GET', '/api/admin/notifications/status')).statusCode).toBe(
-      403,
-    );
+    expect(
+      (await t.call(people.manager, 'GET', '/api/admin/notifications/status')).statusCode,
+    ).toBe(403);
     // A failure because a channel is not configured is said once, by `missing`.
     await pageRotation((await rotation()).id);
     expect(
       await deliverDue({ db: t.database.db, cipher: t.cipher, channels: {}, clock: t.clock }),
     ).toMatchObject({ failed: expect.any(Number) });
-    const notConfigured = await call(people.admin, 'GET', '/api/admin/notifications/status');
+    const notConfigured = await t.call(people.admin, 'GET', '/api/admin/notifications/status');
     expect(
       notConfigured
         .json()
         .recentFailures.map((f: { channel: string; count: number }) => [f.channel, f.count]),
     ).toEqual([['sms', 1]]);
     t.clock.advance(61 * MINUTE);
-    const later = await call(people.admin, 'GET', '/api/admin/notifications/status');
+    const later = await t.call(people.admin, 'GET', '/api/admin/notifications/status');
     expect(later.json().recentFailures).toEqual([]);
   });
 });

@@ -88,7 +88,7 @@ async function changeNotices() {
   return rows.map((r) => ({ ...r, content: decryptContent(r, t.cipher) }));
 }
 
-function expectRefused(res: Awaited<ReturnType<TestApp['as']>>) {
+function expectRefused(res: Awaited<ReturnType<TestApp['call']>>) {
   expect(res.statusCode, res.body).toBe(403);
   expect(res.json()).toEqual({ message: NOT_MANAGED_MESSAGE, code: 'FORBIDDEN' });
 }
@@ -96,7 +96,7 @@ function expectRefused(res: Awaited<ReturnType<TestApp['as']>>) {
 describe('a manager acts only on the rotations they manage', () => {
   test('manager A cannot point team C at a policy that pages nobody, nor remove its holder; C’s own manager can', async () => {
     const c = await teamC();
-    const nobody = await t.as(admin, 'POST', '/api/escalation-policies', {
+    const nobody = await t.call(admin, 'POST', '/api/escalation-policies', {
       name: 'Pages nobody',
       repeat: 0,
       steps: [{ delayMinutes: 5, targets: [{ type: 'user', id: alex.id }] }],
@@ -104,13 +104,13 @@ describe('a manager acts only on the rotations they manage', () => {
     expect(nobody.statusCode, nobody.body).toBe(201);
 
     expectRefused(
-      await t.as(alex, 'PATCH', `/api/rotations/${c.id}`, {
+      await t.call(alex, 'PATCH', `/api/rotations/${c.id}`, {
         escalationPolicyId: nobody.json().id,
       }),
     );
-    expectRefused(await t.as(alex, 'DELETE', `/api/rotations/${c.id}/on-call/${olivia.id}`));
+    expectRefused(await t.call(alex, 'DELETE', `/api/rotations/${c.id}/on-call/${olivia.id}`));
     expectRefused(
-      await t.as(alex, 'POST', `/api/rotations/${c.id}/assign-oncall`, { toUserId: noah.id }),
+      await t.call(alex, 'POST', `/api/rotations/${c.id}/assign-oncall`, { toUserId: noah.id }),
     );
 
     const after = await rotationRow(c.id);
@@ -120,13 +120,13 @@ describe('a manager acts only on the rotations they manage', () => {
 
     // Priya, a manager and a member of team C, manages it: she does all of it, and her own
     // changes tell nobody.
-    const patched = await t.as(priya, 'PATCH', `/api/rotations/${c.id}`, {
+    const patched = await t.call(priya, 'PATCH', `/api/rotations/${c.id}`, {
       escalationPolicyId: nobody.json().id,
     });
     expect(patched.statusCode, patched.body).toBe(200);
-    const added = await t.as(priya, 'POST', `/api/rotations/${c.id}/on-call`, { userId: sam.id });
+    const added = await t.call(priya, 'POST', `/api/rotations/${c.id}/on-call`, { userId: sam.id });
     expect(added.statusCode, added.body).toBe(200);
-    const reassigned = await t.as(priya, 'POST', `/api/rotations/${c.id}/assign-oncall`, {
+    const reassigned = await t.call(priya, 'POST', `/api/rotations/${c.id}/assign-oncall`, {
       toUserId: noah.id,
     });
     expect(reassigned.statusCode, reassigned.body).toBe(200);
@@ -140,16 +140,18 @@ describe('a manager acts only on the rotations they manage', () => {
       createdById: casey.id,
     });
 
-    expectRefused(await t.as(alex, 'POST', `/api/rotations/${b.id}/on-call`, { userId: alex.id }));
+    expectRefused(
+      await t.call(alex, 'POST', `/api/rotations/${b.id}/on-call`, { userId: alex.id }),
+    );
     expect(await membersOf(b.id)).toEqual([olivia.id, noah.id, priya.id]);
 
-    const regenerated = await t.as(alex, 'POST', `/api/integrations/${integration.id}/key`);
+    const regenerated = await t.call(alex, 'POST', `/api/integrations/${integration.id}/key`);
     expect(regenerated.statusCode, regenerated.body).toBe(403);
-    const renamed = await t.as(alex, 'PATCH', `/api/integrations/${integration.id}`, {
+    const renamed = await t.call(alex, 'PATCH', `/api/integrations/${integration.id}`, {
       name: 'Mine now',
     });
     expect(renamed.statusCode, renamed.body).toBe(403);
-    const policy = await t.as(alex, 'PATCH', `/api/escalation-policies/${b.escalationPolicyId}`, {
+    const policy = await t.call(alex, 'PATCH', `/api/escalation-policies/${b.escalationPolicyId}`, {
       name: 'Mine now',
     });
     expect(policy.statusCode, policy.body).toBe(403);
@@ -182,7 +184,7 @@ describe('an administrator’s change tells the rotation’s managers', () => {
     const c = await teamC();
     const before = await policyName(c.escalationPolicyId);
     const next = await insertRotation(t.database.db, { name: 'Platform', createdById: admin.id });
-    const res = await t.as(admin, 'PATCH', `/api/rotations/${c.id}`, {
+    const res = await t.call(admin, 'PATCH', `/api/rotations/${c.id}`, {
       escalationPolicyId: next.escalationPolicyId,
     });
     expect(res.statusCode, res.body).toBe(200);
@@ -205,14 +207,16 @@ describe('an administrator’s change tells the rotation’s managers', () => {
     const c = await teamC();
     const base = `/api/rotations/${c.id}`;
 
-    expect((await t.as(admin, 'POST', `${base}/on-call`, { userId: sam.id })).statusCode).toBe(200);
+    expect((await t.call(admin, 'POST', `${base}/on-call`, { userId: sam.id })).statusCode).toBe(
+      200,
+    );
     expect(await recipients()).toEqual(managers());
     expect((await changeNotices())[0].content.subject).toBe(
       'Avery Admin added Sam Sullivan to Team C',
     );
 
     await t.database.db.delete(notifications);
-    const removed = await t.as(admin, 'DELETE', `${base}/on-call/${olivia.id}`);
+    const removed = await t.call(admin, 'DELETE', `${base}/on-call/${olivia.id}`);
     expect(removed.statusCode, removed.body).toBe(200);
     expect(await recipients()).toEqual(managers());
     const [gone] = await changeNotices();
@@ -227,7 +231,7 @@ describe('an administrator’s change tells the rotation’s managers', () => {
       .from(rotationMembers)
       .where(eq(rotationMembers.rotationId, c.id))
       .orderBy(asc(rotationMembers.order));
-    const reordered = await t.as(admin, 'PATCH', `${base}/members/reorder`, {
+    const reordered = await t.call(admin, 'PATCH', `${base}/members/reorder`, {
       members: rows.map((m, i) => ({ id: m.id, order: rows.length - 1 - i })),
     });
     expect(reordered.statusCode, reordered.body).toBe(200);
@@ -240,8 +244,10 @@ describe('an administrator’s change tells the rotation’s managers', () => {
   test('two changes in the same instant are two notices; a rename alone, or an administrator who is a member, tells nobody', async () => {
     const c = await teamC();
     const base = `/api/rotations/${c.id}`;
-    expect((await t.as(admin, 'POST', `${base}/on-call`, { userId: sam.id })).statusCode).toBe(200);
-    expect((await t.as(admin, 'DELETE', `${base}/on-call/${sam.id}`)).statusCode).toBe(200);
+    expect((await t.call(admin, 'POST', `${base}/on-call`, { userId: sam.id })).statusCode).toBe(
+      200,
+    );
+    expect((await t.call(admin, 'DELETE', `${base}/on-call/${sam.id}`)).statusCode).toBe(200);
     const subjects = (await changeNotices())
       .filter((n) => n.userId === casey.id)
       .map((n) => n.content.subject);
@@ -251,21 +257,21 @@ describe('an administrator’s change tells the rotation’s managers', () => {
     ]);
 
     await t.database.db.delete(notifications);
-    expect((await t.as(admin, 'PATCH', base, { name: 'Team C renamed' })).statusCode).toBe(200);
+    expect((await t.call(admin, 'PATCH', base, { name: 'Team C renamed' })).statusCode).toBe(200);
     expect(await changeNotices()).toEqual([]);
 
     // Once a member, the administrator is one of its managers: her changes are her team's own.
-    expect((await t.as(admin, 'POST', `${base}/on-call`, { userId: admin.id })).statusCode).toBe(
+    expect((await t.call(admin, 'POST', `${base}/on-call`, { userId: admin.id })).statusCode).toBe(
       200,
     );
     await t.database.db.delete(notifications);
-    expect((await t.as(admin, 'DELETE', `${base}/on-call/${noah.id}`)).statusCode).toBe(200);
+    expect((await t.call(admin, 'DELETE', `${base}/on-call/${noah.id}`)).statusCode).toBe(200);
     expect(await changeNotices()).toEqual([]);
   });
 
   test('a refused change queues nothing', async () => {
     const c = await teamC();
-    expectRefused(await t.as(alex, 'POST', `/api/rotations/${c.id}/on-call`, { userId: sam.id }));
+    expectRefused(await t.call(alex, 'POST', `/api/rotations/${c.id}/on-call`, { userId: sam.id }));
     const queued = await t.database.db
       .select()
       .from(notifications)

@@ -40,7 +40,6 @@ const people = {} as Record<
   | 'outsider',
   User
 >;
-const cookies = new Map<number, string>();
 
 beforeAll(async () => {
   t = await createTestApp({
@@ -50,46 +49,29 @@ beforeAll(async () => {
       },
     },
   });
-  people.admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
-  people.manager = await t.createUser({
-    name: 'Morgan Manager',
-    roles: ['manager'],
-    timezone: 'Europe/London',
-  });
-  people.otherManager = await t.createUser({ name: 'Max Other', roles: ['manager'] });
-  people.olivia = await t.createUser({ name: 'Olivia Ortiz', roles: ['on-call'], phone: '+1555' });
-  people.noah = await t.createUser({ name: 'Noah Nakamura', roles: ['on-call'] });
-  people.priya = await t.createUser({ name: 'Priya Patel', roles: ['on-call', 'manager'] });
-  people.sam = await t.createUser({ name: 'Sam Sullivan', roles: ['on-call'] });
-  people.iris = await t.createUser({ name: 'Iris Incident', roles: ['incident_manager'] });
+  Object.assign(
+    people,
+    await t.cast({
+      admin: {},
+      manager: { timezone: 'Europe/London' },
+      otherManager: {},
+      olivia: { phone: '+1555' },
+      noah: {},
+      priya: {},
+      sam: {},
+      iris: {},
+    }),
+  );
   people.irisOnCall = await t.createUser({
     name: 'Ivan Both',
     roles: ['incident_manager', 'on-call'],
   });
-  people.outsider = await t.createUser({ name: 'Otto Outsider', roles: ['on-call'] });
+  people.outsider = (await t.cast({ outsider: {} })).outsider;
 });
 afterAll(() => t.close());
 beforeEach(() => {
   t.clock.set('2026-11-02T12:00:00Z');
 });
-
-async function call(user: User | null, method: string, url: string, payload?: unknown) {
-  const headers: Record<string, string> = {};
-  if (user) {
-    let cookie = cookies.get(user.id);
-    if (!cookie) {
-      cookie = await t.cookieFor(user);
-      cookies.set(user.id, cookie);
-    }
-    headers.cookie = cookie;
-  }
-  return t.app.inject({
-    method: method as 'GET',
-    url,
-    payload: payload as never,
-    headers,
-  });
-}
 
 /** rotation inserts a rotation with the given members (in order) through the shared factory. */
 function rotation(seed: RotationSeed = {}) {
@@ -130,7 +112,7 @@ describe('reading rotations', () => {
       holderId: people.noah.id,
       createdById: people.manager.id,
     });
-    const res = await call(people.iris, 'GET', '/api/rotations');
+    const res = await t.call(people.iris, 'GET', '/api/rotations');
     expect(res.statusCode).toBe(200);
     const list = res.json() as Rotation[];
     expect(Array.isArray(list)).toBe(true);
@@ -166,35 +148,35 @@ describe('reading rotations', () => {
 
   test('GET /api/rotations/{id} answers one rotation; a missing one is 404, a bad id 400', async () => {
     const r = await rotation({ memberIds: ids(people.olivia, people.noah) });
-    const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}`);
+    const res = await t.call(people.olivia, 'GET', `/api/rotations/${r.id}`);
     expect(res.statusCode).toBe(200);
     const body = expectRotationShape(res.json());
     expect(body.currentOnCall).toBeNull();
     expect(body.nextOnCall?.id).toBe(people.olivia.id); // no holder: the first member
     // With one member, no one is next, whether or not they hold the baton (decision 120).
     const alone = await rotation({ memberIds: ids(people.sam) });
-    expect((await call(people.sam, 'GET', `/api/rotations/${alone.id}`)).json()).toMatchObject({
+    expect((await t.call(people.sam, 'GET', `/api/rotations/${alone.id}`)).json()).toMatchObject({
       currentOnCall: null,
       nextOnCall: null,
     });
-    const missing = await call(people.olivia, 'GET', '/api/rotations/999999');
+    const missing = await t.call(people.olivia, 'GET', '/api/rotations/999999');
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toEqual({ message: 'Rotation not found', code: 'NOT_FOUND' });
-    const bad = await call(people.olivia, 'GET', '/api/rotations/abc');
+    const bad = await t.call(people.olivia, 'GET', '/api/rotations/abc');
     expect(bad.statusCode).toBe(400);
-    expect((await call(null, 'GET', `/api/rotations/${r.id}`)).statusCode).toBe(401);
+    expect((await t.call(null, 'GET', `/api/rotations/${r.id}`)).statusCode).toBe(401);
   });
 
   test('GET /api/user/rotations answers only the rotations the signed-in user belongs to', async () => {
     const lonely = await t.createUser({ name: 'Lonely Member', roles: ['on-call'] });
     const mine = await rotation({ name: 'Mine', memberIds: [lonely.id, people.noah.id] });
     await rotation({ name: 'Not mine', memberIds: ids(people.noah) });
-    const res = await call(lonely, 'GET', '/api/user/rotations');
+    const res = await t.call(lonely, 'GET', '/api/user/rotations');
     expect(res.statusCode).toBe(200);
     const list = (res.json() as Rotation[]).map(expectRotationShape);
     expect(list.map((r) => r.id)).toEqual([mine.id]);
     expect(list[0].members.map((m) => m.userId)).toEqual([lonely.id, people.noah.id]);
-    const none = await call(people.iris, 'GET', '/api/user/rotations');
+    const none = await t.call(people.iris, 'GET', '/api/user/rotations');
     expect(none.json()).toEqual([]);
   });
 
@@ -205,21 +187,21 @@ describe('reading rotations', () => {
       memberIds: ids(people.olivia, people.iris, people.noah),
       holderId: people.olivia.id,
     });
-    const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}`);
+    const res = await t.call(people.olivia, 'GET', `/api/rotations/${r.id}`);
     expect(res.json().members).toHaveLength(3);
     expect(res.json().nextOnCall).toMatchObject({ id: people.noah.id });
   });
 
   test('a suspended rotation has no next handoff time', async () => {
     const r = await rotation({ suspended: true, memberIds: ids(people.olivia) });
-    const res = await call(people.olivia, 'GET', `/api/rotations/${r.id}`);
+    const res = await t.call(people.olivia, 'GET', `/api/rotations/${r.id}`);
     expect(res.json()).toMatchObject({ suspended: true, nextHandoffTime: null });
   });
 });
 
 describe('creating, editing and deleting', () => {
   test('a manager creates a rotation: 201 with its id, created_by recorded, the creator’s time zone, the next handoff computed, an audit event', async () => {
-    const res = await call(people.manager, 'POST', '/api/rotations', {
+    const res = await t.call(people.manager, 'POST', '/api/rotations', {
       name: 'New Platform',
       description: 'Front line',
       type: 'fixed',
@@ -253,7 +235,7 @@ describe('creating, editing and deleting', () => {
   });
 
   test('creating takes an explicit cadence, time zone and handoff time', async () => {
-    const res = await call(people.admin, 'POST', '/api/rotations', {
+    const res = await t.call(people.admin, 'POST', '/api/rotations', {
       name: 'Daily Tokyo',
       type: 'fixed',
       cadence: 'daily',
@@ -270,7 +252,7 @@ describe('creating, editing and deleting', () => {
       nextHandoffTime: '2026-11-03T01:30:00.000Z',
     });
     // A scheduled rotation hands off when its next entry starts: with none yet, no time.
-    const scheduled = await call(people.admin, 'POST', '/api/rotations', {
+    const scheduled = await t.call(people.admin, 'POST', '/api/rotations', {
       name: 'Scheduled Tokyo',
       type: 'scheduled',
       timeZone: 'Asia/Tokyo',
@@ -279,15 +261,15 @@ describe('creating, editing and deleting', () => {
   });
 
   test('creating refuses a short name (400, the form’s message) and an on-call user (403)', async () => {
-    const short = await call(people.manager, 'POST', '/api/rotations', { name: 'ab' });
+    const short = await t.call(people.manager, 'POST', '/api/rotations', { name: 'ab' });
     expect(short.statusCode).toBe(400);
     expect(short.json().fields).toEqual({ name: 'Rotation name must be at least 3 characters.' });
-    const bad = await call(people.manager, 'POST', '/api/rotations', {
+    const bad = await t.call(people.manager, 'POST', '/api/rotations', {
       name: 'Fine name',
       timeZone: 'Mars/Olympus',
     });
     expect(bad.statusCode).toBe(400);
-    const denied = await call(people.olivia, 'POST', '/api/rotations', { name: 'Not allowed' });
+    const denied = await t.call(people.olivia, 'POST', '/api/rotations', { name: 'Not allowed' });
     expect(denied.statusCode).toBe(403);
   });
 
@@ -297,12 +279,12 @@ describe('creating, editing and deleting', () => {
       name: 'Before',
       description: 'Keep me',
     });
-    const renamed = await call(people.manager, 'PATCH', `/api/rotations/${r.id}`, {
+    const renamed = await t.call(people.manager, 'PATCH', `/api/rotations/${r.id}`, {
       name: 'After',
     });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ name: 'After', description: 'Keep me' });
-    const daily = await call(people.manager, 'PATCH', `/api/rotations/${r.id}`, {
+    const daily = await t.call(people.manager, 'PATCH', `/api/rotations/${r.id}`, {
       description: null,
       cadence: 'daily',
       type: 'fixed',
@@ -317,11 +299,11 @@ describe('creating, editing and deleting', () => {
       'rotation.updated',
       'rotation.updated',
     ]);
-    const short = await call(people.manager, 'PATCH', `/api/rotations/${r.id}`, { name: 'x' });
+    const short = await t.call(people.manager, 'PATCH', `/api/rotations/${r.id}`, { name: 'x' });
     expect(short.statusCode).toBe(400);
-    const missing = await call(people.manager, 'PATCH', '/api/rotations/999999', { name: 'abc' });
+    const missing = await t.call(people.manager, 'PATCH', '/api/rotations/999999', { name: 'abc' });
     expect(missing.statusCode).toBe(404);
-    const denied = await call(people.olivia, 'PATCH', `/api/rotations/${r.id}`, { name: 'abc' });
+    const denied = await t.call(people.olivia, 'PATCH', `/api/rotations/${r.id}`, { name: 'abc' });
     expect(denied.statusCode).toBe(403);
   });
 
@@ -334,7 +316,7 @@ describe('creating, editing and deleting', () => {
       handoffTime: '09:00',
     });
     const patch = (body: Record<string, unknown>) =>
-      call(people.manager, 'PATCH', `/api/rotations/${r.id}`, body);
+      t.call(people.manager, 'PATCH', `/api/rotations/${r.id}`, body);
     const steps: [Record<string, unknown>, string][] = [
       // 09:00 in Sydney on a Monday is Sunday 22:00 UTC (daylight time): 8 November.
       [{ timeZone: 'Australia/Sydney' }, '2026-11-08T22:00:00.000Z'],
@@ -372,7 +354,7 @@ describe('creating, editing and deleting', () => {
     ]) {
       expect((await patch(body)).statusCode).toBe(400);
     }
-    const after = await call(people.manager, 'GET', `/api/rotations/${r.id}`);
+    const after = await t.call(people.manager, 'GET', `/api/rotations/${r.id}`);
     expect(after.json()).toMatchObject({
       timeZone: 'America/New_York',
       handoffTime: '18:15',
@@ -383,11 +365,11 @@ describe('creating, editing and deleting', () => {
 
   test('PATCH changing the type needs an administrator, and a schedule entry for scheduled', async () => {
     const r = await rotation({ memberIds: ids(people.olivia) });
-    const byManager = await call(people.manager, 'PATCH', `/api/rotations/${r.id}`, {
+    const byManager = await t.call(people.manager, 'PATCH', `/api/rotations/${r.id}`, {
       type: 'scheduled',
     });
     expect(byManager.statusCode).toBe(403);
-    const noEntry = await call(people.admin, 'PATCH', `/api/rotations/${r.id}`, {
+    const noEntry = await t.call(people.admin, 'PATCH', `/api/rotations/${r.id}`, {
       type: 'scheduled',
     });
     expect(noEntry.statusCode).toBe(409);
@@ -396,12 +378,12 @@ describe('creating, editing and deleting', () => {
 
   test('DELETE removes a rotation (admin only) and records it', async () => {
     const r = await rotation({ name: 'Doomed', memberIds: ids(people.olivia) });
-    expect((await call(people.manager, 'DELETE', `/api/rotations/${r.id}`)).statusCode).toBe(403);
-    const res = await call(people.admin, 'DELETE', `/api/rotations/${r.id}`);
+    expect((await t.call(people.manager, 'DELETE', `/api/rotations/${r.id}`)).statusCode).toBe(403);
+    const res = await t.call(people.admin, 'DELETE', `/api/rotations/${r.id}`);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe('');
-    expect((await call(people.admin, 'GET', `/api/rotations/${r.id}`)).statusCode).toBe(404);
-    expect((await call(people.admin, 'DELETE', `/api/rotations/${r.id}`)).statusCode).toBe(404);
+    expect((await t.call(people.admin, 'GET', `/api/rotations/${r.id}`)).statusCode).toBe(404);
+    expect((await t.call(people.admin, 'DELETE', `/api/rotations/${r.id}`)).statusCode).toBe(404);
     const events = await auditOf(r.id);
     expect(events.map((e) => [e.action, e.details])).toEqual([
       ['rotation.deleted', { name: 'Doomed' }],
@@ -412,36 +394,36 @@ describe('creating, editing and deleting', () => {
 describe('suspend, activate and type', () => {
   test('suspend clears the next handoff time; activate recomputes it from now; both recorded', async () => {
     const r = await rotation({ memberIds: ids(people.olivia), cadence: 'daily' });
-    const suspended = await call(people.admin, 'POST', `/api/rotations/${r.id}/suspend`);
+    const suspended = await t.call(people.admin, 'POST', `/api/rotations/${r.id}/suspend`);
     expect(suspended.statusCode).toBe(200);
     expect(suspended.json()).toMatchObject({ suspended: true, nextHandoffTime: null });
     const [row] = await t.database.db.select().from(rotations).where(eq(rotations.id, r.id));
     expect(row.nextHandoffAt).toBeNull();
 
     t.clock.set('2026-11-10T10:00:00Z');
-    const activated = await call(people.admin, 'POST', `/api/rotations/${r.id}/activate`);
+    const activated = await t.call(people.admin, 'POST', `/api/rotations/${r.id}/activate`);
     expect(activated.statusCode).toBe(200);
     expect(activated.json()).toMatchObject({
       suspended: false,
       nextHandoffTime: '2026-11-11T09:00:00.000Z',
     });
     // Asking again for the state it is in changes nothing and records nothing.
-    await call(people.admin, 'POST', `/api/rotations/${r.id}/activate`);
+    await t.call(people.admin, 'POST', `/api/rotations/${r.id}/activate`);
     expect((await auditOf(r.id)).map((e) => e.action)).toEqual([
       'rotation.suspended',
       'rotation.activated',
     ]);
-    expect((await call(people.manager, 'POST', `/api/rotations/${r.id}/suspend`)).statusCode).toBe(
-      403,
-    );
-    expect((await call(people.admin, 'POST', '/api/rotations/999999/suspend')).statusCode).toBe(
+    expect(
+      (await t.call(people.manager, 'POST', `/api/rotations/${r.id}/suspend`)).statusCode,
+    ).toBe(403);
+    expect((await t.call(people.admin, 'POST', '/api/rotations/999999/suspend')).statusCode).toBe(
       404,
     );
   });
 
   test('changing to scheduled without a schedule entry is refused with the message the client looks for; with one it succeeds', async () => {
     const r = await rotation({ memberIds: ids(people.olivia, people.noah) });
-    const refused = await call(people.admin, 'PATCH', `/api/rotations/${r.id}/type`, {
+    const refused = await t.call(people.admin, 'PATCH', `/api/rotations/${r.id}/type`, {
       type: 'scheduled',
     });
     expect(refused.statusCode).toBe(409);
@@ -454,13 +436,13 @@ describe('suspend, activate and type', () => {
       startAt: new Date(t.clock.now().getTime() + 2 * HOUR),
       endAt: new Date(t.clock.now().getTime() + 26 * HOUR),
     });
-    const changed = await call(people.admin, 'PATCH', `/api/rotations/${r.id}/type`, {
+    const changed = await t.call(people.admin, 'PATCH', `/api/rotations/${r.id}/type`, {
       type: 'scheduled',
     });
     expect(changed.statusCode).toBe(200);
     // Scheduled: the next on call is the user of the next schedule entry.
     expect(changed.json()).toMatchObject({ type: 'scheduled', nextOnCall: { id: people.noah.id } });
-    const back = await call(people.admin, 'PATCH', `/api/rotations/${r.id}/type`, {
+    const back = await t.call(people.admin, 'PATCH', `/api/rotations/${r.id}/type`, {
       type: 'fixed',
     });
     expect(back.json()).toMatchObject({ type: 'fixed', nextOnCall: { id: people.olivia.id } });
@@ -468,11 +450,11 @@ describe('suspend, activate and type', () => {
       ['rotation.type_changed', { from: 'fixed', to: 'scheduled' }],
       ['rotation.type_changed', { from: 'scheduled', to: 'fixed' }],
     ]);
-    const badType = await call(people.admin, 'PATCH', `/api/rotations/${r.id}/type`, {
+    const badType = await t.call(people.admin, 'PATCH', `/api/rotations/${r.id}/type`, {
       type: 'random',
     });
     expect(badType.statusCode).toBe(400);
-    const denied = await call(people.manager, 'PATCH', `/api/rotations/${r.id}/type`, {
+    const denied = await t.call(people.manager, 'PATCH', `/api/rotations/${r.id}/type`, {
       type: 'fixed',
     });
     expect(denied.statusCode).toBe(403);
@@ -482,7 +464,7 @@ describe('suspend, activate and type', () => {
 describe('members', () => {
   test('adding puts the member last (highest order + 1, or 0) and records it', async () => {
     const r = await rotation({ createdById: people.manager.id });
-    const first = await call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
+    const first = await t.call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
       userId: people.olivia.id,
       order: 0,
     });
@@ -491,7 +473,7 @@ describe('members', () => {
       0,
     ]);
     // A manager counts as eligible; the order sent by the client does not decide the position.
-    const second = await call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
+    const second = await t.call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
       userId: people.priya.id,
       order: 0,
     });
@@ -510,26 +492,26 @@ describe('members', () => {
 
   test('adding refuses an incident manager, an existing member, an unknown user and an on-call caller', async () => {
     const r = await rotation({ createdById: people.manager.id, memberIds: ids(people.olivia) });
-    const incident = await call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
+    const incident = await t.call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
       userId: people.iris.id,
     });
     expect(incident.statusCode).toBe(409);
     expect(incident.json().message).toBe(
       'Only users with the on-call or manager role can be added to a rotation.',
     );
-    const twice = await call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
+    const twice = await t.call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
       userId: people.olivia.id,
     });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().message).toBe('That person is already a member of this rotation.');
-    const unknown = await call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
+    const unknown = await t.call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {
       userId: 999999,
     });
     expect(unknown.statusCode).toBe(404);
-    const none = await call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {});
+    const none = await t.call(people.manager, 'POST', `/api/rotations/${r.id}/on-call`, {});
     expect(none.statusCode).toBe(400);
     expect(none.json().fields.userId).toBe('Please select a team member');
-    const denied = await call(people.olivia, 'POST', `/api/rotations/${r.id}/on-call`, {
+    const denied = await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/on-call`, {
       userId: people.noah.id,
     });
     expect(denied.statusCode).toBe(403);
@@ -541,7 +523,7 @@ describe('members', () => {
       memberIds: ids(people.olivia, people.noah, people.sam, people.priya),
       holderId: people.olivia.id,
     });
-    const res = await call(
+    const res = await t.call(
       people.manager,
       'DELETE',
       `/api/rotations/${r.id}/on-call/${people.noah.id}`,
@@ -567,14 +549,14 @@ describe('members', () => {
         },
       ],
     ]);
-    const again = await call(
+    const again = await t.call(
       people.manager,
       'DELETE',
       `/api/rotations/${r.id}/on-call/${people.noah.id}`,
     );
     expect(again.statusCode).toBe(404);
     expect(again.json().message).toBe('That person is not a member of this rotation.');
-    const denied = await call(
+    const denied = await t.call(
       people.olivia,
       'DELETE',
       `/api/rotations/${r.id}/on-call/${people.sam.id}`,
@@ -604,7 +586,7 @@ describe('members', () => {
         endAt: new Date(now - 4 * HOUR),
       },
     ]);
-    const res = await call(
+    const res = await t.call(
       people.manager,
       'DELETE',
       `/api/rotations/${r.id}/on-call/${people.noah.id}`,
@@ -643,7 +625,7 @@ describe('members', () => {
       memberIds: ids(people.olivia, people.noah),
       holderId: people.olivia.id,
     });
-    const res = await call(
+    const res = await t.call(
       people.manager,
       'DELETE',
       `/api/rotations/${suspended.id}/on-call/${people.olivia.id}`,
@@ -665,7 +647,7 @@ describe('members', () => {
       memberIds: ids(people.sam),
       holderId: people.sam.id,
     });
-    const alone = await call(
+    const alone = await t.call(
       people.manager,
       'DELETE',
       `/api/rotations/${solo.id}/on-call/${people.sam.id}`,
@@ -691,7 +673,7 @@ describe('members', () => {
     const [o, n, s] = memberRows.map((m) => m.id);
     const url = `/api/rotations/${r.id}/members/reorder`;
     // Swap every position at once: the deferred unique order constraint allows it.
-    const res = await call(people.manager, 'PATCH', url, {
+    const res = await t.call(people.manager, 'PATCH', url, {
       members: [
         { id: s, order: 0 },
         { id: o, order: 1 },
@@ -707,7 +689,7 @@ describe('members', () => {
       ['rotation.members_reordered', { userIds: ids(people.sam, people.olivia, people.noah) }],
     ]);
 
-    const incomplete = await call(people.manager, 'PATCH', url, {
+    const incomplete = await t.call(people.manager, 'PATCH', url, {
       members: [
         { id: s, order: 0 },
         { id: o, order: 1 },
@@ -717,7 +699,7 @@ describe('members', () => {
     expect(incomplete.json().message).toBe(
       'The members of this rotation have changed. Refresh and try again.',
     );
-    const duplicate = await call(people.manager, 'PATCH', url, {
+    const duplicate = await t.call(people.manager, 'PATCH', url, {
       members: [
         { id: s, order: 0 },
         { id: o, order: 0 },
@@ -728,7 +710,7 @@ describe('members', () => {
     expect(duplicate.json().message).toBe(
       'The new order must list every member once, with positions 0 to N-1.',
     );
-    const stranger = await call(people.manager, 'PATCH', url, {
+    const stranger = await t.call(people.manager, 'PATCH', url, {
       members: [
         { id: s, order: 0 },
         { id: o, order: 1 },
@@ -736,7 +718,7 @@ describe('members', () => {
       ],
     });
     expect(stranger.statusCode).toBe(409);
-    const gap = await call(people.manager, 'PATCH', url, {
+    const gap = await t.call(people.manager, 'PATCH', url, {
       members: [
         { id: s, order: 0 },
         { id: o, order: 1 },
@@ -744,12 +726,12 @@ describe('members', () => {
       ],
     });
     expect(gap.statusCode).toBe(400);
-    const malformed = await call(people.manager, 'PATCH', url, { members: 'all' });
+    const malformed = await t.call(people.manager, 'PATCH', url, { members: 'all' });
     expect(malformed.statusCode).toBe(400);
-    const denied = await call(people.olivia, 'PATCH', url, { members: [{ id: s, order: 0 }] });
+    const denied = await t.call(people.olivia, 'PATCH', url, { members: [{ id: s, order: 0 }] });
     expect(denied.statusCode).toBe(403);
     // Nothing refused changed anything.
-    const after = await call(people.manager, 'GET', `/api/rotations/${r.id}`);
+    const after = await t.call(people.manager, 'GET', `/api/rotations/${r.id}`);
     expect(after.json().members.map((m: { userId: number }) => m.userId)).toEqual(
       ids(people.sam, people.olivia, people.noah),
     );
@@ -759,7 +741,7 @@ describe('members', () => {
 describe('the baton', () => {
   test('a member takes on-call when no one holds it: holder, holder since, a take handoff', async () => {
     const r = await rotation({ memberIds: ids(people.olivia, people.noah) });
-    const res = await call(people.noah, 'POST', `/api/rotations/${r.id}/take-oncall`);
+    const res = await t.call(people.noah, 'POST', `/api/rotations/${r.id}/take-oncall`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       currentOnCallUserId: people.noah.id,
@@ -783,36 +765,40 @@ describe('the baton', () => {
       memberIds: ids(people.olivia, people.noah, people.irisOnCall),
       holderId: people.olivia.id,
     });
-    const taken = await call(people.noah, 'POST', `/api/rotations/${held.id}/take-oncall`);
+    const taken = await t.call(people.noah, 'POST', `/api/rotations/${held.id}/take-oncall`);
     expect(taken.statusCode).toBe(409);
     expect(taken.json()).toEqual({
       message: 'Someone is already on call for this rotation.',
       code: 'BATON_ALREADY_HELD',
     });
     const free = await rotation({ memberIds: ids(people.olivia) });
-    const outsider = await call(people.outsider, 'POST', `/api/rotations/${free.id}/take-oncall`);
+    const outsider = await t.call(people.outsider, 'POST', `/api/rotations/${free.id}/take-oncall`);
     expect(outsider.statusCode).toBe(409);
     expect(outsider.json()).toEqual({
       message: 'You must be a member of this rotation to take on-call.',
       code: 'NOT_A_MEMBER',
     });
-    const incident = await call(people.iris, 'POST', `/api/rotations/${free.id}/take-oncall`);
+    const incident = await t.call(people.iris, 'POST', `/api/rotations/${free.id}/take-oncall`);
     expect(incident.statusCode).toBe(403);
     const suspended = await rotation({ suspended: true, memberIds: ids(people.olivia) });
-    const refused = await call(people.olivia, 'POST', `/api/rotations/${suspended.id}/take-oncall`);
+    const refused = await t.call(
+      people.olivia,
+      'POST',
+      `/api/rotations/${suspended.id}/take-oncall`,
+    );
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
       message: 'This rotation is suspended and does not accept handoffs. Activate it first.',
       code: 'ROTATION_SUSPENDED',
     });
     expect(await handoffsOf(suspended.id)).toEqual([]);
-    const missing = await call(people.olivia, 'POST', '/api/rotations/999999/take-oncall');
+    const missing = await t.call(people.olivia, 'POST', '/api/rotations/999999/take-oncall');
     expect(missing.statusCode).toBe(404);
   });
 
   test('an incident manager who also holds the on-call role may take on-call', async () => {
     const r = await rotation({ memberIds: ids(people.irisOnCall) });
-    const res = await call(people.irisOnCall, 'POST', `/api/rotations/${r.id}/take-oncall`);
+    const res = await t.call(people.irisOnCall, 'POST', `/api/rotations/${r.id}/take-oncall`);
     expect(res.statusCode).toBe(200);
   });
 
@@ -823,7 +809,7 @@ describe('the baton', () => {
       holderSince: new Date('2026-10-30T09:00:00Z'),
     });
     t.clock.set('2026-11-02T15:30:00Z');
-    const res = await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+    const res = await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
       toUserId: people.sam.id,
       notes: '  Disk alarms on db-3 are known.  ',
     });
@@ -844,7 +830,7 @@ describe('the baton', () => {
       occurredAt: new Date('2026-11-02T15:30:00Z'),
     });
     // Empty notes are not stored; an urgent handoff is flagged.
-    await call(people.sam, 'POST', `/api/rotations/${r.id}/handoff`, {
+    await t.call(people.sam, 'POST', `/api/rotations/${r.id}/handoff`, {
       toUserId: people.noah.id,
       notes: '   ',
       urgent: true,
@@ -859,25 +845,25 @@ describe('the baton', () => {
       holderId: people.olivia.id,
     });
     const url = `/api/rotations/${r.id}/handoff`;
-    const notHolder = await call(people.noah, 'POST', url, { toUserId: people.sam.id });
+    const notHolder = await t.call(people.noah, 'POST', url, { toUserId: people.sam.id });
     expect(notHolder.statusCode).toBe(409);
     expect(notHolder.json()).toEqual({
       message: 'You must be on-call to pass the baton.',
       code: 'NOT_ON_CALL',
     });
-    const self = await call(people.olivia, 'POST', url, { toUserId: people.olivia.id });
+    const self = await t.call(people.olivia, 'POST', url, { toUserId: people.olivia.id });
     expect(self.statusCode).toBe(400);
-    const stranger = await call(people.olivia, 'POST', url, { toUserId: people.outsider.id });
+    const stranger = await t.call(people.olivia, 'POST', url, { toUserId: people.outsider.id });
     expect(stranger.statusCode).toBe(409);
     expect(stranger.json()).toMatchObject({
       code: 'NOT_A_MEMBER',
       message: 'The person you chose is not a member of this rotation.',
       fields: { toUserId: 'The person you chose is not a member of this rotation.' },
     });
-    const none = await call(people.olivia, 'POST', url, {});
+    const none = await t.call(people.olivia, 'POST', url, {});
     expect(none.statusCode).toBe(400);
     expect(none.json().fields.toUserId).toBe('Please select a team member to pass the baton to');
-    const incident = await call(people.iris, 'POST', url, { toUserId: people.sam.id });
+    const incident = await t.call(people.iris, 'POST', url, { toUserId: people.sam.id });
     expect(incident.statusCode).toBe(403);
 
     // A member whose role changed to incident manager since joining cannot receive the baton.
@@ -890,7 +876,7 @@ describe('the baton', () => {
       .update(users)
       .set({ roles: ['incident_manager'], role: 'incident_manager' })
       .where(eq(users.id, demoted.id));
-    const cannot = await call(people.olivia, 'POST', `/api/rotations/${withDemoted.id}/handoff`, {
+    const cannot = await t.call(people.olivia, 'POST', `/api/rotations/${withDemoted.id}/handoff`, {
       toUserId: demoted.id,
     });
     expect(cannot.statusCode).toBe(409);
@@ -901,7 +887,7 @@ describe('the baton', () => {
       memberIds: ids(people.olivia, people.noah),
       holderId: people.olivia.id,
     });
-    const refused = await call(people.olivia, 'POST', `/api/rotations/${suspended.id}/handoff`, {
+    const refused = await t.call(people.olivia, 'POST', `/api/rotations/${suspended.id}/handoff`, {
       toUserId: people.noah.id,
     });
     expect(refused.statusCode).toBe(409);
@@ -917,7 +903,7 @@ describe('the baton', () => {
       holderId: people.olivia.id,
     });
     const url = `/api/rotations/${r.id}/assign-oncall`;
-    const res = await call(people.manager, 'POST', url, {
+    const res = await t.call(people.manager, 'POST', url, {
       toUserId: people.sam.id,
       notes: 'Olivia is out sick',
     });
@@ -930,22 +916,25 @@ describe('the baton', () => {
       kind: 'reassign',
       notes: 'Olivia is out sick',
     });
-    const toHolder = await call(people.admin, 'POST', url, { toUserId: people.sam.id, notes: '' });
+    const toHolder = await t.call(people.admin, 'POST', url, {
+      toUserId: people.sam.id,
+      notes: '',
+    });
     expect(toHolder.statusCode).toBe(409);
     expect(toHolder.json().message).toBe('That person is already on call. Choose someone else.');
-    const stranger = await call(people.admin, 'POST', url, { toUserId: people.outsider.id });
+    const stranger = await t.call(people.admin, 'POST', url, { toUserId: people.outsider.id });
     expect(stranger.statusCode).toBe(409);
-    const none = await call(people.admin, 'POST', url, { notes: '' });
+    const none = await t.call(people.admin, 'POST', url, { notes: '' });
     expect(none.json().fields.toUserId).toBe('Please select a team member to assign on-call to');
-    expect((await call(people.olivia, 'POST', url, { toUserId: people.noah.id })).statusCode).toBe(
-      403,
-    );
-    expect((await call(people.iris, 'POST', url, { toUserId: people.noah.id })).statusCode).toBe(
+    expect(
+      (await t.call(people.olivia, 'POST', url, { toUserId: people.noah.id })).statusCode,
+    ).toBe(403);
+    expect((await t.call(people.iris, 'POST', url, { toUserId: people.noah.id })).statusCode).toBe(
       403,
     );
 
     const empty = await rotation({ memberIds: ids(people.olivia, people.noah) });
-    const first = await call(people.admin, 'POST', `/api/rotations/${empty.id}/assign-oncall`, {
+    const first = await t.call(people.admin, 'POST', `/api/rotations/${empty.id}/assign-oncall`, {
       toUserId: people.noah.id,
       notes: null,
     });
@@ -959,7 +948,7 @@ describe('the baton', () => {
       memberIds: ids(people.olivia, people.noah),
       holderId: people.olivia.id,
     });
-    const refused = await call(
+    const refused = await t.call(
       people.manager,
       'POST',
       `/api/rotations/${suspended.id}/assign-oncall`,
@@ -973,7 +962,7 @@ describe('the baton', () => {
 
   test('take, pass and reassign answer exactly what a read of the rotation shows right after', async () => {
     const get = async (id: number, user: User) =>
-      (await call(user, 'GET', `/api/rotations/${id}`)).json();
+      (await t.call(user, 'GET', `/api/rotations/${id}`)).json();
     const fixed = await rotation({
       createdById: people.manager.id,
       memberIds: ids(people.olivia, people.noah, people.sam),
@@ -992,11 +981,11 @@ describe('the baton', () => {
     });
     for (const r of [fixed, scheduled]) {
       const base = `/api/rotations/${r.id}`;
-      const took = await call(people.olivia, 'POST', `${base}/take-oncall`);
+      const took = await t.call(people.olivia, 'POST', `${base}/take-oncall`);
       expect(took.statusCode).toBe(200);
       expect(took.json()).toEqual(await get(r.id, people.olivia));
       t.clock.advance(60_000);
-      const passed = await call(people.olivia, 'POST', `${base}/handoff`, {
+      const passed = await t.call(people.olivia, 'POST', `${base}/handoff`, {
         toUserId: people.noah.id,
         notes: 'Quiet night',
         urgent: true,
@@ -1012,7 +1001,7 @@ describe('the baton', () => {
       expect(passed.json().backupOnCall?.id).toBe(people.olivia.id);
       expect(passed.json()).toEqual(await get(r.id, people.olivia));
       t.clock.advance(60_000);
-      const reassigned = await call(people.manager, 'POST', `${base}/assign-oncall`, {
+      const reassigned = await t.call(people.manager, 'POST', `${base}/assign-oncall`, {
         toUserId: people.sam.id,
       });
       expect(reassigned.statusCode).toBe(200);
@@ -1034,11 +1023,11 @@ describe('the baton', () => {
       urgent: true,
       occurredAt: new Date(t.clock.now().getTime() + 10 * 60_000),
     });
-    const passed = await call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
+    const passed = await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/handoff`, {
       toUserId: people.noah.id,
     });
     expect(passed.statusCode).toBe(200);
-    const read = (await call(people.olivia, 'GET', `/api/rotations/${r.id}`)).json();
+    const read = (await t.call(people.olivia, 'GET', `/api/rotations/${r.id}`)).json();
     expect(passed.json()).toEqual(read);
     // The later handoff is Noah → Olivia, which no longer matches the holder: no acknowledgement.
     expect(read.unacknowledgedHandoff).toBeNull();
@@ -1053,7 +1042,7 @@ describe('coverage', () => {
       memberIds: ids(people.olivia, people.noah, people.priya),
       holderId: people.olivia.id,
     });
-    const res = await call(people.olivia, 'POST', `/api/rotations/${r.id}/cover`, {
+    const res = await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/cover`, {
       rotationId: r.id,
       coveringUserId: people.priya.id,
       startTime: at(2),
@@ -1078,7 +1067,7 @@ describe('coverage', () => {
       .where(eq(coverageRequests.id, body.id));
     expect(row).toMatchObject({ requesterId: people.olivia.id, status: 'pending' });
     // Starting now, without notes.
-    const now = await call(people.olivia, 'POST', `/api/rotations/${r.id}/cover`, {
+    const now = await t.call(people.olivia, 'POST', `/api/rotations/${r.id}/cover`, {
       coveringUserId: people.noah.id,
       startTime: at(0),
       endTime: at(1),
@@ -1100,31 +1089,31 @@ describe('coverage', () => {
       endTime,
       notes: null,
     });
-    const notHolder = await call(people.noah, 'POST', url, ask(people.olivia.id));
+    const notHolder = await t.call(people.noah, 'POST', url, ask(people.olivia.id));
     expect(notHolder.statusCode).toBe(409);
     expect(notHolder.json()).toEqual({
       message: 'You must be on-call to request coverage',
       code: 'NOT_ON_CALL',
     });
-    const self = await call(people.olivia, 'POST', url, ask(people.olivia.id));
+    const self = await t.call(people.olivia, 'POST', url, ask(people.olivia.id));
     expect(self.statusCode).toBe(400);
-    const stranger = await call(people.olivia, 'POST', url, ask(people.outsider.id));
+    const stranger = await t.call(people.olivia, 'POST', url, ask(people.outsider.id));
     expect(stranger.statusCode).toBe(409);
     expect(stranger.json().fields).toHaveProperty('coveringUserId');
-    const past = await call(people.olivia, 'POST', url, ask(people.noah.id, at(-2)));
+    const past = await t.call(people.olivia, 'POST', url, ask(people.noah.id, at(-2)));
     expect(past.statusCode).toBe(400);
     expect(past.json().fields).toEqual({ startTime: 'Start time cannot be in the past' });
-    const backwards = await call(people.olivia, 'POST', url, ask(people.noah.id, at(5), at(1)));
+    const backwards = await t.call(people.olivia, 'POST', url, ask(people.noah.id, at(5), at(1)));
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().fields).toEqual({ endTime: 'End time must be after start time' });
-    const missing = await call(people.olivia, 'POST', url, { startTime: at(1), endTime: at(2) });
+    const missing = await t.call(people.olivia, 'POST', url, { startTime: at(1), endTime: at(2) });
     expect(missing.json().fields.coveringUserId).toBe('Please select a team member to cover you');
-    const wrongRotation = await call(people.olivia, 'POST', url, {
+    const wrongRotation = await t.call(people.olivia, 'POST', url, {
       ...ask(people.noah.id),
       rotationId: r.id + 1000,
     });
     expect(wrongRotation.statusCode).toBe(400);
-    expect((await call(people.iris, 'POST', url, ask(people.noah.id))).statusCode).toBe(403);
+    expect((await t.call(people.iris, 'POST', url, ask(people.noah.id))).statusCode).toBe(403);
     const rows = await t.database.db
       .select()
       .from(coverageRequests)
@@ -1140,7 +1129,7 @@ describe('paging', () => {
       holderId: people.noah.id,
       createdById: people.admin.id,
     });
-    const res = await call(people.iris, 'POST', `/api/rotations/${r.id}/page`, {
+    const res = await t.call(people.iris, 'POST', `/api/rotations/${r.id}/page`, {
       message: 'Checkout is failing',
       urgency: 'medium',
     });
@@ -1156,7 +1145,7 @@ describe('paging', () => {
     });
     // Sealed at rest (decision 163), bound to the page's row.
     expect(pageMessageOf(page, t.cipher)).toBe('Checkout is failing');
-    const byAdmin = await call(people.admin, 'POST', `/api/rotations/${r.id}/page`, {
+    const byAdmin = await t.call(people.admin, 'POST', `/api/rotations/${r.id}/page`, {
       message: 'Again',
     });
     expect(byAdmin.statusCode).toBe(201);
@@ -1180,7 +1169,7 @@ describe('paging', () => {
       createdById: people.admin.id,
     });
     const page = (user: User, id: number) =>
-      call(user, 'POST', `/api/rotations/${id}/page`, { message: 'Help', urgency: 'low' });
+      t.call(user, 'POST', `/api/rotations/${id}/page`, { message: 'Help', urgency: 'low' });
     expect((await page(people.manager, created.id)).statusCode).toBe(201);
     expect((await page(people.priya, memberOf.id)).statusCode).toBe(201);
     const notManaged = await page(people.otherManager, created.id);
@@ -1191,7 +1180,7 @@ describe('paging', () => {
 
   test('paging a rotation with no holder or a suspended one is refused with a message; an empty message is 400', async () => {
     const empty = await rotation({ memberIds: ids(people.olivia) });
-    const nobody = await call(people.iris, 'POST', `/api/rotations/${empty.id}/page`, {
+    const nobody = await t.call(people.iris, 'POST', `/api/rotations/${empty.id}/page`, {
       message: 'Anyone?',
     });
     expect(nobody.statusCode).toBe(409);
@@ -1204,19 +1193,19 @@ describe('paging', () => {
       memberIds: ids(people.olivia),
       holderId: people.olivia.id,
     });
-    const paused = await call(people.iris, 'POST', `/api/rotations/${suspended.id}/page`, {
+    const paused = await t.call(people.iris, 'POST', `/api/rotations/${suspended.id}/page`, {
       message: 'Anyone?',
     });
     expect(paused.statusCode).toBe(409);
     expect(paused.json().code).toBe('ROTATION_SUSPENDED');
-    const blank = await call(people.iris, 'POST', `/api/rotations/${empty.id}/page`, {
+    const blank = await t.call(people.iris, 'POST', `/api/rotations/${empty.id}/page`, {
       message: '   ',
     });
     expect(blank.statusCode).toBe(400);
     expect(blank.json().fields.message).toBe('Please enter a message');
     const rows = await t.database.db.select().from(pages).where(eq(pages.rotationId, empty.id));
     expect(rows).toEqual([]);
-    const missing = await call(people.iris, 'POST', '/api/rotations/999999/page', {
+    const missing = await t.call(people.iris, 'POST', '/api/rotations/999999/page', {
       message: 'x',
     });
     expect(missing.statusCode).toBe(404);
@@ -1229,11 +1218,11 @@ describe('query counts', () => {
    * transaction first changes the database snapshot, so the read cache has nothing to reuse.
    */
   async function count(user: User, url: string) {
-    await call(user, 'GET', url); // warm the session cookie cache
+    await t.call(user, 'GET', url); // warm the session cookie cache
     await t.database.db.execute(sql`select pg_current_xact_id()`);
     statements = 0;
     counting = true;
-    const res = await call(user, 'GET', url);
+    const res = await t.call(user, 'GET', url);
     counting = false;
     expect(res.statusCode).toBe(200);
     return { n: statements, body: res.json() as unknown[] };
@@ -1300,7 +1289,7 @@ describe('query counts', () => {
       return decrypt(value, ctx as never);
     }) as typeof t.cipher.decrypt;
     try {
-      const res = await call(viewer, 'GET', '/api/user/rotations');
+      const res = await t.call(viewer, 'GET', '/api/user/rotations');
       expect(res.statusCode).toBe(200);
     } finally {
       t.cipher.decrypt = decrypt;

@@ -12,33 +12,20 @@ let manager: User;
 let olivia: User;
 let noah: User;
 let outsider: User;
-const cookies = new Map<number, string>();
 const HOUR = 3_600_000;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
-  manager = await t.createUser({ name: 'Morgan Manager', roles: ['manager'] });
-  olivia = await t.createUser({ name: 'Olivia Ortiz', roles: ['on-call'] });
-  noah = await t.createUser({ name: 'Noah Nakamura', roles: ['on-call'] });
-  outsider = await t.createUser({ name: 'Otto Outsider', roles: ['on-call'] });
+  ({ admin, manager, olivia, noah, outsider } = await t.cast({
+    admin: {},
+    manager: {},
+    olivia: {},
+    noah: {},
+    outsider: {},
+  }));
 });
 afterAll(() => t.close());
 beforeEach(() => t.clock.set('2026-11-02T12:00:00Z'));
-
-async function call(user: User, method: string, url: string, payload?: unknown) {
-  let cookie = cookies.get(user.id);
-  if (!cookie) {
-    cookie = await t.cookieFor(user);
-    cookies.set(user.id, cookie);
-  }
-  return t.app.inject({
-    method: method as 'GET',
-    url,
-    payload: payload as never,
-    headers: { cookie },
-  });
-}
 
 const at = (hours: number) => new Date(t.clock.now().getTime() + hours * HOUR).toISOString();
 const newRotation = () =>
@@ -52,7 +39,7 @@ const entry = (userId: number, start: number, end: number) => ({
 describe('adding schedule entries', () => {
   test('an admin adds an entry for a member: 201 with the entry and its user; recorded', async () => {
     const r = await newRotation();
-    const res = await call(
+    const res = await t.call(
       admin,
       'POST',
       `/api/rotations/${r.id}/schedules`,
@@ -78,23 +65,23 @@ describe('adding schedule entries', () => {
   test('entries may touch but not overlap; the start may not be in the past', async () => {
     const r = await newRotation();
     const url = `/api/rotations/${r.id}/schedules`;
-    expect((await call(admin, 'POST', url, entry(olivia.id, 10, 20))).statusCode).toBe(201);
-    const touching = await call(admin, 'POST', url, entry(noah.id, 20, 30));
+    expect((await t.call(admin, 'POST', url, entry(olivia.id, 10, 20))).statusCode).toBe(201);
+    const touching = await t.call(admin, 'POST', url, entry(noah.id, 20, 30));
     expect(touching.statusCode).toBe(201);
-    const overlap = await call(admin, 'POST', url, entry(noah.id, 15, 25));
+    const overlap = await t.call(admin, 'POST', url, entry(noah.id, 15, 25));
     expect(overlap.statusCode).toBe(409);
     expect(overlap.json()).toMatchObject({
       code: 'SCHEDULE_OVERLAP',
       message: 'This schedule entry overlaps another entry of this rotation.',
     });
-    const inside = await call(admin, 'POST', url, entry(olivia.id, 11, 12));
+    const inside = await t.call(admin, 'POST', url, entry(olivia.id, 11, 12));
     expect(inside.statusCode).toBe(409);
-    const past = await call(admin, 'POST', url, entry(olivia.id, -3, 2));
+    const past = await t.call(admin, 'POST', url, entry(olivia.id, -3, 2));
     expect(past.statusCode).toBe(400);
     expect(past.json().fields).toEqual({ startTime: 'Start time cannot be in the past' });
     // Another rotation's schedule does not count.
     const other = await newRotation();
-    const elsewhere = await call(
+    const elsewhere = await t.call(
       admin,
       'POST',
       `/api/rotations/${other.id}/schedules`,
@@ -106,36 +93,36 @@ describe('adding schedule entries', () => {
   test('refuses an end before the start, bad dates, a non-member, a missing rotation and non-admins', async () => {
     const r = await newRotation();
     const url = `/api/rotations/${r.id}/schedules`;
-    const backwards = await call(admin, 'POST', url, entry(noah.id, 5, 4));
+    const backwards = await t.call(admin, 'POST', url, entry(noah.id, 5, 4));
     expect(backwards.statusCode).toBe(400);
     expect(backwards.json().fields).toEqual({ endTime: 'End time must be after start time' });
-    const badStart = await call(admin, 'POST', url, {
+    const badStart = await t.call(admin, 'POST', url, {
       userId: noah.id,
       startTime: 'tomorrow',
       endTime: at(4),
     });
     expect(badStart.json().fields.startTime).toBe('Start time must be a valid date and time');
-    const badEnd = await call(admin, 'POST', url, {
+    const badEnd = await t.call(admin, 'POST', url, {
       userId: noah.id,
       startTime: at(1),
       endTime: '',
     });
     expect(badEnd.json().fields.endTime).toBe('End time must be a valid date and time');
-    const stranger = await call(admin, 'POST', url, entry(outsider.id, 1, 2));
+    const stranger = await t.call(admin, 'POST', url, entry(outsider.id, 1, 2));
     expect(stranger.statusCode).toBe(409);
     expect(stranger.json()).toMatchObject({
       code: 'NOT_A_MEMBER',
       fields: { userId: 'The person you chose is not a member of this rotation.' },
     });
-    const missing = await call(
+    const missing = await t.call(
       admin,
       'POST',
       '/api/rotations/999999/schedules',
       entry(noah.id, 1, 2),
     );
     expect(missing.statusCode).toBe(404);
-    expect((await call(manager, 'POST', url, entry(noah.id, 1, 2))).statusCode).toBe(403);
-    expect((await call(olivia, 'POST', url, entry(noah.id, 1, 2))).statusCode).toBe(403);
+    expect((await t.call(manager, 'POST', url, entry(noah.id, 1, 2))).statusCode).toBe(403);
+    expect((await t.call(olivia, 'POST', url, entry(noah.id, 1, 2))).statusCode).toBe(403);
     const rows = await t.database.db
       .select()
       .from(scheduleEntries)
@@ -148,9 +135,9 @@ describe('reading the schedule', () => {
   test('lists entries earliest first, and the current entry or null', async () => {
     const r = await newRotation();
     const url = `/api/rotations/${r.id}/schedules`;
-    await call(admin, 'POST', url, entry(noah.id, 30, 40));
-    await call(admin, 'POST', url, entry(olivia.id, 1, 10));
-    const list = await call(olivia, 'GET', url);
+    await t.call(admin, 'POST', url, entry(noah.id, 30, 40));
+    await t.call(admin, 'POST', url, entry(olivia.id, 1, 10));
+    const list = await t.call(olivia, 'GET', url);
     expect(list.statusCode).toBe(200);
     const entries = list.json() as ScheduleEntry[];
     expect(entries.map((e) => [e.userId, e.startTime])).toEqual([
@@ -159,38 +146,38 @@ describe('reading the schedule', () => {
     ]);
     expect(entries[0].user.name).toBe('Olivia Ortiz');
 
-    const none = await call(olivia, 'GET', `${url}/current`);
+    const none = await t.call(olivia, 'GET', `${url}/current`);
     expect(none.statusCode).toBe(200);
     expect(none.json()).toBeNull();
     t.clock.set(at(2));
-    const current = await call(olivia, 'GET', `${url}/current`);
+    const current = await t.call(olivia, 'GET', `${url}/current`);
     expect(current.json()).toMatchObject({ userId: olivia.id, user: { name: 'Olivia Ortiz' } });
 
-    expect((await call(olivia, 'GET', '/api/rotations/999999/schedules')).statusCode).toBe(404);
-    expect((await call(olivia, 'GET', '/api/rotations/999999/schedules/current')).statusCode).toBe(
-      404,
-    );
+    expect((await t.call(olivia, 'GET', '/api/rotations/999999/schedules')).statusCode).toBe(404);
+    expect(
+      (await t.call(olivia, 'GET', '/api/rotations/999999/schedules/current')).statusCode,
+    ).toBe(404);
   });
 });
 
 describe('deleting schedule entries', () => {
   test('an admin deletes an entry (204, recorded); again is 404; others are refused', async () => {
     const r = await newRotation();
-    const created = await call(
+    const created = await t.call(
       admin,
       'POST',
       `/api/rotations/${r.id}/schedules`,
       entry(noah.id, 1, 2),
     );
     const id = created.json().id as number;
-    expect((await call(manager, 'DELETE', `/api/rotation-schedules/${id}`)).statusCode).toBe(403);
-    const res = await call(admin, 'DELETE', `/api/rotation-schedules/${id}`);
+    expect((await t.call(manager, 'DELETE', `/api/rotation-schedules/${id}`)).statusCode).toBe(403);
+    const res = await t.call(admin, 'DELETE', `/api/rotation-schedules/${id}`);
     expect(res.statusCode).toBe(204);
-    expect((await call(olivia, 'GET', `/api/rotations/${r.id}/schedules`)).json()).toEqual([]);
-    const again = await call(admin, 'DELETE', `/api/rotation-schedules/${id}`);
+    expect((await t.call(olivia, 'GET', `/api/rotations/${r.id}/schedules`)).json()).toEqual([]);
+    const again = await t.call(admin, 'DELETE', `/api/rotation-schedules/${id}`);
     expect(again.statusCode).toBe(404);
     expect(again.json().message).toBe('Schedule entry not found');
-    expect((await call(admin, 'DELETE', '/api/rotation-schedules/abc')).statusCode).toBe(400);
+    expect((await t.call(admin, 'DELETE', '/api/rotation-schedules/abc')).statusCode).toBe(400);
     const events = await t.database.db
       .select()
       .from(auditEvents)

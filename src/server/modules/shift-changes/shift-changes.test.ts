@@ -36,8 +36,7 @@ beforeAll(async () => {
   deps = { config: t.config, database: t.database, cipher: t.cipher, clock: t.clock };
   smtp = await startSmtpServer();
   channels = { email: createEmailChannel(smtp.url, 'Baton <baton@example.com>', 2_000) };
-  manager = await t.createUser({ name: 'Morgan Manager', roles: ['manager'] });
-  admin = await t.createUser({ name: 'Avery Admin', roles: ['admin'] });
+  ({ manager, admin } = await t.cast({ manager: {}, admin: {} }));
   ana = await t.createUser({ name: 'Ana Alvarez', timezone: 'Europe/Berlin' });
   ben = await t.createUser({ name: 'Ben Brooks', timezone: 'America/New_York' });
   cal = await t.createUser({ name: 'Cal Chen', timezone: 'Europe/Berlin' });
@@ -53,16 +52,8 @@ beforeEach(async () => {
   t.clock.set('2026-11-27T21:00:00Z');
 });
 
-async function call(user: User, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) {
-  return t.app.inject({
-    method,
-    url,
-    payload: payload as never,
-    headers: { cookie: await t.cookieFor(user) },
-  });
-}
 async function ok(user: User, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) {
-  const res = await call(user, method, url, payload);
+  const res = await t.call(user, method, url, payload);
   expect(res.statusCode, res.body).toBeLessThan(300);
   return res;
 }
@@ -224,7 +215,7 @@ describe('reordering three members', () => {
 
   test('a refused edit keeps no baseline (it rolls back with the edit)', async () => {
     const r = await payments();
-    const res = await call(manager, 'PATCH', `/api/rotations/${r.id}/members/reorder`, {
+    const res = await t.call(manager, 'PATCH', `/api/rotations/${r.id}/members/reorder`, {
       members: [{ id: 999_999, order: 0 }],
     });
     expect(res.statusCode).toBe(409);
@@ -380,18 +371,18 @@ describe('the dashboard notice', () => {
     });
 
     // Someone else's notice is not there for them (404, nothing changed); a bad id is a 400.
-    const theirs = await call(ben, 'POST', `/api/user/shift-notices/${mine[0].id}/dismiss`);
+    const theirs = await t.call(ben, 'POST', `/api/user/shift-notices/${mine[0].id}/dismiss`);
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Notice not found' });
-    expect((await call(cal, 'POST', '/api/user/shift-notices/abc/dismiss')).statusCode).toBe(400);
+    expect((await t.call(cal, 'POST', '/api/user/shift-notices/abc/dismiss')).statusCode).toBe(400);
     expect((await ok(cal, 'GET', '/api/user/shift-notices')).json()).toHaveLength(1);
 
-    const dismissed = await call(cal, 'POST', `/api/user/shift-notices/${mine[0].id}/dismiss`);
+    const dismissed = await t.call(cal, 'POST', `/api/user/shift-notices/${mine[0].id}/dismiss`);
     expect(dismissed.statusCode).toBe(204);
     expect((await ok(cal, 'GET', '/api/user/shift-notices')).json()).toEqual([]);
     // Dismissing again changes nothing.
     expect(
-      (await call(cal, 'POST', `/api/user/shift-notices/${mine[0].id}/dismiss`)).statusCode,
+      (await t.call(cal, 'POST', `/api/user/shift-notices/${mine[0].id}/dismiss`)).statusCode,
     ).toBe(204);
     expect((await t.app.inject({ method: 'GET', url: '/api/user/shift-notices' })).statusCode).toBe(
       401,

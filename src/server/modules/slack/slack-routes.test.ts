@@ -69,7 +69,7 @@ function startSlack(): Promise<Server> {
 }
 
 let t: TestApp;
-const people = {} as Record<'morgan' | 'olivia' | 'noah' | 'outsider', User>;
+const people = {} as Record<'manager' | 'olivia' | 'noah' | 'outsider', User>;
 
 /** Slack ids: each person's, and ones Baton must not act for. */
 const SLACK = {
@@ -102,18 +102,15 @@ beforeAll(async () => {
       SLACK_API_URL: `${slackUrl}/api`,
     },
   });
-  people.morgan = await t.createUser({
-    name: 'Morgan Manager',
-    email: 'morgan@example.com',
-    roles: ['manager'],
-  });
-  people.olivia = await t.createUser({
-    name: 'Olivia <Ortiz>',
-    email: 'olivia@example.com',
-    timezone: 'America/Chicago',
-  });
-  people.noah = await t.createUser({ name: 'Noah Nakamura', email: 'noah@example.com' });
-  people.outsider = await t.createUser({ name: 'Oscar Outside', email: 'oscar@example.com' });
+  Object.assign(
+    people,
+    await t.cast({
+      manager: { email: 'morgan@example.com' },
+      olivia: { name: 'Olivia <Ortiz>', email: 'olivia@example.com', timezone: 'America/Chicago' },
+      noah: { email: 'noah@example.com' },
+      outsider: { email: 'oscar@example.com' },
+    }),
+  );
   // Slack's profile email may differ in case from the one Baton knows: the blind index normalises.
   slackUsers.set(SLACK.olivia, slackUser('Olivia@Example.com'));
   slackUsers.set(SLACK.noah, slackUser('noah@example.com'));
@@ -137,14 +134,14 @@ async function incident(): Promise<{ id: number; rotationId: number }> {
     name: `Checkout ${Math.random().toString(36).slice(2, 7)}`,
     memberIds: [people.olivia.id, people.noah.id],
     holderId: people.olivia.id,
-    createdById: people.morgan.id,
+    createdById: people.manager.id,
     now: t.clock.now(),
   });
   const res = await t.app.inject({
     method: 'POST',
     url: '/api/incidents',
     payload: { rotationId: r.id, title: 'Checkout is failing' },
-    headers: { cookie: await t.cookieFor(people.morgan) },
+    headers: { cookie: await t.cookieFor(people.manager) },
   });
   expect(res.statusCode, res.body).toBe(201);
   return { id: res.json<Incident>().id, rotationId: r.id };
@@ -352,7 +349,7 @@ describe('the buttons', () => {
     const res = await click(SLACK.olivia, 'incident.acknowledge', String(id));
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toBe('');
-    const seen = await incidentAs(people.morgan, id);
+    const seen = await incidentAs(people.manager, id);
     expect(seen.status).toBe('acknowledged');
     expect(seen.timeline?.find((e) => e.kind === 'acknowledged')).toMatchObject({
       actor: { id: people.olivia.id, name: 'Olivia <Ortiz>' },
@@ -393,10 +390,10 @@ describe('the buttons', () => {
   test('Resolve resolves and takes the buttons away', async () => {
     const { id } = await incident();
     expect((await click(SLACK.morgan, 'incident.resolve', String(id))).statusCode).toBe(200);
-    const seen = await incidentAs(people.morgan, id);
+    const seen = await incidentAs(people.manager, id);
     expect(seen.status).toBe('resolved');
     expect(seen.timeline?.find((e) => e.kind === 'resolved')).toMatchObject({
-      actor: { id: people.morgan.id },
+      actor: { id: people.manager.id },
       via: 'slack',
     });
     const message = await postedMessage();
@@ -407,7 +404,7 @@ describe('the buttons', () => {
   test('Escalate escalates to the next step with the reason "Escalated from Slack"', async () => {
     const { id } = await incident();
     expect((await click(SLACK.olivia, 'incident.escalate', String(id))).statusCode).toBe(200);
-    const seen = await incidentAs(people.morgan, id);
+    const seen = await incidentAs(people.manager, id);
     expect(seen.timeline?.find((e) => e.kind === 'escalated')).toMatchObject({
       actor: { id: people.olivia.id },
       reason: SLACK_ESCALATION_REASON,
@@ -421,7 +418,7 @@ describe('the buttons', () => {
 
   test('a signed Escalate click replayed three times moves the incident one step (decision 236)', async () => {
     const { id } = await incident();
-    expect((await incidentAs(people.morgan, id)).currentStep).toBe(1);
+    expect((await incidentAs(people.manager, id)).currentStep).toBe(1);
     // The button as Baton posts it carries the step its message showed.
     const body = new URLSearchParams({
       payload: JSON.stringify(clickPayload(SLACK.olivia, 'incident.escalate', `${id}:1`)),
@@ -430,7 +427,7 @@ describe('the buttons', () => {
       expect((await postSigned('/api/slack/interactions', body)).statusCode).toBe(200);
     }
     await vi.waitFor(() => expect(posted).toHaveLength(4), { timeout: 5_000 });
-    const seen = await incidentAs(people.morgan, id);
+    const seen = await incidentAs(people.manager, id);
     expect(seen.currentStep).toBe(2);
     expect(seen.timeline?.filter((e) => e.kind === 'escalated')).toHaveLength(1);
     const answers = posted.map((p) => p.body);
@@ -502,7 +499,7 @@ describe('the buttons', () => {
       name: `Handoffs ${Math.random().toString(36).slice(2, 7)}`,
       memberIds: [people.olivia.id, people.noah.id],
       holderId: people.olivia.id,
-      createdById: people.morgan.id,
+      createdById: people.manager.id,
       now: t.clock.now(),
     });
     const pass = await t.app.inject({
@@ -533,7 +530,7 @@ describe('/baton', () => {
       name: 'Payments primary',
       memberIds: [people.olivia.id, people.noah.id],
       holderId: people.olivia.id,
-      createdById: people.morgan.id,
+      createdById: people.manager.id,
       now: t.clock.now(),
     });
     await insertRotation(t.database.db, { name: 'Payments secondary', now: t.clock.now() });

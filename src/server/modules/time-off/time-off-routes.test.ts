@@ -70,7 +70,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const add = (user: User, personId: number, body: object) =>
-  t.as(user, 'POST', `/api/users/${personId}/time-off`, body);
+  t.call(user, 'POST', `/api/users/${personId}/time-off`, body);
 const week = (start: string, end: string, note?: string) => ({
   startTime: start,
   endTime: end,
@@ -100,7 +100,7 @@ describe('who records whose time off', () => {
       note: 'Dentist',
       recordedBy: null,
     });
-    const list = (await t.as(ana, 'GET', `/api/users/${ana.id}/time-off`)).json() as TimeOffList;
+    const list = (await t.call(ana, 'GET', `/api/users/${ana.id}/time-off`)).json() as TimeOffList;
     expect(list.entries.map((e) => e.id)).toContain(entry.id);
     const [raw] = await t.database.db.select().from(timeOff).where(eq(timeOff.id, entry.id));
     expect(raw.noteEnc).toMatch(/^v1\./);
@@ -117,7 +117,7 @@ describe('who records whose time off', () => {
     const res = await add(mia, ben.id, week('2026-12-10T00:00:00Z', '2026-12-12T00:00:00Z'));
     expect(res.statusCode, res.body).toBe(201);
     expect((res.json() as TimeOffEntry).recordedBy).toEqual({ id: mia.id, name: 'Mia Manager' });
-    const read = await t.as(mia, 'GET', `/api/users/${ben.id}/time-off`);
+    const read = await t.call(mia, 'GET', `/api/users/${ben.id}/time-off`);
     expect(read.statusCode).toBe(200);
   });
 
@@ -137,9 +137,9 @@ describe('who records whose time off', () => {
       const path = `/api/users/${whose().id}/time-off`;
       const [entry] = await t.database.db.select().from(timeOff).limit(1);
       for (const res of [
-        await t.as(who(), 'GET', path),
+        await t.call(who(), 'GET', path),
         await add(who(), whose().id, week('2027-01-04T00:00:00Z', '2027-01-05T00:00:00Z')),
-        await t.as(who(), 'DELETE', `${path}/${entry.id}`),
+        await t.call(who(), 'DELETE', `${path}/${entry.id}`),
       ]) {
         expect(res.statusCode, res.body).toBe(403);
         expect(res.json()).toMatchObject({
@@ -220,26 +220,26 @@ describe('taking time off back', () => {
     ).json() as TimeOffEntry;
 
     expect(
-      (await t.as(ben, 'DELETE', `/api/users/${ben.id}/time-off/${future.id}`)).statusCode,
+      (await t.call(ben, 'DELETE', `/api/users/${ben.id}/time-off/${future.id}`)).statusCode,
     ).toBe(204);
     expect(await t.database.db.select().from(timeOff).where(eq(timeOff.id, future.id))).toEqual([]);
 
     expect(
-      (await t.as(ben, 'DELETE', `/api/users/${ben.id}/time-off/${running.id}`)).statusCode,
+      (await t.call(ben, 'DELETE', `/api/users/${ben.id}/time-off/${running.id}`)).statusCode,
     ).toBe(204);
     const [ended] = await t.database.db.select().from(timeOff).where(eq(timeOff.id, running.id));
     expect(ended.endAt).toEqual(t.clock.now());
-    const list = (await t.as(ben, 'GET', `/api/users/${ben.id}/time-off`)).json() as TimeOffList;
+    const list = (await t.call(ben, 'GET', `/api/users/${ben.id}/time-off`)).json() as TimeOffList;
     expect(list.entries.map((e) => e.id)).not.toContain(running.id);
 
-    const again = await t.as(ben, 'DELETE', `/api/users/${ben.id}/time-off/${running.id}`);
+    const again = await t.call(ben, 'DELETE', `/api/users/${ben.id}/time-off/${running.id}`);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(TIME_OFF_MESSAGES.deletePast);
   });
 
   test('an entry of someone else by the wrong path is not found', async () => {
     const [anas] = await t.database.db.select().from(timeOff).where(eq(timeOff.userId, ana.id));
-    const res = await t.as(ben, 'DELETE', `/api/users/${ben.id}/time-off/${anas.id}`);
+    const res = await t.call(ben, 'DELETE', `/api/users/${ben.id}/time-off/${anas.id}`);
     expect(res.statusCode).toBe(404);
     expect(res.json().message).toBe(TIME_OFF_MESSAGES.notFound);
   });
@@ -248,7 +248,7 @@ describe('taking time off back', () => {
 describe('the rotation goes round it', () => {
   test('next on call, the calendar and the warnings: Ben away in his week, Cal covers', async () => {
     const rotationOf = async () =>
-      (await t.as(ana, 'GET', `/api/rotations/${weeklyId}`)).json() as Rotation;
+      (await t.call(ana, 'GET', `/api/rotations/${weeklyId}`)).json() as Rotation;
     expect((await rotationOf()).nextOnCall?.id).toBe(ben.id);
     const res = await add(
       ben,
@@ -259,7 +259,7 @@ describe('the rotation goes round it', () => {
     expect((await rotationOf()).nextOnCall?.id).toBe(cal.id);
 
     const calendar = (
-      await t.as(ana, 'GET', '/api/calendar?from=2026-11-02T12:00:00Z&to=2026-11-30T09:00:00Z')
+      await t.call(ana, 'GET', '/api/calendar?from=2026-11-02T12:00:00Z&to=2026-11-30T09:00:00Z')
     ).json() as Calendar;
     const weekly = calendar.rotations.find((r) => r.id === weeklyId);
     expect(weekly?.shifts.map((s) => [s.userId, s.start])).toEqual([
@@ -284,7 +284,7 @@ describe('the rotation goes round it', () => {
     await add(mia, cal.id, week('2026-11-17T00:00:00Z', '2026-11-18T00:00:00Z'));
     await add(ben, ben.id, week('2026-11-20T00:00:00Z', '2026-11-21T00:00:00Z'));
     const warnings = (
-      await t.as(cal, 'GET', `/api/time-off/warnings?rotationId=${weeklyId}`)
+      await t.call(cal, 'GET', `/api/time-off/warnings?rotationId=${weeklyId}`)
     ).json() as TimeOffWarnings;
     expect(warnings.gaps).toEqual([
       {
@@ -295,7 +295,7 @@ describe('the rotation goes round it', () => {
       },
     ]);
     const calendar = (
-      await t.as(ana, 'GET', '/api/calendar?from=2026-11-02T12:00:00Z&to=2026-11-30T09:00:00Z')
+      await t.call(ana, 'GET', '/api/calendar?from=2026-11-02T12:00:00Z&to=2026-11-30T09:00:00Z')
     ).json() as Calendar;
     expect(calendar.rotations.find((r) => r.id === weeklyId)?.gaps).toEqual([
       { start: '2026-11-16T09:00:00.000Z', end: '2026-11-23T09:00:00.000Z' },
@@ -328,7 +328,7 @@ describe('the rotation goes round it', () => {
     // Nell holds the week to 9 November 09:00 and is away in it: the rest of her turn is a gap.
     await add(nell, nell.id, week('2026-11-04T00:00:00Z', '2026-11-05T00:00:00Z'));
     const warnings = (
-      await t.as(gil, 'GET', `/api/time-off/warnings?rotationId=${night.id}`)
+      await t.call(gil, 'GET', `/api/time-off/warnings?rotationId=${night.id}`)
     ).json() as TimeOffWarnings;
     expect(warnings.gaps).toEqual([
       {
@@ -361,7 +361,7 @@ describe('the rotation goes round it', () => {
       })
       .returning();
     const warnings = (
-      await t.as(mia, 'GET', `/api/time-off/warnings?rotationId=${deskId}`)
+      await t.call(mia, 'GET', `/api/time-off/warnings?rotationId=${deskId}`)
     ).json() as TimeOffWarnings;
     expect(warnings.collisions).toEqual([
       {
@@ -386,7 +386,7 @@ describe('the rotation goes round it', () => {
   });
 
   test('the warnings are for any signed-in member; a bad rotation id is 400', async () => {
-    expect((await t.as(ben, 'GET', '/api/time-off/warnings')).statusCode).toBe(200);
-    expect((await t.as(ben, 'GET', '/api/time-off/warnings?rotationId=x')).statusCode).toBe(400);
+    expect((await t.call(ben, 'GET', '/api/time-off/warnings')).statusCode).toBe(200);
+    expect((await t.call(ben, 'GET', '/api/time-off/warnings?rotationId=x')).statusCode).toBe(400);
   });
 });
