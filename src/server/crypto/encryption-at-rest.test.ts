@@ -15,6 +15,7 @@ import { allocateIds } from '../db/ids';
 import { auditEvents, invitations, notifications, pages, users } from '../db/schema';
 import { reencryptAll } from '../maintenance/key-rotation';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
+import { recordAdminEvent } from '../modules/audit/people-events';
 import { pageMessageOf, sealClearPageContent } from '../modules/incidents/incident-text';
 import {
   insertInvitation,
@@ -25,7 +26,6 @@ import { createEmailChannel, createSmsChannel } from '../modules/notifications/c
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
 import { pageRotation } from '../modules/rotations/rotation-service';
 import { createSession, sessionCookie } from '../modules/sessions/session-service';
-import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import { insertRotation } from '../seed/factories';
 import {

@@ -12,6 +12,7 @@ import { openPglite, selectRows } from '../db/client';
 import { receiveAlerts } from '../modules/alerts/alert-intake';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { auditReasonCtx } from '../modules/audit/audit-sealed';
+import { recordAdminEvent } from '../modules/audit/people-events';
 import { raiseIncident } from '../modules/incidents/incident-engine';
 import { addIncidentNote } from '../modules/incidents/incident-notes';
 import {
@@ -26,7 +27,6 @@ import { createSession } from '../modules/sessions/session-service';
 import { timeOffNoteCtx } from '../modules/time-off/time-off-repository';
 import { addTimeOff } from '../modules/time-off/time-off-service';
 import { startTokenSync } from '../modules/token-sync/token-sync-service';
-import { recordAdminEvent } from '../modules/users/admin-events';
 import { findUserRowByEmail, toUser } from '../modules/users/user-repository';
 import { secretsPath } from '../secrets';
 import { insertIntegration } from '../seed/factories';

@@ -21,7 +21,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import { hashToken } from '../../crypto/token-hash';
 import type { Database } from '../../db/client';
 import { notFound } from '../../http/errors';
-import { recordAdminEvent } from '../users/admin-events';
+import { recordAdminEvent } from '../audit/people-events';
 import { toUser, type UserRow } from '../users/user-repository';
 import {
   type ApiTokenRow,

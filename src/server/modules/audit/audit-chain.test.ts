@@ -5,8 +5,8 @@ import { FieldCipher, generateMasterKey, parseMasterKey } from '../../crypto/fie
 import { type Database, type Db, selectRows } from '../../db/client';
 import { reencryptAll } from '../../maintenance/key-rotation';
 import { insertUser } from '../../seed/factories';
+import { recordAdminEvent } from '../audit/people-events';
 import { insertAuditEvent } from '../rotations/rotation-repository';
-import { recordAdminEvent } from '../users/admin-events';
 import { AUDIT_GENESIS_HASH, verifyAuditChain } from './audit-chain';
 
 /**

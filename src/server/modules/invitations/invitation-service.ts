@@ -8,8 +8,8 @@ import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
+import { recordAdminEvent } from '../audit/people-events';
 import { notifyInvitation } from '../notifications/notify';
-import { recordAdminEvent } from '../users/admin-events';
 import { findUserRowByEmail } from '../users/user-repository';
 import {
   deleteInvitationRow,

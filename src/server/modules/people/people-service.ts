@@ -13,9 +13,9 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { rotationMembers, rotations, scheduleEntries } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
+import { recordAdminEvent } from '../audit/people-events';
 import { listCoverageFor } from '../coverage/coverage-repository';
 import { endTokenSyncs } from '../token-sync/token-sync-service';
-import { recordAdminEvent } from '../users/admin-events';
 import {
   deleteUserRow,
   findUserRowById,

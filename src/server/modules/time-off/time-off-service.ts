@@ -20,13 +20,13 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
+import { recordAdminEvent } from '../audit/people-events';
 import { gapsBetween } from '../calendar/calendar-service';
 import { announce } from '../notifications/announce';
 import { formatWhen } from '../notifications/message-layout';
 import { listRotationFactsOf, type RotationFacts } from '../rotations/rotation-repository';
 import { listUpcomingEntries } from '../schedules/schedule-repository';
 import { noteShiftChange } from '../shift-changes/shift-changes';
-import { recordAdminEvent } from '../users/admin-events';
 import { findUserRows, lockUserRow, toUser } from '../users/user-repository';
 import {
   deleteTimeOffRow,

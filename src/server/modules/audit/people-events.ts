@@ -1,8 +1,8 @@
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { recordAuditEvent } from '../audit/audit-events';
-import { AUDIT_TARGET_NAME, auditTargetNameCtx } from '../audit/audit-sealed';
+import { recordAuditEvent } from './audit-events';
+import { AUDIT_TARGET_NAME, auditTargetNameCtx } from './audit-sealed';
 
 /** The administrative actions on people that the audit trail records. */
 export type PeopleAction =
