@@ -509,8 +509,10 @@ describe('the actions', () => {
   });
 });
 
-test('1000 acknowledgements racing the timer: no notification after its incident’s acknowledgement', async () => {
-  const COUNT = 1000;
+// 250 races here (1,000 took 26 s of the suite's time on PGlite); the fault suite's
+// page-races.test.ts races 1,000 pages against the timers at full size (docs/reliability.md).
+test('250 acknowledgements racing the timer: no notification after its incident’s acknowledgement', async () => {
+  const COUNT = 250;
   const { rotation } = await rotationWith(() => ({
     repeat: 0,
     steps: [step(5, [user(people.ana)]), step(5, [user(people.ben)])],
@@ -535,7 +537,7 @@ test('1000 acknowledgements racing the timer: no notification after its incident
   });
   const due = new Date(t.clock.now().getTime() + 5 * MINUTE);
   t.clock.set(due);
-  // The timer and 1000 acknowledgements at once: ten at a time (the pool has room for the timer),
+  // The timer and the acknowledgements at once: ten at a time (the pool has room for the timer),
   // from the far end, so the two sides meet somewhere in the middle.
   const queue = [...ids].reverse();
   const acknowledger = async () => {
