@@ -91,13 +91,13 @@ async function announcePerson(
 ): Promise<number> {
   if (event.told.length === 0) return 0;
   const baseUrl = publicBaseUrl(deps.config);
-  const emailOnly = event.type in EMAIL_ONLY ? true : undefined;
+  const emailOnly = EMAIL_ONLY[event.type] ? true : undefined;
   return enqueueNotifications(
     tx,
     deps.cipher,
     now,
     event.told.map(({ person, as }) => {
-      const content = personMessageOf(event, as as never, {
+      const content = personMessageOf(event, as, {
         baseUrl,
         timeZone: zoneOrUtc(person.timezone),
       });

@@ -10,7 +10,13 @@ import {
   reassignedToYouMessage,
   rotationChangedMessage,
 } from './messages';
-import type { CoverageOutcomeEvent, PartOf, PersonEventOf, PersonEventType } from './person-events';
+import type {
+  CoverageOutcomeEvent,
+  PartOf,
+  PersonEvent,
+  PersonEventOf,
+  PersonEventType,
+} from './person-events';
 
 /**
  * The person channels' renderers (decision 241): one per person event type, writing the event for
@@ -105,10 +111,13 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
 };
 
 /** personMessageOf renders a person event for one person, in the part they play in it. */
-export function personMessageOf<T extends PersonEventType>(
-  event: PersonEventOf<T>,
-  as: PartOf<T>,
+export function personMessageOf(
+  event: PersonEvent,
+  as: PersonEvent['told'][number]['as'],
   context: PersonContext,
 ): MessageContent {
-  return (PERSON_MESSAGES[event.type as T] as PersonRenderer<T>)(event, as, context);
+  // The renderer is the event's own type's: TypeScript cannot tie the two halves of the union
+  // together, so the event and its part are passed as that type's.
+  const render = PERSON_MESSAGES[event.type] as PersonRenderer<PersonEventType>;
+  return render(event as never, as as never, context);
 }

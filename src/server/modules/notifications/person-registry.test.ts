@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelName } from '../../../shared/domain/notification-routing';
-import type { PartOf, Person, PersonEventOf, PersonEventType } from './person-events';
+import type { Person, PersonEventOf, PersonEventType } from './person-events';
 import { PERSON_EVENT_TYPES } from './person-events';
 import { PERSON_MESSAGES, personMessageOf } from './person-messages';
 import { PERSON_CHANNELS } from './person-registry';
@@ -150,7 +150,7 @@ describe('person channel registry', () => {
 
   it.each(cases)('$type to $as by $channel', ({ type, as, channel }) => {
     const event = FIXTURES[type];
-    const message = personMessageOf(event, as as PartOf<typeof type>, context);
+    const message = personMessageOf(event, as, context);
     const content = PERSON_CHANNELS[channel](message);
     expect(content.subject).toBe(message.subject);
     expect(content.subject.length).toBeGreaterThan(0);
