@@ -9,7 +9,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
 import { recordAdminEvent } from '../audit/people-events';
-import { notifyInvitation } from '../notifications/notify';
+import { announce } from '../notifications/announce';
 import { findUserRowByEmail } from '../users/user-repository';
 import {
   deleteInvitationRow,
@@ -83,20 +83,31 @@ export async function createInvitation(
       if (item.inviteUrl) {
         // The email's link back to Baton uses the same base as the invitation link: PUBLIC_URL,
         // else the address the administrator reached Baton at.
-        await notifyInvitation(
-          tx,
-          { cipher: deps.cipher, config: { publicUrl: deps.baseUrl } },
-          {
-            invitationId: row.id,
+        await announce(tx, { cipher: deps.cipher, config: { publicUrl: deps.baseUrl } }, now, {
+          type: 'invitation',
+          key: `invitation:${row.id}`,
+          at: now,
+          // The invitee has no account yet: their address only, by email.
+          told: [
+            {
+              person: {
+                id: null,
+                email: input.email,
+                phone: null,
+                notificationPreference: 'email',
+              },
+              as: 'to',
+            },
+          ],
+          invitee: {
             name: input.name,
             email: input.email,
             role: input.role,
             expiresAt: row.expiresAt,
-            link: item.inviteUrl,
-            inviterName: actor.name,
-            now,
           },
-        );
+          link: item.inviteUrl,
+          inviterName: actor.name,
+        });
       }
       await recordAdminEvent(tx, {
         actorUserId: actor.id,

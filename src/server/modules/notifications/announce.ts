@@ -10,14 +10,18 @@ import {
 import { renderChat } from './chat-registry';
 import type { NotificationEvent } from './events';
 import { publicBaseUrl } from './messages';
-import { enqueueChatMessages } from './outbox';
+import { enqueueChatMessages, enqueueNotifications } from './outbox';
+import { isPersonEvent, type PersonEvent, type PersonEventType } from './person-events';
+import { personMessageOf } from './person-messages';
 
 /**
  * One way out (decision 241): an event site calls `announce` once, inside the transaction that
  * caused the event. It works out who should hear of it and writes each their rendered message to
  * the outbox, so the messages commit or roll back with the change, and the same event (its `key`)
- * twice is sent once. Today its audience is the chat and webhook destinations subscribed to the
- * event (decision 221): one outbox row per (event, destination).
+ * twice is sent once. A destinations' event (`NotificationEvent`) goes to the chat and webhook
+ * destinations subscribed to it (decision 221): one outbox row per (event, destination). A person
+ * event (`PersonEvent`) goes to the people it names, by each one's notification preference: one
+ * outbox row per (event, person, channel).
  */
 
 /** What announcing needs: the cipher that seals the rows and, for links, the configuration. */
@@ -68,15 +72,78 @@ async function destinationsOf(tx: Db | Tx, event: NotificationEvent): Promise<De
 }
 
 /**
+ * Person events that go by email only, whatever the person's preference, and why. Every other
+ * person event goes by the person's channels (`notificationRoute`).
+ */
+const EMAIL_ONLY: Partial<Record<PersonEventType, string>> = {
+  // Not urgent: the change is done and the rotation is covered; email, not a text at night.
+  'rotation.changed': 'not urgent',
+  // The invitee has no account yet, so no number and no preference.
+  invitation: 'no account yet',
+};
+
+/** announcePerson writes a person event to the outbox for each person it names; returns how many rows were new. */
+async function announcePerson(
+  tx: Db | Tx,
+  deps: AnnounceDeps,
+  now: Date,
+  event: PersonEvent,
+): Promise<number> {
+  if (event.told.length === 0) return 0;
+  const baseUrl = publicBaseUrl(deps.config);
+  const emailOnly = EMAIL_ONLY[event.type] ? true : undefined;
+  return enqueueNotifications(
+    tx,
+    deps.cipher,
+    now,
+    event.told.map(({ person, as }) => {
+      const content = personMessageOf(event, as, {
+        baseUrl,
+        timeZone: zoneOrUtc(person.timezone),
+      });
+      return {
+        eventKey: event.key,
+        kind: event.type,
+        recipient: {
+          id: person.id,
+          email: person.email,
+          phone: person.phone,
+          notificationPreference: person.notificationPreference,
+        },
+        subject: content.subject,
+        text: content.text,
+        html: content.html,
+        sms: content.sms,
+        emailOnly,
+      };
+    }),
+  );
+}
+
+/**
  * announce writes `event` to the outbox for everyone and everything that should hear of it, each
- * in its channel's words. Returns how many messages were new, with their outbox ids.
+ * in its channel's words. Returns, for a destinations' event, the new messages' outbox ids; for a
+ * person event, how many outbox rows were new.
  */
 export async function announce(
   tx: Db | Tx,
   deps: AnnounceDeps,
   now: Date,
   event: NotificationEvent,
-): Promise<number[]> {
+): Promise<number[]>;
+export async function announce(
+  tx: Db | Tx,
+  deps: AnnounceDeps,
+  now: Date,
+  event: PersonEvent,
+): Promise<number>;
+export async function announce(
+  tx: Db | Tx,
+  deps: AnnounceDeps,
+  now: Date,
+  event: NotificationEvent | PersonEvent,
+): Promise<number[] | number> {
+  if (isPersonEvent(event)) return announcePerson(tx, deps, now, event);
   const targets = await destinationsOf(tx, event);
   if (targets.length === 0) return [];
   const baseUrl = publicBaseUrl(deps.config);

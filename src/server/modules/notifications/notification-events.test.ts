@@ -5,10 +5,12 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { notifications } from '../../db/schema';
 import { insertRotation } from '../../seed/factories';
+import { announce } from './announce';
 import { type Channels, createEmailChannel, createSmsChannel } from './channels';
 import { invitationEmail } from './messages';
-import { notifyCoverageOutcome, notifyInvitation } from './notify';
+import { notifyCoverageOutcome } from './notify';
 import { decryptContent, deliverDue } from './outbox';
+import type { InvitationEvent } from './person-events';
 
 /**
  * Every event of the list sends its notifications through the outbox, written in the event's own
@@ -211,19 +213,34 @@ describe('coverage', () => {
 describe('invitations', () => {
   test('the invitation link goes by email to the invitee, once, with plain text and HTML', async () => {
     const link = `${PUBLIC_URL}/invite/abc123`;
-    const event = {
-      invitationId: 41,
-      name: 'Nina New',
-      email: 'nina.new@example.com',
-      role: 'member',
-      expiresAt: new Date('2026-11-09T12:00:00Z'),
+    const now = t.clock.now();
+    const event: InvitationEvent = {
+      type: 'invitation',
+      key: 'invitation:41',
+      at: now,
+      told: [
+        {
+          person: {
+            id: null,
+            email: 'nina.new@example.com',
+            phone: null,
+            notificationPreference: 'email',
+          },
+          as: 'to',
+        },
+      ],
+      invitee: {
+        name: 'Nina New',
+        email: 'nina.new@example.com',
+        role: 'member',
+        expiresAt: new Date('2026-11-09T12:00:00Z'),
+      },
       link,
       inviterName: 'Avery Admin',
-      now: t.clock.now(),
     };
     const deps = { cipher: t.cipher, config: t.config };
-    await t.database.db.transaction((tx) => notifyInvitation(tx, deps, event));
-    await t.database.db.transaction((tx) => notifyInvitation(tx, deps, event));
+    await t.database.db.transaction((tx) => announce(tx, deps, now, event));
+    await t.database.db.transaction((tx) => announce(tx, deps, now, event));
     const rows = await outbox();
     expect(rows.map((n) => [n.kind, n.userId, n.channel, n.content.to])).toEqual([
       ['invitation', null, 'email', 'nina.new@example.com'],

@@ -9,27 +9,20 @@ import { toUser, type UserRow } from '../users/user-repository';
 import { announce } from './announce';
 import type { MessageContent } from './message-layout';
 import {
-  batonPassedMessage,
-  coverArrangedMessage,
-  coverageOutcomeMessage,
-  coverageRequestedMessage,
-  invitationEmail,
   type MessageContext,
-  onCallTakenMessage,
   publicBaseUrl,
   type RotationChange,
   type RotationRef,
-  reassignedAwayMessage,
-  reassignedToYouMessage,
-  rotationChangedMessage,
 } from './messages';
 import { enqueueNotifications, type NotificationInput } from './outbox';
+import type { Told } from './person-events';
 
 /**
  * What an event tells whom (decisions 061 and 185). Each function is called inside the event's own
  * transaction, so the notifications commit or roll back with it; the event key makes a repeat a
- * no-op. The service modules call the notify functions, the engine and the services' other
- * rotation events call sendNotices; the words live in messages.ts.
+ * no-op. The notify functions read the people an event names and announce it as a person event
+ * (`person-events.ts`, decision 241), rendered by `person-messages.ts`; the engine and the
+ * services' other rotation events still call sendNotices, with words from messages.ts.
  */
 
 /** What the notify functions need: the cipher and, for links, the configuration. */
@@ -135,6 +128,13 @@ export async function sendNotices(
 const nameOf = (people: Map<number, User>, id: number | null) =>
   id === null ? null : (people.get(id)?.name ?? null);
 
+/** toldAs names the known people in one part of a person event; unknown (deleted) ones hear nothing. */
+function toldAs<As extends string>(as: As, people: readonly (User | undefined)[]): Told<As>[] {
+  return people.flatMap((person) => (person ? [{ person, as }] : []));
+}
+
+const rotationFacts = (rotation: RotationRef) => ({ id: rotation.id, name: rotation.name });
+
 /** notifyBatonPassed tells the receiver of a passed baton, with the handoff notes. */
 export async function notifyBatonPassed(
   tx: Tx,
@@ -157,20 +157,16 @@ export async function notifyBatonPassed(
     [event.fromUserId, event.toUserId],
     event.known,
   );
-  await sendNotices(tx, deps, event.now, event.rotation, [
-    {
-      eventKey: `handoff:${event.handoffId}`,
-      kind: 'baton.passed',
-      recipient: people.get(event.toUserId),
-      message: (c) =>
-        batonPassedMessage({
-          ...c,
-          fromName: nameOf(people, event.fromUserId) ?? 'The previous holder',
-          notes: event.notes || null,
-          urgent: event.urgent,
-        }),
-    },
-  ]);
+  await announce(tx, deps, event.now, {
+    type: 'baton.passed',
+    key: `handoff:${event.handoffId}`,
+    at: event.now,
+    told: toldAs('to', [people.get(event.toUserId)]),
+    rotation: rotationFacts(event.rotation),
+    fromName: nameOf(people, event.fromUserId) ?? 'The previous holder',
+    notes: event.notes || null,
+    urgent: event.urgent,
+  });
   await postHandoff(tx, deps, {
     ...event,
     fromName: nameOf(people, event.fromUserId),
@@ -259,18 +255,17 @@ export async function notifyOnCallTaken(
     now: event.now,
   });
   if (candidates.length === 0) return;
-  await sendNotices(
-    tx,
-    deps,
-    event.now,
-    { id: event.rotation.id, name: event.rotation.name },
-    [...new Set(candidates)].map((id) => ({
-      eventKey: `handoff:${event.handoffId}`,
-      kind: 'baton.taken',
-      recipient: people.get(id),
-      message: (c) => onCallTakenMessage({ ...c, takerName }),
-    })),
-  );
+  await announce(tx, deps, event.now, {
+    type: 'baton.taken',
+    key: `handoff:${event.handoffId}`,
+    at: event.now,
+    told: toldAs(
+      'to',
+      [...new Set(candidates)].map((id) => people.get(id)),
+    ),
+    rotation: rotationFacts(event.rotation),
+    takerName,
+  });
 }
 
 /**
@@ -304,24 +299,18 @@ export async function notifyRotationChanged(
     event.known,
   );
   const actorName = nameOf(people, event.actorId) ?? 'An administrator';
-  const change = event.change(people);
-  const baseUrl = publicBaseUrl(deps.config);
-  const rotation = { id: event.rotation.id, name: event.rotation.name };
-  const inputs = managers.flatMap((id) => {
-    const recipient = people.get(id);
-    if (!recipient) return [];
-    return [
-      toInput(
-        `rotation-change:${event.changeId}`,
-        'rotation.changed',
-        recipient,
-        rotationChangedMessage({ baseUrl, rotation, actorName, change }),
-        // Not urgent: the change is done and the rotation is covered; email, not a text at night.
-        { emailOnly: true },
-      ),
-    ];
+  await announce(tx, deps, event.now, {
+    type: 'rotation.changed',
+    key: `rotation-change:${event.changeId}`,
+    at: event.now,
+    told: toldAs(
+      'to',
+      managers.map((id) => people.get(id)),
+    ),
+    rotation: rotationFacts(event.rotation),
+    actorName,
+    change: event.change(people),
   });
-  if (inputs.length > 0) await enqueueNotifications(tx, deps.cipher, event.now, inputs);
 }
 
 /** notifyReassigned tells both the new holder and the previous one (if any) of a reassignment. */
@@ -349,35 +338,21 @@ export async function notifyReassigned(
   const actorName = nameOf(people, event.actorId) ?? 'A manager';
   const notes = event.notes || null;
   const receiver = people.get(event.toUserId);
-  const notices: Notice[] = [
-    {
-      eventKey: `handoff:${event.handoffId}`,
-      kind: 'baton.reassigned',
-      recipient: receiver,
-      message: (c) =>
-        reassignedToYouMessage({
-          ...c,
-          actorName,
-          previousName: nameOf(people, event.fromUserId),
-          notes,
-        }),
-    },
-  ];
-  if (event.fromUserId !== null && event.fromUserId !== event.toUserId) {
-    notices.push({
-      eventKey: `handoff:${event.handoffId}`,
-      kind: 'baton.reassigned',
-      recipient: people.get(event.fromUserId),
-      message: (c) =>
-        reassignedAwayMessage({
-          ...c,
-          actorName,
-          nextName: receiver?.name ?? 'another member',
-          notes,
-        }),
-    });
-  }
-  await sendNotices(tx, deps, event.now, event.rotation, notices);
+  const movedFrom = event.fromUserId !== null && event.fromUserId !== event.toUserId;
+  await announce(tx, deps, event.now, {
+    type: 'baton.reassigned',
+    key: `handoff:${event.handoffId}`,
+    at: event.now,
+    told: [
+      ...toldAs('to', [receiver]),
+      ...toldAs('from', [movedFrom ? people.get(event.fromUserId as number) : undefined]),
+    ],
+    rotation: rotationFacts(event.rotation),
+    actorName,
+    previousName: nameOf(people, event.fromUserId),
+    nextName: receiver?.name ?? 'another member',
+    notes,
+  });
   await postHandoff(tx, deps, {
     handoffId: event.handoffId,
     rotation: event.rotation,
@@ -405,21 +380,17 @@ export async function notifyCoverageRequested(
   },
 ): Promise<void> {
   const people = await loadRecipients(tx, deps.cipher, [event.requesterId, event.coveringUserId]);
-  await sendNotices(tx, deps, event.now, event.rotation, [
-    {
-      eventKey: `coverage:${event.requestId}:requested`,
-      kind: 'coverage.requested',
-      recipient: people.get(event.coveringUserId),
-      message: (c) =>
-        coverageRequestedMessage({
-          ...c,
-          requesterName: nameOf(people, event.requesterId) ?? 'The on-call person',
-          startAt: event.startAt,
-          endAt: event.endAt,
-          notes: event.notes || null,
-        }),
-    },
-  ]);
+  await announce(tx, deps, event.now, {
+    type: 'coverage.requested',
+    key: `coverage:${event.requestId}:requested`,
+    at: event.now,
+    told: toldAs('to', [people.get(event.coveringUserId)]),
+    rotation: rotationFacts(event.rotation),
+    requesterName: nameOf(people, event.requesterId) ?? 'The on-call person',
+    startAt: event.startAt,
+    endAt: event.endAt,
+    notes: event.notes || null,
+  });
 }
 
 /**
@@ -441,21 +412,16 @@ export async function notifyCoverageOutcome(
   },
 ): Promise<void> {
   const people = await loadRecipients(tx, deps.cipher, [event.requesterId, event.coveringUserId]);
-  await sendNotices(tx, deps, event.now, event.rotation, [
-    {
-      eventKey: `coverage:${event.requestId}:${event.outcome}`,
-      kind: `coverage.${event.outcome}`,
-      recipient: people.get(event.requesterId),
-      message: (c) =>
-        coverageOutcomeMessage({
-          ...c,
-          coveringName: nameOf(people, event.coveringUserId) ?? 'The member you asked',
-          outcome: event.outcome,
-          startAt: event.startAt,
-          endAt: event.endAt,
-        }),
-    },
-  ]);
+  await announce(tx, deps, event.now, {
+    type: `coverage.${event.outcome}`,
+    key: `coverage:${event.requestId}:${event.outcome}`,
+    at: event.now,
+    told: toldAs('to', [people.get(event.requesterId)]),
+    rotation: rotationFacts(event.rotation),
+    coveringName: nameOf(people, event.coveringUserId) ?? 'The member you asked',
+    startAt: event.startAt,
+    endAt: event.endAt,
+  });
   if (event.outcome === 'accepted') {
     await postCover(tx, deps, {
       ...event,
@@ -525,57 +491,20 @@ export async function notifyCoverArranged(
     endAt: event.endAt,
     notes: event.notes,
   };
-  await sendNotices(tx, deps, event.now, event.rotation, [
-    {
-      eventKey: `coverage:${event.requestId}:arranged`,
-      kind: 'coverage.arranged',
-      recipient: people.get(event.coveringUserId),
-      message: (c) => coverArrangedMessage({ ...c, ...facts, role: 'covering' }),
-    },
-    {
-      eventKey: `coverage:${event.requestId}:arranged`,
-      kind: 'coverage.arranged',
-      recipient: people.get(event.requesterId),
-      message: (c) => coverArrangedMessage({ ...c, ...facts, role: 'requester' }),
-    },
-  ]);
+  await announce(tx, deps, event.now, {
+    type: 'coverage.arranged',
+    key: `coverage:${event.requestId}:arranged`,
+    at: event.now,
+    told: [
+      ...toldAs('covering', [people.get(event.coveringUserId)]),
+      ...toldAs('requester', [people.get(event.requesterId)]),
+    ],
+    rotation: rotationFacts(event.rotation),
+    ...facts,
+  });
   await postCover(tx, deps, {
     ...event,
     coveringName: facts.coveringName,
     coveredName: facts.requesterName,
   });
-}
-
-/**
- * notifyInvitation emails the invitation link to the invitee (who has no account yet, so email
- * only), once per invitation. Call it in the transaction that stores the invitation.
- */
-export async function notifyInvitation(
-  tx: Db | Tx,
-  deps: NotifyDeps,
-  event: {
-    invitationId: number;
-    name: string;
-    email: string;
-    role: string;
-    expiresAt: Date;
-    link: string;
-    inviterName?: string | null;
-    now: Date;
-  },
-): Promise<void> {
-  const content = invitationEmail(
-    { name: event.name, email: event.email, role: event.role, expiresAt: event.expiresAt },
-    event.link,
-    { inviterName: event.inviterName, baseUrl: publicBaseUrl(deps.config) },
-  );
-  await enqueueNotifications(tx, deps.cipher, event.now, [
-    toInput(
-      `invitation:${event.invitationId}`,
-      'invitation',
-      { id: null, email: event.email, phone: null, notificationPreference: 'email' },
-      content,
-      { emailOnly: true },
-    ),
-  ]);
 }

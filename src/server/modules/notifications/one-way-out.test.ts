@@ -15,6 +15,7 @@ const ROOT = path.resolve(import.meta.dirname, '../../../..');
 const NOTIFICATIONS = 'src/server/modules/notifications/';
 const DESTINATIONS = 'src/server/modules/destinations/';
 const RENDERERS = /^src\/server\/modules\/notifications\/chat-[a-z-]+\.ts$/;
+const PERSON_RENDERERS = /^src\/server\/modules\/notifications\/person-(messages|registry)\.ts$/;
 
 const graph = importGraph(ROOT, ['src/server', 'scripts']);
 const code = [...graph].filter(([file]) => !file.endsWith('.test.ts'));
@@ -26,6 +27,18 @@ describe('one way out (decision 241)', () => {
       .filter(([file]) => !file.startsWith(NOTIFICATIONS))
       .flatMap(([file, targets]) =>
         targets.filter((t) => RENDERERS.test(t)).map((t) => `${file} → ${t}`),
+      );
+    expect(reachIn).toEqual([]);
+  });
+
+  it("nothing outside notifications/ imports the person channels' renderers or registry", () => {
+    expect(graph.get(`${NOTIFICATIONS}announce.ts`)).toContain(
+      `${NOTIFICATIONS}person-messages.ts`,
+    );
+    const reachIn = code
+      .filter(([file]) => !file.startsWith(NOTIFICATIONS))
+      .flatMap(([file, targets]) =>
+        targets.filter((t) => PERSON_RENDERERS.test(t)).map((t) => `${file} → ${t}`),
       );
     expect(reachIn).toEqual([]);
   });

@@ -16,6 +16,7 @@ import { notifications, users } from '../../db/schema';
 import { toUser } from '../users/user-repository';
 import type { Channels } from './channels';
 import type { MessageContent } from './message-layout';
+import { PERSON_CHANNELS } from './person-registry';
 import { scrubProviderAnswer } from './provider-answers';
 
 /**
@@ -89,18 +90,15 @@ function plannedMessages(
   const channels: ChannelName[] = input.emailOnly ? ['email'] : route.channels;
   return channels.map((channel) => {
     const to = channel === 'email' ? recipient.email : (route.smsTo ?? '');
-    const message: StoredContent =
-      channel === 'email'
-        ? { to, subject: input.subject, text: input.text, html: input.html }
-        : { to, subject: input.subject, text: smsText(input) };
+    const message: StoredContent = { to, ...PERSON_CHANNELS[channel](input) };
     // A person's other channel, when the message does not already go there, carries it if this
     // one fails for good: its words are sealed with the message (decision 163).
     if (recipient.id !== null && channel === 'email' && !channels.includes('sms')) {
       if (!input.emailOnly && route.smsTo) {
-        message.fallback = { subject: input.subject, text: smsText(input) };
+        message.fallback = PERSON_CHANNELS.sms(input);
       }
     } else if (recipient.id !== null && channel === 'sms' && !channels.includes('email')) {
-      message.fallback = { subject: input.subject, text: input.text, html: input.html };
+      message.fallback = PERSON_CHANNELS.email(input);
     }
     return { channel, message };
   });
@@ -366,11 +364,6 @@ export async function addToFollowUps<T>(
     }
   }
   return started;
-}
-
-function smsText(input: NotificationInput): string {
-  const text = (input.sms ?? `${input.subject}: ${input.text}`).replace(/\s+/g, ' ').trim();
-  return text.length > 600 ? `${text.slice(0, 597)}...` : text;
 }
 
 /** decryptContent opens a notification's content. */

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import type { ChannelName } from '../../../shared/domain/notification-routing';
+import type { Person, PersonEventOf, PersonEventType } from './person-events';
+import { PERSON_EVENT_TYPES } from './person-events';
+import { PERSON_MESSAGES, personMessageOf } from './person-messages';
+import { PERSON_CHANNELS } from './person-registry';
+
+/**
+ * Every person channel renders every person event (decision 241). The fixtures are typed by event
+ * type, so a new person event type without a fixture does not compile; a new channel in
+ * PERSON_CHANNELS is rendered here for every one of them, in every part an event tells apart.
+ */
+
+const at = new Date('2026-03-29T00:30:00Z');
+const endAt = new Date('2026-03-30T00:30:00Z');
+const rotation = { id: 7, name: 'Payments <&>' };
+const person: Person = {
+  id: 1,
+  email: 'ada@example.com',
+  phone: '+15555550100',
+  notificationPreference: 'both',
+  timezone: 'Europe/Berlin',
+};
+const notes = 'The <pager> is & loud';
+
+const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
+  'baton.passed': {
+    type: 'baton.passed',
+    key: 'handoff:1',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    fromName: 'Ada',
+    notes,
+    urgent: true,
+  },
+  'baton.taken': {
+    type: 'baton.taken',
+    key: 'handoff:2',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    takerName: 'Grace',
+  },
+  'baton.reassigned': {
+    type: 'baton.reassigned',
+    key: 'handoff:3',
+    at,
+    told: [
+      { person, as: 'to' },
+      { person, as: 'from' },
+    ],
+    rotation,
+    actorName: 'Lin',
+    previousName: 'Ada',
+    nextName: 'Grace',
+    notes,
+  },
+  'coverage.requested': {
+    type: 'coverage.requested',
+    key: 'coverage:4:requested',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    requesterName: 'Ada',
+    startAt: at,
+    endAt,
+    notes,
+  },
+  'coverage.accepted': {
+    type: 'coverage.accepted',
+    key: 'coverage:4:accepted',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    coveringName: 'Grace',
+    startAt: at,
+    endAt,
+  },
+  'coverage.declined': {
+    type: 'coverage.declined',
+    key: 'coverage:4:declined',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    coveringName: 'Grace',
+    startAt: at,
+    endAt,
+  },
+  'coverage.arranged': {
+    type: 'coverage.arranged',
+    key: 'coverage:5:arranged',
+    at,
+    told: [
+      { person, as: 'covering' },
+      { person, as: 'requester' },
+    ],
+    rotation,
+    arrangerName: 'Lin',
+    requesterName: 'Ada',
+    coveringName: 'Grace',
+    startAt: at,
+    endAt,
+    notes,
+  },
+  'rotation.changed': {
+    type: 'rotation.changed',
+    key: 'rotation-change:6',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    actorName: 'Lin',
+    change: { kind: 'members_reordered', order: ['Ada', 'Grace'] },
+  },
+  invitation: {
+    type: 'invitation',
+    key: 'invitation:7',
+    at,
+    told: [
+      {
+        person: {
+          id: null,
+          email: 'new@example.com',
+          phone: null,
+          notificationPreference: 'email',
+        },
+        as: 'to',
+      },
+    ],
+    invitee: { name: 'New <comer> &', email: 'new@example.com', role: 'member', expiresAt: endAt },
+    link: 'https://baton.example.com/invite/abc',
+    inviterName: 'Lin',
+  },
+};
+
+const CHANNELS = Object.keys(PERSON_CHANNELS) as ChannelName[];
+const context = { baseUrl: 'https://baton.example.com', timeZone: 'Europe/Berlin' };
+
+describe('person channel registry', () => {
+  it('has a renderer and a fixture for every person event type', () => {
+    expect(Object.keys(PERSON_MESSAGES).sort()).toEqual([...PERSON_EVENT_TYPES].sort());
+    expect(Object.keys(FIXTURES).sort()).toEqual([...PERSON_EVENT_TYPES].sort());
+  });
+
+  const cases = PERSON_EVENT_TYPES.flatMap((type) =>
+    FIXTURES[type].told.flatMap(({ as }) =>
+      CHANNELS.map((channel) => ({ type, as, channel }) as const),
+    ),
+  );
+
+  it.each(cases)('$type to $as by $channel', ({ type, as, channel }) => {
+    const event = FIXTURES[type];
+    const message = personMessageOf(event, as, context);
+    const content = PERSON_CHANNELS[channel](message);
+    expect(content.subject).toBe(message.subject);
+    expect(content.subject.length).toBeGreaterThan(0);
+    expect(content.text.length).toBeGreaterThan(0);
+    if (channel === 'sms') {
+      expect(content.text.length).toBeLessThanOrEqual(600);
+      expect(content.text).not.toMatch(/\n/);
+      expect(content.html).toBeUndefined();
+    } else {
+      expect(content.text).toBe(message.text);
+      expect(content.html).toContain('&lt;');
+      expect(content.html).not.toContain('<pager>');
+    }
+  });
+});

@@ -1,0 +1,40 @@
+import type { ChannelName } from '../../../shared/domain/notification-routing';
+
+/**
+ * The person channels' registry (decision 241): for each channel a person hears by, what it sends
+ * of a message. Every person event is rendered once as a neutral message (subject, email text and
+ * HTML, SMS text: `PERSON_MESSAGES`), then written for the channel here; the senders are
+ * `channels.ts`' `Channel`s. A channel missing here does not compile, and
+ * `person-registry.test.ts` renders every person event through every channel.
+ */
+
+/** A message as a person channel receives it: the outbox's input, or a fallback's words. */
+export interface PersonMessage {
+  subject: string;
+  /** the email's plain text */
+  text: string;
+  html?: string;
+  /** a short SMS text; default: the subject and the plain text */
+  sms?: string;
+}
+
+/** What a channel sends to a person: the outbox row's sealed content, less the address. */
+export interface PersonChannelContent {
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** A person channel's writer: the channel's words for a message. */
+export type PersonChannelBody = (message: PersonMessage) => PersonChannelContent;
+
+/** smsText is the SMS of a message: its `sms`, or subject and text, on one line, cut to 600. */
+function smsText(message: PersonMessage): string {
+  const text = (message.sms ?? `${message.subject}: ${message.text}`).replace(/\s+/g, ' ').trim();
+  return text.length > 600 ? `${text.slice(0, 597)}...` : text;
+}
+
+export const PERSON_CHANNELS: Record<ChannelName, PersonChannelBody> = {
+  email: (message) => ({ subject: message.subject, text: message.text, html: message.html }),
+  sms: (message) => ({ subject: message.subject, text: smsText(message) }),
+};
