@@ -93,8 +93,8 @@ const ALLOWED_CYCLES: { modules: string[]; reason: string; until?: string }[] = 
       'time-off',
     ],
     reason:
-      'every event site calls notifications and destinations, and destinations call notifications back; the rotation and pager services still reach up (rotations → incidents, coverage, shift-changes; integrations ↔ alerts, incidents)',
-    until: 'decision 241 (one announce in notifications/) and the rest of issue 31',
+      'the event sites announce through notifications, which reads rotations and the calendar back; rotations still reaches up (to incidents, coverage, shift-changes, schedules, handoffs, escalation-policies) and integrations, alerts and incidents call one another',
+    until: 'the cuts listed in decision 242 (what is left) and the rest of decision 241',
   },
 ];
 

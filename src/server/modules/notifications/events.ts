@@ -118,11 +118,17 @@ export type NotificationEvent =
 
 export type EventType = NotificationEvent['type'];
 
-/** The event of one type (an incident's four types share one shape). */
-export type EventOf<T extends EventType> = NotificationEvent extends infer E
+/**
+ * OfType picks the member of an event union whose `type` can be T. Not `Extract`: one member may
+ * stand for several types (an incident's four types share one shape).
+ */
+export type OfType<Union, T> = Union extends infer E
   ? E extends { type: infer U }
     ? T extends U
       ? E
       : never
     : never
   : never;
+
+/** The event of one type. */
+export type EventOf<T extends EventType> = OfType<NotificationEvent, T>;

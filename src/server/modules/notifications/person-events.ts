@@ -12,7 +12,7 @@
  * the managers), not read from subscriptions.
  */
 import type { User } from '../../../shared/contracts/users';
-import type { RotationFacts } from './events';
+import type { OfType, RotationFacts } from './events';
 import type { RotationChange } from './messages';
 
 /**
@@ -126,13 +126,7 @@ export type PersonEvent =
 export type PersonEventType = PersonEvent['type'];
 
 /** The person event of one type (the two coverage outcomes share one shape). */
-export type PersonEventOf<T extends PersonEventType> = PersonEvent extends infer E
-  ? E extends { type: infer U }
-    ? T extends U
-      ? E
-      : never
-    : never
-  : never;
+export type PersonEventOf<T extends PersonEventType> = OfType<PersonEvent, T>;
 
 /** The part a person plays in an event of type T (`to` unless the event tells two apart). */
 export type PartOf<T extends PersonEventType> = PersonEventOf<T>['told'][number]['as'];
