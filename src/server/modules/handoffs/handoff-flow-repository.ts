@@ -5,7 +5,7 @@ import { canHoldBaton } from '../../../shared/domain/rotation';
 import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import { rotations } from '../../db/schema';
-import { listMembersWithUsers, type RotationRow } from '../rotations/rotation-repository';
+import { listMemberRoleRows, type RotationRow } from '../rotations/rotation-repository';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the
@@ -335,12 +335,12 @@ export async function listRunningCoverage(tx: Tx, rotationId: number): Promise<E
 
 /** listMembers returns a rotation's members in order, with whether each can hold the baton. */
 export async function listEngineMembers(tx: Db | Tx, rotationId: number): Promise<EngineMember[]> {
-  return (await listMembersWithUsers(tx, [rotationId])).map(({ user }) =>
+  return (await listMemberRoleRows(tx, [rotationId])).map((m) =>
     toEngineMember({
-      userId: user.id,
-      roles: user.roles,
-      role: user.role,
-      reminderMinutes: user.handoffReminderMinutes,
+      userId: m.member.userId,
+      roles: m.roles,
+      role: m.role,
+      reminderMinutes: m.handoffReminderMinutes,
     }),
   );
 }

@@ -165,9 +165,11 @@ export async function lockRotationRow(tx: Tx, id: number): Promise<RotationRow |
 }
 
 /**
- * listMembersWithUsers returns the members of the rotations with their users, by rotation and in
- * order (one query): the one read of rotation members (decision 243). The reads below, and the
- * other modules', shape its rows.
+ * The reads of rotation members (decision 243), all here, by rotation and in order, one query
+ * each: `listMembersWithUsers` with the users' whole rows (names and contacts, for screens and
+ * messages); `listMemberRoleRows` with only what decides who may hold and who manages (roles,
+ * the handoff reminder), which the engine and the permission checks read without decrypting
+ * anyone; `listRotationMemberIds` with the ids alone. The other modules shape these rows.
  */
 export async function listMembersWithUsers(
   db: Db | Tx,
@@ -182,15 +184,39 @@ export async function listMembersWithUsers(
     .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
 }
 
+/** A rotation member with its user's roles and handoff reminder: no personal field. */
+export interface MemberRoleRow extends MemberWithRoles {
+  handoffReminderMinutes: number;
+}
+
+/** listMemberRoleRows returns the members of the rotations with their users' roles, in order. */
+export async function listMemberRoleRows(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<MemberRoleRow[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .select({
+      member: rotationMembers,
+      roles: users.roles,
+      role: users.role,
+      handoffReminderMinutes: users.handoffReminderMinutes,
+    })
+    .from(rotationMembers)
+    .innerJoin(users, eq(users.id, rotationMembers.userId))
+    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
+    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+}
+
 /** listMembersWithRoles returns one rotation's members with their users' roles, in order. */
 export async function listMembersWithRoles(
   db: Db | Tx,
   rotationId: number,
 ): Promise<MemberWithRoles[]> {
-  return (await listMembersWithUsers(db, [rotationId])).map(({ member, user }) => ({
+  return (await listMemberRoleRows(db, [rotationId])).map(({ member, roles, role }) => ({
     member,
-    roles: user.roles,
-    role: user.role,
+    roles,
+    role,
   }));
 }
 
@@ -208,12 +234,12 @@ export async function listMemberRoles(
   db: Db | Tx,
   rotationIds: readonly number[],
 ): Promise<MemberRoles[]> {
-  return (await listMembersWithUsers(db, rotationIds)).map(({ member, user }) => ({
+  return (await listMemberRoleRows(db, rotationIds)).map(({ member, roles, role }) => ({
     rotationId: member.rotationId,
     userId: member.userId,
     order: member.order,
-    roles: user.roles,
-    role: user.role,
+    roles,
+    role,
   }));
 }
 
@@ -223,11 +249,14 @@ export async function listRotationMemberIds(
   rotationIds: readonly number[],
 ): Promise<Map<number, number[]>> {
   const byRotation = new Map<number, number[]>();
-  for (const { member } of await listMembersWithUsers(db, rotationIds)) {
-    byRotation.set(member.rotationId, [
-      ...(byRotation.get(member.rotationId) ?? []),
-      member.userId,
-    ]);
+  if (rotationIds.length === 0) return byRotation;
+  const rows = await db
+    .select({ rotationId: rotationMembers.rotationId, userId: rotationMembers.userId })
+    .from(rotationMembers)
+    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
+    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+  for (const { rotationId, userId } of rows) {
+    byRotation.set(rotationId, [...(byRotation.get(rotationId) ?? []), userId]);
   }
   return byRotation;
 }
