@@ -134,6 +134,29 @@ describe('at creation and change', () => {
     expect((await post('https://10.21.0.1/hook')).statusCode).toBe(400);
   });
 
+  test('one who may not manage the rotation is refused first: 403, and no name is looked up', async () => {
+    const stranger = await t.createUser({ name: 'Stella Stranger', roles: ['manager'] });
+    for (const url of ['https://internal.example.com/hook', 'https://10.0.0.5/hook']) {
+      const res = await t.call(stranger, 'POST', '/api/destinations', {
+        kind: 'webhook',
+        url,
+        rotationId,
+        events: ['handoff'],
+      });
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json().message).toBe(DESTINATION_MESSAGES.mayNotManage);
+    }
+    expect(asked).toEqual([]);
+    const made = (await post('https://hooks.example.com/hook')).json() as DestinationCreated;
+    asked.length = 0;
+    const change = await t.call(stranger, 'PATCH', `/api/destinations/${made.id}`, {
+      url: 'https://internal.example.com/hook',
+    });
+    expect(change.statusCode, change.body).toBe(403);
+    expect(asked).toEqual([]);
+    expect(await t.database.db.select().from(destinations)).toHaveLength(1);
+  });
+
   test('a change of URL to the inside of the network is refused and changes nothing', async () => {
     const made = (await post('https://hooks.example.com/hook')).json() as DestinationCreated;
     const res = await t.call(morgan, 'PATCH', `/api/destinations/${made.id}`, {

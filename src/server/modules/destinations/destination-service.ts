@@ -203,7 +203,6 @@ export function checkUrl(deps: Pick<DestinationDeps, 'config'>, raw: string): UR
  */
 async function checkAddress(deps: DestinationDeps, url: URL): Promise<void> {
   const host = bareHost(url.hostname);
-  if (isIP(host) === 0 && !deps.config.isProduction) return;
   try {
     // A resolver that does not answer within seconds is a name not found, not a hung request.
     await withTimeout(
@@ -231,11 +230,12 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-/** checkDestinationUrl is checkUrl and, for a URL it lets through, checkAddress. */
-async function checkDestinationUrl(deps: DestinationDeps, raw: string): Promise<URL> {
-  const url = checkUrl(deps, raw);
-  await checkAddress(deps, url);
-  return url;
+/**
+ * needsAddressCheck: an address literal is always checked; a name only in production, where what
+ * it resolves to decides.
+ */
+function needsAddressCheck(deps: DestinationDeps, url: URL): boolean {
+  return isIP(bareHost(url.hostname)) !== 0 || deps.config.isProduction;
 }
 
 /** urlHintOf tells URLs apart without showing them: the host and the last four characters. */
@@ -328,6 +328,43 @@ export async function listDeliveries(
 // Changing
 
 /**
+ * managedTarget locks what a new destination would belong to and checks the actor manages it
+ * (404 for a missing one, then 403).
+ */
+async function managedTarget(
+  tx: Tx,
+  actor: User,
+  input: DestinationInput,
+): Promise<{ target: Target; integration: { id: number } | null }> {
+  let target: Target;
+  let integration: { id: number } | null = null;
+  if (input.rotationId !== undefined) {
+    const rotation = await lockTargetRotation(tx, input.rotationId);
+    if (!rotation) throw notFound(DESTINATION_MESSAGES.rotationNotFound);
+    target = { rotation, policy: null, owner: 'rotation' };
+  } else if (input.escalationPolicyId !== undefined) {
+    const policy = await lockTargetPolicy(tx, input.escalationPolicyId);
+    if (!policy) throw notFound(DESTINATION_MESSAGES.policyNotFound);
+    target = { rotation: null, policy, owner: 'policy' };
+  } else {
+    const found = await lockTargetIntegration(tx, input.integrationId as number);
+    if (!found) throw notFound(DESTINATION_MESSAGES.integrationNotFound);
+    const rotation = found.rotationId ? await lockTargetRotation(tx, found.rotationId) : null;
+    const policy =
+      !rotation && found.escalationPolicyId
+        ? await lockTargetPolicy(tx, found.escalationPolicyId)
+        : null;
+    target = { rotation: rotation ?? null, policy: policy ?? null, owner: 'integration' };
+    integration = { id: found.id };
+  }
+  const deciders = await loadDeciders(tx, [target]);
+  if (!mayManage(actorOf(actor), target, deciders)) {
+    throw forbidden(DESTINATION_MESSAGES.mayNotManage);
+  }
+  return { target, integration };
+}
+
+/**
  * createDestination adds a destination to a rotation, policy or integration the actor manages
  * (404 for a missing one, then 403); a webhook's signing secret is answered this once.
  */
@@ -336,36 +373,17 @@ export async function createDestination(
   actor: User,
   input: DestinationInput,
 ): Promise<DestinationCreated> {
-  const url = await checkDestinationUrl(deps, input.url);
+  const url = checkUrl(deps, input.url);
+  if (needsAddressCheck(deps, url)) {
+    // Who may comes first: a caller refused here learns nothing of what a name resolves to.
+    await deps.database.db.transaction((tx) => managedTarget(tx, actor, input));
+    await checkAddress(deps, url);
+  }
   const digestTime = input.events.includes('digest') ? (input.digestTime ?? null) : null;
   const digestTimeZone = input.events.includes('digest') ? (input.digestTimeZone ?? null) : null;
   const now = deps.clock.now();
   return deps.database.db.transaction(async (tx) => {
-    let target: Target;
-    let integration: { id: number; name: string } | null = null;
-    if (input.rotationId !== undefined) {
-      const rotation = await lockTargetRotation(tx, input.rotationId);
-      if (!rotation) throw notFound(DESTINATION_MESSAGES.rotationNotFound);
-      target = { rotation, policy: null, owner: 'rotation' };
-    } else if (input.escalationPolicyId !== undefined) {
-      const policy = await lockTargetPolicy(tx, input.escalationPolicyId);
-      if (!policy) throw notFound(DESTINATION_MESSAGES.policyNotFound);
-      target = { rotation: null, policy, owner: 'policy' };
-    } else {
-      const found = await lockTargetIntegration(tx, input.integrationId as number);
-      if (!found) throw notFound(DESTINATION_MESSAGES.integrationNotFound);
-      const rotation = found.rotationId ? await lockTargetRotation(tx, found.rotationId) : null;
-      const policy =
-        !rotation && found.escalationPolicyId
-          ? await lockTargetPolicy(tx, found.escalationPolicyId)
-          : null;
-      target = { rotation: rotation ?? null, policy: policy ?? null, owner: 'integration' };
-      integration = { id: found.id, name: '' };
-    }
-    const deciders = await loadDeciders(tx, [target]);
-    if (!mayManage(actorOf(actor), target, deciders)) {
-      throw forbidden(DESTINATION_MESSAGES.mayNotManage);
-    }
+    const { target, integration } = await managedTarget(tx, actor, input);
     const [id] = await allocateIds(tx, 'destinations');
     const secret = input.kind === 'webhook' ? generateWebhookSecret() : undefined;
     await insertDestinationRow(tx, {
@@ -425,7 +443,12 @@ export async function updateDestination(
   id: number,
   change: DestinationChange,
 ): Promise<Destination> {
-  const url = change.url === undefined ? undefined : await checkDestinationUrl(deps, change.url);
+  const url = change.url === undefined ? undefined : checkUrl(deps, change.url);
+  if (url && needsAddressCheck(deps, url)) {
+    // Who may comes first, as at creation.
+    await inManagedDestination(deps, actor, id, async () => undefined);
+    await checkAddress(deps, url);
+  }
   return inManagedDestination(deps, actor, id, async (tx, row, now) => {
     const before = row.destination;
     const events = change.events ?? (before.events as DestinationEvent[]);
