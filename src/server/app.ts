@@ -16,7 +16,7 @@ import { API_TOKEN_MESSAGES, scopeAllows } from '../shared/domain/api-tokens';
 import type { AppDeps } from './core/deps';
 import { Lifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from './core/lifecycle';
 import { BATON_VERSION } from './core/version';
-import { hashToken } from './crypto/token-hash';
+import { hashToken } from './crypto/bearer-secrets';
 import { checkAnswer } from './http/answer-check';
 import { bearerTokenOf } from './http/bearer-token';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';

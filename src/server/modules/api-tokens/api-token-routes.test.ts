@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { ApiToken, CreatedApiToken } from '../../../shared/contracts/api-tokens';
 import type { User } from '../../../shared/contracts/users';
-import { hashToken } from '../../crypto/token-hash';
+import { hashToken } from '../../crypto/bearer-secrets';
 import { apiTokens, auditEvents, rotations } from '../../db/schema';
 import { insertIntegration, insertRotation } from '../../seed/factories';
 import { liveSessions } from '../live/live-repository';

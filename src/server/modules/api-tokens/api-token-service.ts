@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import {
   API_TOKEN_PREFIX,
@@ -17,8 +16,8 @@ import {
 } from '../../../shared/domain/api-tokens';
 import { isAdmin } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
+import { hashToken, newBearerSecret } from '../../crypto/bearer-secrets';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import { hashToken } from '../../crypto/token-hash';
 import type { Database } from '../../db/client';
 import { notFound } from '../../http/errors';
 import { recordAdminEvent } from '../audit/people-events';
@@ -47,11 +46,6 @@ export interface ApiTokenDeps {
 
 type ApiTokenCreate = z.output<typeof ApiTokenInputSchema>;
 
-/** generateApiToken returns a new token: `baton_` and 256 random bits, base64url (43 characters). */
-export function generateApiToken(): string {
-  return `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-}
-
 function present(token: ApiTokenRow, owner: { id: number; name: string }): ApiToken {
   return {
     id: token.id,
@@ -74,7 +68,7 @@ export async function createApiToken(
   actor: User,
   input: ApiTokenCreate,
 ): Promise<CreatedApiToken> {
-  const token = generateApiToken();
+  const token = newBearerSecret('api-token');
   const row = await deps.database.db.transaction(async (tx) => {
     const now = deps.clock.now();
     const created = await insertApiTokenRow(tx, {

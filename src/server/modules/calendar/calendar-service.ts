@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { TZDate } from '@date-fns/tz';
 import { eq } from 'drizzle-orm';
 import ical from 'ical-generator';
@@ -23,6 +22,7 @@ import { canHoldBaton } from '../../../shared/domain/rotation';
 import { type Span, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
+import { hashToken, newBearerSecret } from '../../crypto/bearer-secrets';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
@@ -293,8 +293,6 @@ export async function gapsBetween(
 // ---------------------------------------------------------------------------------------------
 // Feeds: a per-user secret in the URL; only its SHA-256 is stored (decision 057).
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** feedStatus tells whether the user has feed links. */
 export async function feedStatus(deps: CalendarDeps, user: User): Promise<CalendarFeedStatus> {
   const [row] = await deps.database.db
@@ -310,10 +308,10 @@ export async function resetFeedSecret(
   user: User,
   baseUrl: string,
 ): Promise<CalendarFeedLinks> {
-  const token = randomBytes(32).toString('base64url');
+  const token = newBearerSecret('calendar-feed');
   await deps.database.db
     .update(users)
-    .set({ calendarTokenHash: hashOf(token), updatedAt: deps.clock.now() })
+    .set({ calendarTokenHash: hashToken(token), updatedAt: deps.clock.now() })
     .where(eq(users.id, user.id));
   const rows = await listCalendarRotations(deps.database.db);
   const base = `${baseUrl.replace(/\/$/, '')}/api/calendar/feeds/${token}`;
@@ -327,7 +325,7 @@ export async function resetFeedSecret(
 /** feedOwner returns the user a feed secret belongs to, or throws 404 (never 401/403: a bad link is simply not there). */
 async function feedOwner(deps: CalendarDeps, token: string): Promise<number> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound(FEED_NOT_FOUND);
-  const id = await findFeedOwner(deps.database.db, hashOf(token));
+  const id = await findFeedOwner(deps.database.db, hashToken(token));
   if (id === undefined) throw notFound(FEED_NOT_FOUND);
   return id;
 }

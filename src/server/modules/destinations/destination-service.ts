@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { z } from 'zod';
 import {
@@ -30,6 +29,7 @@ import type {
 } from '../../../shared/domain/permissions-rotation';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
+import { newBearerSecret } from '../../crypto/bearer-secrets';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
@@ -244,11 +244,6 @@ export function urlHintOf(url: URL): string {
   return `${url.host} …${whole.slice(-4)}`;
 }
 
-/** generateWebhookSecret makes a Standard Webhooks secret: whsec_ and 32 random bytes, base64. */
-export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
 function checkDigest(value: z.input<typeof DestinationDigestSchema>): void {
   const parsed = DestinationDigestSchema.safeParse(value);
   if (!parsed.success) {
@@ -385,7 +380,7 @@ export async function createDestination(
   return deps.database.db.transaction(async (tx) => {
     const { target, integration } = await managedTarget(tx, actor, input);
     const [id] = await allocateIds(tx, 'destinations');
-    const secret = input.kind === 'webhook' ? generateWebhookSecret() : undefined;
+    const secret = input.kind === 'webhook' ? newBearerSecret('webhook-secret') : undefined;
     await insertDestinationRow(tx, {
       id,
       kind: input.kind,

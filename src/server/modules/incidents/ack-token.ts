@@ -1,5 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { idText } from '../../../shared/contracts/primitives';
+import { hashToken } from '../../crypto/bearer-secrets';
 import type { FieldCipher } from '../../crypto/field-crypto';
 
 /**
@@ -33,7 +34,7 @@ function tokenWith(key: Buffer, subject: AckSubject): string {
 
 /** hashAckToken returns what is stored for a token: its SHA-256, hex. */
 export function hashAckToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hashToken(token);
 }
 
 /** ackToken returns the link token of a page's current recipient under the current key. */

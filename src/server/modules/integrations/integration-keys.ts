@@ -1,24 +1,20 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { NormalizeOptions } from '../../../shared/domain/alerts';
+import { hashToken, newBearerSecret } from '../../crypto/bearer-secrets';
 import type { Db, Tx } from '../../db/client';
 import { integrations } from '../../db/schema';
 
 /** An integration as stored. */
 export type IntegrationRow = typeof integrations.$inferSelect;
 
-/**
- * generateIntegrationKey makes a new integration key: 128 random bits as 32 lowercase hex
- * characters, the shape of a PagerDuty integration key, so tools that check a routing key's form
- * take it, and so it can stand as an email address's local part (`<key>@…`) in any case.
- */
+/** generateIntegrationKey makes a new integration key (its shape: `crypto/bearer-secrets.ts`). */
 export function generateIntegrationKey(): string {
-  return randomBytes(16).toString('hex');
+  return newBearerSecret('integration-key');
 }
 
 /** hashIntegrationKey is what is stored of a key: SHA-256, hex (the key is random, not a password). */
 export function hashIntegrationKey(key: string): string {
-  return createHash('sha256').update(key.trim().toLowerCase()).digest('hex');
+  return hashToken(key.trim().toLowerCase());
 }
 
 /** keyHintOf: the last four characters of a key, shown to tell keys apart. */

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestDatabase } from '../../../../tests/setup/test-database';
+import { hashToken } from '../../crypto/bearer-secrets';
 import { FieldCipher, generateMasterKey, parseMasterKey } from '../../crypto/field-crypto';
-import { hashToken } from '../../crypto/token-hash';
 import { type Database, selectRows } from '../../db/client';
 import { insertUser } from '../../seed/factories';
 import {

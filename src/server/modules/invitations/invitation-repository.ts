@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, inArray, lte } from 'drizzle-orm';
 import type { Invitation } from '../../../shared/contracts/invitations';
+import { hashToken, newBearerSecret } from '../../crypto/bearer-secrets';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import { hashToken } from '../../crypto/token-hash';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { invitations } from '../../db/schema';
@@ -39,12 +38,6 @@ export function toInvitation(row: InvitationRow, cipher: FieldCipher, now?: Date
  * again while no email goes out. Invitations made before 110 have no sealed token: their links
  * (HMAC-derived) still validate through the hash, but cannot be shown again.
  */
-const TOKEN_BYTES = 32;
-
-/** newInvitationToken returns a fresh single-use invitation token: 32 random bytes, base64url. */
-function newInvitationToken(): string {
-  return randomBytes(TOKEN_BYTES).toString('base64url');
-}
 
 /**
  * recoverInvitationToken returns the token of an invitation, opened from its sealed copy, or null
@@ -70,7 +63,7 @@ export async function insertInvitation(
   },
 ): Promise<{ invitation: Invitation; token: string; row: InvitationRow }> {
   const [id] = await allocateIds(db, 'invitations');
-  const token = newInvitationToken();
+  const token = newBearerSecret('invitation');
   const [row] = await db
     .insert(invitations)
     .values({

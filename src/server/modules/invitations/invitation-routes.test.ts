@@ -7,7 +7,7 @@ import {
   type TestApp,
 } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
-import { hashToken } from '../../crypto/token-hash';
+import { hashToken } from '../../crypto/bearer-secrets';
 import { auditEvents, invitations, notifications } from '../../db/schema';
 import { decryptContent } from '../notifications/outbox';
 

@@ -9,7 +9,7 @@ import {
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { LIVE_HEARTBEAT_MS } from '../../../shared/contracts/live-events';
 import type { User } from '../../../shared/contracts/users';
-import { hashToken } from '../../crypto/token-hash';
+import { hashToken } from '../../crypto/bearer-secrets';
 import { insertRotation } from '../../seed/factories';
 import {
   LiveHub,

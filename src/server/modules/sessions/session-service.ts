@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Clock } from '../../core/clock';
-import { hashToken } from '../../crypto/token-hash';
+import { hashToken, newBearerSecret } from '../../crypto/bearer-secrets';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
@@ -37,11 +36,6 @@ export interface SessionPolicy {
   absoluteMs: number;
 }
 
-/** newToken returns a random 256-bit token, base64url. */
-function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
-
 /** createSession stores a new session for a user and returns its token (for the cookie). */
 export async function createSession(
   db: Db | Tx,
@@ -49,7 +43,7 @@ export async function createSession(
   policy: SessionPolicy,
   userId: number,
 ): Promise<{ token: string; expiresAt: Date }> {
-  const token = newToken();
+  const token = newBearerSecret('session');
   const now = clock.now();
   const absolute = new Date(now.getTime() + policy.absoluteMs);
   const idle = new Date(Math.min(now.getTime() + policy.idleMs, absolute.getTime()));
