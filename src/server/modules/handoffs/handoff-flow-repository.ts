@@ -5,7 +5,12 @@ import { canHoldBaton } from '../../../shared/domain/rotation';
 import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import { rotations } from '../../db/schema';
-import { listMemberRoleRows, type RotationRow } from '../rotations/rotation-repository';
+import {
+  listMemberRoleRows,
+  type MemberRoleJson,
+  memberRoleRowsOfRotation,
+  type RotationRow,
+} from '../rotations/rotation-repository';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the
@@ -55,26 +60,12 @@ export interface FixedFlowRow {
   coverageActive: boolean;
 }
 
-interface RawMember {
-  userId: number;
-  roles: string[];
-  role: string;
-  reminderMinutes: number;
-}
-
-/** The members of rotation `r`, in order, as a JSON array of RawMember (a select-list item). */
-const membersOfRotation = sql`coalesce((select json_agg(json_build_object('userId', m.user_id,
-      'roles', u.roles, 'role', u.role, 'reminderMinutes', u.handoff_reminder_minutes)
-      order by m."order")
-    from rotation_members m join users u on u.id = m.user_id
-   where m.rotation_id = r.id), '[]'::json)`;
-
 /** jsonArray reads a JSON column: parsed already by node-postgres, text on some paths. */
 const jsonArray = <T>(value: T[] | string): T[] =>
   typeof value === 'string' ? (JSON.parse(value) as T[]) : value;
 
 /** toEngineMember reads a member's rights and notice lead from their roles and settings. */
-const toEngineMember = (m: RawMember): EngineMember => ({
+const toEngineMember = (m: MemberRoleJson): EngineMember => ({
   userId: m.userId,
   canHold: canHoldBaton(effectiveRoles(m.roles, m.role)),
   reminderMinutes: m.reminderMinutes,
@@ -132,7 +123,7 @@ export async function listFixedFlowRows(
     handoffWeekday: number;
     holderUserId: number | null;
     nextHandoffAt: Date | string;
-    members: RawMember[] | string;
+    members: MemberRoleJson[] | string;
     lastHandoffAt: Date | string | null;
     lastHandoff: { fromUserId: number | null; toUserId: number | null } | string | null;
     timeOff: RawWindow[] | string;
@@ -142,7 +133,7 @@ export async function listFixedFlowRows(
     sql`select r.id, r.name, r.cadence, r.time_zone as "timeZone", r.handoff_time as "handoffTime",
                r.handoff_weekday as "handoffWeekday", r.holder_user_id as "holderUserId",
                r.next_handoff_at as "nextHandoffAt",
-               ${membersOfRotation} as members,
+               ${memberRoleRowsOfRotation} as members,
                (select max(h.occurred_at) from handoffs h
                  where h.rotation_id = r.id and h.kind in (${boundaryKinds})) as "lastHandoffAt",
                (select json_build_object('fromUserId', h.from_user_id, 'toUserId', h.to_user_id)
@@ -222,7 +213,7 @@ export async function listScheduleNoticeRows(
     holderUserId: number | null;
     entries: RawWindow[] | string;
     running: RawWindow[] | string;
-    members: RawMember[] | string;
+    members: MemberRoleJson[] | string;
   }>(
     db,
     sql`select r.id, r.name, r.holder_user_id as "holderUserId",
@@ -235,7 +226,7 @@ export async function listScheduleNoticeRows(
                                  'start', c.start_at, 'end', c.end_at))
                            from coverage_requests c
                           where c.rotation_id = r.id and c.status = 'active'), '[]'::json) as running,
-               ${membersOfRotation} as members
+               ${memberRoleRowsOfRotation} as members
           from rotations r
          where r.type = 'scheduled' and not r.suspended ${only}
            and exists (select 1 from schedule_entries e

@@ -208,6 +208,25 @@ export async function listMemberRoleRows(
     .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
 }
 
+/** A member as `memberRoleRowsOfRotation` gives it: a MemberRoleRow's fields, as JSON. */
+export interface MemberRoleJson {
+  userId: number;
+  roles: string[];
+  role: string;
+  reminderMinutes: number;
+}
+
+/**
+ * memberRoleRowsOfRotation is listMemberRoleRows as a select-list item over a rotation aliased
+ * `r`: its members in order, as a JSON array of MemberRoleJson. The engine reads each due
+ * rotation's members with the rest of its row in one statement, under the rotations' locks.
+ */
+export const memberRoleRowsOfRotation = sql`coalesce((select json_agg(json_build_object(
+      'userId', m.user_id, 'roles', u.roles, 'role', u.role,
+      'reminderMinutes', u.handoff_reminder_minutes) order by m."order")
+    from rotation_members m join users u on u.id = m.user_id
+   where m.rotation_id = r.id), '[]'::json)`;
+
 /** listMembersWithRoles returns one rotation's members with their users' roles, in order. */
 export async function listMembersWithRoles(
   db: Db | Tx,
