@@ -19,10 +19,11 @@ import {
   coverageNotStartedMessage,
   type MessageContext,
 } from '../notifications/messages';
-import { loadRecipients, sendNotices } from '../notifications/notify';
+import { sendNotices } from '../notifications/notify';
 import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { patternOf } from '../rotations/rotation-service';
 import { listAwayWindows } from '../time-off/time-off-repository';
+import { findUsers } from '../users/user-repository';
 import { type CoverageRow, setCoverageStatus } from './coverage-repository';
 
 /**
@@ -97,7 +98,7 @@ export async function startCoverageWindow(
   const members = await listEngineMembers(tx, rotation.id);
   const covering = members.find((m) => m.userId === request.coveringUserId);
   const previousId = rotation.holderUserId;
-  const people = await loadRecipients(tx, deps.cipher, [
+  const people = await findUsers(tx, deps.cipher, [
     request.requesterId,
     request.coveringUserId,
     previousId,
@@ -242,7 +243,7 @@ export async function endCoverageWindow(
   if (!handoff) throw new EffectAlreadyDone(effectKey);
   await setHolder(tx, rotation.id, returning, at);
   rotation.holderUserId = returning;
-  const people = await loadRecipients(tx, deps.cipher, [request.coveringUserId, returning]);
+  const people = await findUsers(tx, deps.cipher, [request.coveringUserId, returning]);
   await sendNotices(tx, deps, now, { id: rotation.id, name: rotation.name }, [
     {
       eventKey: `handoff:${handoff.id}`,

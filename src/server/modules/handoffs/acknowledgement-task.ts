@@ -4,7 +4,8 @@ import { handoffs } from '../../db/schema';
 import { eachDue } from '../../engine/due-rows';
 import type { EngineTask } from '../../engine/engine-task';
 import { acknowledgementMissedMessage } from '../notifications/messages';
-import { loadRecipients, sendNotices } from '../notifications/notify';
+import { sendNotices } from '../notifications/notify';
+import { findUsers } from '../users/user-repository';
 import { listOverdueAcknowledgements, lockRotationOrSkip } from './handoff-flow-repository';
 
 /**
@@ -35,7 +36,7 @@ export const acknowledgementsTask: EngineTask = async (deps, now) => {
         .returning({ id: handoffs.id });
       if (!missed || handoff.fromUserId === null) return;
       if (isMissedNoticeStale(handoff.occurredAt, now, t)) return;
-      const people = await loadRecipients(tx, deps.cipher, [handoff.fromUserId, handoff.toUserId]);
+      const people = await findUsers(tx, deps.cipher, [handoff.fromUserId, handoff.toUserId]);
       await sendNotices(tx, deps, now, { id: handoff.rotationId, name: handoff.rotationName }, [
         {
           eventKey: `handoff:${handoff.id}:missed`,

@@ -21,8 +21,9 @@ import {
   handoffEscalationMessage,
   handoffNoticeMessage,
 } from '../notifications/messages';
-import { loadRecipients, type Notice, noticeInputs } from '../notifications/notify';
+import { type Notice, noticeInputs } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
+import { findUsers } from '../users/user-repository';
 import {
   type EngineMember,
   type FixedFlowRow,
@@ -167,7 +168,7 @@ export const fixedRotationsTask: EngineTask = async (deps, now) => {
     if (plan.length > 0 && !onlyKnownNotices) due.push({ id: row.id, plan });
   }
   if (due.length === 0) return;
-  const people = await loadRecipients(
+  const people = await findUsers(
     deps.database.db,
     deps.cipher,
     due.flatMap(({ plan }) => peopleOf(plan)),
@@ -245,7 +246,7 @@ async function runFlows(
     const people =
       unknown.length === 0
         ? known
-        : new Map([...known, ...(await loadRecipients(tx, deps.cipher, unknown))]);
+        : new Map([...known, ...(await findUsers(tx, deps.cipher, unknown))]);
     const writes = plans.map(({ row, plan }) => flowWritesOf(row, plan, people, t));
 
     const transfers = writes.flatMap((w) => w.transfers);

@@ -7,9 +7,10 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import { emergencyAcknowledgedMessage } from '../notifications/messages';
-import { loadRecipients, sendNotices } from '../notifications/notify';
+import { sendNotices } from '../notifications/notify';
 import { lockRotationRow } from '../rotations/rotation-repository';
 import { type PersonReader, personReader } from '../rotations/rotation-view';
+import { findUsers } from '../users/user-repository';
 import {
   findHandoffWithPeople,
   type HandoffWithPeople,
@@ -83,7 +84,7 @@ export async function acknowledgeHandoff(
     const now = deps.clock.now();
     await markAcknowledged(tx, id, now);
     if (handoff.urgent && handoff.fromUserId !== null) {
-      const people = await loadRecipients(tx, deps.cipher, [handoff.fromUserId]);
+      const people = await findUsers(tx, deps.cipher, [handoff.fromUserId]);
       await sendNotices(tx, deps, now, current.rotation, [
         {
           eventKey: `handoff:${id}:acknowledged`,

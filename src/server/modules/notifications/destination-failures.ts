@@ -8,9 +8,9 @@ import type { Db } from '../../db/client';
 import { destinations } from '../../db/schema';
 import { findDestinationRow } from '../destinations/destination-repository';
 import { listMemberRoles } from '../rotations/rotation-repository';
-import { listUsersWithRoles } from '../users/user-repository';
+import { findUsers, listUsersWithRoles } from '../users/user-repository';
 import { composeMessage, formatWhen } from './message-layout';
-import { loadRecipients, type NotifyDeps, sendNotices } from './notify';
+import { type NotifyDeps, sendNotices } from './notify';
 
 /**
  * A destination failing for an hour (decision 221): its owners are told once per run of failures
@@ -61,7 +61,7 @@ export async function tellFailingOwners(
       }
       const owners =
         ownerIds.length > 0
-          ? [...(await loadRecipients(tx, deps.cipher, ownerIds)).values()]
+          ? [...(await findUsers(tx, deps.cipher, ownerIds)).values()]
           : await listUsersWithRoles(tx, deps.cipher, ['admin']);
       const kind = DESTINATION_KIND_LABELS[d.kind as DestinationKind];
       const targetName = row.rotation?.name ?? row.policy?.name ?? row.integration?.name ?? '';

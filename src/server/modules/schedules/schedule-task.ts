@@ -27,8 +27,9 @@ import {
   batonLeftMessage,
   handoffNoticeMessage,
 } from '../notifications/messages';
-import { loadRecipients, type Notice, sendNotices } from '../notifications/notify';
+import { type Notice, sendNotices } from '../notifications/notify';
 import { setHolder, updateRotationRow } from '../rotations/rotation-repository';
+import { findUsers } from '../users/user-repository';
 
 /**
  * Scheduled rotations (decision 054): the holder is whoever's schedule entry covers now. The
@@ -98,7 +99,7 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
     if (!last) return;
     // After downtime only the change that left the baton where it is now is announced.
     const { handoffId, fromId, toId, until } = last;
-    const people = await loadRecipients(tx, deps.cipher, [fromId, toId]);
+    const people = await findUsers(tx, deps.cipher, [fromId, toId]);
     const notices: Notice[] = [];
     if (toId !== null) {
       notices.push({
@@ -204,7 +205,7 @@ async function writeScheduleNotices(
     const [row] = await listScheduleNoticeRows(tx, now, horizon, rotationId);
     if (!row) return [];
     const plan = scheduleNoticePlanOf(row, now, deps.config.handoffTimings);
-    const people = await loadRecipients(
+    const people = await findUsers(
       tx,
       deps.cipher,
       plan.flatMap((n) => [n.fromId, n.toId]),

@@ -20,7 +20,8 @@ import { notFound } from '../../http/errors';
 import { layOut } from '../calendar/calendar-service';
 import { announce } from '../notifications/announce';
 import { shiftsChangedMessage } from '../notifications/messages';
-import { loadRecipients, type NotifyDeps, sendNotices } from '../notifications/notify';
+import { type NotifyDeps, sendNotices } from '../notifications/notify';
+import { findUsers } from '../users/user-repository';
 import {
   claimDueBaseline,
   deleteBaseline,
@@ -142,7 +143,7 @@ export async function tellShiftChanges(
   const changes = changedShifts(baseline.shifts.map(fromStored), baseline.takenAt, after, now);
   const eventKey = `shift-changes:${baseline.id}`;
   const rotation = { id: rotationId, name: baseline.rotationName };
-  const people = await loadRecipients(tx, deps.cipher, [...changes.keys()]);
+  const people = await findUsers(tx, deps.cipher, [...changes.keys()]);
   await sendNotices(
     tx,
     deps,

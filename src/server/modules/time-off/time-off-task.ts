@@ -2,9 +2,9 @@ import type { User } from '../../../shared/contracts/users';
 import type { Database } from '../../db/client';
 import type { EngineTask } from '../../engine/engine-task';
 import { timeOffCollisionMessage, timeOffGapMessage } from '../notifications/messages';
-import { loadRecipients, type Notice, sendNotices } from '../notifications/notify';
+import { type Notice, sendNotices } from '../notifications/notify';
 import { listRotationManagers } from '../rotations/rotation-repository';
-import { listUsersWithRoles } from '../users/user-repository';
+import { findUsers, listUsersWithRoles } from '../users/user-repository';
 import { findWarnings } from './time-off-service';
 
 /**
@@ -96,7 +96,7 @@ export const timeOffNoticesTask: EngineTask = async (deps, now) => {
       const own = managers.get(rotationId) ?? [];
       return own.length > 0 ? own : admins;
     };
-    const people = await loadRecipients(tx, deps.cipher, [
+    const people = await findUsers(tx, deps.cipher, [
       ...planned.flatMap((p) => recipientsOf(p.rotation.id)),
       ...planned.flatMap((p) => (p.personId === undefined ? [] : [p.personId])),
     ]);
