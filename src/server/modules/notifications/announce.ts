@@ -11,7 +11,12 @@ import { renderChat } from './chat-registry';
 import type { NotificationEvent } from './events';
 import { publicBaseUrl } from './messages';
 import { enqueueChatMessages, enqueueNotifications } from './outbox';
-import { isPersonEvent, type PersonEvent, type PersonEventType } from './person-events';
+import {
+  isPersonEvent,
+  type PersonEvent,
+  type PersonEventOf,
+  type PersonEventType,
+} from './person-events';
 import { personMessageOf } from './person-messages';
 
 /**
@@ -21,7 +26,8 @@ import { personMessageOf } from './person-messages';
  * twice is sent once. A destinations' event (`NotificationEvent`) goes to the chat and webhook
  * destinations subscribed to it (decision 221): one outbox row per (event, destination). A person
  * event (`PersonEvent`) goes to the people it names, by each one's notification preference: one
- * outbox row per (event, person, channel).
+ * outbox row per (event, person, channel); a person event that is also a destinations' event (a
+ * handoff, cover) is heard by those destinations too, from the same one call.
  */
 
 /** What announcing needs: the cipher that seals the rows and, for links, the configuration. */
@@ -81,6 +87,82 @@ const EMAIL_ONLY: Partial<Record<PersonEventType, string>> = {
   // The invitee has no account yet, so no number and no preference.
   invitation: 'no account yet',
 };
+
+/**
+ * What destinations hear of a person event (one happening, one announce): the destinations' event
+ * it also is, rendered by that event's chat renderer, or null when it is for people only. Typed
+ * per person event type, so a new one has to say. The names' fallbacks are the chat texts'.
+ */
+const HEARD_BY_DESTINATIONS: {
+  [T in PersonEventType]: (event: PersonEventOf<T>) => NotificationEvent | null;
+} = {
+  'baton.passed': (e) => ({
+    type: 'handoff',
+    key: e.key,
+    at: e.at,
+    handoffId: e.handoffId,
+    rotation: e.rotation,
+    fromName: e.fromName,
+    toName: e.toName ?? 'A member',
+    notes: e.notes,
+    how: 'passed',
+  }),
+  'baton.taken': (e) => ({
+    type: 'handoff',
+    key: e.key,
+    at: e.at,
+    handoffId: e.handoffId,
+    rotation: e.rotation,
+    fromName: null,
+    toName: e.takerName,
+    notes: null,
+    how: 'taken',
+  }),
+  'baton.reassigned': (e) => ({
+    type: 'handoff',
+    key: e.key,
+    at: e.at,
+    handoffId: e.handoffId,
+    rotation: e.rotation,
+    fromName: e.previousName,
+    toName: e.nextName ?? 'A member',
+    notes: e.notes,
+    how: 'reassigned',
+  }),
+  'coverage.requested': () => null,
+  'coverage.accepted': (e) => ({
+    type: 'cover',
+    key: `coverage:${e.requestId}:covered`,
+    at: e.at,
+    requestId: e.requestId,
+    rotation: e.rotation,
+    coveringName: e.coveringName ?? 'A teammate',
+    coveredName: e.requesterName ?? 'a teammate',
+    startAt: e.startAt,
+    endAt: e.endAt,
+  }),
+  'coverage.declined': () => null,
+  'coverage.arranged': (e) => ({
+    type: 'cover',
+    key: `coverage:${e.requestId}:covered`,
+    at: e.at,
+    requestId: e.requestId,
+    rotation: e.rotation,
+    coveringName: e.coveringName,
+    coveredName: e.requesterName,
+    startAt: e.startAt,
+    endAt: e.endAt,
+  }),
+  'rotation.changed': () => null,
+  invitation: () => null,
+};
+
+/** heardByDestinations returns the destinations' event a person event also is, or null. */
+export function heardByDestinations(event: PersonEvent): NotificationEvent | null {
+  // The projection is the event's own type's (as in personMessageOf).
+  const heard = HEARD_BY_DESTINATIONS[event.type] as (e: PersonEvent) => NotificationEvent | null;
+  return heard(event);
+}
 
 /** announcePerson writes a person event to the outbox for each person it names; returns how many rows were new. */
 async function announcePerson(
@@ -143,7 +225,20 @@ export async function announce(
   now: Date,
   event: NotificationEvent | PersonEvent,
 ): Promise<number[] | number> {
-  if (isPersonEvent(event)) return announcePerson(tx, deps, now, event);
+  if (!isPersonEvent(event)) return announceToDestinations(tx, deps, now, event);
+  const told = await announcePerson(tx, deps, now, event);
+  const heard = heardByDestinations(event);
+  if (heard) await announceToDestinations(tx, deps, now, heard);
+  return told;
+}
+
+/** announceToDestinations writes a destinations' event for each destination that hears of it. */
+async function announceToDestinations(
+  tx: Db | Tx,
+  deps: AnnounceDeps,
+  now: Date,
+  event: NotificationEvent,
+): Promise<number[]> {
   const targets = await destinationsOf(tx, event);
   if (targets.length === 0) return [];
   const baseUrl = publicBaseUrl(deps.config);

@@ -39,29 +39,41 @@ interface PersonEventBase<As extends string = 'to'> {
   told: Told<As>[];
 }
 
-/** The baton was passed to the one told, with the handoff notes. */
+/**
+ * The baton was passed to the one told, with the handoff notes. Destinations hear of it as a
+ * `handoff` (one event, both audiences: `announce`'s `HEARD_BY_DESTINATIONS`).
+ */
 export interface BatonPassedEvent extends PersonEventBase {
   type: 'baton.passed';
+  handoffId: number;
   rotation: RotationFacts;
-  fromName: string;
+  /** null: not known (deleted) */
+  fromName: string | null;
+  toName: string | null;
   notes: string | null;
   urgent?: boolean;
 }
 
-/** Someone took the free baton; the rotation's managers are told. */
+/** Someone took the free baton; the rotation's managers are told, destinations hear a `handoff`. */
 export interface BatonTakenEvent extends PersonEventBase {
   type: 'baton.taken';
+  handoffId: number;
   rotation: RotationFacts;
   takerName: string;
 }
 
-/** A manager reassigned the baton: the receiver (`to`) and the previous holder (`from`) are told. */
+/**
+ * A manager reassigned the baton: the receiver (`to`) and the previous holder (`from`) are told,
+ * destinations hear a `handoff`.
+ */
 export interface BatonReassignedEvent extends PersonEventBase<'to' | 'from'> {
   type: 'baton.reassigned';
+  handoffId: number;
   rotation: RotationFacts;
   actorName: string;
   previousName: string | null;
-  nextName: string;
+  /** null: not known (deleted) */
+  nextName: string | null;
   notes: string | null;
 }
 
@@ -75,18 +87,28 @@ export interface CoverageRequestedEvent extends PersonEventBase {
   notes: string | null;
 }
 
-/** The member asked to cover accepted or declined; the requester is told. */
+/**
+ * The member asked to cover accepted or declined; the requester is told, and destinations hear
+ * an accepted one as `cover`.
+ */
 export interface CoverageOutcomeEvent extends PersonEventBase {
   type: 'coverage.accepted' | 'coverage.declined';
+  requestId: number;
   rotation: RotationFacts;
-  coveringName: string;
+  /** null: not known (deleted) */
+  coveringName: string | null;
+  requesterName: string | null;
   startAt: Date;
   endAt: Date;
 }
 
-/** A manager or administrator arranged cover: the covering member and the requester are told. */
+/**
+ * A manager or administrator arranged cover: the covering member and the requester are told,
+ * destinations hear a `cover`.
+ */
 export interface CoverArrangedEvent extends PersonEventBase<'covering' | 'requester'> {
   type: 'coverage.arranged';
+  requestId: number;
   rotation: RotationFacts;
   arrangerName: string;
   requesterName: string;
@@ -149,4 +171,20 @@ export const PERSON_EVENT_TYPES = Object.keys(PERSON_TYPES) as PersonEventType[]
 /** isPersonEvent answers whether an event is told to people (rather than to destinations). */
 export function isPersonEvent(event: { type: string }): event is PersonEvent {
   return Object.hasOwn(PERSON_TYPES, event.type);
+}
+
+/** toldAs names the known people in one part of a person event; unknown (deleted) ones hear nothing. */
+export function toldAs<As extends string>(
+  as: As,
+  people: readonly (Person | undefined)[],
+): Told<As>[] {
+  return people.flatMap((person) => (person ? [{ person, as }] : []));
+}
+
+/** nameOf returns the name of the person of an id among `people`, null when unknown or none. */
+export function nameOf(
+  people: ReadonlyMap<number, { name: string }>,
+  id: number | null,
+): string | null {
+  return id === null ? null : (people.get(id)?.name ?? null);
 }

@@ -43,7 +43,7 @@ const coverageOutcome = (e: CoverageOutcomeEvent, _as: 'to', c: PersonContext) =
   coverageOutcomeMessage({
     ...c,
     rotation: e.rotation,
-    coveringName: e.coveringName,
+    coveringName: e.coveringName ?? 'The member you asked',
     outcome: e.type === 'coverage.accepted' ? 'accepted' : 'declined',
     startAt: e.startAt,
     endAt: e.endAt,
@@ -54,7 +54,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     batonPassedMessage({
       baseUrl: c.baseUrl,
       rotation: e.rotation,
-      fromName: e.fromName,
+      fromName: e.fromName ?? 'The previous holder',
       notes: e.notes,
       urgent: e.urgent,
     }),
@@ -73,7 +73,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
           baseUrl: c.baseUrl,
           rotation: e.rotation,
           actorName: e.actorName,
-          nextName: e.nextName,
+          nextName: e.nextName ?? 'another member',
           notes: e.notes,
         }),
   'coverage.requested': (e, _as, c) =>

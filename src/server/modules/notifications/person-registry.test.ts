@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DESTINATION_KINDS } from '../../../shared/contracts/destinations';
 import type { ChannelName } from '../../../shared/domain/notification-routing';
+import { heardByDestinations } from './announce';
+import { renderChat } from './chat-registry';
 import type { Person, PersonEventOf, PersonEventType } from './person-events';
 import { PERSON_EVENT_TYPES } from './person-events';
 import { PERSON_MESSAGES, personMessageOf } from './person-messages';
@@ -27,16 +30,19 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   'baton.passed': {
     type: 'baton.passed',
     key: 'handoff:1',
+    handoffId: 1,
     at,
     told: [{ person, as: 'to' }],
     rotation,
     fromName: 'Ada',
+    toName: 'Grace',
     notes,
     urgent: true,
   },
   'baton.taken': {
     type: 'baton.taken',
     key: 'handoff:2',
+    handoffId: 2,
     at,
     told: [{ person, as: 'to' }],
     rotation,
@@ -45,6 +51,7 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   'baton.reassigned': {
     type: 'baton.reassigned',
     key: 'handoff:3',
+    handoffId: 3,
     at,
     told: [
       { person, as: 'to' },
@@ -70,26 +77,31 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   'coverage.accepted': {
     type: 'coverage.accepted',
     key: 'coverage:4:accepted',
+    requestId: 4,
     at,
     told: [{ person, as: 'to' }],
     rotation,
     coveringName: 'Grace',
+    requesterName: 'Ada',
     startAt: at,
     endAt,
   },
   'coverage.declined': {
     type: 'coverage.declined',
     key: 'coverage:4:declined',
+    requestId: 4,
     at,
     told: [{ person, as: 'to' }],
     rotation,
     coveringName: 'Grace',
+    requesterName: 'Ada',
     startAt: at,
     endAt,
   },
   'coverage.arranged': {
     type: 'coverage.arranged',
     key: 'coverage:5:arranged',
+    requestId: 5,
     at,
     told: [
       { person, as: 'covering' },
@@ -164,5 +176,44 @@ describe('person channel registry', () => {
       expect(content.html).toContain('&lt;');
       expect(content.html).not.toContain('<pager>');
     }
+  });
+});
+
+describe('one happening, one announce: what destinations hear of a person event', () => {
+  it('hears a handoff of a baton event and a cover of accepted or arranged cover, nothing else', () => {
+    const heard = PERSON_EVENT_TYPES.map((type) => [
+      type,
+      heardByDestinations(FIXTURES[type])?.type,
+    ]);
+    expect(Object.fromEntries(heard)).toEqual({
+      'baton.passed': 'handoff',
+      'baton.taken': 'handoff',
+      'baton.reassigned': 'handoff',
+      'coverage.requested': undefined,
+      'coverage.accepted': 'cover',
+      'coverage.declined': undefined,
+      'coverage.arranged': 'cover',
+      'rotation.changed': undefined,
+      invitation: undefined,
+    });
+  });
+
+  const heardCases = PERSON_EVENT_TYPES.filter((type) =>
+    heardByDestinations(FIXTURES[type]),
+  ).flatMap((type) => DESTINATION_KINDS.map((kind) => ({ type, kind }) as const));
+
+  it.each(heardCases)('$type renders for $kind', ({ type, kind }) => {
+    const event = heardByDestinations(FIXTURES[type]);
+    if (!event) throw new Error(`${type} is heard by no destination`);
+    const rendered = renderChat(kind, event, context);
+    expect(rendered.type).toBe(event.type);
+    expect(rendered.title).toContain('Grace');
+    expect(JSON.stringify(rendered.body)).toContain('Payments');
+  });
+
+  it('keeps the event key of a handoff, and one cover key per request', () => {
+    expect(heardByDestinations(FIXTURES['baton.passed'])?.key).toBe('handoff:1');
+    expect(heardByDestinations(FIXTURES['coverage.accepted'])?.key).toBe('coverage:4:covered');
+    expect(heardByDestinations(FIXTURES['coverage.arranged'])?.key).toBe('coverage:5:covered');
   });
 });
