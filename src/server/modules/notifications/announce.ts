@@ -155,6 +155,49 @@ const HEARD_BY_DESTINATIONS: {
   }),
   'rotation.changed': () => null,
   invitation: () => null,
+  'handoff.schedule': (e) =>
+    e.toUserId === null
+      ? null
+      : {
+          type: 'handoff',
+          key: e.key,
+          at: e.at,
+          handoffId: e.handoffId,
+          rotation: e.rotation,
+          fromName: e.fromName,
+          toName: e.toName ?? 'A member',
+          notes: null,
+          how: 'scheduled',
+        },
+  'handoff.auto': (e) => ({
+    type: 'handoff',
+    key: e.key,
+    at: e.at,
+    handoffId: e.handoffId,
+    rotation: e.rotation,
+    fromName: e.fromName,
+    toName: e.toName ?? 'A member',
+    notes: null,
+    how: 'scheduled',
+  }),
+  'handoff.notice': () => null,
+  'handoff.due': () => null,
+  'handoff.escalate': () => null,
+  'handoff.acknowledged': () => null,
+  'handoff.missed': () => null,
+  'time_off.gap': () => null,
+  'time_off.collision': () => null,
+  'shifts.changed': (e) => ({
+    type: 'shift-moved',
+    key: e.key,
+    at: e.at,
+    rotation: e.rotation,
+    peopleNames: e.peopleNames,
+  }),
+  'destination.failing': () => null,
+  'coverage.cancelled': () => null,
+  'coverage.started': () => null,
+  'coverage.ended': () => null,
 };
 
 /** heardByDestinations returns the destinations' event a person event also is, or null. */
@@ -164,22 +207,22 @@ export function heardByDestinations(event: PersonEvent): NotificationEvent | nul
   return heard(event);
 }
 
-/** announcePerson writes a person event to the outbox for each person it names; returns how many rows were new. */
-async function announcePerson(
+/**
+ * announcePeople writes person events to the outbox for each person they name, in one statement;
+ * returns how many rows were new.
+ */
+async function announcePeople(
   tx: Db | Tx,
   deps: AnnounceDeps,
   now: Date,
-  event: PersonEvent,
+  events: readonly PersonEvent[],
 ): Promise<number> {
-  if (event.told.length === 0) return 0;
   const baseUrl = publicBaseUrl(deps.config);
-  const emailOnly = EMAIL_ONLY[event.type] ? true : undefined;
-  return enqueueNotifications(
-    tx,
-    deps.cipher,
-    now,
-    event.told.map(({ person, as }) => {
-      const content = personMessageOf(event, as, {
+  const inputs = events.flatMap((event) => {
+    const emailOnly = EMAIL_ONLY[event.type] ? true : undefined;
+    return event.told.map((told) => {
+      const { person } = told;
+      const content = personMessageOf(event, told, {
         baseUrl,
         timeZone: zoneOrUtc(person.timezone),
       });
@@ -198,14 +241,19 @@ async function announcePerson(
         sms: content.sms,
         emailOnly,
       };
-    }),
-  );
+    });
+  });
+  if (inputs.length === 0) return 0;
+  return enqueueNotifications(tx, deps.cipher, now, inputs);
 }
+
+const isMany = (event: object): event is readonly PersonEvent[] => Array.isArray(event);
 
 /**
  * announce writes `event` to the outbox for everyone and everything that should hear of it, each
- * in its channel's words. Returns, for a destinations' event, the new messages' outbox ids; for a
- * person event, how many outbox rows were new.
+ * in its channel's words. Returns, for a destinations' event, the new messages' outbox ids; for
+ * person events, how many outbox rows were new. Several person events (an engine tick's) are
+ * written to people in one statement, then to the destinations that hear of them.
  */
 export async function announce(
   tx: Db | Tx,
@@ -217,18 +265,20 @@ export async function announce(
   tx: Db | Tx,
   deps: AnnounceDeps,
   now: Date,
-  event: PersonEvent,
+  event: PersonEvent | readonly PersonEvent[],
 ): Promise<number>;
 export async function announce(
   tx: Db | Tx,
   deps: AnnounceDeps,
   now: Date,
-  event: NotificationEvent | PersonEvent,
+  event: NotificationEvent | PersonEvent | readonly PersonEvent[],
 ): Promise<number[] | number> {
-  if (!isPersonEvent(event)) return announceToDestinations(tx, deps, now, event);
-  const told = await announcePerson(tx, deps, now, event);
-  const heard = heardByDestinations(event);
-  if (heard) await announceToDestinations(tx, deps, now, heard);
+  const events = isMany(event) ? event : isPersonEvent(event) ? [event] : null;
+  if (events === null) return announceToDestinations(tx, deps, now, event as NotificationEvent);
+  const told = await announcePeople(tx, deps, now, events);
+  for (const heard of events.flatMap((e) => heardByDestinations(e) ?? [])) {
+    await announceToDestinations(tx, deps, now, heard);
+  }
   return told;
 }
 

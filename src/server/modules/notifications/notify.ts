@@ -1,18 +1,12 @@
-import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
-import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import type { Db, Tx } from '../../db/client';
 import type { MessageContent } from './message-layout';
-import { type MessageContext, publicBaseUrl, type RotationRef } from './messages';
-import { enqueueNotifications, type NotificationInput } from './outbox';
+import type { NotificationInput } from './outbox';
 
 /**
- * What an event tells whom (decisions 061 and 185), for the events not yet typed (decision 241):
- * the engine's and the services' other rotation notices call sendNotices inside the event's own
- * transaction, with words from messages.ts, so the notifications commit or roll back with it; the
- * event key makes a repeat a no-op. The typed person events (`person-events.ts`) are announced by
- * their sites through `announce`.
+ * What the event sites share besides `announce` (decision 241): the deps they pass on, the
+ * managers of a rotation, and `toInput` for the incident pages' texts, which are not typed events
+ * yet (ack tokens, SMS reply codes, a page's id on each row).
  */
 
 /** What the notify functions need: the cipher and, for links, the configuration. */
@@ -44,56 +38,6 @@ export function toInput(
     emailOnly: options.emailOnly,
     pageId: options.pageId,
   };
-}
-
-/**
- * One message about a rotation to one person: whom, which message, and the key that makes it
- * once-only. The message is written when it is sent, for its reader (their time zone).
- */
-export interface Notice {
-  eventKey: string;
-  kind: string;
-  /** undefined: the person is not known (deleted); nothing is sent */
-  recipient: User | undefined;
-  message: (context: MessageContext) => MessageContent;
-}
-
-/** noticeInputs writes each notice out for the outbox, in its reader's time zone. */
-export function noticeInputs(
-  deps: Pick<NotifyDeps, 'config'>,
-  rotation: RotationRef,
-  notices: readonly Notice[],
-): NotificationInput[] {
-  const baseUrl = publicBaseUrl(deps.config);
-  return notices.flatMap(({ eventKey, kind, recipient, message }) =>
-    recipient === undefined
-      ? []
-      : [
-          toInput(
-            eventKey,
-            kind,
-            recipient,
-            message({ baseUrl, rotation, timeZone: zoneOrUtc(recipient.timezone) }),
-          ),
-        ],
-  );
-}
-
-/**
- * sendNotices writes the notices to the outbox in the caller's transaction, each in its reader's
- * time zone; a notice whose event key was sent to that person before is not sent again. Returns
- * how many outbox rows were new.
- */
-export async function sendNotices(
-  tx: Db | Tx,
-  deps: NotifyDeps,
-  now: Date,
-  rotation: RotationRef,
-  notices: readonly Notice[],
-): Promise<number> {
-  const inputs = noticeInputs(deps, rotation, notices);
-  if (inputs.length === 0) return 0;
-  return enqueueNotifications(tx, deps.cipher, now, inputs);
 }
 
 /** The rotation facts that decide who manages it: the creator and the members with their roles. */

@@ -143,6 +143,175 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
     link: 'https://baton.example.com/invite/abc',
     inviterName: 'Lin',
   },
+  'handoff.schedule': {
+    type: 'handoff.schedule',
+    key: 'handoff:8',
+    at,
+    told: [
+      { person, as: 'to' },
+      { person, as: 'from' },
+    ],
+    handoffId: 8,
+    rotation,
+    fromName: 'Ada',
+    toUserId: 2,
+    toName: 'Grace',
+    until: endAt,
+  },
+  'handoff.auto': {
+    type: 'handoff.auto',
+    key: 'handoff:9',
+    at,
+    told: [
+      { person, as: 'to' },
+      { person, as: 'from' },
+    ],
+    handoffId: 9,
+    rotation,
+    fromName: 'Ada',
+    toName: 'Grace',
+  },
+  'handoff.notice': {
+    type: 'handoff.notice',
+    key: 'notice:7:1',
+    at,
+    told: [
+      { person, as: 'holder' },
+      { person, as: 'next' },
+    ],
+    rotation,
+    boundary: endAt,
+    autoAt: endAt,
+    holderName: 'Ada',
+    nextName: 'Grace',
+  },
+  'handoff.due': {
+    type: 'handoff.due',
+    key: 'due:7:1',
+    at,
+    told: [
+      { person, as: 'holder' },
+      { person, as: 'next' },
+    ],
+    rotation,
+    boundary: endAt,
+    autoAt: endAt,
+    holderName: 'Ada',
+    nextName: 'Grace',
+  },
+  'handoff.escalate': {
+    type: 'handoff.escalate',
+    key: 'escalate:7:1',
+    at,
+    told: [{ person, as: 'next' }],
+    rotation,
+    boundary: endAt,
+    autoAt: endAt,
+    holderName: 'Ada',
+    nextName: 'Grace',
+  },
+  'handoff.acknowledged': {
+    type: 'handoff.acknowledged',
+    key: 'handoff:10:acknowledged',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    toName: 'Grace',
+  },
+  'handoff.missed': {
+    type: 'handoff.missed',
+    key: 'handoff:10:missed',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    toName: 'Grace',
+    urgent: true,
+  },
+  'time_off.gap': {
+    type: 'time_off.gap',
+    key: 'gap:7',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    start: at,
+    end: endAt,
+  },
+  'time_off.collision': {
+    type: 'time_off.collision',
+    key: 'collision:7',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    personName: 'Ada',
+    entryStart: at,
+    entryEnd: endAt,
+    awayStart: at,
+    awayEnd: endAt,
+  },
+  'shifts.changed': {
+    type: 'shifts.changed',
+    key: 'shift-changes:3',
+    at,
+    told: [
+      {
+        person,
+        as: 'to',
+        changes: [
+          {
+            kind: 'moved',
+            before: { start: at, end: endAt },
+            after: { start: endAt, end: new Date('2026-03-31T00:30:00Z') },
+          },
+        ],
+      },
+    ],
+    rotation,
+    peopleNames: ['Grace'],
+  },
+  'destination.failing': {
+    type: 'destination.failing',
+    key: 'destination:4:failing',
+    at,
+    told: [{ person, as: 'to' }],
+    kindLabel: 'Slack',
+    urlHint: 'hooks.slack.com/…abc',
+    targetName: 'Payments <&>',
+    rotationId: 7,
+    failingSince: at,
+  },
+  'coverage.cancelled': {
+    type: 'coverage.cancelled',
+    key: 'coverage:4:not-started',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    requesterName: 'Ada',
+    startAt: at,
+  },
+  'coverage.started': {
+    type: 'coverage.started',
+    key: 'handoff:11',
+    at,
+    told: [
+      { person, as: 'covering' },
+      { person, as: 'requester' },
+      { person, as: 'previous' },
+    ],
+    rotation,
+    coveringName: 'Grace',
+    endAt,
+  },
+  'coverage.ended': {
+    type: 'coverage.ended',
+    key: 'handoff:12',
+    at,
+    told: [
+      { person, as: 'to' },
+      { person, as: 'from' },
+    ],
+    rotation,
+    toName: 'Grace',
+  },
 };
 
 const CHANNELS = Object.keys(PERSON_CHANNELS) as ChannelName[];
@@ -155,14 +324,14 @@ describe('person channel registry', () => {
   });
 
   const cases = PERSON_EVENT_TYPES.flatMap((type) =>
-    FIXTURES[type].told.flatMap(({ as }) =>
-      CHANNELS.map((channel) => ({ type, as, channel }) as const),
+    FIXTURES[type].told.flatMap((told, index) =>
+      CHANNELS.map((channel) => ({ type, as: told.as, index, channel }) as const),
     ),
   );
 
-  it.each(cases)('$type to $as by $channel', ({ type, as, channel }) => {
+  it.each(cases)('$type to $as by $channel', ({ type, index, channel }) => {
     const event = FIXTURES[type];
-    const message = personMessageOf(event, as, context);
+    const message = personMessageOf(event, event.told[index], context);
     const content = PERSON_CHANNELS[channel](message);
     expect(content.subject).toBe(message.subject);
     expect(content.subject.length).toBeGreaterThan(0);
@@ -180,7 +349,7 @@ describe('person channel registry', () => {
 });
 
 describe('one happening, one announce: what destinations hear of a person event', () => {
-  it('hears a handoff of a baton event and a cover of accepted or arranged cover, nothing else', () => {
+  it('hears a handoff of a baton event, a cover of accepted or arranged cover, shift-moved of changed shifts, nothing else', () => {
     const heard = PERSON_EVENT_TYPES.map((type) => [
       type,
       heardByDestinations(FIXTURES[type])?.type,
@@ -195,6 +364,20 @@ describe('one happening, one announce: what destinations hear of a person event'
       'coverage.arranged': 'cover',
       'rotation.changed': undefined,
       invitation: undefined,
+      'handoff.schedule': 'handoff',
+      'handoff.auto': 'handoff',
+      'handoff.notice': undefined,
+      'handoff.due': undefined,
+      'handoff.escalate': undefined,
+      'handoff.acknowledged': undefined,
+      'handoff.missed': undefined,
+      'time_off.gap': undefined,
+      'time_off.collision': undefined,
+      'shifts.changed': 'shift-moved',
+      'destination.failing': undefined,
+      'coverage.cancelled': undefined,
+      'coverage.started': undefined,
+      'coverage.ended': undefined,
     });
   });
 
@@ -207,8 +390,8 @@ describe('one happening, one announce: what destinations hear of a person event'
     if (!event) throw new Error(`${type} is heard by no destination`);
     const rendered = renderChat(kind, event, context);
     expect(rendered.type).toBe(event.type);
-    expect(rendered.title).toContain('Grace');
-    expect(JSON.stringify(rendered.body)).toContain('Payments');
+    expect(rendered.title).toContain('Payments');
+    expect(JSON.stringify(rendered.body)).toContain('Grace');
   });
 
   it('keeps the event key of a handoff, and one cover key per request', () => {
