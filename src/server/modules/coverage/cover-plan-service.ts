@@ -15,7 +15,8 @@ import { canHoldBaton } from '../../../shared/domain/rotation';
 import type { Config } from '../../core/config';
 import { AppError, notFound } from '../../http/errors';
 import { projectedShifts } from '../calendar/calendar-service';
-import { notifyCoverArranged, notifyCoverageRequested } from '../notifications/notify';
+import { announce } from '../notifications/announce';
+import { nameOf, toldAs } from '../notifications/person-events';
 import {
   findRotationRow,
   listMembersWithUsers,
@@ -26,6 +27,7 @@ import { ROTATION_NOT_FOUND, refusalError } from '../rotations/rotation-service'
 import { personReader } from '../rotations/rotation-view';
 import { noteShiftChange } from '../shift-changes/shift-changes';
 import { listAwayWindows } from '../time-off/time-off-repository';
+import { findUsers } from '../users/user-repository';
 import { insertCoverageRequest, listCoverageFor, onCallHoursOf } from './coverage-repository';
 import { type CoverageServiceDeps, overlapRefusal, toView } from './coverage-service';
 import { startCoverageWindow } from './coverage-windows';
@@ -124,28 +126,40 @@ export async function planCover(
       arrangedById,
     });
     const ref = { id: row.id, name: row.name };
+    const people = await findUsers(tx, deps.cipher, [
+      arrangedById,
+      requesterId,
+      request.coveringUserId,
+    ]);
     if (arrangedById === null) {
-      await notifyCoverageRequested(tx, deps, {
-        requestId: request.id,
+      await announce(tx, deps, now, {
+        type: 'coverage.requested',
+        key: `coverage:${request.id}:requested`,
+        at: now,
+        told: toldAs('to', [people.get(request.coveringUserId)]),
         rotation: ref,
-        requesterId,
-        coveringUserId: request.coveringUserId,
+        requesterName: nameOf(people, requesterId) ?? 'The on-call person',
         startAt: start,
         endAt: end,
         notes,
-        now,
       });
     } else {
-      await notifyCoverArranged(tx, deps, {
+      await announce(tx, deps, now, {
+        type: 'coverage.arranged',
+        key: `coverage:${request.id}:arranged`,
+        at: now,
         requestId: request.id,
+        told: [
+          ...toldAs('covering', [people.get(request.coveringUserId)]),
+          ...toldAs('requester', [people.get(requesterId)]),
+        ],
         rotation: ref,
-        arrangedById,
-        requesterId,
-        coveringUserId: request.coveringUserId,
+        arrangerName: nameOf(people, arrangedById) ?? 'A manager',
+        requesterName: nameOf(people, requesterId) ?? 'a teammate',
+        coveringName: nameOf(people, request.coveringUserId) ?? 'A teammate',
         startAt: start,
         endAt: end,
         notes,
-        now,
       });
       // In force at once: a window already begun (an ill holder) hands over now, not at a tick.
       if (start.getTime() <= now.getTime() && !row.suspended) {

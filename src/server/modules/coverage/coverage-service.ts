@@ -11,13 +11,14 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
 import { AppError, notFound } from '../../http/errors';
+import { announce } from '../notifications/announce';
 import { formatWhen } from '../notifications/message-layout';
-import { notifyCoverageOutcome } from '../notifications/notify';
+import { nameOf, toldAs } from '../notifications/person-events';
 import { lockRotationRow } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
 import { type PersonReader, personReader } from '../rotations/rotation-view';
 import { noteShiftChange } from '../shift-changes/shift-changes';
-import { findUserRows } from '../users/user-repository';
+import { findUserRows, findUsers } from '../users/user-repository';
 import {
   type CoverageWithPeople,
   findCoverageRow,
@@ -149,14 +150,24 @@ export async function respondToCoverage(
     if (action === 'accept' || request.status !== 'pending') {
       await noteShiftChange(tx, deps, rotation.id, now);
     }
-    const outcome = {
-      requestId: request.id,
-      rotation: { id: rotation.id, name: rotation.name },
-      requesterId: request.requesterId,
-      coveringUserId: request.coveringUserId,
-      startAt: request.startAt,
-      endAt: request.endAt,
-      now,
+    /** tellRequester announces the answer to the requester, in the transaction that records it. */
+    const tellRequester = async (outcome: 'accepted' | 'declined') => {
+      const people = await findUsers(tx, deps.cipher, [
+        request.requesterId,
+        request.coveringUserId,
+      ]);
+      await announce(tx, deps, now, {
+        type: `coverage.${outcome}`,
+        key: `coverage:${request.id}:${outcome}`,
+        at: now,
+        requestId: request.id,
+        told: toldAs('to', [people.get(request.requesterId)]),
+        rotation: { id: rotation.id, name: rotation.name },
+        coveringName: nameOf(people, request.coveringUserId),
+        requesterName: nameOf(people, request.requesterId),
+        startAt: request.startAt,
+        endAt: request.endAt,
+      });
     };
     if (action === 'accept') {
       // Two accepted windows may not overlap in a rotation (decision 218), whoever asked.
@@ -171,10 +182,10 @@ export async function respondToCoverage(
       );
       if (overlap) throw overlap;
       await setCoverageStatus(tx, id, 'accepted', now);
-      await notifyCoverageOutcome(tx, deps, { ...outcome, outcome: 'accepted' });
+      await tellRequester('accepted');
     } else if (action === 'decline') {
       await setCoverageStatus(tx, id, 'declined', now);
-      await notifyCoverageOutcome(tx, deps, { ...outcome, outcome: 'declined' });
+      await tellRequester('declined');
     } else if (request.status === 'active') {
       await endCoverageWindow(tx, deps, rotation, request, now, now);
       await setCoverageStatus(tx, id, 'cancelled');

@@ -13,16 +13,12 @@ import type { Tx } from '../../db/client';
 import { EffectAlreadyDone } from '../../engine/due-rows';
 import { listEngineMembers, listEntriesEndingFrom } from '../handoffs/handoff-flow-repository';
 import { insertKeyedHandoff, listLatestBoundaryHandoffs } from '../handoffs/handoff-repository';
-import {
-  batonArrivedMessage,
-  batonLeftMessage,
-  coverageNotStartedMessage,
-  type MessageContext,
-} from '../notifications/messages';
-import { loadRecipients, sendNotices } from '../notifications/notify';
+import { announce } from '../notifications/announce';
+import { nameOf, toldAs } from '../notifications/person-events';
 import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { patternOf } from '../rotations/rotation-service';
 import { listAwayWindows } from '../time-off/time-off-repository';
+import { findUsers } from '../users/user-repository';
 import { type CoverageRow, setCoverageStatus } from './coverage-repository';
 
 /**
@@ -97,7 +93,7 @@ export async function startCoverageWindow(
   const members = await listEngineMembers(tx, rotation.id);
   const covering = members.find((m) => m.userId === request.coveringUserId);
   const previousId = rotation.holderUserId;
-  const people = await loadRecipients(tx, deps.cipher, [
+  const people = await findUsers(tx, deps.cipher, [
     request.requesterId,
     request.coveringUserId,
     previousId,
@@ -110,20 +106,15 @@ export async function startCoverageWindow(
       : await howCoverageStarts(tx, rotation, members, request.requesterId, at, deps);
   if (how === null || !covering?.canHold) {
     await setCoverageStatus(tx, request.id, 'cancelled');
-    const notice = {
-      eventKey: `coverage:${request.id}:not-started`,
-      kind: 'coverage.cancelled',
-      message: (c: MessageContext) =>
-        coverageNotStartedMessage({
-          ...c,
-          requesterName: people.get(request.requesterId)?.name ?? null,
-          start: request.startAt,
-        }),
-    };
-    await sendNotices(tx, deps, now, ref, [
-      { ...notice, recipient: people.get(request.requesterId) },
-      { ...notice, recipient: people.get(request.coveringUserId) },
-    ]);
+    await announce(tx, deps, now, {
+      type: 'coverage.cancelled',
+      key: `coverage:${request.id}:not-started`,
+      at: now,
+      told: toldAs('to', [people.get(request.requesterId), people.get(request.coveringUserId)]),
+      rotation: ref,
+      requesterName: nameOf(people, request.requesterId),
+      startAt: request.startAt,
+    });
     return;
   }
   const effectKey = `coverage:${request.id}:start`;
@@ -146,33 +137,24 @@ export async function startCoverageWindow(
     await updateRotationRow(tx, rotation.id, { nextHandoffAt: nextBoundary }, now);
     rotation.nextHandoffAt = nextBoundary;
   }
-  const coveringName = people.get(request.coveringUserId)?.name ?? null;
-  await sendNotices(tx, deps, now, ref, [
-    {
-      eventKey: `handoff:${handoff.id}`,
-      kind: 'coverage.started',
-      recipient: people.get(request.coveringUserId),
-      message: (c) => batonArrivedMessage({ ...c, reason: 'coverage', until: request.endAt }),
-    },
-    {
-      eventKey: `handoff:${handoff.id}`,
-      kind: 'coverage.started',
-      recipient: people.get(request.requesterId),
-      message: (c) => batonLeftMessage({ ...c, reason: 'coverage', toName: coveringName }),
-    },
-    // A baton taken from someone else on the requester's behalf: they hear it left them too.
-    ...(previousId !== null && previousId !== request.requesterId
-      ? [
-          {
-            eventKey: `handoff:${handoff.id}`,
-            kind: 'coverage.started',
-            recipient: people.get(previousId),
-            message: (c: MessageContext) =>
-              batonLeftMessage({ ...c, reason: 'coverage', toName: coveringName }),
-          },
-        ]
-      : []),
-  ]);
+  await announce(tx, deps, now, {
+    type: 'coverage.started',
+    key: `handoff:${handoff.id}`,
+    at: now,
+    told: [
+      ...toldAs('covering', [people.get(request.coveringUserId)]),
+      ...toldAs('requester', [people.get(request.requesterId)]),
+      // A baton taken from someone else on the requester's behalf: they hear it left them too.
+      ...toldAs('previous', [
+        previousId !== null && previousId !== request.requesterId
+          ? people.get(previousId)
+          : undefined,
+      ]),
+    ],
+    rotation: ref,
+    coveringName: nameOf(people, request.coveringUserId),
+    endAt: request.endAt,
+  });
 }
 
 /**
@@ -242,24 +224,16 @@ export async function endCoverageWindow(
   if (!handoff) throw new EffectAlreadyDone(effectKey);
   await setHolder(tx, rotation.id, returning, at);
   rotation.holderUserId = returning;
-  const people = await loadRecipients(tx, deps.cipher, [request.coveringUserId, returning]);
-  await sendNotices(tx, deps, now, { id: rotation.id, name: rotation.name }, [
-    {
-      eventKey: `handoff:${handoff.id}`,
-      kind: 'coverage.ended',
-      recipient: returning === null ? undefined : people.get(returning),
-      message: (c) => batonArrivedMessage({ ...c, reason: 'coverage_end', until: null }),
-    },
-    {
-      eventKey: `handoff:${handoff.id}`,
-      kind: 'coverage.ended',
-      recipient: people.get(request.coveringUserId),
-      message: (c) =>
-        batonLeftMessage({
-          ...c,
-          reason: 'coverage_end',
-          toName: returning === null ? null : (people.get(returning)?.name ?? null),
-        }),
-    },
-  ]);
+  const people = await findUsers(tx, deps.cipher, [request.coveringUserId, returning]);
+  await announce(tx, deps, now, {
+    type: 'coverage.ended',
+    key: `handoff:${handoff.id}`,
+    at: now,
+    told: [
+      ...toldAs('to', [returning === null ? undefined : people.get(returning)]),
+      ...toldAs('from', [people.get(request.coveringUserId)]),
+    ],
+    rotation: { id: rotation.id, name: rotation.name },
+    toName: nameOf(people, returning),
+  });
 }

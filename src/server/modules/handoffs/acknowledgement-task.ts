@@ -3,8 +3,9 @@ import { isMissedNoticeStale } from '../../../shared/domain/handoff-flow';
 import { handoffs } from '../../db/schema';
 import { eachDue } from '../../engine/due-rows';
 import type { EngineTask } from '../../engine/engine-task';
-import { acknowledgementMissedMessage } from '../notifications/messages';
-import { loadRecipients, sendNotices } from '../notifications/notify';
+import { announce } from '../notifications/announce';
+import { nameOf, toldAs } from '../notifications/person-events';
+import { findUsers } from '../users/user-repository';
 import { listOverdueAcknowledgements, lockRotationOrSkip } from './handoff-flow-repository';
 
 /**
@@ -35,20 +36,16 @@ export const acknowledgementsTask: EngineTask = async (deps, now) => {
         .returning({ id: handoffs.id });
       if (!missed || handoff.fromUserId === null) return;
       if (isMissedNoticeStale(handoff.occurredAt, now, t)) return;
-      const people = await loadRecipients(tx, deps.cipher, [handoff.fromUserId, handoff.toUserId]);
-      await sendNotices(tx, deps, now, { id: handoff.rotationId, name: handoff.rotationName }, [
-        {
-          eventKey: `handoff:${handoff.id}:missed`,
-          kind: 'handoff.missed',
-          recipient: people.get(handoff.fromUserId),
-          message: (c) =>
-            acknowledgementMissedMessage({
-              ...c,
-              toName: people.get(handoff.toUserId)?.name ?? 'The new holder',
-              urgent: handoff.urgent,
-            }),
-        },
-      ]);
+      const people = await findUsers(tx, deps.cipher, [handoff.fromUserId, handoff.toUserId]);
+      await announce(tx, deps, now, {
+        type: 'handoff.missed',
+        key: `handoff:${handoff.id}:missed`,
+        at: now,
+        told: toldAs('to', [people.get(handoff.fromUserId)]),
+        rotation: { id: handoff.rotationId, name: handoff.rotationName },
+        toName: nameOf(people, handoff.toUserId),
+        urgent: handoff.urgent,
+      });
     }),
   );
 };

@@ -15,14 +15,12 @@ import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
 import type { EngineDeps, EngineTask } from '../../engine/engine-task';
 import { announce } from '../notifications/announce';
 import {
-  autoTransferAwayMessage,
-  autoTransferToYouMessage,
-  handoffDueMessage,
-  handoffEscalationMessage,
-  handoffNoticeMessage,
-} from '../notifications/messages';
-import { loadRecipients, type Notice, noticeInputs } from '../notifications/notify';
-import { enqueueNotifications } from '../notifications/outbox';
+  type AutoHandoffEvent,
+  nameOf,
+  type PersonEvent,
+  toldAs,
+} from '../notifications/person-events';
+import { findUsers } from '../users/user-repository';
 import {
   type EngineMember,
   type FixedFlowRow,
@@ -167,7 +165,7 @@ export const fixedRotationsTask: EngineTask = async (deps, now) => {
     if (plan.length > 0 && !onlyKnownNotices) due.push({ id: row.id, plan });
   }
   if (due.length === 0) return;
-  const people = await loadRecipients(
+  const people = await findUsers(
     deps.database.db,
     deps.cipher,
     due.flatMap(({ plan }) => peopleOf(plan)),
@@ -221,7 +219,7 @@ interface FlowWrites {
   row: FixedFlowRow;
   transfers: AutoTransfer[];
   update: { holderUserId?: number; holderSince?: Date; nextHandoffAt?: Date } | null;
-  notices: Notice[];
+  events: PersonEvent[];
 }
 
 /**
@@ -245,8 +243,8 @@ async function runFlows(
     const people =
       unknown.length === 0
         ? known
-        : new Map([...known, ...(await loadRecipients(tx, deps.cipher, unknown))]);
-    const writes = plans.map(({ row, plan }) => flowWritesOf(row, plan, people, t));
+        : new Map([...known, ...(await findUsers(tx, deps.cipher, unknown))]);
+    const writes = plans.map(({ row, plan }) => flowWritesOf(row, plan, people, t, now));
 
     const transfers = writes.flatMap((w) => w.transfers);
     const recorded = await insertKeyedHandoffs(tx, transfers);
@@ -259,35 +257,21 @@ async function runFlows(
       writes.flatMap((w) => (w.update ? [{ id: w.row.id, ...w.update }] : [])),
       now,
     );
-    const inputs = writes.flatMap((w) => {
-      // After downtime only the transfer that left the baton where it is now is announced.
-      const last = w.transfers.at(-1);
-      const handoffId = last ? recorded.get(last.effectKey) : undefined;
-      const notices =
-        last && handoffId !== undefined
-          ? [...w.notices, ...autoTransferNotices(handoffId, last, people)]
-          : w.notices;
-      return noticeInputs(deps, { id: w.row.id, name: w.row.name }, notices);
-    });
-    if (inputs.length > 0) await enqueueNotifications(tx, deps.cipher, now, inputs);
-    // Automatic transfers are handoffs for the rotations' chat and webhook destinations (221).
-    for (const w of writes) {
-      const last = w.transfers.at(-1);
-      const handoffId = last ? recorded.get(last.effectKey) : undefined;
-      if (!last || handoffId === undefined) continue;
-      const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-      await announce(tx, deps, now, {
-        type: 'handoff',
-        key: `handoff:${handoffId}`,
-        at: now,
-        handoffId,
-        rotation: { id: w.row.id, name: w.row.name },
-        fromName: nameOf(last.fromUserId),
-        toName: nameOf(last.toUserId) ?? 'A member',
-        notes: null,
-        how: 'scheduled',
-      });
-    }
+    // One statement for the batch's people; an automatic transfer is a handoff for the rotation's
+    // chat and webhook destinations too (decision 221).
+    await announce(
+      tx,
+      deps,
+      now,
+      writes.flatMap((w) => {
+        // After downtime only the transfer that left the baton where it is now is announced.
+        const last = w.transfers.at(-1);
+        const handoffId = last ? recorded.get(last.effectKey) : undefined;
+        return last && handoffId !== undefined
+          ? [...w.events, autoTransferEvent(handoffId, w.row, last, people, now)]
+          : w.events;
+      }),
+    );
     return plans.flatMap(({ row, plan }) => noticesWrittenBy(row.id, plan, t));
   });
 }
@@ -298,35 +282,25 @@ function flowWritesOf(
   plan: FlowEffect[],
   people: ReadonlyMap<number, User>,
   t: HandoffFlowTimings,
+  now: Date,
 ): FlowWrites {
-  const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-  const writes: FlowWrites = { row, transfers: [], update: null, notices: [] };
+  const writes: FlowWrites = { row, transfers: [], update: null, events: [] };
   let update: NonNullable<FlowWrites['update']> = {};
   for (const effect of plan) {
     if (effect.kind === 'notify') {
-      const eventKey = noticeEventKey(row.id, effect.boundary, effect.step);
-      const autoAt = stepTime('auto_transfer', effect.boundary, t);
-      for (const recipientId of effect.recipientIds) {
-        const role = recipientId === effect.holderId ? 'holder' : 'next';
-        const otherName = nameOf(role === 'holder' ? effect.nextId : effect.holderId);
-        writes.notices.push({
-          eventKey,
-          kind: `handoff.${effect.step}`,
-          recipient: people.get(recipientId),
-          message: (c) =>
-            effect.step === 'notice'
-              ? handoffNoticeMessage({ ...c, boundary: effect.boundary, role, otherName })
-              : effect.step === 'due'
-                ? handoffDueMessage({ ...c, boundary: effect.boundary, role, otherName, autoAt })
-                : handoffEscalationMessage({
-                    ...c,
-                    boundary: effect.boundary,
-                    autoAt,
-                    holderName: nameOf(effect.holderId),
-                    nextName: nameOf(effect.nextId),
-                  }),
-        });
-      }
+      writes.events.push({
+        type: `handoff.${effect.step}`,
+        key: noticeEventKey(row.id, effect.boundary, effect.step),
+        at: now,
+        told: effect.recipientIds.flatMap((recipientId) =>
+          toldAs(recipientId === effect.holderId ? 'holder' : 'next', [people.get(recipientId)]),
+        ),
+        rotation: { id: row.id, name: row.name },
+        boundary: effect.boundary,
+        autoAt: stepTime('auto_transfer', effect.boundary, t),
+        holderName: nameOf(people, effect.holderId),
+        nextName: nameOf(people, effect.nextId),
+      });
     } else if (effect.kind === 'transfer') {
       // Recorded at the moment it was due, so a catch-up after downtime writes the same history.
       const occurredAt = stepTime('auto_transfer', effect.boundary, t);
@@ -349,29 +323,26 @@ function flowWritesOf(
   return writes;
 }
 
-/** autoTransferNotices tells the receiver and the previous holder of an automatic transfer. */
-function autoTransferNotices(
+/** autoTransferEvent tells the receiver and the previous holder of an automatic transfer. */
+function autoTransferEvent(
   handoffId: number,
+  row: FixedFlowRow,
   transfer: AutoTransfer,
   people: ReadonlyMap<number, User>,
-): Notice[] {
+  now: Date,
+): AutoHandoffEvent {
   const { fromUserId: fromId, toUserId: toId } = transfer;
-  const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-  const notices: Notice[] = [
-    {
-      eventKey: `handoff:${handoffId}`,
-      kind: 'handoff.auto',
-      recipient: people.get(toId),
-      message: (c) => autoTransferToYouMessage({ ...c, fromName: nameOf(fromId) }),
-    },
-  ];
-  if (fromId !== null) {
-    notices.push({
-      eventKey: `handoff:${handoffId}`,
-      kind: 'handoff.auto',
-      recipient: people.get(fromId),
-      message: (c) => autoTransferAwayMessage({ ...c, toName: nameOf(toId) }),
-    });
-  }
-  return notices;
+  return {
+    type: 'handoff.auto',
+    key: `handoff:${handoffId}`,
+    at: now,
+    handoffId,
+    told: [
+      ...toldAs('to', [people.get(toId)]),
+      ...toldAs('from', [fromId === null ? undefined : people.get(fromId)]),
+    ],
+    rotation: { id: row.id, name: row.name },
+    fromName: nameOf(people, fromId),
+    toName: nameOf(people, toId),
+  };
 }

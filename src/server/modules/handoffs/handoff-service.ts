@@ -6,10 +6,11 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
-import { emergencyAcknowledgedMessage } from '../notifications/messages';
-import { loadRecipients, sendNotices } from '../notifications/notify';
+import { announce } from '../notifications/announce';
+import { toldAs } from '../notifications/person-events';
 import { lockRotationRow } from '../rotations/rotation-repository';
 import { type PersonReader, personReader } from '../rotations/rotation-view';
+import { findUsers } from '../users/user-repository';
 import {
   findHandoffWithPeople,
   type HandoffWithPeople,
@@ -83,15 +84,15 @@ export async function acknowledgeHandoff(
     const now = deps.clock.now();
     await markAcknowledged(tx, id, now);
     if (handoff.urgent && handoff.fromUserId !== null) {
-      const people = await loadRecipients(tx, deps.cipher, [handoff.fromUserId]);
-      await sendNotices(tx, deps, now, current.rotation, [
-        {
-          eventKey: `handoff:${id}:acknowledged`,
-          kind: 'handoff.acknowledged',
-          recipient: people.get(handoff.fromUserId),
-          message: (c) => emergencyAcknowledgedMessage({ ...c, toName: actor.name }),
-        },
-      ]);
+      const people = await findUsers(tx, deps.cipher, [handoff.fromUserId]);
+      await announce(tx, deps, now, {
+        type: 'handoff.acknowledged',
+        key: `handoff:${id}:acknowledged`,
+        at: now,
+        told: toldAs('to', [people.get(handoff.fromUserId)]),
+        rotation: { id: current.rotation.id, name: current.rotation.name },
+        toName: actor.name,
+      });
     }
   });
   const updated = await findHandoffWithPeople(deps.database.db, id);

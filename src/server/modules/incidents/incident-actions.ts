@@ -25,7 +25,7 @@ import {
   pageResolvedNotice,
   publicBaseUrl,
 } from '../notifications/messages';
-import { loadRecipients, toInput } from '../notifications/notify';
+import { toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
 import {
   listMemberRoles,
@@ -35,6 +35,7 @@ import {
 } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
 import { closeReplyCodes, replyCodeFor } from '../sms-replies/reply-codes';
+import { findUsers } from '../users/user-repository';
 import { ackToken, ackUrl, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';
 import { raiseIncident, takeStep } from './incident-engine';
@@ -101,7 +102,7 @@ async function acknowledgedRefusal(
   reader: User,
 ): Promise<AppError> {
   const byId = page.acknowledgedById ?? page.targetUserId;
-  const by = byId === null ? undefined : (await loadRecipients(tx, deps.cipher, [byId])).get(byId);
+  const by = byId === null ? undefined : (await findUsers(tx, deps.cipher, [byId])).get(byId);
   const at = formatWhen(page.acknowledgedAt ?? page.stepStartedAt, zoneOrUtc(reader.timezone));
   return conflict(INCIDENT_MESSAGES.acknowledgedBy(by?.name ?? 'a former member', at));
 }
@@ -144,7 +145,7 @@ export async function markAcknowledged(
     now: how.now,
   });
   if (page.pagedById === null || page.pagedById === how.byUserId) return;
-  const people = await loadRecipients(tx, deps.cipher, [page.pagedById, how.byUserId]);
+  const people = await findUsers(tx, deps.cipher, [page.pagedById, how.byUserId]);
   const pager = people.get(page.pagedById);
   if (!pager) return;
   const byName =
@@ -208,7 +209,7 @@ export async function markResolved(
   if (status !== 'triggered' && status !== 'escalated') return;
   const told = page.assigneeIds.filter((id) => id !== actorId);
   if (told.length === 0) return;
-  const people = await loadRecipients(tx, deps.cipher, told);
+  const people = await findUsers(tx, deps.cipher, told);
   const message = pageMessageOf(page, deps.cipher);
   await enqueueNotifications(
     tx,
@@ -421,7 +422,7 @@ export async function reassignIncidentAs(
       throw conflict(INCIDENT_MESSAGES.alreadyResolved);
     }
     const { page } = locked;
-    const people = await loadRecipients(tx, deps.cipher, [input.userId, page.pagedById]);
+    const people = await findUsers(tx, deps.cipher, [input.userId, page.pagedById]);
     const person = people.get(input.userId);
     if (!person) throw notFound(INCIDENT_MESSAGES.noPerson);
     const [eventId] = await allocateIds(tx, 'audit_events');

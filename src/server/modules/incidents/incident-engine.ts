@@ -20,10 +20,10 @@ import {
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
 import { incidentExhaustedNotice, publicBaseUrl } from '../notifications/messages';
-import { loadRecipients, toInput } from '../notifications/notify';
+import { toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
 import { listMemberRoles } from '../rotations/rotation-repository';
-import { listUsersWithRoles } from '../users/user-repository';
+import { findUsers, listUsersWithRoles } from '../users/user-repository';
 import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';
 import {
@@ -382,7 +382,7 @@ export async function exhaustIncident(
     at: now,
   });
   const managerIds = await managersOf(tx, deps, incident.rotation?.id ?? null);
-  const people = await loadRecipients(tx, deps.cipher, [...managerIds, page.pagedById]);
+  const people = await findUsers(tx, deps.cipher, [...managerIds, page.pagedById]);
   const rotation = rotationRefOf(incident);
   const baseUrl = publicBaseUrl(deps.config);
   const title = titleOf(page, deps);

@@ -21,7 +21,7 @@ import {
   publicBaseUrl,
   type RotationRef,
 } from '../notifications/messages';
-import { loadRecipients, toInput } from '../notifications/notify';
+import { toInput } from '../notifications/notify';
 import {
   addToFollowUps,
   enqueueNotifications,
@@ -29,6 +29,7 @@ import {
   type NotificationInput,
 } from '../notifications/outbox';
 import { replyCodeFor } from '../sms-replies/reply-codes';
+import { findUsers } from '../users/user-repository';
 import { ackUrl } from './ack-token';
 import {
   emailOnly,
@@ -103,7 +104,7 @@ interface Outbox {
 export async function messageStep(tx: Tx, deps: StepDeps, step: ReachedStep): Promise<void> {
   const { page } = step.incident;
   const recipientIds = step.recipients.map((r) => r.userId);
-  const people = await loadRecipients(tx, deps.cipher, [
+  const people = await findUsers(tx, deps.cipher, [
     ...recipientIds,
     page.pagedById,
     ...page.assigneeIds,

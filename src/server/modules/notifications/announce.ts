@@ -11,7 +11,12 @@ import { renderChat } from './chat-registry';
 import type { NotificationEvent } from './events';
 import { publicBaseUrl } from './messages';
 import { enqueueChatMessages, enqueueNotifications } from './outbox';
-import { isPersonEvent, type PersonEvent, type PersonEventType } from './person-events';
+import {
+  isPersonEvent,
+  type PersonEvent,
+  type PersonEventOf,
+  type PersonEventType,
+} from './person-events';
 import { personMessageOf } from './person-messages';
 
 /**
@@ -21,7 +26,8 @@ import { personMessageOf } from './person-messages';
  * twice is sent once. A destinations' event (`NotificationEvent`) goes to the chat and webhook
  * destinations subscribed to it (decision 221): one outbox row per (event, destination). A person
  * event (`PersonEvent`) goes to the people it names, by each one's notification preference: one
- * outbox row per (event, person, channel).
+ * outbox row per (event, person, channel); a person event that is also a destinations' event (a
+ * handoff, cover) is heard by those destinations too, from the same one call.
  */
 
 /** What announcing needs: the cipher that seals the rows and, for links, the configuration. */
@@ -82,22 +88,141 @@ const EMAIL_ONLY: Partial<Record<PersonEventType, string>> = {
   invitation: 'no account yet',
 };
 
-/** announcePerson writes a person event to the outbox for each person it names; returns how many rows were new. */
-async function announcePerson(
+/**
+ * What destinations hear of a person event (one happening, one announce): the destinations' event
+ * it also is, rendered by that event's chat renderer, or null when it is for people only. Typed
+ * per person event type, so a new one has to say. The names' fallbacks are the chat texts'.
+ */
+const HEARD_BY_DESTINATIONS: {
+  [T in PersonEventType]: (event: PersonEventOf<T>) => NotificationEvent | null;
+} = {
+  'baton.passed': (e) => ({
+    type: 'handoff',
+    key: e.key,
+    at: e.at,
+    handoffId: e.handoffId,
+    rotation: e.rotation,
+    fromName: e.fromName,
+    toName: e.toName ?? 'A member',
+    notes: e.notes,
+    how: 'passed',
+  }),
+  'baton.taken': (e) => ({
+    type: 'handoff',
+    key: e.key,
+    at: e.at,
+    handoffId: e.handoffId,
+    rotation: e.rotation,
+    fromName: null,
+    toName: e.takerName,
+    notes: null,
+    how: 'taken',
+  }),
+  'baton.reassigned': (e) => ({
+    type: 'handoff',
+    key: e.key,
+    at: e.at,
+    handoffId: e.handoffId,
+    rotation: e.rotation,
+    fromName: e.previousName,
+    toName: e.nextName ?? 'A member',
+    notes: e.notes,
+    how: 'reassigned',
+  }),
+  'coverage.requested': () => null,
+  'coverage.accepted': (e) => ({
+    type: 'cover',
+    key: `coverage:${e.requestId}:covered`,
+    at: e.at,
+    requestId: e.requestId,
+    rotation: e.rotation,
+    coveringName: e.coveringName ?? 'A teammate',
+    coveredName: e.requesterName ?? 'a teammate',
+    startAt: e.startAt,
+    endAt: e.endAt,
+  }),
+  'coverage.declined': () => null,
+  'coverage.arranged': (e) => ({
+    type: 'cover',
+    key: `coverage:${e.requestId}:covered`,
+    at: e.at,
+    requestId: e.requestId,
+    rotation: e.rotation,
+    coveringName: e.coveringName,
+    coveredName: e.requesterName,
+    startAt: e.startAt,
+    endAt: e.endAt,
+  }),
+  'rotation.changed': () => null,
+  invitation: () => null,
+  'handoff.schedule': (e) =>
+    e.toUserId === null
+      ? null
+      : {
+          type: 'handoff',
+          key: e.key,
+          at: e.at,
+          handoffId: e.handoffId,
+          rotation: e.rotation,
+          fromName: e.fromName,
+          toName: e.toName ?? 'A member',
+          notes: null,
+          how: 'scheduled',
+        },
+  'handoff.auto': (e) => ({
+    type: 'handoff',
+    key: e.key,
+    at: e.at,
+    handoffId: e.handoffId,
+    rotation: e.rotation,
+    fromName: e.fromName,
+    toName: e.toName ?? 'A member',
+    notes: null,
+    how: 'scheduled',
+  }),
+  'handoff.notice': () => null,
+  'handoff.due': () => null,
+  'handoff.escalate': () => null,
+  'handoff.acknowledged': () => null,
+  'handoff.missed': () => null,
+  'time_off.gap': () => null,
+  'time_off.collision': () => null,
+  'shifts.changed': (e) => ({
+    type: 'shift-moved',
+    key: e.key,
+    at: e.at,
+    rotation: e.rotation,
+    peopleNames: e.peopleNames,
+  }),
+  'destination.failing': () => null,
+  'coverage.cancelled': () => null,
+  'coverage.started': () => null,
+  'coverage.ended': () => null,
+};
+
+/** heardByDestinations returns the destinations' event a person event also is, or null. */
+export function heardByDestinations(event: PersonEvent): NotificationEvent | null {
+  // The projection is the event's own type's (as in personMessageOf).
+  const heard = HEARD_BY_DESTINATIONS[event.type] as (e: PersonEvent) => NotificationEvent | null;
+  return heard(event);
+}
+
+/**
+ * announcePeople writes person events to the outbox for each person they name, in one statement;
+ * returns how many rows were new.
+ */
+async function announcePeople(
   tx: Db | Tx,
   deps: AnnounceDeps,
   now: Date,
-  event: PersonEvent,
+  events: readonly PersonEvent[],
 ): Promise<number> {
-  if (event.told.length === 0) return 0;
   const baseUrl = publicBaseUrl(deps.config);
-  const emailOnly = EMAIL_ONLY[event.type] ? true : undefined;
-  return enqueueNotifications(
-    tx,
-    deps.cipher,
-    now,
-    event.told.map(({ person, as }) => {
-      const content = personMessageOf(event, as, {
+  const inputs = events.flatMap((event) => {
+    const emailOnly = EMAIL_ONLY[event.type] ? true : undefined;
+    return event.told.map((told) => {
+      const { person } = told;
+      const content = personMessageOf(event, told, {
         baseUrl,
         timeZone: zoneOrUtc(person.timezone),
       });
@@ -116,14 +241,19 @@ async function announcePerson(
         sms: content.sms,
         emailOnly,
       };
-    }),
-  );
+    });
+  });
+  if (inputs.length === 0) return 0;
+  return enqueueNotifications(tx, deps.cipher, now, inputs);
 }
+
+const isMany = (event: object): event is readonly PersonEvent[] => Array.isArray(event);
 
 /**
  * announce writes `event` to the outbox for everyone and everything that should hear of it, each
- * in its channel's words. Returns, for a destinations' event, the new messages' outbox ids; for a
- * person event, how many outbox rows were new.
+ * in its channel's words. Returns, for a destinations' event, the new messages' outbox ids; for
+ * person events, how many outbox rows were new. Several person events (an engine tick's) are
+ * written to people in one statement, then to the destinations that hear of them.
  */
 export async function announce(
   tx: Db | Tx,
@@ -135,15 +265,30 @@ export async function announce(
   tx: Db | Tx,
   deps: AnnounceDeps,
   now: Date,
-  event: PersonEvent,
+  event: PersonEvent | readonly PersonEvent[],
 ): Promise<number>;
 export async function announce(
   tx: Db | Tx,
   deps: AnnounceDeps,
   now: Date,
-  event: NotificationEvent | PersonEvent,
+  event: NotificationEvent | PersonEvent | readonly PersonEvent[],
 ): Promise<number[] | number> {
-  if (isPersonEvent(event)) return announcePerson(tx, deps, now, event);
+  const events = isMany(event) ? event : isPersonEvent(event) ? [event] : null;
+  if (events === null) return announceToDestinations(tx, deps, now, event as NotificationEvent);
+  const told = await announcePeople(tx, deps, now, events);
+  for (const heard of events.flatMap((e) => heardByDestinations(e) ?? [])) {
+    await announceToDestinations(tx, deps, now, heard);
+  }
+  return told;
+}
+
+/** announceToDestinations writes a destinations' event for each destination that hears of it. */
+async function announceToDestinations(
+  tx: Db | Tx,
+  deps: AnnounceDeps,
+  now: Date,
+  event: NotificationEvent,
+): Promise<number[]> {
   const targets = await destinationsOf(tx, event);
   if (targets.length === 0) return [];
   const baseUrl = publicBaseUrl(deps.config);

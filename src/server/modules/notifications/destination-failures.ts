@@ -8,9 +8,10 @@ import type { Db } from '../../db/client';
 import { destinations } from '../../db/schema';
 import { findDestinationRow } from '../destinations/destination-repository';
 import { listMemberRoles } from '../rotations/rotation-repository';
-import { listUsersWithRoles } from '../users/user-repository';
-import { composeMessage, formatWhen } from './message-layout';
-import { loadRecipients, type NotifyDeps, sendNotices } from './notify';
+import { findUsers, listUsersWithRoles } from '../users/user-repository';
+import { announce } from './announce';
+import type { NotifyDeps } from './notify';
+import { toldAs } from './person-events';
 
 /**
  * A destination failing for an hour (decision 221): its owners are told once per run of failures
@@ -61,43 +62,19 @@ export async function tellFailingOwners(
       }
       const owners =
         ownerIds.length > 0
-          ? [...(await loadRecipients(tx, deps.cipher, ownerIds)).values()]
+          ? [...(await findUsers(tx, deps.cipher, ownerIds)).values()]
           : await listUsersWithRoles(tx, deps.cipher, ['admin']);
-      const kind = DESTINATION_KIND_LABELS[d.kind as DestinationKind];
-      const targetName = row.rotation?.name ?? row.policy?.name ?? row.integration?.name ?? '';
-      const failingSince = d.failingSince ?? now;
-      const rotationRef = { id: row.rotation?.id ?? 0, name: targetName };
-      told += await sendNotices(
-        tx,
-        deps,
-        now,
-        rotationRef,
-        owners.map((owner) => ({
-          eventKey: `destination:${id}:failing:${failingSince.toISOString()}`,
-          kind: 'destination.failing',
-          recipient: owner,
-          message: (c) =>
-            composeMessage(
-              {
-                subject: `${kind} destination failing for ${targetName}`,
-                lead: `Baton has not been able to post to the ${kind} destination ${d.urlHint} of ${targetName} since ${formatWhen(failingSince, c.timeZone)}. Its messages are retried; check the URL or the receiving service.`,
-                details: [
-                  ['Destination', `${kind} ${d.urlHint}`],
-                  ['Failing since', formatWhen(failingSince, c.timeZone)],
-                ],
-                action: {
-                  label: 'Open the delivery log in Baton',
-                  url: row.rotation
-                    ? `${c.baseUrl}/rotations/${row.rotation.id}`
-                    : `${c.baseUrl}/settings`,
-                },
-                sms: `Baton: the ${kind} destination of ${targetName} has failed for an hour.`,
-                timeZone: c.timeZone,
-              },
-              c.baseUrl,
-            ),
-        })),
-      );
+      told += await announce(tx, deps, now, {
+        type: 'destination.failing',
+        key: `destination:${id}:failing:${(d.failingSince ?? now).toISOString()}`,
+        at: now,
+        told: toldAs('to', owners),
+        kindLabel: DESTINATION_KIND_LABELS[d.kind as DestinationKind],
+        urlHint: d.urlHint,
+        targetName: row.rotation?.name ?? row.policy?.name ?? row.integration?.name ?? '',
+        rotationId: row.rotation?.id ?? null,
+        failingSince: d.failingSince ?? now,
+      });
     }
     return told;
   });

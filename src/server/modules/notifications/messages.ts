@@ -1185,3 +1185,39 @@ export function invitationEmail(
     baseUrl,
   );
 }
+
+/**
+ * destinationFailingMessage tells an owner that a chat or webhook destination has failed for an
+ * hour (decision 221), with the link to its delivery log: its rotation's page, else the settings.
+ */
+export function destinationFailingMessage(input: {
+  baseUrl: string;
+  timeZone: string;
+  kindLabel: string;
+  urlHint: string;
+  targetName: string;
+  rotationId: number | null;
+  failingSince: Date;
+}): MessageContent {
+  const { kindLabel: kind, targetName, timeZone, baseUrl } = input;
+  return composeMessage(
+    {
+      subject: `${kind} destination failing for ${targetName}`,
+      lead: `Baton has not been able to post to the ${kind} destination ${input.urlHint} of ${targetName} since ${formatWhen(input.failingSince, timeZone)}. Its messages are retried; check the URL or the receiving service.`,
+      details: [
+        ['Destination', `${kind} ${input.urlHint}`],
+        ['Failing since', formatWhen(input.failingSince, timeZone)],
+      ],
+      action: {
+        label: 'Open the delivery log in Baton',
+        url:
+          input.rotationId !== null
+            ? `${baseUrl}/rotations/${input.rotationId}`
+            : `${baseUrl}/settings`,
+      },
+      sms: `Baton: the ${kind} destination of ${targetName} has failed for an hour.`,
+      timeZone,
+    },
+    baseUrl,
+  );
+}

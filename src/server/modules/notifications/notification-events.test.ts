@@ -8,7 +8,6 @@ import { insertRotation } from '../../seed/factories';
 import { announce } from './announce';
 import { type Channels, createEmailChannel, createSmsChannel } from './channels';
 import { invitationEmail } from './messages';
-import { notifyCoverageOutcome } from './notify';
 import { decryptContent, deliverDue } from './outbox';
 import type { InvitationEvent } from './person-events';
 
@@ -183,20 +182,18 @@ describe('coverage', () => {
     expect(rows[0].content.text).toContain('Times are in Asia/Tokyo.');
 
     await t.database.db.transaction((tx) =>
-      notifyCoverageOutcome(
-        tx,
-        { cipher: t.cipher, config: t.config },
-        {
-          requestId: res.json().id,
-          rotation: r,
-          requesterId: olivia.id,
-          coveringUserId: noah.id,
-          outcome: 'accepted',
-          startAt: new Date('2026-11-03T09:00:00Z'),
-          endAt: new Date('2026-11-04T09:00:00Z'),
-          now: t.clock.now(),
-        },
-      ),
+      announce(tx, { cipher: t.cipher, config: t.config }, t.clock.now(), {
+        type: 'coverage.accepted',
+        key: `coverage:${res.json().id}:accepted`,
+        at: t.clock.now(),
+        requestId: res.json().id,
+        told: [{ person: olivia, as: 'to' }],
+        rotation: r,
+        coveringName: noah.name,
+        requesterName: olivia.name,
+        startAt: new Date('2026-11-03T09:00:00Z'),
+        endAt: new Date('2026-11-04T09:00:00Z'),
+      }),
     );
     const outcome = (await outbox()).filter((n) => n.kind === 'coverage.accepted');
     expect(outcome.map((n) => [n.userId, n.channel])).toEqual([

@@ -60,6 +60,24 @@ describe('one way out (decision 241)', () => {
     );
   });
 
+  it("nothing outside notifications/ writes people's rows itself but the incident pages, not typed yet", () => {
+    const writing = code
+      .filter(([file]) => !file.startsWith(NOTIFICATIONS))
+      .filter(([file]) =>
+        /\b(enqueueNotifications|addToFollowUps|toInput)\s*\(/.test(
+          withoutComments(readFileSync(path.join(ROOT, file), 'utf8')),
+        ),
+      )
+      .map(([file]) => file)
+      .sort();
+    // What decision 241 still lists: each row carries a page's id, an ack token, a reply code.
+    expect(writing).toEqual([
+      'src/server/modules/incidents/incident-actions.ts',
+      'src/server/modules/incidents/incident-engine.ts',
+      'src/server/modules/incidents/incident-step-messages.ts',
+    ]);
+  });
+
   it('destinations/ imports nothing from notifications/', () => {
     const back = code
       .filter(([file]) => file.startsWith(DESTINATIONS))

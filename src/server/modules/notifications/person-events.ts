@@ -12,6 +12,7 @@
  * the managers), not read from subscriptions.
  */
 import type { User } from '../../../shared/contracts/users';
+import type { ShiftChange } from '../../../shared/domain/shift-changes';
 import type { OfType, RotationFacts } from './events';
 import type { RotationChange } from './messages';
 
@@ -30,38 +31,50 @@ export interface Told<As extends string = 'to'> {
   as: As;
 }
 
-interface PersonEventBase<As extends string = 'to'> {
+interface PersonEventBase<As extends string = 'to', Own extends object = object> {
   /** names the event once and for all: a repeat to the same person and channel is a no-op */
   key: string;
   /** when it happened */
   at: Date;
-  /** whom to tell; an empty list tells no one */
-  told: Told<As>[];
+  /** whom to tell, with what is each one's own in it (`Own`); an empty list tells no one */
+  told: (Told<As> & Own)[];
 }
 
-/** The baton was passed to the one told, with the handoff notes. */
+/**
+ * The baton was passed to the one told, with the handoff notes. Destinations hear of it as a
+ * `handoff` (one event, both audiences: `announce`'s `HEARD_BY_DESTINATIONS`).
+ */
 export interface BatonPassedEvent extends PersonEventBase {
   type: 'baton.passed';
+  handoffId: number;
   rotation: RotationFacts;
-  fromName: string;
+  /** null: not known (deleted) */
+  fromName: string | null;
+  toName: string | null;
   notes: string | null;
   urgent?: boolean;
 }
 
-/** Someone took the free baton; the rotation's managers are told. */
+/** Someone took the free baton; the rotation's managers are told, destinations hear a `handoff`. */
 export interface BatonTakenEvent extends PersonEventBase {
   type: 'baton.taken';
+  handoffId: number;
   rotation: RotationFacts;
   takerName: string;
 }
 
-/** A manager reassigned the baton: the receiver (`to`) and the previous holder (`from`) are told. */
+/**
+ * A manager reassigned the baton: the receiver (`to`) and the previous holder (`from`) are told,
+ * destinations hear a `handoff`.
+ */
 export interface BatonReassignedEvent extends PersonEventBase<'to' | 'from'> {
   type: 'baton.reassigned';
+  handoffId: number;
   rotation: RotationFacts;
   actorName: string;
   previousName: string | null;
-  nextName: string;
+  /** null: not known (deleted) */
+  nextName: string | null;
   notes: string | null;
 }
 
@@ -75,18 +88,28 @@ export interface CoverageRequestedEvent extends PersonEventBase {
   notes: string | null;
 }
 
-/** The member asked to cover accepted or declined; the requester is told. */
+/**
+ * The member asked to cover accepted or declined; the requester is told, and destinations hear
+ * an accepted one as `cover`.
+ */
 export interface CoverageOutcomeEvent extends PersonEventBase {
   type: 'coverage.accepted' | 'coverage.declined';
+  requestId: number;
   rotation: RotationFacts;
-  coveringName: string;
+  /** null: not known (deleted) */
+  coveringName: string | null;
+  requesterName: string | null;
   startAt: Date;
   endAt: Date;
 }
 
-/** A manager or administrator arranged cover: the covering member and the requester are told. */
+/**
+ * A manager or administrator arranged cover: the covering member and the requester are told,
+ * destinations hear a `cover`.
+ */
 export interface CoverArrangedEvent extends PersonEventBase<'covering' | 'requester'> {
   type: 'coverage.arranged';
+  requestId: number;
   rotation: RotationFacts;
   arrangerName: string;
   requesterName: string;
@@ -112,6 +135,139 @@ export interface InvitationEvent extends PersonEventBase {
   inviterName: string | null;
 }
 
+/**
+ * The schedule moved the baton (decision 054): the new holder (`to`) and the previous one (`from`)
+ * are told; destinations hear a `handoff` when someone holds it now.
+ */
+export interface ScheduleHandoffEvent extends PersonEventBase<'to' | 'from'> {
+  type: 'handoff.schedule';
+  handoffId: number;
+  rotation: RotationFacts;
+  /** null: nobody, or not known (deleted) */
+  fromName: string | null;
+  /** null: nobody holds it now (a gap in the schedule) */
+  toUserId: number | null;
+  toName: string | null;
+  /** when the new holder's entry ends, if one does */
+  until: Date | null;
+}
+
+/**
+ * The engine moved the baton at a boundary nobody handled (decision 131): the receiver (`to`) and
+ * the previous holder (`from`) are told; destinations hear a `handoff`.
+ */
+export interface AutoHandoffEvent extends PersonEventBase<'to' | 'from'> {
+  type: 'handoff.auto';
+  handoffId: number;
+  rotation: RotationFacts;
+  /** null: nobody, or not known (deleted) */
+  fromName: string | null;
+  toName: string | null;
+}
+
+/**
+ * A step of the handoff flow before a boundary (decision 131): the notice, the request to pass
+ * (`due`) and the escalation, told to the holder and the next member (or the managers) in their
+ * part; a scheduled rotation's notice says the schedule moves the baton (`scheduled`).
+ */
+export interface HandoffStepEvent extends PersonEventBase<'holder' | 'next'> {
+  type: 'handoff.notice' | 'handoff.due' | 'handoff.escalate';
+  rotation: RotationFacts;
+  boundary: Date;
+  /** when the engine moves the baton by itself; null for a scheduled rotation */
+  autoAt: Date | null;
+  holderName: string | null;
+  nextName: string | null;
+  scheduled?: boolean;
+}
+
+/** The receiver acknowledged an urgent handoff: the one who passed it is told. */
+export interface EmergencyAcknowledgedEvent extends PersonEventBase {
+  type: 'handoff.acknowledged';
+  rotation: RotationFacts;
+  toName: string;
+}
+
+/** Nobody acknowledged a handoff in time: the one who passed it is told. */
+export interface AcknowledgementMissedEvent extends PersonEventBase {
+  type: 'handoff.missed';
+  rotation: RotationFacts;
+  /** null: not known (deleted) */
+  toName: string | null;
+  urgent: boolean;
+}
+
+/** Nobody is on call for a stretch ahead (time off): the rotation's managers are told. */
+export interface TimeOffGapEvent extends PersonEventBase {
+  type: 'time_off.gap';
+  rotation: RotationFacts;
+  start: Date;
+  end: Date;
+}
+
+/** A schedule entry collides with its person's time off: the rotation's managers are told. */
+export interface TimeOffCollisionEvent extends PersonEventBase {
+  type: 'time_off.collision';
+  rotation: RotationFacts;
+  personName: string;
+  entryStart: Date;
+  entryEnd: Date;
+  awayStart: Date;
+  awayEnd: Date;
+}
+
+/**
+ * A change moved people's shifts (decision 221's `shift-moved` for destinations): each person
+ * told hears their own changes.
+ */
+export interface ShiftsChangedEvent extends PersonEventBase<'to', { changes: ShiftChange[] }> {
+  type: 'shifts.changed';
+  rotation: RotationFacts;
+  /** the names of the people whose shifts moved, for destinations */
+  peopleNames: string[];
+}
+
+/** A chat or webhook destination has failed for an hour: its owners are told. */
+export interface DestinationFailingEvent extends PersonEventBase {
+  type: 'destination.failing';
+  /** the kind's label (`Slack`) and the URL's hint */
+  kindLabel: string;
+  urlHint: string;
+  /** the rotation's, policy's or integration's name */
+  targetName: string;
+  /** its rotation, whose page has the delivery log; null: the settings page */
+  rotationId: number | null;
+  failingSince: Date;
+}
+
+/** A coverage window could not start: the requester and the covering member are told. */
+export interface CoverageCancelledEvent extends PersonEventBase {
+  type: 'coverage.cancelled';
+  rotation: RotationFacts;
+  requesterName: string | null;
+  startAt: Date;
+}
+
+/**
+ * A coverage window started: the covering member took the baton; the requester, and a previous
+ * holder who was not the requester, hear it left them.
+ */
+export interface CoverageStartedEvent
+  extends PersonEventBase<'covering' | 'requester' | 'previous'> {
+  type: 'coverage.started';
+  rotation: RotationFacts;
+  coveringName: string | null;
+  endAt: Date;
+}
+
+/** A coverage window ended: the one it returns to (`to`) and the covering member (`from`). */
+export interface CoverageEndedEvent extends PersonEventBase<'to' | 'from'> {
+  type: 'coverage.ended';
+  rotation: RotationFacts;
+  /** null: nobody, or not known (deleted) */
+  toName: string | null;
+}
+
 /** PersonEvent is every event Baton tells people of through `announce`. */
 export type PersonEvent =
   | BatonPassedEvent
@@ -121,15 +277,30 @@ export type PersonEvent =
   | CoverageOutcomeEvent
   | CoverArrangedEvent
   | RotationChangedEvent
-  | InvitationEvent;
+  | InvitationEvent
+  | ScheduleHandoffEvent
+  | AutoHandoffEvent
+  | HandoffStepEvent
+  | EmergencyAcknowledgedEvent
+  | AcknowledgementMissedEvent
+  | TimeOffGapEvent
+  | TimeOffCollisionEvent
+  | ShiftsChangedEvent
+  | DestinationFailingEvent
+  | CoverageCancelledEvent
+  | CoverageStartedEvent
+  | CoverageEndedEvent;
 
 export type PersonEventType = PersonEvent['type'];
 
 /** The person event of one type (the two coverage outcomes share one shape). */
 export type PersonEventOf<T extends PersonEventType> = OfType<PersonEvent, T>;
 
+/** One person told of an event of type T, with the part they play and what is their own in it. */
+export type ToldOf<T extends PersonEventType> = PersonEventOf<T>['told'][number];
+
 /** The part a person plays in an event of type T (`to` unless the event tells two apart). */
-export type PartOf<T extends PersonEventType> = PersonEventOf<T>['told'][number]['as'];
+export type PartOf<T extends PersonEventType> = ToldOf<T>['as'];
 
 const PERSON_TYPES: Record<PersonEventType, true> = {
   'baton.passed': true,
@@ -141,6 +312,20 @@ const PERSON_TYPES: Record<PersonEventType, true> = {
   'coverage.arranged': true,
   'rotation.changed': true,
   invitation: true,
+  'handoff.schedule': true,
+  'handoff.auto': true,
+  'handoff.notice': true,
+  'handoff.due': true,
+  'handoff.escalate': true,
+  'handoff.acknowledged': true,
+  'handoff.missed': true,
+  'time_off.gap': true,
+  'time_off.collision': true,
+  'shifts.changed': true,
+  'destination.failing': true,
+  'coverage.cancelled': true,
+  'coverage.started': true,
+  'coverage.ended': true,
 };
 
 /** PERSON_EVENT_TYPES is every person event type, once. */
@@ -149,4 +334,20 @@ export const PERSON_EVENT_TYPES = Object.keys(PERSON_TYPES) as PersonEventType[]
 /** isPersonEvent answers whether an event is told to people (rather than to destinations). */
 export function isPersonEvent(event: { type: string }): event is PersonEvent {
   return Object.hasOwn(PERSON_TYPES, event.type);
+}
+
+/** toldAs names the known people in one part of a person event; unknown (deleted) ones hear nothing. */
+export function toldAs<As extends string>(
+  as: As,
+  people: readonly (Person | undefined)[],
+): Told<As>[] {
+  return people.flatMap((person) => (person ? [{ person, as }] : []));
+}
+
+/** nameOf returns the name of the person of an id among `people`, null when unknown or none. */
+export function nameOf(
+  people: ReadonlyMap<number, { name: string }>,
+  id: number | null,
+): string | null {
+  return id === null ? null : (people.get(id)?.name ?? null);
 }

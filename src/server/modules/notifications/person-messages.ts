@@ -1,21 +1,38 @@
+import { shiftChangeSentences } from '../../../shared/domain/shift-changes';
 import type { MessageContent } from './message-layout';
 import {
+  acknowledgementMissedMessage,
+  autoTransferAwayMessage,
+  autoTransferToYouMessage,
+  batonArrivedMessage,
+  batonLeftMessage,
   batonPassedMessage,
   coverArrangedMessage,
+  coverageNotStartedMessage,
   coverageOutcomeMessage,
   coverageRequestedMessage,
+  destinationFailingMessage,
+  emergencyAcknowledgedMessage,
+  handoffDueMessage,
+  handoffEscalationMessage,
+  handoffNoticeMessage,
   invitationEmail,
   onCallTakenMessage,
   reassignedAwayMessage,
   reassignedToYouMessage,
   rotationChangedMessage,
+  shiftsChangedMessage,
+  timeOffCollisionMessage,
+  timeOffGapMessage,
 } from './messages';
 import type {
   CoverageOutcomeEvent,
-  PartOf,
+  HandoffStepEvent,
   PersonEvent,
   PersonEventOf,
   PersonEventType,
+  Told,
+  ToldOf,
 } from './person-events';
 
 /**
@@ -32,35 +49,61 @@ export interface PersonContext {
   timeZone: string;
 }
 
-/** A person event renderer: the event told to one person, in the part they play in it. */
+/**
+ * A person event renderer: the event told to one person, in the part they play in it and with
+ * what is their own in it (`told`).
+ */
 export type PersonRenderer<T extends PersonEventType> = (
   event: PersonEventOf<T>,
-  as: PartOf<T>,
+  told: ToldOf<T>,
   context: PersonContext,
 ) => MessageContent;
 
-const coverageOutcome = (e: CoverageOutcomeEvent, _as: 'to', c: PersonContext) =>
+const coverageOutcome = (e: CoverageOutcomeEvent, _told: Told, c: PersonContext) =>
   coverageOutcomeMessage({
     ...c,
     rotation: e.rotation,
-    coveringName: e.coveringName,
+    coveringName: e.coveringName ?? 'The member you asked',
     outcome: e.type === 'coverage.accepted' ? 'accepted' : 'declined',
     startAt: e.startAt,
     endAt: e.endAt,
   });
 
+/** handoffStep: the flow's notice, request to pass and escalation, each in the reader's part. */
+function handoffStep(
+  e: HandoffStepEvent,
+  { as: role }: Told<'holder' | 'next'>,
+  c: PersonContext,
+): MessageContent {
+  const facts = { ...c, rotation: e.rotation, boundary: e.boundary };
+  const otherName = role === 'holder' ? e.nextName : e.holderName;
+  if (e.type === 'handoff.notice') {
+    return handoffNoticeMessage(
+      e.scheduled ? { ...facts, role, otherName, scheduled: true } : { ...facts, role, otherName },
+    );
+  }
+  const autoAt = e.autoAt ?? e.boundary;
+  if (e.type === 'handoff.due') return handoffDueMessage({ ...facts, role, otherName, autoAt });
+  return handoffEscalationMessage({
+    ...facts,
+    autoAt,
+    holderName: e.holderName,
+    nextName: e.nextName,
+  });
+}
+
 export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
-  'baton.passed': (e, _as, c) =>
+  'baton.passed': (e, _told, c) =>
     batonPassedMessage({
       baseUrl: c.baseUrl,
       rotation: e.rotation,
-      fromName: e.fromName,
+      fromName: e.fromName ?? 'The previous holder',
       notes: e.notes,
       urgent: e.urgent,
     }),
-  'baton.taken': (e, _as, c) =>
+  'baton.taken': (e, _told, c) =>
     onCallTakenMessage({ baseUrl: c.baseUrl, rotation: e.rotation, takerName: e.takerName }),
-  'baton.reassigned': (e, as, c) =>
+  'baton.reassigned': (e, { as }, c) =>
     as === 'to'
       ? reassignedToYouMessage({
           baseUrl: c.baseUrl,
@@ -73,10 +116,10 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
           baseUrl: c.baseUrl,
           rotation: e.rotation,
           actorName: e.actorName,
-          nextName: e.nextName,
+          nextName: e.nextName ?? 'another member',
           notes: e.notes,
         }),
-  'coverage.requested': (e, _as, c) =>
+  'coverage.requested': (e, _told, c) =>
     coverageRequestedMessage({
       ...c,
       rotation: e.rotation,
@@ -87,7 +130,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     }),
   'coverage.accepted': coverageOutcome,
   'coverage.declined': coverageOutcome,
-  'coverage.arranged': (e, as, c) =>
+  'coverage.arranged': (e, { as }, c) =>
     coverArrangedMessage({
       ...c,
       rotation: e.rotation,
@@ -99,25 +142,102 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
       endAt: e.endAt,
       notes: e.notes,
     }),
-  'rotation.changed': (e, _as, c) =>
+  'rotation.changed': (e, _told, c) =>
     rotationChangedMessage({
       baseUrl: c.baseUrl,
       rotation: e.rotation,
       actorName: e.actorName,
       change: e.change,
     }),
-  invitation: (e, _as, c) =>
+  invitation: (e, _told, c) =>
     invitationEmail(e.invitee, e.link, { inviterName: e.inviterName, baseUrl: c.baseUrl }),
+  'handoff.schedule': (e, { as }, c) =>
+    as === 'to'
+      ? batonArrivedMessage({ ...c, rotation: e.rotation, reason: 'schedule', until: e.until })
+      : batonLeftMessage({
+          baseUrl: c.baseUrl,
+          rotation: e.rotation,
+          reason: 'schedule',
+          toName: e.toName,
+        }),
+  'handoff.auto': (e, { as }, c) =>
+    as === 'to'
+      ? autoTransferToYouMessage({ baseUrl: c.baseUrl, rotation: e.rotation, fromName: e.fromName })
+      : autoTransferAwayMessage({ baseUrl: c.baseUrl, rotation: e.rotation, toName: e.toName }),
+  'handoff.notice': handoffStep,
+  'handoff.due': handoffStep,
+  'handoff.escalate': handoffStep,
+  'handoff.acknowledged': (e, _told, c) =>
+    emergencyAcknowledgedMessage({ baseUrl: c.baseUrl, rotation: e.rotation, toName: e.toName }),
+  'handoff.missed': (e, _told, c) =>
+    acknowledgementMissedMessage({
+      baseUrl: c.baseUrl,
+      rotation: e.rotation,
+      toName: e.toName ?? 'The new holder',
+      urgent: e.urgent,
+    }),
+  'time_off.gap': (e, _told, c) =>
+    timeOffGapMessage({ ...c, rotation: e.rotation, start: e.start, end: e.end }),
+  'time_off.collision': (e, _told, c) =>
+    timeOffCollisionMessage({
+      ...c,
+      rotation: e.rotation,
+      personName: e.personName,
+      entryStart: e.entryStart,
+      entryEnd: e.entryEnd,
+      awayStart: e.awayStart,
+      awayEnd: e.awayEnd,
+    }),
+  'shifts.changed': (e, { changes }, c) =>
+    shiftsChangedMessage({
+      ...c,
+      rotation: e.rotation,
+      ...shiftChangeSentences(changes, e.rotation.name, c.timeZone, e.at),
+    }),
+  'destination.failing': (e, _told, c) =>
+    destinationFailingMessage({
+      ...c,
+      kindLabel: e.kindLabel,
+      urlHint: e.urlHint,
+      targetName: e.targetName,
+      rotationId: e.rotationId,
+      failingSince: e.failingSince,
+    }),
+  'coverage.cancelled': (e, _told, c) =>
+    coverageNotStartedMessage({
+      ...c,
+      rotation: e.rotation,
+      requesterName: e.requesterName,
+      start: e.startAt,
+    }),
+  'coverage.started': (e, { as }, c) =>
+    as === 'covering'
+      ? batonArrivedMessage({ ...c, rotation: e.rotation, reason: 'coverage', until: e.endAt })
+      : batonLeftMessage({
+          baseUrl: c.baseUrl,
+          rotation: e.rotation,
+          reason: 'coverage',
+          toName: e.coveringName,
+        }),
+  'coverage.ended': (e, { as }, c) =>
+    as === 'to'
+      ? batonArrivedMessage({ ...c, rotation: e.rotation, reason: 'coverage_end', until: null })
+      : batonLeftMessage({
+          baseUrl: c.baseUrl,
+          rotation: e.rotation,
+          reason: 'coverage_end',
+          toName: e.toName,
+        }),
 };
 
-/** personMessageOf renders a person event for one person, in the part they play in it. */
+/** personMessageOf renders a person event for one person told of it (`told`, one of its `told`). */
 export function personMessageOf(
   event: PersonEvent,
-  as: PersonEvent['told'][number]['as'],
+  told: PersonEvent['told'][number],
   context: PersonContext,
 ): MessageContent {
   // The renderer is the event's own type's: TypeScript cannot tie the two halves of the union
-  // together, so the event and its part are passed as that type's.
+  // together, so the event and its person are passed as that type's.
   const render = PERSON_MESSAGES[event.type] as PersonRenderer<PersonEventType>;
-  return render(event as never, as as never, context);
+  return render(event as never, told as never, context);
 }

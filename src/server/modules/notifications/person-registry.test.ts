@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { DESTINATION_KINDS } from '../../../shared/contracts/destinations';
 import type { ChannelName } from '../../../shared/domain/notification-routing';
+import { heardByDestinations } from './announce';
+import { renderChat } from './chat-registry';
 import type { Person, PersonEventOf, PersonEventType } from './person-events';
 import { PERSON_EVENT_TYPES } from './person-events';
 import { PERSON_MESSAGES, personMessageOf } from './person-messages';
@@ -27,16 +30,19 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   'baton.passed': {
     type: 'baton.passed',
     key: 'handoff:1',
+    handoffId: 1,
     at,
     told: [{ person, as: 'to' }],
     rotation,
     fromName: 'Ada',
+    toName: 'Grace',
     notes,
     urgent: true,
   },
   'baton.taken': {
     type: 'baton.taken',
     key: 'handoff:2',
+    handoffId: 2,
     at,
     told: [{ person, as: 'to' }],
     rotation,
@@ -45,6 +51,7 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   'baton.reassigned': {
     type: 'baton.reassigned',
     key: 'handoff:3',
+    handoffId: 3,
     at,
     told: [
       { person, as: 'to' },
@@ -70,26 +77,31 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   'coverage.accepted': {
     type: 'coverage.accepted',
     key: 'coverage:4:accepted',
+    requestId: 4,
     at,
     told: [{ person, as: 'to' }],
     rotation,
     coveringName: 'Grace',
+    requesterName: 'Ada',
     startAt: at,
     endAt,
   },
   'coverage.declined': {
     type: 'coverage.declined',
     key: 'coverage:4:declined',
+    requestId: 4,
     at,
     told: [{ person, as: 'to' }],
     rotation,
     coveringName: 'Grace',
+    requesterName: 'Ada',
     startAt: at,
     endAt,
   },
   'coverage.arranged': {
     type: 'coverage.arranged',
     key: 'coverage:5:arranged',
+    requestId: 5,
     at,
     told: [
       { person, as: 'covering' },
@@ -131,6 +143,175 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
     link: 'https://baton.example.com/invite/abc',
     inviterName: 'Lin',
   },
+  'handoff.schedule': {
+    type: 'handoff.schedule',
+    key: 'handoff:8',
+    at,
+    told: [
+      { person, as: 'to' },
+      { person, as: 'from' },
+    ],
+    handoffId: 8,
+    rotation,
+    fromName: 'Ada',
+    toUserId: 2,
+    toName: 'Grace',
+    until: endAt,
+  },
+  'handoff.auto': {
+    type: 'handoff.auto',
+    key: 'handoff:9',
+    at,
+    told: [
+      { person, as: 'to' },
+      { person, as: 'from' },
+    ],
+    handoffId: 9,
+    rotation,
+    fromName: 'Ada',
+    toName: 'Grace',
+  },
+  'handoff.notice': {
+    type: 'handoff.notice',
+    key: 'notice:7:1',
+    at,
+    told: [
+      { person, as: 'holder' },
+      { person, as: 'next' },
+    ],
+    rotation,
+    boundary: endAt,
+    autoAt: endAt,
+    holderName: 'Ada',
+    nextName: 'Grace',
+  },
+  'handoff.due': {
+    type: 'handoff.due',
+    key: 'due:7:1',
+    at,
+    told: [
+      { person, as: 'holder' },
+      { person, as: 'next' },
+    ],
+    rotation,
+    boundary: endAt,
+    autoAt: endAt,
+    holderName: 'Ada',
+    nextName: 'Grace',
+  },
+  'handoff.escalate': {
+    type: 'handoff.escalate',
+    key: 'escalate:7:1',
+    at,
+    told: [{ person, as: 'next' }],
+    rotation,
+    boundary: endAt,
+    autoAt: endAt,
+    holderName: 'Ada',
+    nextName: 'Grace',
+  },
+  'handoff.acknowledged': {
+    type: 'handoff.acknowledged',
+    key: 'handoff:10:acknowledged',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    toName: 'Grace',
+  },
+  'handoff.missed': {
+    type: 'handoff.missed',
+    key: 'handoff:10:missed',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    toName: 'Grace',
+    urgent: true,
+  },
+  'time_off.gap': {
+    type: 'time_off.gap',
+    key: 'gap:7',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    start: at,
+    end: endAt,
+  },
+  'time_off.collision': {
+    type: 'time_off.collision',
+    key: 'collision:7',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    personName: 'Ada',
+    entryStart: at,
+    entryEnd: endAt,
+    awayStart: at,
+    awayEnd: endAt,
+  },
+  'shifts.changed': {
+    type: 'shifts.changed',
+    key: 'shift-changes:3',
+    at,
+    told: [
+      {
+        person,
+        as: 'to',
+        changes: [
+          {
+            kind: 'moved',
+            before: { start: at, end: endAt },
+            after: { start: endAt, end: new Date('2026-03-31T00:30:00Z') },
+          },
+        ],
+      },
+    ],
+    rotation,
+    peopleNames: ['Grace'],
+  },
+  'destination.failing': {
+    type: 'destination.failing',
+    key: 'destination:4:failing',
+    at,
+    told: [{ person, as: 'to' }],
+    kindLabel: 'Slack',
+    urlHint: 'hooks.slack.com/…abc',
+    targetName: 'Payments <&>',
+    rotationId: 7,
+    failingSince: at,
+  },
+  'coverage.cancelled': {
+    type: 'coverage.cancelled',
+    key: 'coverage:4:not-started',
+    at,
+    told: [{ person, as: 'to' }],
+    rotation,
+    requesterName: 'Ada',
+    startAt: at,
+  },
+  'coverage.started': {
+    type: 'coverage.started',
+    key: 'handoff:11',
+    at,
+    told: [
+      { person, as: 'covering' },
+      { person, as: 'requester' },
+      { person, as: 'previous' },
+    ],
+    rotation,
+    coveringName: 'Grace',
+    endAt,
+  },
+  'coverage.ended': {
+    type: 'coverage.ended',
+    key: 'handoff:12',
+    at,
+    told: [
+      { person, as: 'to' },
+      { person, as: 'from' },
+    ],
+    rotation,
+    toName: 'Grace',
+  },
 };
 
 const CHANNELS = Object.keys(PERSON_CHANNELS) as ChannelName[];
@@ -143,14 +324,14 @@ describe('person channel registry', () => {
   });
 
   const cases = PERSON_EVENT_TYPES.flatMap((type) =>
-    FIXTURES[type].told.flatMap(({ as }) =>
-      CHANNELS.map((channel) => ({ type, as, channel }) as const),
+    FIXTURES[type].told.flatMap((told, index) =>
+      CHANNELS.map((channel) => ({ type, as: told.as, index, channel }) as const),
     ),
   );
 
-  it.each(cases)('$type to $as by $channel', ({ type, as, channel }) => {
+  it.each(cases)('$type to $as by $channel', ({ type, index, channel }) => {
     const event = FIXTURES[type];
-    const message = personMessageOf(event, as, context);
+    const message = personMessageOf(event, event.told[index], context);
     const content = PERSON_CHANNELS[channel](message);
     expect(content.subject).toBe(message.subject);
     expect(content.subject.length).toBeGreaterThan(0);
@@ -164,5 +345,58 @@ describe('person channel registry', () => {
       expect(content.html).toContain('&lt;');
       expect(content.html).not.toContain('<pager>');
     }
+  });
+});
+
+describe('one happening, one announce: what destinations hear of a person event', () => {
+  it('hears a handoff of a baton event, a cover of accepted or arranged cover, shift-moved of changed shifts, nothing else', () => {
+    const heard = PERSON_EVENT_TYPES.map((type) => [
+      type,
+      heardByDestinations(FIXTURES[type])?.type,
+    ]);
+    expect(Object.fromEntries(heard)).toEqual({
+      'baton.passed': 'handoff',
+      'baton.taken': 'handoff',
+      'baton.reassigned': 'handoff',
+      'coverage.requested': undefined,
+      'coverage.accepted': 'cover',
+      'coverage.declined': undefined,
+      'coverage.arranged': 'cover',
+      'rotation.changed': undefined,
+      invitation: undefined,
+      'handoff.schedule': 'handoff',
+      'handoff.auto': 'handoff',
+      'handoff.notice': undefined,
+      'handoff.due': undefined,
+      'handoff.escalate': undefined,
+      'handoff.acknowledged': undefined,
+      'handoff.missed': undefined,
+      'time_off.gap': undefined,
+      'time_off.collision': undefined,
+      'shifts.changed': 'shift-moved',
+      'destination.failing': undefined,
+      'coverage.cancelled': undefined,
+      'coverage.started': undefined,
+      'coverage.ended': undefined,
+    });
+  });
+
+  const heardCases = PERSON_EVENT_TYPES.filter((type) =>
+    heardByDestinations(FIXTURES[type]),
+  ).flatMap((type) => DESTINATION_KINDS.map((kind) => ({ type, kind }) as const));
+
+  it.each(heardCases)('$type renders for $kind', ({ type, kind }) => {
+    const event = heardByDestinations(FIXTURES[type]);
+    if (!event) throw new Error(`${type} is heard by no destination`);
+    const rendered = renderChat(kind, event, context);
+    expect(rendered.type).toBe(event.type);
+    expect(rendered.title).toContain('Payments');
+    expect(JSON.stringify(rendered.body)).toContain('Grace');
+  });
+
+  it('keeps the event key of a handoff, and one cover key per request', () => {
+    expect(heardByDestinations(FIXTURES['baton.passed'])?.key).toBe('handoff:1');
+    expect(heardByDestinations(FIXTURES['coverage.accepted'])?.key).toBe('coverage:4:covered');
+    expect(heardByDestinations(FIXTURES['coverage.arranged'])?.key).toBe('coverage:5:covered');
   });
 });

@@ -49,20 +49,16 @@ import {
 } from '../escalation-policies/escalation-policy-repository';
 import { insertHandoff, insertLatestHandoff } from '../handoffs/handoff-repository';
 import { defaultSeverity, raiseIncident } from '../incidents/incident-engine';
-import {
-  notifyBatonPassed,
-  notifyCoverageRequested,
-  notifyOnCallTaken,
-  notifyReassigned,
-  notifyRotationChanged,
-} from '../notifications/notify';
+import { announce } from '../notifications/announce';
+import { managerIdsOf } from '../notifications/notify';
+import { nameOf, type RotationChangedEvent, toldAs } from '../notifications/person-events';
 import {
   countScheduleEntries,
   deleteScheduleEntriesFrom,
   listNextScheduleEntries,
 } from '../schedules/schedule-repository';
 import { noteShiftChange } from '../shift-changes/shift-changes';
-import { findUserRowById, findUserRows } from '../users/user-repository';
+import { findUserRowById, findUserRows, findUsers } from '../users/user-repository';
 import {
   deleteMember,
   deleteRotationRow,
@@ -351,18 +347,33 @@ async function tellManagers(
   locked: Locked,
   actor: User,
   changeId: number,
-  change: Parameters<typeof notifyRotationChanged>[2]['change'],
+  change: (people: ReadonlyMap<number, User>) => RotationChangedEvent['change'],
   namedIds: readonly (number | null)[] = [],
 ): Promise<void> {
   if (managesRotation(rotationActorOf(actor), managedFactsOf(locked))) return;
-  await notifyRotationChanged(locked.tx, deps, {
-    changeId,
-    rotation: { ...locked.row, members: locked.members },
-    actorId: actor.id,
-    change,
-    namedIds,
-    now: locked.now,
-    known: locked.members.map((m) => m.user),
+  // The managers as they were before the change; the actor is never told of their own change.
+  const managers = managerIdsOf({ ...locked.row, members: locked.members }).filter(
+    (id) => id !== actor.id,
+  );
+  if (managers.length === 0) return;
+  const known = locked.members.map((m) => m.user);
+  const people = await findUsers(
+    locked.tx,
+    deps.cipher,
+    [actor.id, ...managers, ...namedIds],
+    known,
+  );
+  await announce(locked.tx, deps, locked.now, {
+    type: 'rotation.changed',
+    key: `rotation-change:${changeId}`,
+    at: locked.now,
+    told: toldAs(
+      'to',
+      managers.map((id) => people.get(id)),
+    ),
+    rotation: { id: locked.row.id, name: locked.row.name },
+    actorName: nameOf(people, actor.id) ?? 'An administrator',
+    change: change(people),
   });
 }
 
@@ -707,12 +718,22 @@ export async function takeOnCall(deps: RotationDeps, actor: User, id: number): P
       // Taking the baton is its own acknowledgement.
       acknowledgedAt: locked.now,
     });
-    await notifyOnCallTaken(locked.tx, deps, {
+    const managers = managerIdsOf({ ...locked.row, members: locked.members }).filter(
+      (userId) => userId !== actor.id,
+    );
+    const known = locked.members.map((m) => m.user);
+    const people = await findUsers(locked.tx, deps.cipher, [actor.id, ...managers], known);
+    await announce(locked.tx, deps, locked.now, {
+      type: 'baton.taken',
+      key: `handoff:${handoff.id}`,
+      at: locked.now,
       handoffId: handoff.id,
-      rotation: { ...locked.row, members: locked.members },
-      takerId: actor.id,
-      now: locked.now,
-      known: locked.members.map((m) => m.user),
+      told: toldAs(
+        'to',
+        managers.map((userId) => people.get(userId)),
+      ),
+      rotation: { id: locked.row.id, name: locked.row.name },
+      takerName: nameOf(people, actor.id) ?? 'A member',
     });
     return rotationAfterChange(deps, locked, row, handoff, actor);
   });
@@ -748,15 +769,19 @@ export async function passBaton(
       urgent: input.urgent,
       occurredAt: locked.now,
     });
-    await notifyBatonPassed(locked.tx, deps, {
+    const known = locked.members.map((m) => m.user);
+    const people = await findUsers(locked.tx, deps.cipher, [actor.id, input.toUserId], known);
+    await announce(locked.tx, deps, locked.now, {
+      type: 'baton.passed',
+      key: `handoff:${handoff.id}`,
+      at: locked.now,
       handoffId: handoff.id,
-      rotation: locked.row,
-      fromUserId: actor.id,
-      toUserId: input.toUserId,
-      notes: input.notes,
+      told: toldAs('to', [people.get(input.toUserId)]),
+      rotation: { id: locked.row.id, name: locked.row.name },
+      fromName: nameOf(people, actor.id),
+      toName: nameOf(people, input.toUserId),
+      notes: input.notes || null,
       urgent: input.urgent,
-      now: locked.now,
-      known: locked.members.map((m) => m.user),
     });
     return rotationAfterChange(deps, locked, row, handoff, actor);
   });
@@ -787,15 +812,30 @@ export async function reassign(
       notes: input.notes,
       occurredAt: locked.now,
     });
-    await notifyReassigned(locked.tx, deps, {
+    const fromUserId = locked.row.holderUserId;
+    const known = locked.members.map((m) => m.user);
+    const people = await findUsers(
+      locked.tx,
+      deps.cipher,
+      [actor.id, fromUserId, input.toUserId],
+      known,
+    );
+    await announce(locked.tx, deps, locked.now, {
+      type: 'baton.reassigned',
+      key: `handoff:${handoff.id}`,
+      at: locked.now,
       handoffId: handoff.id,
-      rotation: locked.row,
-      actorId: actor.id,
-      fromUserId: locked.row.holderUserId,
-      toUserId: input.toUserId,
-      notes: input.notes,
-      now: locked.now,
-      known: locked.members.map((m) => m.user),
+      told: [
+        ...toldAs('to', [people.get(input.toUserId)]),
+        ...toldAs('from', [
+          fromUserId !== null && fromUserId !== input.toUserId ? people.get(fromUserId) : undefined,
+        ]),
+      ],
+      rotation: { id: locked.row.id, name: locked.row.name },
+      actorName: nameOf(people, actor.id) ?? 'A manager',
+      previousName: nameOf(people, fromUserId),
+      nextName: nameOf(people, input.toUserId),
+      notes: input.notes || null,
     });
     return rotationAfterChange(deps, locked, row, handoff, actor);
   });
@@ -835,15 +875,17 @@ export async function requestCoverage(
       notes: input.notes?.trim() ? input.notes.trim() : null,
       createdAt: locked.now,
     });
-    await notifyCoverageRequested(locked.tx, deps, {
-      requestId: request.id,
-      rotation: locked.row,
-      requesterId: actor.id,
-      coveringUserId: request.coveringUserId,
+    const people = await findUsers(locked.tx, deps.cipher, [actor.id, request.coveringUserId]);
+    await announce(locked.tx, deps, locked.now, {
+      type: 'coverage.requested',
+      key: `coverage:${request.id}:requested`,
+      at: locked.now,
+      told: toldAs('to', [people.get(request.coveringUserId)]),
+      rotation: { id: locked.row.id, name: locked.row.name },
+      requesterName: nameOf(people, actor.id) ?? 'The on-call person',
       startAt: request.startAt,
       endAt: request.endAt,
-      notes: request.notes,
-      now: locked.now,
+      notes: request.notes || null,
     });
     return request;
   });

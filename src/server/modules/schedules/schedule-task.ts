@@ -22,13 +22,9 @@ import {
 import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from '../handoffs/handoff-flow-task';
 import { insertKeyedHandoff } from '../handoffs/handoff-repository';
 import { announce } from '../notifications/announce';
-import {
-  batonArrivedMessage,
-  batonLeftMessage,
-  handoffNoticeMessage,
-} from '../notifications/messages';
-import { loadRecipients, type Notice, sendNotices } from '../notifications/notify';
+import { type HandoffStepEvent, nameOf, toldAs } from '../notifications/person-events';
 import { setHolder, updateRotationRow } from '../rotations/rotation-repository';
+import { findUsers } from '../users/user-repository';
 
 /**
  * Scheduled rotations (decision 054): the holder is whoever's schedule entry covers now. The
@@ -98,44 +94,23 @@ async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): 
     if (!last) return;
     // After downtime only the change that left the baton where it is now is announced.
     const { handoffId, fromId, toId, until } = last;
-    const people = await loadRecipients(tx, deps.cipher, [fromId, toId]);
-    const notices: Notice[] = [];
-    if (toId !== null) {
-      notices.push({
-        eventKey: `handoff:${handoffId}`,
-        kind: 'handoff.schedule',
-        recipient: people.get(toId),
-        message: (c) => batonArrivedMessage({ ...c, reason: 'schedule', until }),
-      });
-    }
-    if (fromId !== null) {
-      notices.push({
-        eventKey: `handoff:${handoffId}`,
-        kind: 'handoff.schedule',
-        recipient: people.get(fromId),
-        message: (c) =>
-          batonLeftMessage({
-            ...c,
-            reason: 'schedule',
-            toName: toId === null ? null : (people.get(toId)?.name ?? null),
-          }),
-      });
-    }
-    await sendNotices(tx, deps, now, { id: rotationId, name: rotation.name }, notices);
-    if (toId !== null) {
-      // The rotation's chat and webhook destinations hear of the handoff (decision 221).
-      await announce(tx, deps, now, {
-        type: 'handoff',
-        key: `handoff:${handoffId}`,
-        at: now,
-        handoffId,
-        rotation: { id: rotationId, name: rotation.name },
-        fromName: fromId === null ? null : (people.get(fromId)?.name ?? null),
-        toName: people.get(toId)?.name ?? 'A member',
-        notes: null,
-        how: 'scheduled',
-      });
-    }
+    const people = await findUsers(tx, deps.cipher, [fromId, toId]);
+    // The rotation's chat and webhook destinations hear of it too, when someone holds it now.
+    await announce(tx, deps, now, {
+      type: 'handoff.schedule',
+      key: `handoff:${handoffId}`,
+      at: now,
+      handoffId,
+      told: [
+        ...toldAs('to', [toId === null ? undefined : people.get(toId)]),
+        ...toldAs('from', [fromId === null ? undefined : people.get(fromId)]),
+      ],
+      rotation: { id: rotationId, name: rotation.name },
+      fromName: nameOf(people, fromId),
+      toUserId: toId,
+      toName: nameOf(people, toId),
+      until,
+    });
   });
 }
 
@@ -204,31 +179,26 @@ async function writeScheduleNotices(
     const [row] = await listScheduleNoticeRows(tx, now, horizon, rotationId);
     if (!row) return [];
     const plan = scheduleNoticePlanOf(row, now, deps.config.handoffTimings);
-    const people = await loadRecipients(
+    const people = await findUsers(
       tx,
       deps.cipher,
       plan.flatMap((n) => [n.fromId, n.toId]),
     );
-    const nameOf = (id: number | null) => (id === null ? null : (people.get(id)?.name ?? null));
-    const notices: Notice[] = plan.flatMap((n) =>
-      n.recipientIds.map((recipientId) => {
-        const role = recipientId === n.fromId ? 'holder' : 'next';
-        return {
-          eventKey: scheduleNoticeKey(row.id, n.at),
-          kind: 'handoff.notice',
-          recipient: people.get(recipientId),
-          message: (c) =>
-            handoffNoticeMessage({
-              ...c,
-              boundary: n.at,
-              role,
-              otherName: nameOf(role === 'holder' ? n.toId : n.fromId),
-              scheduled: true,
-            }),
-        } satisfies Notice;
-      }),
-    );
-    await sendNotices(tx, deps, now, { id: row.id, name: row.name }, notices);
+    const events: HandoffStepEvent[] = plan.map((n) => ({
+      type: 'handoff.notice',
+      key: scheduleNoticeKey(row.id, n.at),
+      at: now,
+      told: n.recipientIds.flatMap((recipientId) =>
+        toldAs(recipientId === n.fromId ? 'holder' : 'next', [people.get(recipientId)]),
+      ),
+      rotation: { id: row.id, name: row.name },
+      boundary: n.at,
+      autoAt: null,
+      holderName: nameOf(people, n.fromId),
+      nextName: nameOf(people, n.toId),
+      scheduled: true,
+    }));
+    await announce(tx, deps, now, events);
     return scheduleNoticeKeys(row.id, plan);
   });
 }

@@ -19,8 +19,8 @@ import type { StoredShift, StoredShiftChange } from '../../db/schema';
 import { notFound } from '../../http/errors';
 import { layOut } from '../calendar/calendar-service';
 import { announce } from '../notifications/announce';
-import { shiftsChangedMessage } from '../notifications/messages';
-import { loadRecipients, type NotifyDeps, sendNotices } from '../notifications/notify';
+import type { NotifyDeps } from '../notifications/notify';
+import { findUsers } from '../users/user-repository';
 import {
   claimDueBaseline,
   deleteBaseline,
@@ -142,23 +142,22 @@ export async function tellShiftChanges(
   const changes = changedShifts(baseline.shifts.map(fromStored), baseline.takenAt, after, now);
   const eventKey = `shift-changes:${baseline.id}`;
   const rotation = { id: rotationId, name: baseline.rotationName };
-  const people = await loadRecipients(tx, deps.cipher, [...changes.keys()]);
-  await sendNotices(
-    tx,
-    deps,
-    now,
-    rotation,
-    [...changes].map(([userId, list]) => ({
-      eventKey,
-      kind: 'shifts.changed',
-      recipient: people.get(userId),
-      message: (c) =>
-        shiftsChangedMessage({
-          ...c,
-          ...shiftChangeSentences(list, rotation.name, c.timeZone, now),
-        }),
-    })),
-  );
+  const people = await findUsers(tx, deps.cipher, [...changes.keys()]);
+  if (changes.size > 0) {
+    // Each person hears of their own changes; the rotation's chat and webhook destinations hear
+    // of it once per baseline, as `shift-moved` (decision 221).
+    await announce(tx, deps, now, {
+      type: 'shifts.changed',
+      key: eventKey,
+      at: now,
+      told: [...changes].flatMap(([userId, list]) => {
+        const person = people.get(userId);
+        return person ? [{ person, as: 'to' as const, changes: list }] : [];
+      }),
+      rotation,
+      peopleNames: [...changes.keys()].flatMap((id) => people.get(id)?.name ?? []),
+    });
+  }
   await insertShiftNotices(
     tx,
     [...changes]
@@ -171,16 +170,6 @@ export async function tellShiftChanges(
         createdAt: now,
       })),
   );
-  if (changes.size > 0) {
-    // The rotation's chat and webhook destinations hear of it once per baseline (decision 221).
-    await announce(tx, deps, now, {
-      type: 'shift-moved',
-      key: eventKey,
-      at: now,
-      rotation,
-      peopleNames: [...changes.keys()].flatMap((id) => people.get(id)?.name ?? []),
-    });
-  }
   await deleteBaseline(tx, baseline.id);
   return [...changes.keys()].filter((id) => people.has(id)).length;
 }

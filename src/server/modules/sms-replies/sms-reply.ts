@@ -7,7 +7,7 @@ import { acknowledgeIncidentAs, resolveIncidentAs } from '../incidents/incident-
 import { type IncidentDeps, rotationRefOf } from '../incidents/incident-facts';
 import { findIncidentRow } from '../incidents/incident-repository';
 import { type SmsReplyOutcome, smsReplyAnswer } from '../notifications/messages';
-import { loadRecipients } from '../notifications/notify';
+import { findUsers } from '../users/user-repository';
 import { findReplyCode, type ReplyCodeRow } from './reply-codes';
 import { countWrongCode, WRONG_CODE_LIMIT, wrongCodesFrom } from './sms-reply-guards';
 
@@ -44,7 +44,7 @@ async function outcomeOf(
     now,
   });
   const person = code
-    ? (await loadRecipients(deps.database.db, deps.cipher, [code.userId])).get(code.userId)
+    ? (await findUsers(deps.database.db, deps.cipher, [code.userId])).get(code.userId)
     : undefined;
   if (!code || !person) {
     const wrong = await countWrongCode(deps, phone, now);
@@ -93,7 +93,7 @@ async function pageState(
     const by =
       byId === null
         ? undefined
-        : (await loadRecipients(deps.database.db, deps.cipher, [byId])).get(byId);
+        : (await findUsers(deps.database.db, deps.cipher, [byId])).get(byId);
     return {
       kind: 'already-acknowledged',
       rotationName: rotation.name,

@@ -1,10 +1,15 @@
 import type { User } from '../../../shared/contracts/users';
 import type { Database } from '../../db/client';
 import type { EngineTask } from '../../engine/engine-task';
-import { timeOffCollisionMessage, timeOffGapMessage } from '../notifications/messages';
-import { loadRecipients, type Notice, sendNotices } from '../notifications/notify';
+import { announce } from '../notifications/announce';
+import {
+  type TimeOffCollisionEvent,
+  type TimeOffGapEvent,
+  type Told,
+  toldAs,
+} from '../notifications/person-events';
 import { listRotationManagers } from '../rotations/rotation-repository';
-import { listUsersWithRoles } from '../users/user-repository';
+import { findUsers, listUsersWithRoles } from '../users/user-repository';
 import { findWarnings } from './time-off-service';
 
 /**
@@ -40,15 +45,17 @@ function memoOf(database: Database): Map<string, number> {
   return memo;
 }
 
-/** One notice to write: its key, its rotation, and the message for each manager. */
+/** One notice to write: its key, its rotation, and its event once the people are read. */
 interface Planned {
   key: string;
   until: number;
   rotation: { id: number; name: string };
-  kind: string;
   /** the person the notice is about, named in it */
   personId?: number;
-  message: (people: ReadonlyMap<number, User>) => Notice['message'];
+  event: (
+    people: ReadonlyMap<number, User>,
+    told: Told[],
+  ) => TimeOffGapEvent | TimeOffCollisionEvent;
 }
 
 /** timeOffNoticesTask tells managers of the gaps ahead and of entries that collide with time off. */
@@ -61,25 +68,33 @@ export const timeOffNoticesTask: EngineTask = async (deps, now) => {
       key: gapKey(g.rotation.id, g.end),
       until: g.end.getTime(),
       rotation: { id: g.rotation.id, name: g.rotation.name },
-      kind: 'time_off.gap',
-      message: () => (c: Parameters<Notice['message']>[0]) =>
-        timeOffGapMessage({ ...c, start: g.start, end: g.end }),
+      event: (_people: ReadonlyMap<number, User>, told: Told[]): TimeOffGapEvent => ({
+        type: 'time_off.gap',
+        key: gapKey(g.rotation.id, g.end),
+        at: now,
+        told,
+        rotation: { id: g.rotation.id, name: g.rotation.name },
+        start: g.start,
+        end: g.end,
+      }),
     })),
     ...found.collisions.map((x) => ({
       key: collisionKey(x.entry.id, x.timeOff.id),
       until: x.entry.end.getTime(),
       rotation: x.rotation,
-      kind: 'time_off.collision',
       personId: x.entry.userId,
-      message: (people: ReadonlyMap<number, User>) => (c: Parameters<Notice['message']>[0]) =>
-        timeOffCollisionMessage({
-          ...c,
-          personName: people.get(x.entry.userId)?.name ?? 'A member',
-          entryStart: x.entry.start,
-          entryEnd: x.entry.end,
-          awayStart: x.timeOff.start,
-          awayEnd: x.timeOff.end,
-        }),
+      event: (people: ReadonlyMap<number, User>, told: Told[]): TimeOffCollisionEvent => ({
+        type: 'time_off.collision',
+        key: collisionKey(x.entry.id, x.timeOff.id),
+        at: now,
+        told,
+        rotation: { id: x.rotation.id, name: x.rotation.name },
+        personName: people.get(x.entry.userId)?.name ?? 'A member',
+        entryStart: x.entry.start,
+        entryEnd: x.entry.end,
+        awayStart: x.timeOff.start,
+        awayEnd: x.timeOff.end,
+      }),
     })),
   ].filter((p) => !memo.has(p.key));
   if (planned.length === 0) return;
@@ -96,24 +111,16 @@ export const timeOffNoticesTask: EngineTask = async (deps, now) => {
       const own = managers.get(rotationId) ?? [];
       return own.length > 0 ? own : admins;
     };
-    const people = await loadRecipients(tx, deps.cipher, [
+    const people = await findUsers(tx, deps.cipher, [
       ...planned.flatMap((p) => recipientsOf(p.rotation.id)),
       ...planned.flatMap((p) => (p.personId === undefined ? [] : [p.personId])),
     ]);
     for (const p of planned) {
-      const message = p.message(people);
-      await sendNotices(
-        tx,
-        deps,
-        now,
-        p.rotation,
-        recipientsOf(p.rotation.id).map((id) => ({
-          eventKey: p.key,
-          kind: p.kind,
-          recipient: people.get(id),
-          message,
-        })),
+      const told = toldAs(
+        'to',
+        recipientsOf(p.rotation.id).map((id) => people.get(id)),
       );
+      await announce(tx, deps, now, p.event(people, told));
     }
   });
   for (const p of planned) memo.set(p.key, p.until);

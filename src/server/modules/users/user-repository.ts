@@ -203,3 +203,26 @@ export async function findUserRows(db: Db | Tx, ids: readonly number[]): Promise
     .from(users)
     .where(inArray(users.id, [...new Set(ids)]));
 }
+
+/**
+ * findUsers returns the decrypted users of the ids, by id (one query at most, through
+ * findUserRows): rows the caller already read in this transaction (`known`, such as a rotation's
+ * members) are not read again; null and undefined ids are skipped.
+ */
+export async function findUsers(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  ids: readonly (number | null | undefined)[],
+  known: readonly UserRow[] = [],
+): Promise<Map<number, User>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  const knownById = new Map(known.map((row) => [row.id, row]));
+  const rows = wanted.flatMap((id) => knownById.get(id) ?? []);
+  rows.push(
+    ...(await findUserRows(
+      db,
+      wanted.filter((id) => !knownById.has(id)),
+    )),
+  );
+  return new Map(rows.map((row) => [row.id, toUser(row, cipher)]));
+}
