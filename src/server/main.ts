@@ -15,7 +15,7 @@ import { createChatChannel, destinationRule } from './modules/destinations/chat-
 import { Metrics } from './modules/metrics/metrics';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { tellFailingOwners } from './modules/notifications/destination-failures';
-import { startOutboxWorker } from './modules/notifications/outbox';
+import { startOutboxWorker } from './modules/notifications/outbox-worker';
 import { createTokenSyncChannel } from './modules/token-sync/token-sync-channel';
 import { shutDown } from './shutdown';
 
