@@ -8,6 +8,7 @@ import type { MessageContent } from './message-layout';
 import {
   contentCtx,
   decryptContent,
+  type FollowUpEntry,
   plannedMessages,
   type Recipient,
   type StoredContent,
@@ -17,13 +18,6 @@ import {
  * A person's follow-ups (decision 213): one pending outbox row per topic, person and channel
  * gathers items until it is due, its sealed content written again as each item joins.
  */
-
-/** One entry of a follow-up, as sealed with it: the caller's data, keyed, and its channels. */
-export interface FollowUpEntry<T> {
-  key: string;
-  emailOnly: boolean;
-  data: T;
-}
 
 /**
  * One item for a person's follow-up (decision 213): a pending notification that gathers items

@@ -15,7 +15,6 @@ import { allocateIds } from '../../db/ids';
 import { notifications, users } from '../../db/schema';
 import { toUser } from '../users/user-repository';
 import type { Channels } from './channels';
-import type { FollowUpEntry } from './follow-ups';
 import { PERSON_CHANNELS } from './person-registry';
 import { scrubProviderAnswer } from './provider-answers';
 
@@ -63,6 +62,13 @@ interface FallbackContent {
   subject: string;
   text: string;
   html?: string;
+}
+
+/** One entry of a follow-up, as sealed with it: the caller's data, keyed, and its channels. */
+export interface FollowUpEntry<T> {
+  key: string;
+  emailOnly: boolean;
+  data: T;
 }
 
 /**
