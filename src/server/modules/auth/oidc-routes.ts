@@ -106,17 +106,22 @@ function popupErrorHandler(err: FastifyError | AppError, req: FastifyRequest, re
   const code = unavailable ? 503 : 500;
   return sendPopup(reply, code, failure('failed', code, SIGN_IN_MESSAGES.problem));
 }
-// The popup's pages answer in HTML whatever happens: what they tell the main window is the result.
-const popupAnswer = content('text/html', 'The popup page: it tells the main window the result.');
-const POPUP_ANSWERS = {
-  200: popupAnswer,
-  400: popupAnswer,
-  401: popupAnswer,
-  403: popupAnswer,
-  404: popupAnswer,
-  429: popupAnswer,
-  '5xx': popupAnswer,
-};
+/**
+ * popupAnswers: the popup's pages answer in HTML whatever happens: what they tell the main window
+ * is the result. Made for each app, as the routes' other answers are.
+ */
+function popupAnswers() {
+  const popupAnswer = content('text/html', 'The popup page: it tells the main window the result.');
+  return {
+    200: popupAnswer,
+    400: popupAnswer,
+    401: popupAnswer,
+    403: popupAnswer,
+    404: popupAnswer,
+    429: popupAnswer,
+    '5xx': popupAnswer,
+  };
+}
 
 /** What the popup's routes share: the provider's client, the flow cookie and the route options. */
 interface Popup {
@@ -127,6 +132,7 @@ interface Popup {
     config: { rateLimit: object };
     errorHandler: typeof popupErrorHandler;
   };
+  answers: ReturnType<typeof popupAnswers>;
 }
 
 /**
@@ -154,6 +160,7 @@ export async function oidcRoutes(app: FastifyInstance, deps: OidcDeps) {
     oidc,
     flowCookieOf: flowCookie(config),
     route: { config: POPUP_RATE_LIMIT, errorHandler: popupErrorHandler },
+    answers: popupAnswers(),
   };
 
   app.get(
@@ -185,7 +192,7 @@ function popupStartRoute(app: FastifyInstance, popup: Popup) {
       schema: {
         security: [],
         response: answers({
-          ...POPUP_ANSWERS,
+          ...popup.answers,
           302: noContent('To the identity provider, the flow bound to this browser by a cookie.'),
         }),
       },
@@ -247,7 +254,7 @@ function popupCallbackRoute(app: FastifyInstance, popup: Popup) {
   const signInDeps = { db: database.db, cipher, clock };
   app.get(
     '/api/auth/oidc/callback',
-    { ...popup.route, schema: { security: [], response: answers(POPUP_ANSWERS) } },
+    { ...popup.route, schema: { security: [], response: answers(popup.answers) } },
     async (req, reply) => {
       if (!oidc) {
         return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
