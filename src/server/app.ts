@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyInstance,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerOptions,
 } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import type { ApiTokenScope } from '../shared/contracts/api-tokens';
@@ -122,9 +123,29 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
   const metrics = givenMetrics ?? new Metrics({ version: BATON_VERSION });
   const lifecycle = given.lifecycle ?? new Lifecycle();
   const deps: AppDeps = { ...rest, lifecycle };
-  const { config, database, cipher, clock } = deps;
-  const headers = securityHeaders(helmetOptions(config));
-  const app = Fastify({
+  const headers = securityHeaders(helmetOptions(deps.config));
+  const app = Fastify(fastifyOptions(deps, headers));
+  app.decorate('metrics', metrics);
+  app.decorate('lifecycle', lifecycle);
+  // First, so that every route and the not-found answers are counted.
+  recordRequests(app, metrics);
+  declareInputsAndAnswers(app, deps);
+  decorateRequests(app, deps);
+  await guardRequests(app, { ...deps, lifecycle }, headers);
+  const sessionCookieName = sessionCookie(deps.config).name;
+  // Before the routes: the document is made of the routes registered after it.
+  await registerOpenApi(app, { sessionCookie: sessionCookieName });
+  identifyCallers(app, deps, sessionCookieName);
+  app.setErrorHandler(answerError);
+  await registerModules(app, deps, { metrics, rotationsStorageRead });
+  await serveClient(app, deps.clientDir);
+  return app;
+}
+
+/** fastifyOptions: the logger (redacted), request ids, limits and the early answers' headers. */
+function fastifyOptions(deps: AppDeps, headers: ReturnType<typeof securityHeaders>) {
+  const { config } = deps;
+  return {
     logger:
       deps.logger === false
         ? false
@@ -158,12 +179,11 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
         : config.trustProxy,
     // During shutdown the app answers new requests itself, in its error shape (decision 225).
     return503OnClosing: false,
-  });
-  app.decorate('metrics', metrics);
-  app.decorate('lifecycle', lifecycle);
-  // First, so that every route and the not-found answers are counted.
-  recordRequests(app, metrics);
+  } satisfies FastifyServerOptions;
+}
 
+/** declareInputsAndAnswers: routes' inputs are the shared zod schemas, and their answers declared. */
+function declareInputsAndAnswers(app: FastifyInstance, deps: AppDeps) {
   // Routes declare their input as the shared zod schemas (decision 190).
   app.setValidatorCompiler(inputValidator);
   // Routes declare their answers too (decision 224), for the document: production writes them
@@ -177,7 +197,11 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
       return payload;
     });
   }
+}
 
+/** decorateRequests: the request's principal, the read cache and the list of routes. */
+function decorateRequests(app: FastifyInstance, deps: AppDeps) {
+  const { config, clock } = deps;
   app.decorateRequest('principal', null);
   app.decorate(
     'readCache',
@@ -193,7 +217,15 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
       if (method !== 'HEAD') routeList.push({ method, url: route.url });
     }
   });
+}
 
+/** guardRequests: cookies, the security headers, the shutdown's refusal and the rate limits. */
+async function guardRequests(
+  app: FastifyInstance,
+  deps: AppDeps & { lifecycle: Lifecycle },
+  headers: ReturnType<typeof securityHeaders>,
+) {
+  const { database, cipher, clock, lifecycle } = deps;
   await app.register(fastifyCookie);
   // helmet's headers, computed once: @fastify/helmet builds helmet anew for every request, a
   // twentieth of the alert intake's time (decision 216).
@@ -220,16 +252,20 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
       code: 'RATE_LIMITED',
     }),
   });
+}
 
-  const sessionCookieName = sessionCookie(config).name;
+/**
+ * identifyCallers: each /api request's principal, from a personal API token (its rate limit and
+ * scope) or the session cookie, after the cross-site check.
+ */
+function identifyCallers(app: FastifyInstance, deps: AppDeps, sessionCookieName: string) {
+  const { config, database, cipher, clock } = deps;
   // One limit per API token across every instance, counted in the same database store.
   const apiTokenLimit = app.createRateLimit({
     max: config.apiTokenRateLimit,
     timeWindow: API_TOKEN_RATE_WINDOW_MS,
     keyGenerator: (req) => `api-token ${req.principal?.apiToken?.id ?? ''}`,
   });
-  // Before the routes: the document is made of the routes registered after it.
-  await registerOpenApi(app, { sessionCookie: sessionCookieName });
   app.addHook('onRequest', async (req, reply) => {
     if (!req.url.startsWith('/api/')) return;
     reply.header('Cache-Control', 'no-store');
@@ -321,42 +357,49 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
     sessionMemo.remember(session.tokenHash, count, { ...session, value: principal });
     return principal;
   }
+}
 
-  app.setErrorHandler((thrown: FastifyError | AppError, req, reply) => {
-    // A route schema's refusal answers in the one error shape, as a handler's would (decision 190).
-    const err = hasZodFastifySchemaValidationErrors(thrown)
-      ? inputError(thrown.validationContext, thrown.validation)
-      : thrown;
-    if (err instanceof AppError) {
-      return reply
-        .code(err.status)
-        .send({ message: err.message, code: err.code, fields: err.fields });
-    }
-    const status = err.statusCode ?? 500;
-    if (status < 500) {
-      return reply
-        .code(status)
-        .send({ message: clientMessage(err, status), code: codeFor(status) });
-    }
-    if (isDatabaseUnavailable(err)) {
-      req.log.error({ err }, 'database unavailable');
-      return reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).send({
-        message: 'The database is unavailable. Try again shortly.',
-        code: 'SERVICE_UNAVAILABLE',
-      });
-    }
-    if (isDatabaseBusy(err)) {
-      // A lock or statement time-out (decision 168): rolled back, and worth repeating shortly.
-      req.log.warn({ err }, 'database busy');
-      return reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).send({
-        message: 'The database is busy. Try again shortly.',
-        code: 'SERVICE_UNAVAILABLE',
-      });
-    }
-    req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ message: 'Something went wrong on our side.', code: 'INTERNAL' });
-  });
+/** answerError answers every error in the one shape, `{ message, code, fields? }`, hiding 5xx. */
+function answerError(thrown: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply) {
+  // A route schema's refusal answers in the one error shape, as a handler's would (decision 190).
+  const err = hasZodFastifySchemaValidationErrors(thrown)
+    ? inputError(thrown.validationContext, thrown.validation)
+    : thrown;
+  if (err instanceof AppError) {
+    return reply
+      .code(err.status)
+      .send({ message: err.message, code: err.code, fields: err.fields });
+  }
+  const status = err.statusCode ?? 500;
+  if (status < 500) {
+    return reply.code(status).send({ message: clientMessage(err, status), code: codeFor(status) });
+  }
+  if (isDatabaseUnavailable(err)) {
+    req.log.error({ err }, 'database unavailable');
+    return reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).send({
+      message: 'The database is unavailable. Try again shortly.',
+      code: 'SERVICE_UNAVAILABLE',
+    });
+  }
+  if (isDatabaseBusy(err)) {
+    // A lock or statement time-out (decision 168): rolled back, and worth repeating shortly.
+    req.log.warn({ err }, 'database busy');
+    return reply.code(503).header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).send({
+      message: 'The database is busy. Try again shortly.',
+      code: 'SERVICE_UNAVAILABLE',
+    });
+  }
+  req.log.error({ err }, 'unhandled error');
+  return reply.code(500).send({ message: 'Something went wrong on our side.', code: 'INTERNAL' });
+}
 
+/** registerModules registers every module's routes, the live updates, metrics and the document. */
+async function registerModules(
+  app: FastifyInstance,
+  deps: AppDeps,
+  { metrics, rotationsStorageRead }: { metrics: Metrics; rotationsStorageRead?: RotationsRead },
+) {
+  const { database, clock } = deps;
   await app.register(healthRoutes, deps);
   await app.register(authRoutes, deps);
   await app.register(helpRoutes, deps);
@@ -403,8 +446,10 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, (_req, reply) =>
     reply.redirect('/api/openapi.json', 301),
   );
+}
 
-  const clientDir = deps.clientDir;
+/** serveClient serves the built client, and index.html for any other page the app routes. */
+async function serveClient(app: FastifyInstance, clientDir: string | undefined) {
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;
   if (clientDir && indexHtml && existsSync(indexHtml)) {
     await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
@@ -424,8 +469,6 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
     // The single-page app renders its own not-found screen for unknown paths.
     return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
   });
-
-  return app;
 }
 
 /**

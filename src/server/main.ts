@@ -1,6 +1,7 @@
 import { constants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app';
 import { bannerLines, startRuntime, unsupportedNodeNote } from './bootstrap';
 import { ConfigError, isDemoMode } from './core/config';
@@ -15,9 +16,11 @@ import { createChatChannel, destinationRule } from './modules/destinations/chat-
 import { Metrics } from './modules/metrics/metrics';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { tellFailingOwners } from './modules/notifications/destination-failures';
-import { startOutboxWorker } from './modules/notifications/outbox';
+import { startOutboxWorker } from './modules/notifications/outbox-worker';
 import { createTokenSyncChannel } from './modules/token-sync/token-sync-channel';
 import { shutDown } from './shutdown';
+
+type Runtime = Awaited<ReturnType<typeof startRuntime>>;
 
 /**
  * main starts Baton: configuration (the environment, then a `.env` file in the working directory
@@ -58,7 +61,35 @@ async function main() {
   // in demo mode they are kept in the demo inbox (decision 186), which the banner names.
   const channelWarning = channelSetupWarning(config);
   if (channelWarning && !isDemoMode(config)) app.log.warn(channelWarning);
-  const outbox = startOutboxWorker({
+  const outbox = startOutbox(runtime, app, metrics);
+
+  let alertEmail: AlertEmailServer | undefined;
+  stopOnSignals({ app, runtime, lifecycle, engine, outbox, alertEmail: () => alertEmail });
+
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = config.publicUrl ?? `http://localhost:${port}`;
+  process.stdout.write(`\n${bannerLines(runtime, url).join('\n')}\n\n`);
+  // Alert email (issue 17, decision 212) listens only when INBOUND_SMTP_PORT is set.
+  if (config.inboundSmtp) {
+    alertEmail = await startAlertEmailServer(runtime, {
+      ...config.inboundSmtp,
+      log: app.log,
+      metrics,
+      keyGuessLimit: config.alertKeyGuessLimit,
+    });
+    app.log.info(
+      { port: alertEmail.port, host: config.inboundSmtp.host },
+      `alert email: listening for SMTP on port ${alertEmail.port}`,
+    );
+  }
+}
+
+/** startOutbox starts the outbox worker with every channel this configuration has (decision 102). */
+function startOutbox(runtime: Runtime, app: FastifyInstance, metrics: Metrics) {
+  const { config } = runtime;
+  return startOutboxWorker({
     db: runtime.database.db,
     cipher: runtime.cipher,
     clock: runtime.clock,
@@ -92,8 +123,23 @@ async function main() {
     onError: (err) => app.log.error({ err }, 'outbox delivery failed'),
     onOutcome: metrics.recordDelivery,
   });
+}
 
-  let alertEmail: AlertEmailServer | undefined;
+/**
+ * stopOnSignals shuts Baton down gracefully on SIGINT or SIGTERM, and at once on a second one
+ * (decision 225).
+ */
+function stopOnSignals(running: {
+  app: FastifyInstance;
+  runtime: Runtime;
+  lifecycle: Lifecycle;
+  engine: ReturnType<typeof startEngine>;
+  outbox: ReturnType<typeof startOutboxWorker>;
+  /** the alert email listener, once it listens */
+  alertEmail: () => AlertEmailServer | undefined;
+}) {
+  const { app, runtime, lifecycle, engine, outbox } = running;
+  const { config } = runtime;
   let closing = false;
   const shutdown = (signal: 'SIGINT' | 'SIGTERM') => {
     if (closing) {
@@ -112,7 +158,7 @@ async function main() {
       lifecycle,
       delayMs: config.shutdown.delayMs,
       stopAlertEmail: async () => {
-        await alertEmail?.close();
+        await running.alertEmail()?.close();
       },
       closeHttp: () => app.close(),
       stopEngine: () => engine.stop(),
@@ -131,25 +177,6 @@ async function main() {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = config.publicUrl ?? `http://localhost:${port}`;
-  process.stdout.write(`\n${bannerLines(runtime, url).join('\n')}\n\n`);
-  // Alert email (issue 17, decision 212) listens only when INBOUND_SMTP_PORT is set.
-  if (config.inboundSmtp) {
-    alertEmail = await startAlertEmailServer(runtime, {
-      ...config.inboundSmtp,
-      log: app.log,
-      metrics,
-      keyGuessLimit: config.alertKeyGuessLimit,
-    });
-    app.log.info(
-      { port: alertEmail.port, host: config.inboundSmtp.host },
-      `alert email: listening for SMTP on port ${alertEmail.port}`,
-    );
-  }
 }
 
 main().catch((err) => {

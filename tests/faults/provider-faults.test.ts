@@ -14,8 +14,8 @@ import {
   decryptContent,
   enqueueNotifications,
   type NotificationInput,
-  startOutboxWorker,
 } from '../../src/server/modules/notifications/outbox';
+import { startOutboxWorker } from '../../src/server/modules/notifications/outbox-worker';
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
 import { insertUser } from '../../src/server/seed/factories';
 import type { OutboxEntry } from '../../src/shared/contracts/notifications';

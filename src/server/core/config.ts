@@ -294,6 +294,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const isProduction = e.NODE_ENV === 'production';
+  refuseUnsafeSecrets(e, isProduction);
+  refuseUnsafeAddresses(e, isProduction);
+  refuseContradictions(e);
+  return configOf(e, isProduction);
+}
+
+type Env = z.infer<typeof EnvSchema>;
+
+/** refuseUnsafeSecrets: production's keys and domain, the keys' length; no shared password in
+ * production, no test clock outside tests. */
+function refuseUnsafeSecrets(e: Env, isProduction: boolean): void {
   // The local password signs in as anyone, administrators included, and claims any pending
   // invitation without its link: it is for demos, development and tests only (issue 14).
   if (isProduction && e.LOCAL_LOGIN_PASSWORD) {
@@ -329,6 +340,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  BATON_TEST_CLOCK_FILE: is for tests only and needs NODE_ENV=test; remove it',
     );
   }
+}
+
+/** refuseUnsafeAddresses: where Baton calls out (Slack, destinations, the token sync) is safe. */
+function refuseUnsafeAddresses(e: Env, isProduction: boolean): void {
   const slackApi = new URL(e.SLACK_API_URL);
   if (
     slackApi.protocol !== 'https:' &&
@@ -346,6 +361,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.TOKEN_SYNC_URL && !isAllowedTokenSyncUrl(e.TOKEN_SYNC_URL, isProduction)) {
     throw new ConfigError(`Invalid configuration:\n  TOKEN_SYNC_URL: ${TOKEN_SYNC_URL_RULE}`);
   }
+}
+
+/** refuseContradictions: settings that cannot hold together. */
+function refuseContradictions(e: Env): void {
   if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN) {
     throw new ConfigError(
       'Invalid configuration:\n  SLACK_BOT_TOKEN: is required with SLACK_SIGNING_SECRET (Baton reads who clicked with users.info)',
@@ -366,6 +385,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'Invalid configuration:\n  HANDOFF_AUTO_TRANSFER_MINUTES: must be greater than HANDOFF_ESCALATE_MINUTES',
     );
   }
+}
+
+/** configOf reads the validated environment into the configuration. */
+function configOf(e: Env, isProduction: boolean): Config {
   return {
     nodeEnv: e.NODE_ENV,
     isProduction,

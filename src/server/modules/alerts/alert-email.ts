@@ -4,6 +4,7 @@ import {
   SMTPServer,
   type SMTPServerAddress,
   type SMTPServerDataStream,
+  type SMTPServerOptions,
   type SMTPServerSession,
 } from 'smtp-server';
 import { ALERT_BODY_MAX, INTEGRATION_MESSAGES } from '../../../shared/contracts/integrations';
@@ -89,6 +90,18 @@ export function keyOfRecipient(address: string): string {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
+/** What a listener's conversations share: the intake, its options, the log and the guesses. */
+interface Listener {
+  deps: IntakeDeps;
+  options: AlertEmailOptions;
+  log: AlertEmailLog;
+  guesses: KeyGuesses;
+}
+
+/** guessReply: 421 (and the connection closed) to a client past the limit of wrong keys. */
+const guessReply = (seconds: number) =>
+  new SmtpReply(421, INTEGRATION_MESSAGES.keyGuesses(seconds));
+
 /**
  * startAlertEmailServer listens for SMTP on `port` and `host` and answers once listening; it
  * rejects when it cannot listen (the port is taken).
@@ -102,132 +115,168 @@ export async function startAlertEmailServer(
     { db: deps.database.db, cipher: deps.cipher, clock: deps.clock },
     options.keyGuessLimit ?? KEY_GUESS_LIMIT_DEFAULT,
   );
+  const server = new SMTPServer(smtpOptions({ deps, options, log, guesses }));
+  // Until it listens, an error (the port is taken) is the start's failure; afterwards a client
+  // that drops the connection or speaks nonsense is its own problem, never the process's.
+  let listening = false;
+  await new Promise<void>((resolve, reject) => {
+    server.on('error', (err) => {
+      if (listening) log.warn({ err }, 'alert email: connection error');
+      else reject(err);
+    });
+    server.listen(options.port, options.host, () => {
+      listening = true;
+      resolve();
+    });
+  });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+// The integrations a session's accepted recipients name, found again when the message is in:
+// a key regenerated or deleted, or given a signing secret, during the conversation no longer
+// counts. `signed`: some recipient's integration has a signing secret now.
+async function integrationsOf(
+  deps: IntakeDeps,
+  session: SMTPServerSession,
+): Promise<{ found: IntegrationRow[]; signed: boolean }> {
+  const found = new Map<number, IntegrationRow>();
+  let signed = false;
+  for (const rcpt of session.envelope.rcptTo) {
+    const integration = await findIntegrationByKey(deps.database.db, keyOfRecipient(rcpt.address));
+    if (!integration) continue;
+    if (integration.signingSecretEnc !== null) signed = true;
+    else found.set(integration.id, integration);
+  }
+  return { found: [...found.values()], signed };
+}
+
+/** checkRecipient refuses a recipient that names no integration, or a signed one's key. */
+async function checkRecipient(
+  { deps, log, guesses }: Listener,
+  address: SMTPServerAddress,
+  session: SMTPServerSession,
+): Promise<void> {
+  const blocked = guesses.waitOf(session.remoteAddress);
+  if (blocked > 0) throw guessReply(blocked);
+  let integration: IntegrationRow | undefined;
+  let wait = 0;
+  try {
+    integration = await findIntegrationByKey(deps.database.db, keyOfRecipient(address.address));
+    if (!integration) wait = await guesses.wrongKey(session.remoteAddress);
+  } catch (err) {
+    log.error({ err }, 'alert email: could not look up an integration key');
+    throw new SmtpReply(451, TRY_LATER);
+  }
+  if (wait > 0) throw guessReply(wait);
+  if (!integration) {
+    throw new SmtpReply(550, `<${address.address}>: ${INTEGRATION_MESSAGES.keyUnknown}`);
+  }
+  // A signing secret binds the whole key to Grafana's signed requests (decision 235).
+  if (integration.signingSecretEnc !== null) {
+    throw new SmtpReply(550, `<${address.address}>: ${INTEGRATION_MESSAGES.signedOnly}`);
+  }
+}
+
+/** receive stores a message's alert with each integration its recipients name; it answers the text. */
+async function receive(
+  { deps, options, log }: Listener,
+  raw: Buffer,
+  session: SMTPServerSession,
+): Promise<string> {
+  const mail = await readMail(raw, session, log);
+  let integrations: IntegrationRow[];
+  let signed: boolean;
+  try {
+    ({ found: integrations, signed } = await integrationsOf(deps, session));
+  } catch (err) {
+    log.error({ err }, 'alert email: could not look up an integration key');
+    throw new SmtpReply(451, TRY_LATER);
+  }
+  if (integrations.length === 0) {
+    throw new SmtpReply(
+      550,
+      signed ? INTEGRATION_MESSAGES.signedOnly : INTEGRATION_MESSAGES.keyUnknown,
+    );
+  }
+  // Without a Message-ID, the message's own bytes name it: a retried delivery is the same one.
+  const generatedKey = `email-${sha256(raw)}`;
+  const payload = raw.toString('utf8');
+  const incidents: number[] = [];
+  for (const integration of integrations) {
+    const event = normalizeEmail(
+      mail,
+      integration.emailDedup === 'message' ? 'message' : 'subject',
+      generatedKey,
+      normalizeOptionsOf(integration),
+    );
+    try {
+      const [receipt] = await receiveAlerts(deps, integration, {
+        format: 'email',
+        events: [event],
+        payload,
+      });
+      options.metrics?.alertsStored('email', 1);
+      if (receipt && receipt.incidentId !== null) incidents.push(receipt.incidentId);
+    } catch (err) {
+      // The sender retries the whole message: what was stored before is then a repeat.
+      log.error({ err, integrationId: integration.id }, 'alert email: could not store an alert');
+      throw new SmtpReply(451, TRY_LATER);
+    }
+  }
+  return incidents.length > 0
+    ? `Alert received (incident ${[...new Set(incidents)].join(', ')})`
+    : 'Alert received';
+}
+
+/** readMail reads the message as email, or refuses it (554). */
+async function readMail(
+  raw: Buffer,
+  session: SMTPServerSession,
+  log: AlertEmailLog,
+): Promise<InboundEmail> {
+  try {
+    const parsed = await simpleParser(raw, {
+      skipImageLinks: true,
+      skipTextToHtml: true,
+      skipTextLinks: true,
+    });
+    const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+    const sender = parsed.from?.value.find((a) => a.address)?.address ?? envelopeFrom;
+    return {
+      from: parsed.from?.text ?? envelopeFrom,
+      fromAddress: sender,
+      subject: parsed.subject ?? '',
+      // An HTML-only message's text is mailparser's rendering of its HTML (html-to-text).
+      text: parsed.text ?? '',
+      messageId: parsed.messageId,
+      date:
+        parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.toISOString() : undefined,
+    };
+  } catch (err) {
+    log.warn({ err }, 'alert email: a message could not be read');
+    throw new SmtpReply(554, 'Baton could not read this message as email.');
+  }
+}
+
+/**
+ * smtpOptions: the listener's limits and its answers at each step of a conversation (connect,
+ * each recipient, the message), with the connections counted per client address.
+ */
+function smtpOptions(listener: Listener): SMTPServerOptions {
+  const { options, log, guesses } = listener;
   const clientsPerAddress = options.clientsPerAddress ?? ALERT_EMAIL_CLIENTS_PER_ADDRESS;
   /** the open connections counted against their client (session id → client) */
   const counted = new Map<string, string>();
   /** each client's open connections */
   const openPerClient = new Map<string, number>();
-
-  /** guessReply: 421 (and the connection closed) to a client past the limit of wrong keys. */
-  const guessReply = (seconds: number) =>
-    new SmtpReply(421, INTEGRATION_MESSAGES.keyGuesses(seconds));
-
-  // The integrations a session's accepted recipients name, found again when the message is in:
-  // a key regenerated or deleted, or given a signing secret, during the conversation no longer
-  // counts. `signed`: some recipient's integration has a signing secret now.
-  async function integrationsOf(
-    session: SMTPServerSession,
-  ): Promise<{ found: IntegrationRow[]; signed: boolean }> {
-    const found = new Map<number, IntegrationRow>();
-    let signed = false;
-    for (const rcpt of session.envelope.rcptTo) {
-      const integration = await findIntegrationByKey(
-        deps.database.db,
-        keyOfRecipient(rcpt.address),
-      );
-      if (!integration) continue;
-      if (integration.signingSecretEnc !== null) signed = true;
-      else found.set(integration.id, integration);
-    }
-    return { found: [...found.values()], signed };
-  }
-
-  async function checkRecipient(
-    address: SMTPServerAddress,
-    session: SMTPServerSession,
-  ): Promise<void> {
-    const blocked = guesses.waitOf(session.remoteAddress);
-    if (blocked > 0) throw guessReply(blocked);
-    let integration: IntegrationRow | undefined;
-    let wait = 0;
-    try {
-      integration = await findIntegrationByKey(deps.database.db, keyOfRecipient(address.address));
-      if (!integration) wait = await guesses.wrongKey(session.remoteAddress);
-    } catch (err) {
-      log.error({ err }, 'alert email: could not look up an integration key');
-      throw new SmtpReply(451, TRY_LATER);
-    }
-    if (wait > 0) throw guessReply(wait);
-    if (!integration) {
-      throw new SmtpReply(550, `<${address.address}>: ${INTEGRATION_MESSAGES.keyUnknown}`);
-    }
-    // A signing secret binds the whole key to Grafana's signed requests (decision 235).
-    if (integration.signingSecretEnc !== null) {
-      throw new SmtpReply(550, `<${address.address}>: ${INTEGRATION_MESSAGES.signedOnly}`);
-    }
-  }
-
-  async function receive(raw: Buffer, session: SMTPServerSession): Promise<string> {
-    let mail: InboundEmail;
-    try {
-      const parsed = await simpleParser(raw, {
-        skipImageLinks: true,
-        skipTextToHtml: true,
-        skipTextLinks: true,
-      });
-      const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-      const sender = parsed.from?.value.find((a) => a.address)?.address ?? envelopeFrom;
-      mail = {
-        from: parsed.from?.text ?? envelopeFrom,
-        fromAddress: sender,
-        subject: parsed.subject ?? '',
-        // An HTML-only message's text is mailparser's rendering of its HTML (html-to-text).
-        text: parsed.text ?? '',
-        messageId: parsed.messageId,
-        date:
-          parsed.date && !Number.isNaN(parsed.date.getTime())
-            ? parsed.date.toISOString()
-            : undefined,
-      };
-    } catch (err) {
-      log.warn({ err }, 'alert email: a message could not be read');
-      throw new SmtpReply(554, 'Baton could not read this message as email.');
-    }
-    let integrations: IntegrationRow[];
-    let signed: boolean;
-    try {
-      ({ found: integrations, signed } = await integrationsOf(session));
-    } catch (err) {
-      log.error({ err }, 'alert email: could not look up an integration key');
-      throw new SmtpReply(451, TRY_LATER);
-    }
-    if (integrations.length === 0) {
-      throw new SmtpReply(
-        550,
-        signed ? INTEGRATION_MESSAGES.signedOnly : INTEGRATION_MESSAGES.keyUnknown,
-      );
-    }
-    // Without a Message-ID, the message's own bytes name it: a retried delivery is the same one.
-    const generatedKey = `email-${sha256(raw)}`;
-    const payload = raw.toString('utf8');
-    const incidents: number[] = [];
-    for (const integration of integrations) {
-      const event = normalizeEmail(
-        mail,
-        integration.emailDedup === 'message' ? 'message' : 'subject',
-        generatedKey,
-        normalizeOptionsOf(integration),
-      );
-      try {
-        const [receipt] = await receiveAlerts(deps, integration, {
-          format: 'email',
-          events: [event],
-          payload,
-        });
-        options.metrics?.alertsStored('email', 1);
-        if (receipt && receipt.incidentId !== null) incidents.push(receipt.incidentId);
-      } catch (err) {
-        // The sender retries the whole message: what was stored before is then a repeat.
-        log.error({ err, integrationId: integration.id }, 'alert email: could not store an alert');
-        throw new SmtpReply(451, TRY_LATER);
-      }
-    }
-    return incidents.length > 0
-      ? `Alert received (incident ${[...new Set(incidents)].join(', ')})`
-      : 'Alert received';
-  }
-
-  const server = new SMTPServer({
+  const countedRefusal = (reply: SmtpReply) => countRefusal(options, reply);
+  const asReply = (err: unknown) => replyOf(log, err);
+  return {
     name: options.name,
     banner: 'Baton alert email',
     // The integration key in the recipient address is the credential (decision 212).
@@ -263,7 +312,7 @@ export async function startAlertEmailServer(
       else openPerClient.delete(client);
     },
     onRcptTo(address, session, callback) {
-      checkRecipient(address, session).then(
+      checkRecipient(listener, address, session).then(
         () => callback(),
         (err: unknown) => callback(countedRefusal(asReply(err))),
       );
@@ -289,43 +338,24 @@ export async function startAlertEmailServer(
           answer(countedRefusal(new SmtpReply(552, INTEGRATION_MESSAGES.tooLarge)));
           return;
         }
-        receive(Buffer.concat(chunks), session).then(
+        receive(listener, Buffer.concat(chunks), session).then(
           (message) => answer(null, message),
           (err: unknown) => answer(countedRefusal(asReply(err))),
         );
       });
     },
-  });
-
-  /** countedRefusal: a refusal for good (5xx) counts as a refused alert; 4xx (try later) does not. */
-  function countedRefusal(reply: SmtpReply): SmtpReply {
-    if (reply.responseCode >= 500) options.metrics?.alertRefused('email', reply.responseCode);
-    return reply;
-  }
-
-  function asReply(err: unknown): SmtpReply {
-    if (err instanceof SmtpReply) return err;
-    log.error({ err }, 'alert email: unexpected failure');
-    return new SmtpReply(451, TRY_LATER);
-  }
-
-  // Until it listens, an error (the port is taken) is the start's failure; afterwards a client
-  // that drops the connection or speaks nonsense is its own problem, never the process's.
-  let listening = false;
-  await new Promise<void>((resolve, reject) => {
-    server.on('error', (err) => {
-      if (listening) log.warn({ err }, 'alert email: connection error');
-      else reject(err);
-    });
-    server.listen(options.port, options.host, () => {
-      listening = true;
-      resolve();
-    });
-  });
-  const address = server.server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
-  return {
-    port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** countRefusal: a refusal for good (5xx) counts as a refused alert; 4xx (try later) does not. */
+function countRefusal(options: AlertEmailOptions, reply: SmtpReply): SmtpReply {
+  if (reply.responseCode >= 500) options.metrics?.alertRefused('email', reply.responseCode);
+  return reply;
+}
+
+/** replyOf: the SMTP reply an error answers, 451 (try later) for an unexpected one. */
+function replyOf(log: AlertEmailLog, err: unknown): SmtpReply {
+  if (err instanceof SmtpReply) return err;
+  log.error({ err }, 'alert email: unexpected failure');
+  return new SmtpReply(451, TRY_LATER);
 }

@@ -37,11 +37,29 @@ const HandoffExportQuerySchema = HandoffHistoryQuerySchema.pick({
 /** The trail export's query: the trail's filters, without paging. */
 const AdminEventsExportQuerySchema = AdminEventsQuerySchema.pick({ search: true, action: true });
 
+/** auditRoutes: the handoff history and the administrative audit trail, each also as CSV. */
 export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
+  const audit: AuditReads = {
+    deps,
+    db: deps.database.db,
+    names: new UserNameIndex(deps.database, deps.cipher),
+    today: () => deps.clock.now().toISOString().slice(0, 10),
+  };
+  handoffHistoryRoutes(app, audit);
+  adminTrailRoutes(app, audit);
+}
+
+/** What both reads share: the database, one index of people's names, and today's date. */
+interface AuditReads {
+  deps: AppDeps;
+  db: AppDeps['database']['db'];
+  names: UserNameIndex;
+  today: () => string;
+}
+
+/** handoffHistoryRoutes: the handoff history, paged, and its export. */
+function handoffHistoryRoutes(app: FastifyInstance, { deps, db, names, today }: AuditReads) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps.database;
-  const names = new UserNameIndex(deps.database, deps.cipher);
-  const today = () => deps.clock.now().toISOString().slice(0, 10);
 
   // The handoff history, searched, filtered and paged on the server (newest first).
   api.get(
@@ -125,6 +143,11 @@ export async function auditRoutes(app: FastifyInstance, deps: AppDeps) {
       return sendCsv(reply, records, HANDOFF_CSV_COLUMNS, `baton-handoffs-${today()}.csv`);
     },
   );
+}
+
+/** adminTrailRoutes: the administrative audit trail, paged, and its export. */
+function adminTrailRoutes(app: FastifyInstance, { deps, db, names, today }: AuditReads) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   // The administrative audit trail: invitations, deletions, role changes, rotation changes,
   // searched and filtered by action on the server, newest first, paged by event id.

@@ -59,20 +59,89 @@ function sameSecret(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** What oidcRoutes needs beyond the app's: how a sign-in starts its session. */
+type OidcDeps = AppDeps & {
+  startSession: (reply: FastifyReply, userId: number, sync?: TokenSyncStart) => Promise<void>;
+};
+
+function sendPopup(reply: FastifyReply, status: number, result: OidcResult) {
+  // The provider's page and this one must share a browsing context group, or the popup loses
+  // its opener; the default policy of the rest of the app would cut it.
+  return reply
+    .code(status)
+    .header('Cross-Origin-Opener-Policy', 'unsafe-none')
+    .type('text/html; charset=utf-8')
+    .send(popupPage(result));
+}
+const failure = (reason: OidcFailureReason, status: number, message: string): OidcResult => ({
+  type: OIDC_RESULT_MESSAGE,
+  ok: false,
+  status,
+  reason,
+  message,
+});
+
+/**
+ * The popup routes' error handler. The popup is a window of its own, so a refusal raised before
+ * the handler runs (the rate limit's 429, a database outage while reading the session) ends on
+ * the popup's page, which tells the main window, instead of raw JSON (decision 150). Every
+ * other /api route keeps the app's JSON error shape.
+ */
+function popupErrorHandler(err: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply) {
+  if (err instanceof AppError) {
+    const denied = err.status === 401 || err.status === 403;
+    return sendPopup(
+      reply,
+      err.status,
+      failure(denied ? 'denied' : 'failed', err.status, err.message),
+    );
+  }
+  const status = err.statusCode ?? 500;
+  if (status === 429) return sendPopup(reply, 429, failure('rate_limited', 429, err.message));
+  if (status < 500) {
+    return sendPopup(reply, status, failure('failed', status, SIGN_IN_MESSAGES.problem));
+  }
+  const unavailable = isDatabaseUnavailable(err) || isDatabaseBusy(err);
+  req.log.error({ err }, unavailable ? 'database unavailable' : 'OpenID Connect popup failed');
+  const code = unavailable ? 503 : 500;
+  return sendPopup(reply, code, failure('failed', code, SIGN_IN_MESSAGES.problem));
+}
+/**
+ * popupAnswers: the popup's pages answer in HTML whatever happens: what they tell the main window
+ * is the result. Made for each app, as the routes' other answers are.
+ */
+function popupAnswers() {
+  const popupAnswer = content('text/html', 'The popup page: it tells the main window the result.');
+  return {
+    200: popupAnswer,
+    400: popupAnswer,
+    401: popupAnswer,
+    403: popupAnswer,
+    404: popupAnswer,
+    429: popupAnswer,
+    '5xx': popupAnswer,
+  };
+}
+
+/** What the popup's routes share: the provider's client, the flow cookie and the route options. */
+interface Popup {
+  deps: OidcDeps;
+  oidc: ReturnType<typeof oidcClientOf>;
+  flowCookieOf: ReturnType<typeof flowCookie>;
+  route: {
+    config: { rateLimit: object };
+    errorHandler: typeof popupErrorHandler;
+  };
+  answers: ReturnType<typeof popupAnswers>;
+}
+
 /**
  * oidcRoutes: the sign-in popup (GET /api/auth/oidc/start → the provider → GET
  * /api/auth/oidc/callback, a page that tells the main window and closes) and POST
  * /api/auth/firebase for an ID token the client already holds (decision 010).
  */
-export async function oidcRoutes(
-  app: FastifyInstance,
-  deps: AppDeps & {
-    startSession: (reply: FastifyReply, userId: number, sync?: TokenSyncStart) => Promise<void>;
-  },
-) {
-  const { config, database, cipher, clock, startSession } = deps;
-  const { firebaseProjectId, firebaseJwksUrl } = config.oidc;
-  const SIGN_IN_RATE_LIMIT = { rateLimit: { max: config.signInRateLimit, timeWindow: '1 minute' } };
+export async function oidcRoutes(app: FastifyInstance, deps: OidcDeps) {
+  const { config } = deps;
   const POPUP_RATE_LIMIT = {
     rateLimit: {
       max: 2 * config.signInRateLimit,
@@ -86,70 +155,13 @@ export async function oidcRoutes(
     },
   };
   const oidc = oidcClientOf(config);
-  const flowCookieOf = flowCookie(config);
-  const firebaseKeys = firebaseProjectId ? createKeySet(firebaseJwksUrl) : null;
-  const signInDeps = { db: database.db, cipher, clock };
-
-  const baseUrl = (req: FastifyRequest) => config.publicUrl ?? `${req.protocol}://${req.host}`;
-
-  function sendPopup(reply: FastifyReply, status: number, result: OidcResult) {
-    // The provider's page and this one must share a browsing context group, or the popup loses
-    // its opener; the default policy of the rest of the app would cut it.
-    return reply
-      .code(status)
-      .header('Cross-Origin-Opener-Policy', 'unsafe-none')
-      .type('text/html; charset=utf-8')
-      .send(popupPage(result));
-  }
-  const failure = (reason: OidcFailureReason, status: number, message: string): OidcResult => ({
-    type: OIDC_RESULT_MESSAGE,
-    ok: false,
-    status,
-    reason,
-    message,
-  });
-
-  /**
-   * The popup routes' error handler. The popup is a window of its own, so a refusal raised before
-   * the handler runs (the rate limit's 429, a database outage while reading the session) ends on
-   * the popup's page, which tells the main window, instead of raw JSON (decision 150). Every
-   * other /api route keeps the app's JSON error shape.
-   */
-  function popupErrorHandler(
-    err: FastifyError | AppError,
-    req: FastifyRequest,
-    reply: FastifyReply,
-  ) {
-    if (err instanceof AppError) {
-      const denied = err.status === 401 || err.status === 403;
-      return sendPopup(
-        reply,
-        err.status,
-        failure(denied ? 'denied' : 'failed', err.status, err.message),
-      );
-    }
-    const status = err.statusCode ?? 500;
-    if (status === 429) return sendPopup(reply, 429, failure('rate_limited', 429, err.message));
-    if (status < 500) {
-      return sendPopup(reply, status, failure('failed', status, SIGN_IN_MESSAGES.problem));
-    }
-    const unavailable = isDatabaseUnavailable(err) || isDatabaseBusy(err);
-    req.log.error({ err }, unavailable ? 'database unavailable' : 'OpenID Connect popup failed');
-    const code = unavailable ? 503 : 500;
-    return sendPopup(reply, code, failure('failed', code, SIGN_IN_MESSAGES.problem));
-  }
-  // The popup's pages answer in HTML whatever happens: what they tell the main window is the result.
-  const popupAnswer = content('text/html', 'The popup page: it tells the main window the result.');
-  const POPUP_ANSWERS = {
-    200: popupAnswer,
-    400: popupAnswer,
-    401: popupAnswer,
-    403: popupAnswer,
-    404: popupAnswer,
-    429: popupAnswer,
-    '5xx': popupAnswer,
+  const popup: Popup = {
+    deps,
+    oidc,
+    flowCookieOf: flowCookie(config),
+    route: { config: POPUP_RATE_LIMIT, errorHandler: popupErrorHandler },
+    answers: popupAnswers(),
   };
-  const POPUP_ROUTE = { config: POPUP_RATE_LIMIT, errorHandler: popupErrorHandler };
 
   app.get(
     POPUP_SCRIPT_PATH,
@@ -161,15 +173,26 @@ export async function oidcRoutes(
     },
     async (_req, reply) => reply.type('text/javascript; charset=utf-8').send(POPUP_SCRIPT),
   );
+  popupStartRoute(app, popup);
+  popupCallbackRoute(app, popup);
+  idTokenSignInRoute(app, deps, oidc);
+}
 
+const baseUrl = (deps: OidcDeps, req: FastifyRequest) =>
+  deps.config.publicUrl ?? `${req.protocol}://${req.host}`;
+
+/** popupStartRoute: GET /api/auth/oidc/start seals a new flow in a cookie and goes to the provider. */
+function popupStartRoute(app: FastifyInstance, popup: Popup) {
+  const { deps, oidc, flowCookieOf } = popup;
+  const { config, cipher, clock } = deps;
   app.get(
     '/api/auth/oidc/start',
     {
-      ...POPUP_ROUTE,
+      ...popup.route,
       schema: {
         security: [],
         response: answers({
-          ...POPUP_ANSWERS,
+          ...popup.answers,
           302: noContent('To the identity provider, the flow bound to this browser by a cookie.'),
         }),
       },
@@ -179,7 +202,7 @@ export async function oidcRoutes(
         return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
       }
       const secrets = newFlowSecrets();
-      const redirectUri = `${baseUrl(req)}/api/auth/oidc/callback`;
+      const redirectUri = `${baseUrl(deps, req)}/api/auth/oidc/callback`;
       let url: string;
       try {
         url = await oidc.authorizationUrl({ ...secrets, redirectUri });
@@ -206,28 +229,39 @@ export async function oidcRoutes(
       return reply.redirect(url, 302);
     },
   );
+}
 
-  function readFlow(req: FastifyRequest): Flow | null {
-    const sealed = req.cookies[flowCookieOf.name];
-    if (!sealed || sealed.length > 4096) return null;
-    try {
-      const flow = JSON.parse(cipher.decrypt(sealed, FLOW_CONTEXT)) as Flow;
-      return flow.expiresAt > clock.now().getTime() ? flow : null;
-    } catch {
-      return null;
-    }
+/** readFlow opens this browser's flow cookie, or null when it is missing, forged or expired. */
+function readFlow(popup: Popup, req: FastifyRequest): Flow | null {
+  const { cipher, clock } = popup.deps;
+  const sealed = req.cookies[popup.flowCookieOf.name];
+  if (!sealed || sealed.length > 4096) return null;
+  try {
+    const flow = JSON.parse(cipher.decrypt(sealed, FLOW_CONTEXT)) as Flow;
+    return flow.expiresAt > clock.now().getTime() ? flow : null;
+  } catch {
+    return null;
   }
+}
 
+/**
+ * popupCallbackRoute: GET /api/auth/oidc/callback checks the provider's answer against this
+ * browser's flow, exchanges the code, verifies the ID token and starts the session.
+ */
+function popupCallbackRoute(app: FastifyInstance, popup: Popup) {
+  const { deps, oidc, flowCookieOf } = popup;
+  const { config, database, cipher, clock, startSession } = deps;
+  const signInDeps = { db: database.db, cipher, clock };
   app.get(
     '/api/auth/oidc/callback',
-    { ...POPUP_ROUTE, schema: { security: [], response: answers(POPUP_ANSWERS) } },
+    { ...popup.route, schema: { security: [], response: answers(popup.answers) } },
     async (req, reply) => {
       if (!oidc) {
         return sendPopup(reply, 404, failure('failed', 404, SIGN_IN_MESSAGES.notConfigured));
       }
       const query = req.query as Record<string, unknown>;
       const param = (name: string) => (typeof query[name] === 'string' ? query[name] : undefined);
-      const flow = readFlow(req);
+      const flow = readFlow(popup, req);
       // Single use: whatever happens next, this browser's flow is over.
       reply.clearCookie(flowCookieOf.name, { path: flowCookieOf.path });
       const state = param('state');
@@ -308,6 +342,19 @@ export async function oidcRoutes(
       }
     },
   );
+}
+
+/** idTokenSignInRoute: POST /api/auth/firebase signs in with an ID token the client holds. */
+function idTokenSignInRoute(
+  app: FastifyInstance,
+  deps: OidcDeps,
+  oidc: ReturnType<typeof oidcClientOf>,
+) {
+  const { config, database, cipher, clock, startSession } = deps;
+  const { firebaseProjectId, firebaseJwksUrl } = config.oidc;
+  const SIGN_IN_RATE_LIMIT = { rateLimit: { max: config.signInRateLimit, timeWindow: '1 minute' } };
+  const firebaseKeys = firebaseProjectId ? createKeySet(firebaseJwksUrl) : null;
+  const signInDeps = { db: database.db, cipher, clock };
 
   /** The issuer, audience and keys POST /api/auth/firebase verifies against, or null. */
   type TokenVerification = NonNullable<Awaited<ReturnType<typeof tokenVerification>>>;

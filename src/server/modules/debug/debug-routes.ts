@@ -45,7 +45,14 @@ export async function debugRoutes(
     rotationsStorageRead?: RotationsRead;
   },
 ) {
-  const { config, database, clock } = deps;
+  const diagnostics = diagnosticsOf(deps);
+  rotationDiagnosticRoutes(app, diagnostics);
+  systemDiagnosticRoutes(app, diagnostics);
+}
+
+/** diagnosticsOf: what every diagnostic reads, and how it withholds a detail in production. */
+function diagnosticsOf(deps: AppDeps & { rotationsStorageRead?: RotationsRead }) {
+  const { config, database } = deps;
   const { db } = database;
   const readStorage = deps.rotationsStorageRead ?? readRotationsStorage;
 
@@ -61,7 +68,15 @@ export async function debugRoutes(
     dbHost: dbHost(),
     encryptionKeyAvailable: Boolean(config.encryptionKey),
   });
+  return { deps, db, readStorage, detail, withheld, dbHost, environment };
+}
 
+type Diagnostics = ReturnType<typeof diagnosticsOf>;
+
+/** rotationDiagnosticRoutes: the rotations read directly and as GET /api/rotations reads them. */
+function rotationDiagnosticRoutes(app: FastifyInstance, diagnostics: Diagnostics) {
+  const { deps, db, readStorage, dbHost, environment, withheld } = diagnostics;
+  const { config } = deps;
   app.get(
     '/api/debug/rotations-compare',
     {
@@ -146,7 +161,12 @@ export async function debugRoutes(
       return { source: 'direct-sql', count: rotations.length, rotations };
     },
   );
+}
 
+/** systemDiagnosticRoutes: the database, what the client receives, and the audit chain. */
+function systemDiagnosticRoutes(app: FastifyInstance, diagnostics: Diagnostics) {
+  const { deps, db, readStorage, detail, dbHost, withheld } = diagnostics;
+  const { config, database, clock } = deps;
   app.get(
     '/api/debug/database',
     {

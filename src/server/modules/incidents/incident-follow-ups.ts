@@ -4,6 +4,7 @@ import type { User } from '../../../shared/contracts/users';
 import type { Tx } from '../../db/client';
 import { alerts, integrations } from '../../db/schema';
 import { countIncidentAlerts } from '../integrations/integration-repository';
+import type { FollowUpInput } from '../notifications/follow-ups';
 import {
   type AlertFacts,
   alertFollowUpMessage,
@@ -11,7 +12,6 @@ import {
   type FollowUpReason,
   type RotationRef,
 } from '../notifications/messages';
-import type { FollowUpInput } from '../notifications/outbox';
 import { emailOnly, type StepDeps, titleOf } from './incident-facts';
 import { type LockedIncident, listPagedRecently } from './incident-repository';
 

@@ -9,6 +9,7 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Tx } from '../../db/client';
 import type { IncidentPolicyCopy } from '../../db/schema';
 import type { LoadedWorld } from '../escalation-policies/escalation-policy-service';
+import { addToFollowUps, type FollowUpInput } from '../notifications/follow-ups';
 import {
   type AlertFacts,
   type FollowUpIncident,
@@ -22,12 +23,7 @@ import {
   type RotationRef,
 } from '../notifications/messages';
 import { toInput } from '../notifications/notify';
-import {
-  addToFollowUps,
-  enqueueNotifications,
-  type FollowUpInput,
-  type NotificationInput,
-} from '../notifications/outbox';
+import { enqueueNotifications, type NotificationInput } from '../notifications/outbox';
 import { replyCodeFor } from '../sms-replies/reply-codes';
 import { findUsers } from '../users/user-repository';
 import { ackUrl } from './ack-token';

@@ -51,6 +51,13 @@ async function managesIntegrations(req: FastifyRequest): Promise<void> {
  * which integration lives in the service.
  */
 export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
+  integrationEditRoutes(app, deps);
+  integrationKeyRoutes(app, deps);
+  alertListRoutes(app, deps);
+}
+
+/** integrationEditRoutes: list, create, read, change and delete integrations. */
+function integrationEditRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
@@ -120,6 +127,11 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
       return reply.code(204).send();
     },
   );
+}
+
+/** integrationKeyRoutes: an integration's new key, and its test alert. */
+function integrationKeyRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   // A new key answers 200: the integration is the same one, only its key changed.
   api.post(
@@ -156,6 +168,11 @@ export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
       return reply.code(201).send(result);
     },
   );
+}
+
+/** alertListRoutes: an integration's alerts, and an incident's. */
+function alertListRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
     '/api/integrations/:id/alerts',

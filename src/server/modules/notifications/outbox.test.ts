@@ -12,8 +12,8 @@ import {
   deliverDue,
   enqueueNotifications,
   recordOutcome,
-  startOutboxWorker,
 } from './outbox';
+import { startOutboxWorker } from './outbox-worker';
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;

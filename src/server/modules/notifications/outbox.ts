@@ -15,7 +15,6 @@ import { allocateIds } from '../../db/ids';
 import { notifications, users } from '../../db/schema';
 import { toUser } from '../users/user-repository';
 import type { Channels } from './channels';
-import type { MessageContent } from './message-layout';
 import { PERSON_CHANNELS } from './person-registry';
 import { scrubProviderAnswer } from './provider-answers';
 
@@ -37,7 +36,7 @@ export type OutboxChannel = ChannelName | 'chat' | 'token-sync';
 const OPTIONAL_CHANNELS = ['chat', 'token-sync'] as const;
 
 /** Who a notification goes to: a user, or an address with no account yet (an invitee, id null). */
-type Recipient = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
+export type Recipient = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
   id: number | null;
 };
 
@@ -65,6 +64,13 @@ interface FallbackContent {
   html?: string;
 }
 
+/** One entry of a follow-up, as sealed with it: the caller's data, keyed, and its channels. */
+export interface FollowUpEntry<T> {
+  key: string;
+  emailOnly: boolean;
+  data: T;
+}
+
 /**
  * A notification's sealed content: the message, what to send instead if it fails for good, and a
  * follow-up's items (decision 213), from which it is written again when an item joins.
@@ -77,12 +83,16 @@ export type StoredContent = OutgoingMessage & {
 /** claimed rows are leased this long; a worker that dies mid-send loses the lease and another retries */
 const LEASE_MS = 120_000;
 /** how many rows one claim takes */
-const BATCH_SIZE = 50;
+export const BATCH_SIZE = 50;
 
-const contentCtx = (id: number) => ({ table: 'notifications', column: 'content', rowId: id });
+export const contentCtx = (id: number) => ({
+  table: 'notifications',
+  column: 'content',
+  rowId: id,
+});
 
 /** plannedMessages: the channels an input goes by, each with the content sealed for it. */
-function plannedMessages(
+export function plannedMessages(
   input: NotificationInput,
 ): { channel: ChannelName; message: StoredContent }[] {
   const { recipient } = input;
@@ -248,122 +258,6 @@ export async function enqueueTokenSyncMessages(
     .onConflictDoNothing({ target: notifications.dedupeKey })
     .returning({ id: notifications.id });
   return inserted.length;
-}
-
-/** One entry of a follow-up, as sealed with it: the caller's data, keyed, and its channels. */
-interface FollowUpEntry<T> {
-  key: string;
-  emailOnly: boolean;
-  data: T;
-}
-
-/**
- * One item for a person's follow-up (decision 213): a pending notification that gathers items
- * of one topic (an integration's incidents) until it is due, instead of one message each.
- */
-export interface FollowUpInput<T> {
-  /** what gathers the items, such as `integration:7`: one follow-up per topic, person, channel */
-  topic: string;
-  kind: string;
-  recipient: Recipient & { id: number };
-  /** the item's key: the same key again replaces the item instead of adding it */
-  key: string;
-  item: T;
-  emailOnly?: boolean;
-  /** the page the follow-up is about (its first item's): a failure shows in its history */
-  pageId?: number;
-  /** when a new follow-up is sent: this long after its first item */
-  delayMs: number;
-  /** writes the follow-up's message for all its items */
-  render: (items: T[]) => MessageContent;
-}
-
-const followUpKeyPrefix = (topic: string, userId: number, channel: ChannelName) =>
-  `followup:${topic}:${userId}:${channel}:`;
-
-/**
- * addToFollowUps adds each item to its person's pending follow-up of its topic on each of their
- * channels, re-writing the follow-up's sealed content in the caller's transaction, or starts one
- * due `delayMs` from now. A follow-up a worker has claimed (attempts > 0) is not touched: its
- * items went out; the next item starts a new one. Returns how many follow-ups were started.
- */
-export async function addToFollowUps<T>(
-  tx: Tx,
-  cipher: FieldCipher,
-  now: Date,
-  inputs: readonly FollowUpInput<T>[],
-): Promise<number> {
-  let started = 0;
-  for (const input of inputs) {
-    const { recipient } = input;
-    const entry: FollowUpEntry<T> = {
-      key: input.key,
-      emailOnly: input.emailOnly ?? false,
-      data: input.item,
-    };
-    const route = notificationRoute(recipient.notificationPreference, recipient.phone);
-    const channels: ChannelName[] = entry.emailOnly ? ['email'] : route.channels;
-    for (const channel of channels) {
-      const prefix = followUpKeyPrefix(input.topic, recipient.id, channel);
-      // Locked: a worker's claim (SKIP LOCKED) passes it by until this commits; a claim that
-      // came first has raised attempts, and the row is re-checked and left out.
-      const [pending] = await tx
-        .select()
-        .from(notifications)
-        .where(
-          and(
-            eq(notifications.userId, recipient.id),
-            eq(notifications.kind, input.kind),
-            eq(notifications.status, 'pending'),
-            eq(notifications.attempts, 0),
-            sql`starts_with(${notifications.dedupeKey}, ${prefix})`,
-          ),
-        )
-        .orderBy(notifications.id)
-        .limit(1)
-        .for('update');
-      const earlier = pending ? (decryptContent(pending, cipher).followUp?.entries ?? []) : [];
-      const entries = [
-        ...(earlier as FollowUpEntry<T>[]).filter((e) => e.key !== entry.key),
-        entry,
-      ];
-      const content = input.render(entries.map((e) => e.data));
-      const planned = plannedMessages({
-        eventKey: prefix,
-        kind: input.kind,
-        recipient,
-        ...content,
-        emailOnly: entries.every((e) => e.emailOnly),
-      }).find((p) => p.channel === channel);
-      if (!planned) continue;
-      const message: StoredContent = {
-        ...planned.message,
-        followUp: { entries: entries as FollowUpEntry<unknown>[] },
-      };
-      if (pending) {
-        await tx
-          .update(notifications)
-          .set({ contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(pending.id)) })
-          .where(eq(notifications.id, pending.id));
-        continue;
-      }
-      const [id] = await allocateIds(tx, 'notifications');
-      await tx.insert(notifications).values({
-        id,
-        userId: recipient.id,
-        channel,
-        kind: input.kind,
-        contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(id)),
-        // The id makes the key unique: one topic has many follow-ups over time.
-        dedupeKey: `${prefix}${id}`,
-        pageId: input.pageId ?? null,
-        createdAt: now,
-        nextAttemptAt: new Date(now.getTime() + input.delayMs),
-      });
-      started += 1;
-    }
-  }
-  return started;
 }
 
 /** decryptContent opens a notification's content. */
@@ -593,79 +487,4 @@ export async function recordOutcome(
     )
     .returning({ id: notifications.id });
   return updated.length > 0;
-}
-
-/** the channels the worker runs a delivery loop for, each on its own (chat, token-sync when it has them) */
-const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['email', 'sms', 'chat', 'token-sync'];
-
-type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> };
-
-/**
- * startOutboxWorker delivers due notifications every interval until stopped, with one loop per
- * channel (decision 102): each claims only its channel's rows, and its ticks never overlap, so a
- * provider that hangs until its timeout delays its own channel only. `tick` runs every channel's
- * loop once and adds up what they did.
- */
-export function startOutboxWorker(
-  deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
-): Worker {
-  const loops = OUTBOX_CHANNELS.filter(
-    (channel) => channel === 'email' || channel === 'sms' || deps.channels[channel],
-  ).map((channel) => startChannelLoop(deps, channel));
-  return {
-    tick: async () => {
-      const reports = await Promise.all(loops.map((loop) => loop.tick()));
-      return reports.reduce(
-        (sum, r) => ({
-          sent: sum.sent + r.sent,
-          failed: sum.failed + r.failed,
-          retrying: sum.retrying + r.retrying,
-        }),
-        { sent: 0, failed: 0, retrying: 0 },
-      );
-    },
-    stop: async () => {
-      await Promise.all(loops.map((loop) => loop.stop()));
-    },
-  };
-}
-
-function startChannelLoop(
-  deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
-  channel: OutboxChannel,
-): Worker {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const tick = async (): Promise<DeliveryReport> => {
-    const report = await deliverDue(deps, BATCH_SIZE, channel);
-    // Keep going while a full batch came back, so a backlog drains without waiting.
-    if (report.sent + report.failed + report.retrying === BATCH_SIZE && !stopped) {
-      const more = await tick();
-      return {
-        sent: report.sent + more.sent,
-        failed: report.failed + more.failed,
-        retrying: report.retrying + more.retrying,
-      };
-    }
-    return report;
-  };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick()
-        .catch((err) => deps.onError?.(err))
-        .finally(schedule);
-    }, deps.intervalMs);
-    timer.unref();
-  };
-  schedule();
-  return {
-    tick,
-    stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-    },
-  };
 }

@@ -42,6 +42,14 @@ import {
 
 /** rotationRoutes: the rotation calls of specification section 7. HTTP only; rules live in the service. */
 export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
+  rotationReadRoutes(app, deps);
+  rotationEditRoutes(app, deps);
+  memberRoutes(app, deps);
+  batonRoutes(app, deps);
+}
+
+/** rotationReadRoutes: the rotation lists and one rotation. */
+function rotationReadRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   // The two lists go through the read cache (decision 140), after the permission check.
@@ -87,6 +95,11 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (req) => getRotation(deps, req.params.id, requireUser(req)),
   );
+}
+
+/** rotationEditRoutes: create, edit, delete, suspend and activate a rotation, or change its type. */
+function rotationEditRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
     '/api/rotations',
@@ -165,6 +178,11 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (req) => changeType(deps, requireUser(req), req.params.id, req.body.type),
   );
+}
+
+/** memberRoutes: a rotation's members, reordered, added and removed. */
+function memberRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.patch(
     '/api/rotations/:id/members/reorder',
@@ -203,6 +221,11 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (req) => removeMember(deps, requireUser(req), req.params.id, req.params.userId),
   );
+}
+
+/** batonRoutes: take, pass and reassign the baton, ask for cover, and page the rotation. */
+function batonRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.post(
     '/api/rotations/:id/take-oncall',

@@ -102,6 +102,16 @@ function turnContextOf(
   };
 }
 
+/** What toRotations reads of the handoffs: each rotation's latest, the timings, the turns. */
+interface HandoffState {
+  latest: ReadonlyMap<number, LatestHandoffRow | null>;
+  timings: HandoffFlowTimings;
+  turns?: TurnFacts;
+}
+
+/** A rotation's next schedule entry, with the person it names. */
+type NextEntry = { entry: ScheduleEntryRow; user: UserRow };
+
 /**
  * toRotations assembles API rotations from their rows, their members and, for scheduled
  * rotations, the next schedule entry of each: no query per rotation. With `turns`, a fixed
@@ -110,14 +120,10 @@ function turnContextOf(
 export function toRotations(
   rows: RotationRow[],
   members: MemberWithUser[],
-  nextEntries: { entry: ScheduleEntryRow; user: UserRow }[],
+  nextEntries: NextEntry[],
   readPerson: PersonReader,
   now: Date,
-  handoffState: {
-    latest: ReadonlyMap<number, LatestHandoffRow | null>;
-    timings: HandoffFlowTimings;
-    turns?: TurnFacts;
-  },
+  handoffState: HandoffState,
 ): Rotation[] {
   const membersByRotation = new Map<number, MemberWithUser[]>();
   for (const m of members) {
@@ -137,31 +143,7 @@ export function toRotations(
     if (next) people.set(next.user.id, readPerson(next.user));
 
     const type = row.type as Rotation['type'];
-    const nextUserId = nextOnCall(
-      {
-        type,
-        suspended: row.suspended,
-        currentOnCallUserId: row.holderUserId,
-        // Only members who may hold the baton come next, the engine's rule (fixed-rotations.ts):
-        // a member whose roles changed after joining stays listed but is passed over.
-        members: own
-          .filter((m) => canHoldBaton(effectiveRoles(m.user.roles, m.user.role)))
-          .map((m) => ({ userId: m.member.userId, order: m.member.order })),
-        schedule: next
-          ? [
-              {
-                userId: next.entry.userId,
-                startTime: next.entry.startAt,
-                endTime: next.entry.endAt,
-              },
-            ]
-          : [],
-        turn: handoffState.turns
-          ? turnContextOf(row, handoffState.turns, handoffState.timings)
-          : undefined,
-      },
-      now,
-    );
+    const nextUserId = nextUserIdOf(row, own, next, now, handoffState);
     const holder = row.holderUserId === null ? null : (people.get(row.holderUserId) ?? null);
     const latest = handoffState.latest.get(row.id) ?? null;
     const backup = backupAfter(latest, row.holderUserId, now, handoffState.timings);
@@ -201,20 +183,7 @@ export function toRotations(
       createdById: row.createdById,
       escalationPolicyId: row.escalationPolicyId,
       unacknowledgedHandoff: unacknowledged
-        ? {
-            id: unacknowledged.id,
-            kind: unacknowledged.kind,
-            status: unacknowledged.status,
-            fromUserId: unacknowledged.fromUserId,
-            toUserId: unacknowledged.toUserId as number,
-            urgent: unacknowledged.urgent,
-            occurredAt: unacknowledged.occurredAt.toISOString(),
-            acknowledgeBy: acknowledgementDeadline(
-              unacknowledged.occurredAt,
-              handoffState.timings,
-            ).toISOString(),
-            ...quotedNotes(unacknowledged, people),
-          }
+        ? unacknowledgedHandoffOf(unacknowledged, people, handoffState.timings)
         : null,
       handoffDue: dueIso(
         handoffDue(
@@ -235,6 +204,61 @@ export function toRotations(
       backupUntil: backupPerson && backup?.until ? backup.until.toISOString() : null,
     };
   });
+}
+
+/** nextUserIdOf: who comes next on a rotation, by the engine's rule. */
+function nextUserIdOf(
+  row: RotationRow,
+  own: MemberWithUser[],
+  next: NextEntry | undefined,
+  now: Date,
+  handoffState: HandoffState,
+): number | null {
+  const type = row.type as Rotation['type'];
+  return nextOnCall(
+    {
+      type,
+      suspended: row.suspended,
+      currentOnCallUserId: row.holderUserId,
+      // Only members who may hold the baton come next, the engine's rule (fixed-rotations.ts):
+      // a member whose roles changed after joining stays listed but is passed over.
+      members: own
+        .filter((m) => canHoldBaton(effectiveRoles(m.user.roles, m.user.role)))
+        .map((m) => ({ userId: m.member.userId, order: m.member.order })),
+      schedule: next
+        ? [
+            {
+              userId: next.entry.userId,
+              startTime: next.entry.startAt,
+              endTime: next.entry.endAt,
+            },
+          ]
+        : [],
+      turn: handoffState.turns
+        ? turnContextOf(row, handoffState.turns, handoffState.timings)
+        : undefined,
+    },
+    now,
+  );
+}
+
+/** unacknowledgedHandoffOf: the handoff the holder has not acknowledged yet, as the API shows it. */
+function unacknowledgedHandoffOf(
+  unacknowledged: LatestHandoffRow,
+  people: ReadonlyMap<number, Person>,
+  timings: HandoffFlowTimings,
+): NonNullable<Rotation['unacknowledgedHandoff']> {
+  return {
+    id: unacknowledged.id,
+    kind: unacknowledged.kind,
+    status: unacknowledged.status,
+    fromUserId: unacknowledged.fromUserId,
+    toUserId: unacknowledged.toUserId as number,
+    urgent: unacknowledged.urgent,
+    occurredAt: unacknowledged.occurredAt.toISOString(),
+    acknowledgeBy: acknowledgementDeadline(unacknowledged.occurredAt, timings).toISOString(),
+    ...quotedNotes(unacknowledged, people),
+  };
 }
 
 /**
