@@ -73,6 +73,11 @@ export default defineConfig({
       TRUST_PROXY: 'true',
       // "Your shift moved" is told 2 s after an edit, not 2 minutes (decision 219).
       SHIFT_CHANGE_DELAY_SECONDS: '2',
+      // The engine's tick every 2 s and the outbox every second, not 15 s and 5 s: a test that
+      // waits for what the engine does (an incident's first step, a shift notice) or for a sent
+      // email waits for the app, not for a timer of a production server (decision 240).
+      ENGINE_INTERVAL_SECONDS: '2',
+      OUTBOX_INTERVAL_SECONDS: '1',
       // Not the defaults: the links must come from the configuration (decision 184).
       USERS_FORUM_URL: E2E_HELP_LINKS.usersForumUrl,
       BUG_REPORT_URL: E2E_HELP_LINKS.bugReportUrl,

@@ -6,8 +6,8 @@ import { accounts, E2E_PASSWORD, ownOrigin } from './support';
  * The accessibility sweep of the Help Center and its articles (accessibility-support.ts describes
  * it, and how the articles are dealt to the four (mode, width) pairs), and of the signed-out
  * screens: sign-in and invitations. Each help route is opened once and seen at desktop width
- * where axe checks it there, and at phone width always, where it must not scroll sideways and is
- * kept as a screenshot of each mode.
+ * where axe checks it there, and at phone width always, where it must not scroll sideways (and
+ * is kept as a screenshot of each mode with E2E_SCREENSHOTS=1).
  */
 
 for (const help of helpStates()) {

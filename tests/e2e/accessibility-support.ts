@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import { animationsDone, axeEveryRule } from './axe';
+import { animationsDone, axeColourRules, axeEveryRule } from './axe';
 import { openDashboard } from './fixtures';
 import { sessionOf } from './rotation-support';
-import { accounts, appOrigin } from './support';
+import { accounts, appOrigin, keepScreenshot } from './support';
 
 /**
  * The accessibility sweep: every route of the app, as an administrator (and the sign-in screens
@@ -19,13 +19,14 @@ import { accounts, appOrigin } from './support';
  * then at phone width by resizing the window (the layout is CSS and its one listener of the
  * width; tables measure themselves with a ResizeObserver: both follow a resize, and the waits
  * below wait for them), in dark and then light. At phone width each mode is measured for
- * sideways scrolling and kept as a screenshot (decisions 230 and 240).
+ * sideways scrolling, and kept as a screenshot with E2E_SCREENSHOTS=1 (decisions 230 and 240).
+ * Each width's first check runs every rule; the other mode's, on the same document, runs the
+ * rules that read colours, the only ones whose result a mode can change (COLOUR_RULES in axe.ts).
  *
  * The help articles all share one layout (HelpArticleLayout and the prose components), so each
  * article is checked with axe in one of the four (mode, width) pairs in turn, a quarter of them in
  * each, while the Help Center index and every app route are checked in all four; every article is
- * still opened at phone width for the no-sideways-scrolling check and its screenshots (decision
- * 215).
+ * still opened at phone width for the no-sideways-scrolling check (decision 215).
  */
 
 export const HELP_ARTICLES = [
@@ -132,9 +133,13 @@ export type Finding = {
   targets: string[];
 };
 
-export async function audit(page: Page, route: string): Promise<Finding[]> {
-  // No tag filter: every rule axe enables by default, and one it does not.
-  const results = await axeEveryRule(page).analyze();
+/**
+ * audit checks the page with axe: every rule axe enables by default and one it does not, or with
+ * `colourOnly` only those of them that read colours (COLOUR_RULES in axe.ts), for a document
+ * already checked with every rule in the other mode.
+ */
+export async function audit(page: Page, route: string, colourOnly = false): Promise<Finding[]> {
+  const results = await (colourOnly ? axeColourRules(page) : axeEveryRule(page)).analyze();
   return results.violations.map((v) => ({
     route,
     id: v.id,
@@ -292,8 +297,10 @@ export type Overflow = { route: string; mode: string; width: number };
 /**
  * auditStates opens a route once, in the first state's width and mode, and goes through the
  * states in order, resizing and switching modes in place: axe checks each state marked `check`
- * (`desktop` and `narrow` findings apart); at phone width each mode is measured for sideways
- * scrolling and kept as a full-page screenshot in narrow/ of the run's output folder.
+ * (`desktop` and `narrow` findings apart), with every rule at a width's first check and with
+ * the rules that read colours at its second (the other mode); at phone width each mode is
+ * measured for sideways scrolling and, with E2E_SCREENSHOTS=1, kept as a full-page screenshot in
+ * narrow/ of the run's output folder.
  */
 export async function auditStates(
   page: Page,
@@ -311,6 +318,9 @@ export async function auditStates(
   await visit(page, route);
   await expect(page.locator('html')).toHaveClass(first.dark ? /\bdark\b/ : /^(?!.*\bdark\b)/);
   let now = first;
+  // The widths at which this document has had every rule: the other mode there differs only in
+  // colours, so its check runs the rules that read colours.
+  const everyRuleAt = new Set<boolean>();
   for (const state of states) {
     if (state.narrow !== now.narrow) await resize(page, state.narrow);
     if (state.dark !== now.dark) await switchMode(page, state.dark);
@@ -318,16 +328,19 @@ export async function auditStates(
     const mode = state.dark ? 'dark' : 'light';
     if (state.check) {
       const label = `${route} (${mode}, ${state.narrow ? 'phone' : 'desktop'})`;
-      found[state.narrow ? 'narrow' : 'desktop'].push(...(await audit(page, label)));
+      const colourOnly = everyRuleAt.has(state.narrow);
+      found[state.narrow ? 'narrow' : 'desktop'].push(...(await audit(page, label, colourOnly)));
+      everyRuleAt.add(state.narrow);
     }
     if (state.narrow) {
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       if (width > NARROW.width) found.overflowing.push({ route, mode, width });
       const name = route === '/' ? 'dashboard' : route.slice(1).replaceAll('/', '-');
-      await page.screenshot({
-        path: path.join(test.info().project.outputDir, 'narrow', `${name}-${mode}.png`),
-        fullPage: true,
-      });
+      await keepScreenshot(
+        page,
+        path.join(test.info().project.outputDir, 'narrow', `${name}-${mode}.png`),
+        { fullPage: true },
+      );
     }
   }
   return found;
@@ -335,7 +348,9 @@ export async function auditStates(
 
 /**
  * auditModes opens a route at the page's width in light mode and checks it with axe in the modes
- * asked, switching to dark for the second (the member's screens). The page is left in light mode.
+ * asked, switching to dark for the second (the member's screens): with every rule in the first
+ * mode checked, and in dark after light with the rules that read colours. The page is left in
+ * light mode.
  */
 export async function auditModes(
   page: Page,
@@ -348,7 +363,7 @@ export async function auditModes(
   if (modes.light) findings.push(...(await audit(page, `${route} (light)`)));
   if (modes.dark) {
     await switchMode(page, true);
-    findings.push(...(await audit(page, `${route} (dark)`)));
+    findings.push(...(await audit(page, `${route} (dark)`, modes.light)));
     await switchMode(page, false);
   }
   return findings;

@@ -2,10 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import Papa from 'papaparse';
-import { axeEveryRule } from './axe';
+import { switchMode } from './accessibility-support';
+import { axeColourRules, axeEveryRule } from './axe';
 import { expect, test } from './fixtures';
 import { chooseOption } from './rotation-support';
-import { accounts, appOrigin } from './support';
+import { accounts, appOrigin, keepScreenshot } from './support';
 
 /*
  * The Audit Log's administrative trail (search, action filter, CSV export, names, details whole
@@ -33,30 +34,28 @@ async function teamIdOf(page: Page, email: string): Promise<number> {
 }
 
 /**
- * shoot keeps a screenshot of the page, light and dark, at 1366 px and 390 px, and checks each
- * is axe clean (every rule axe enables by default, and label-content-name-mismatch).
+ * shoot checks the page with axe at 1366 px and 390 px, light and dark (every rule axe enables
+ * by default, and label-content-name-mismatch; in dark, on the same document, the rules that
+ * read colours), and keeps a screenshot of each with E2E_SCREENSHOTS=1. Each width is a reload
+ * in light mode and `prepare`, then the app's own toggle to dark.
  */
 async function shoot(page: Page, name: string, prepare: () => Promise<void>) {
   const findings: string[] = [];
   for (const width of [1366, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => localStorage.setItem('darkMode', 'false'));
+    await page.reload();
+    await prepare();
     for (const dark of [false, true]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.evaluate((value) => {
-        localStorage.setItem('darkMode', value);
-      }, String(dark));
-      await page.reload();
-      await prepare();
+      if (dark) await switchMode(page, true);
       const mode = dark ? 'dark' : 'light';
-      await page.screenshot({
-        // the run's output folder: test-results/, or its shard's folder in `npm run test:e2e`
-        path: path.join(
-          test.info().project.outputDir,
-          'admin-trail',
-          `${name}-${width}-${mode}.png`,
-        ),
-        fullPage: true,
-      });
-      const results = await axeEveryRule(page).analyze();
+      // the run's output folder: test-results/, or its shard's folder in `npm run test:e2e`
+      await keepScreenshot(
+        page,
+        path.join(test.info().project.outputDir, 'admin-trail', `${name}-${width}-${mode}.png`),
+        { fullPage: true },
+      );
+      const results = await (dark ? axeColourRules(page) : axeEveryRule(page)).analyze();
       for (const v of results.violations) {
         findings.push(
           `${name} ${width} ${mode}: ${v.id} ${v.nodes.map((n) => n.target).join(' ')}`,

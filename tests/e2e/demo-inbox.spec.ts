@@ -1,7 +1,8 @@
 import { type APIRequestContext, type APIResponse, request } from '@playwright/test';
-import { axeEveryRule } from './axe';
+import { switchMode } from './accessibility-support';
+import { axeColourRules, axeEveryRule } from './axe';
 import { expect, openDashboard, test } from './fixtures';
-import { accounts, E2E_PASSWORD, ownOrigin } from './support';
+import { accounts, E2E_PASSWORD, keepScreenshot, ownOrigin } from './support';
 
 /**
  * The demo inbox (decision 186), on the server playwright.config.ts starts, which is in demo
@@ -97,32 +98,37 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
   await expect(reader.getByText(notes).first()).toBeVisible();
   await expect(page.getByText(/^Times in /)).toBeVisible();
 
-  // Screens as Ivy sees them: wide and narrow, light and dark; and clean for axe.
-  for (const dark of [false, true]) {
-    await page.evaluate((value) => localStorage.setItem('darkMode', value), String(dark));
-    for (const width of [1366, 390]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.reload();
-      if (width === 390) {
-        await expect(messages.getByRole('button', { name: subject })).toBeVisible();
-        await messages.getByRole('button', { name: subject }).click();
-        await expect(messages).toBeHidden();
-      } else {
-        await messages.getByRole('button', { name: subject }).click();
-      }
+  // Screens as Ivy sees them: wide and narrow, light and dark; and clean for axe. Each width is
+  // a reload in light mode, then the app's own toggle to dark, where the rules that read colours
+  // check the same document again.
+  for (const width of [1366, 390]) {
+    await page.evaluate(() => localStorage.setItem('darkMode', 'false'));
+    await page.setViewportSize({ width, height: 900 });
+    await page.reload();
+    if (width === 390) {
+      await expect(messages.getByRole('button', { name: subject })).toBeVisible();
+      await messages.getByRole('button', { name: subject }).click();
+      await expect(messages).toBeHidden();
+    } else {
+      await messages.getByRole('button', { name: subject }).click();
+    }
+    for (const dark of [false, true]) {
+      if (dark) await switchMode(page, true);
       await expect(frame.contentFrame().getByText(notes)).toBeVisible();
       const name = `demo-inbox-${dark ? 'dark' : 'light'}-${width}.png`;
       // The viewport, not the full page: a full-page capture leaves the email's frame (an
       // out-of-process, opaque-origin frame) unpainted, which no reader ever sees.
-      await page.screenshot({ path: testInfo.outputPath(name) });
+      await keepScreenshot(page, testInfo.outputPath(name));
       // axe cannot run inside the email's frame, which runs no script (its title is checked
       // above): it checks the screen around it.
-      const results = await axeEveryRule(page).exclude('iframe[sandbox]').analyze();
+      const results = await (dark ? axeColourRules(page) : axeEveryRule(page))
+        .exclude('iframe[sandbox]')
+        .analyze();
       expect(results.violations, JSON.stringify(results.violations, null, 2)).toEqual([]);
-      if (width === 390) {
-        await page.getByRole('button', { name: 'Back to messages' }).click();
-        await expect(messages).toBeVisible();
-      }
+    }
+    if (width === 390) {
+      await page.getByRole('button', { name: 'Back to messages' }).click();
+      await expect(messages).toBeVisible();
     }
   }
   await page.setViewportSize({ width: 1366, height: 900 });
@@ -142,7 +148,7 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
     'href',
     '/inbox',
   );
-  await page.screenshot({ path: testInfo.outputPath('demo-inbox-admin-dashboard.png') });
+  await keepScreenshot(page, testInfo.outputPath('demo-inbox-admin-dashboard.png'));
   await page.getByRole('button', { name: /User menu$/ }).click();
   await page.getByRole('menuitem', { name: 'Inbox' }).click();
   await expect(page.getByRole('heading', { name: 'Inbox', level: 1 })).toBeVisible();
@@ -154,5 +160,5 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
   await expect(ivysEmail).toContainText('To Ivy Inbox');
   await ivysEmail.click();
   await expect(page.getByTitle(`Email: ${subject}`).contentFrame().getByText(notes)).toBeVisible();
-  await page.screenshot({ path: testInfo.outputPath('demo-inbox-admin-everyone.png') });
+  await keepScreenshot(page, testInfo.outputPath('demo-inbox-admin-everyone.png'));
 });

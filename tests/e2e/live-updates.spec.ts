@@ -1,7 +1,7 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { audit, visit } from './accessibility-support';
 import { apiAs, createRotation, sessionOf, toast, uniqueName } from './rotation-support';
-import { accounts } from './support';
+import { accounts, keepScreenshot } from './support';
 
 /*
  * Live updates (issue 19, decision 220): a pass made in one browser shows in another within 2
@@ -135,17 +135,20 @@ test('with the stream blocked the header says the page updates every 15 seconds,
   await expect(
     page.getByRole('status').filter({ hasText: /^Updates every 15 seconds$/ }),
   ).toBeVisible({ timeout: 15_000 });
-  if (process.env.LIVE_SHOTS) {
+  if (process.env.E2E_SCREENSHOTS) {
     for (const dark of [false, true]) {
       await page.evaluate((on) => localStorage.setItem('darkMode', String(on)), dark);
       await page.reload();
       await expect(
         page.getByRole('status').filter({ hasText: /^Updates every 15 seconds$/ }),
       ).toBeVisible({ timeout: 15_000 });
-      await page.screenshot({
-        path: `${process.env.LIVE_SHOTS}/fallback-${dark ? 'dark' : 'light'}-1280.png`,
-        clip: { x: 0, y: 0, width: 1280, height: 120 },
-      });
+      await keepScreenshot(
+        page,
+        test.info().outputPath(`fallback-${dark ? 'dark' : 'light'}-1280.png`),
+        {
+          clip: { x: 0, y: 0, width: 1280, height: 120 },
+        },
+      );
     }
   }
   const teamRow = page
@@ -187,12 +190,11 @@ test('the live indicator passes axe in light and dark, at desktop and phone widt
       await visit(page, '/');
       await expect(page.getByRole('status').filter({ hasText: 'Live updates on' })).toBeAttached();
       expect(await audit(page, '/')).toEqual([]);
-      if (process.env.LIVE_SHOTS) {
-        await page.screenshot({
-          path: `${process.env.LIVE_SHOTS}/dashboard-${dark ? 'dark' : 'light'}-${width}.png`,
-          clip: { x: 0, y: 0, width, height: 120 },
-        });
-      }
+      await keepScreenshot(
+        page,
+        test.info().outputPath(`dashboard-${dark ? 'dark' : 'light'}-${width}.png`),
+        { clip: { x: 0, y: 0, width, height: 120 } },
+      );
       await context.close();
     }
   }

@@ -3,7 +3,7 @@ import { apiAs, createRotation, signInPage, uniqueName } from './rotation-suppor
 import { accounts } from './support';
 
 // The engine tells shift changes SHIFT_CHANGE_DELAY_SECONDS (2 s here) after an edit, at its next
-// tick (every 15 s): the notice can take most of 20 s to exist.
+// tick (every 2 s here, ENGINE_INTERVAL_SECONDS in playwright.config.ts).
 test.describe.configure({ timeout: 90_000 });
 test.use({ timezoneId: 'UTC', locale: 'en-US' });
 

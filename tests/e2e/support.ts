@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, type PageScreenshotOptions } from '@playwright/test';
 
 /** Where the e2e server's forum and bug-report links point (USERS_FORUM_URL, BUG_REPORT_URL). */
 export const E2E_HELP_LINKS = {
@@ -38,4 +38,18 @@ export async function signIn(page: Page, email: string, origin = '') {
   await page.getByLabel('Password').fill(E2E_PASSWORD);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
+}
+
+/**
+ * keepScreenshot saves a screenshot of the page at `path` when E2E_SCREENSHOTS is set
+ * (`E2E_SCREENSHOTS=1 npm run test:e2e`), and does nothing otherwise: the pictures are for a
+ * person to look at, and nobody looks at them during `npm test` (decision 240). What a test
+ * asserts does not depend on them.
+ */
+export async function keepScreenshot(
+  page: Page,
+  path: string,
+  options: Omit<PageScreenshotOptions, 'path'> = {},
+) {
+  if (process.env.E2E_SCREENSHOTS) await page.screenshot({ ...options, path });
 }
