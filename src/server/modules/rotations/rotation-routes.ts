@@ -21,22 +21,17 @@ import { answers, noContent } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';
 import { sendCachedRead } from '../../http/read-cache';
 import { permitted, requireUser } from '../../http/request-context';
+import { passBaton, reassign, requestCoverage, takeOnCall } from './rotation-baton';
+import { addMember, removeMember, reorderMembers } from './rotation-members';
 import {
-  addMember,
   changeType,
   createRotation,
   deleteRotation,
   getRotation,
   listRotations,
   pageRotation,
-  passBaton,
   type RotationsRead,
-  reassign,
-  removeMember,
-  reorderMembers,
-  requestCoverage,
   setSuspended,
-  takeOnCall,
   updateRotation,
 } from './rotation-service';
 

@@ -1,10 +1,6 @@
 import type {
-  CoverageRequest,
   CreateRotationInputSchema,
   PageInputSchema,
-  PassBatonInputSchema,
-  ReassignInputSchema,
-  ReorderMembersInput,
   Rotation,
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
@@ -20,18 +16,11 @@ import {
 } from '../../../shared/domain/permissions-rotation';
 import { type Actor, effectiveRoles } from '../../../shared/domain/roles';
 import {
-  canHoldBaton,
   changeTypeRefusal,
-  coverageRefusal,
-  isPermutation,
   pageRefusal,
-  passBatonRefusal,
   type Refusal,
   ROTATION_MESSAGES,
   type RotationState,
-  reassignRefusal,
-  successorOf,
-  takeOnCallRefusal,
 } from '../../../shared/domain/rotation';
 import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
@@ -40,35 +29,21 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors';
-import { insertCoverageRequest } from '../coverage/coverage-repository';
+import { AppError, forbidden, notFound } from '../../http/errors';
 import {
   findPolicyRow,
   insertDefaultPolicies,
   lockPolicyRow,
 } from '../escalation-policies/escalation-policy-repository';
-import { insertHandoff, insertLatestHandoff } from '../handoffs/handoff-repository';
+import type { insertLatestHandoff } from '../handoffs/handoff-repository';
 import { defaultSeverity, raiseIncident } from '../incidents/incident-engine';
-import {
-  notifyBatonPassed,
-  notifyCoverageRequested,
-  notifyOnCallTaken,
-  notifyReassigned,
-  notifyRotationChanged,
-} from '../notifications/notify';
-import {
-  countScheduleEntries,
-  deleteScheduleEntriesFrom,
-  listNextScheduleEntries,
-} from '../schedules/schedule-repository';
+import { notifyRotationChanged } from '../notifications/notify';
+import { countScheduleEntries, listNextScheduleEntries } from '../schedules/schedule-repository';
 import { noteShiftChange } from '../shift-changes/shift-changes';
-import { findUserRowById, findUserRows } from '../users/user-repository';
 import {
-  deleteMember,
   deleteRotationRow,
   findRotationRow,
   insertAuditEvent,
-  insertMember,
   insertRotationRow,
   listMembersWithUsers,
   listRotationsWithLatest,
@@ -77,8 +52,6 @@ import {
   type MemberWithUser,
   type RotationRow,
   type RotationWithLatest,
-  setHolder,
-  setMemberOrders,
   updateRotationRow,
 } from './rotation-repository';
 import { personReader, rotationsChangeAt, type TurnFacts, toRotations } from './rotation-view';
@@ -111,8 +84,6 @@ const POLICY_MISSING = 'That escalation policy does not exist';
 
 type CreateInput = ReturnType<typeof CreateRotationInputSchema.parse>;
 type UpdateInput = ReturnType<typeof UpdateRotationInputSchema.parse>;
-type PassInput = ReturnType<typeof PassBatonInputSchema.parse>;
-type ReassignInput = ReturnType<typeof ReassignInputSchema.parse>;
 type PageInput = ReturnType<typeof PageInputSchema.parse>;
 
 /** refusalError turns a domain refusal into the coded error the API answers with. */
@@ -124,10 +95,10 @@ export function refusalError(refusal: Refusal): AppError {
   );
 }
 
-const actorOf = (user: User): Actor => ({ id: user.id, roles: user.roles });
-const rolesOf = (m: MemberWithRoles) => effectiveRoles(m.roles, m.role);
+export const actorOf = (user: User): Actor => ({ id: user.id, roles: user.roles });
+export const rolesOf = (m: MemberWithRoles) => effectiveRoles(m.roles, m.role);
 
-function stateOf(row: RotationRow, members: MemberWithRoles[]): RotationState {
+export function stateOf(row: RotationRow, members: MemberWithRoles[]): RotationState {
   return {
     type: row.type as RotationState['type'],
     suspended: row.suspended,
@@ -230,9 +201,9 @@ export async function getRotation(
 // State changes: one transaction each, with the rotation row locked and the rule re-checked.
 
 /** A member read under the rotation's lock: roles for the rules, the user row for the answer. */
-type LockedMember = MemberWithRoles & MemberWithUser;
+export type LockedMember = MemberWithRoles & MemberWithUser;
 
-interface Locked {
+export interface Locked {
   tx: Tx;
   row: RotationRow;
   members: LockedMember[];
@@ -240,7 +211,7 @@ interface Locked {
 }
 
 /** inLockedRotation runs `work` in one transaction holding the rotation row's lock (404 if none). */
-async function inLockedRotation<T>(
+export async function inLockedRotation<T>(
   deps: RotationDeps,
   id: number,
   work: (locked: Locked) => Promise<T>,
@@ -263,7 +234,7 @@ async function inLockedRotation<T>(
  * just recorded as the latest. Undefined when another handoff is later (a clock set back):
  * the caller then reads the rotation as getRotation does.
  */
-async function rotationAfterChange(
+export async function rotationAfterChange(
   deps: RotationDeps,
   locked: Locked,
   row: RotationRow,
@@ -292,7 +263,7 @@ async function rotationAfterChange(
  * BATON_HOLDER_CHANGED instead of acting on a state its sender never saw. (Twenty simultaneous
  * passes: one wins, nineteen get 409.)
  */
-async function inBatonChange<T>(
+export async function inBatonChange<T>(
   deps: RotationDeps,
   id: number,
   work: (locked: Locked) => Promise<T>,
@@ -308,7 +279,7 @@ async function inBatonChange<T>(
 }
 
 /** audit records an action on the locked rotation and returns the audit event's id. */
-async function audit(
+export async function audit(
   locked: Locked,
   actor: User,
   action: string,
@@ -335,7 +306,7 @@ const rotationActorOf = (user: User) => ({ roles: user.roles, userId: user.id })
  * managers the rotations they manage (decision 233). Checked under the lock, before any change,
  * so a membership removed meanwhile counts.
  */
-function requireManaged(locked: Locked, actor: User): void {
+export function requireManaged(locked: Locked, actor: User): void {
   if (!canManageRotation(rotationActorOf(actor), managedFactsOf(locked))) {
     throw forbidden(NOT_MANAGED_MESSAGE);
   }
@@ -346,7 +317,7 @@ function requireManaged(locked: Locked, actor: User): void {
  * who does not manage it (an administrator; decision 233), in the change's transaction. The
  * managers are those before the change.
  */
-async function tellManagers(
+export async function tellManagers(
   deps: RotationDeps,
   locked: Locked,
   actor: User,
@@ -366,7 +337,7 @@ async function tellManagers(
   });
 }
 
-const personName = (people: ReadonlyMap<number, User>, id: number) =>
+export const personName = (people: ReadonlyMap<number, User>, id: number) =>
   people.get(id)?.name ?? 'A member';
 
 /** createRotation creates a rotation; the time zone defaults to the creator's profile zone. */
@@ -546,327 +517,6 @@ export async function changeType(
     await audit(locked, actor, 'rotation.type_changed', { from: locked.row.type, to: type });
   });
   return getRotation(deps, id, actor);
-}
-
-/** reorderMembers applies a complete new order; anything but a permutation of the members is refused. */
-export async function reorderMembers(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: ReorderMembersInput,
-): Promise<Rotation> {
-  await inLockedRotation(deps, id, async (locked) => {
-    requireManaged(locked, actor);
-    const memberIds = locked.members.map((m) => m.member.id);
-    if (!isPermutation(memberIds, input.members)) {
-      const given = new Set(input.members.map((m) => m.id));
-      const sameMembers =
-        given.size === memberIds.length && memberIds.every((memberId) => given.has(memberId));
-      throw sameMembers
-        ? new AppError('BAD_REQUEST', ROTATION_MESSAGES.notPermutation)
-        : conflict(ROTATION_MESSAGES.membersChanged);
-    }
-    await noteShiftChange(locked.tx, deps, id, locked.now);
-    await setMemberOrders(locked.tx, id, input.members);
-    const userIdOf = new Map(locked.members.map((m) => [m.member.id, m.member.userId]));
-    const userIds = [...input.members]
-      .sort((a, b) => a.order - b.order)
-      .map((m) => userIdOf.get(m.id) as number);
-    const changeId = await audit(locked, actor, 'rotation.members_reordered', { userIds });
-    await tellManagers(
-      deps,
-      locked,
-      actor,
-      changeId,
-      (people) => ({
-        kind: 'members_reordered',
-        order: userIds.map((userId) => personName(people, userId)),
-      }),
-      userIds,
-    );
-  });
-  return getRotation(deps, id, actor);
-}
-
-/** addMember puts an eligible user (on-call or manager, not yet a member) last in the rotation. */
-export async function addMember(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  userId: number,
-): Promise<Rotation> {
-  await inLockedRotation(deps, id, async (locked) => {
-    // Adding oneself is refused like the rest: a membership is what makes a manager manage it.
-    requireManaged(locked, actor);
-    const user = await findUserRowById(locked.tx, userId);
-    if (!user) throw notFound('User not found');
-    if (!canHoldBaton(effectiveRoles(user.roles, user.role))) {
-      throw conflict('Only users with the on-call or manager role can be added to a rotation.');
-    }
-    if (locked.members.some((m) => m.member.userId === userId)) {
-      throw conflict('That person is already a member of this rotation.');
-    }
-    await noteShiftChange(locked.tx, deps, id, locked.now);
-    const member = await insertMember(locked.tx, id, userId);
-    const changeId = await audit(locked, actor, 'rotation.member_added', {
-      userId,
-      order: member.order,
-    });
-    await tellManagers(
-      deps,
-      locked,
-      actor,
-      changeId,
-      (people) => ({ kind: 'member_added', memberName: personName(people, userId) }),
-      [userId],
-    );
-  });
-  return getRotation(deps, id, actor);
-}
-
-/**
- * removeMember takes a user out of the rotation and renumbers the rest without gaps. Removing
- * the holder of an active rotation passes the baton to the next member who can hold it (a
- * handoff of kind member_removed); a suspended rotation, or one with nobody eligible, is left
- * with no holder (recorded the same way). The user's current and upcoming schedule entries in
- * the rotation go too (decision 021).
- */
-export async function removeMember(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  userId: number,
-): Promise<Rotation> {
-  await inLockedRotation(deps, id, async (locked) => {
-    requireManaged(locked, actor);
-    const { tx, row, members, now } = locked;
-    if (!members.some((m) => m.member.userId === userId)) {
-      throw notFound('That person is not a member of this rotation.');
-    }
-    await noteShiftChange(tx, deps, id, now);
-    const wasHolder = row.holderUserId === userId;
-    let newHolderUserId: number | null = null;
-    if (wasHolder) {
-      newHolderUserId = row.suspended
-        ? null
-        : successorOf(
-            members.map((m) => ({
-              userId: m.member.userId,
-              order: m.member.order,
-              roles: rolesOf(m),
-            })),
-            userId,
-          );
-      // Move the baton before the membership goes, so the holder foreign key never dangles.
-      await setHolder(tx, id, newHolderUserId, now);
-      await insertHandoff(tx, {
-        rotationId: id,
-        fromUserId: userId,
-        toUserId: newHolderUserId,
-        kind: 'member_removed',
-        occurredAt: now,
-      });
-    }
-    await deleteMember(tx, id, userId);
-    const removedScheduleEntries = await deleteScheduleEntriesFrom(tx, id, userId, now);
-    const changeId = await audit(locked, actor, 'rotation.member_removed', {
-      userId,
-      wasHolder,
-      newHolderUserId,
-      removedScheduleEntries,
-    });
-    await tellManagers(
-      deps,
-      locked,
-      actor,
-      changeId,
-      (people) => ({
-        kind: 'member_removed',
-        memberName: personName(people, userId),
-        wasHolder,
-        newHolderName: newHolderUserId === null ? null : personName(people, newHolderUserId),
-      }),
-      [userId, newHolderUserId],
-    );
-  });
-  return getRotation(deps, id, actor);
-}
-
-/** takeOnCall gives the baton to the caller: a member, when no one holds it. */
-export async function takeOnCall(deps: RotationDeps, actor: User, id: number): Promise<Rotation> {
-  const answer = await inBatonChange(deps, id, async (locked) => {
-    const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actorOf(actor));
-    if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, actor.id, locked.now);
-    const handoff = await insertLatestHandoff(locked.tx, {
-      rotationId: id,
-      fromUserId: null,
-      toUserId: actor.id,
-      kind: 'take',
-      occurredAt: locked.now,
-      // Taking the baton is its own acknowledgement.
-      acknowledgedAt: locked.now,
-    });
-    await notifyOnCallTaken(locked.tx, deps, {
-      handoffId: handoff.id,
-      rotation: { ...locked.row, members: locked.members },
-      takerId: actor.id,
-      now: locked.now,
-      known: locked.members.map((m) => m.user),
-    });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
-  });
-  return answer ?? getRotation(deps, id, actor);
-}
-
-function receiverOf(members: MemberWithRoles[], userId: number) {
-  const member = members.find((m) => m.member.userId === userId);
-  return { id: userId, roles: member ? rolesOf(member) : undefined };
-}
-
-/** passBaton hands the baton from the caller (the holder) to another member, with notes. */
-export async function passBaton(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: PassInput,
-): Promise<Rotation> {
-  const answer = await inBatonChange(deps, id, async (locked) => {
-    const refusal = passBatonRefusal(
-      stateOf(locked.row, locked.members),
-      actorOf(actor),
-      receiverOf(locked.members, input.toUserId),
-    );
-    if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
-    const handoff = await insertLatestHandoff(locked.tx, {
-      rotationId: id,
-      fromUserId: actor.id,
-      toUserId: input.toUserId,
-      kind: 'pass',
-      notes: input.notes,
-      urgent: input.urgent,
-      occurredAt: locked.now,
-    });
-    await notifyBatonPassed(locked.tx, deps, {
-      handoffId: handoff.id,
-      rotation: locked.row,
-      fromUserId: actor.id,
-      toUserId: input.toUserId,
-      notes: input.notes,
-      urgent: input.urgent,
-      now: locked.now,
-      known: locked.members.map((m) => m.user),
-    });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
-  });
-  return answer ?? getRotation(deps, id, actor);
-}
-
-/** reassign moves the baton (a manager or admin) to a member other than the holder. */
-export async function reassign(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: ReassignInput,
-): Promise<Rotation> {
-  const answer = await inBatonChange(deps, id, async (locked) => {
-    requireManaged(locked, actor);
-    const refusal = reassignRefusal(
-      stateOf(locked.row, locked.members),
-      actorOf(actor),
-      receiverOf(locked.members, input.toUserId),
-    );
-    if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
-    const handoff = await insertLatestHandoff(locked.tx, {
-      rotationId: id,
-      fromUserId: locked.row.holderUserId,
-      toUserId: input.toUserId,
-      kind: 'reassign',
-      notes: input.notes,
-      occurredAt: locked.now,
-    });
-    await notifyReassigned(locked.tx, deps, {
-      handoffId: handoff.id,
-      rotation: locked.row,
-      actorId: actor.id,
-      fromUserId: locked.row.holderUserId,
-      toUserId: input.toUserId,
-      notes: input.notes,
-      now: locked.now,
-      known: locked.members.map((m) => m.user),
-    });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
-  });
-  return answer ?? getRotation(deps, id, actor);
-}
-
-/** requestCoverage stores the holder's request for another member to cover a window (pending). */
-export async function requestCoverage(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: {
-    coveringUserId: number;
-    startTime: string;
-    endTime: string;
-    notes?: string | null;
-  },
-): Promise<CoverageRequest> {
-  const row = await inLockedRotation(deps, id, async (locked) => {
-    const refusal = coverageRefusal(
-      stateOf(locked.row, locked.members),
-      actorOf(actor),
-      {
-        coveringUser: receiverOf(locked.members, input.coveringUserId),
-        startTime: input.startTime,
-        endTime: input.endTime,
-      },
-      locked.now,
-    );
-    if (refusal) throw refusalError(refusal);
-    const request = await insertCoverageRequest(locked.tx, {
-      rotationId: id,
-      requesterId: actor.id,
-      coveringUserId: input.coveringUserId,
-      startAt: new Date(input.startTime),
-      endAt: new Date(input.endTime),
-      notes: input.notes?.trim() ? input.notes.trim() : null,
-      createdAt: locked.now,
-    });
-    await notifyCoverageRequested(locked.tx, deps, {
-      requestId: request.id,
-      rotation: locked.row,
-      requesterId: actor.id,
-      coveringUserId: request.coveringUserId,
-      startAt: request.startAt,
-      endAt: request.endAt,
-      notes: request.notes,
-      now: locked.now,
-    });
-    return request;
-  });
-  const readPerson = personReader(deps.cipher, [actor]);
-  const people = new Map(
-    (await findUserRows(deps.database.db, [row.requesterId, row.coveringUserId])).map((u) => [
-      u.id,
-      readPerson(u),
-    ]),
-  );
-  const requester = people.get(row.requesterId);
-  const coveringUser = people.get(row.coveringUserId);
-  if (!requester || !coveringUser) throw notFound('User not found');
-  return {
-    id: row.id,
-    rotationId: row.rotationId,
-    requester,
-    coveringUser,
-    startTime: row.startAt.toISOString(),
-    endTime: row.endAt.toISOString(),
-    notes: row.notes,
-    status: row.status,
-  };
 }
 
 /**
