@@ -39,6 +39,7 @@ import {
   securityHeaders,
 } from './http/security-headers';
 import { alertRoutes } from './modules/alerts/alert-routes';
+import { integrationAlertRoutes } from './modules/alerts/integration-alert-routes';
 import { apiTokenRoutes } from './modules/api-tokens/api-token-routes';
 import { resolveApiToken } from './modules/api-tokens/api-token-service';
 import { auditRoutes } from './modules/audit/audit-routes';
@@ -381,6 +382,7 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
   await app.register(incidentRoutes, deps);
   await app.register(incidentActionRoutes, deps);
   await app.register(integrationRoutes, deps);
+  await app.register(integrationAlertRoutes, deps);
   await app.register(alertRoutes, { ...deps, metrics });
   await app.register(shiftChangeRoutes, deps);
   await app.register(timeOffRoutes, deps);

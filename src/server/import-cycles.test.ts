@@ -76,7 +76,6 @@ function serverModuleOf(file: string): string | null {
 const ALLOWED_CYCLES: { modules: string[]; reason: string; until?: string }[] = [
   {
     modules: [
-      'alerts',
       'calendar',
       'coverage',
       'destinations',
@@ -84,7 +83,6 @@ const ALLOWED_CYCLES: { modules: string[]; reason: string; until?: string }[] = 
       'handoffs',
       'incidents',
       'integrations',
-      'metrics',
       'notifications',
       'rotations',
       'schedules',
