@@ -45,7 +45,7 @@ import { resolveApiToken } from './modules/api-tokens/api-token-service';
 import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
-import { coverageRoutes } from './modules/coverage/coverage-routes';
+import { coverageRoutes, requestCoverageRoutes } from './modules/coverage/coverage-routes';
 import type { RotationsRead } from './modules/debug/debug-repository';
 import { debugRoutes } from './modules/debug/debug-routes';
 import {
@@ -57,7 +57,7 @@ import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
 import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
-import { incidentRoutes } from './modules/incidents/incident-routes';
+import { incidentRoutes, rotationPageRoutes } from './modules/incidents/incident-routes';
 import { integrationRoutes } from './modules/integrations/integration-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { LiveHub } from './modules/live/live-hub';
@@ -364,6 +364,8 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
   await app.register(invitationRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(rotationRoutes, deps);
+  await app.register(requestCoverageRoutes, deps);
+  await app.register(rotationPageRoutes, deps);
   await app.register(scheduleRoutes, deps);
   await app.register(handoffRoutes, deps);
   await app.register(coverageRoutes, deps);

@@ -77,22 +77,23 @@ const ALLOWED_CYCLES: { modules: string[]; reason: string; until?: string }[] = 
   {
     modules: [
       'calendar',
-      'coverage',
       'destinations',
-      'escalation-policies',
       'handoffs',
-      'incidents',
       'integrations',
       'notifications',
       'rotations',
       'schedules',
       'shift-changes',
-      'sms-replies',
       'time-off',
     ],
     reason:
-      'the event sites announce through notifications, which reads rotations and the calendar back; rotations still reaches up (to incidents, coverage, shift-changes, schedules, handoffs, escalation-policies) and integrations, alerts and incidents call one another',
-    until: 'the cuts listed in decision 242 (what is left) and the rest of decision 241',
+      "the event sites announce through notifications, which reads rotations (a failing destination's managers) and the calendar (the digest) back, and destinations read rotations and integrations; shift-changes reads the calendar's projection",
+    until: 'the cuts listed in decision 242 (what is left)',
+  },
+  {
+    modules: ['incidents', 'sms-replies'],
+    reason:
+      "a reply to a page's SMS acts on its incident, and the incident's messages name the reply codes (decision 201)",
   },
 ];
 

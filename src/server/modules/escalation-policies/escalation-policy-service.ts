@@ -26,10 +26,12 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import {
+  findPolicyRow,
   findRotationNames,
   listMembersWithUsers,
   listRotationsUsingPolicies,
   listRotationsWithLatest,
+  lockPolicyRow,
   type PolicyUser,
 } from '../rotations/rotation-repository';
 import { personReader, toRotations } from '../rotations/rotation-view';
@@ -38,11 +40,9 @@ import { findUserRows, toUser } from '../users/user-repository';
 import {
   deletePolicyRow,
   type EscalationPolicyRow,
-  findPolicyRow,
   insertPolicyAuditEvent,
   insertPolicyRow,
   listPolicyRows,
-  lockPolicyRow,
   policyValueOf,
   updatePolicyRow,
 } from './escalation-policy-repository';

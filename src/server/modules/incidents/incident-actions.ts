@@ -17,7 +17,6 @@ import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { sealReason } from '../audit/audit-sealed';
-import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { formatWhen } from '../notifications/message-layout';
 import {
   pageAcknowledgedNotice,
@@ -28,6 +27,7 @@ import {
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
 import {
+  findPolicyRow,
   listMemberRoles,
   listMembersWithRoles,
   listRotationsUsingPolicies,

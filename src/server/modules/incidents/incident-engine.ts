@@ -14,7 +14,6 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import type { IncidentPolicyCopy } from '../../db/schema';
-import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import {
   type LoadedWorld,
   loadEscalationWorld,
@@ -22,7 +21,7 @@ import {
 import { incidentExhaustedNotice, publicBaseUrl } from '../notifications/messages';
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
-import { listMemberRoles } from '../rotations/rotation-repository';
+import { findPolicyRow, listMemberRoles } from '../rotations/rotation-repository';
 import { listUsersWithRoles } from '../users/user-repository';
 import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';

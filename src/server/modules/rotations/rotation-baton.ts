@@ -1,32 +1,21 @@
 import type {
-  CoverageRequest,
   PassBatonInputSchema,
   ReassignInputSchema,
   Rotation,
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import {
-  coverageRefusal,
   passBatonRefusal,
   reassignRefusal,
   takeOnCallRefusal,
 } from '../../../shared/domain/rotation';
-import { notFound } from '../../http/errors';
-import { insertCoverageRequest } from '../coverage/coverage-repository';
 import { insertLatestHandoff } from '../handoffs/handoff-repository';
-import {
-  notifyBatonPassed,
-  notifyCoverageRequested,
-  notifyOnCallTaken,
-  notifyReassigned,
-} from '../notifications/notify';
-import { findUserRows } from '../users/user-repository';
+import { notifyBatonPassed, notifyOnCallTaken, notifyReassigned } from '../notifications/notify';
 import { type MemberWithRoles, setHolder } from './rotation-repository';
 import {
   actorOf,
   getRotation,
   inBatonChange,
-  inLockedRotation,
   type RotationDeps,
   refusalError,
   requireManaged,
@@ -34,7 +23,6 @@ import {
   rotationAfterChange,
   stateOf,
 } from './rotation-service';
-import { personReader } from './rotation-view';
 
 /**
  * The baton between members: taken when no one holds it, passed by its holder, reassigned by a
@@ -72,7 +60,7 @@ export async function takeOnCall(deps: RotationDeps, actor: User, id: number): P
   return answer ?? getRotation(deps, id, actor);
 }
 
-function receiverOf(members: MemberWithRoles[], userId: number) {
+export function receiverOf(members: MemberWithRoles[], userId: number) {
   const member = members.find((m) => m.member.userId === userId);
   return { id: userId, roles: member ? rolesOf(member) : undefined };
 }
@@ -153,71 +141,4 @@ export async function reassign(
     return rotationAfterChange(deps, locked, row, handoff, actor);
   });
   return answer ?? getRotation(deps, id, actor);
-}
-
-/** requestCoverage stores the holder's request for another member to cover a window (pending). */
-export async function requestCoverage(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: {
-    coveringUserId: number;
-    startTime: string;
-    endTime: string;
-    notes?: string | null;
-  },
-): Promise<CoverageRequest> {
-  const row = await inLockedRotation(deps, id, async (locked) => {
-    const refusal = coverageRefusal(
-      stateOf(locked.row, locked.members),
-      actorOf(actor),
-      {
-        coveringUser: receiverOf(locked.members, input.coveringUserId),
-        startTime: input.startTime,
-        endTime: input.endTime,
-      },
-      locked.now,
-    );
-    if (refusal) throw refusalError(refusal);
-    const request = await insertCoverageRequest(locked.tx, {
-      rotationId: id,
-      requesterId: actor.id,
-      coveringUserId: input.coveringUserId,
-      startAt: new Date(input.startTime),
-      endAt: new Date(input.endTime),
-      notes: input.notes?.trim() ? input.notes.trim() : null,
-      createdAt: locked.now,
-    });
-    await notifyCoverageRequested(locked.tx, deps, {
-      requestId: request.id,
-      rotation: locked.row,
-      requesterId: actor.id,
-      coveringUserId: request.coveringUserId,
-      startAt: request.startAt,
-      endAt: request.endAt,
-      notes: request.notes,
-      now: locked.now,
-    });
-    return request;
-  });
-  const readPerson = personReader(deps.cipher, [actor]);
-  const people = new Map(
-    (await findUserRows(deps.database.db, [row.requesterId, row.coveringUserId])).map((u) => [
-      u.id,
-      readPerson(u),
-    ]),
-  );
-  const requester = people.get(row.requesterId);
-  const coveringUser = people.get(row.coveringUserId);
-  if (!requester || !coveringUser) throw notFound('User not found');
-  return {
-    id: row.id,
-    rotationId: row.rotationId,
-    requester,
-    coveringUser,
-    startTime: row.startAt.toISOString(),
-    endTime: row.endAt.toISOString(),
-    notes: row.notes,
-    status: row.status,
-  };
 }

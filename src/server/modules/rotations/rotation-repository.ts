@@ -1,9 +1,10 @@
 import { and, asc, desc, eq, exists, inArray, max, type SQL, sql } from 'drizzle-orm';
+import { defaultEscalationPolicy } from '../../../shared/domain/escalation';
 import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
-import { handoffs, rotationMembers, rotations, users } from '../../db/schema';
+import { escalationPolicies, handoffs, rotationMembers, rotations, users } from '../../db/schema';
 import { recordAuditEvent } from '../audit/audit-events';
 import type { UserRow } from '../users/user-repository';
 
@@ -480,4 +481,60 @@ export async function listRotationManagers(
     managers.set(row.rotationId, list);
   }
   return managers;
+}
+
+// A rotation's escalation policy: the default one made with it, and the one it points at. Here,
+// not in escalation-policies/, because a policy's screen reads rotations (decision 242).
+
+/**
+ * insertDefaultPolicies stores each rotation's default policy (defaultEscalationPolicy, the
+ * documented paging flow) in one statement and answers rotation id → policy id. The rotations'
+ * ids come first (from their sequence): the policy's targets name them.
+ */
+export async function insertDefaultPolicies(
+  tx: Db | Tx,
+  rotations: readonly { id: number; name: string }[],
+  createdById: number | null,
+  at: Date,
+): Promise<Map<number, number>> {
+  if (rotations.length === 0) return new Map();
+  const rows = await tx
+    .insert(escalationPolicies)
+    .values(
+      rotations.map((r) => ({
+        ...defaultEscalationPolicy(r),
+        createdById,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    )
+    .returning({ id: escalationPolicies.id, steps: escalationPolicies.steps });
+  // A default policy's first target is its rotation's holder.
+  return new Map(rows.map((row) => [row.steps[0].targets[0].id, row.id]));
+}
+
+/** findPolicyRow reads one policy, or undefined. */
+export async function findPolicyRow(
+  db: Db | Tx,
+  id: number,
+): Promise<typeof escalationPolicies.$inferSelect | undefined> {
+  const [row] = await db.select().from(escalationPolicies).where(eq(escalationPolicies.id, id));
+  return row;
+}
+
+/**
+ * lockPolicyRow reads a policy and locks it until the transaction ends: `update` to change or
+ * delete it, `share` to point a rotation at it (a deletion waits, then sees the rotation).
+ */
+export async function lockPolicyRow(
+  tx: Tx,
+  id: number,
+  strength: 'update' | 'share',
+): Promise<typeof escalationPolicies.$inferSelect | undefined> {
+  const [row] = await tx
+    .select()
+    .from(escalationPolicies)
+    .where(eq(escalationPolicies.id, id))
+    .for(strength);
+  return row;
 }

@@ -1,6 +1,5 @@
 import type {
   CreateRotationInputSchema,
-  PageInputSchema,
   Rotation,
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
@@ -9,7 +8,6 @@ import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { can } from '../../../shared/domain/permissions';
 import {
   canManageRotation,
-  canPageRotation,
   type ManagedRotationFacts,
   managesRotation,
   NOT_MANAGED_MESSAGE,
@@ -17,7 +15,6 @@ import {
 import { type Actor, effectiveRoles } from '../../../shared/domain/roles';
 import {
   changeTypeRefusal,
-  pageRefusal,
   type Refusal,
   ROTATION_MESSAGES,
   type RotationState,
@@ -30,23 +27,20 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, forbidden, notFound } from '../../http/errors';
-import {
-  findPolicyRow,
-  insertDefaultPolicies,
-  lockPolicyRow,
-} from '../escalation-policies/escalation-policy-repository';
 import type { insertLatestHandoff } from '../handoffs/handoff-repository';
-import { defaultSeverity, raiseIncident } from '../incidents/incident-engine';
 import { notifyRotationChanged } from '../notifications/notify';
 import { countScheduleEntries, listNextScheduleEntries } from '../schedules/schedule-repository';
 import { noteShiftChange } from '../shift-changes/shift-changes';
 import {
   deleteRotationRow,
+  findPolicyRow,
   findRotationRow,
   insertAuditEvent,
+  insertDefaultPolicies,
   insertRotationRow,
   listMembersWithUsers,
   listRotationsWithLatest,
+  lockPolicyRow,
   lockRotationRow,
   type MemberWithRoles,
   type MemberWithUser,
@@ -84,7 +78,6 @@ const POLICY_MISSING = 'That escalation policy does not exist';
 
 type CreateInput = ReturnType<typeof CreateRotationInputSchema.parse>;
 type UpdateInput = ReturnType<typeof UpdateRotationInputSchema.parse>;
-type PageInput = ReturnType<typeof PageInputSchema.parse>;
 
 /** refusalError turns a domain refusal into the coded error the API answers with. */
 export function refusalError(refusal: Refusal): AppError {
@@ -517,42 +510,4 @@ export async function changeType(
     await audit(locked, actor, 'rotation.type_changed', { from: locked.row.type, to: type });
   });
   return getRotation(deps, id, actor);
-}
-
-/**
- * pageRotation records a page to the holder and names who it went to. Incident managers and
- * admins page any rotation, managers only the ones they manage; the paging module sends it.
- */
-export async function pageRotation(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: PageInput,
-): Promise<{ sentTo: { name: string } }> {
-  return inLockedRotation(deps, id, async (locked) => {
-    const { row, members, tx } = locked;
-    const managed = {
-      createdById: row.createdById,
-      memberUserIds: members.map((m) => m.member.userId),
-    };
-    if (!canPageRotation({ roles: actor.roles, userId: actor.id }, managed)) {
-      throw forbidden('Managers can page only the rotations they manage.');
-    }
-    const refusal = pageRefusal(stateOf(row, members));
-    if (refusal) throw refusalError(refusal);
-    // The holder is a member (a database constraint): their row was read under the lock.
-    const holder = members.find((m) => m.user.id === row.holderUserId)?.user;
-    if (!holder) throw new AppError('NO_ONE_ON_CALL', ROTATION_MESSAGES.noOneOnCall);
-    // A page is an incident on the rotation's policy (decision 204): its first step notifies.
-    await raiseIncident(tx, deps, {
-      rotation: row,
-      raisedBy: actor,
-      source: 'user',
-      message: input.message,
-      severity: defaultSeverity(input.urgency),
-      urgency: input.urgency,
-      now: locked.now,
-    });
-    return { sentTo: { name: personReader(deps.cipher, [actor])(holder).name } };
-  });
 }
