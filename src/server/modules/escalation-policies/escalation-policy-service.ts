@@ -25,14 +25,13 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
+import { listRotationsUsingPolicies, type PolicyUser } from '../managers/manager-reads';
 import {
   findPolicyRow,
   findRotationNames,
   listMembersWithUsers,
-  listRotationsUsingPolicies,
   listRotationsWithLatest,
   lockPolicyRow,
-  type PolicyUser,
 } from '../rotations/rotation-repository';
 import { personReader, toRotations } from '../rotations/rotation-view';
 import { listNextScheduleEntries } from '../schedules/schedule-repository';

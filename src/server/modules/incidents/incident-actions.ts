@@ -17,6 +17,7 @@ import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { sealReason } from '../audit/audit-sealed';
+import { listMemberRoles, listRotationsUsingPolicies } from '../managers/manager-reads';
 import { formatWhen } from '../notifications/message-layout';
 import {
   pageAcknowledgedNotice,
@@ -28,9 +29,7 @@ import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
 import {
   findPolicyRow,
-  listMemberRoles,
   listMembersWithRoles,
-  listRotationsUsingPolicies,
   lockRotationRow,
 } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';

@@ -18,10 +18,11 @@ import {
   type LoadedWorld,
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
+import { listMemberRoles } from '../managers/manager-reads';
 import { incidentExhaustedNotice, publicBaseUrl } from '../notifications/messages';
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
-import { findPolicyRow, listMemberRoles } from '../rotations/rotation-repository';
+import { findPolicyRow } from '../rotations/rotation-repository';
 import { listUsersWithRoles } from '../users/user-repository';
 import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';

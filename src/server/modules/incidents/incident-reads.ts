@@ -20,8 +20,8 @@ import {
   findIntegrationNames,
   type IncidentAlertCount,
 } from '../integrations/integration-repository';
+import { listRotationMemberIds } from '../managers/manager-reads';
 import { failureReason } from '../notifications/provider-answers';
-import { listRotationMemberIds } from '../rotations/rotation-repository';
 import { loadNames } from '../users/user-repository';
 import type { IncidentDeps } from './incident-facts';
 import {

@@ -23,12 +23,14 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { forbidden, notFound } from '../../http/errors';
-import { publicBaseUrl } from '../notifications/messages';
 import {
   listRotationMemberIds,
   listRotationsUsingPolicies,
+  lockTargetPolicy,
+  lockTargetRotation,
   type PolicyUser,
-} from '../rotations/rotation-repository';
+} from '../managers/manager-reads';
+import { publicBaseUrl } from '../notifications/messages';
 import { loadNames } from '../users/user-repository';
 import {
   generateIntegrationKey,
@@ -46,8 +48,6 @@ import {
   insertIntegrationRow,
   listIntegrationRows,
   lockIntegrationRow,
-  lockTargetPolicy,
-  lockTargetRotation,
   updateIntegrationRow,
 } from './integration-repository';
 

@@ -30,9 +30,9 @@ import {
   type PageWithRotation,
 } from '../incidents/incident-repository';
 import { pageMessageOf } from '../incidents/incident-text';
+import { listMemberRoles, type MemberRoles } from '../managers/manager-reads';
 import { fallbackKeyOf } from '../notifications/outbox';
 import { failureReason } from '../notifications/provider-answers';
-import { listMemberRoles, type MemberRoles } from '../rotations/rotation-repository';
 import { loadNames } from '../users/user-repository';
 
 /**

@@ -221,47 +221,6 @@ export async function listMembersWithRoles(
   }));
 }
 
-/** A rotation member with the stored roles of their user. */
-export interface MemberRoles {
-  rotationId: number;
-  userId: number;
-  order: number;
-  roles: string[];
-  role: string;
-}
-
-/** listMemberRoles returns the members of the rotations with their users' roles, in order. */
-export async function listMemberRoles(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<MemberRoles[]> {
-  return (await listMemberRoleRows(db, rotationIds)).map(({ member, roles, role }) => ({
-    rotationId: member.rotationId,
-    userId: member.userId,
-    order: member.order,
-    roles,
-    role,
-  }));
-}
-
-/** listRotationMemberIds returns each rotation's member ids, in order: who manages it. */
-export async function listRotationMemberIds(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<Map<number, number[]>> {
-  const byRotation = new Map<number, number[]>();
-  if (rotationIds.length === 0) return byRotation;
-  const rows = await db
-    .select({ rotationId: rotationMembers.rotationId, userId: rotationMembers.userId })
-    .from(rotationMembers)
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
-  for (const { rotationId, userId } of rows) {
-    byRotation.set(rotationId, [...(byRotation.get(rotationId) ?? []), userId]);
-  }
-  return byRotation;
-}
-
 /** insertRotationRow creates a rotation. */
 export async function insertRotationRow(tx: Tx, values: NewRotationRow): Promise<RotationRow> {
   const [row] = await tx.insert(rotations).values(values).returning();
@@ -371,50 +330,6 @@ export async function findRotationNames(
     .select({ id: rotations.id, name: rotations.name })
     .from(rotations)
     .where(inArray(rotations.id, [...ids]));
-}
-
-/** A rotation that follows an escalation policy, with what decides who manages it. */
-export interface PolicyUser {
-  id: number;
-  name: string;
-  escalationPolicyId: number;
-  createdById: number | null;
-  memberUserIds: number[];
-}
-
-/**
- * listRotationsUsingPolicies returns the rotations that follow any of the policies (every one
- * with no ids), by name, each with its members' user ids: two statements.
- */
-export async function listRotationsUsingPolicies(
-  db: Db | Tx,
-  policyIds?: readonly number[],
-): Promise<PolicyUser[]> {
-  if (policyIds && policyIds.length === 0) return [];
-  const rows = await db
-    .select({
-      id: rotations.id,
-      name: rotations.name,
-      escalationPolicyId: rotations.escalationPolicyId,
-      createdById: rotations.createdById,
-    })
-    .from(rotations)
-    .where(policyIds ? inArray(rotations.escalationPolicyId, [...policyIds]) : undefined)
-    .orderBy(...byName);
-  if (rows.length === 0) return [];
-  const members = await db
-    .select({ rotationId: rotationMembers.rotationId, userId: rotationMembers.userId })
-    .from(rotationMembers)
-    .where(
-      inArray(
-        rotationMembers.rotationId,
-        rows.map((r) => r.id),
-      ),
-    );
-  return rows.map((r) => ({
-    ...r,
-    memberUserIds: members.filter((m) => m.rotationId === r.id).map((m) => m.userId),
-  }));
 }
 
 /** A rotation as the rules on who manages it read it (permissions-rotation.ts), with its name and type. */
