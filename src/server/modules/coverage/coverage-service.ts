@@ -24,8 +24,8 @@ import {
   refusalError,
   stateOf,
 } from '../rotations/rotation-service';
-import { type PersonReader, personReader } from '../rotations/rotation-view';
 import { noteShiftChange } from '../shift-changes/shift-changes';
+import { type PersonReader, personReader } from '../users/person-reader';
 import { findUserRows } from '../users/user-repository';
 import {
   type CoverageWithPeople,

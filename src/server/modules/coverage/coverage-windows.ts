@@ -11,6 +11,7 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
 import { EffectAlreadyDone } from '../../engine/due-rows';
+import { listAwayWindows } from '../calendar/calendar-repository';
 import { listEngineMembers, listEntriesEndingFrom } from '../handoffs/handoff-flow-repository';
 import { insertKeyedHandoff, listLatestBoundaryHandoffs } from '../handoffs/handoff-repository';
 import {
@@ -22,7 +23,6 @@ import {
 import { loadRecipients, sendNotices } from '../notifications/notify';
 import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { patternOf } from '../rotations/rotation-service';
-import { listAwayWindows } from '../time-off/time-off-repository';
 import { type CoverageRow, setCoverageStatus } from './coverage-repository';
 
 /**

@@ -46,7 +46,7 @@ import {
   lockTargetPolicy,
   lockTargetRotation,
   type PolicyUser,
-} from '../managers/manager-reads';
+} from '../members/member-reads';
 import { destinationRule, secretCtx, urlCtx } from './chat-channel';
 import {
   type DestinationWithTarget,

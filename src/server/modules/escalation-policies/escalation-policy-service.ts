@@ -25,16 +25,20 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
-import { listRotationsUsingPolicies, type PolicyUser } from '../managers/manager-reads';
+import {
+  listMembersWithUsers,
+  listRotationsUsingPolicies,
+  type PolicyUser,
+} from '../members/member-reads';
 import {
   findPolicyRow,
   findRotationNames,
-  listMembersWithUsers,
   listRotationsWithLatest,
   lockPolicyRow,
 } from '../rotations/rotation-repository';
-import { personReader, toRotations } from '../rotations/rotation-view';
+import { toRotations } from '../rotations/rotation-view';
 import { listNextScheduleEntries } from '../schedules/schedule-repository';
+import { personReader } from '../users/person-reader';
 import { findUserRows, toUser } from '../users/user-repository';
 import {
   deletePolicyRow,

@@ -5,7 +5,8 @@ import { canHoldBaton } from '../../../shared/domain/rotation';
 import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import { rotations } from '../../db/schema';
-import { listMemberRoleRows, type RotationRow } from '../rotations/rotation-repository';
+import { listMemberRoleRows } from '../members/member-reads';
+import type { RotationRow } from '../rotations/rotation-repository';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the

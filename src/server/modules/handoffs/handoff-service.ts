@@ -9,7 +9,7 @@ import { AppError, forbidden, notFound } from '../../http/errors';
 import { emergencyAcknowledgedMessage } from '../notifications/messages';
 import { loadRecipients, sendNotices } from '../notifications/notify';
 import { lockRotationRow } from '../rotations/rotation-repository';
-import { type PersonReader, personReader } from '../rotations/rotation-view';
+import { type PersonReader, personReader } from '../users/person-reader';
 import {
   findHandoffWithPeople,
   type HandoffWithPeople,

@@ -18,7 +18,7 @@ import {
   type LoadedWorld,
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
-import { listMemberRoles } from '../managers/manager-reads';
+import { listMemberRoles } from '../members/member-reads';
 import { incidentExhaustedNotice, publicBaseUrl } from '../notifications/messages';
 import { loadRecipients, toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';

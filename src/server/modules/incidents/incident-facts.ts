@@ -11,7 +11,7 @@ import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
 import type { Database } from '../../db/client';
 import { conflict } from '../../http/errors';
-import type { MemberRoles } from '../managers/manager-reads';
+import type { MemberRoles } from '../members/member-reads';
 import type { RotationRef } from '../notifications/messages';
 import type { NotifyDeps } from '../notifications/notify';
 import type { IncidentRotation, IncidentRow, LockedIncident } from './incident-repository';

@@ -20,7 +20,7 @@ import {
   findIntegrationNames,
   type IncidentAlertCount,
 } from '../integrations/integration-repository';
-import { listRotationMemberIds } from '../managers/manager-reads';
+import { listRotationMemberIds } from '../members/member-reads';
 import { failureReason } from '../notifications/provider-answers';
 import { loadNames } from '../users/user-repository';
 import type { IncidentDeps } from './incident-facts';

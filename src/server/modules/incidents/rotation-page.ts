@@ -9,7 +9,7 @@ import {
   refusalError,
   stateOf,
 } from '../rotations/rotation-service';
-import { personReader } from '../rotations/rotation-view';
+import { personReader } from '../users/person-reader';
 import { defaultSeverity, raiseIncident } from './incident-engine';
 
 // Paging a rotation from its page: an incident on the rotation's policy (decision 204).

@@ -29,7 +29,7 @@ import {
   lockTargetPolicy,
   lockTargetRotation,
   type PolicyUser,
-} from '../managers/manager-reads';
+} from '../members/member-reads';
 import { publicBaseUrl } from '../notifications/messages';
 import { loadNames } from '../users/user-repository';
 import {

@@ -7,7 +7,7 @@ import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import type { Db } from '../../db/client';
 import { destinations } from '../../db/schema';
 import { findDestinationRow } from '../destinations/destination-repository';
-import { listMemberRoles } from '../managers/manager-reads';
+import { listMemberRoles } from '../members/member-reads';
 import { listUsersWithRoles } from '../users/user-repository';
 import { composeMessage, formatWhen } from './message-layout';
 import { loadRecipients, type NotifyDeps, sendNotices } from './notify';

@@ -30,7 +30,7 @@ import {
   type PageWithRotation,
 } from '../incidents/incident-repository';
 import { pageMessageOf } from '../incidents/incident-text';
-import { listMemberRoles, type MemberRoles } from '../managers/manager-reads';
+import { listMemberRoles, type MemberRoles } from '../members/member-reads';
 import { fallbackKeyOf } from '../notifications/outbox';
 import { failureReason } from '../notifications/provider-answers';
 import { loadNames } from '../users/user-repository';

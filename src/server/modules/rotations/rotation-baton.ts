@@ -10,8 +10,9 @@ import {
   takeOnCallRefusal,
 } from '../../../shared/domain/rotation';
 import { insertLatestHandoff } from '../handoffs/handoff-repository';
+import type { MemberWithRoles } from '../members/member-reads';
 import { notifyBatonPassed, notifyOnCallTaken, notifyReassigned } from '../notifications/notify';
-import { type MemberWithRoles, setHolder } from './rotation-repository';
+import { setHolder } from './rotation-repository';
 import {
   actorOf,
   getRotation,

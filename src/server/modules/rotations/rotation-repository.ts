@@ -4,27 +4,12 @@ import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
-import { escalationPolicies, handoffs, rotationMembers, rotations, users } from '../../db/schema';
+import { escalationPolicies, handoffs, rotationMembers, rotations } from '../../db/schema';
 import { recordAuditEvent } from '../audit/audit-events';
-import type { UserRow } from '../users/user-repository';
+import type { MemberRow } from '../members/member-reads';
 
 export type RotationRow = typeof rotations.$inferSelect;
 export type NewRotationRow = typeof rotations.$inferInsert;
-export type MemberRow = typeof rotationMembers.$inferSelect;
-
-/** A member with their stored user row (decrypted by the caller, once per user). */
-export interface MemberWithUser {
-  member: MemberRow;
-  user: UserRow;
-}
-
-/** A member with the user's stored roles, for rules that need no personal data. */
-export interface MemberWithRoles {
-  member: MemberRow;
-  roles: string[];
-  role: string;
-}
-
 const byName = [asc(sql`lower(${rotations.name})`), asc(rotations.id)];
 
 /** The latest handoff of a rotation, as the rotation answer reads it (acknowledgement, backup). */
@@ -163,62 +148,6 @@ export async function findRotationRow(db: Db | Tx, id: number): Promise<Rotation
 export async function lockRotationRow(tx: Tx, id: number): Promise<RotationRow | undefined> {
   const [row] = await tx.select().from(rotations).where(eq(rotations.id, id)).for('update');
   return row;
-}
-
-/**
- * The reads of rotation members (decision 243), all here, by rotation and in order, one query
- * each: `listMembersWithUsers` with the users' whole rows (names and contacts, for screens and
- * messages); `listMemberRoleRows` with only what decides who may hold and who manages (roles,
- * the handoff reminder), which the engine and the permission checks read without decrypting
- * anyone; `listRotationMemberIds` with the ids alone. The other modules shape these rows.
- */
-export async function listMembersWithUsers(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<MemberWithUser[]> {
-  if (rotationIds.length === 0) return [];
-  return db
-    .select({ member: rotationMembers, user: users })
-    .from(rotationMembers)
-    .innerJoin(users, eq(users.id, rotationMembers.userId))
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
-}
-
-/** A rotation member with its user's roles and handoff reminder: no personal field. */
-export interface MemberRoleRow extends MemberWithRoles {
-  handoffReminderMinutes: number;
-}
-
-/** listMemberRoleRows returns the members of the rotations with their users' roles, in order. */
-export async function listMemberRoleRows(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<MemberRoleRow[]> {
-  if (rotationIds.length === 0) return [];
-  return db
-    .select({
-      member: rotationMembers,
-      roles: users.roles,
-      role: users.role,
-      handoffReminderMinutes: users.handoffReminderMinutes,
-    })
-    .from(rotationMembers)
-    .innerJoin(users, eq(users.id, rotationMembers.userId))
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
-}
-
-/** listMembersWithRoles returns one rotation's members with their users' roles, in order. */
-export async function listMembersWithRoles(
-  db: Db | Tx,
-  rotationId: number,
-): Promise<MemberWithRoles[]> {
-  return (await listMemberRoleRows(db, [rotationId])).map(({ member, roles, role }) => ({
-    member,
-    roles,
-    role,
-  }));
 }
 
 /** insertRotationRow creates a rotation. */

@@ -28,9 +28,15 @@ import type { Database, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import type { insertLatestHandoff } from '../handoffs/handoff-repository';
+import {
+  listMembersWithUsers,
+  type MemberWithRoles,
+  type MemberWithUser,
+} from '../members/member-reads';
 import { notifyRotationChanged } from '../notifications/notify';
 import { countScheduleEntries, listNextScheduleEntries } from '../schedules/schedule-repository';
 import { noteShiftChange } from '../shift-changes/shift-changes';
+import { personReader } from '../users/person-reader';
 import {
   deleteRotationRow,
   findPolicyRow,
@@ -38,17 +44,14 @@ import {
   insertAuditEvent,
   insertDefaultPolicies,
   insertRotationRow,
-  listMembersWithUsers,
   listRotationsWithLatest,
   lockPolicyRow,
   lockRotationRow,
-  type MemberWithRoles,
-  type MemberWithUser,
   type RotationRow,
   type RotationWithLatest,
   updateRotationRow,
 } from './rotation-repository';
-import { personReader, rotationsChangeAt, type TurnFacts, toRotations } from './rotation-view';
+import { rotationsChangeAt, type TurnFacts, toRotations } from './rotation-view';
 
 /** What the rotation services need from the app. */
 export interface RotationDeps {

@@ -1,13 +1,86 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { escalationPolicies, rotationMembers, rotations, users } from '../../db/schema';
+import type { UserRow } from '../users/user-repository';
 
 /**
- * What the rules on who manages a rotation, a policy, an integration or a destination read
- * (decisions 210, 221, 233): a rotation's members (with their roles), the rotations following a
- * policy, and the rotation or policy a thing is made for. Below every module that announces, so
- * notifications and destinations read them without reaching the event sites (decision 242).
+ * A rotation's members as every module reads them (decision 243: by rotation and in order, one
+ * query each), and what the rules on who manages a rotation, a policy, an integration or a
+ * destination read (decisions 210, 221, 233): the rotations following a policy, and the rotation
+ * or policy a thing is made for. Below every module that announces, so notifications,
+ * destinations and the calendar read them without reaching the event sites (decision 242).
  */
+
+export type MemberRow = typeof rotationMembers.$inferSelect;
+
+/** A member with their stored user row (decrypted by the caller, once per user). */
+export interface MemberWithUser {
+  member: MemberRow;
+  user: UserRow;
+}
+
+/** A member with the user's stored roles, for rules that need no personal data. */
+export interface MemberWithRoles {
+  member: MemberRow;
+  roles: string[];
+  role: string;
+}
+
+/**
+ * The reads of rotation members (decision 243), all here, by rotation and in order, one query
+ * each: `listMembersWithUsers` with the users' whole rows (names and contacts, for screens and
+ * messages); `listMemberRoleRows` with only what decides who may hold and who manages (roles,
+ * the handoff reminder), which the engine and the permission checks read without decrypting
+ * anyone; `listRotationMemberIds` with the ids alone. The other modules shape these rows.
+ */
+export async function listMembersWithUsers(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<MemberWithUser[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .select({ member: rotationMembers, user: users })
+    .from(rotationMembers)
+    .innerJoin(users, eq(users.id, rotationMembers.userId))
+    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
+    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+}
+
+/** A rotation member with its user's roles and handoff reminder: no personal field. */
+export interface MemberRoleRow extends MemberWithRoles {
+  handoffReminderMinutes: number;
+}
+
+/** listMemberRoleRows returns the members of the rotations with their users' roles, in order. */
+export async function listMemberRoleRows(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<MemberRoleRow[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .select({
+      member: rotationMembers,
+      roles: users.roles,
+      role: users.role,
+      handoffReminderMinutes: users.handoffReminderMinutes,
+    })
+    .from(rotationMembers)
+    .innerJoin(users, eq(users.id, rotationMembers.userId))
+    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
+    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+}
+
+/** listMembersWithRoles returns one rotation's members with their users' roles, in order. */
+export async function listMembersWithRoles(
+  db: Db | Tx,
+  rotationId: number,
+): Promise<MemberWithRoles[]> {
+  return (await listMemberRoleRows(db, [rotationId])).map(({ member, roles, role }) => ({
+    member,
+    roles,
+    role,
+  }));
+}
 
 const byName = [asc(sql`lower(${rotations.name})`), asc(rotations.id)];
 
@@ -25,19 +98,13 @@ export async function listMemberRoles(
   db: Db | Tx,
   rotationIds: readonly number[],
 ): Promise<MemberRoles[]> {
-  if (rotationIds.length === 0) return [];
-  return db
-    .select({
-      rotationId: rotationMembers.rotationId,
-      userId: rotationMembers.userId,
-      order: rotationMembers.order,
-      roles: users.roles,
-      role: users.role,
-    })
-    .from(rotationMembers)
-    .innerJoin(users, eq(users.id, rotationMembers.userId))
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+  return (await listMemberRoleRows(db, rotationIds)).map(({ member, roles, role }) => ({
+    rotationId: member.rotationId,
+    userId: member.userId,
+    order: member.order,
+    roles,
+    role,
+  }));
 }
 
 /** listRotationMemberIds returns each rotation's member ids, in order: who manages it. */
