@@ -6,7 +6,7 @@ import type { FieldCipher } from '../../src/server/crypto/field-crypto';
 import { type Db, selectRows } from '../../src/server/db/client';
 import { allocateIds } from '../../src/server/db/ids';
 import { rotationMembers, rotations } from '../../src/server/db/schema';
-import { insertDefaultPolicies } from '../../src/server/modules/escalation-policies/escalation-policy-repository';
+import { insertDefaultPolicies } from '../../src/server/modules/rotations/rotation-repository';
 import { insertUsers, type NewUser } from '../../src/server/modules/users/user-repository';
 import { type HandoffSeed, insertHandoffs } from '../../src/server/seed/factories';
 import type { Role } from '../../src/shared/domain/roles';

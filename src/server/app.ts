@@ -40,12 +40,13 @@ import {
   securityHeaders,
 } from './http/security-headers';
 import { alertRoutes } from './modules/alerts/alert-routes';
+import { integrationAlertRoutes } from './modules/alerts/integration-alert-routes';
 import { apiTokenRoutes } from './modules/api-tokens/api-token-routes';
 import { resolveApiToken } from './modules/api-tokens/api-token-service';
 import { auditRoutes } from './modules/audit/audit-routes';
 import { authRoutes } from './modules/auth/auth-routes';
 import { calendarRoutes } from './modules/calendar/calendar-routes';
-import { coverageRoutes } from './modules/coverage/coverage-routes';
+import { coverageRoutes, requestCoverageRoutes } from './modules/coverage/coverage-routes';
 import type { RotationsRead } from './modules/debug/debug-repository';
 import { debugRoutes } from './modules/debug/debug-routes';
 import {
@@ -57,7 +58,7 @@ import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
 import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
-import { incidentRoutes } from './modules/incidents/incident-routes';
+import { incidentRoutes, rotationPageRoutes } from './modules/incidents/incident-routes';
 import { integrationRoutes } from './modules/integrations/integration-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { LiveHub } from './modules/live/live-hub';
@@ -406,6 +407,8 @@ async function registerModules(
   await app.register(invitationRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(rotationRoutes, deps);
+  await app.register(requestCoverageRoutes, deps);
+  await app.register(rotationPageRoutes, deps);
   await app.register(scheduleRoutes, deps);
   await app.register(handoffRoutes, deps);
   await app.register(coverageRoutes, deps);
@@ -424,6 +427,7 @@ async function registerModules(
   await app.register(incidentRoutes, deps);
   await app.register(incidentActionRoutes, deps);
   await app.register(integrationRoutes, deps);
+  await app.register(integrationAlertRoutes, deps);
   await app.register(alertRoutes, { ...deps, metrics });
   await app.register(shiftChangeRoutes, deps);
   await app.register(timeOffRoutes, deps);

@@ -1,12 +1,12 @@
 import type { EngineDeps, NamedEngineTask } from './engine/engine-task';
 import { runTasks } from './engine/run-tick';
 import { alertPayloadSweepTask } from './modules/alerts/alert-payload-task';
+import { destinationsTask } from './modules/calendar/digest-task';
 import { coverageWindowsTask } from './modules/coverage/coverage-task';
 import { acknowledgementsTask } from './modules/handoffs/acknowledgement-task';
 import { fixedRotationsTask } from './modules/handoffs/handoff-flow-task';
 import { incidentTimersTask } from './modules/incidents/incident-escalation-task';
 import { changeLogTask } from './modules/live/change-log-task';
-import { destinationsTask } from './modules/notifications/destination-task';
 import { scheduledRotationsTask, scheduleNoticesTask } from './modules/schedules/schedule-task';
 import { sessionSweepTask } from './modules/sessions/session-sweep-task';
 import { shiftChangesTask } from './modules/shift-changes/shift-change-task';

@@ -32,16 +32,6 @@ const PROSE_FOLDERS: Record<string, string> = {
 };
 
 /**
- * Being split by job right now on another branch (issue 31, the server module cycle): the file
- * and every function in it may be over its limit until that branch merges. The last test fails
- * once a listed file is within both limits, so the list shrinks to nothing after the merge.
- */
-const BEING_SPLIT = [
-  'src/server/modules/rotations/rotation-service.ts',
-  'src/server/modules/integrations/integration-service.ts',
-];
-
-/**
  * API suites over FILE_LIMIT, waiting for the shared test set-up (issue 31, decision 244): each
  * repeats its own app, users and fixtures, and splits once those are helpers. The last test fails
  * once a listed suite is within the limit.
@@ -157,10 +147,7 @@ const isTest = (file: string) => /\.test\.tsx?$/.test(file);
 const isProse = (file: string) =>
   Object.keys(PROSE_FOLDERS).some((folder) => file.startsWith(folder));
 const fileAllowed = (file: string) =>
-  file in LONG_BY_NATURE ||
-  isProse(file) ||
-  BEING_SPLIT.includes(file) ||
-  SUITES_WAITING.includes(file);
+  file in LONG_BY_NATURE || isProse(file) || SUITES_WAITING.includes(file);
 const body = (count: number) => `${Array.from({ length: count - 2 }, () => '  x();').join('\n')}\n`;
 
 describe('the size limits find what is too long', () => {
@@ -218,14 +205,13 @@ describe('files are split by job', () => {
 
   test(`no function in src/server is over ${FUNCTION_LIMIT} lines but in files being split`, () => {
     expect(Object.keys(serverCode).length).toBeGreaterThan(100);
-    const offenders = functions.filter((measure) => !BEING_SPLIT.includes(inFile(measure.where)));
-    expect(report(offenders), overLimit(FUNCTION_LIMIT)).toEqual([]);
+    expect(report(functions), overLimit(FUNCTION_LIMIT)).toEqual([]);
   });
 
   test('every listed file is still over a limit: a split file leaves its list', () => {
     const long = new Set(longFiles(files).map((measure) => measure.where));
     const withLongFunctions = new Set(functions.map((measure) => inFile(measure.where)));
-    const stale = [...BEING_SPLIT, ...SUITES_WAITING, ...Object.keys(LONG_BY_NATURE)].filter(
+    const stale = [...SUITES_WAITING, ...Object.keys(LONG_BY_NATURE)].filter(
       (file) => !long.has(file) && !withLongFunctions.has(file),
     );
     expect(stale, 'within the limits now: take these off their list').toEqual([]);

@@ -17,6 +17,7 @@ import { reencryptAll } from '../maintenance/key-rotation';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { recordAdminEvent } from '../modules/audit/people-events';
 import { pageMessageOf, sealClearPageContent } from '../modules/incidents/incident-text';
+import { pageRotation } from '../modules/incidents/rotation-page';
 import {
   insertInvitation,
   recoverInvitationToken,
@@ -24,7 +25,6 @@ import {
 } from '../modules/invitations/invitation-repository';
 import { createEmailChannel, createSmsChannel } from '../modules/notifications/channels';
 import { deliverDue, enqueueNotifications } from '../modules/notifications/outbox';
-import { pageRotation } from '../modules/rotations/rotation-service';
 import { createSession, sessionCookie } from '../modules/sessions/session-service';
 import { findUserRowByEmail, insertUsers, toUser } from '../modules/users/user-repository';
 import { insertRotation } from '../seed/factories';

@@ -20,9 +20,9 @@ import {
   incidentTextCtx,
   pageMessageOf,
 } from '../modules/incidents/incident-text';
+import { pageRotation } from '../modules/incidents/rotation-page';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
-import { pageRotation } from '../modules/rotations/rotation-service';
 import { createSession } from '../modules/sessions/session-service';
 import { timeOffNoteCtx } from '../modules/time-off/time-off-repository';
 import { addTimeOff } from '../modules/time-off/time-off-service';

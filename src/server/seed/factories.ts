@@ -5,13 +5,13 @@ import type { FieldCipher } from '../crypto/field-crypto';
 import type { Db, Tx } from '../db/client';
 import { allocateIds } from '../db/ids';
 import { handoffs, integrations, rotationMembers, rotations } from '../db/schema';
-import { insertDefaultPolicies } from '../modules/escalation-policies/escalation-policy-repository';
 import {
   generateIntegrationKey,
   hashIntegrationKey,
   type IntegrationRow,
   keyHintOf,
 } from '../modules/integrations/integration-keys';
+import { insertDefaultPolicies } from '../modules/rotations/rotation-repository';
 import { insertUsers, type NewUser } from '../modules/users/user-repository';
 
 /**

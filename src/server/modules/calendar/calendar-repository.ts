@@ -1,6 +1,8 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { and, asc, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
-import { type Db, selectRows } from '../../db/client';
+import type { AwayWindow } from '../../../shared/domain/time-off';
+import { type Db, selectRows, type Tx } from '../../db/client';
+import { timeOff } from '../../db/schema';
 
 /** The calendar's reads: a fixed number of statements whatever the number of rotations. */
 
@@ -142,4 +144,27 @@ export async function findFeedOwner(db: Db, hash: string): Promise<number | unde
     sql`select id from users where calendar_token_hash = ${hash} limit 1`,
   );
   return row?.id;
+}
+
+/**
+ * listAwayWindows returns the time off of the people (every person's when `userIds` is absent)
+ * that ends after `endsAfter` and starts before `startsBefore` (absent: any time), as the turn
+ * rule reads it: who, from when, until when; no note. One query.
+ */
+export async function listAwayWindows(
+  db: Db | Tx,
+  filter: { userIds?: readonly number[]; endsAfter: Date; startsBefore?: Date },
+): Promise<(AwayWindow & { id: number })[]> {
+  if (filter.userIds !== undefined && filter.userIds.length === 0) return [];
+  return db
+    .select({ id: timeOff.id, userId: timeOff.userId, start: timeOff.startAt, end: timeOff.endAt })
+    .from(timeOff)
+    .where(
+      and(
+        filter.userIds === undefined ? undefined : inArray(timeOff.userId, [...filter.userIds]),
+        gt(timeOff.endAt, filter.endsAfter),
+        filter.startsBefore === undefined ? undefined : lt(timeOff.startAt, filter.startsBefore),
+      ),
+    )
+    .orderBy(asc(timeOff.startAt), asc(timeOff.id));
 }

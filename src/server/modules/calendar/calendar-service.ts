@@ -27,13 +27,13 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { listMembersWithUsers } from '../rotations/rotation-repository';
-import { personReader } from '../rotations/rotation-view';
-import { listAwayWindows } from '../time-off/time-off-repository';
+import { listMembersWithUsers } from '../members/member-reads';
+import { personReader } from '../users/person-reader';
 import { findUserRows, type UserRow } from '../users/user-repository';
 import {
   type CalendarRotationRow,
   findFeedOwner,
+  listAwayWindows,
   listCalendarRotations,
   listChangesBetween,
   listCoverageOverlapping,

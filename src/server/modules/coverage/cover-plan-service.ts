@@ -14,19 +14,19 @@ import { effectiveRoles } from '../../../shared/domain/roles';
 import { canHoldBaton } from '../../../shared/domain/rotation';
 import type { Config } from '../../core/config';
 import { AppError, notFound } from '../../http/errors';
+import { listAwayWindows } from '../calendar/calendar-repository';
 import { projectedShifts } from '../calendar/calendar-service';
+import { listMembersWithUsers } from '../members/member-reads';
 import { announce } from '../notifications/announce';
 import { nameOf, toldAs } from '../notifications/person-events';
 import {
   findRotationRow,
-  listMembersWithUsers,
   lockRotationRow,
   type RotationRow,
 } from '../rotations/rotation-repository';
 import { ROTATION_NOT_FOUND, refusalError } from '../rotations/rotation-service';
-import { personReader } from '../rotations/rotation-view';
 import { noteShiftChange } from '../shift-changes/shift-changes';
-import { listAwayWindows } from '../time-off/time-off-repository';
+import { personReader } from '../users/person-reader';
 import { findUsers } from '../users/user-repository';
 import { insertCoverageRequest, listCoverageFor, onCallHoursOf } from './coverage-repository';
 import { type CoverageServiceDeps, overlapRefusal, toView } from './coverage-service';

@@ -9,12 +9,17 @@ import {
   CoverageRequestListSchema,
   CoverageRequestViewSchema,
 } from '../../../shared/contracts/coverage';
+import {
+  CoverageRequestInputSchema,
+  CoverageRequestSchema,
+} from '../../../shared/contracts/rotations';
 import type { AppDeps } from '../../core/deps';
+import { badRequest } from '../../http/errors';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
 import { coverCandidates, planCover } from './cover-plan-service';
-import { listMyCoverage, respondToCoverage } from './coverage-service';
+import { listMyCoverage, requestCoverage, respondToCoverage } from './coverage-service';
 
 /**
  * coverageRoutes: the signed-in user's coverage requests, and the answers to them; planned cover
@@ -71,5 +76,34 @@ export async function coverageRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (req) => coverCandidates(deps, requireUser(req), req.params.id, req.query),
+  );
+}
+
+/**
+ * requestCoverageRoutes: a rotation's holder asks another member to cover a window (specification
+ * section 7; registered beside the rotation calls).
+ */
+export async function requestCoverageRoutes(app: FastifyInstance, deps: AppDeps) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.post(
+    '/api/rotations/:id/cover',
+    {
+      preValidation: permitted('baton.hold'),
+      schema: {
+        params: IdParams,
+        body: CoverageRequestInputSchema,
+        response: answers({ 201: CoverageRequestSchema }, 400, 401, 403, 404, 409),
+      },
+    },
+    async (req, reply) => {
+      const rotationId = req.params.id;
+      if (req.body.rotationId !== undefined && req.body.rotationId !== rotationId) {
+        throw badRequest('rotationId does not match the rotation in the address.');
+      }
+      return reply
+        .code(201)
+        .send(await requestCoverage(deps, requireUser(req), rotationId, req.body));
+    },
   );
 }

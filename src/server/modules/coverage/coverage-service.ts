@@ -1,4 +1,5 @@
 import type { CoverageRequestList, CoverageRequestView } from '../../../shared/contracts/coverage';
+import type { CoverageRequest } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import { overlapMessage } from '../../../shared/domain/cover-plans';
 import {
@@ -6,6 +7,7 @@ import {
   type CoverageAction,
   coverageResponseRefusal,
 } from '../../../shared/domain/coverage';
+import { coverageRefusal } from '../../../shared/domain/rotation';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -14,14 +16,22 @@ import { AppError, notFound } from '../../http/errors';
 import { announce } from '../notifications/announce';
 import { formatWhen } from '../notifications/message-layout';
 import { nameOf, toldAs } from '../notifications/person-events';
+import { receiverOf } from '../rotations/rotation-baton';
 import { lockRotationRow } from '../rotations/rotation-repository';
-import { refusalError } from '../rotations/rotation-service';
-import { type PersonReader, personReader } from '../rotations/rotation-view';
+import {
+  actorOf,
+  inLockedRotation,
+  type RotationDeps,
+  refusalError,
+  stateOf,
+} from '../rotations/rotation-service';
 import { noteShiftChange } from '../shift-changes/shift-changes';
+import { type PersonReader, personReader } from '../users/person-reader';
 import { findUserRows, findUsers } from '../users/user-repository';
 import {
   type CoverageWithPeople,
   findCoverageRow,
+  insertCoverageRequest,
   listCoverageFor,
   listOverlappingCover,
   setCoverageStatus,
@@ -196,4 +206,73 @@ export async function respondToCoverage(
   const [row] = await listCoverageFor(deps.database.db, { id });
   if (!row) throw notFound(COVERAGE_MESSAGES.notFound);
   return toView(row, personReader(deps.cipher, [actor]));
+}
+
+/** requestCoverage stores the holder's request for another member to cover a window (pending). */
+export async function requestCoverage(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: {
+    coveringUserId: number;
+    startTime: string;
+    endTime: string;
+    notes?: string | null;
+  },
+): Promise<CoverageRequest> {
+  const row = await inLockedRotation(deps, id, async (locked) => {
+    const refusal = coverageRefusal(
+      stateOf(locked.row, locked.members),
+      actorOf(actor),
+      {
+        coveringUser: receiverOf(locked.members, input.coveringUserId),
+        startTime: input.startTime,
+        endTime: input.endTime,
+      },
+      locked.now,
+    );
+    if (refusal) throw refusalError(refusal);
+    const request = await insertCoverageRequest(locked.tx, {
+      rotationId: id,
+      requesterId: actor.id,
+      coveringUserId: input.coveringUserId,
+      startAt: new Date(input.startTime),
+      endAt: new Date(input.endTime),
+      notes: input.notes?.trim() ? input.notes.trim() : null,
+      createdAt: locked.now,
+    });
+    const people = await findUsers(locked.tx, deps.cipher, [actor.id, request.coveringUserId]);
+    await announce(locked.tx, deps, locked.now, {
+      type: 'coverage.requested',
+      key: `coverage:${request.id}:requested`,
+      at: locked.now,
+      told: toldAs('to', [people.get(request.coveringUserId)]),
+      rotation: { id: locked.row.id, name: locked.row.name },
+      requesterName: nameOf(people, actor.id) ?? 'The on-call person',
+      startAt: request.startAt,
+      endAt: request.endAt,
+      notes: request.notes || null,
+    });
+    return request;
+  });
+  const readPerson = personReader(deps.cipher, [actor]);
+  const people = new Map(
+    (await findUserRows(deps.database.db, [row.requesterId, row.coveringUserId])).map((u) => [
+      u.id,
+      readPerson(u),
+    ]),
+  );
+  const requester = people.get(row.requesterId);
+  const coveringUser = people.get(row.coveringUserId);
+  if (!requester || !coveringUser) throw notFound('User not found');
+  return {
+    id: row.id,
+    rotationId: row.rotationId,
+    requester,
+    coveringUser,
+    startTime: row.startAt.toISOString(),
+    endTime: row.endAt.toISOString(),
+    notes: row.notes,
+    status: row.status,
+  };
 }

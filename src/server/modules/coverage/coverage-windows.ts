@@ -11,13 +11,13 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
 import { EffectAlreadyDone } from '../../engine/due-rows';
+import { listAwayWindows } from '../calendar/calendar-repository';
 import { listEngineMembers, listEntriesEndingFrom } from '../handoffs/handoff-flow-repository';
 import { insertKeyedHandoff, listLatestBoundaryHandoffs } from '../handoffs/handoff-repository';
 import { announce } from '../notifications/announce';
 import { nameOf, toldAs } from '../notifications/person-events';
 import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { patternOf } from '../rotations/rotation-service';
-import { listAwayWindows } from '../time-off/time-off-repository';
 import { findUsers } from '../users/user-repository';
 import { type CoverageRow, setCoverageStatus } from './coverage-repository';
 

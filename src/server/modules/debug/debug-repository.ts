@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { DebugRotation } from '../../../shared/contracts/debug';
 import { type Db, selectRows } from '../../db/client';
-import { listMembersWithUsers, listRotationsWithLatest } from '../rotations/rotation-repository';
+import { listMembersWithUsers } from '../members/member-reads';
+import { listRotationsWithLatest } from '../rotations/rotation-repository';
 
 /**
  * The two reads the diagnostics compare: the rotations table read with plain SQL, as the driver

@@ -14,9 +14,9 @@ import {
 import type { User } from '../../../shared/contracts/users';
 import { auditEvents, destinations, notifications, rotations } from '../../db/schema';
 import { insertRotation } from '../../seed/factories';
+import { digestDueOn, postDigests } from '../calendar/digest-task';
 import type { Channels } from '../notifications/channels';
 import { tellFailingOwners } from '../notifications/destination-failures';
-import { digestDueOn, postDigests } from '../notifications/destination-task';
 import { deliverDue } from '../notifications/outbox';
 import { scheduledRotationsTask } from '../schedules/schedule-task';
 import { shiftChangesTask } from '../shift-changes/shift-change-task';

@@ -40,12 +40,13 @@ import {
   OutboundRefusal,
   resolveOutbound,
 } from '../../http/outbound-address';
-import { lockTargetPolicy, lockTargetRotation } from '../integrations/integration-repository';
 import {
   listRotationMemberIds,
   listRotationsUsingPolicies,
+  lockTargetPolicy,
+  lockTargetRotation,
   type PolicyUser,
-} from '../rotations/rotation-repository';
+} from '../members/member-reads';
 import { destinationRule, secretCtx, urlCtx } from './chat-channel';
 import {
   type DestinationWithTarget,

@@ -1,6 +1,5 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { EscalationPolicyValue } from '../../../shared/contracts/escalation-policies';
-import { defaultEscalationPolicy } from '../../../shared/domain/escalation';
 import type { Db, Tx } from '../../db/client';
 import { escalationPolicies } from '../../db/schema';
 import { recordAuditEvent } from '../audit/audit-events';
@@ -23,59 +22,6 @@ export async function insertPolicyRow(
     .insert(escalationPolicies)
     .values({ ...policy, createdById, createdAt: at, updatedAt: at })
     .returning();
-  return row;
-}
-
-/**
- * insertDefaultPolicies stores each rotation's default policy (defaultEscalationPolicy, the
- * documented paging flow) in one statement and answers rotation id → policy id. The rotations'
- * ids come first (from their sequence): the policy's targets name them.
- */
-export async function insertDefaultPolicies(
-  tx: Db | Tx,
-  rotations: readonly { id: number; name: string }[],
-  createdById: number | null,
-  at: Date,
-): Promise<Map<number, number>> {
-  if (rotations.length === 0) return new Map();
-  const rows = await tx
-    .insert(escalationPolicies)
-    .values(
-      rotations.map((r) => ({
-        ...defaultEscalationPolicy(r),
-        createdById,
-        createdAt: at,
-        updatedAt: at,
-      })),
-    )
-    .returning({ id: escalationPolicies.id, steps: escalationPolicies.steps });
-  // A default policy's first target is its rotation's holder.
-  return new Map(rows.map((row) => [row.steps[0].targets[0].id, row.id]));
-}
-
-/** findPolicyRow reads one policy, or undefined. */
-export async function findPolicyRow(
-  db: Db | Tx,
-  id: number,
-): Promise<EscalationPolicyRow | undefined> {
-  const [row] = await db.select().from(escalationPolicies).where(eq(escalationPolicies.id, id));
-  return row;
-}
-
-/**
- * lockPolicyRow reads a policy and locks it until the transaction ends: `update` to change or
- * delete it, `share` to point a rotation at it (a deletion waits, then sees the rotation).
- */
-export async function lockPolicyRow(
-  tx: Tx,
-  id: number,
-  strength: 'update' | 'share',
-): Promise<EscalationPolicyRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(escalationPolicies)
-    .where(eq(escalationPolicies.id, id))
-    .for(strength);
   return row;
 }
 

@@ -26,23 +26,26 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import {
-  findRotationNames,
   listMembersWithUsers,
   listRotationsUsingPolicies,
-  listRotationsWithLatest,
   type PolicyUser,
+} from '../members/member-reads';
+import {
+  findPolicyRow,
+  findRotationNames,
+  listRotationsWithLatest,
+  lockPolicyRow,
 } from '../rotations/rotation-repository';
-import { personReader, toRotations } from '../rotations/rotation-view';
+import { toRotations } from '../rotations/rotation-view';
 import { listNextScheduleEntries } from '../schedules/schedule-repository';
+import { personReader } from '../users/person-reader';
 import { findUserRows, toUser } from '../users/user-repository';
 import {
   deletePolicyRow,
   type EscalationPolicyRow,
-  findPolicyRow,
   insertPolicyAuditEvent,
   insertPolicyRow,
   listPolicyRows,
-  lockPolicyRow,
   policyValueOf,
   updatePolicyRow,
 } from './escalation-policy-repository';

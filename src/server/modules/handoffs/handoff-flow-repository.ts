@@ -9,8 +9,8 @@ import {
   listMemberRoleRows,
   type MemberRoleJson,
   memberRoleRowsOfRotation,
-  type RotationRow,
-} from '../rotations/rotation-repository';
+} from '../members/member-reads';
+import type { RotationRow } from '../rotations/rotation-repository';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the

@@ -9,7 +9,7 @@ import { AppError, forbidden, notFound } from '../../http/errors';
 import { announce } from '../notifications/announce';
 import { toldAs } from '../notifications/person-events';
 import { lockRotationRow } from '../rotations/rotation-repository';
-import { type PersonReader, personReader } from '../rotations/rotation-view';
+import { type PersonReader, personReader } from '../users/person-reader';
 import { findUsers } from '../users/user-repository';
 import {
   findHandoffWithPeople,

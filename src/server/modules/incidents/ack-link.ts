@@ -7,15 +7,11 @@ import {
 } from '../../../shared/domain/paging';
 import type { Db, Tx } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
+import { loadNames } from '../users/user-repository';
 import { ackTokenMatches, hashMatches, parseAckToken } from './ack-token';
 import { markAcknowledged } from './incident-actions';
 import { type IncidentDeps, linkStartOf, pageFactsOf, refuseClosed } from './incident-facts';
-import {
-  findPageRow,
-  loadNames,
-  lockIncidentRow,
-  type PageWithRotation,
-} from './incident-repository';
+import { findPageRow, lockIncidentRow, type PageWithRotation } from './incident-repository';
 import { pageMessageOf } from './incident-text';
 
 /** The acknowledgement link: no sign-in; the token is the credential. */

@@ -17,7 +17,11 @@ import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { sealReason } from '../audit/audit-sealed';
-import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
+import {
+  listMemberRoles,
+  listMembersWithRoles,
+  listRotationsUsingPolicies,
+} from '../members/member-reads';
 import { formatWhen } from '../notifications/message-layout';
 import {
   pageAcknowledgedNotice,
@@ -27,12 +31,7 @@ import {
 } from '../notifications/messages';
 import { toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
-import {
-  listMemberRoles,
-  listMembersWithRoles,
-  listRotationsUsingPolicies,
-  lockRotationRow,
-} from '../rotations/rotation-repository';
+import { findPolicyRow, lockRotationRow } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
 import { closeReplyCodes, replyCodeFor } from '../sms-replies/reply-codes';
 import { findUsers } from '../users/user-repository';

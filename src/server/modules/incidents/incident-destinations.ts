@@ -2,8 +2,9 @@ import type { Tx } from '../../db/client';
 import { announce } from '../notifications/announce';
 import type { IncidentEventType } from '../notifications/events';
 import type { NotifyDeps } from '../notifications/notify';
+import { loadNames } from '../users/user-repository';
 import { titleOf } from './incident-reads';
-import { type IncidentRow, loadNames } from './incident-repository';
+import type { IncidentRow } from './incident-repository';
 
 /**
  * postIncident posts an incident's change (raised, acknowledged, escalated, resolved) to the chat

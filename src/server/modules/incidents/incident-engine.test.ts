@@ -20,7 +20,6 @@ import { AppError } from '../../http/errors';
 import { insertRotation } from '../../seed/factories';
 import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { decryptContent } from '../notifications/outbox';
-import { pageRotation } from '../rotations/rotation-service';
 import {
   acknowledgeIncidentAs,
   escalateIncidentAs,
@@ -31,6 +30,7 @@ import {
 import { raiseIncident } from './incident-engine';
 import { runIncidentTimers } from './incident-escalation-task';
 import type { IncidentDeps } from './incident-facts';
+import { pageRotation } from './rotation-page';
 
 /**
  * The escalation engine (decision 204) at the service level: an incident climbs the copy of its

@@ -14,15 +14,15 @@ import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import type { IncidentPolicyCopy } from '../../db/schema';
-import { findPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import {
   type LoadedWorld,
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
+import { listMemberRoles } from '../members/member-reads';
 import { incidentExhaustedNotice, publicBaseUrl } from '../notifications/messages';
 import { toInput } from '../notifications/notify';
 import { enqueueNotifications } from '../notifications/outbox';
-import { listMemberRoles } from '../rotations/rotation-repository';
+import { findPolicyRow } from '../rotations/rotation-repository';
 import { findUsers, listUsersWithRoles } from '../users/user-repository';
 import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';

@@ -11,9 +11,9 @@ import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
 import type { Database } from '../../db/client';
 import { conflict } from '../../http/errors';
+import type { MemberRoles } from '../members/member-reads';
 import type { RotationRef } from '../notifications/messages';
 import type { NotifyDeps } from '../notifications/notify';
-import type { MemberRoles } from '../rotations/rotation-repository';
 import type { IncidentRotation, IncidentRow, LockedIncident } from './incident-repository';
 import { openIncidentText, pageMessageOf } from './incident-text';
 

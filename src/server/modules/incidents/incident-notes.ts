@@ -4,7 +4,7 @@ import { incidentActions } from '../../../shared/domain/incidents';
 import type { PageStatus } from '../../../shared/domain/paging';
 import { allocateIds } from '../../db/ids';
 import { forbidden, notFound } from '../../http/errors';
-import { listRotationMemberIds } from '../rotations/rotation-repository';
+import { listRotationMemberIds } from '../members/member-reads';
 import type { IncidentDeps } from './incident-facts';
 import { getIncident } from './incident-reads';
 import { insertIncidentEvent, lockIncidentRow } from './incident-repository';

@@ -20,8 +20,9 @@ import {
   findIntegrationNames,
   type IncidentAlertCount,
 } from '../integrations/integration-repository';
+import { listRotationMemberIds } from '../members/member-reads';
 import { failureReason } from '../notifications/provider-answers';
-import { listRotationMemberIds } from '../rotations/rotation-repository';
+import { loadNames } from '../users/user-repository';
 import type { IncidentDeps } from './incident-facts';
 import {
   countIncidentsByStatus,
@@ -37,7 +38,6 @@ import {
   listIncidentRows,
   listIncidentRowsByIds,
   listIncidentTitles,
-  loadNames,
   STORED_STATUSES,
 } from './incident-repository';
 import { type IncidentTextField, incidentTextCtx, pageMessageOf } from './incident-text';

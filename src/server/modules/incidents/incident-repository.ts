@@ -14,12 +14,9 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { IncidentStatus, Severity } from '../../../shared/contracts/incidents';
-import type { PagePerson } from '../../../shared/contracts/paging';
-import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { auditEvents, escalationPolicies, notifications, pages, rotations } from '../../db/schema';
 import { recordAuditEvent } from '../audit/audit-events';
-import { findUserRows } from '../users/user-repository';
 
 /**
  * The rows of incidents (a page is an incident): what the engine and the actions read and write
@@ -505,26 +502,6 @@ export async function listPagerDeliveryFailures(
     )
     .orderBy(desc(notifications.failedAt), desc(notifications.id))
     .limit(limit);
-}
-
-/** loadNames reads and decrypts only the names of the users (one query). */
-export async function loadNames(
-  db: Db | Tx,
-  cipher: FieldCipher,
-  ids: readonly (number | null | undefined)[],
-): Promise<Map<number, PagePerson>> {
-  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
-  if (wanted.length === 0) return new Map();
-  const rows = await findUserRows(db, wanted);
-  return new Map(
-    rows.map((r) => [
-      r.id,
-      {
-        id: r.id,
-        name: cipher.decrypt(r.nameEnc, { table: 'users', column: 'name', rowId: r.id }),
-      },
-    ]),
-  );
 }
 
 /**

@@ -130,39 +130,6 @@ export async function lockIntegrationRow(
   return row ? withTarget(row) : undefined;
 }
 
-/**
- * lockTargetRotation reads a rotation an integration is made for, locked FOR SHARE: a deletion of
- * the rotation waits for the new integration, then takes it along (cascade).
- */
-export async function lockTargetRotation(
-  tx: Tx,
-  id: number,
-): Promise<{ id: number; name: string; createdById: number | null } | undefined> {
-  const [row] = await tx
-    .select({ id: rotations.id, name: rotations.name, createdById: rotations.createdById })
-    .from(rotations)
-    .where(eq(rotations.id, id))
-    .for('share');
-  return row;
-}
-
-/** lockTargetPolicy reads an escalation policy an integration is made for, locked FOR SHARE. */
-export async function lockTargetPolicy(
-  tx: Tx,
-  id: number,
-): Promise<{ id: number; name: string; createdById: number | null } | undefined> {
-  const [row] = await tx
-    .select({
-      id: escalationPolicies.id,
-      name: escalationPolicies.name,
-      createdById: escalationPolicies.createdById,
-    })
-    .from(escalationPolicies)
-    .where(eq(escalationPolicies.id, id))
-    .for('share');
-  return row;
-}
-
 export type NewIntegrationRow = typeof integrations.$inferInsert & { id: number };
 
 /** insertIntegrationRow stores an integration whose id was taken from its sequence first. */

@@ -1,9 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  type AlertList,
-  AlertListQuerySchema,
-  AlertListSchema,
   INTEGRATION_MESSAGES,
   type Integration,
   IntegrationChangeSchema,
@@ -14,25 +11,19 @@ import {
   IntegrationSchema,
   type IntegrationWithKey,
   IntegrationWithKeySchema,
-  TestAlertInputSchema,
-  type TestAlertResult,
-  TestAlertResultSchema,
 } from '../../../shared/contracts/integrations';
 import { mayManageSomeIntegration } from '../../../shared/domain/integrations';
 import type { AppDeps } from '../../core/deps';
 import { forbidden } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
-import { permitted, requireUser, signedIn } from '../../http/request-context';
+import { requireUser, signedIn } from '../../http/request-context';
 import {
   createIntegration,
   deleteIntegration,
   getIntegration,
-  listIncidentAlerts,
-  listIntegrationAlerts,
   listIntegrations,
   regenerateIntegrationKey,
-  sendTestAlert,
   updateIntegration,
 } from './integration-service';
 
@@ -41,7 +32,7 @@ import {
  * managers pass (which integrations a manager may change, the service decides: 404, then 403);
  * everyone else is refused before their input is read (decision 210).
  */
-async function managesIntegrations(req: FastifyRequest): Promise<void> {
+export async function managesIntegrations(req: FastifyRequest): Promise<void> {
   const user = requireUser(req);
   if (!mayManageSomeIntegration(user)) throw forbidden(INTEGRATION_MESSAGES.mayNotManage);
 }
@@ -53,7 +44,6 @@ async function managesIntegrations(req: FastifyRequest): Promise<void> {
 export async function integrationRoutes(app: FastifyInstance, deps: AppDeps) {
   integrationEditRoutes(app, deps);
   integrationKeyRoutes(app, deps);
-  alertListRoutes(app, deps);
 }
 
 /** integrationEditRoutes: list, create, read, change and delete integrations. */
@@ -129,7 +119,7 @@ function integrationEditRoutes(app: FastifyInstance, deps: AppDeps) {
   );
 }
 
-/** integrationKeyRoutes: an integration's new key, and its test alert. */
+/** integrationKeyRoutes: an integration's new key (its test alert and alert lists: alerts/integration-alert-routes.ts). */
 function integrationKeyRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
@@ -145,62 +135,5 @@ function integrationKeyRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (req): Promise<IntegrationWithKey> =>
       regenerateIntegrationKey(deps, requireUser(req), req.params.id),
-  );
-
-  // "Send test alert": 201, an alert was received (and an incident raised, as a real one would).
-  api.post(
-    '/api/integrations/:id/test',
-    {
-      preValidation: managesIntegrations,
-      schema: {
-        params: IdParams,
-        body: TestAlertInputSchema,
-        response: answers({ 201: TestAlertResultSchema }, 400, 401, 403, 404, 409, 429),
-      },
-    },
-    async (req, reply) => {
-      const result: TestAlertResult = await sendTestAlert(
-        deps,
-        requireUser(req),
-        req.params.id,
-        req.body,
-      );
-      return reply.code(201).send(result);
-    },
-  );
-}
-
-/** alertListRoutes: an integration's alerts, and an incident's. */
-function alertListRoutes(app: FastifyInstance, deps: AppDeps) {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-
-  api.get(
-    '/api/integrations/:id/alerts',
-    {
-      preValidation: signedIn,
-      schema: {
-        params: IdParams,
-        querystring: AlertListQuerySchema,
-        response: answers({ 200: AlertListSchema }, 400, 401, 403, 404),
-      },
-    },
-    async (req): Promise<AlertList> =>
-      listIntegrationAlerts(deps, requireUser(req), req.params.id, req.query),
-  );
-
-  // An incident's alerts: whoever may read the incident (decision 205: every role) and see the
-  // integrations they came from (the service: 404, then 403; decision 235).
-  api.get(
-    '/api/incidents/:id/alerts',
-    {
-      preValidation: permitted('page.viewHistory'),
-      schema: {
-        params: IdParams,
-        querystring: AlertListQuerySchema,
-        response: answers({ 200: AlertListSchema }, 400, 401, 403, 404),
-      },
-    },
-    async (req): Promise<AlertList> =>
-      listIncidentAlerts(deps, requireUser(req), req.params.id, req.query),
   );
 }

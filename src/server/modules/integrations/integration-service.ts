@@ -1,11 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { AlertDetailRow, AlertLink } from '../../../shared/contracts/alerts';
-import { INCIDENT_MESSAGES, type Severity } from '../../../shared/contracts/incidents';
 import {
-  type AlertList,
-  type AlertListQuerySchema,
-  type AlertRecord,
   INTEGRATION_MESSAGES,
   type Integration,
   type IntegrationChange,
@@ -15,11 +9,8 @@ import {
   type IntegrationWithKey,
   RATE_LIMIT_DEFAULT,
   STORM_LIMIT_DEFAULT,
-  type TestAlertInput,
-  type TestAlertResult,
 } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
-import { type AlertEvent, summaryLine, urgencyOf } from '../../../shared/domain/alerts';
 import {
   canViewIntegration,
   type IntegrationFacts,
@@ -32,23 +23,22 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { forbidden, notFound } from '../../http/errors';
-import { type IntakeDeps, receiveAlerts } from '../alerts/alert-intake';
-import { findIncidentRow, loadNames } from '../incidents/incident-repository';
-import { publicBaseUrl } from '../notifications/messages';
 import {
   listRotationMemberIds,
   listRotationsUsingPolicies,
+  lockTargetPolicy,
+  lockTargetRotation,
   type PolicyUser,
-} from '../rotations/rotation-repository';
+} from '../members/member-reads';
+import { publicBaseUrl } from '../notifications/messages';
+import { loadNames } from '../users/user-repository';
 import {
   generateIntegrationKey,
   hashIntegrationKey,
   type IntegrationRow,
   keyHintOf,
-  normalizeOptionsOf,
 } from './integration-keys';
 import {
-  type AlertWithIntegration,
   countIntegrationUse,
   deleteIntegrationRow,
   findIntegrationRow,
@@ -56,12 +46,8 @@ import {
   type IntegrationWithTarget,
   insertIntegrationAuditEvent,
   insertIntegrationRow,
-  listAlertRows,
   listIntegrationRows,
-  listIntegrationRowsOfIncident,
   lockIntegrationRow,
-  lockTargetPolicy,
-  lockTargetRotation,
   updateIntegrationRow,
 } from './integration-repository';
 
@@ -79,9 +65,6 @@ export interface IntegrationDeps {
   config: Pick<Config, 'publicUrl' | 'port' | 'inboundSmtp'>;
 }
 
-/** The alert lists' page size. */
-export const ALERT_PAGE_SIZE = 50;
-
 const actorOf = (user: User) => ({ roles: user.roles, userId: user.id });
 
 /** The sealed signing secret's associated data: bound to its integration's row. */
@@ -91,24 +74,16 @@ export const signingSecretCtx = (integrationId: number) => ({
   rowId: integrationId,
 });
 
-/** The sealed alert envelope's and raw payload's associated data (alert-intake.ts seals them). */
-const alertEventCtx = (alertId: number) => ({ table: 'alerts', column: 'event', rowId: alertId });
-const alertPayloadCtx = (alertId: number) => ({
-  table: 'alerts',
-  column: 'payload',
-  rowId: alertId,
-});
-
 // ---------------------------------------------------------------------------------------------
 // Who may
 
 /** What decides who may see and manage integrations: rotations' members, policies' followers. */
-interface Deciders {
+export interface Deciders {
   members: Map<number, number[]>;
   policyUsers: readonly PolicyUser[];
 }
 
-async function loadDeciders(db: Db | Tx, rows: readonly Target[]): Promise<Deciders> {
+export async function loadDeciders(db: Db | Tx, rows: readonly Target[]): Promise<Deciders> {
   const rotationIds = rows.flatMap((r) => (r.rotation ? [r.rotation.id] : []));
   const policyIds = [...new Set(rows.flatMap((r) => (r.policy ? [r.policy.id] : [])))];
   // One after the other: in a transaction, one connection runs one statement at a time.
@@ -117,9 +92,9 @@ async function loadDeciders(db: Db | Tx, rows: readonly Target[]): Promise<Decid
   return { members, policyUsers };
 }
 
-type Target = Pick<IntegrationWithTarget, 'rotation' | 'policy'>;
+export type Target = Pick<IntegrationWithTarget, 'rotation' | 'policy'>;
 
-function factsOf(row: Target, deciders: Deciders): IntegrationFacts {
+export function factsOf(row: Target, deciders: Deciders): IntegrationFacts {
   if (row.rotation) {
     return {
       rotation: {
@@ -222,7 +197,7 @@ export async function listIntegrations(
 }
 
 /** readableIntegration reads one integration the viewer may see (404, then 403). */
-async function readableIntegration(
+export async function readableIntegration(
   deps: IntegrationDeps,
   viewer: User,
   id: number,
@@ -461,177 +436,4 @@ export async function deleteIntegration(
     });
     await deleteIntegrationRow(tx, id);
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Send test alert
-
-/**
- * testAlertOf builds the screen's "Send test alert": one trigger with a fresh dedup key each time
- * (so each test raises its own incident), the severity asked for (P3 unless given), and details
- * naming who sent it.
- */
-export function testAlertOf(
-  integration: Pick<IntegrationRow, 'name' | 'urgency'>,
-  sender: Pick<User, 'name'>,
-  severity: Severity,
-  at: Date,
-): AlertEvent {
-  const section = 'Test alert';
-  return {
-    action: 'trigger',
-    dedupKey: `baton-test-${randomUUID()}`,
-    summary: summaryLine(`Test alert from ${integration.name}`).summary,
-    source: 'Baton',
-    severity,
-    urgency: urgencyOf(severity, normalizeOptionsOf(integration)),
-    details: [
-      { section, label: 'sent by', value: sender.name },
-      { section, label: 'sent at', value: at.toISOString() },
-      {
-        section,
-        label: 'why',
-        value: `${sender.name} used “Send test alert” to check whom this integration pages.`,
-      },
-    ],
-    links: [],
-  };
-}
-
-/**
- * sendTestAlert raises an incident through an integration the actor manages (404, then 403), as
- * its monitoring tool would: the intake does the rest (decision 209).
- */
-export async function sendTestAlert(
-  deps: IntegrationDeps & IntakeDeps,
-  actor: User,
-  id: number,
-  input: TestAlertInput,
-): Promise<TestAlertResult> {
-  const db = deps.database.db;
-  // Checked before the intake's own transaction: one connection (PGlite) holds one at a time.
-  const row = await findIntegrationRow(db, id);
-  if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
-  const deciders = await loadDeciders(db, [row]);
-  if (!managesIntegration(actorOf(actor), factsOf(row, deciders))) {
-    throw forbidden(INTEGRATION_MESSAGES.mayNotManage);
-  }
-  const event = testAlertOf(row.integration, actor, input?.severity ?? 'P3', deps.clock.now());
-  const payload = JSON.stringify({
-    test: true,
-    summary: event.summary,
-    severity: event.severity,
-    dedupKey: event.dedupKey,
-    sentBy: actor.name,
-  });
-  const [receipt] = await receiveAlerts(deps, row.integration, {
-    format: 'test',
-    events: [event],
-    payload,
-  });
-  return { incidentId: receipt.incidentId, outcome: receipt.outcome };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Alerts
-
-type ParsedAlertQuery = z.output<typeof AlertListQuerySchema>;
-
-const stringOr = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-function detailRowsOf(value: unknown): AlertDetailRow[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((v) =>
-    v && typeof v === 'object' && typeof v.label === 'string' && typeof v.value === 'string'
-      ? [{ section: stringOr(v.section) ?? '', label: v.label, value: v.value }]
-      : [],
-  );
-}
-
-function linksOf(value: unknown): AlertLink[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((v) =>
-    v && typeof v === 'object' && typeof v.href === 'string'
-      ? [{ href: v.href, text: stringOr(v.text) ?? v.href }]
-      : [],
-  );
-}
-
-/** toAlertRecord opens an alert's sealed envelope and payload as the alert lists show them. */
-function toAlertRecord(cipher: FieldCipher, found: AlertWithIntegration): AlertRecord {
-  const a = found.alert;
-  const event = JSON.parse(cipher.decrypt(a.eventEnc, alertEventCtx(a.id))) as Record<
-    string,
-    unknown
-  >;
-  return {
-    id: a.id,
-    integrationId: a.integrationId,
-    integrationName: found.integrationName,
-    incidentId: a.pageId,
-    format: a.format as AlertRecord['format'],
-    action: a.action as AlertRecord['action'],
-    outcome: a.outcome as AlertRecord['outcome'],
-    summary: stringOr(event.summary) ?? '',
-    source: stringOr(event.source),
-    severity: (a.severity as AlertRecord['severity']) ?? null,
-    details: detailRowsOf(event.details),
-    links: linksOf(event.links),
-    receivedAt: a.receivedAt.toISOString(),
-    lastSeenAt: a.lastSeenAt.toISOString(),
-    seenCount: a.seenCount,
-    payload: a.payloadEnc === null ? null : cipher.decrypt(a.payloadEnc, alertPayloadCtx(a.id)),
-    payloadCut: a.payloadCut,
-  };
-}
-
-async function alertPage(
-  deps: IntegrationDeps,
-  of: { integrationId: number } | { incidentId: number },
-  query: ParsedAlertQuery,
-): Promise<AlertList> {
-  const rows = await listAlertRows(deps.database.db, of, {
-    limit: ALERT_PAGE_SIZE + 1,
-    before: query.before,
-  });
-  const shown = rows.slice(0, ALERT_PAGE_SIZE);
-  return {
-    alerts: shown.map((row) => toAlertRecord(deps.cipher, row)),
-    nextCursor: rows.length > ALERT_PAGE_SIZE ? shown[shown.length - 1].alert.id : null,
-  };
-}
-
-/** listIntegrationAlerts answers a page of an integration's alerts, newest first (404, 403). */
-export async function listIntegrationAlerts(
-  deps: IntegrationDeps,
-  viewer: User,
-  id: number,
-  query: ParsedAlertQuery,
-): Promise<AlertList> {
-  await readableIntegration(deps, viewer, id);
-  return alertPage(deps, { integrationId: id }, query);
-}
-
-/**
- * listIncidentAlerts answers a page of the alerts an incident received, newest first (404 for a
- * missing incident). The incident reads to every role (decision 205), but its alerts carry the
- * raw payloads of an integration: only those who may see every integration the alerts came from
- * read them (canViewIntegration, as the integration's own list), anyone else 403 (decision 235).
- */
-export async function listIncidentAlerts(
-  deps: IntegrationDeps,
-  viewer: User,
-  incidentId: number,
-  query: ParsedAlertQuery,
-): Promise<AlertList> {
-  const db = deps.database.db;
-  if (!(await findIncidentRow(db, incidentId))) {
-    throw notFound(INCIDENT_MESSAGES.notFound);
-  }
-  const sources = await listIntegrationRowsOfIncident(db, incidentId);
-  const deciders = await loadDeciders(db, sources);
-  if (!sources.every((row) => canViewIntegration(actorOf(viewer), factsOf(row, deciders)))) {
-    throw forbidden(INTEGRATION_MESSAGES.mayNotViewAlerts);
-  }
-  return alertPage(deps, { incidentId }, query);
 }

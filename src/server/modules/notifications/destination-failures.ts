@@ -7,7 +7,7 @@ import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import type { Db } from '../../db/client';
 import { destinations } from '../../db/schema';
 import { findDestinationRow } from '../destinations/destination-repository';
-import { listMemberRoles } from '../rotations/rotation-repository';
+import { listMemberRoles } from '../members/member-reads';
 import { findUsers, listUsersWithRoles } from '../users/user-repository';
 import { announce } from './announce';
 import type { NotifyDeps } from './notify';

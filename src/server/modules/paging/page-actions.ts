@@ -19,7 +19,7 @@ import {
 import { nextPersonStep } from '../incidents/incident-engine';
 import { type IncidentDeps, managedFacts, refuseClosed } from '../incidents/incident-facts';
 import { lockIncidentRow, type PageWithRotation } from '../incidents/incident-repository';
-import { listMemberRoles } from '../rotations/rotation-repository';
+import { listMemberRoles } from '../members/member-reads';
 import { getPage } from './page-reads';
 
 /**

@@ -27,13 +27,13 @@ import {
   listPagerDeliveryFailures,
   listRotationPageRows,
   listTargetPageRows,
-  loadNames,
   type PageWithRotation,
 } from '../incidents/incident-repository';
 import { pageMessageOf } from '../incidents/incident-text';
+import { listMemberRoles, type MemberRoles } from '../members/member-reads';
 import { fallbackKeyOf } from '../notifications/outbox';
 import { failureReason } from '../notifications/provider-answers';
-import { listMemberRoles, type MemberRoles } from '../rotations/rotation-repository';
+import { loadNames } from '../users/user-repository';
 
 /**
  * Reading pages as a viewer sees them: the Page API's shape of the incidents' rows, events and

@@ -7,7 +7,7 @@ import { AppError } from '../../http/errors';
 import { insertRotation } from '../../seed/factories';
 import { runIncidentTimers as runPageTimers } from '../incidents/incident-escalation-task';
 import type { IncidentDeps } from '../incidents/incident-facts';
-import { pageRotation } from '../rotations/rotation-service';
+import { pageRotation } from '../incidents/rotation-page';
 import { acknowledgePage } from './page-actions';
 
 /**

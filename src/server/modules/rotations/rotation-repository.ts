@@ -1,29 +1,15 @@
 import { and, asc, desc, eq, exists, inArray, max, type SQL, sql } from 'drizzle-orm';
+import { defaultEscalationPolicy } from '../../../shared/domain/escalation';
 import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
-import { handoffs, rotationMembers, rotations, users } from '../../db/schema';
+import { escalationPolicies, handoffs, rotationMembers, rotations } from '../../db/schema';
 import { recordAuditEvent } from '../audit/audit-events';
-import type { UserRow } from '../users/user-repository';
+import type { MemberRow } from '../members/member-reads';
 
 export type RotationRow = typeof rotations.$inferSelect;
 export type NewRotationRow = typeof rotations.$inferInsert;
-export type MemberRow = typeof rotationMembers.$inferSelect;
-
-/** A member with their stored user row (decrypted by the caller, once per user). */
-export interface MemberWithUser {
-  member: MemberRow;
-  user: UserRow;
-}
-
-/** A member with the user's stored roles, for rules that need no personal data. */
-export interface MemberWithRoles {
-  member: MemberRow;
-  roles: string[];
-  role: string;
-}
-
 const byName = [asc(sql`lower(${rotations.name})`), asc(rotations.id)];
 
 /** The latest handoff of a rotation, as the rotation answer reads it (acknowledgement, backup). */
@@ -164,122 +150,6 @@ export async function lockRotationRow(tx: Tx, id: number): Promise<RotationRow |
   return row;
 }
 
-/**
- * The reads of rotation members (decision 243), all here, by rotation and in order, one query
- * each: `listMembersWithUsers` with the users' whole rows (names and contacts, for screens and
- * messages); `listMemberRoleRows` with only what decides who may hold and who manages (roles,
- * the handoff reminder), which the engine and the permission checks read without decrypting
- * anyone; `listRotationMemberIds` with the ids alone. The other modules shape these rows.
- */
-export async function listMembersWithUsers(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<MemberWithUser[]> {
-  if (rotationIds.length === 0) return [];
-  return db
-    .select({ member: rotationMembers, user: users })
-    .from(rotationMembers)
-    .innerJoin(users, eq(users.id, rotationMembers.userId))
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
-}
-
-/** A rotation member with its user's roles and handoff reminder: no personal field. */
-export interface MemberRoleRow extends MemberWithRoles {
-  handoffReminderMinutes: number;
-}
-
-/** listMemberRoleRows returns the members of the rotations with their users' roles, in order. */
-export async function listMemberRoleRows(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<MemberRoleRow[]> {
-  if (rotationIds.length === 0) return [];
-  return db
-    .select({
-      member: rotationMembers,
-      roles: users.roles,
-      role: users.role,
-      handoffReminderMinutes: users.handoffReminderMinutes,
-    })
-    .from(rotationMembers)
-    .innerJoin(users, eq(users.id, rotationMembers.userId))
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
-}
-
-/** A member as `memberRoleRowsOfRotation` gives it: a MemberRoleRow's fields, as JSON. */
-export interface MemberRoleJson {
-  userId: number;
-  roles: string[];
-  role: string;
-  reminderMinutes: number;
-}
-
-/**
- * memberRoleRowsOfRotation is listMemberRoleRows as a select-list item over a rotation aliased
- * `r`: its members in order, as a JSON array of MemberRoleJson. The engine reads each due
- * rotation's members with the rest of its row in one statement, under the rotations' locks.
- */
-export const memberRoleRowsOfRotation = sql`coalesce((select json_agg(json_build_object(
-      'userId', m.user_id, 'roles', u.roles, 'role', u.role,
-      'reminderMinutes', u.handoff_reminder_minutes) order by m."order")
-    from rotation_members m join users u on u.id = m.user_id
-   where m.rotation_id = r.id), '[]'::json)`;
-
-/** listMembersWithRoles returns one rotation's members with their users' roles, in order. */
-export async function listMembersWithRoles(
-  db: Db | Tx,
-  rotationId: number,
-): Promise<MemberWithRoles[]> {
-  return (await listMemberRoleRows(db, [rotationId])).map(({ member, roles, role }) => ({
-    member,
-    roles,
-    role,
-  }));
-}
-
-/** A rotation member with the stored roles of their user. */
-export interface MemberRoles {
-  rotationId: number;
-  userId: number;
-  order: number;
-  roles: string[];
-  role: string;
-}
-
-/** listMemberRoles returns the members of the rotations with their users' roles, in order. */
-export async function listMemberRoles(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<MemberRoles[]> {
-  return (await listMemberRoleRows(db, rotationIds)).map(({ member, roles, role }) => ({
-    rotationId: member.rotationId,
-    userId: member.userId,
-    order: member.order,
-    roles,
-    role,
-  }));
-}
-
-/** listRotationMemberIds returns each rotation's member ids, in order: who manages it. */
-export async function listRotationMemberIds(
-  db: Db | Tx,
-  rotationIds: readonly number[],
-): Promise<Map<number, number[]>> {
-  const byRotation = new Map<number, number[]>();
-  if (rotationIds.length === 0) return byRotation;
-  const rows = await db
-    .select({ rotationId: rotationMembers.rotationId, userId: rotationMembers.userId })
-    .from(rotationMembers)
-    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
-    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
-  for (const { rotationId, userId } of rows) {
-    byRotation.set(rotationId, [...(byRotation.get(rotationId) ?? []), userId]);
-  }
-  return byRotation;
-}
-
 /** insertRotationRow creates a rotation. */
 export async function insertRotationRow(tx: Tx, values: NewRotationRow): Promise<RotationRow> {
   const [row] = await tx.insert(rotations).values(values).returning();
@@ -391,50 +261,6 @@ export async function findRotationNames(
     .where(inArray(rotations.id, [...ids]));
 }
 
-/** A rotation that follows an escalation policy, with what decides who manages it. */
-export interface PolicyUser {
-  id: number;
-  name: string;
-  escalationPolicyId: number;
-  createdById: number | null;
-  memberUserIds: number[];
-}
-
-/**
- * listRotationsUsingPolicies returns the rotations that follow any of the policies (every one
- * with no ids), by name, each with its members' user ids: two statements.
- */
-export async function listRotationsUsingPolicies(
-  db: Db | Tx,
-  policyIds?: readonly number[],
-): Promise<PolicyUser[]> {
-  if (policyIds && policyIds.length === 0) return [];
-  const rows = await db
-    .select({
-      id: rotations.id,
-      name: rotations.name,
-      escalationPolicyId: rotations.escalationPolicyId,
-      createdById: rotations.createdById,
-    })
-    .from(rotations)
-    .where(policyIds ? inArray(rotations.escalationPolicyId, [...policyIds]) : undefined)
-    .orderBy(...byName);
-  if (rows.length === 0) return [];
-  const members = await db
-    .select({ rotationId: rotationMembers.rotationId, userId: rotationMembers.userId })
-    .from(rotationMembers)
-    .where(
-      inArray(
-        rotationMembers.rotationId,
-        rows.map((r) => r.id),
-      ),
-    );
-  return rows.map((r) => ({
-    ...r,
-    memberUserIds: members.filter((m) => m.rotationId === r.id).map((m) => m.userId),
-  }));
-}
-
 /** A rotation as the rules on who manages it read it (permissions-rotation.ts), with its name and type. */
 export interface RotationFacts {
   id: number;
@@ -499,4 +325,60 @@ export async function listRotationManagers(
     managers.set(row.rotationId, list);
   }
   return managers;
+}
+
+// A rotation's escalation policy: the default one made with it, and the one it points at. Here,
+// not in escalation-policies/, because a policy's screen reads rotations (decision 242).
+
+/**
+ * insertDefaultPolicies stores each rotation's default policy (defaultEscalationPolicy, the
+ * documented paging flow) in one statement and answers rotation id → policy id. The rotations'
+ * ids come first (from their sequence): the policy's targets name them.
+ */
+export async function insertDefaultPolicies(
+  tx: Db | Tx,
+  rotations: readonly { id: number; name: string }[],
+  createdById: number | null,
+  at: Date,
+): Promise<Map<number, number>> {
+  if (rotations.length === 0) return new Map();
+  const rows = await tx
+    .insert(escalationPolicies)
+    .values(
+      rotations.map((r) => ({
+        ...defaultEscalationPolicy(r),
+        createdById,
+        createdAt: at,
+        updatedAt: at,
+      })),
+    )
+    .returning({ id: escalationPolicies.id, steps: escalationPolicies.steps });
+  // A default policy's first target is its rotation's holder.
+  return new Map(rows.map((row) => [row.steps[0].targets[0].id, row.id]));
+}
+
+/** findPolicyRow reads one policy, or undefined. */
+export async function findPolicyRow(
+  db: Db | Tx,
+  id: number,
+): Promise<typeof escalationPolicies.$inferSelect | undefined> {
+  const [row] = await db.select().from(escalationPolicies).where(eq(escalationPolicies.id, id));
+  return row;
+}
+
+/**
+ * lockPolicyRow reads a policy and locks it until the transaction ends: `update` to change or
+ * delete it, `share` to point a rotation at it (a deletion waits, then sees the rotation).
+ */
+export async function lockPolicyRow(
+  tx: Tx,
+  id: number,
+  strength: 'update' | 'share',
+): Promise<typeof escalationPolicies.$inferSelect | undefined> {
+  const [row] = await tx
+    .select()
+    .from(escalationPolicies)
+    .where(eq(escalationPolicies.id, id))
+    .for(strength);
+  return row;
 }

@@ -4,11 +4,7 @@ import { z } from 'zod';
 import {
   AddMemberInputSchema,
   ChangeTypeInputSchema,
-  CoverageRequestInputSchema,
-  CoverageRequestSchema,
   CreateRotationInputSchema,
-  PageInputSchema,
-  PageResponseSchema,
   PassBatonInputSchema,
   ReassignInputSchema,
   ReorderMembersInputSchema,
@@ -16,27 +12,20 @@ import {
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
 import type { AppDeps } from '../../core/deps';
-import { badRequest } from '../../http/errors';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';
 import { sendCachedRead } from '../../http/read-cache';
 import { permitted, requireUser } from '../../http/request-context';
+import { passBaton, reassign, takeOnCall } from './rotation-baton';
+import { addMember, removeMember, reorderMembers } from './rotation-members';
 import {
-  addMember,
   changeType,
   createRotation,
   deleteRotation,
   getRotation,
   listRotations,
-  pageRotation,
-  passBaton,
   type RotationsRead,
-  reassign,
-  removeMember,
-  reorderMembers,
-  requestCoverage,
   setSuspended,
-  takeOnCall,
   updateRotation,
 } from './rotation-service';
 
@@ -263,40 +252,5 @@ function batonRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     },
     async (req) => reassign(deps, requireUser(req), req.params.id, req.body),
-  );
-
-  api.post(
-    '/api/rotations/:id/cover',
-    {
-      preValidation: permitted('baton.hold'),
-      schema: {
-        params: IdParams,
-        body: CoverageRequestInputSchema,
-        response: answers({ 201: CoverageRequestSchema }, 400, 401, 403, 404, 409),
-      },
-    },
-    async (req, reply) => {
-      const rotationId = req.params.id;
-      if (req.body.rotationId !== undefined && req.body.rotationId !== rotationId) {
-        throw badRequest('rotationId does not match the rotation in the address.');
-      }
-      return reply
-        .code(201)
-        .send(await requestCoverage(deps, requireUser(req), rotationId, req.body));
-    },
-  );
-
-  api.post(
-    '/api/rotations/:id/page',
-    {
-      preValidation: permitted('page.send'),
-      schema: {
-        params: IdParams,
-        body: PageInputSchema,
-        response: answers({ 201: PageResponseSchema }, 400, 401, 403, 404, 409, 429),
-      },
-    },
-    async (req, reply) =>
-      reply.code(201).send(await pageRotation(deps, requireUser(req), req.params.id, req.body)),
   );
 }

@@ -1,10 +1,5 @@
 import type {
-  CoverageRequest,
   CreateRotationInputSchema,
-  PageInputSchema,
-  PassBatonInputSchema,
-  ReassignInputSchema,
-  ReorderMembersInput,
   Rotation,
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
@@ -13,25 +8,16 @@ import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { can } from '../../../shared/domain/permissions';
 import {
   canManageRotation,
-  canPageRotation,
   type ManagedRotationFacts,
   managesRotation,
   NOT_MANAGED_MESSAGE,
 } from '../../../shared/domain/permissions-rotation';
 import { type Actor, effectiveRoles } from '../../../shared/domain/roles';
 import {
-  canHoldBaton,
   changeTypeRefusal,
-  coverageRefusal,
-  isPermutation,
-  pageRefusal,
-  passBatonRefusal,
   type Refusal,
   ROTATION_MESSAGES,
   type RotationState,
-  reassignRefusal,
-  successorOf,
-  takeOnCallRefusal,
 } from '../../../shared/domain/rotation';
 import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
@@ -40,44 +26,35 @@ import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors';
-import { insertCoverageRequest } from '../coverage/coverage-repository';
+import { AppError, forbidden, notFound } from '../../http/errors';
+import type { insertLatestHandoff } from '../handoffs/handoff-repository';
 import {
-  findPolicyRow,
-  insertDefaultPolicies,
-  lockPolicyRow,
-} from '../escalation-policies/escalation-policy-repository';
-import { insertHandoff, insertLatestHandoff } from '../handoffs/handoff-repository';
-import { defaultSeverity, raiseIncident } from '../incidents/incident-engine';
+  listMembersWithUsers,
+  type MemberWithRoles,
+  type MemberWithUser,
+} from '../members/member-reads';
 import { announce } from '../notifications/announce';
 import { managerIdsOf } from '../notifications/notify';
 import { nameOf, type RotationChangedEvent, toldAs } from '../notifications/person-events';
-import {
-  countScheduleEntries,
-  deleteScheduleEntriesFrom,
-  listNextScheduleEntries,
-} from '../schedules/schedule-repository';
+import { countScheduleEntries, listNextScheduleEntries } from '../schedules/schedule-repository';
 import { noteShiftChange } from '../shift-changes/shift-changes';
-import { findUserRowById, findUserRows, findUsers } from '../users/user-repository';
+import { personReader } from '../users/person-reader';
+import { findUsers } from '../users/user-repository';
 import {
-  deleteMember,
   deleteRotationRow,
+  findPolicyRow,
   findRotationRow,
   insertAuditEvent,
-  insertMember,
+  insertDefaultPolicies,
   insertRotationRow,
-  listMembersWithUsers,
   listRotationsWithLatest,
+  lockPolicyRow,
   lockRotationRow,
-  type MemberWithRoles,
-  type MemberWithUser,
   type RotationRow,
   type RotationWithLatest,
-  setHolder,
-  setMemberOrders,
   updateRotationRow,
 } from './rotation-repository';
-import { personReader, rotationsChangeAt, type TurnFacts, toRotations } from './rotation-view';
+import { rotationsChangeAt, type TurnFacts, toRotations } from './rotation-view';
 
 /** What the rotation services need from the app. */
 export interface RotationDeps {
@@ -107,9 +84,6 @@ const POLICY_MISSING = 'That escalation policy does not exist';
 
 type CreateInput = ReturnType<typeof CreateRotationInputSchema.parse>;
 type UpdateInput = ReturnType<typeof UpdateRotationInputSchema.parse>;
-type PassInput = ReturnType<typeof PassBatonInputSchema.parse>;
-type ReassignInput = ReturnType<typeof ReassignInputSchema.parse>;
-type PageInput = ReturnType<typeof PageInputSchema.parse>;
 
 /** refusalError turns a domain refusal into the coded error the API answers with. */
 export function refusalError(refusal: Refusal): AppError {
@@ -120,10 +94,10 @@ export function refusalError(refusal: Refusal): AppError {
   );
 }
 
-const actorOf = (user: User): Actor => ({ id: user.id, roles: user.roles });
-const rolesOf = (m: MemberWithRoles) => effectiveRoles(m.roles, m.role);
+export const actorOf = (user: User): Actor => ({ id: user.id, roles: user.roles });
+export const rolesOf = (m: MemberWithRoles) => effectiveRoles(m.roles, m.role);
 
-function stateOf(row: RotationRow, members: MemberWithRoles[]): RotationState {
+export function stateOf(row: RotationRow, members: MemberWithRoles[]): RotationState {
   return {
     type: row.type as RotationState['type'],
     suspended: row.suspended,
@@ -226,9 +200,9 @@ export async function getRotation(
 // State changes: one transaction each, with the rotation row locked and the rule re-checked.
 
 /** A member read under the rotation's lock: roles for the rules, the user row for the answer. */
-type LockedMember = MemberWithRoles & MemberWithUser;
+export type LockedMember = MemberWithRoles & MemberWithUser;
 
-interface Locked {
+export interface Locked {
   tx: Tx;
   row: RotationRow;
   members: LockedMember[];
@@ -236,7 +210,7 @@ interface Locked {
 }
 
 /** inLockedRotation runs `work` in one transaction holding the rotation row's lock (404 if none). */
-async function inLockedRotation<T>(
+export async function inLockedRotation<T>(
   deps: RotationDeps,
   id: number,
   work: (locked: Locked) => Promise<T>,
@@ -259,7 +233,7 @@ async function inLockedRotation<T>(
  * just recorded as the latest. Undefined when another handoff is later (a clock set back):
  * the caller then reads the rotation as getRotation does.
  */
-async function rotationAfterChange(
+export async function rotationAfterChange(
   deps: RotationDeps,
   locked: Locked,
   row: RotationRow,
@@ -288,7 +262,7 @@ async function rotationAfterChange(
  * BATON_HOLDER_CHANGED instead of acting on a state its sender never saw. (Twenty simultaneous
  * passes: one wins, nineteen get 409.)
  */
-async function inBatonChange<T>(
+export async function inBatonChange<T>(
   deps: RotationDeps,
   id: number,
   work: (locked: Locked) => Promise<T>,
@@ -304,7 +278,7 @@ async function inBatonChange<T>(
 }
 
 /** audit records an action on the locked rotation and returns the audit event's id. */
-async function audit(
+export async function audit(
   locked: Locked,
   actor: User,
   action: string,
@@ -331,7 +305,7 @@ const rotationActorOf = (user: User) => ({ roles: user.roles, userId: user.id })
  * managers the rotations they manage (decision 233). Checked under the lock, before any change,
  * so a membership removed meanwhile counts.
  */
-function requireManaged(locked: Locked, actor: User): void {
+export function requireManaged(locked: Locked, actor: User): void {
   if (!canManageRotation(rotationActorOf(actor), managedFactsOf(locked))) {
     throw forbidden(NOT_MANAGED_MESSAGE);
   }
@@ -342,7 +316,7 @@ function requireManaged(locked: Locked, actor: User): void {
  * who does not manage it (an administrator; decision 233), in the change's transaction. The
  * managers are those before the change.
  */
-async function tellManagers(
+export async function tellManagers(
   deps: RotationDeps,
   locked: Locked,
   actor: User,
@@ -377,7 +351,7 @@ async function tellManagers(
   });
 }
 
-const personName = (people: ReadonlyMap<number, User>, id: number) =>
+export const personName = (people: ReadonlyMap<number, User>, id: number) =>
   people.get(id)?.name ?? 'A member';
 
 /** createRotation creates a rotation; the time zone defaults to the creator's profile zone. */
@@ -557,394 +531,4 @@ export async function changeType(
     await audit(locked, actor, 'rotation.type_changed', { from: locked.row.type, to: type });
   });
   return getRotation(deps, id, actor);
-}
-
-/** reorderMembers applies a complete new order; anything but a permutation of the members is refused. */
-export async function reorderMembers(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: ReorderMembersInput,
-): Promise<Rotation> {
-  await inLockedRotation(deps, id, async (locked) => {
-    requireManaged(locked, actor);
-    const memberIds = locked.members.map((m) => m.member.id);
-    if (!isPermutation(memberIds, input.members)) {
-      const given = new Set(input.members.map((m) => m.id));
-      const sameMembers =
-        given.size === memberIds.length && memberIds.every((memberId) => given.has(memberId));
-      throw sameMembers
-        ? new AppError('BAD_REQUEST', ROTATION_MESSAGES.notPermutation)
-        : conflict(ROTATION_MESSAGES.membersChanged);
-    }
-    await noteShiftChange(locked.tx, deps, id, locked.now);
-    await setMemberOrders(locked.tx, id, input.members);
-    const userIdOf = new Map(locked.members.map((m) => [m.member.id, m.member.userId]));
-    const userIds = [...input.members]
-      .sort((a, b) => a.order - b.order)
-      .map((m) => userIdOf.get(m.id) as number);
-    const changeId = await audit(locked, actor, 'rotation.members_reordered', { userIds });
-    await tellManagers(
-      deps,
-      locked,
-      actor,
-      changeId,
-      (people) => ({
-        kind: 'members_reordered',
-        order: userIds.map((userId) => personName(people, userId)),
-      }),
-      userIds,
-    );
-  });
-  return getRotation(deps, id, actor);
-}
-
-/** addMember puts an eligible user (on-call or manager, not yet a member) last in the rotation. */
-export async function addMember(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  userId: number,
-): Promise<Rotation> {
-  await inLockedRotation(deps, id, async (locked) => {
-    // Adding oneself is refused like the rest: a membership is what makes a manager manage it.
-    requireManaged(locked, actor);
-    const user = await findUserRowById(locked.tx, userId);
-    if (!user) throw notFound('User not found');
-    if (!canHoldBaton(effectiveRoles(user.roles, user.role))) {
-      throw conflict('Only users with the on-call or manager role can be added to a rotation.');
-    }
-    if (locked.members.some((m) => m.member.userId === userId)) {
-      throw conflict('That person is already a member of this rotation.');
-    }
-    await noteShiftChange(locked.tx, deps, id, locked.now);
-    const member = await insertMember(locked.tx, id, userId);
-    const changeId = await audit(locked, actor, 'rotation.member_added', {
-      userId,
-      order: member.order,
-    });
-    await tellManagers(
-      deps,
-      locked,
-      actor,
-      changeId,
-      (people) => ({ kind: 'member_added', memberName: personName(people, userId) }),
-      [userId],
-    );
-  });
-  return getRotation(deps, id, actor);
-}
-
-/**
- * removeMember takes a user out of the rotation and renumbers the rest without gaps. Removing
- * the holder of an active rotation passes the baton to the next member who can hold it (a
- * handoff of kind member_removed); a suspended rotation, or one with nobody eligible, is left
- * with no holder (recorded the same way). The user's current and upcoming schedule entries in
- * the rotation go too (decision 021).
- */
-export async function removeMember(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  userId: number,
-): Promise<Rotation> {
-  await inLockedRotation(deps, id, async (locked) => {
-    requireManaged(locked, actor);
-    const { tx, row, members, now } = locked;
-    if (!members.some((m) => m.member.userId === userId)) {
-      throw notFound('That person is not a member of this rotation.');
-    }
-    await noteShiftChange(tx, deps, id, now);
-    const wasHolder = row.holderUserId === userId;
-    let newHolderUserId: number | null = null;
-    if (wasHolder) {
-      newHolderUserId = row.suspended
-        ? null
-        : successorOf(
-            members.map((m) => ({
-              userId: m.member.userId,
-              order: m.member.order,
-              roles: rolesOf(m),
-            })),
-            userId,
-          );
-      // Move the baton before the membership goes, so the holder foreign key never dangles.
-      await setHolder(tx, id, newHolderUserId, now);
-      await insertHandoff(tx, {
-        rotationId: id,
-        fromUserId: userId,
-        toUserId: newHolderUserId,
-        kind: 'member_removed',
-        occurredAt: now,
-      });
-    }
-    await deleteMember(tx, id, userId);
-    const removedScheduleEntries = await deleteScheduleEntriesFrom(tx, id, userId, now);
-    const changeId = await audit(locked, actor, 'rotation.member_removed', {
-      userId,
-      wasHolder,
-      newHolderUserId,
-      removedScheduleEntries,
-    });
-    await tellManagers(
-      deps,
-      locked,
-      actor,
-      changeId,
-      (people) => ({
-        kind: 'member_removed',
-        memberName: personName(people, userId),
-        wasHolder,
-        newHolderName: newHolderUserId === null ? null : personName(people, newHolderUserId),
-      }),
-      [userId, newHolderUserId],
-    );
-  });
-  return getRotation(deps, id, actor);
-}
-
-/** takeOnCall gives the baton to the caller: a member, when no one holds it. */
-export async function takeOnCall(deps: RotationDeps, actor: User, id: number): Promise<Rotation> {
-  const answer = await inBatonChange(deps, id, async (locked) => {
-    const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actorOf(actor));
-    if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, actor.id, locked.now);
-    const handoff = await insertLatestHandoff(locked.tx, {
-      rotationId: id,
-      fromUserId: null,
-      toUserId: actor.id,
-      kind: 'take',
-      occurredAt: locked.now,
-      // Taking the baton is its own acknowledgement.
-      acknowledgedAt: locked.now,
-    });
-    const managers = managerIdsOf({ ...locked.row, members: locked.members }).filter(
-      (userId) => userId !== actor.id,
-    );
-    const known = locked.members.map((m) => m.user);
-    const people = await findUsers(locked.tx, deps.cipher, [actor.id, ...managers], known);
-    await announce(locked.tx, deps, locked.now, {
-      type: 'baton.taken',
-      key: `handoff:${handoff.id}`,
-      at: locked.now,
-      handoffId: handoff.id,
-      told: toldAs(
-        'to',
-        managers.map((userId) => people.get(userId)),
-      ),
-      rotation: { id: locked.row.id, name: locked.row.name },
-      takerName: nameOf(people, actor.id) ?? 'A member',
-    });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
-  });
-  return answer ?? getRotation(deps, id, actor);
-}
-
-function receiverOf(members: MemberWithRoles[], userId: number) {
-  const member = members.find((m) => m.member.userId === userId);
-  return { id: userId, roles: member ? rolesOf(member) : undefined };
-}
-
-/** passBaton hands the baton from the caller (the holder) to another member, with notes. */
-export async function passBaton(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: PassInput,
-): Promise<Rotation> {
-  const answer = await inBatonChange(deps, id, async (locked) => {
-    const refusal = passBatonRefusal(
-      stateOf(locked.row, locked.members),
-      actorOf(actor),
-      receiverOf(locked.members, input.toUserId),
-    );
-    if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
-    const handoff = await insertLatestHandoff(locked.tx, {
-      rotationId: id,
-      fromUserId: actor.id,
-      toUserId: input.toUserId,
-      kind: 'pass',
-      notes: input.notes,
-      urgent: input.urgent,
-      occurredAt: locked.now,
-    });
-    const known = locked.members.map((m) => m.user);
-    const people = await findUsers(locked.tx, deps.cipher, [actor.id, input.toUserId], known);
-    await announce(locked.tx, deps, locked.now, {
-      type: 'baton.passed',
-      key: `handoff:${handoff.id}`,
-      at: locked.now,
-      handoffId: handoff.id,
-      told: toldAs('to', [people.get(input.toUserId)]),
-      rotation: { id: locked.row.id, name: locked.row.name },
-      fromName: nameOf(people, actor.id),
-      toName: nameOf(people, input.toUserId),
-      notes: input.notes || null,
-      urgent: input.urgent,
-    });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
-  });
-  return answer ?? getRotation(deps, id, actor);
-}
-
-/** reassign moves the baton (a manager or admin) to a member other than the holder. */
-export async function reassign(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: ReassignInput,
-): Promise<Rotation> {
-  const answer = await inBatonChange(deps, id, async (locked) => {
-    requireManaged(locked, actor);
-    const refusal = reassignRefusal(
-      stateOf(locked.row, locked.members),
-      actorOf(actor),
-      receiverOf(locked.members, input.toUserId),
-    );
-    if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
-    const handoff = await insertLatestHandoff(locked.tx, {
-      rotationId: id,
-      fromUserId: locked.row.holderUserId,
-      toUserId: input.toUserId,
-      kind: 'reassign',
-      notes: input.notes,
-      occurredAt: locked.now,
-    });
-    const fromUserId = locked.row.holderUserId;
-    const known = locked.members.map((m) => m.user);
-    const people = await findUsers(
-      locked.tx,
-      deps.cipher,
-      [actor.id, fromUserId, input.toUserId],
-      known,
-    );
-    await announce(locked.tx, deps, locked.now, {
-      type: 'baton.reassigned',
-      key: `handoff:${handoff.id}`,
-      at: locked.now,
-      handoffId: handoff.id,
-      told: [
-        ...toldAs('to', [people.get(input.toUserId)]),
-        ...toldAs('from', [
-          fromUserId !== null && fromUserId !== input.toUserId ? people.get(fromUserId) : undefined,
-        ]),
-      ],
-      rotation: { id: locked.row.id, name: locked.row.name },
-      actorName: nameOf(people, actor.id) ?? 'A manager',
-      previousName: nameOf(people, fromUserId),
-      nextName: nameOf(people, input.toUserId),
-      notes: input.notes || null,
-    });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
-  });
-  return answer ?? getRotation(deps, id, actor);
-}
-
-/** requestCoverage stores the holder's request for another member to cover a window (pending). */
-export async function requestCoverage(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: {
-    coveringUserId: number;
-    startTime: string;
-    endTime: string;
-    notes?: string | null;
-  },
-): Promise<CoverageRequest> {
-  const row = await inLockedRotation(deps, id, async (locked) => {
-    const refusal = coverageRefusal(
-      stateOf(locked.row, locked.members),
-      actorOf(actor),
-      {
-        coveringUser: receiverOf(locked.members, input.coveringUserId),
-        startTime: input.startTime,
-        endTime: input.endTime,
-      },
-      locked.now,
-    );
-    if (refusal) throw refusalError(refusal);
-    const request = await insertCoverageRequest(locked.tx, {
-      rotationId: id,
-      requesterId: actor.id,
-      coveringUserId: input.coveringUserId,
-      startAt: new Date(input.startTime),
-      endAt: new Date(input.endTime),
-      notes: input.notes?.trim() ? input.notes.trim() : null,
-      createdAt: locked.now,
-    });
-    const people = await findUsers(locked.tx, deps.cipher, [actor.id, request.coveringUserId]);
-    await announce(locked.tx, deps, locked.now, {
-      type: 'coverage.requested',
-      key: `coverage:${request.id}:requested`,
-      at: locked.now,
-      told: toldAs('to', [people.get(request.coveringUserId)]),
-      rotation: { id: locked.row.id, name: locked.row.name },
-      requesterName: nameOf(people, actor.id) ?? 'The on-call person',
-      startAt: request.startAt,
-      endAt: request.endAt,
-      notes: request.notes || null,
-    });
-    return request;
-  });
-  const readPerson = personReader(deps.cipher, [actor]);
-  const people = new Map(
-    (await findUserRows(deps.database.db, [row.requesterId, row.coveringUserId])).map((u) => [
-      u.id,
-      readPerson(u),
-    ]),
-  );
-  const requester = people.get(row.requesterId);
-  const coveringUser = people.get(row.coveringUserId);
-  if (!requester || !coveringUser) throw notFound('User not found');
-  return {
-    id: row.id,
-    rotationId: row.rotationId,
-    requester,
-    coveringUser,
-    startTime: row.startAt.toISOString(),
-    endTime: row.endAt.toISOString(),
-    notes: row.notes,
-    status: row.status,
-  };
-}
-
-/**
- * pageRotation records a page to the holder and names who it went to. Incident managers and
- * admins page any rotation, managers only the ones they manage; the paging module sends it.
- */
-export async function pageRotation(
-  deps: RotationDeps,
-  actor: User,
-  id: number,
-  input: PageInput,
-): Promise<{ sentTo: { name: string } }> {
-  return inLockedRotation(deps, id, async (locked) => {
-    const { row, members, tx } = locked;
-    const managed = {
-      createdById: row.createdById,
-      memberUserIds: members.map((m) => m.member.userId),
-    };
-    if (!canPageRotation({ roles: actor.roles, userId: actor.id }, managed)) {
-      throw forbidden('Managers can page only the rotations they manage.');
-    }
-    const refusal = pageRefusal(stateOf(row, members));
-    if (refusal) throw refusalError(refusal);
-    // The holder is a member (a database constraint): their row was read under the lock.
-    const holder = members.find((m) => m.user.id === row.holderUserId)?.user;
-    if (!holder) throw new AppError('NO_ONE_ON_CALL', ROTATION_MESSAGES.noOneOnCall);
-    // A page is an incident on the rotation's policy (decision 204): its first step notifies.
-    await raiseIncident(tx, deps, {
-      rotation: row,
-      raisedBy: actor,
-      source: 'user',
-      message: input.message,
-      severity: defaultSeverity(input.urgency),
-      urgency: input.urgency,
-      now: locked.now,
-    });
-    return { sentTo: { name: personReader(deps.cipher, [actor])(holder).name } };
-  });
 }

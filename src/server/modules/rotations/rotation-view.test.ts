@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { Person } from '../../../shared/contracts/rotations';
 import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
+import type { MemberWithUser } from '../members/member-reads';
 import type { ScheduleEntryRow } from '../schedules/schedule-repository';
 import type { UserRow } from '../users/user-repository';
-import type { LatestHandoffRow, MemberWithUser, RotationRow } from './rotation-repository';
+import type { LatestHandoffRow, RotationRow } from './rotation-repository';
 import { rotationsChangeAt, toRotations } from './rotation-view';
 
 const T = Date.parse('2026-11-02T12:00:00Z');

@@ -3,16 +3,16 @@ import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import { scheduleEntryRefusal } from '../../../shared/domain/rotation';
 import { notFound } from '../../http/errors';
+import { listMembersWithRoles } from '../members/member-reads';
 import {
   findRotationRow,
   insertAuditEvent,
-  listMembersWithRoles,
   lockRotationRow,
   updateRotationRow,
 } from '../rotations/rotation-repository';
 import { ROTATION_NOT_FOUND, type RotationDeps, refusalError } from '../rotations/rotation-service';
-import { type PersonReader, personReader } from '../rotations/rotation-view';
 import { noteShiftChange } from '../shift-changes/shift-changes';
+import { type PersonReader, personReader } from '../users/person-reader';
 import {
   deleteEntryRow,
   type EntryWithUser,

@@ -1,5 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, ne } from 'drizzle-orm';
-import type { AwayWindow } from '../../../shared/domain/time-off';
+import { and, asc, eq, gt, lt, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { timeOff } from '../../db/schema';
@@ -86,27 +85,4 @@ export async function deleteTimeOffRow(tx: Tx, id: number): Promise<boolean> {
 /** endTimeOffAt ends an entry under way at `at`. */
 export async function endTimeOffAt(tx: Tx, id: number, at: Date): Promise<void> {
   await tx.update(timeOff).set({ endAt: at }).where(eq(timeOff.id, id));
-}
-
-/**
- * listAwayWindows returns the time off of the people (every person's when `userIds` is absent)
- * that ends after `endsAfter` and starts before `startsBefore` (absent: any time), as the turn
- * rule reads it: who, from when, until when; no note. One query.
- */
-export async function listAwayWindows(
-  db: Db | Tx,
-  filter: { userIds?: readonly number[]; endsAfter: Date; startsBefore?: Date },
-): Promise<(AwayWindow & { id: number })[]> {
-  if (filter.userIds !== undefined && filter.userIds.length === 0) return [];
-  return db
-    .select({ id: timeOff.id, userId: timeOff.userId, start: timeOff.startAt, end: timeOff.endAt })
-    .from(timeOff)
-    .where(
-      and(
-        filter.userIds === undefined ? undefined : inArray(timeOff.userId, [...filter.userIds]),
-        gt(timeOff.endAt, filter.endsAfter),
-        filter.startsBefore === undefined ? undefined : lt(timeOff.startAt, filter.startsBefore),
-      ),
-    )
-    .orderBy(asc(timeOff.startAt), asc(timeOff.id));
 }

@@ -21,6 +21,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { recordAdminEvent } from '../audit/people-events';
+import { listAwayWindows } from '../calendar/calendar-repository';
 import { gapsBetween } from '../calendar/calendar-service';
 import { announce } from '../notifications/announce';
 import { formatWhen } from '../notifications/message-layout';
@@ -33,7 +34,6 @@ import {
   endTimeOffAt,
   findTimeOffRow,
   insertTimeOffRow,
-  listAwayWindows,
   listOverlappingTimeOff,
   listTimeOffOf,
   type TimeOffRow,

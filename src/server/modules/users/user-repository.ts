@@ -1,4 +1,5 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { PagePerson } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles, hasRole, primaryRole, type Role } from '../../../shared/domain/roles';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -225,4 +226,24 @@ export async function findUsers(
     )),
   );
   return new Map(rows.map((row) => [row.id, toUser(row, cipher)]));
+}
+
+/** loadNames reads and decrypts only the names of the users (one query). */
+export async function loadNames(
+  db: Db | Tx,
+  cipher: FieldCipher,
+  ids: readonly (number | null | undefined)[],
+): Promise<Map<number, PagePerson>> {
+  const wanted = [...new Set(ids.filter((id): id is number => typeof id === 'number'))];
+  if (wanted.length === 0) return new Map();
+  const rows = await findUserRows(db, wanted);
+  return new Map(
+    rows.map((r) => [
+      r.id,
+      {
+        id: r.id,
+        name: cipher.decrypt(r.nameEnc, { table: 'users', column: 'name', rowId: r.id }),
+      },
+    ]),
+  );
 }

@@ -3,10 +3,10 @@ import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database } from '../../db/client';
-import { layOut } from '../calendar/calendar-service';
 import { digestRotationIds, listDigestDestinations } from '../destinations/destination-repository';
-import { announce } from './announce';
-import { tellFailingOwners } from './destination-failures';
+import { announce } from '../notifications/announce';
+import { tellFailingOwners } from '../notifications/destination-failures';
+import { layOut } from './calendar-service';
 
 /**
  * The daily digest (decision 221): at a destination's local digest time, "On call today and this
@@ -17,7 +17,7 @@ import { tellFailingOwners } from './destination-failures';
 
 /**
  * What the task works with: the engine's deps (an EngineTask's), written out here because the
- * notifications module imports nothing from the engine (decision 185).
+ * calendar module imports nothing from the engine (decision 185).
  */
 export interface DestinationTaskDeps {
   config: Config;

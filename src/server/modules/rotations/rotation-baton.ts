@@ -1,0 +1,177 @@
+import type {
+  PassBatonInputSchema,
+  ReassignInputSchema,
+  Rotation,
+} from '../../../shared/contracts/rotations';
+import type { User } from '../../../shared/contracts/users';
+import {
+  passBatonRefusal,
+  reassignRefusal,
+  takeOnCallRefusal,
+} from '../../../shared/domain/rotation';
+import { insertLatestHandoff } from '../handoffs/handoff-repository';
+import type { MemberWithRoles } from '../members/member-reads';
+import { announce } from '../notifications/announce';
+import { managerIdsOf } from '../notifications/notify';
+import { nameOf, toldAs } from '../notifications/person-events';
+import { findUsers } from '../users/user-repository';
+import { setHolder } from './rotation-repository';
+import {
+  actorOf,
+  getRotation,
+  inBatonChange,
+  type RotationDeps,
+  refusalError,
+  requireManaged,
+  rolesOf,
+  rotationAfterChange,
+  stateOf,
+} from './rotation-service';
+
+/**
+ * The baton between members: taken when no one holds it, passed by its holder, reassigned by a
+ * manager, and a window of it covered by another member on request; one transaction each, under
+ * the rotation's lock, refused with BATON_HOLDER_CHANGED when the holder changed meanwhile.
+ */
+
+type PassInput = ReturnType<typeof PassBatonInputSchema.parse>;
+type ReassignInput = ReturnType<typeof ReassignInputSchema.parse>;
+
+/** takeOnCall gives the baton to the caller: a member, when no one holds it. */
+export async function takeOnCall(deps: RotationDeps, actor: User, id: number): Promise<Rotation> {
+  const answer = await inBatonChange(deps, id, async (locked) => {
+    const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actorOf(actor));
+    if (refusal) throw refusalError(refusal);
+    const row = await setHolder(locked.tx, id, actor.id, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
+      rotationId: id,
+      fromUserId: null,
+      toUserId: actor.id,
+      kind: 'take',
+      occurredAt: locked.now,
+      // Taking the baton is its own acknowledgement.
+      acknowledgedAt: locked.now,
+    });
+    const managers = managerIdsOf({ ...locked.row, members: locked.members }).filter(
+      (userId) => userId !== actor.id,
+    );
+    const known = locked.members.map((m) => m.user);
+    const people = await findUsers(locked.tx, deps.cipher, [actor.id, ...managers], known);
+    await announce(locked.tx, deps, locked.now, {
+      type: 'baton.taken',
+      key: `handoff:${handoff.id}`,
+      at: locked.now,
+      handoffId: handoff.id,
+      told: toldAs(
+        'to',
+        managers.map((userId) => people.get(userId)),
+      ),
+      rotation: { id: locked.row.id, name: locked.row.name },
+      takerName: nameOf(people, actor.id) ?? 'A member',
+    });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
+  });
+  return answer ?? getRotation(deps, id, actor);
+}
+
+export function receiverOf(members: MemberWithRoles[], userId: number) {
+  const member = members.find((m) => m.member.userId === userId);
+  return { id: userId, roles: member ? rolesOf(member) : undefined };
+}
+
+/** passBaton hands the baton from the caller (the holder) to another member, with notes. */
+export async function passBaton(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: PassInput,
+): Promise<Rotation> {
+  const answer = await inBatonChange(deps, id, async (locked) => {
+    const refusal = passBatonRefusal(
+      stateOf(locked.row, locked.members),
+      actorOf(actor),
+      receiverOf(locked.members, input.toUserId),
+    );
+    if (refusal) throw refusalError(refusal);
+    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
+      rotationId: id,
+      fromUserId: actor.id,
+      toUserId: input.toUserId,
+      kind: 'pass',
+      notes: input.notes,
+      urgent: input.urgent,
+      occurredAt: locked.now,
+    });
+    const known = locked.members.map((m) => m.user);
+    const people = await findUsers(locked.tx, deps.cipher, [actor.id, input.toUserId], known);
+    await announce(locked.tx, deps, locked.now, {
+      type: 'baton.passed',
+      key: `handoff:${handoff.id}`,
+      at: locked.now,
+      handoffId: handoff.id,
+      told: toldAs('to', [people.get(input.toUserId)]),
+      rotation: { id: locked.row.id, name: locked.row.name },
+      fromName: nameOf(people, actor.id),
+      toName: nameOf(people, input.toUserId),
+      notes: input.notes || null,
+      urgent: input.urgent,
+    });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
+  });
+  return answer ?? getRotation(deps, id, actor);
+}
+
+/** reassign moves the baton (a manager or admin) to a member other than the holder. */
+export async function reassign(
+  deps: RotationDeps,
+  actor: User,
+  id: number,
+  input: ReassignInput,
+): Promise<Rotation> {
+  const answer = await inBatonChange(deps, id, async (locked) => {
+    requireManaged(locked, actor);
+    const refusal = reassignRefusal(
+      stateOf(locked.row, locked.members),
+      actorOf(actor),
+      receiverOf(locked.members, input.toUserId),
+    );
+    if (refusal) throw refusalError(refusal);
+    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const handoff = await insertLatestHandoff(locked.tx, {
+      rotationId: id,
+      fromUserId: locked.row.holderUserId,
+      toUserId: input.toUserId,
+      kind: 'reassign',
+      notes: input.notes,
+      occurredAt: locked.now,
+    });
+    const fromUserId = locked.row.holderUserId;
+    const known = locked.members.map((m) => m.user);
+    const people = await findUsers(
+      locked.tx,
+      deps.cipher,
+      [actor.id, fromUserId, input.toUserId],
+      known,
+    );
+    await announce(locked.tx, deps, locked.now, {
+      type: 'baton.reassigned',
+      key: `handoff:${handoff.id}`,
+      at: locked.now,
+      handoffId: handoff.id,
+      told: [
+        ...toldAs('to', [people.get(input.toUserId)]),
+        ...toldAs('from', [
+          fromUserId !== null && fromUserId !== input.toUserId ? people.get(fromUserId) : undefined,
+        ]),
+      ],
+      rotation: { id: locked.row.id, name: locked.row.name },
+      actorName: nameOf(people, actor.id) ?? 'A manager',
+      previousName: nameOf(people, fromUserId),
+      nextName: nameOf(people, input.toUserId),
+      notes: input.notes || null,
+    });
+    return rotationAfterChange(deps, locked, row, handoff, actor);
+  });
+  return answer ?? getRotation(deps, id, actor);
+}
