@@ -31,9 +31,11 @@ beforeAll(async () => {
   t = await createTestApp({ env: { PUBLIC_URL } });
   smtp = await startSmtpServer();
   twilio = await startFakeTwilio();
+  // No test here makes a provider hang: the time-outs only bound loopback deliveries, which took
+  // over 2 s (SMTP) and 500 ms (fake Twilio) on a loaded machine and failed three tests.
   channels = {
-    email: createEmailChannel(smtp.url, 'Baton <baton@example.com>', 2_000),
-    sms: createSmsChannel({ ...twilio, from: '+15550000000' }, 500),
+    email: createEmailChannel(smtp.url, 'Baton <baton@example.com>', 10_000),
+    sms: createSmsChannel({ ...twilio, from: '+15550000000' }, 10_000),
   };
   Object.assign(
     people,
