@@ -9,7 +9,7 @@ const alertVariants = cva(
       variant: {
         default: 'bg-card text-card-foreground',
         destructive:
-          'bg-card text-destructive *:data-[slot=alert-description]:text-destructive/90 [&>svg]:text-current',
+          'bg-card text-destructive *:data-[slot=alert-description]:text-destructive [&>svg]:text-current',
       },
       /** A tone (decision 194) colours the alert from the semantic tokens; it replaces `variant`. */
       tone: {
