@@ -1,11 +1,7 @@
 import type { IncidentStatus } from '../contracts/incidents';
 import type { PageStatus } from './paging';
-import {
-  type ManagedRotationFacts,
-  managesRotation,
-  type RotationActor,
-} from './permissions-rotation';
-import { hasRole } from './roles';
+import { type ManagedRotationFacts, managesRotation } from './permissions-rotation';
+import { type Actor, hasRole } from './roles';
 
 /**
  * Who may do what to an incident (issue 16, decision 204), and how a page's status reads as an
@@ -34,10 +30,10 @@ export interface IncidentFacts {
  * incident managers any; managers the incidents of rotations they manage; anyone it notified;
  * the person who raised it.
  */
-export function isIncidentResponder(actor: RotationActor, incident: IncidentFacts): boolean {
+export function isIncidentResponder(actor: Actor, incident: IncidentFacts): boolean {
   if (hasRole(actor.roles, 'incident_manager')) return true; // admin counts as incident manager
-  if (incident.notifiedIds.includes(actor.userId)) return true;
-  if (incident.raisedById === actor.userId) return true;
+  if (incident.notifiedIds.includes(actor.id)) return true;
+  if (incident.raisedById === actor.id) return true;
   return (
     hasRole(actor.roles, 'manager') &&
     incident.rotation !== null &&
@@ -48,7 +44,7 @@ export function isIncidentResponder(actor: RotationActor, incident: IncidentFact
 const isOpen = (status: PageStatus) => status === 'triggered' || status === 'escalated';
 
 /** What the actor may do to the incident now. */
-export function incidentActions(actor: RotationActor, incident: IncidentFacts) {
+export function incidentActions(actor: Actor, incident: IncidentFacts) {
   const responder = isIncidentResponder(actor, incident);
   const open = isOpen(incident.status);
   return {

@@ -35,7 +35,7 @@ describe('canViewIntegration', () => {
     ['on-call, a policy nobody follows', ['on-call'], onPolicy([], ME), false],
     ['no roles, their rotation’s', [], onRotation(member), true],
   ])('%s: %s', (_label, roles, facts, expected) => {
-    expect(canViewIntegration({ roles, userId: ME }, facts)).toBe(expected);
+    expect(canViewIntegration({ roles, id: ME }, facts)).toBe(expected);
   });
 });
 
@@ -54,7 +54,7 @@ describe('managesIntegration', () => {
     ['on-call, their own rotation’s', ['on-call'], onRotation(created), false],
     ['on-call and manager, their rotation’s', ['on-call', 'manager'], onRotation(member), true],
   ])('%s: %s', (_label, roles, facts, expected) => {
-    expect(managesIntegration({ roles, userId: ME }, facts)).toBe(expected);
+    expect(managesIntegration({ roles, id: ME }, facts)).toBe(expected);
   });
 
   test.each<[Role[], boolean]>([
@@ -103,7 +103,7 @@ describe('canViewDestination', () => {
       true,
     ],
   ])('%s: %s', (_label, roles, facts, expected) => {
-    expect(canViewDestination({ roles, userId: ME }, facts)).toBe(expected);
+    expect(canViewDestination({ roles, id: ME }, facts)).toBe(expected);
   });
 });
 
@@ -127,7 +127,7 @@ describe('managesDestination', () => {
     ['incident manager, any rotation’s', ['incident_manager'], ofRotation(created), false],
     ['on-call, their own rotation’s', ['on-call'], ofRotation(created), false],
   ])('%s: %s', (_label, roles, facts, expected) => {
-    expect(managesDestination({ roles, userId: ME }, facts)).toBe(expected);
+    expect(managesDestination({ roles, id: ME }, facts)).toBe(expected);
   });
 
   test.each<[Role[], boolean]>([

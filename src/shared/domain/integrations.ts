@@ -6,9 +6,8 @@ import {
   managesPolicy,
   managesRotation,
   type PolicyFacts,
-  type RotationActor,
 } from './permissions-rotation';
-import { hasRole } from './roles';
+import { type Actor, hasRole } from './roles';
 
 /**
  * Integrations (issue 17, decision 210): who may see and manage them, and where each inbound
@@ -28,9 +27,9 @@ export type IntegrationFacts =
  * administrators, managers and incident managers any; anyone else those of rotations they are
  * members of, a policy's integration through the rotations that follow the policy.
  */
-export function canViewIntegration(actor: RotationActor, facts: IntegrationFacts): boolean {
+export function canViewIntegration(actor: Actor, facts: IntegrationFacts): boolean {
   if (hasRole(actor.roles, 'manager') || hasRole(actor.roles, 'incident_manager')) return true;
-  if (facts.rotation) return facts.rotation.memberUserIds.includes(actor.userId);
+  if (facts.rotation) return facts.rotation.memberUserIds.includes(actor.id);
   return canReadPolicy(actor, facts.policy);
 }
 
@@ -39,7 +38,7 @@ export function canViewIntegration(actor: RotationActor, facts: IntegrationFacts
  * delete an integration: administrators any; managers those of rotations they manage
  * (managesRotation) or of escalation policies they manage (managesPolicy); nobody else.
  */
-export function managesIntegration(actor: RotationActor, facts: IntegrationFacts): boolean {
+export function managesIntegration(actor: Actor, facts: IntegrationFacts): boolean {
   if (hasRole(actor.roles, 'admin')) return true;
   if (!hasRole(actor.roles, 'manager')) return false;
   if (facts.rotation) return managesRotation(actor, facts.rotation);
@@ -47,7 +46,7 @@ export function managesIntegration(actor: RotationActor, facts: IntegrationFacts
 }
 
 /** mayManageSomeIntegration tells whether the actor's roles let them manage any integration. */
-export function mayManageSomeIntegration(actor: Pick<RotationActor, 'roles'>): boolean {
+export function mayManageSomeIntegration(actor: Pick<Actor, 'roles'>): boolean {
   return hasRole(actor.roles, 'manager');
 }
 
@@ -62,7 +61,7 @@ export type DestinationFacts =
  * rotation's whoever may see the rotation's integrations, a policy's whoever may read the policy,
  * an integration's whoever may see the integration.
  */
-export function canViewDestination(actor: RotationActor, facts: DestinationFacts): boolean {
+export function canViewDestination(actor: Actor, facts: DestinationFacts): boolean {
   if (facts.owner === 'rotation') return canViewIntegration(actor, { rotation: facts.rotation });
   if (facts.owner === 'policy') return canReadPolicy(actor, facts.policy);
   return canViewIntegration(actor, facts.integration);
@@ -73,14 +72,14 @@ export function canViewDestination(actor: RotationActor, facts: DestinationFacts
  * rotation's its managers and administrators (canManageRotation), a policy's whoever may edit the
  * policy (managesPolicy), an integration's whoever manages the integration (managesIntegration).
  */
-export function managesDestination(actor: RotationActor, facts: DestinationFacts): boolean {
+export function managesDestination(actor: Actor, facts: DestinationFacts): boolean {
   if (facts.owner === 'rotation') return canManageRotation(actor, facts.rotation);
   if (facts.owner === 'policy') return managesPolicy(actor, facts.policy);
   return managesIntegration(actor, facts.integration);
 }
 
 /** mayManageSomeDestination tells whether the actor's roles let them manage any destination. */
-export function mayManageSomeDestination(actor: Pick<RotationActor, 'roles'>): boolean {
+export function mayManageSomeDestination(actor: Pick<Actor, 'roles'>): boolean {
   return hasRole(actor.roles, 'manager');
 }
 

@@ -147,10 +147,7 @@ export function canResolvePage(
   if (page.status === 'resolved') return false;
   if (actor.id === page.pagedById || actor.id === page.targetUserId) return true;
   if (isAdmin(actor.roles)) return true;
-  return (
-    hasRole(actor.roles, 'manager') &&
-    managesRotation({ roles: actor.roles, userId: actor.id }, rotation)
-  );
+  return hasRole(actor.roles, 'manager') && managesRotation(actor, rotation);
 }
 
 /**
@@ -165,5 +162,5 @@ export function canEscalatePage(
 ): boolean {
   if (!isPageOpen(page.status)) return false;
   if (actor.id === page.targetUserId || actor.id === page.pagedById) return true;
-  return canPageRotation({ roles: actor.roles, userId: actor.id }, rotation);
+  return canPageRotation(actor, rotation);
 }

@@ -35,7 +35,7 @@ describe('canPageRotation', () => {
     ],
     ['no roles', [], created, false],
   ])('%s: %s', (_label, roles, rotation, expected) => {
-    expect(canPageRotation({ roles, userId: ME }, rotation)).toBe(expected);
+    expect(canPageRotation({ roles, id: ME }, rotation)).toBe(expected);
   });
 });
 
@@ -58,7 +58,7 @@ describe('canReadPolicy', () => {
     ['on-call, an unused policy they created', ['on-call'], policy([], ME), false],
     ['no roles, a rotation they are not in', [], policy([other]), false],
   ])('%s', (_label, roles, facts, expected) => {
-    expect(canReadPolicy({ roles, userId: ME }, facts)).toBe(expected);
+    expect(canReadPolicy({ roles, id: ME }, facts)).toBe(expected);
   });
 });
 
@@ -80,7 +80,7 @@ describe('managesPolicy', () => {
     ['incident manager, any policy', ['incident_manager'], policy([member]), false],
     ['on-call, their rotation’s policy', ['on-call'], policy([member]), false],
   ])('%s', (_label, roles, facts, expected) => {
-    expect(managesPolicy({ roles, userId: ME }, facts)).toBe(expected);
+    expect(managesPolicy({ roles, id: ME }, facts)).toBe(expected);
   });
 });
 
@@ -93,7 +93,7 @@ describe('canArrangeCover', () => {
     ['on-call, their own rotation', ['on-call'], member, false],
     ['incident manager, any rotation', ['incident_manager'], member, false],
   ])('%s', (_label, roles, facts, expected) => {
-    expect(canArrangeCover({ roles, userId: ME }, facts)).toBe(expected);
+    expect(canArrangeCover({ roles, id: ME }, facts)).toBe(expected);
   });
 });
 
@@ -111,6 +111,6 @@ describe('canManageRotation', () => {
     ['incident manager, any rotation', ['incident_manager'], member, false],
     ['no roles, a rotation they created', [], created, false],
   ])('%s', (_label, roles, facts, expected) => {
-    expect(canManageRotation({ roles, userId: ME }, facts)).toBe(expected);
+    expect(canManageRotation({ roles, id: ME }, facts)).toBe(expected);
   });
 });

@@ -1,4 +1,4 @@
-import { hasRole, type Role } from './roles';
+import { type Actor, hasRole } from './roles';
 
 /** The rotation facts that decide whether a manager manages it. */
 export interface ManagedRotationFacts {
@@ -6,18 +6,12 @@ export interface ManagedRotationFacts {
   memberUserIds: readonly number[];
 }
 
-/** The caller, as the permission rules see them. */
-export interface RotationActor {
-  roles: readonly Role[];
-  userId: number;
-}
-
 /**
  * managesRotation tells whether a manager manages a rotation: they created it or are one of its
  * members (decision 013).
  */
-export function managesRotation(actor: RotationActor, rotation: ManagedRotationFacts): boolean {
-  return rotation.createdById === actor.userId || rotation.memberUserIds.includes(actor.userId);
+export function managesRotation(actor: Actor, rotation: ManagedRotationFacts): boolean {
+  return rotation.createdById === actor.id || rotation.memberUserIds.includes(actor.id);
 }
 
 /** The message a refused change to a rotation one does not manage answers with (decision 233). */
@@ -28,7 +22,7 @@ export const NOT_MANAGED_MESSAGE = 'Managers can change only the rotations they 
  * what hangs off it (decision 233): administrators any rotation, managers only the rotations they
  * manage (managesRotation), nobody else.
  */
-export function canManageRotation(actor: RotationActor, rotation: ManagedRotationFacts): boolean {
+export function canManageRotation(actor: Actor, rotation: ManagedRotationFacts): boolean {
   if (hasRole(actor.roles, 'admin')) return true;
   return hasRole(actor.roles, 'manager') && managesRotation(actor, rotation);
 }
@@ -37,7 +31,7 @@ export function canManageRotation(actor: RotationActor, rotation: ManagedRotatio
  * canPageRotation tells whether the actor may page a rotation's holder: administrators and
  * incident managers any rotation, managers only the rotations they manage, nobody else.
  */
-export function canPageRotation(actor: RotationActor, rotation: ManagedRotationFacts): boolean {
+export function canPageRotation(actor: Actor, rotation: ManagedRotationFacts): boolean {
   if (hasRole(actor.roles, 'incident_manager')) return true; // admin counts as incident manager
   if (hasRole(actor.roles, 'manager')) return managesRotation(actor, rotation);
   return false;
@@ -54,9 +48,9 @@ export interface PolicyFacts {
  * administrators, managers and incident managers every policy; anyone else (on-call members) the
  * policies of the rotations they are members of.
  */
-export function canReadPolicy(actor: RotationActor, policy: PolicyFacts): boolean {
+export function canReadPolicy(actor: Actor, policy: PolicyFacts): boolean {
   if (hasRole(actor.roles, 'manager') || hasRole(actor.roles, 'incident_manager')) return true;
-  return policy.rotations.some((r) => r.memberUserIds.includes(actor.userId));
+  return policy.rotations.some((r) => r.memberUserIds.includes(actor.id));
 }
 
 /**
@@ -65,10 +59,10 @@ export function canReadPolicy(actor: RotationActor, policy: PolicyFacts): boolea
  * rotation following it is one they manage (so a shared policy cannot change under a team that
  * does not answer to them), or, while no rotation follows it, one they created.
  */
-export function managesPolicy(actor: RotationActor, policy: PolicyFacts): boolean {
+export function managesPolicy(actor: Actor, policy: PolicyFacts): boolean {
   if (hasRole(actor.roles, 'admin')) return true;
   if (!hasRole(actor.roles, 'manager')) return false;
-  if (policy.rotations.length === 0) return policy.createdById === actor.userId;
+  if (policy.rotations.length === 0) return policy.createdById === actor.id;
   return policy.rotations.every((r) => managesRotation(actor, r));
 }
 
@@ -76,6 +70,6 @@ export function managesPolicy(actor: RotationActor, policy: PolicyFacts): boolea
  * canArrangeCover tells whether the actor may arrange cover for someone else in a rotation
  * (decision 218): administrators in any, managers in the rotations they manage.
  */
-export function canArrangeCover(actor: RotationActor, rotation: ManagedRotationFacts): boolean {
+export function canArrangeCover(actor: Actor, rotation: ManagedRotationFacts): boolean {
   return canManageRotation(actor, rotation);
 }

@@ -54,7 +54,7 @@ function useArrangeableRotations(viewerId: number | null, roles: Role[]): Set<nu
   const list = useQuery({ ...rotationsListQueryOptions(), enabled: mayArrange });
   return useMemo(() => {
     if (viewerId === null || !mayArrange) return new Set<number>();
-    const actor = { roles, userId: viewerId };
+    const actor = { roles, id: viewerId };
     return new Set(
       (list.data ?? [])
         .filter(

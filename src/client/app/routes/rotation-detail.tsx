@@ -52,7 +52,7 @@ function mayAdd(
   userId: number | null,
 ): boolean {
   if (userId === null) return false;
-  const actor = { roles, userId };
+  const actor = { roles, id: userId };
   const facts = {
     createdById: rotation.createdById,
     memberUserIds: rotation.members.map((m) => m.userId),
@@ -90,7 +90,7 @@ function RotationCoverPlans({ rotation }: { rotation: Rotation }) {
     viewerId !== null &&
     !rotation.suspended &&
     canArrangeCover(
-      { roles, userId: viewerId },
+      { roles, id: viewerId },
       { createdById: rotation.createdById, memberUserIds: memberIds },
     );
   const calendar = useCalendar(span.from, span.to);

@@ -29,8 +29,6 @@ import {
 /** The alert lists' page size. */
 export const ALERT_PAGE_SIZE = 50;
 
-const actorOf = (user: User) => ({ roles: user.roles, userId: user.id });
-
 /** The sealed alert envelope's and raw payload's associated data (alert-intake.ts seals them). */
 const alertEventCtx = (alertId: number) => ({ table: 'alerts', column: 'event', rowId: alertId });
 const alertPayloadCtx = (alertId: number) => ({
@@ -134,7 +132,7 @@ export async function listIncidentAlerts(
   }
   const sources = await listIntegrationRowsOfIncident(db, incidentId);
   const deciders = await loadDeciders(db, sources);
-  if (!sources.every((row) => canViewIntegration(actorOf(viewer), factsOf(row, deciders)))) {
+  if (!sources.every((row) => canViewIntegration(viewer, factsOf(row, deciders)))) {
     throw forbidden(INTEGRATION_MESSAGES.mayNotViewAlerts);
   }
   return alertPage(deps, { incidentId }, query);

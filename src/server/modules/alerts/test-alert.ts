@@ -16,8 +16,6 @@ import { type IntakeDeps, receiveAlerts } from './alert-intake';
 
 // Send test alert: the integration screen's button, an alert through the intake like any other.
 
-const actorOf = (user: User) => ({ roles: user.roles, userId: user.id });
-
 /**
  * testAlertOf builds the screen's "Send test alert": one trigger with a fresh dedup key each time
  * (so each test raises its own incident), the severity asked for (P3 unless given), and details
@@ -65,7 +63,7 @@ export async function sendTestAlert(
   const row = await findIntegrationRow(db, id);
   if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
   const deciders = await loadDeciders(db, [row]);
-  if (!managesIntegration(actorOf(actor), factsOf(row, deciders))) {
+  if (!managesIntegration(actor, factsOf(row, deciders))) {
     throw forbidden(INTEGRATION_MESSAGES.mayNotManage);
   }
   const event = testAlertOf(row.integration, actor, input?.severity ?? 'P3', deps.clock.now());

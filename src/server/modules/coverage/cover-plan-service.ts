@@ -80,10 +80,7 @@ export async function planCover(
       {
         suspended: row.suspended,
         memberIds,
-        actorMayArrange: canArrangeCover(
-          { roles: actor.roles, userId: actor.id },
-          managedFacts(row, memberIds),
-        ),
+        actorMayArrange: canArrangeCover(actor, managedFacts(row, memberIds)),
       },
       { id: actor.id, roles: actor.roles },
       {

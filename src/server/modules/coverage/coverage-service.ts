@@ -19,7 +19,6 @@ import { nameOf, toldAs } from '../notifications/person-events';
 import { receiverOf } from '../rotations/rotation-baton';
 import { lockRotationRow } from '../rotations/rotation-repository';
 import {
-  actorOf,
   inLockedRotation,
   type RotationDeps,
   refusalError,
@@ -223,7 +222,7 @@ export async function requestCoverage(
   const row = await inLockedRotation(deps, id, async (locked) => {
     const refusal = coverageRefusal(
       stateOf(locked.row, locked.members),
-      actorOf(actor),
+      actor,
       {
         coveringUser: receiverOf(locked.members, input.coveringUserId),
         startTime: input.startTime,

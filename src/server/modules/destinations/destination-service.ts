@@ -25,8 +25,8 @@ import {
 import type {
   ManagedRotationFacts,
   PolicyFacts,
-  RotationActor,
 } from '../../../shared/domain/permissions-rotation';
+import type { Actor } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
 import { newBearerSecret } from '../../crypto/bearer-secrets';
@@ -76,8 +76,6 @@ export interface DestinationDeps {
   /** how host names resolve for the address rule (absent: the system's resolver) */
   resolveHost?: HostLookup;
 }
-
-const actorOf = (user: User): RotationActor => ({ roles: user.roles, userId: user.id });
 
 // ---------------------------------------------------------------------------------------------
 // Who may
@@ -131,10 +129,10 @@ function destinationFacts(target: Target, deciders: Deciders): DestinationFacts 
   return { owner: 'integration', integration: integrationFacts(target, deciders) };
 }
 
-const mayManage = (actor: RotationActor, target: Target, deciders: Deciders) =>
+const mayManage = (actor: Actor, target: Target, deciders: Deciders) =>
   managesDestination(actor, destinationFacts(target, deciders));
 
-const mayView = (actor: RotationActor, target: Target, deciders: Deciders) =>
+const mayView = (actor: Actor, target: Target, deciders: Deciders) =>
   canViewDestination(actor, destinationFacts(target, deciders));
 
 const targetOf = (row: DestinationWithTarget): Target => ({
@@ -268,7 +266,7 @@ export async function listDestinations(
   const rows = await listDestinationRows(db, query);
   const targets = rows.map(targetOf);
   const deciders = await loadDeciders(db, targets);
-  const actor = actorOf(viewer);
+  const actor = viewer;
   return {
     destinations: rows.flatMap((row, i) =>
       mayView(actor, targets[i], deciders)
@@ -284,8 +282,8 @@ async function readable(deps: DestinationDeps, viewer: User, id: number) {
   if (!row) throw notFound(DESTINATION_MESSAGES.notFound);
   const target = targetOf(row);
   const deciders = await loadDeciders(db, [target]);
-  if (!mayView(actorOf(viewer), target, deciders)) throw forbidden(DESTINATION_MESSAGES.mayNotView);
-  return { row, canManage: mayManage(actorOf(viewer), target, deciders) };
+  if (!mayView(viewer, target, deciders)) throw forbidden(DESTINATION_MESSAGES.mayNotView);
+  return { row, canManage: mayManage(viewer, target, deciders) };
 }
 
 export async function getDestination(
@@ -354,7 +352,7 @@ async function managedTarget(
     integration = { id: found.id };
   }
   const deciders = await loadDeciders(tx, [target]);
-  if (!mayManage(actorOf(actor), target, deciders)) {
+  if (!mayManage(actor, target, deciders)) {
     throw forbidden(DESTINATION_MESSAGES.mayNotManage);
   }
   return { target, integration };
@@ -425,7 +423,7 @@ export async function inManagedDestination<T>(
     const row = (await findDestinationRow(tx, id)) as DestinationWithTarget;
     const target = targetOf(row);
     const deciders = await loadDeciders(tx, [target]);
-    if (!mayManage(actorOf(actor), target, deciders)) {
+    if (!mayManage(actor, target, deciders)) {
       throw forbidden(DESTINATION_MESSAGES.mayNotManage);
     }
     return work(tx, row, deps.clock.now());

@@ -71,8 +71,6 @@ export const POLICY_MESSAGES = {
   noPerson: (id: number) => `Person ${id} does not exist`,
 } as const;
 
-const actorOf = (user: User) => ({ roles: user.roles, userId: user.id });
-
 function factsOf(row: EscalationPolicyRow, users: readonly PolicyUser[]): PolicyFacts {
   return {
     createdById: row.createdById,
@@ -100,7 +98,7 @@ async function readablePolicy(
   const row = await findPolicyRow(db, id);
   if (!row) throw notFound(POLICY_MESSAGES.notFound);
   const users = await listRotationsUsingPolicies(db, [id]);
-  if (!canReadPolicy(actorOf(viewer), factsOf(row, users))) {
+  if (!canReadPolicy(viewer, factsOf(row, users))) {
     throw forbidden(POLICY_MESSAGES.mayNotRead);
   }
   return { row, users };
@@ -117,7 +115,7 @@ export async function listPolicies(
   const db = deps.database.db;
   const [rows, users] = await Promise.all([listPolicyRows(db), listRotationsUsingPolicies(db)]);
   return rows
-    .filter((row) => canReadPolicy(actorOf(viewer), factsOf(row, users)))
+    .filter((row) => canReadPolicy(viewer, factsOf(row, users)))
     .map((row) => toPolicy(row, users));
 }
 
@@ -198,7 +196,7 @@ async function inManagedPolicy<T>(
     const row = await lockPolicyRow(tx, id, 'update');
     if (!row) throw notFound(POLICY_MESSAGES.notFound);
     const users = await listRotationsUsingPolicies(tx, [id]);
-    if (!managesPolicy(actorOf(actor), factsOf(row, users))) {
+    if (!managesPolicy(actor, factsOf(row, users))) {
       throw forbidden(POLICY_MESSAGES.mayNotEdit);
     }
     return work(tx, row, users, deps.clock.now());

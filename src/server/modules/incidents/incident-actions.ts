@@ -64,8 +64,6 @@ import { pageMessageOf } from './incident-text';
 
 export type ActedVia = 'app' | 'link' | 'sms' | 'integration' | 'slack';
 
-const actorOf = (user: User) => ({ roles: user.roles, userId: user.id });
-
 /** factsOf: who answers for a locked incident (its rotation's creator and members). */
 async function factsOf(tx: Tx, locked: LockedIncident): Promise<IncidentFacts> {
   const { page, rotation } = locked;
@@ -239,9 +237,9 @@ async function allowed(
   action: keyof ReturnType<typeof incidentActions>,
 ) {
   const facts = await factsOf(tx, locked);
-  const may = incidentActions(actorOf(actor), { ...facts, status: 'triggered' });
+  const may = incidentActions(actor, { ...facts, status: 'triggered' });
   if (!may[action]) throw forbidden(INCIDENT_MESSAGES.mayNotAct);
-  return incidentActions(actorOf(actor), facts)[action];
+  return incidentActions(actor, facts)[action];
 }
 
 /**
@@ -533,7 +531,7 @@ export async function raiseIncidentAs(
         createdById: row.createdById,
         memberUserIds: members.map((m) => m.member.userId),
       };
-      if (!canPageRotation(actorOf(actor), managed)) {
+      if (!canPageRotation(actor, managed)) {
         throw forbidden(INCIDENT_MESSAGES.mayNotRaise);
       }
       const refusal = pageRefusal({
@@ -556,7 +554,7 @@ export async function raiseIncidentAs(
     };
     const may =
       hasRole(actor.roles, 'incident_manager') ||
-      (hasRole(actor.roles, 'manager') && managesPolicy(actorOf(actor), facts));
+      (hasRole(actor.roles, 'manager') && managesPolicy(actor, facts));
     if (!may) throw forbidden(INCIDENT_MESSAGES.mayNotRaise);
     const raised = await raiseIncident(tx, deps, { ...fields, rotation: null, policyId });
     return raised.id;

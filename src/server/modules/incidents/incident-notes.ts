@@ -26,17 +26,14 @@ export async function addIncidentNote(
     if (!found) throw notFound(INCIDENT_MESSAGES.notFound);
     const { page, rotation } = found;
     const members = rotation ? await listRotationMemberIds(tx, [rotation.id]) : new Map();
-    const may = incidentActions(
-      { roles: actor.roles, userId: actor.id },
-      {
-        status: page.status as PageStatus,
-        raisedById: page.pagedById,
-        notifiedIds: page.notifiedIds,
-        rotation: rotation
-          ? { createdById: rotation.createdById, memberUserIds: members.get(rotation.id) ?? [] }
-          : null,
-      },
-    );
+    const may = incidentActions(actor, {
+      status: page.status as PageStatus,
+      raisedById: page.pagedById,
+      notifiedIds: page.notifiedIds,
+      rotation: rotation
+        ? { createdById: rotation.createdById, memberUserIds: members.get(rotation.id) ?? [] }
+        : null,
+    });
     if (!may.addNote) throw forbidden(INCIDENT_MESSAGES.mayNotAct);
     // The note is what people type about the incident: sealed, bound to its event (decision 163).
     const [eventId] = await allocateIds(tx, 'audit_events');

@@ -337,20 +337,17 @@ function toIncident(
     });
   const own = loaded.events.filter((e) => e.targetId === String(page.id));
   const status = page.status as PageStatus;
-  const actions = incidentActions(
-    { roles: viewer.roles, userId: viewer.id },
-    {
-      status,
-      raisedById: page.pagedById,
-      notifiedIds: page.notifiedIds,
-      rotation: rotation
-        ? {
-            createdById: rotation.createdById,
-            memberUserIds: loaded.members.get(rotation.id) ?? [],
-          }
-        : null,
-    },
-  );
+  const actions = incidentActions(viewer, {
+    status,
+    raisedById: page.pagedById,
+    notifiedIds: page.notifiedIds,
+    rotation: rotation
+      ? {
+          createdById: rotation.createdById,
+          memberUserIds: loaded.members.get(rotation.id) ?? [],
+        }
+      : null,
+  });
   const integrationName =
     page.integrationId === null ? undefined : loaded.integrations.get(page.integrationId);
   const integration =

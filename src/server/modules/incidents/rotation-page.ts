@@ -32,7 +32,7 @@ export async function pageRotation(
       createdById: row.createdById,
       memberUserIds: members.map((m) => m.member.userId),
     };
-    if (!canPageRotation({ roles: actor.roles, userId: actor.id }, managed)) {
+    if (!canPageRotation(actor, managed)) {
       throw forbidden('Managers can page only the rotations they manage.');
     }
     const refusal = pageRefusal(stateOf(row, members));

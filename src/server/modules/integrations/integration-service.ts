@@ -65,8 +65,6 @@ export interface IntegrationDeps {
   config: Pick<Config, 'publicUrl' | 'port' | 'inboundSmtp'>;
 }
 
-const actorOf = (user: User) => ({ roles: user.roles, userId: user.id });
-
 /** The sealed signing secret's associated data: bound to its integration's row. */
 export const signingSecretCtx = (integrationId: number) => ({
   table: 'integrations',
@@ -151,7 +149,7 @@ function toIntegration(
     keyRegeneratedAt: i.keyRegeneratedAt?.toISOString() ?? null,
     lastUsedAt: i.lastUsedAt?.toISOString() ?? null,
     counts: shown.counts.get(i.id) ?? { alerts: 0, incidents: 0, openIncidents: 0 },
-    canManage: managesIntegration(actorOf(shown.viewer), factsOf(row, shown.deciders)),
+    canManage: managesIntegration(shown.viewer, factsOf(row, shown.deciders)),
     endpoints: endpointsOf(deps.config),
   };
 }
@@ -192,7 +190,7 @@ export async function listIntegrations(
   const db = deps.database.db;
   const rows = await listIntegrationRows(db, query);
   const deciders = await loadDeciders(db, rows);
-  const visible = rows.filter((row) => canViewIntegration(actorOf(viewer), factsOf(row, deciders)));
+  const visible = rows.filter((row) => canViewIntegration(viewer, factsOf(row, deciders)));
   return { integrations: await present(deps, db, visible, viewer, deciders) };
 }
 
@@ -206,7 +204,7 @@ export async function readableIntegration(
   const row = await findIntegrationRow(db, id);
   if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
   const deciders = await loadDeciders(db, [row]);
-  if (!canViewIntegration(actorOf(viewer), factsOf(row, deciders))) {
+  if (!canViewIntegration(viewer, factsOf(row, deciders))) {
     throw forbidden(INTEGRATION_MESSAGES.mayNotView);
   }
   return { row, deciders };
@@ -251,7 +249,7 @@ export async function createIntegration(
       target = { rotation: null, policy };
     }
     const deciders = await loadDeciders(tx, [target]);
-    if (!managesIntegration(actorOf(actor), factsOf(target, deciders))) {
+    if (!managesIntegration(actor, factsOf(target, deciders))) {
       throw forbidden(INTEGRATION_MESSAGES.mayNotManage);
     }
     const [id] = await allocateIds(tx, 'integrations');
@@ -316,7 +314,7 @@ async function inManagedIntegration<T>(
     const row = await lockIntegrationRow(tx, id);
     if (!row) throw notFound(INTEGRATION_MESSAGES.notFound);
     const deciders = await loadDeciders(tx, [row]);
-    if (!managesIntegration(actorOf(actor), factsOf(row, deciders))) {
+    if (!managesIntegration(actor, factsOf(row, deciders))) {
       throw forbidden(INTEGRATION_MESSAGES.mayNotManage);
     }
     return work(tx, row, deciders, deps.clock.now());

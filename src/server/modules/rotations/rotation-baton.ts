@@ -17,7 +17,6 @@ import { nameOf, toldAs } from '../notifications/person-events';
 import { findUsers } from '../users/user-repository';
 import { setHolder } from './rotation-repository';
 import {
-  actorOf,
   getRotation,
   inBatonChange,
   type RotationDeps,
@@ -40,7 +39,7 @@ type ReassignInput = ReturnType<typeof ReassignInputSchema.parse>;
 /** takeOnCall gives the baton to the caller: a member, when no one holds it. */
 export async function takeOnCall(deps: RotationDeps, actor: User, id: number): Promise<Rotation> {
   const answer = await inBatonChange(deps, id, async (locked) => {
-    const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actorOf(actor));
+    const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actor);
     if (refusal) throw refusalError(refusal);
     const row = await setHolder(locked.tx, id, actor.id, locked.now);
     const handoff = await insertLatestHandoff(locked.tx, {
@@ -89,7 +88,7 @@ export async function passBaton(
   const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = passBatonRefusal(
       stateOf(locked.row, locked.members),
-      actorOf(actor),
+      actor,
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
@@ -133,7 +132,7 @@ export async function reassign(
     requireManaged(locked, actor);
     const refusal = reassignRefusal(
       stateOf(locked.row, locked.members),
-      actorOf(actor),
+      actor,
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);

@@ -12,7 +12,7 @@ import {
   managesRotation,
   NOT_MANAGED_MESSAGE,
 } from '../../../shared/domain/permissions-rotation';
-import { type Actor, effectiveRoles } from '../../../shared/domain/roles';
+import { effectiveRoles } from '../../../shared/domain/roles';
 import {
   changeTypeRefusal,
   type Refusal,
@@ -94,7 +94,6 @@ export function refusalError(refusal: Refusal): AppError {
   );
 }
 
-export const actorOf = (user: User): Actor => ({ id: user.id, roles: user.roles });
 export const rolesOf = (m: MemberWithRoles) => effectiveRoles(m.roles, m.role);
 
 export function stateOf(row: RotationRow, members: MemberWithRoles[]): RotationState {
@@ -298,15 +297,13 @@ const managedFactsOf = (locked: Locked): ManagedRotationFacts => ({
   memberUserIds: locked.members.map((m) => m.member.userId),
 });
 
-const rotationActorOf = (user: User) => ({ roles: user.roles, userId: user.id });
-
 /**
  * requireManaged throws 403 unless the actor may change the locked rotation: administrators any,
  * managers the rotations they manage (decision 233). Checked under the lock, before any change,
  * so a membership removed meanwhile counts.
  */
 export function requireManaged(locked: Locked, actor: User): void {
-  if (!canManageRotation(rotationActorOf(actor), managedFactsOf(locked))) {
+  if (!canManageRotation(actor, managedFactsOf(locked))) {
     throw forbidden(NOT_MANAGED_MESSAGE);
   }
 }
@@ -324,7 +321,7 @@ export async function tellManagers(
   change: (people: ReadonlyMap<number, User>) => RotationChangedEvent['change'],
   namedIds: readonly (number | null)[] = [],
 ): Promise<void> {
-  if (managesRotation(rotationActorOf(actor), managedFactsOf(locked))) return;
+  if (managesRotation(actor, managedFactsOf(locked))) return;
   // The managers as they were before the change; the actor is never told of their own change.
   const managers = managerIdsOf({ ...locked.row, members: locked.members }).filter(
     (id) => id !== actor.id,

@@ -65,7 +65,7 @@ async function mayManage(db: Db | Tx, actor: User, personId: number): Promise<bo
   return canManageTimeOff(
     facts,
     personId,
-    theirs.some((r) => managesRotation({ roles: actor.roles, userId: actor.id }, r)),
+    theirs.some((r) => managesRotation(actor, r)),
   );
 }
 

@@ -36,7 +36,7 @@ export function canPage(
   roles: readonly Role[],
 ): boolean {
   return canPageRotation(
-    { roles, userId },
+    { roles, id: userId },
     { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
   );
 }
@@ -52,7 +52,7 @@ export function canManage(
 ): boolean {
   if (userId === null) return false;
   return canManageRotation(
-    { roles, userId },
+    { roles, id: userId },
     { createdById: rotation.createdById, memberUserIds: rotation.members.map((m) => m.userId) },
   );
 }
