@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAGE_MESSAGES, PAGE_STATUSES } from '../domain/paging';
-import { FromStepSchema } from './incidents';
+import { FromStepSchema, IncidentSourceSchema } from './incidents';
 import { idText, text } from './primitives';
 import { URGENCIES } from './rotations';
 
@@ -58,6 +58,11 @@ export const PageSchema = z.object({
   id: z.number().int(),
   rotation: z.object({ id: z.number().int(), name: z.string() }),
   pagedBy: PagePersonSchema.nullable(),
+  /**
+   * what raised it: a person (then `pagedBy`, or null once deleted), an integration (issue 17) or
+   * Baton itself, as an incident's `raisedBy`
+   */
+  raisedBy: IncidentSourceSchema,
   /** who was paged first (the holder at the time) */
   firstTarget: PagePersonSchema.nullable(),
   /** who the page is with now (differs from firstTarget after an escalation) */

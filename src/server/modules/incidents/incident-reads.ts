@@ -270,7 +270,7 @@ function timelineOf(
  * raisedByOf: a person; else an integration (issue 17), by its name now, or the name its raised
  * event recorded once it is deleted; else Baton itself.
  */
-function raisedByOf(
+export function raisedByOf(
   page: IncidentRow,
   raised: IncidentEventRow | undefined,
   person: (id: number | null) => Person | null,

@@ -16,6 +16,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import { notFound } from '../../http/errors';
 import { reasonOf } from '../audit/audit-sealed';
 import { type IncidentDeps, managedFacts, pageFactsOf } from '../incidents/incident-facts';
+import { raisedByOf } from '../incidents/incident-reads';
 import {
   type DeliveryFailureRow,
   existingDedupeKeys,
@@ -30,6 +31,7 @@ import {
   type PageWithRotation,
 } from '../incidents/incident-repository';
 import { pageMessageOf } from '../incidents/incident-text';
+import { findIntegrationNames } from '../integrations/integration-repository';
 import { listMemberRoles, type MemberRoles } from '../members/member-reads';
 import { fallbackKeyOf } from '../notifications/outbox';
 import { failureReason } from '../notifications/provider-answers';
@@ -60,11 +62,17 @@ function peopleIn(
   ];
 }
 
+/** integrationOf: the integration a page came from, by its name now; null when none or deleted. */
+function integrationOf(id: number | null, names: ReadonlyMap<number, string>) {
+  const name = id === null ? undefined : names.get(id);
+  return id === null || name === undefined ? null : { id, name };
+}
+
 function toPages(
   rows: PageWithRotation[],
   events: IncidentEventRow[],
   members: MemberRoles[],
-  names: Map<number, PagePerson>,
+  { names, integrations }: { names: Map<number, PagePerson>; integrations: Map<number, string> },
   viewer: User,
   cipher: FieldCipher,
   failures: { rows: readonly DeliveryFailureRow[]; fallbacks: ReadonlySet<string> },
@@ -100,6 +108,12 @@ function toPages(
       id: page.id,
       rotation: { id: rotation.id, name: rotation.name },
       pagedBy: person(page.pagedById),
+      raisedBy: raisedByOf(
+        page,
+        (eventsByPage.get(String(page.id)) ?? []).find((e) => e.action === 'incident.raised'),
+        person,
+        integrationOf(page.integrationId, integrations),
+      ),
       firstTarget: person(firstTargetId),
       target: person(page.targetUserId),
       message: pageMessageOf(page, cipher),
@@ -280,7 +294,14 @@ async function assemble(deps: IncidentDeps, rows: PageWithRotation[], viewer: Us
   );
   const fallbacks = await existingDedupeKeys(db, fallbackKeysOf(failed));
   const names = await loadNames(db, deps.cipher, peopleIn(rows, events, failed));
-  return toPages(rows, events, members, names, viewer, deps.cipher, { rows: failed, fallbacks });
+  const integrations = await findIntegrationNames(
+    db,
+    rows.flatMap((r) => (r.page.integrationId === null ? [] : [r.page.integrationId])),
+  );
+  return toPages(rows, events, members, { names, integrations }, viewer, deps.cipher, {
+    rows: failed,
+    fallbacks,
+  });
 }
 
 /** how long the pager is shown a failed delivery of a page still open */

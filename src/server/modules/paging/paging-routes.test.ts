@@ -7,7 +7,7 @@ import type { Page } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
 import { auditEvents, notifications, pages } from '../../db/schema';
 import { ENGINE_TASKS } from '../../engine-tasks';
-import { insertRotation } from '../../seed/factories';
+import { insertIntegration, insertRotation } from '../../seed/factories';
 import {
   incidentTimersTask as pageTimersTask,
   runIncidentTimers as runPageTimers,
@@ -600,6 +600,39 @@ describe('reading pages', () => {
     expect(
       (await t.call(people.olivia, 'GET', `/api/rotations/${r.id}/pages?limit=0`)).statusCode,
     ).toBe(400);
+  });
+
+  test('a page an alert raised says which integration raised it, not a deleted user', async () => {
+    const r = await rotation();
+    await pageRotation(r.id, { message: 'By hand' });
+    const { key } = await insertIntegration(t.database.db, t.cipher, {
+      name: 'Grafana prod',
+      rotationId: r.id,
+    });
+    const alert = await t.app.inject({
+      method: 'POST',
+      url: '/api/alerts/pagerduty/v2/enqueue',
+      payload: {
+        routing_key: key,
+        event_action: 'trigger',
+        payload: { summary: 'Disk full on db-1', source: 'db-1', severity: 'critical' },
+      },
+    });
+    expect(alert.statusCode, alert.body).toBe(202);
+    const list = (
+      await t.call(people.olivia, 'GET', `/api/rotations/${r.id}/pages`)
+    ).json() as Page[];
+    expect(list.map((p) => [p.pagedBy?.name ?? null, p.raisedBy])).toEqual([
+      [null, { kind: 'integration', user: null, name: 'Grafana prod' }],
+      [
+        'Morgan Manager',
+        {
+          kind: 'user',
+          user: { id: people.manager.id, name: 'Morgan Manager' },
+          name: 'Morgan Manager',
+        },
+      ],
+    ]);
   });
 
   test('the history reads a fixed number of statements for 2 and for 12 pages', async () => {

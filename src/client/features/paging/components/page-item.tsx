@@ -67,7 +67,9 @@ export function PageItem({ page, showRotation = false }: { page: Page; showRotat
         </time>
       </div>
       <p className="flex flex-wrap items-center gap-1.5 text-sm">
-        <span className="font-medium">{name(page.pagedBy)}</span>
+        <span className="font-medium">
+          {page.raisedBy.kind === 'user' ? name(page.pagedBy) : page.raisedBy.name}
+        </span>
         <span className="text-muted-foreground">paged</span>
         <span className="font-medium">{name(page.firstTarget)}</span>
         {escalatedAway ? (
