@@ -38,13 +38,23 @@ async function teamNames(page: Page): Promise<string[]> {
  * moved: on a loaded machine the pointer can otherwise outrun dnd-kit's measuring frames.
  */
 async function dragHandle(page: Page, from: Locator, to: Locator, arrived: string) {
-  const start = await from.boundingBox();
+  // A live update can move the rows between measuring the handle and pressing it, and the press
+  // then lands beside it: as a person would, let go and take hold again until the drag starts.
+  await expect(async () => {
+    const start = await from.boundingBox();
+    if (!start) throw new Error('drag handle not visible');
+    await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2 - 8, { steps: 4 });
+    try {
+      await expect(from).toHaveAttribute('aria-pressed', 'true', { timeout: 3_000 });
+    } catch (error) {
+      await page.mouse.up();
+      throw error;
+    }
+  }).toPass({ timeout: 20_000 });
   const end = await to.boundingBox();
-  if (!start || !end) throw new Error('drag handle not visible');
-  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2 - 8, { steps: 4 });
-  await expect(from).toHaveAttribute('aria-pressed', 'true');
+  if (!end) throw new Error('drop target not visible');
   await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2 - 6, { steps: 12 });
   await expect(page.getByText(arrived, { exact: true })).toBeAttached();
   await page.mouse.up();
