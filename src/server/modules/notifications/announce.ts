@@ -8,7 +8,7 @@ import {
   listSubscribedDestinations,
 } from '../destinations/destination-repository';
 import { renderChat } from './chat-registry';
-import type { NotificationEvent } from './events';
+import type { HandoffEvent, NotificationEvent } from './events';
 import { publicBaseUrl } from './messages';
 import { enqueueChatMessages, enqueueNotifications } from './outbox';
 import {
@@ -93,42 +93,34 @@ const EMAIL_ONLY: Partial<Record<PersonEventType, string>> = {
  * it also is, rendered by that event's chat renderer, or null when it is for people only. Typed
  * per person event type, so a new one has to say. The names' fallbacks are the chat texts'.
  */
+/** heardAsHandoff: a baton's change as destinations hear it; an unknown receiver is "A member". */
+function heardAsHandoff(
+  e: Pick<HandoffEvent, 'key' | 'at' | 'handoffId' | 'rotation'>,
+  how: HandoffEvent['how'],
+  fromName: string | null,
+  toName: string | null,
+  notes: string | null,
+): HandoffEvent {
+  const { key, at, handoffId, rotation } = e;
+  return {
+    type: 'handoff',
+    key,
+    at,
+    handoffId,
+    rotation,
+    fromName,
+    toName: toName ?? 'A member',
+    notes,
+    how,
+  };
+}
+
 const HEARD_BY_DESTINATIONS: {
   [T in PersonEventType]: (event: PersonEventOf<T>) => NotificationEvent | null;
 } = {
-  'baton.passed': (e) => ({
-    type: 'handoff',
-    key: e.key,
-    at: e.at,
-    handoffId: e.handoffId,
-    rotation: e.rotation,
-    fromName: e.fromName,
-    toName: e.toName ?? 'A member',
-    notes: e.notes,
-    how: 'passed',
-  }),
-  'baton.taken': (e) => ({
-    type: 'handoff',
-    key: e.key,
-    at: e.at,
-    handoffId: e.handoffId,
-    rotation: e.rotation,
-    fromName: null,
-    toName: e.takerName,
-    notes: null,
-    how: 'taken',
-  }),
-  'baton.reassigned': (e) => ({
-    type: 'handoff',
-    key: e.key,
-    at: e.at,
-    handoffId: e.handoffId,
-    rotation: e.rotation,
-    fromName: e.previousName,
-    toName: e.nextName ?? 'A member',
-    notes: e.notes,
-    how: 'reassigned',
-  }),
+  'baton.passed': (e) => heardAsHandoff(e, 'passed', e.fromName, e.toName, e.notes),
+  'baton.taken': (e) => heardAsHandoff(e, 'taken', null, e.takerName, null),
+  'baton.reassigned': (e) => heardAsHandoff(e, 'reassigned', e.previousName, e.nextName, e.notes),
   'coverage.requested': () => null,
   'coverage.accepted': (e) => ({
     type: 'cover',
@@ -156,30 +148,8 @@ const HEARD_BY_DESTINATIONS: {
   'rotation.changed': () => null,
   invitation: () => null,
   'handoff.schedule': (e) =>
-    e.toUserId === null
-      ? null
-      : {
-          type: 'handoff',
-          key: e.key,
-          at: e.at,
-          handoffId: e.handoffId,
-          rotation: e.rotation,
-          fromName: e.fromName,
-          toName: e.toName ?? 'A member',
-          notes: null,
-          how: 'scheduled',
-        },
-  'handoff.auto': (e) => ({
-    type: 'handoff',
-    key: e.key,
-    at: e.at,
-    handoffId: e.handoffId,
-    rotation: e.rotation,
-    fromName: e.fromName,
-    toName: e.toName ?? 'A member',
-    notes: null,
-    how: 'scheduled',
-  }),
+    e.toUserId === null ? null : heardAsHandoff(e, 'scheduled', e.fromName, e.toName, null),
+  'handoff.auto': (e) => heardAsHandoff(e, 'scheduled', e.fromName, e.toName, null),
   'handoff.notice': () => null,
   'handoff.due': () => null,
   'handoff.escalate': () => null,
