@@ -24,40 +24,40 @@ import os from 'node:os';
 import { createInterface } from 'node:readline';
 
 /**
- * Seconds each file's tests took in one run of the whole suite (two shards on the 2-core machine
- * shared with four other engineers' test runs, load average about 25, 2026-11-29, decision 240's
- * second round; the tests only, not the start of a spec's own server). Only their proportions
- * matter: they balance the shards, and a wrong figure costs time, never a test. A file missing
- * here counts as the median; measure it when it grows.
+ * Seconds each file's tests took in one run of the whole suite (two shards on the quiet 2-core
+ * machine, a clean clone's `.ci/run`, 2026-11-29, decision 240's second round; the tests only,
+ * not the start of a spec's own server). Only their proportions matter: they balance the shards,
+ * and a wrong figure costs time, never a test. A file missing here counts as the median; measure
+ * it when it grows.
  */
 const SECONDS = {
-  'accessibility.spec.ts': 353,
-  'rotations.spec.ts': 175,
-  'screens.spec.ts': 126,
-  'accessibility-help.spec.ts': 126,
-  'paging.spec.ts': 117,
-  'rotation-screens.spec.ts': 93,
-  'people-and-handoff-notes.spec.ts': 70,
-  'identity.spec.ts': 65,
-  'admin-trail.spec.ts': 64,
-  'live-updates.spec.ts': 61,
-  'foundation.spec.ts': 52,
-  'incidents.spec.ts': 40,
-  'calendar.spec.ts': 37,
-  'rotation-settings.spec.ts': 28,
-  'integrations.spec.ts': 27,
-  'demo-inbox.spec.ts': 22,
-  'one-clock.spec.ts': 20,
-  'api-docs.spec.ts': 17,
-  'escalation-policies.spec.ts': 15,
-  'notifications.spec.ts': 13,
-  'planned-cover.spec.ts': 13,
-  'destinations.spec.ts': 13,
-  'debug-tools.spec.ts': 12,
-  'api-tokens.spec.ts': 11,
-  'shift-moved.spec.ts': 8,
-  'time-off.spec.ts': 8,
-  'slack.spec.ts': 5,
+  'accessibility.spec.ts': 131,
+  'rotations.spec.ts': 95,
+  'screens.spec.ts': 53,
+  'identity.spec.ts': 53,
+  'accessibility-help.spec.ts': 50,
+  'paging.spec.ts': 49,
+  'rotation-screens.spec.ts': 42,
+  'live-updates.spec.ts': 38,
+  'foundation.spec.ts': 38,
+  'incidents.spec.ts': 33,
+  'people-and-handoff-notes.spec.ts': 28,
+  'admin-trail.spec.ts': 25,
+  'calendar.spec.ts': 16,
+  'integrations.spec.ts': 13,
+  'rotation-settings.spec.ts': 11,
+  'one-clock.spec.ts': 11,
+  'escalation-policies.spec.ts': 9,
+  'demo-inbox.spec.ts': 7,
+  'time-off.spec.ts': 7,
+  'shift-moved.spec.ts': 6,
+  'debug-tools.spec.ts': 6,
+  'api-tokens.spec.ts': 6,
+  'planned-cover.spec.ts': 6,
+  'destinations.spec.ts': 6,
+  'notifications.spec.ts': 5,
+  'api-docs.spec.ts': 3,
+  'slack.spec.ts': 2,
 };
 const TEST_DIR = 'tests/e2e';
 
