@@ -1,4 +1,5 @@
 import type { DestinationKind } from '../../../shared/contracts/destinations';
+import { URGENCY_POLICY } from '../../../shared/domain/paging';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
@@ -9,15 +10,18 @@ import {
 } from '../destinations/destination-repository';
 import { renderChat } from './chat-registry';
 import type { HandoffEvent, NotificationEvent } from './events';
-import { publicBaseUrl } from './messages';
-import { enqueueChatMessages, enqueueNotifications } from './outbox';
+import { addToFollowUps, FOLLOW_UP_DELAY_MS, type FollowUpInput } from './follow-ups';
+import { type FollowUpIncident, publicBaseUrl } from './messages';
+import { enqueueChatMessages, enqueueNotifications, type NotificationInput } from './outbox';
 import {
   isPersonEvent,
+  type PageFollowUpEvent,
   type PersonEvent,
   type PersonEventOf,
   type PersonEventType,
+  pageOf,
 } from './person-events';
-import { personMessageOf } from './person-messages';
+import { followUpItemOf, followUpMessageOf, personMessageOf } from './person-messages';
 
 /**
  * One way out (decision 241): an event site calls `announce` once, inside the transaction that
@@ -78,7 +82,8 @@ async function destinationsOf(tx: Db | Tx, event: NotificationEvent): Promise<De
 }
 
 /**
- * Person events that go by email only, whatever the person's preference, and why. Every other
+ * Person events that go by email only, whatever the person's preference, and why. An event about
+ * a page goes by email only when the page's urgency says so (`URGENCY_POLICY`: low). Every other
  * person event goes by the person's channels (`notificationRoute`).
  */
 const EMAIL_ONLY: Partial<Record<PersonEventType, string>> = {
@@ -87,6 +92,13 @@ const EMAIL_ONLY: Partial<Record<PersonEventType, string>> = {
   // The invitee has no account yet, so no number and no preference.
   invitation: 'no account yet',
 };
+
+/** isEmailOnly answers whether a person event goes by email only (EMAIL_ONLY, a page's urgency). */
+function isEmailOnly(event: PersonEvent): boolean {
+  if (EMAIL_ONLY[event.type]) return true;
+  const page = pageOf(event);
+  return page !== null && (URGENCY_POLICY[page.urgency]?.emailOnly ?? false);
+}
 
 /**
  * What destinations hear of a person event (one happening, one announce): the destinations' event
@@ -168,6 +180,17 @@ const HEARD_BY_DESTINATIONS: {
   'coverage.cancelled': () => null,
   'coverage.started': () => null,
   'coverage.ended': () => null,
+  // An incident's changes are the destinations' incident events, which its sites announce.
+  page: () => null,
+  'page.backup': () => null,
+  'page.reminder': () => null,
+  'page.escalated': () => null,
+  'page.warning': () => null,
+  'page.escalation_notice': () => null,
+  'page.acknowledged': () => null,
+  'page.resolved': () => null,
+  'incident.exhausted': () => null,
+  'page.follow_up': () => null,
 };
 
 /** heardByDestinations returns the destinations' event a person event also is, or null. */
@@ -178,25 +201,33 @@ export function heardByDestinations(event: PersonEvent): NotificationEvent | nul
 }
 
 /**
- * announcePeople writes person events to the outbox for each person they name, in one statement;
- * returns how many rows were new.
+ * What person events write to the outbox: a message for each person told (`messages`), and for an
+ * event that joins a follow-up (decision 213) an item of each person's follow-up (`followUps`),
+ * each in the order told. A row about a page carries its id; its channels are each person's
+ * preference (`notificationRoute`), or email alone (`isEmailOnly`).
  */
-async function announcePeople(
-  tx: Db | Tx,
-  deps: AnnounceDeps,
-  now: Date,
-  events: readonly PersonEvent[],
-): Promise<number> {
-  const baseUrl = publicBaseUrl(deps.config);
-  const inputs = events.flatMap((event) => {
-    const emailOnly = EMAIL_ONLY[event.type] ? true : undefined;
-    return event.told.map((told) => {
+export interface PersonRows {
+  messages: NotificationInput[];
+  followUps: FollowUpInput<FollowUpIncident>[];
+}
+
+/** personRowsOf returns what person events write to the outbox, rendered for each person told. */
+export function personRowsOf(events: readonly PersonEvent[], baseUrl: string): PersonRows {
+  const rows: PersonRows = { messages: [], followUps: [] };
+  for (const event of events) {
+    const emailOnly = isEmailOnly(event) || undefined;
+    const pageId = pageOf(event)?.id;
+    if (event.type === 'page.follow_up') {
+      rows.followUps.push(...followUpsOf(event, baseUrl, { emailOnly, pageId }));
+      continue;
+    }
+    for (const told of event.told) {
       const { person } = told;
       const content = personMessageOf(event, told, {
         baseUrl,
         timeZone: zoneOrUtc(person.timezone),
       });
-      return {
+      rows.messages.push({
         eventKey: event.key,
         kind: event.type,
         recipient: {
@@ -210,11 +241,58 @@ async function announcePeople(
         html: content.html,
         sms: content.sms,
         emailOnly,
-      };
-    });
+        pageId,
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * followUpsOf: an incident joining each told person's follow-up of its integration, keyed by the
+ * event (the same incident again replaces its item), sent a minute after the follow-up's first.
+ */
+function followUpsOf(
+  event: PageFollowUpEvent,
+  baseUrl: string,
+  row: { emailOnly?: boolean; pageId?: number },
+): FollowUpInput<FollowUpIncident>[] {
+  return event.told.map((told) => {
+    const { person } = told;
+    const context = { baseUrl, timeZone: zoneOrUtc(person.timezone) };
+    return {
+      topic: `integration:${event.integration.id}`,
+      kind: event.type,
+      recipient: {
+        id: person.id,
+        email: person.email,
+        phone: person.phone,
+        notificationPreference: person.notificationPreference,
+      },
+      key: event.key,
+      item: followUpItemOf(event, told),
+      ...row,
+      delayMs: FOLLOW_UP_DELAY_MS,
+      render: (items) => followUpMessageOf(event, items, context),
+    };
   });
-  if (inputs.length === 0) return 0;
-  return enqueueNotifications(tx, deps.cipher, now, inputs);
+}
+
+/**
+ * announcePeople writes person events to the outbox for each person they name: the messages in
+ * one statement, then the follow-ups' items. Returns how many messages and follow-ups were new.
+ */
+async function announcePeople(
+  tx: Db | Tx,
+  deps: AnnounceDeps,
+  now: Date,
+  events: readonly PersonEvent[],
+): Promise<number> {
+  const { messages, followUps } = personRowsOf(events, publicBaseUrl(deps.config));
+  const written =
+    messages.length === 0 ? 0 : await enqueueNotifications(tx, deps.cipher, now, messages);
+  if (followUps.length === 0) return written;
+  return written + (await addToFollowUps(tx, deps.cipher, now, followUps));
 }
 
 const isMany = (event: object): event is readonly PersonEvent[] => Array.isArray(event);

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type ChannelName, notificationRoute } from '../../../shared/domain/notification-routing';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { notifications } from '../../db/schema';
 import type { MessageContent } from './message-layout';
@@ -18,6 +18,9 @@ import {
  * A person's follow-ups (decision 213): one pending outbox row per topic, person and channel
  * gathers items until it is due, its sealed content written again as each item joins.
  */
+
+/** How long a follow-up gathers items after its first before it is sent (decision 213). */
+export const FOLLOW_UP_DELAY_MS = 60_000;
 
 /**
  * One item for a person's follow-up (decision 213): a pending notification that gathers items
@@ -50,7 +53,7 @@ const followUpKeyPrefix = (topic: string, userId: number, channel: ChannelName) 
  * items went out; the next item starts a new one. Returns how many follow-ups were started.
  */
 export async function addToFollowUps<T>(
-  tx: Tx,
+  tx: Db | Tx,
   cipher: FieldCipher,
   now: Date,
   inputs: readonly FollowUpInput<T>[],

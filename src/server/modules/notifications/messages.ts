@@ -29,6 +29,8 @@ export function publicBaseUrl(config?: { publicUrl?: string; port?: number }): s
 const rotationUrl = (baseUrl: string, rotationId: number) => `${baseUrl}/rotations/${rotationId}`;
 const pagesUrl = (baseUrl: string, rotationId?: number) =>
   rotationId ? `${baseUrl}/pages?rotation=${rotationId}` : `${baseUrl}/pages`;
+/** ackUrl returns the public acknowledgement page of an acknowledgement link's token. */
+export const ackUrl = (baseUrl: string, token: string) => `${baseUrl}/pages/ack/${token}`;
 
 export interface RotationRef {
   id: number;

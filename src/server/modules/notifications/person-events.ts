@@ -11,10 +11,12 @@
  * webhook's `type`, a wire format), and its audience is named by the event site (the receiver,
  * the managers), not read from subscriptions.
  */
+import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
+import type { Urgency } from '../../../shared/domain/paging';
 import type { ShiftChange } from '../../../shared/domain/shift-changes';
 import type { OfType, RotationFacts } from './events';
-import type { RotationChange } from './messages';
+import type { AlertFacts, FollowUpReason, RotationChange } from './messages';
 
 /**
  * A person who hears of an event: a user, or an address with no account yet (an invitee: id
@@ -268,6 +270,156 @@ export interface CoverageEndedEvent extends PersonEventBase<'to' | 'from'> {
   toName: string | null;
 }
 
+/**
+ * The page (an incident, decision 204) a person event is about: each row carries its id, so a
+ * failure shows in its history (decision 163), and its urgency picks the channels (low: email
+ * only, `announce`).
+ */
+export interface PageRef {
+  id: number;
+  urgency: Urgency;
+}
+
+/** What the events of an incident's pages share: the page, and the rotation their texts name. */
+interface PageEventBase<As extends string = 'to', Own extends object = object>
+  extends PersonEventBase<As, Own> {
+  page: PageRef;
+  /** the incident's rotation, or for an incident without one its policy's name (id 0) */
+  rotation: RotationFacts;
+}
+
+/** What a page to the people it reaches says besides their own link. */
+interface PageWords {
+  /** who paged: the integration that raised it, or the person; null: not known */
+  pagerName: string | null;
+  /** the page's text */
+  message: string;
+  /** what the alert said, for an incident an alert raised (decision 213); null: none */
+  alert: AlertFacts | null;
+}
+
+/**
+ * What is one paged person's own, minted in the step's transaction: their acknowledgement link's
+ * token (decision 062) and their SMS reply code (decision 201; null: the page has none for them).
+ */
+export interface PagedOwn {
+  ackToken: string;
+  replyCode: string | null;
+}
+
+/** Why a page moved on: the reason a person gave, else since when nobody acknowledged it. */
+interface PageMoveReason {
+  /** the reason a person gave (escalating by hand); null: none, it moved on by itself */
+  reason: string | null;
+  /** when the people it left were paged: the reason says how long ago, until `at` */
+  waitingSince: Date;
+}
+
+/** The first step of an incident paged the one told, with their own link and reply code. */
+export interface PageSentEvent extends PageEventBase<'to', PagedOwn>, PageWords {
+  type: 'page';
+  /** when it was raised */
+  pagedAt: Date;
+}
+
+/**
+ * At the first step, the previous holder while they are backup (decision 130) gets a copy
+ * without a link: the holder was paged, the backup stands by.
+ */
+export interface PageBackupEvent extends PageEventBase, PageWords {
+  type: 'page.backup';
+  pagedAt: Date;
+  /** the holder who was paged; null: not known */
+  holderName: string | null;
+  /** until when they are backup; null: until the holder acknowledges the emergency handoff */
+  backupUntil: Date | null;
+}
+
+/** A reminder step: the people it is with, again, their links kept. */
+export interface PageReminderEvent extends PageEventBase<'to', PagedOwn>, PageWords {
+  type: 'page.reminder';
+  /** when they were paged (their links' start) */
+  sentAt: Date;
+  /** when it escalates to someone; null: no step after it would reach anyone */
+  escalatesAt: Date | null;
+}
+
+/**
+ * The page moved on to the one told: by a step of its policy (from the one it was with, who is
+ * not named to themselves), or by a reassignment (which names who reassigned it).
+ */
+export interface PageEscalatedEvent extends PageEventBase<'to', PagedOwn>, PageWords {
+  type: 'page.escalated';
+  pagedAt: Date;
+  how:
+    | ({ kind: 'step'; fromUserId: number | null; fromName: string | null } & PageMoveReason)
+    | { kind: 'reassigned'; actorName: string; reason: string | null };
+}
+
+/** A reminder step found the page still not acknowledged: the person who raised it is warned. */
+export interface PageWarningEvent extends PageEventBase {
+  type: 'page.warning';
+  /** the first person it is with; null: not known */
+  targetName: string | null;
+  message: string;
+  /** when they were paged */
+  sentAt: Date;
+  /** the escalation to come, when a step would reach someone: when, and the names it reaches */
+  escalation: { at: Date; toNames: string[] } | null;
+}
+
+/** The page moved on: the person who raised it hears to whom. */
+export interface PageEscalationNoticeEvent extends PageEventBase, PageMoveReason {
+  type: 'page.escalation_notice';
+  /** the first person it was with; null: nobody, or not known */
+  fromName: string | null;
+  /** the people it reaches now; null: not known (deleted) */
+  toNames: (string | null)[];
+  /** the clock moved it, not a person */
+  automatic: boolean;
+}
+
+/** Someone acknowledged the page: the person who raised it is told. */
+export interface PageAcknowledgedEvent extends PageEventBase {
+  type: 'page.acknowledged';
+  /** null: not known, or not a person */
+  byName: string | null;
+}
+
+/** The page was resolved while still open: the people it was with are told. */
+export interface PageResolvedEvent extends PageEventBase {
+  type: 'page.resolved';
+  /** the person, or the source that resolved it; null: not known */
+  byName: string | null;
+  message: string;
+}
+
+/**
+ * Nobody acknowledged an incident and its policy ran out (decision 204): the rotation's managers
+ * and the person who raised it are told.
+ */
+export interface IncidentExhaustedEvent extends PageEventBase {
+  type: 'incident.exhausted';
+  title: string;
+  policyName: string;
+  /** how many times the policy ran (its repeat + 1) */
+  loops: number;
+  raisedAt: Date;
+}
+
+/**
+ * An integration's incident joins the person's follow-up of that integration instead of a page of
+ * its own (decision 213): `key` is the item's, and each person told hears why (`why`). The
+ * follow-up's message lists every incident gathered in it.
+ */
+export interface PageFollowUpEvent
+  extends PageEventBase<'to', { person: Person & { id: number }; why: FollowUpReason }> {
+  type: 'page.follow_up';
+  integration: { id: number; name: string };
+  /** the incident as the follow-up lists it */
+  incident: { title: string; severity: Severity; source: string | null };
+}
+
 /** PersonEvent is every event Baton tells people of through `announce`. */
 export type PersonEvent =
   | BatonPassedEvent
@@ -289,7 +441,17 @@ export type PersonEvent =
   | DestinationFailingEvent
   | CoverageCancelledEvent
   | CoverageStartedEvent
-  | CoverageEndedEvent;
+  | CoverageEndedEvent
+  | PageSentEvent
+  | PageBackupEvent
+  | PageReminderEvent
+  | PageEscalatedEvent
+  | PageWarningEvent
+  | PageEscalationNoticeEvent
+  | PageAcknowledgedEvent
+  | PageResolvedEvent
+  | IncidentExhaustedEvent
+  | PageFollowUpEvent;
 
 export type PersonEventType = PersonEvent['type'];
 
@@ -326,6 +488,16 @@ const PERSON_TYPES: Record<PersonEventType, true> = {
   'coverage.cancelled': true,
   'coverage.started': true,
   'coverage.ended': true,
+  page: true,
+  'page.backup': true,
+  'page.reminder': true,
+  'page.escalated': true,
+  'page.warning': true,
+  'page.escalation_notice': true,
+  'page.acknowledged': true,
+  'page.resolved': true,
+  'incident.exhausted': true,
+  'page.follow_up': true,
 };
 
 /** PERSON_EVENT_TYPES is every person event type, once. */
@@ -334,6 +506,11 @@ export const PERSON_EVENT_TYPES = Object.keys(PERSON_TYPES) as PersonEventType[]
 /** isPersonEvent answers whether an event is told to people (rather than to destinations). */
 export function isPersonEvent(event: { type: string }): event is PersonEvent {
   return Object.hasOwn(PERSON_TYPES, event.type);
+}
+
+/** pageOf returns the page a person event is about, or null for an event about no page. */
+export function pageOf(event: PersonEvent): PageRef | null {
+  return 'page' in event ? event.page : null;
 }
 
 /** toldAs names the known people in one part of a person event; unknown (deleted) ones hear nothing. */

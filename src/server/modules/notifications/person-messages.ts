@@ -2,6 +2,8 @@ import { shiftChangeSentences } from '../../../shared/domain/shift-changes';
 import type { MessageContent } from './message-layout';
 import {
   acknowledgementMissedMessage,
+  ackUrl,
+  alertFollowUpMessage,
   autoTransferAwayMessage,
   autoTransferToYouMessage,
   batonArrivedMessage,
@@ -13,11 +15,21 @@ import {
   coverageRequestedMessage,
   destinationFailingMessage,
   emergencyAcknowledgedMessage,
+  type FollowUpIncident,
   handoffDueMessage,
   handoffEscalationMessage,
   handoffNoticeMessage,
+  incidentExhaustedNotice,
   invitationEmail,
   onCallTakenMessage,
+  pageAcknowledgedNotice,
+  pageBackupMessage,
+  pageEscalatedNotice,
+  pageEscalatedToYouMessage,
+  pageMessage,
+  pageReminderMessage,
+  pageResolvedNotice,
+  pageWarningMessage,
   reassignedAwayMessage,
   reassignedToYouMessage,
   rotationChangedMessage,
@@ -28,6 +40,9 @@ import {
 import type {
   CoverageOutcomeEvent,
   HandoffStepEvent,
+  PagedOwn,
+  PageEscalatedEvent,
+  PageFollowUpEvent,
   PersonEvent,
   PersonEventOf,
   PersonEventType,
@@ -91,6 +106,77 @@ function handoffStep(
     nextName: e.nextName,
   });
 }
+
+const MINUTE = 60_000;
+
+/** namesOf joins names as a sentence lists them: "Ada", "Ada and Grace", "Ada, Grace and Lin". */
+const namesOf = (names: readonly string[]) =>
+  names.length <= 1
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+
+/** moveReason: why a page moved on: the reason a person gave, else how long nobody acknowledged. */
+const moveReason = (at: Date, e: { reason: string | null; waitingSince: Date }) =>
+  e.reason ??
+  `Not acknowledged within ${Math.round((at.getTime() - e.waitingSince.getTime()) / MINUTE)} minutes`;
+
+/** What a page to one person it reaches says: the page's words and their own link and code. */
+const pageWordsFor = (
+  e: PersonEventOf<'page' | 'page.reminder' | 'page.escalated'>,
+  own: PagedOwn,
+  c: PersonContext,
+) => ({
+  ...c,
+  rotation: e.rotation,
+  pagerName: e.pagerName,
+  message: e.message,
+  urgency: e.page.urgency,
+  ackUrl: ackUrl(c.baseUrl, own.ackToken),
+  replyCode: own.replyCode,
+  alert: e.alert,
+});
+
+/** pageEscalated: "escalated to you", by a step (from whom, why) or by a reassignment. */
+function pageEscalated(e: PageEscalatedEvent, told: ToldOf<'page.escalated'>, c: PersonContext) {
+  const { how } = e;
+  return pageEscalatedToYouMessage({
+    ...pageWordsFor(e, told, c),
+    createdAt: e.pagedAt,
+    escalatedAt: e.at,
+    ...(how.kind === 'step'
+      ? {
+          // The one it was with is not told they did not acknowledge it.
+          fromName: told.person.id === how.fromUserId ? null : how.fromName,
+          reason: moveReason(e.at, how),
+        }
+      : { fromName: how.actorName, reason: how.reason ?? `Reassigned by ${how.actorName}` }),
+  });
+}
+
+/** followUpItemOf: an incident as a person's follow-up lists it, with why they hear of it. */
+export const followUpItemOf = (
+  e: PageFollowUpEvent,
+  told: ToldOf<'page.follow_up'>,
+): FollowUpIncident => ({
+  pageId: e.page.id,
+  title: e.incident.title,
+  severity: e.incident.severity,
+  source: e.incident.source,
+  reason: told.why,
+});
+
+/** followUpMessageOf writes a follow-up (decision 213) of all its items, in the latest one's words. */
+export const followUpMessageOf = (
+  e: PageFollowUpEvent,
+  incidents: readonly FollowUpIncident[],
+  c: PersonContext,
+): MessageContent =>
+  alertFollowUpMessage({
+    baseUrl: c.baseUrl,
+    rotation: e.rotation,
+    integrationName: e.integration.name,
+    incidents,
+  });
 
 export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
   'baton.passed': (e, _told, c) =>
@@ -228,6 +314,70 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
           reason: 'coverage_end',
           toName: e.toName,
         }),
+  page: (e, told, c) => pageMessage({ ...pageWordsFor(e, told, c), createdAt: e.pagedAt }),
+  'page.backup': (e, _told, c) =>
+    pageBackupMessage({
+      ...c,
+      rotation: e.rotation,
+      pagerName: e.pagerName,
+      holderName: e.holderName ?? 'The holder',
+      message: e.message,
+      urgency: e.page.urgency,
+      createdAt: e.pagedAt,
+      backupUntil: e.backupUntil,
+      alert: e.alert,
+    }),
+  'page.reminder': (e, told, c) =>
+    pageReminderMessage({
+      ...pageWordsFor(e, told, c),
+      createdAt: e.sentAt,
+      escalatesAt: e.escalatesAt,
+    }),
+  'page.escalated': pageEscalated,
+  'page.warning': (e, _told, c) =>
+    pageWarningMessage({
+      ...c,
+      rotation: e.rotation,
+      targetName: e.targetName,
+      message: e.message,
+      sentAt: e.sentAt,
+      escalation: e.escalation && { at: e.escalation.at, toName: namesOf(e.escalation.toNames) },
+    }),
+  'page.escalation_notice': (e, _told, c) =>
+    pageEscalatedNotice({
+      baseUrl: c.baseUrl,
+      rotation: e.rotation,
+      fromName: e.fromName,
+      toName: namesOf(e.toNames.map((name) => name ?? 'a former member')),
+      reason: moveReason(e.at, e),
+      automatic: e.automatic,
+    }),
+  'page.acknowledged': (e, _told, c) =>
+    pageAcknowledgedNotice({
+      ...c,
+      rotation: e.rotation,
+      byName: e.byName ?? 'The recipient',
+      at: e.at,
+    }),
+  'page.resolved': (e, _told, c) =>
+    pageResolvedNotice({
+      baseUrl: c.baseUrl,
+      rotation: e.rotation,
+      byName: e.byName ?? 'The source',
+      message: e.message,
+    }),
+  'incident.exhausted': (e, _told, c) =>
+    incidentExhaustedNotice({
+      ...c,
+      rotation: e.rotation,
+      title: e.title,
+      policyName: e.policyName,
+      loops: e.loops,
+      raisedAt: e.raisedAt,
+      at: e.at,
+    }),
+  // A follow-up as it starts, with this incident alone; announce writes it of all its items.
+  'page.follow_up': (e, told, c) => followUpMessageOf(e, [followUpItemOf(e, told)], c),
 };
 
 /** personMessageOf renders a person event for one person told of it (`told`, one of its `told`). */

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DESTINATION_KINDS } from '../../../shared/contracts/destinations';
 import type { ChannelName } from '../../../shared/domain/notification-routing';
-import { heardByDestinations } from './announce';
+import { heardByDestinations, personRowsOf } from './announce';
 import { renderChat } from './chat-registry';
-import type { Person, PersonEventOf, PersonEventType } from './person-events';
+import type { AlertFacts } from './messages';
+import type { PageRef, Person, PersonEventOf, PersonEventType } from './person-events';
 import { PERSON_EVENT_TYPES } from './person-events';
 import { PERSON_MESSAGES, personMessageOf } from './person-messages';
 import { PERSON_CHANNELS } from './person-registry';
@@ -25,6 +26,19 @@ const person: Person = {
   timezone: 'Europe/Berlin',
 };
 const notes = 'The <pager> is & loud';
+const page: PageRef = { id: 42, urgency: 'high' };
+const paged = { person, as: 'to', ackToken: '42.abc', replyCode: '4821' } as const;
+const alert: AlertFacts = {
+  severity: 'P1',
+  event: {
+    summary: 'Disk full',
+    source: 'db-1:9100',
+    details: [{ section: 'Labels', label: 'instance', value: 'db-1 <&>' }],
+    links: [{ href: 'https://grafana.example.com/d/1', text: 'Dashboard' }],
+  },
+  stormAlerts: null,
+};
+const pageWords = { page, rotation, pagerName: 'Prometheus <&>', message: notes, alert };
 
 const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   'baton.passed': {
@@ -312,6 +326,108 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
     rotation,
     toName: 'Grace',
   },
+  page: {
+    type: 'page',
+    key: 'page:42:sent',
+    at,
+    told: [paged],
+    ...pageWords,
+    pagedAt: at,
+  },
+  'page.backup': {
+    type: 'page.backup',
+    key: 'page:42:backup',
+    at,
+    told: [{ person, as: 'to' }],
+    ...pageWords,
+    pagedAt: at,
+    holderName: 'Grace',
+    backupUntil: endAt,
+  },
+  'page.reminder': {
+    type: 'page.reminder',
+    key: 'page:42:step:1:0:1',
+    at,
+    told: [paged],
+    ...pageWords,
+    sentAt: at,
+    escalatesAt: endAt,
+  },
+  'page.escalated': {
+    type: 'page.escalated',
+    key: 'page:42:step:2:0:1',
+    at: endAt,
+    told: [paged],
+    ...pageWords,
+    pagedAt: at,
+    how: { kind: 'step', fromUserId: 2, fromName: 'Grace', reason: null, waitingSince: at },
+  },
+  'page.warning': {
+    type: 'page.warning',
+    key: 'page:42:step:1:0:1',
+    at,
+    told: [{ person, as: 'to' }],
+    page,
+    rotation,
+    targetName: 'Grace',
+    message: notes,
+    sentAt: at,
+    escalation: { at: endAt, toNames: ['Grace', 'Lin'] },
+  },
+  'page.escalation_notice': {
+    type: 'page.escalation_notice',
+    key: 'page:42:step:2:0:1',
+    at: endAt,
+    told: [{ person, as: 'to' }],
+    page,
+    rotation,
+    fromName: 'Grace',
+    toNames: ['Lin', null],
+    reason: null,
+    waitingSince: at,
+    automatic: true,
+  },
+  'page.acknowledged': {
+    type: 'page.acknowledged',
+    key: 'page:42:acknowledged',
+    at,
+    told: [{ person, as: 'to' }],
+    page,
+    rotation,
+    byName: 'Grace',
+  },
+  'page.resolved': {
+    type: 'page.resolved',
+    key: 'page:42:resolved',
+    at,
+    told: [{ person, as: 'to' }],
+    page,
+    rotation,
+    byName: 'Grace',
+    message: notes,
+  },
+  'incident.exhausted': {
+    type: 'incident.exhausted',
+    key: 'page:42:exhausted:1',
+    at: endAt,
+    told: [{ person, as: 'to' }],
+    page,
+    rotation,
+    title: notes,
+    policyName: 'Payments policy',
+    loops: 2,
+    raisedAt: at,
+  },
+  'page.follow_up': {
+    type: 'page.follow_up',
+    key: 'page:42',
+    at,
+    told: [{ person: { ...person, id: 1 }, as: 'to', why: 'new' }],
+    page,
+    rotation,
+    integration: { id: 3, name: 'Prometheus <&>' },
+    incident: { title: notes, severity: 'P1', source: 'db-1:9100' },
+  },
 };
 
 const CHANNELS = Object.keys(PERSON_CHANNELS) as ChannelName[];
@@ -378,6 +494,16 @@ describe('one happening, one announce: what destinations hear of a person event'
       'coverage.cancelled': undefined,
       'coverage.started': undefined,
       'coverage.ended': undefined,
+      page: undefined,
+      'page.backup': undefined,
+      'page.reminder': undefined,
+      'page.escalated': undefined,
+      'page.warning': undefined,
+      'page.escalation_notice': undefined,
+      'page.acknowledged': undefined,
+      'page.resolved': undefined,
+      'incident.exhausted': undefined,
+      'page.follow_up': undefined,
     });
   });
 
@@ -398,5 +524,41 @@ describe('one happening, one announce: what destinations hear of a person event'
     expect(heardByDestinations(FIXTURES['baton.passed'])?.key).toBe('handoff:1');
     expect(heardByDestinations(FIXTURES['coverage.accepted'])?.key).toBe('coverage:4:covered');
     expect(heardByDestinations(FIXTURES['coverage.arranged'])?.key).toBe('coverage:5:covered');
+  });
+});
+
+describe("what announce writes of an incident's pages", () => {
+  const baseUrl = 'https://baton.example.com';
+  const rowsOf = (...events: PersonEventOf<PersonEventType>[]) =>
+    personRowsOf(events, baseUrl).messages.map((m) => [m.kind, m.pageId, m.emailOnly ?? false]);
+
+  it("puts the page's id on each of its rows, and sends a low-urgency page by email only", () => {
+    expect(rowsOf(FIXTURES.page, FIXTURES['page.resolved'], FIXTURES['baton.passed'])).toEqual([
+      ['page', 42, false],
+      ['page.resolved', 42, false],
+      ['baton.passed', undefined, false],
+    ]);
+    const low = { id: 43, urgency: 'low' } as const;
+    expect(rowsOf({ ...FIXTURES['page.warning'], page: low })).toEqual([
+      ['page.warning', 43, true],
+    ]);
+  });
+
+  it("writes each person's own link and reply code into their page", () => {
+    const [row] = personRowsOf([FIXTURES.page], baseUrl).messages;
+    expect(row.sms).toContain('Reply 4821 to acknowledge, 4821R to resolve.');
+    expect(row.sms).toContain(`Ack: ${baseUrl}/pages/ack/42.abc`);
+    expect(row.html).toContain(`${baseUrl}/pages/ack/42.abc`);
+  });
+
+  it("adds a follow-up's incident to each person's follow-up, not a message of its own", () => {
+    const { messages, followUps } = personRowsOf([FIXTURES['page.follow_up']], baseUrl);
+    expect(messages).toEqual([]);
+    expect(followUps.map((f) => [f.topic, f.kind, f.key, f.pageId, f.item.reason])).toEqual([
+      ['integration:3', 'page.follow_up', 'page:42', 42, 'new'],
+    ]);
+    const [followUp] = followUps;
+    const gathered = followUp.render([followUp.item, { ...followUp.item, pageId: 43 }]);
+    expect(gathered.subject).toBe('2 more incidents from Prometheus <&>: Payments <&>');
   });
 });
