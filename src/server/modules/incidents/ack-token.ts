@@ -83,8 +83,3 @@ export function hashMatches(token: string, storedHash: string | null): boolean {
   const stored = Buffer.from(storedHash, 'hex');
   return given.length === stored.length && timingSafeEqual(given, stored);
 }
-
-/** ackUrl returns the public acknowledgement page of a token. */
-export function ackUrl(baseUrl: string, token: string): string {
-  return `${baseUrl}/pages/ack/${token}`;
-}

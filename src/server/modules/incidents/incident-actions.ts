@@ -22,25 +22,19 @@ import {
   listMembersWithRoles,
   listRotationsUsingPolicies,
 } from '../members/member-reads';
+import { announce } from '../notifications/announce';
 import { formatWhen } from '../notifications/message-layout';
-import {
-  pageAcknowledgedNotice,
-  pageEscalatedToYouMessage,
-  pageResolvedNotice,
-  publicBaseUrl,
-} from '../notifications/messages';
-import { toInput } from '../notifications/notify';
-import { enqueueNotifications } from '../notifications/outbox';
 import { findPolicyRow, lockRotationRow } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
 import { closeReplyCodes, replyCodeFor } from '../sms-replies/reply-codes';
 import { findUsers } from '../users/user-repository';
-import { ackToken, ackUrl, hashAckToken } from './ack-token';
+import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';
 import { raiseIncident, takeStep } from './incident-engine';
 import {
   emailOnly,
   type IncidentDeps,
+  pageRefOf,
   progressOf,
   rotationRefOf,
   type StepDeps,
@@ -145,23 +139,15 @@ export async function markAcknowledged(
   const people = await findUsers(tx, deps.cipher, [page.pagedById, how.byUserId]);
   const pager = people.get(page.pagedById);
   if (!pager) return;
-  const byName =
-    how.byUserId === null ? 'The recipient' : (people.get(how.byUserId)?.name ?? 'The recipient');
-  await enqueueNotifications(tx, deps.cipher, how.now, [
-    toInput(
-      `page:${page.id}:acknowledged`,
-      'page.acknowledged',
-      pager,
-      pageAcknowledgedNotice({
-        baseUrl: publicBaseUrl(deps.config),
-        rotation,
-        byName,
-        at: how.now,
-        timeZone: zoneOrUtc(pager.timezone),
-      }),
-      { emailOnly: emailOnly(page.urgency), pageId: page.id },
-    ),
-  ]);
+  await announce(tx, deps, how.now, {
+    type: 'page.acknowledged',
+    key: `page:${page.id}:acknowledged`,
+    at: how.now,
+    page: pageRefOf(page),
+    rotation,
+    told: [{ person: pager, as: 'to' }],
+    byName: how.byUserId === null ? null : (people.get(how.byUserId)?.name ?? null),
+  });
 }
 
 /**
@@ -207,26 +193,16 @@ export async function markResolved(
   const told = page.assigneeIds.filter((id) => id !== actorId);
   if (told.length === 0) return;
   const people = await findUsers(tx, deps.cipher, told);
-  const message = pageMessageOf(page, deps.cipher);
-  await enqueueNotifications(
-    tx,
-    deps.cipher,
-    how.now,
-    [...people.values()].map((person) =>
-      toInput(
-        `page:${page.id}:resolved`,
-        'page.resolved',
-        person,
-        pageResolvedNotice({
-          baseUrl: publicBaseUrl(deps.config),
-          rotation,
-          byName: how.actor?.name ?? how.sourceName ?? 'The source',
-          message,
-        }),
-        { emailOnly: emailOnly(page.urgency), pageId: page.id },
-      ),
-    ),
-  );
+  await announce(tx, deps, how.now, {
+    type: 'page.resolved',
+    key: `page:${page.id}:resolved`,
+    at: how.now,
+    page: pageRefOf(page),
+    rotation,
+    told: [...people.values()].map((person) => ({ person, as: 'to' as const })),
+    byName: how.actor?.name ?? how.sourceName ?? null,
+    message: pageMessageOf(page, deps.cipher),
+  });
 }
 
 /** refuseUnless: 403 unless the actor may, then the state's refusal. */
@@ -455,36 +431,25 @@ export async function reassignIncidentAs(
       targetUserId: person.id,
       ackTokenHash: hashAckToken(token),
     });
-    const baseUrl = publicBaseUrl(deps.config);
-    const options = { emailOnly: emailOnly(page.urgency), pageId: page.id };
-    const pager = page.pagedById === null ? undefined : people.get(page.pagedById);
-    await enqueueNotifications(tx, deps.cipher, now, [
-      toInput(
-        `page:${page.id}:reassigned:${now.getTime()}`,
-        'page.escalated',
-        person,
-        pageEscalatedToYouMessage({
-          baseUrl,
-          rotation: rotationRefOf(locked),
-          timeZone: zoneOrUtc(person.timezone),
-          pagerName: pager?.name ?? null,
-          message: pageMessageOf(page, deps.cipher),
-          urgency: page.urgency as Urgency,
-          ackUrl: ackUrl(baseUrl, token),
-          createdAt: page.createdAt,
-          fromName: actor.name,
-          reason: input.reason ?? `Reassigned by ${actor.name}`,
-          escalatedAt: now,
-          replyCode: await replyCodeFor(tx, deps, {
-            pageId: page.id,
-            recipient: person,
-            emailOnly: options.emailOnly,
-            now,
-          }),
-        }),
-        options,
-      ),
-    ]);
+    const replyCode = await replyCodeFor(tx, deps, {
+      pageId: page.id,
+      recipient: person,
+      emailOnly: emailOnly(page.urgency),
+      now,
+    });
+    await announce(tx, deps, now, {
+      type: 'page.escalated',
+      key: `page:${page.id}:reassigned:${now.getTime()}`,
+      at: now,
+      page: pageRefOf(page),
+      rotation: rotationRefOf(locked),
+      told: [{ person, as: 'to', ackToken: token, replyCode }],
+      pagerName: page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null),
+      message: pageMessageOf(page, deps.cipher),
+      alert: null,
+      pagedAt: page.createdAt,
+      how: { kind: 'reassigned', actorName: actor.name, reason: input.reason ?? null },
+    });
   });
 }
 

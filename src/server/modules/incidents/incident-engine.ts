@@ -10,7 +10,6 @@ import {
 } from '../../../shared/domain/escalation';
 import type { Urgency } from '../../../shared/domain/paging';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
-import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import type { IncidentPolicyCopy } from '../../db/schema';
@@ -19,16 +18,14 @@ import {
   loadEscalationWorld,
 } from '../escalation-policies/escalation-policy-service';
 import { listMemberRoles } from '../members/member-reads';
-import { incidentExhaustedNotice, publicBaseUrl } from '../notifications/messages';
-import { toInput } from '../notifications/notify';
-import { enqueueNotifications } from '../notifications/outbox';
+import { announce } from '../notifications/announce';
 import { findPolicyRow } from '../rotations/rotation-repository';
 import { findUsers, listUsersWithRoles } from '../users/user-repository';
 import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';
 import {
-  emailOnly,
   linkStartOf,
+  pageRefOf,
   progressOf,
   rotationRefOf,
   type StepCause,
@@ -383,28 +380,18 @@ export async function exhaustIncident(
   });
   const managerIds = await managersOf(tx, deps, incident.rotation?.id ?? null);
   const people = await findUsers(tx, deps.cipher, [...managerIds, page.pagedById]);
-  const rotation = rotationRefOf(incident);
-  const baseUrl = publicBaseUrl(deps.config);
-  const title = titleOf(page, deps);
-  const inputs = [...people.values()].map((person) =>
-    toInput(
-      `page:${page.id}:exhausted:${now.getTime()}`,
-      'incident.exhausted',
-      person,
-      incidentExhaustedNotice({
-        baseUrl,
-        rotation,
-        timeZone: zoneOrUtc(person.timezone),
-        title,
-        policyName: page.policy.name,
-        loops: page.policy.repeat + 1,
-        raisedAt: page.createdAt,
-        at: now,
-      }),
-      { emailOnly: emailOnly(page.urgency), pageId: page.id },
-    ),
-  );
-  await enqueueNotifications(tx, deps.cipher, now, inputs);
+  await announce(tx, deps, now, {
+    type: 'incident.exhausted',
+    key: `page:${page.id}:exhausted:${now.getTime()}`,
+    at: now,
+    page: pageRefOf(page),
+    rotation: rotationRefOf(incident),
+    told: [...people.values()].map((person) => ({ person, as: 'to' as const })),
+    title: titleOf(page, deps),
+    policyName: page.policy.name,
+    loops: page.policy.repeat + 1,
+    raisedAt: page.createdAt,
+  });
   return updated;
 }
 

@@ -14,6 +14,7 @@ import { conflict } from '../../http/errors';
 import type { MemberRoles } from '../members/member-reads';
 import type { RotationRef } from '../notifications/messages';
 import type { NotifyDeps } from '../notifications/notify';
+import type { PageRef } from '../notifications/person-events';
 import type { IncidentRotation, IncidentRow, LockedIncident } from './incident-repository';
 import { openIncidentText, pageMessageOf } from './incident-text';
 
@@ -48,6 +49,12 @@ export function rotationRefOf(incident: LockedIncident): RotationRef {
     ? { id: incident.rotation.id, name: incident.rotation.name }
     : { id: 0, name: incident.page.policy.name };
 }
+
+/** pageRefOf: the page a person event is about: its id and its urgency. */
+export const pageRefOf = (page: Pick<IncidentRow, 'id' | 'urgency'>): PageRef => ({
+  id: page.id,
+  urgency: page.urgency as Urgency,
+});
 
 /** titleOf: an incident's title (its message when it has none of its own). */
 export function titleOf(page: IncidentRow, deps: Pick<IncidentDeps, 'cipher'>): string {
@@ -86,7 +93,10 @@ export const managedFacts = (
   memberUserIds: members.filter((m) => m.rotationId === rotation.id).map((m) => m.userId),
 });
 
-/** emailOnly: whether the incident's urgency sends email alone (no SMS). */
+/**
+ * emailOnly: whether the incident's urgency sends email alone (no SMS), so its pages carry no SMS
+ * reply code; `announce` sends their rows by the same rule (URGENCY_POLICY).
+ */
 export const emailOnly = (urgency: string) =>
   URGENCY_POLICY[urgency as Urgency]?.emailOnly ?? false;
 

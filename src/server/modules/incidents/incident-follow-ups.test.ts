@@ -18,12 +18,12 @@ import {
 } from '../../db/schema';
 import { insertRotation } from '../../seed/factories';
 import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
+import { FOLLOW_UP_DELAY_MS } from '../notifications/follow-ups';
 import { decryptContent, deliverDue } from '../notifications/outbox';
 import { acknowledgeIncidentAs } from './incident-actions';
 import { raiseIncident } from './incident-engine';
 import { runIncidentTimers } from './incident-escalation-task';
 import type { IncidentDeps } from './incident-facts';
-import { FOLLOW_UP_DELAY_MS } from './incident-follow-ups';
 
 /**
  * Follow-ups (decision 213) at the engine level: while a person has an unacknowledged page from an

@@ -4,15 +4,10 @@ import type { User } from '../../../shared/contracts/users';
 import type { Tx } from '../../db/client';
 import { alerts, integrations } from '../../db/schema';
 import { countIncidentAlerts } from '../integrations/integration-repository';
-import type { FollowUpInput } from '../notifications/follow-ups';
-import {
-  type AlertFacts,
-  alertFollowUpMessage,
-  type FollowUpIncident,
-  type FollowUpReason,
-  type RotationRef,
-} from '../notifications/messages';
-import { emailOnly, type StepDeps, titleOf } from './incident-facts';
+import type { RotationFacts } from '../notifications/events';
+import type { AlertFacts, FollowUpReason } from '../notifications/messages';
+import type { PageFollowUpEvent, PageRef } from '../notifications/person-events';
+import { type StepDeps, titleOf } from './incident-facts';
 import { type LockedIncident, listPagedRecently } from './incident-repository';
 
 /**
@@ -25,8 +20,6 @@ import { type LockedIncident, listPagedRecently } from './incident-repository';
 const MINUTE = 60_000;
 /** How long after a person's page from an integration its further incidents join a follow-up. */
 export const FOLLOW_UP_WINDOW_MS = 5 * MINUTE;
-/** How long a follow-up gathers incidents after its first before it is sent. */
-export const FOLLOW_UP_DELAY_MS = MINUTE;
 /** The notifications that page a person about one incident (each with its own link). */
 const PAGE_KINDS = ['page', 'page.reminder', 'page.escalated', 'page.backup'];
 
@@ -122,31 +115,30 @@ function openAlertEvent(
   }
 }
 
-/** followUpInput: this incident, into the person's follow-up of its integration instead of a page. */
-export function followUpInput(
+/**
+ * followUpEvent: this incident, into the person's follow-up of its integration instead of a page
+ * (announced with the step's other events).
+ */
+export function followUpEvent(
   deps: StepDeps,
   incident: LockedIncident,
   source: IntegrationSource,
-  to: { person: User; why: FollowUpReason; baseUrl: string; rotation: RotationRef },
-): FollowUpInput<FollowUpIncident> {
+  to: { page: PageRef; rotation: RotationFacts; at: Date; person: User; why: FollowUpReason },
+): PageFollowUpEvent {
   const { page } = incident;
-  const { baseUrl, rotation } = to;
+  const { person, why } = to;
   return {
-    topic: `integration:${source.integrationId}`,
-    kind: 'page.follow_up',
-    recipient: to.person,
+    type: 'page.follow_up',
     key: `page:${page.id}`,
-    item: {
-      pageId: page.id,
+    at: to.at,
+    page: to.page,
+    rotation: to.rotation,
+    told: [{ person, as: 'to', why }],
+    integration: { id: source.integrationId, name: source.name },
+    incident: {
       title: titleOf(page, deps),
       severity: page.severity as Severity,
       source: source.facts.event?.source.trim() || null,
-      reason: to.why,
     },
-    emailOnly: emailOnly(page.urgency),
-    pageId: page.id,
-    delayMs: FOLLOW_UP_DELAY_MS,
-    render: (incidents) =>
-      alertFollowUpMessage({ baseUrl, rotation, integrationName: source.name, incidents }),
   };
 }

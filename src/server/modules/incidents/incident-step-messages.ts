@@ -1,51 +1,38 @@
 import type { User } from '../../../shared/contracts/users';
 import {
   type EscalationProgress,
+  type NextEscalation,
   nextEscalation,
   resolveStep,
 } from '../../../shared/domain/escalation';
-import type { Urgency } from '../../../shared/domain/paging';
-import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Tx } from '../../db/client';
 import type { IncidentPolicyCopy } from '../../db/schema';
 import type { LoadedWorld } from '../escalation-policies/escalation-policy-service';
-import { addToFollowUps, type FollowUpInput } from '../notifications/follow-ups';
-import {
-  type AlertFacts,
-  type FollowUpIncident,
-  pageBackupMessage,
-  pageEscalatedNotice,
-  pageEscalatedToYouMessage,
-  pageMessage,
-  pageReminderMessage,
-  pageWarningMessage,
-  publicBaseUrl,
-  type RotationRef,
-} from '../notifications/messages';
-import { toInput } from '../notifications/notify';
-import { enqueueNotifications, type NotificationInput } from '../notifications/outbox';
+import { announce } from '../notifications/announce';
+import type { RotationFacts } from '../notifications/events';
+import type { AlertFacts } from '../notifications/messages';
+import type { PageRef, PersonEvent, ToldOf } from '../notifications/person-events';
 import { replyCodeFor } from '../sms-replies/reply-codes';
 import { findUsers } from '../users/user-repository';
-import { ackUrl } from './ack-token';
 import {
   emailOnly,
   linkStartOf,
+  pageRefOf,
   rotationRefOf,
   type StepCause,
   type StepDeps,
 } from './incident-facts';
-import { followUpInput, type StepFollowUps } from './incident-follow-ups';
+import { followUpEvent, type StepFollowUps } from './incident-follow-ups';
 import { insertIncidentEvent, type LockedIncident } from './incident-repository';
 import { pageMessageOf } from './incident-text';
 
 /**
- * The messages a step sends, once its state is written: each person it reached gets a page, a
- * reminder or "escalated to you" with their own acknowledgement link (the backup at the first
- * step a copy without one), or joins their integration's follow-up instead (decision 213); the
- * person who raised the incident hears how it goes.
+ * What a step tells, once its state is written, announced as person events (decision 241): each
+ * person it reached gets a page, a reminder or "escalated to you" with their own acknowledgement
+ * link and reply code (the backup at the first step a copy without one), or joins their
+ * integration's follow-up instead (decision 213); the person who raised the incident hears how
+ * it goes.
  */
-
-const MINUTE = 60_000;
 
 /** A step that reached people, as written: what its messages are about. */
 export interface ReachedStep {
@@ -68,35 +55,24 @@ export interface ReachedStep {
   followUps: StepFollowUps;
 }
 
-/** What every message of one step says alike, read once. */
-interface StepWords {
+/** What every event of one step shares, read once. */
+interface StepFacts {
   people: Map<number, User>;
-  rotation: RotationRef;
-  baseUrl: string;
-  message: string;
-  urgency: Urgency;
-  options: { emailOnly: boolean; pageId: number };
-  /** the dedupe key of the step's reminders, escalations and notices */
+  /** what each of the step's events is about: the page, the rotation its texts name, when */
+  about: { page: PageRef; rotation: RotationFacts; at: Date };
+  /** what a page to the people it reaches says: who paged, the text, the alert */
+  words: { pagerName: string | null; message: string; alert: AlertFacts | null };
+  /** the event key of the step's reminders, escalations and notices */
   eventKey: string;
-  /** who paged: the integration, or the person who raised it */
-  pagerName: string | null;
-  alert: AlertFacts | null;
-  /** the first person the step before reached */
-  fromName: string | null;
-  next: ReturnType<typeof nextEscalation>;
-  /** whom the next step would reach as the world is now, or null */
-  nextNames: string | null;
-  /** why it moved on: the reason a person gave, or how long nobody acknowledged it */
-  reason: string;
+  /** the first person the step before reached, and their name (null: nobody, or not known) */
+  from: { userId: number | null; name: string | null };
+  /** why it moved on: the reason a person gave, else since when nobody acknowledged it */
+  moved: { reason: string | null; waitingSince: Date };
+  /** the next step's escalation as the world is now, when it would reach someone */
+  escalation: { at: Date; toNames: string[] } | null;
 }
 
-/** The messages of a step, as they are gathered. */
-interface Outbox {
-  inputs: NotificationInput[];
-  followUps: FollowUpInput<FollowUpIncident>[];
-}
-
-/** messageStep queues the messages of a step that reached people, in the step's transaction. */
+/** messageStep announces what a step that reached people tells, in the step's transaction. */
 export async function messageStep(tx: Tx, deps: StepDeps, step: ReachedStep): Promise<void> {
   const { page } = step.incident;
   const recipientIds = step.recipients.map((r) => r.userId);
@@ -105,158 +81,156 @@ export async function messageStep(tx: Tx, deps: StepDeps, step: ReachedStep): Pr
     page.pagedById,
     ...page.assigneeIds,
   ]);
-  const words = stepWords(deps, step, people);
-  const out: Outbox = { inputs: [], followUps: [] };
+  const facts = stepFacts(deps, step, people);
+  const events: PersonEvent[] = [];
+  const holder = step.recipients.find((r) => !r.reasons.every((x) => x === 'backup'));
   for (const recipient of step.recipients) {
     const person = people.get(recipient.userId);
     if (!person) continue;
-    const holder = step.recipients.find((r) => !r.reasons.every((x) => x === 'backup'));
-    const backupOnly = step.first && recipient.reasons.every((x) => x === 'backup') && holder;
-    if (backupOnly && holder) {
-      await messageBackup(tx, deps, step, words, { person, holderId: holder.userId }, out);
+    if (step.first && holder && recipient.reasons.every((x) => x === 'backup')) {
+      tell(events, await backupEvent(tx, deps, step, facts, { person, holderId: holder.userId }));
     } else {
-      await messageRecipient(tx, deps, step, words, person, out);
+      tell(events, await recipientEvent(tx, deps, step, facts, person));
     }
   }
-  const notice = raiserNotice(step, words);
-  if (notice) out.inputs.push(notice);
-  await enqueueNotifications(tx, deps.cipher, step.now, out.inputs);
-  await addToFollowUps(tx, deps.cipher, step.now, out.followUps);
+  const notice = raiserNotice(step, facts);
+  if (notice) events.push(notice);
+  await announce(tx, deps, step.now, events);
 }
 
-function stepWords(deps: StepDeps, step: ReachedStep, people: Map<number, User>): StepWords {
+/**
+ * tell adds the event of one person the step reached: to the step's last event when it is of the
+ * same type (a step's events of one type say the same to everyone they tell), else as the next,
+ * so the outbox rows keep the order of the step's people.
+ */
+function tell(events: PersonEvent[], event: PersonEvent): void {
+  const last = events.at(-1);
+  // Of the same type, so of the same shape: the union's arrays cannot be pushed to as one.
+  if (last?.type === event.type) last.told.push(...(event.told as never[]));
+  else events.push(event);
+}
+
+function stepFacts(deps: StepDeps, step: ReachedStep, people: Map<number, User>): StepFacts {
   const { page } = step.incident;
   const { source } = step.followUps;
   const { now, position } = step;
   const next = nextEscalation(page.policy, step.progress, now);
-  const waited = Math.round((now.getTime() - linkStartOf(page).getTime()) / MINUTE);
+  const toNames = nextRecipientNames(page.policy, next, step.loaded);
   return {
     people,
-    rotation: rotationRefOf(step.incident),
-    baseUrl: publicBaseUrl(deps.config),
-    message: pageMessageOf(page, deps.cipher),
-    urgency: page.urgency as Urgency,
-    options: { emailOnly: emailOnly(page.urgency), pageId: page.id },
+    about: { page: pageRefOf(page), rotation: rotationRefOf(step.incident), at: now },
+    words: {
+      // An integration's incident is paged in its name: "Prometheus paged you".
+      pagerName:
+        source?.name ??
+        (page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null)),
+      message: pageMessageOf(page, deps.cipher),
+      alert: source?.facts ?? null,
+    },
     eventKey: `page:${page.id}:step:${position.stepIndex}:${position.loop}:${now.getTime()}`,
-    // An integration's incident is paged in its name: "Prometheus paged you".
-    pagerName:
-      source?.name ?? (page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null)),
-    alert: source?.facts ?? null,
-    fromName: page.targetUserId === null ? null : (people.get(page.targetUserId)?.name ?? null),
-    next,
-    nextNames: nextRecipientNames(page.policy, next, step.loaded),
-    reason: step.cause.reason ?? `Not acknowledged within ${waited} minutes`,
+    from: {
+      userId: page.targetUserId,
+      name: page.targetUserId === null ? null : (people.get(page.targetUserId)?.name ?? null),
+    },
+    moved: { reason: step.cause.reason ?? null, waitingSince: linkStartOf(page) },
+    escalation: next.kind === 'step' && toNames.length > 0 ? { at: next.at, toNames } : null,
   };
 }
 
-/** messageBackup: the backup's copy without a link at the first step (decision 130), recorded. */
-async function messageBackup(
+/**
+ * backupEvent: the backup's copy without a link at the first step (decision 130), or their
+ * follow-up's item; the copy is recorded in the incident's history.
+ */
+async function backupEvent(
   tx: Tx,
   deps: StepDeps,
   step: ReachedStep,
-  words: StepWords,
+  facts: StepFacts,
   to: { person: User; holderId: number },
-  out: Outbox,
-): Promise<void> {
+): Promise<PersonEvent> {
   const { incident, now } = step;
   const { page } = incident;
   const { person } = to;
   const { source } = step.followUps;
   const view = incident.rotation ? step.loaded.rotations.get(incident.rotation.id) : undefined;
-  if (source && step.followUps.followUpIds.has(person.id)) {
-    out.followUps.push(followUpInput(deps, incident, source, { ...words, person, why: 'backup' }));
-  } else {
-    out.inputs.push(
-      toInput(
-        `page:${page.id}:backup`,
-        'page.backup',
-        person,
-        pageBackupMessage({
-          baseUrl: words.baseUrl,
-          rotation: words.rotation,
-          timeZone: zoneOrUtc(person.timezone),
-          pagerName: words.pagerName,
-          holderName: words.people.get(to.holderId)?.name ?? 'The holder',
-          message: words.message,
-          urgency: words.urgency,
-          createdAt: page.createdAt,
+  const event: PersonEvent =
+    source && step.followUps.followUpIds.has(person.id)
+      ? followUpEvent(deps, incident, source, { ...facts.about, person, why: 'backup' })
+      : {
+          type: 'page.backup',
+          key: `page:${page.id}:backup`,
+          ...facts.about,
+          ...facts.words,
+          told: [{ person, as: 'to' }],
+          pagedAt: page.createdAt,
+          holderName: facts.people.get(to.holderId)?.name ?? null,
           backupUntil: view?.backupUntil ? new Date(view.backupUntil) : null,
-          alert: words.alert,
-        }),
-        words.options,
-      ),
-    );
-  }
+        };
   await insertIncidentEvent(tx, {
     actorUserId: null,
     action: 'page.backup_notified',
     incidentId: page.id,
     details: {
-      rotationName: words.rotation.name,
+      rotationName: facts.about.rotation.name,
       toUserId: person.id,
       until: view?.backupUntil ?? null,
     },
     at: now,
   });
+  return event;
 }
 
 /**
- * messageRecipient: a person the step reached gets the page (first step), a reminder, or
- * "escalated to you", with their own link and, by SMS, a reply code; or joins their follow-up.
+ * recipientEvent: a person the step reached gets the page (first step), a reminder, or
+ * "escalated to you", with their own link and, by SMS, a reply code minted here; or their
+ * follow-up's item.
  */
-async function messageRecipient(
+async function recipientEvent(
   tx: Tx,
   deps: StepDeps,
   step: ReachedStep,
-  words: StepWords,
+  facts: StepFacts,
   person: User,
-  out: Outbox,
-): Promise<void> {
+): Promise<PersonEvent> {
   const { incident, now, first, reminder } = step;
   const { page } = incident;
   const { source } = step.followUps;
   if (source && step.followUps.followUpIds.has(person.id)) {
     const why = first ? 'new' : reminder ? 'reminder' : 'escalated';
-    out.followUps.push(followUpInput(deps, incident, source, { ...words, person, why }));
-    return;
+    return followUpEvent(deps, incident, source, { ...facts.about, person, why });
   }
-  const { next, nextNames } = words;
-  const common = {
-    baseUrl: words.baseUrl,
-    rotation: words.rotation,
-    timeZone: zoneOrUtc(person.timezone),
-    pagerName: words.pagerName,
-    message: words.message,
-    urgency: words.urgency,
-    ackUrl: ackUrl(words.baseUrl, step.tokens.get(person.id) as string),
-    replyCode: await replyCodeFor(tx, deps, {
-      pageId: page.id,
-      recipient: person,
-      emailOnly: words.options.emailOnly,
-      now,
-    }),
-    alert: words.alert,
+  const told: ToldOf<'page'>[] = [
+    {
+      person,
+      as: 'to',
+      ackToken: step.tokens.get(person.id) as string,
+      replyCode: await replyCodeFor(tx, deps, {
+        pageId: page.id,
+        recipient: person,
+        emailOnly: emailOnly(page.urgency),
+        now,
+      }),
+    },
+  ];
+  const paged = { ...facts.about, ...facts.words, told };
+  if (first)
+    return { type: 'page', key: `page:${page.id}:sent`, ...paged, pagedAt: page.createdAt };
+  if (reminder) {
+    return {
+      type: 'page.reminder',
+      key: facts.eventKey,
+      ...paged,
+      sentAt: step.linkStart,
+      escalatesAt: facts.escalation?.at ?? null,
+    };
+  }
+  return {
+    type: 'page.escalated',
+    key: facts.eventKey,
+    ...paged,
+    pagedAt: page.createdAt,
+    how: { kind: 'step', fromUserId: facts.from.userId, fromName: facts.from.name, ...facts.moved },
   };
-  if (first) {
-    const text = pageMessage({ ...common, createdAt: page.createdAt });
-    out.inputs.push(toInput(`page:${page.id}:sent`, 'page', person, text, words.options));
-  } else if (reminder) {
-    const text = pageReminderMessage({
-      ...common,
-      createdAt: step.linkStart,
-      escalatesAt: next.kind === 'step' && nextNames ? next.at : null,
-    });
-    out.inputs.push(toInput(words.eventKey, 'page.reminder', person, text, words.options));
-  } else {
-    const text = pageEscalatedToYouMessage({
-      ...common,
-      createdAt: page.createdAt,
-      fromName: person.id === page.targetUserId ? null : words.fromName,
-      reason: words.reason,
-      escalatedAt: now,
-    });
-    out.inputs.push(toInput(words.eventKey, 'page.escalated', person, text, words.options));
-  }
 }
 
 /**
@@ -264,53 +238,47 @@ async function messageRecipient(
  * notice when it moved on; nothing at the first step, or when they are among its people or moved
  * it themselves.
  */
-function raiserNotice(step: ReachedStep, words: StepWords): NotificationInput | null {
+function raiserNotice(step: ReachedStep, facts: StepFacts): PersonEvent | null {
   const { page } = step.incident;
   const recipientIds = step.recipients.map((r) => r.userId);
-  const pager = page.pagedById === null ? undefined : words.people.get(page.pagedById);
+  const pager = page.pagedById === null ? undefined : facts.people.get(page.pagedById);
   if (step.first || !pager || recipientIds.includes(pager.id) || pager.id === step.cause.actorId) {
     return null;
   }
-  const { people, next, nextNames } = words;
-  const context = {
-    baseUrl: words.baseUrl,
-    rotation: words.rotation,
-    timeZone: zoneOrUtc(pager.timezone),
+  const { people } = facts;
+  const about = {
+    key: facts.eventKey,
+    ...facts.about,
+    told: [{ person: pager, as: 'to' as const }],
   };
   if (step.reminder) {
-    const text = pageWarningMessage({
-      ...context,
+    return {
+      type: 'page.warning',
+      ...about,
       targetName: people.get(recipientIds[0])?.name ?? null,
-      message: words.message,
+      message: facts.words.message,
       sentAt: step.linkStart,
-      escalation: next.kind === 'step' && nextNames ? { at: next.at, toName: nextNames } : null,
-    });
-    return toInput(words.eventKey, 'page.warning', pager, text, words.options);
+      escalation: facts.escalation,
+    };
   }
-  const text = pageEscalatedNotice({
-    ...context,
-    fromName: words.fromName,
-    toName: namesOf(recipientIds.map((id) => people.get(id)?.name ?? 'a former member')),
-    reason: words.reason,
+  return {
+    type: 'page.escalation_notice',
+    ...about,
+    fromName: facts.from.name,
+    toNames: recipientIds.map((id) => people.get(id)?.name ?? null),
+    ...facts.moved,
     automatic: step.cause.automatic,
-  });
-  return toInput(words.eventKey, 'page.escalation_notice', pager, text, words.options);
+  };
 }
 
-const namesOf = (names: readonly string[]) =>
-  names.length <= 1
-    ? (names[0] ?? '')
-    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-
-/** Whom the next step would reach as the world is now (for the warning), or null. */
+/** The names of whom the next step would reach as the world is now (for the warning). */
 function nextRecipientNames(
   policy: IncidentPolicyCopy,
-  next: ReturnType<typeof nextEscalation>,
+  next: NextEscalation,
   loaded: LoadedWorld,
-): string | null {
-  if (next.kind !== 'step') return null;
+): string[] {
+  if (next.kind !== 'step') return [];
   const resolution = resolveStep(policy.steps[next.stepIndex], loaded.world, next.at);
-  if (resolution.kind !== 'notify') return null;
-  const names = resolution.recipients.map((r) => loaded.people.get(r.userId)?.name ?? '');
-  return namesOf(names.filter(Boolean)) || null;
+  if (resolution.kind !== 'notify') return [];
+  return resolution.recipients.map((r) => loaded.people.get(r.userId)?.name ?? '').filter(Boolean);
 }

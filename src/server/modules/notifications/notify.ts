@@ -1,12 +1,9 @@
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import type { MessageContent } from './message-layout';
-import type { NotificationInput } from './outbox';
 
 /**
- * What the event sites share besides `announce` (decision 241): the deps they pass on, the
- * managers of a rotation, and `toInput` for the incident pages' texts, which are not typed events
- * yet (ack tokens, SMS reply codes, a page's id on each row).
+ * What the event sites share besides `announce` (decision 241): the deps they pass on and the
+ * managers of a rotation.
  */
 
 /** What the notify functions need: the cipher and, for links, the configuration. */
@@ -17,27 +14,6 @@ export interface NotifyDeps {
    * whether Twilio's auth token is set, for SMS reply codes (decision 201)
    */
   config?: { publicUrl?: string; port?: number; sms?: { authToken?: string } };
-}
-
-/** toInput turns message content into an outbox entry for one recipient. */
-export function toInput(
-  eventKey: string,
-  kind: string,
-  recipient: NotificationInput['recipient'],
-  content: MessageContent,
-  options: { emailOnly?: boolean; pageId?: number } = {},
-): NotificationInput {
-  return {
-    eventKey,
-    kind,
-    recipient,
-    subject: content.subject,
-    text: content.text,
-    html: content.html,
-    sms: content.sms,
-    emailOnly: options.emailOnly,
-    pageId: options.pageId,
-  };
 }
 
 /** The rotation facts that decide who manages it: the creator and the members with their roles. */
