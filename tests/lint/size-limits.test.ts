@@ -41,7 +41,6 @@ const SUITES_WAITING = [
   'src/server/modules/alerts/alert-routes.test.ts',
   'src/server/modules/audit/audit-routes.test.ts',
   'src/server/modules/auth/oidc-routes.test.ts',
-  'src/server/modules/destinations/destination-routes.test.ts',
   'src/server/modules/escalation-policies/escalation-policy-routes.test.ts',
   'src/server/modules/incidents/incident-routes.test.ts',
   'src/server/modules/integrations/integration-routes.test.ts',
