@@ -40,7 +40,6 @@ const SUITES_WAITING = [
   'src/server/engine-tasks.test.ts',
   'src/server/modules/alerts/alert-routes.test.ts',
   'src/server/modules/auth/oidc-routes.test.ts',
-  'src/server/modules/escalation-policies/escalation-policy-routes.test.ts',
   'src/server/modules/incidents/incident-routes.test.ts',
   'src/server/modules/paging/paging-routes.test.ts',
   'src/server/modules/rotations/rotation-routes.test.ts',
