@@ -39,7 +39,6 @@ const PROSE_FOLDERS: Record<string, string> = {
 const SUITES_WAITING = [
   'src/server/engine-tasks.test.ts',
   'src/server/modules/alerts/alert-routes.test.ts',
-  'src/server/modules/auth/oidc-routes.test.ts',
   'src/server/modules/incidents/incident-routes.test.ts',
   'src/server/modules/paging/paging-routes.test.ts',
   'src/server/modules/rotations/rotation-routes.test.ts',
