@@ -5,6 +5,7 @@ import {
   importCycles,
   importGraph,
   importsOf,
+  isTestCode,
   moduleGraph,
   stronglyConnected,
 } from '../../tests/setup/import-graph';
@@ -59,10 +60,10 @@ describe('the server imports without a circle (decision 189)', () => {
 /**
  * A server module: a folder under `modules/`, or a folder or top-level file directly under
  * `src/server/` (core, db, http, crypto, engine, seed, maintenance, app.ts, main.ts ...). Tests
- * do not count.
+ * do not count, nor a suite's shared set-up beside them (`*.fixtures.ts`, decision 244).
  */
 function serverModuleOf(file: string): string | null {
-  if (!file.startsWith('src/server/') || file.endsWith('.test.ts')) return null;
+  if (!file.startsWith('src/server/') || isTestCode(file)) return null;
   const parts = file.slice('src/server/'.length).split('/');
   if (parts[0] === 'modules') return parts[1];
   return parts.length === 1 ? parts[0].replace(/\.ts$/, '') : parts[0];

@@ -5,7 +5,8 @@ import { MANAGERS, type RouteAccess, SIGNED_IN } from './types';
 // what they manage, which the made-up id answers with 404 first); an incident's alerts are called
 // as the incident is (every role; the made-up id answers 404 first), and answered only to those
 // who may see the integrations they came from, others 403 (issue 30, decision 235: the case is
-// `an incident’s alerts: another team’s member reads no payload` in integration-routes.test.ts).
+// `an incident’s alerts: another team’s member reads no payload` in
+// integration-alert-routes.test.ts).
 const missing = '/api/integrations/999999';
 
 export const access: RouteAccess[] = [

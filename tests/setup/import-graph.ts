@@ -94,6 +94,14 @@ export function resolveImport(root: string, fromFile: string, specifier: string)
   return hit;
 }
 
+/**
+ * isTestCode says whether a file is a test, or a suite's shared set-up beside its tests
+ * (`*.fixtures.ts`, decision 244): neither is module code, so the layering rules pass over both.
+ */
+export function isTestCode(file: string): boolean {
+  return /\.(test|fixtures)\.tsx?$/.test(file);
+}
+
 /** sourceFiles lists every .ts and .tsx file under a folder. */
 export function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })

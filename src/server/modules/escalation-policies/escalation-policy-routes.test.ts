@@ -1,83 +1,30 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
-import {
-  type EscalationPolicy,
-  EscalationPolicySchema,
-  EscalationPreviewSchema,
-} from '../../../shared/contracts/escalation-policies';
+import { describe, expect, test } from 'vitest';
 import { RotationSchema } from '../../../shared/contracts/rotations';
-import type { User } from '../../../shared/contracts/users';
 import { defaultEscalationPolicy } from '../../../shared/domain/escalation';
 import { auditEvents, escalationPolicies, rotations } from '../../db/schema';
-import { insertRotation, type RotationSeed } from '../../seed/factories';
+import {
+  create,
+  oneStep,
+  people,
+  rotation,
+  setUpEscalationPolicySuite,
+  t,
+} from './escalation-policy-routes.fixtures';
 
 /**
  * The escalation policy API (issue 16, decision 202): storage, validation that writes nothing,
- * who may read and change which policy, the in-use refusal, the rotation's policy, the audit
- * trail, and the preview that resolves each step now.
+ * the in-use refusal, the rotation's policy and the audit trail. Who may read and change which
+ * policy is in escalation-policy-access-routes.test.ts, the preview that resolves each step now
+ * in escalation-policy-preview-routes.test.ts.
  */
-
-let t: TestApp;
-let statements = 0;
-let counting = false;
-const people = {} as Record<
-  'admin' | 'manager' | 'otherManager' | 'priya' | 'noah' | 'sam' | 'iris' | 'outsider',
-  User
->;
-
-beforeAll(async () => {
-  t = await createTestApp({
-    db: {
-      onQuery: () => {
-        if (counting) statements += 1;
-      },
-    },
-  });
-  Object.assign(
-    people,
-    await t.cast({
-      admin: {},
-      manager: {},
-      otherManager: {},
-      priya: {
-        name: 'Priya Shah',
-        roles: ['on-call'],
-        phone: '+15551234567',
-        notificationPreference: 'both',
-      },
-      noah: {},
-      sam: {},
-      iris: {},
-      outsider: {},
-    }),
-  );
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  t.clock.set('2026-11-02T12:00:00Z');
-});
-
-function rotation(seed: RotationSeed = {}) {
-  return insertRotation(t.database.db, { now: t.clock.now(), ...seed });
-}
+setUpEscalationPolicySuite();
 
 async function policyCount() {
   const [row] = await t.database.db
     .select({ n: sql<number>`count(*)::int` })
     .from(escalationPolicies);
   return Number(row.n);
-}
-
-const oneStep = (targets: { type: string; id: number }[], delayMinutes = 5) => ({
-  delayMinutes,
-  targets,
-});
-
-async function create(user: User, body: unknown) {
-  const res = await t.call(user, 'POST', '/api/escalation-policies', body);
-  expect(res.statusCode, res.body).toBe(201);
-  return EscalationPolicySchema.parse(res.json());
 }
 
 describe('storing a policy', () => {
@@ -375,244 +322,4 @@ test('a deletion racing an assignment ends in one clear answer each, never a 5xx
       expect(row.escalationPolicyId).toBe(spare.id);
     }
   }
-});
-
-describe('who may read and change which policy', () => {
-  test('on-call members read their rotations’ policies only; incident managers and managers read all', async () => {
-    const mine = await rotation({ name: 'Noah’s', memberIds: [people.noah.id] });
-    const theirs = await rotation({ name: 'Not Noah’s', memberIds: [people.sam.id] });
-    const url = (r: { escalationPolicyId: number }) =>
-      `/api/escalation-policies/${r.escalationPolicyId}`;
-    expect((await t.call(people.noah, 'GET', url(mine))).statusCode).toBe(200);
-    expect((await t.call(people.noah, 'GET', `${url(mine)}/preview`)).statusCode).toBe(200);
-    const denied = await t.call(people.noah, 'GET', url(theirs));
-    expect(denied.statusCode).toBe(403);
-    expect(denied.json().message).toBe(
-      'You can only view the escalation policies of your rotations.',
-    );
-    expect((await t.call(people.noah, 'GET', `${url(theirs)}/preview`)).statusCode).toBe(403);
-    const list = await t.call(people.noah, 'GET', '/api/escalation-policies');
-    const listed = (list.json() as EscalationPolicy[]).map((p) => p.id);
-    expect(listed).toContain(mine.escalationPolicyId);
-    expect(listed).not.toContain(theirs.escalationPolicyId);
-    for (const reader of [people.iris, people.otherManager, people.admin]) {
-      expect((await t.call(reader, 'GET', url(theirs))).statusCode).toBe(200);
-      const all = (await t.call(reader, 'GET', '/api/escalation-policies')).json() as {
-        id: number;
-      }[];
-      expect(all.map((p) => p.id)).toEqual(
-        expect.arrayContaining([mine.escalationPolicyId, theirs.escalationPolicyId]),
-      );
-    }
-    // Incident managers and on-call members change nothing.
-    for (const user of [people.iris, people.noah]) {
-      const res = await t.call(user, 'PATCH', url(mine), { name: 'Mine now' });
-      expect(res.statusCode).toBe(403);
-    }
-  });
-
-  test('a manager edits the policy of rotations they manage, not one another team follows too', async () => {
-    const managed = await rotation({ name: 'Managed', createdById: people.manager.id });
-    const asMember = await rotation({ name: 'As member', memberIds: [people.manager.id] });
-    const other = await rotation({ name: 'Other team', createdById: people.otherManager.id });
-    for (const r of [managed, asMember]) {
-      const res = await t.call(
-        people.manager,
-        'PATCH',
-        `/api/escalation-policies/${r.escalationPolicyId}`,
-        {
-          repeat: 1,
-        },
-      );
-      expect(res.statusCode, res.body).toBe(200);
-    }
-    const refused = await t.call(
-      people.manager,
-      'PATCH',
-      `/api/escalation-policies/${other.escalationPolicyId}`,
-      { repeat: 1 },
-    );
-    expect(refused.statusCode).toBe(403);
-    // Shared with a rotation they do not manage: no longer theirs alone.
-    await t.call(people.admin, 'PATCH', `/api/rotations/${other.id}`, {
-      escalationPolicyId: managed.escalationPolicyId,
-    });
-    const shared = await t.call(
-      people.manager,
-      'PATCH',
-      `/api/escalation-policies/${managed.escalationPolicyId}`,
-      { repeat: 2 },
-    );
-    expect(shared.statusCode).toBe(403);
-    expect(
-      (
-        await t.call(
-          people.admin,
-          'PATCH',
-          `/api/escalation-policies/${managed.escalationPolicyId}`,
-          {
-            repeat: 2,
-          },
-        )
-      ).statusCode,
-    ).toBe(200);
-    // An unused policy is its creator's: another manager may not delete it.
-    const own = await create(people.manager, {
-      name: 'Spare',
-      repeat: 0,
-      steps: [oneStep([{ type: 'user', id: people.noah.id }])],
-    });
-    expect(
-      (await t.call(people.otherManager, 'DELETE', `/api/escalation-policies/${own.id}`))
-        .statusCode,
-    ).toBe(403);
-    expect(
-      (await t.call(people.manager, 'DELETE', `/api/escalation-policies/${own.id}`)).statusCode,
-    ).toBe(204);
-  });
-});
-
-describe('the preview', () => {
-  test('each step resolves now: people by reason with their channels, skips with their reasons', async () => {
-    const platform = await rotation({
-      name: 'Preview platform',
-      memberIds: [people.priya.id, people.noah.id, people.sam.id],
-      holderId: people.priya.id,
-      timeZone: 'Europe/Berlin',
-    });
-    const quiet = await rotation({
-      name: 'Preview quiet',
-      suspended: true,
-      memberIds: [people.sam.id],
-    });
-    const policy = await create(people.admin, {
-      name: 'Preview',
-      repeat: 0,
-      steps: [
-        oneStep([
-          { type: 'rotation-holder', id: platform.id },
-          { type: 'rotation-members', id: platform.id },
-        ]),
-        oneStep([{ type: 'rotation-next', id: platform.id }]),
-        oneStep([
-          { type: 'rotation-holder', id: quiet.id },
-          { type: 'rotation-backup', id: platform.id },
-        ]),
-        {
-          delayMinutes: 5,
-          targets: [{ type: 'user', id: people.manager.id }],
-          // Nights only, Berlin time: 12:00 UTC is 13:00 there.
-          activeHours: [
-            { daysOfWeek: [0, 1, 2, 3, 4, 5, 6], startTime: '22:00', endTime: '07:00' },
-          ],
-        },
-      ],
-    });
-    await t.call(people.admin, 'PATCH', `/api/rotations/${platform.id}`, {
-      escalationPolicyId: policy.id,
-    });
-    const res = await t.call(people.noah, 'GET', `/api/escalation-policies/${policy.id}/preview`);
-    expect(res.statusCode, res.body).toBe(200);
-    const preview = EscalationPreviewSchema.parse(res.json());
-    expect(preview).toMatchObject({
-      policyId: policy.id,
-      at: '2026-11-02T12:00:00.000Z',
-      timeZone: 'Europe/Berlin',
-    });
-    expect(preview.steps[0]).toMatchObject({
-      status: 'notify',
-      skipReason: null,
-      recipients: [
-        {
-          userId: people.priya.id,
-          name: 'Priya Shah',
-          reasons: ['holder', 'member'],
-          channels: ['email', 'sms'],
-        },
-        { userId: people.noah.id, name: 'Noah Nakamura', reasons: ['member'], channels: ['email'] },
-        { userId: people.sam.id, name: 'Sam Sullivan', reasons: ['member'], channels: ['email'] },
-      ],
-      skipped: [],
-    });
-    expect(preview.steps[1]).toMatchObject({
-      status: 'notify',
-      recipients: [{ userId: people.noah.id, reasons: ['next on call'] }],
-    });
-    expect(preview.steps[2]).toMatchObject({
-      status: 'skip',
-      skipReason: 'nobody to notify',
-      recipients: [],
-      skipped: [
-        {
-          target: { type: 'rotation-holder', id: quiet.id },
-          reason: 'rotation suspended',
-          userId: null,
-        },
-        {
-          target: { type: 'rotation-backup', id: platform.id },
-          reason: 'nobody to notify',
-          userId: null,
-        },
-      ],
-    });
-    expect(preview.steps[3]).toMatchObject({
-      status: 'skip',
-      skipReason: 'outside the step hours',
-    });
-    // 23:00 in Berlin the night step reaches the manager.
-    t.clock.set('2026-11-02T22:00:00Z');
-    const night = EscalationPreviewSchema.parse(
-      (await t.call(people.admin, 'GET', `/api/escalation-policies/${policy.id}/preview`)).json(),
-    );
-    expect(night.steps[3]).toMatchObject({
-      status: 'notify',
-      recipients: [{ userId: people.manager.id, reasons: ['named'] }],
-    });
-  });
-
-  test('the preview and the list run the same number of statements for one target and for twenty', async () => {
-    const members = [people.priya.id, people.noah.id, people.sam.id];
-    const count = async (url: string) => {
-      statements = 0;
-      counting = true;
-      const res = await t.call(people.admin, 'GET', url);
-      counting = false;
-      expect(res.statusCode).toBe(200);
-      return statements;
-    };
-    const small = await rotation({ name: 'Small', memberIds: members, holderId: people.priya.id });
-    const one = await create(people.admin, {
-      name: 'One target',
-      repeat: 0,
-      steps: [oneStep([{ type: 'rotation-members', id: small.id }])],
-    });
-    const many = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        rotation({ name: `Many ${i}`, memberIds: members, holderId: people.noah.id }),
-      ),
-    );
-    const twenty = await create(people.admin, {
-      name: 'Twenty targets',
-      repeat: 0,
-      steps: [
-        oneStep(many.map((r) => ({ type: 'rotation-members', id: r.id }))),
-        oneStep(many.map((r) => ({ type: 'rotation-next', id: r.id }))),
-      ],
-    });
-    // Both in use, so both read the members of the rotations that follow them.
-    await t.call(people.admin, 'PATCH', `/api/rotations/${small.id}`, {
-      escalationPolicyId: one.id,
-    });
-    await t.call(people.admin, 'PATCH', `/api/rotations/${many[0].id}`, {
-      escalationPolicyId: twenty.id,
-    });
-    // A first read after a write looks the session up; the reads compared come after it.
-    await count(`/api/escalation-policies/${one.id}/preview`);
-    const first = await count(`/api/escalation-policies/${one.id}/preview`);
-    expect(await count(`/api/escalation-policies/${twenty.id}/preview`)).toBe(first);
-    const listBefore = await count('/api/escalation-policies');
-    await Promise.all(Array.from({ length: 5 }, (_, i) => rotation({ name: `More ${i}` })));
-    await count('/api/escalation-policies');
-    expect(await count('/api/escalation-policies')).toBe(listBefore);
-  });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importGraph, withoutComments } from '../../../../tests/setup/import-graph';
+import { importGraph, isTestCode, withoutComments } from '../../../../tests/setup/import-graph';
 
 /**
  * One way out (decision 241): an event is announced through `announce`, and rendered by the
@@ -18,7 +18,7 @@ const RENDERERS = /^src\/server\/modules\/notifications\/chat-[a-z-]+\.ts$/;
 const PERSON_RENDERERS = /^src\/server\/modules\/notifications\/person-(messages|registry)\.ts$/;
 
 const graph = importGraph(ROOT, ['src/server', 'scripts']);
-const code = [...graph].filter(([file]) => !file.endsWith('.test.ts'));
+const code = [...graph].filter(([file]) => !isTestCode(file));
 
 describe('one way out (decision 241)', () => {
   it('nothing outside notifications/ imports the chat renderers or the chat registry', () => {
