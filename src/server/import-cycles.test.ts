@@ -11,6 +11,9 @@ import {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** isTest: a test file, or the set-up that split suites share beside them (`*.fixtures.ts`). */
+const isTest = (file: string) => /\.(test|fixtures)\.ts$/.test(file);
+
 describe('the server imports without a circle (decision 189)', () => {
   const graph = importGraph(ROOT, ['src/server']);
 
@@ -22,7 +25,7 @@ describe('the server imports without a circle (decision 189)', () => {
   it('routes and services take AppDeps from deps.ts, never from app.ts', () => {
     // Only start-up builds the app; tests and their helpers may too.
     const importersOfApp = [...graph]
-      .filter(([file]) => file.startsWith('src/server/') && !file.endsWith('.test.ts'))
+      .filter(([file]) => file.startsWith('src/server/') && !isTest(file))
       .filter(([, targets]) => targets.includes('src/server/app.ts'))
       .map(([file]) => file);
     expect(importersOfApp).toEqual(['src/server/main.ts']);
@@ -30,7 +33,7 @@ describe('the server imports without a circle (decision 189)', () => {
 
   it('the engine is the loop only: it imports no module, and the modules own their tasks (decision 238)', () => {
     const engineFiles = [...graph.keys()].filter(
-      (file) => file.startsWith('src/server/engine/') && !file.endsWith('.test.ts'),
+      (file) => file.startsWith('src/server/engine/') && !isTest(file),
     );
     expect(engineFiles).toContain('src/server/engine/engine-loop.ts');
     const reachOut = engineFiles.flatMap((file) =>
@@ -62,7 +65,7 @@ describe('the server imports without a circle (decision 189)', () => {
  * do not count.
  */
 function serverModuleOf(file: string): string | null {
-  if (!file.startsWith('src/server/') || file.endsWith('.test.ts')) return null;
+  if (!file.startsWith('src/server/') || isTest(file)) return null;
   const parts = file.slice('src/server/'.length).split('/');
   if (parts[0] === 'modules') return parts[1];
   return parts.length === 1 ? parts[0].replace(/\.ts$/, '') : parts[0];
