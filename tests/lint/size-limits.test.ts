@@ -46,7 +46,6 @@ const SUITES_WAITING = [
   'src/server/modules/incidents/incident-routes.test.ts',
   'src/server/modules/integrations/integration-routes.test.ts',
   'src/server/modules/paging/paging-routes.test.ts',
-  'src/server/modules/rotations/rotation-routes.test.ts',
   'src/server/modules/slack/slack-routes.test.ts',
   'src/shared/domain/escalation.test.ts',
 ];
