@@ -38,7 +38,6 @@ const PROSE_FOLDERS: Record<string, string> = {
  */
 const SUITES_WAITING = [
   'src/server/engine-tasks.test.ts',
-  'src/server/modules/alerts/alert-routes.test.ts',
   'src/server/modules/audit/audit-routes.test.ts',
   'src/server/modules/auth/oidc-routes.test.ts',
   'src/server/modules/destinations/destination-routes.test.ts',
