@@ -42,7 +42,6 @@ const SUITES_WAITING = [
   'src/server/modules/auth/oidc-routes.test.ts',
   'src/server/modules/destinations/destination-routes.test.ts',
   'src/server/modules/escalation-policies/escalation-policy-routes.test.ts',
-  'src/server/modules/incidents/incident-routes.test.ts',
   'src/server/modules/integrations/integration-routes.test.ts',
   'src/server/modules/paging/paging-routes.test.ts',
   'src/server/modules/slack/slack-routes.test.ts',
