@@ -43,7 +43,6 @@ const SUITES_WAITING = [
   'src/server/modules/escalation-policies/escalation-policy-routes.test.ts',
   'src/server/modules/integrations/integration-routes.test.ts',
   'src/server/modules/slack/slack-routes.test.ts',
-  'src/shared/domain/escalation.test.ts',
 ];
 
 interface Measure {
