@@ -23,7 +23,7 @@ describe('the server imports without a circle (decision 189)', () => {
   it('routes and services take AppDeps from deps.ts, never from app.ts', () => {
     // Only start-up builds the app; tests and their helpers may too.
     const importersOfApp = [...graph]
-      .filter(([file]) => file.startsWith('src/server/') && !file.endsWith('.test.ts'))
+      .filter(([file]) => file.startsWith('src/server/') && !isTestCode(file))
       .filter(([, targets]) => targets.includes('src/server/app.ts'))
       .map(([file]) => file);
     expect(importersOfApp).toEqual(['src/server/main.ts']);
@@ -31,7 +31,7 @@ describe('the server imports without a circle (decision 189)', () => {
 
   it('the engine is the loop only: it imports no module, and the modules own their tasks (decision 238)', () => {
     const engineFiles = [...graph.keys()].filter(
-      (file) => file.startsWith('src/server/engine/') && !file.endsWith('.test.ts'),
+      (file) => file.startsWith('src/server/engine/') && !isTestCode(file),
     );
     expect(engineFiles).toContain('src/server/engine/engine-loop.ts');
     const reachOut = engineFiles.flatMap((file) =>

@@ -6,7 +6,8 @@ import { describe, expect, test } from 'vitest';
  * The audit trail has one writer (decision 243): `recordAuditEvent` in
  * src/server/modules/audit/audit-events.ts is the only code that inserts into `audit_events`, so
  * the hash chain (decision 172) sees every event through one door. Tests are exempt: they insert
- * by hand on purpose, to probe the database's own triggers.
+ * by hand on purpose, to probe the database's own triggers or to write an incident's history as
+ * the engine would; so are the set-ups split suites share beside them (`*.fixtures.ts`).
  */
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -19,10 +20,10 @@ function auditWriters(files: Iterable<[string, string]>): string[] {
   return [...files].filter(([, text]) => INSERTS_AUDIT.test(text)).map(([file]) => file);
 }
 
-/** sourceFiles lists the non-test TypeScript files below `dir` (relative to the root). */
+/** sourceFiles lists the TypeScript files below `dir` (relative to the root) but tests' own. */
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((file) => /\.tsx?$/.test(file) && !/\.(test|spec)\.tsx?$/.test(file))
+    .filter((file) => /\.tsx?$/.test(file) && !/\.(test|spec)\.tsx?$|\.fixtures\.ts$/.test(file))
     .map((file) => path.join(dir, file).split(path.sep).join('/'));
 }
 

@@ -31,20 +31,6 @@ const PROSE_FOLDERS: Record<string, string> = {
   'src/client/features/help/articles/': 'the help prose: one article a file',
 };
 
-/**
- * API suites over FILE_LIMIT, waiting for the shared test set-up (issue 31, decision 244): each
- * repeats its own app, users and fixtures, and splits once those are helpers. The last test fails
- * once a listed suite is within the limit.
- */
-const SUITES_WAITING = [
-  'src/server/engine-tasks.test.ts',
-  'src/server/modules/alerts/alert-routes.test.ts',
-  'src/server/modules/incidents/incident-routes.test.ts',
-  'src/server/modules/paging/paging-routes.test.ts',
-  'src/server/modules/rotations/rotation-routes.test.ts',
-  'src/shared/domain/escalation.test.ts',
-];
-
 interface Measure {
   /** Where: the file, or the file, line and function name. */
   where: string;
@@ -140,8 +126,7 @@ function sourceFiles(folder: string): [string, string][] {
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
 const isProse = (file: string) =>
   Object.keys(PROSE_FOLDERS).some((folder) => file.startsWith(folder));
-const fileAllowed = (file: string) =>
-  file in LONG_BY_NATURE || isProse(file) || SUITES_WAITING.includes(file);
+const fileAllowed = (file: string) => file in LONG_BY_NATURE || isProse(file);
 const body = (count: number) => `${Array.from({ length: count - 2 }, () => '  x();').join('\n')}\n`;
 
 describe('the size limits find what is too long', () => {
@@ -205,7 +190,7 @@ describe('files are split by job', () => {
   test('every listed file is still over a limit: a split file leaves its list', () => {
     const long = new Set(longFiles(files).map((measure) => measure.where));
     const withLongFunctions = new Set(functions.map((measure) => inFile(measure.where)));
-    const stale = [...SUITES_WAITING, ...Object.keys(LONG_BY_NATURE)].filter(
+    const stale = Object.keys(LONG_BY_NATURE).filter(
       (file) => !long.has(file) && !withLongFunctions.has(file),
     );
     expect(stale, 'within the limits now: take these off their list').toEqual([]);
