@@ -16,7 +16,8 @@ export interface ShiftPattern {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-interface WallTime {
+/** A local calendar date and wall-clock time, as read in a zone. */
+export interface WallTime {
   year: number;
   month: number; // 1-12
   day: number;
