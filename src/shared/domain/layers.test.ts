@@ -364,6 +364,21 @@ describe('shift lengths of N days and N weeks', () => {
       ['2027-03-28 04:00', 2],
     ]);
   });
+  test('in the hour the autumn change repeats, the turn that began the first time round holds', () => {
+    const half = layer({
+      cadence: 'hourly',
+      cadenceEvery: 1,
+      handoffTime: '00:30',
+      memberIds: [1, 2, 3],
+      startsAt: new Date('2027-10-30T23:30:00Z'), // 00:30 BST, Sunday 31 October
+    });
+    // 01:30 BST (00:30Z) passed the turn on; 01:10 GMT (01:10Z) is after it, though its wall
+    // clock reads earlier, and 01:30 GMT does not pass it again: that turn lasts two hours.
+    expect(layerHolderAt(half, LONDON, new Date('2027-10-31T00:30:00Z'))).toBe(2);
+    expect(layerHolderAt(half, LONDON, new Date('2027-10-31T01:10:00Z'))).toBe(2);
+    expect(layerHolderAt(half, LONDON, new Date('2027-10-31T01:30:00Z'))).toBe(2);
+    expect(layerHolderAt(half, LONDON, new Date('2027-10-31T02:30:00Z'))).toBe(3);
+  });
 });
 
 describe('stacking', () => {
