@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { Layer } from '../domain/layers';
 import { type LayerInput, LayerInputSchema } from './rotations';
 
 const london: LayerInput = {
@@ -18,8 +19,9 @@ function refusals(body: unknown): Record<string, string> {
 }
 
 describe('LayerInputSchema', () => {
-  test('a follow-the-sun leg reads as written, N defaulting to 1', () => {
-    expect(LayerInputSchema.parse(london)).toEqual({ ...london, cadenceEvery: 1 });
+  test('a follow-the-sun leg reads as written, N defaulting to 1, a layer but for its start', () => {
+    const parsed: Omit<Layer, 'startsAt'> = LayerInputSchema.parse(london);
+    expect(parsed).toEqual({ ...london, cadenceEvery: 1 });
   });
 
   test('no windows, a 12-hour shift and a window past midnight are all fine', () => {

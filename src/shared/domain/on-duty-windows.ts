@@ -28,6 +28,7 @@ export interface WindowEdge {
 }
 
 const MINUTE = 60_000;
+/** Minutes in a day of wall-clock time. */
 export const MINUTES_PER_DAY = 24 * 60;
 
 /** minutesOfDay returns the minutes since midnight of a local 'HH:MM' time; it throws on anything else. */
