@@ -1,13 +1,11 @@
 import {
-  instantOfWallMinute,
   isOnDuty,
   MINUTES_PER_DAY,
   minutesOfDay,
   type OnDutyWindow,
-  wallMinuteOf,
   windowEdges,
 } from './on-duty-windows';
-import { wallTimeOf } from './shifts';
+import { instantOfWallMinute, wallMinuteOf, wallTimeOf } from './shifts';
 
 /**
  * Layered rotations (issue 32, decision 246): who is on call when a rotation stacks layers, each
