@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Cadence } from '../domain/layers';
 import { isTimeZone } from '../domain/time-zones';
 import { INT4_MAX, id, instant, text } from './primitives';
 
@@ -126,6 +127,85 @@ const handoffTime = text({ label: 'Handoff time' }).regex(
   'Handoff time must be HH:MM (24-hour)',
 );
 const handoffWeekday = z.number().int().min(0).max(6);
+
+// ---------------------------------------------------------------------------------------------
+// Layers (issue 32, decision 246): not yet part of any route
+
+/** A layer's shift length is N hours, days or weeks. */
+export const LAYER_CADENCES = ['hourly', 'daily', 'weekly'] as const satisfies readonly Cadence[];
+/** The largest N of each cadence: a week of hours, a year of days, a year of weeks. */
+export const CADENCE_EVERY_MAX: Record<Cadence, number> = { hourly: 168, daily: 365, weekly: 52 };
+const CADENCE_UNITS: Record<Cadence, string> = { hourly: 'hours', daily: 'days', weekly: 'weeks' };
+export const LAYER_MEMBERS_MAX = 500;
+export const LAYER_WINDOWS_MAX = 14;
+
+const localTime = (label: string) =>
+  text({ label, error: `Enter the ${label.toLowerCase()} as HH:MM` }).regex(
+    /^([01]\d|2[0-3]):[0-5]\d$/,
+    `${label} must be HH:MM (24-hour)`,
+  );
+const dayMessage = 'A day must be a number from 0 (Sunday) to 6 (Saturday)';
+const weekday = (message: string) =>
+  z.number({ error: message }).int(message).min(0, message).max(6, message);
+
+/**
+ * One on-duty window of a layer: on each of `days` from `start` to `end`, local time in the
+ * rotation's zone; an end at or before the start runs into the next day ('00:00'–'00:00' is the
+ * whole day).
+ */
+export const OnDutyWindowSchema = z.object({
+  days: z
+    .array(weekday(dayMessage), { error: 'Choose the days this window is on duty' })
+    .min(1, 'Choose at least one day')
+    .refine((days) => new Set(days).size === days.length, 'Each day may be chosen once'),
+  start: localTime('Window start'),
+  end: localTime('Window end'),
+});
+
+const cadenceEveryMessage = 'Shift length must be a whole number of hours, days or weeks';
+
+/**
+ * LayerInputSchema is one layer of a rotation as a request gives it: its name, its members in turn
+ * order, its shift length (`cadence` × `cadenceEvery`), handoff time and weekday, and its on-duty
+ * windows (none: always on duty).
+ */
+export const LayerInputSchema = z
+  .object({
+    name: text({ label: 'Layer name', trim: true, error: 'Enter a layer name' })
+      .min(1, 'Enter a layer name')
+      .max(100, 'Layer name must be at most 100 characters'),
+    memberIds: z
+      .array(id({ label: 'A member' }), { error: 'Add at least one member to the layer' })
+      .min(1, 'Add at least one member to the layer')
+      .max(LAYER_MEMBERS_MAX, `A layer may have at most ${LAYER_MEMBERS_MAX} turns`),
+    cadence: z.enum(LAYER_CADENCES, {
+      error: 'Shift length must be counted in hours (hourly), days (daily) or weeks (weekly)',
+    }),
+    cadenceEvery: z
+      .number({ error: cadenceEveryMessage })
+      .int(cadenceEveryMessage)
+      .min(1, 'Shift length must be at least 1')
+      .default(1),
+    handoffTime: localTime('Handoff time'),
+    handoffWeekday: weekday(
+      'Handoff weekday must be a number from 0 (Sunday) to 6 (Saturday)',
+    ).default(1),
+    activeWindows: z
+      .array(OnDutyWindowSchema, { error: 'On-duty windows must be a list of windows' })
+      .max(LAYER_WINDOWS_MAX, `A layer may have at most ${LAYER_WINDOWS_MAX} on-duty windows`)
+      .default([]),
+  })
+  .superRefine((layer, ctx) => {
+    const max = CADENCE_EVERY_MAX[layer.cadence];
+    if (layer.cadenceEvery > max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cadenceEvery'],
+        message: `Shift length must be at most ${max} ${CADENCE_UNITS[layer.cadence]}`,
+      });
+    }
+  });
+export type LayerInput = z.input<typeof LayerInputSchema>;
 
 /** CreateRotationInputSchema is the body of POST /api/rotations. */
 export const CreateRotationInputSchema = z.object({

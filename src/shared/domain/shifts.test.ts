@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
   handoffsBetween,
+  instantOfWallMinute,
   instantOfWallTime,
   nextHandoffAt,
   nextScheduleTransition,
@@ -9,6 +10,7 @@ import {
   scheduledShifts,
   scheduleTransitions,
   upcomingShifts,
+  wallMinuteOf,
   wallTimeOf,
   windowAt,
 } from './shifts';
@@ -349,4 +351,28 @@ describe('schedule windows', () => {
       scheduledShifts(entries, at('2026-03-02T18:00:00Z'), at('2026-03-04T10:00:00Z')),
     ).toHaveLength(2);
   });
+});
+
+describe('wall minutes', () => {
+  test.each([
+    ['a plain time', 'Europe/London', '2027-01-04T07:00:00Z', '2027-01-04T07:00:00.000Z', true],
+    ['a skipped time', 'Europe/London', '2027-03-28T01:30:00Z', '2027-03-28T01:00:00.000Z', false],
+    ['a repeated time', 'Europe/London', '2027-10-31T01:30:00Z', '2027-10-31T00:30:00.000Z', true],
+    [
+      'Sydney in summer',
+      'Australia/Sydney',
+      '2027-01-01T08:00:00Z',
+      '2026-12-31T21:00:00.000Z',
+      true,
+    ],
+  ])(
+    'instantOfWallMinute reads %s as instantOfWallTime does, twice alike',
+    (_, zone, wall, instant, shown) => {
+      const minute = Date.parse(wall) / 60_000;
+      expect(instantOfWallMinute(minute, zone).toISOString()).toBe(instant);
+      expect(instantOfWallMinute(minute, zone).toISOString()).toBe(instant);
+      // The clock shows the wall minute at that instant, unless the change skipped it.
+      expect(wallMinuteOf(wallTimeOf(new Date(instant), zone)) === minute).toBe(shown);
+    },
+  );
 });

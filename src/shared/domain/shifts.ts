@@ -16,7 +16,8 @@ export interface ShiftPattern {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-interface WallTime {
+/** A local calendar date and wall-clock time, as read in a zone. */
+export interface WallTime {
   year: number;
   month: number; // 1-12
   day: number;
@@ -61,6 +62,41 @@ export function instantOfWallTime(wall: WallTime, timeZone: string): Date {
     else hi = mid;
   }
   return new Date(hi);
+}
+
+/**
+ * wallMinuteOf returns a local wall-clock time as minutes on a zone-free count (the wall time
+ * read as if it were UTC), so local times can be added to and compared without a zone.
+ */
+export function wallMinuteOf(wall: WallTime): number {
+  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) / MINUTE;
+}
+
+// instantOfWallTime reads the zone's offsets through Intl (about 10 µs each, four a call), and a
+// projection asks for the same boundaries and window edges again and again: remembered here,
+// bounded, keyed by zone and wall minute. The answer depends on nothing else, so this stays pure.
+const instantCache = new Map<string, number>();
+const INSTANT_CACHE_MAX = 100_000;
+
+/** instantOfWallMinute returns the instant a wall minute (wallMinuteOf) names in a zone (instantOfWallTime). */
+export function instantOfWallMinute(wallMinute: number, timeZone: string): Date {
+  const key = `${timeZone}|${wallMinute}`;
+  const known = instantCache.get(key);
+  if (known !== undefined) return new Date(known);
+  const d = new Date(wallMinute * MINUTE);
+  const instant = instantOfWallTime(
+    {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: d.getUTCHours(),
+      minute: d.getUTCMinutes(),
+    },
+    timeZone,
+  );
+  if (instantCache.size >= INSTANT_CACHE_MAX) instantCache.clear();
+  instantCache.set(key, instant.getTime());
+  return instant;
 }
 
 function parseHandoffTime(handoffTime: string): { hour: number; minute: number } {
