@@ -6,7 +6,7 @@ import { TEST_KEY, testConfig, withOwnOrigin } from '../../tests/setup/test-app'
 import { createTestDatabase } from '../../tests/setup/test-database';
 import { LOCAL_SIGN_IN_NOTE } from '../shared/contracts/auth';
 import { buildApp } from './app';
-import { bannerLines, ensureAdmin, type Runtime, startRuntime } from './bootstrap';
+import { bannerLines, ensureAdmin, NOBODY_YET, type Runtime, startRuntime } from './bootstrap';
 import { ManualClock } from './core/clock';
 import { BATON_VERSION } from './core/version';
 import { FieldCipher, parseMasterKey } from './crypto/field-crypto';
@@ -80,6 +80,7 @@ describe('start-up on an empty data directory (demo mode)', () => {
     const again = await startRuntime({ DATA_DIR: dataDir }, clock);
     try {
       expect(again.notes.seeded).toBe(false);
+      expect(again.notes.demoTeam).toBe(true);
       expect(again.config.localLoginPassword).toBe(runtime.config.localLoginPassword);
       expect(await countRows(again.database.db, 'rotations')).toBe(3);
     } finally {
@@ -98,6 +99,13 @@ describe('start-up on an empty data directory (demo mode)', () => {
       expect(runtime.notes.adminCreated).toBe('first.admin@example.com');
       expect(await countRows(runtime.database.db, 'users')).toBe(1);
       expect(await countRows(runtime.database.db, 'rotations')).toBe(0);
+      // The banner names the administrator and the password to sign in with, and no demo account.
+      const banner = bannerLines(runtime, 'http://localhost:3000').join('\n');
+      expect(banner).toContain('Administrator account: first.admin@example.com');
+      expect(banner).toContain(`  password: ${runtime.config.localLoginPassword}`);
+      expect(banner).not.toContain('Demo mode');
+      expect(banner).not.toContain('avery.admin@example.com');
+      expect(banner).not.toContain(NOBODY_YET);
     } finally {
       await runtime.database.close();
     }
@@ -160,6 +168,11 @@ describe('the demo seed follows DEMO', () => {
       expect(runtime.notes).toMatchObject({ demo: true, seeded: false, generatedPassword: true });
       expect(await countRows(runtime.database.db, 'users')).toBe(0);
       expect(await countRows(runtime.database.db, 'rotations')).toBe(0);
+      // No demo account exists, so none is listed; the banner says how to make the first account.
+      const banner = bannerLines(runtime, 'http://localhost:3000');
+      expect(banner.join('\n')).not.toMatch(/Demo mode|avery\.admin|sam\.sullivan/);
+      expect(banner).toContain('Local sign-in is on (LOCAL_LOGIN_PASSWORD).');
+      expect(banner).toContain(NOBODY_YET);
     } finally {
       await runtime.database.close();
     }

@@ -24,7 +24,16 @@ export interface Runtime {
   cipher: FieldCipher;
   clock: Clock;
   /** what start-up did, for the banner */
-  notes: { demo: boolean; seeded: boolean; generatedPassword: boolean; adminCreated?: string };
+  notes: {
+    demo: boolean;
+    seeded: boolean;
+    generatedPassword: boolean;
+    adminCreated?: string;
+    /** the demo team's accounts exist (seeded now or before): the banner may list them */
+    demoTeam?: boolean;
+    /** nobody has an account yet: nobody can sign in until ADMIN_EMAIL makes the first */
+    nobody?: boolean;
+  };
 }
 
 /**
@@ -129,12 +138,23 @@ export async function startRuntime(
         if (due) await seedDemoData({ db: tx, cipher, clock, domain: config.companyDomain });
         return due;
       }));
+    const [demoAdmin] = demoAccounts(config.companyDomain);
+    const demoTeam =
+      seeded || (await findUserRowByEmail(database.db, cipher, demoAdmin.email)) !== undefined;
+    const nobody = (await countRows(database.db, 'users')) === 0;
     return {
       config,
       database,
       cipher,
       clock,
-      notes: { demo, seeded, generatedPassword: resolved.generatedPassword, adminCreated },
+      notes: {
+        demo,
+        seeded,
+        generatedPassword: resolved.generatedPassword,
+        adminCreated,
+        demoTeam,
+        nobody,
+      },
     };
   } catch (err) {
     await database.close();
@@ -157,16 +177,21 @@ export function unsupportedNodeNote(version: string): string | null {
   return `Node.js ${version} is older than Baton supports (${NODE_FLOOR} or newer, 22 or 24 LTS): it may run, but nothing below ${NODE_FLOOR} is tested. Install Node.js 22 or 24.`;
 }
 
+/** What the banner says when no account exists (DEMO=0 without ADMIN_EMAIL). */
+export const NOBODY_YET =
+  "No one can sign in yet: set ADMIN_EMAIL to the first administrator's email address and start Baton again.";
+
 /**
- * bannerLines returns what start-up prints: where Baton listens, how to sign in, and in demo mode
- * where the messages it keeps are (decision 186).
+ * bannerLines returns what start-up prints: where Baton listens, how to sign in (the demo accounts
+ * only when they exist: `DEMO=0` lists none), and in demo mode where the messages it keeps are
+ * (decision 186).
  */
 export function bannerLines(runtime: Runtime, url: string): string[] {
   const { config, notes } = runtime;
   const lines = [
     `Baton is running at ${url} (version ${BATON_VERSION}, database: ${runtime.database.location})`,
   ];
-  if (config.localLoginPassword && (notes.demo || config.demo)) {
+  if (config.localLoginPassword && notes.demoTeam && (notes.demo || config.demo)) {
     lines.push('', 'Demo mode: sign in with any demo account and the local password below.');
     lines.push(
       `  password: ${notes.generatedPassword ? config.localLoginPassword : '(the LOCAL_LOGIN_PASSWORD you configured)'}`,
@@ -178,9 +203,14 @@ export function bannerLines(runtime: Runtime, url: string): string[] {
       lines.push(`  (generated once and kept in ${config.dataDir}/secrets.json)`);
   } else if (config.localLoginPassword) {
     lines.push('', 'Local sign-in is on (LOCAL_LOGIN_PASSWORD).');
+    if (notes.generatedPassword) {
+      lines.push(`  password: ${config.localLoginPassword}`);
+      lines.push(`  (generated once and kept in ${config.dataDir}/secrets.json)`);
+    }
   }
   if (config.localLoginPassword) lines.push(`  Note: ${LOCAL_SIGN_IN_NOTE}`);
   if (notes.adminCreated) lines.push('', `Administrator account: ${notes.adminCreated}`);
+  if (notes.nobody) lines.push('', NOBODY_YET);
   if (isDemoMode(config) && channelSetup(config).missing.length > 0) {
     lines.push(
       '',
