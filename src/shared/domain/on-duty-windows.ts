@@ -1,4 +1,4 @@
-import { instantOfWallMinute, wallMinuteOf, wallTimeOf } from './shifts';
+import { instantOfWallMinute, parseLocalTime, wallMinuteOf, wallTimeOf } from './shifts';
 
 /**
  * On-duty windows of a rotation's layer (issue 32, decision 246): the days and local hours in the
@@ -33,9 +33,8 @@ export const MINUTES_PER_DAY = 24 * 60;
 
 /** minutesOfDay returns the minutes since midnight of a local 'HH:MM' time; it throws on anything else. */
 export function minutesOfDay(hhmm: string): number {
-  const match = /^(\d{2}):(\d{2})$/.exec(hhmm);
-  if (!match) throw new Error(`Invalid local time ${hhmm}`);
-  return Number(match[1]) * 60 + Number(match[2]);
+  const { hour, minute } = parseLocalTime(hhmm);
+  return hour * 60 + minute;
 }
 
 /** localDayOf returns the wall minute of local midnight on the date of `at` in a zone. */

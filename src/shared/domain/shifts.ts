@@ -99,16 +99,17 @@ export function instantOfWallMinute(wallMinute: number, timeZone: string): Date 
   return instant;
 }
 
-function parseHandoffTime(handoffTime: string): { hour: number; minute: number } {
-  const match = /^(\d{2}):(\d{2})$/.exec(handoffTime);
-  if (!match) throw new Error(`Invalid handoff time ${handoffTime}`);
+/** parseLocalTime reads a local 'HH:MM' time (a handoff time, a window's edge); it throws on anything else. */
+export function parseLocalTime(hhmm: string): { hour: number; minute: number } {
+  const match = /^(\d{2}):(\d{2})$/.exec(hhmm);
+  if (!match) throw new Error(`Invalid local time ${hhmm}`);
   return { hour: Number(match[1]), minute: Number(match[2]) };
 }
 
 /** boundaryOnLocalDate returns the boundary instant on a local calendar date (UTC-based day number). */
 function boundaryOn(dayUtc: number, pattern: ShiftPattern): Date {
   const d = new Date(dayUtc);
-  const { hour, minute } = parseHandoffTime(pattern.handoffTime);
+  const { hour, minute } = parseLocalTime(pattern.handoffTime);
   return instantOfWallTime(
     { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour, minute },
     pattern.timeZone,
