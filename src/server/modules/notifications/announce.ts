@@ -9,11 +9,13 @@ import {
   listSubscribedDestinations,
 } from '../destinations/destination-repository';
 import { renderChat } from './chat-registry';
-import type { HandoffEvent, NotificationEvent } from './events';
+import type { CoverEvent, HandoffEvent, NotificationEvent } from './events';
 import { addToFollowUps, FOLLOW_UP_DELAY_MS, type FollowUpInput } from './follow-ups';
 import { type FollowUpIncident, publicBaseUrl } from './messages';
 import { enqueueChatMessages, enqueueNotifications, type NotificationInput } from './outbox';
 import {
+  type CoverArrangedEvent,
+  type CoverageOutcomeEvent,
   isPersonEvent,
   type PageFollowUpEvent,
   type PersonEvent,
@@ -100,11 +102,6 @@ function isEmailOnly(event: PersonEvent): boolean {
   return page !== null && (URGENCY_POLICY[page.urgency]?.emailOnly ?? false);
 }
 
-/**
- * What destinations hear of a person event (one happening, one announce): the destinations' event
- * it also is, rendered by that event's chat renderer, or null when it is for people only. Typed
- * per person event type, so a new one has to say. The names' fallbacks are the chat texts'.
- */
 /** heardAsHandoff: a baton's change as destinations hear it; an unknown receiver is "A member". */
 function heardAsHandoff(
   e: Pick<HandoffEvent, 'key' | 'at' | 'handoffId' | 'rotation'>,
@@ -127,14 +124,12 @@ function heardAsHandoff(
   };
 }
 
-const HEARD_BY_DESTINATIONS: {
-  [T in PersonEventType]: (event: PersonEventOf<T>) => NotificationEvent | null;
-} = {
-  'baton.passed': (e) => heardAsHandoff(e, 'passed', e.fromName, e.toName, e.notes),
-  'baton.taken': (e) => heardAsHandoff(e, 'taken', null, e.takerName, null),
-  'baton.reassigned': (e) => heardAsHandoff(e, 'reassigned', e.previousName, e.nextName, e.notes),
-  'coverage.requested': () => null,
-  'coverage.accepted': (e) => ({
+/**
+ * heardAsCover: accepted or arranged cover as destinations hear it; an unknown covering member is
+ * "A teammate", an unknown requester "a teammate".
+ */
+function heardAsCover(e: CoverageOutcomeEvent | CoverArrangedEvent): CoverEvent {
+  return {
     type: 'cover',
     key: `coverage:${e.requestId}:covered`,
     at: e.at,
@@ -144,19 +139,24 @@ const HEARD_BY_DESTINATIONS: {
     coveredName: e.requesterName ?? 'a teammate',
     startAt: e.startAt,
     endAt: e.endAt,
-  }),
+  };
+}
+
+/**
+ * What destinations hear of a person event (one happening, one announce): the destinations' event
+ * it also is, rendered by that event's chat renderer, or null when it is for people only. Typed
+ * per person event type, so a new one has to say. The names' fallbacks are the chat texts'.
+ */
+const HEARD_BY_DESTINATIONS: {
+  [T in PersonEventType]: (event: PersonEventOf<T>) => NotificationEvent | null;
+} = {
+  'baton.passed': (e) => heardAsHandoff(e, 'passed', e.fromName, e.toName, e.notes),
+  'baton.taken': (e) => heardAsHandoff(e, 'taken', null, e.takerName, null),
+  'baton.reassigned': (e) => heardAsHandoff(e, 'reassigned', e.previousName, e.nextName, e.notes),
+  'coverage.requested': () => null,
+  'coverage.accepted': heardAsCover,
   'coverage.declined': () => null,
-  'coverage.arranged': (e) => ({
-    type: 'cover',
-    key: `coverage:${e.requestId}:covered`,
-    at: e.at,
-    requestId: e.requestId,
-    rotation: e.rotation,
-    coveringName: e.coveringName,
-    coveredName: e.requesterName,
-    startAt: e.startAt,
-    endAt: e.endAt,
-  }),
+  'coverage.arranged': heardAsCover,
   'rotation.changed': () => null,
   invitation: () => null,
   'handoff.schedule': (e) =>
