@@ -38,11 +38,27 @@ const noah = person(9002, 'Noah Nakamura');
 
 /** fakeRotation builds a rotation answer (checked against the API's own schema). */
 function fakeRotation(id: number, name: string, over: Partial<Rotation> = {}): Rotation {
+  const cadence = over.cadence ?? 'weekly';
   return RotationSchema.parse({
     id,
     name,
     description: null,
-    cadence: 'weekly',
+    cadence,
+    cadenceEvery: 1,
+    layers: [
+      {
+        name: 'Layer 1',
+        memberIds: (over.members ?? []).map((m) => m.userId),
+        cadence,
+        cadenceEvery: 1,
+        handoffTime: '09:00',
+        handoffWeekday: 1,
+        activeWindows: [],
+        startsAt: '2030-01-01T00:00:00.000Z',
+      },
+    ],
+    layered: false,
+    pattern: cadence === 'weekly' ? 'Weekly shifts from Monday 09:00' : 'Daily shifts at 09:00',
     type: 'fixed',
     suspended: false,
     timeZone: 'UTC',

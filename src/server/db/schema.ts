@@ -20,6 +20,7 @@ import type {
   EscalationPolicyValue,
   EscalationStep,
 } from '../../shared/contracts/escalation-policies';
+import type { RotationLayer } from '../../shared/contracts/rotations';
 
 /** An incident's copy of its escalation policy (the policy as it was when raised). */
 export type IncidentPolicyCopy = Pick<EscalationPolicyValue, 'name' | 'repeat' | 'steps'>;
@@ -113,6 +114,14 @@ export const rotations = pgTable(
     handoffTime: text('handoff_time').notNull().default('09:00'),
     /** weekday of the boundary for weekly rotations, 0 = Sunday … 6 = Saturday */
     handoffWeekday: smallint('handoff_weekday').notNull().default(1),
+    /** N: turns of N hours, days or weeks (the first layer's; 1 for the specification's cadences) */
+    cadenceEvery: smallint('cadence_every').notNull().default(1),
+    /**
+     * the rotation's layers (decision 247): StoredLayer[], whose turns follow the clock; null for a
+     * rotation of the specification's fields alone. cadence, cadence_every, handoff_time and
+     * handoff_weekday then repeat the first layer's.
+     */
+    layers: jsonb('layers').$type<RotationLayer[] | null>(),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     /** the policy a page on this rotation climbs; a policy in use cannot be deleted (decision 202) */
     escalationPolicyId: integer('escalation_policy_id')
@@ -123,7 +132,12 @@ export const rotations = pgTable(
   },
   (t) => [
     index('rotations_escalation_policy_idx').on(t.escalationPolicyId),
-    check('rotations_cadence_check', sql`${t.cadence} in ('daily', 'weekly')`),
+    check('rotations_cadence_check', sql`${t.cadence} in ('hourly', 'daily', 'weekly')`),
+    check('rotations_cadence_every_check', sql`${t.cadenceEvery} between 1 and 365`),
+    check(
+      'rotations_layers_check',
+      sql`${t.layers} is null or (jsonb_typeof(${t.layers}) = 'array' and jsonb_array_length(${t.layers}) between 1 and 10)`,
+    ),
     check('rotations_type_check', sql`${t.type} in ('fixed', 'scheduled')`),
     check('rotations_name_check', sql`char_length(${t.name}) between 1 and 200`),
     check(

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { instant as instantText } from './primitives';
-import { CADENCES, PersonSchema, ROTATION_TYPES } from './rotations';
+import { LAYER_CADENCES, PersonSchema, ROTATION_TYPES } from './rotations';
 
 /** Contracts of the calendar read and the calendar feeds (decisions 056 and 057). */
 
@@ -52,7 +52,9 @@ export const CalendarRotationSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   type: z.enum(ROTATION_TYPES),
-  cadence: z.enum(CADENCES),
+  cadence: z.enum(LAYER_CADENCES),
+  /** the rotation's pattern in words, as the rotation read says it (decision 247) */
+  pattern: z.string(),
   suspended: z.boolean(),
   timeZone: z.string(),
   shifts: z.array(CalendarShiftSchema),

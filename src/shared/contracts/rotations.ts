@@ -30,12 +30,53 @@ export const RotationMemberSchema = z.object({
 });
 export type RotationMember = z.infer<typeof RotationMemberSchema>;
 
+/** A layer's on-duty window as reads answer it. */
+export const OnDutyWindowReadSchema = z.object({
+  days: z.array(z.number().int()),
+  start: z.string(),
+  end: z.string(),
+});
+
+/** LayerSchema is one layer of a rotation as every rotation read answers it (decision 247). */
+export const LayerSchema = z.object({
+  name: z.string(),
+  /** members' user ids in turn order: the first held the layer's first turn */
+  memberIds: z.array(z.number().int()),
+  cadence: z.enum(['hourly', 'daily', 'weekly']),
+  /** N: each turn lasts N hours, days or weeks */
+  cadenceEvery: z.number().int(),
+  /** local wall-clock time of the layer's boundaries, HH:MM */
+  handoffTime: z.string(),
+  /** 0 = Sunday … 6 = Saturday (weekly layers) */
+  handoffWeekday: z.number().int(),
+  /** when the layer is on duty; empty: always */
+  activeWindows: z.array(OnDutyWindowReadSchema),
+  /** when the layer's turns began (ISO) */
+  startsAt: z.string(),
+});
+export type RotationLayer = z.infer<typeof LayerSchema>;
+
 /** RotationSchema is a rotation as GET /api/rotations, /api/rotations/{id} and /api/user/rotations answer it. */
 export const RotationSchema = z.object({
   id: z.number().int(),
   name: z.string(),
   description: z.string().nullable(),
-  cadence: z.enum(CADENCES),
+  /** the first layer's: the specification's daily and weekly, or hourly (decision 247) */
+  cadence: z.enum(['hourly', 'daily', 'weekly']),
+  /** the first layer's N: turns of N hours, days or weeks (1 for the specification's cadences) */
+  cadenceEvery: z.number().int(),
+  /**
+   * the layers whose turns, stacked, name who is on call (at least one): a rotation made of the
+   * specification's fields is one layer of them, its members in order and always on duty
+   */
+  layers: z.array(LayerSchema),
+  /**
+   * true when the rotation was given layers: its turns follow the clock from each layer's
+   * start; false: the specification's rotation, passing from its holder to the next member
+   */
+  layered: z.boolean(),
+  /** the rotation's pattern in words ("12-hour shifts at 08:00 and 20:00", "Scheduled entries") */
+  pattern: z.string(),
   type: z.enum(ROTATION_TYPES),
   suspended: z.boolean(),
   timeZone: z.string(),
@@ -129,7 +170,7 @@ const handoffTime = text({ label: 'Handoff time' }).regex(
 const handoffWeekday = z.number().int().min(0).max(6);
 
 // ---------------------------------------------------------------------------------------------
-// Layers (issue 32, decision 246): not yet part of any route
+// Layers (issue 32, decisions 246 and 247)
 
 /** A layer's shift length is N hours, days or weeks. */
 export const LAYER_CADENCES = ['hourly', 'daily', 'weekly'] as const satisfies readonly Cadence[];
@@ -194,6 +235,14 @@ export const LayerInputSchema = z
       .array(OnDutyWindowSchema, { error: 'On-duty windows must be a list of windows' })
       .max(LAYER_WINDOWS_MAX, `A layer may have at most ${LAYER_WINDOWS_MAX} on-duty windows`)
       .default([]),
+    /**
+     * when the layer's turns begin (its first member's first turn), as an importer gives it;
+     * absent: kept from the layer at the same place if its shift is the same, otherwise now
+     */
+    startsAt: instant({
+      label: 'Layer start',
+      message: 'Layer start must be a valid date and time',
+    }).optional(),
   })
   .superRefine((layer, ctx) => {
     const max = CADENCE_EVERY_MAX[layer.cadence];
@@ -207,16 +256,32 @@ export const LayerInputSchema = z
   });
 export type LayerInput = z.input<typeof LayerInputSchema>;
 
+/** The most layers a rotation may stack. */
+export const LAYERS_MAX = 10;
+const layers = z
+  .array(LayerInputSchema, { error: 'Layers must be a list of layers' })
+  .min(1, 'Give the rotation at least one layer')
+  .max(LAYERS_MAX, `A rotation may have at most ${LAYERS_MAX} layers`);
+export const LAYERS_NEED_FIXED =
+  'Layers belong to fixed rotations: a scheduled rotation follows its schedule entries';
+
 /** CreateRotationInputSchema is the body of POST /api/rotations. */
-export const CreateRotationInputSchema = z.object({
-  name,
-  description,
-  type: z.enum(ROTATION_TYPES).default('fixed'),
-  cadence: z.enum(CADENCES).default('weekly'),
-  timeZone: timeZone.optional(),
-  handoffTime: handoffTime.optional(),
-  handoffWeekday: handoffWeekday.optional(),
-});
+export const CreateRotationInputSchema = z
+  .object({
+    name,
+    description,
+    type: z.enum(ROTATION_TYPES).default('fixed'),
+    cadence: z.enum(CADENCES).default('weekly'),
+    timeZone: timeZone.optional(),
+    handoffTime: handoffTime.optional(),
+    handoffWeekday: handoffWeekday.optional(),
+    /** the rotation's layers (decision 247); absent: one layer of the fields above */
+    layers: layers.optional(),
+  })
+  .refine((r) => !(r.layers && r.type === 'scheduled'), {
+    path: ['layers'],
+    message: LAYERS_NEED_FIXED,
+  });
 export type CreateRotationInput = z.input<typeof CreateRotationInputSchema>;
 
 /** UpdateRotationInputSchema is the body of PATCH /api/rotations/{id}: any of the fields. */
@@ -230,6 +295,8 @@ export const UpdateRotationInputSchema = z.object({
   handoffWeekday: handoffWeekday.optional(),
   /** the escalation policy to follow (decision 202); it must exist */
   escalationPolicyId: id({ label: 'Escalation policy' }).optional(),
+  /** new layers (decision 247); null: back to the specification's fields alone */
+  layers: layers.nullable().optional(),
 });
 export type UpdateRotationInput = z.input<typeof UpdateRotationInputSchema>;
 

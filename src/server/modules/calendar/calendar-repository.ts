@@ -1,4 +1,5 @@
 import { and, asc, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
+import type { RotationLayer } from '../../../shared/contracts/rotations';
 import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import type { AwayWindow } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
@@ -13,7 +14,11 @@ export interface CalendarRotationRow {
   id: number;
   name: string;
   type: 'fixed' | 'scheduled';
-  cadence: 'daily' | 'weekly';
+  cadence: 'hourly' | 'daily' | 'weekly';
+  cadenceEvery: number;
+  /** a fixed rotation's layers (decision 247); null otherwise */
+  layers: RotationLayer[] | null;
+  createdAt: Date;
   suspended: boolean;
   timeZone: string;
   handoffTime: string;
@@ -37,14 +42,21 @@ const boundaryKinds = sql.join(
 export async function listCalendarRotations(db: Db, id?: number): Promise<CalendarRotationRow[]> {
   const only: SQL = id === undefined ? sql`` : sql`where r.id = ${id}`;
   const rows = await selectRows<
-    Omit<CalendarRotationRow, 'holderSince' | 'nextHandoffAt' | 'lastHandoffAt'> & {
+    Omit<
+      CalendarRotationRow,
+      'holderSince' | 'nextHandoffAt' | 'lastHandoffAt' | 'layers' | 'createdAt'
+    > & {
+      layers: RotationLayer[] | string | null;
+      createdAt: Date | string;
       holderSince: Date | string | null;
       nextHandoffAt: Date | string | null;
       lastHandoffAt: Date | string | null;
     }
   >(
     db,
-    sql`select r.id, r.name, r.type, r.cadence, r.suspended, r.time_zone as "timeZone",
+    sql`select r.id, r.name, r.type, r.cadence, r.cadence_every as "cadenceEvery",
+               case when r.type = 'fixed' then r.layers end as layers,
+               r.created_at as "createdAt", r.suspended, r.time_zone as "timeZone",
                r.handoff_time as "handoffTime", r.handoff_weekday as "handoffWeekday",
                r.holder_user_id as "holderUserId", r.holder_since as "holderSince",
                r.next_handoff_at as "nextHandoffAt",
@@ -59,6 +71,8 @@ export async function listCalendarRotations(db: Db, id?: number): Promise<Calend
   );
   return rows.map((r) => ({
     ...r,
+    layers: typeof r.layers === 'string' ? JSON.parse(r.layers) : r.layers,
+    createdAt: asDate(r.createdAt) as Date,
     holderSince: asDate(r.holderSince),
     nextHandoffAt: asDate(r.nextHandoffAt),
     lastHandoffAt: asDate(r.lastHandoffAt),

@@ -19,6 +19,11 @@ import {
 import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import { canHoldBaton } from '../../../shared/domain/rotation';
+import {
+  layerWindowsOf,
+  patternInWords,
+  projectionLayersOf,
+} from '../../../shared/domain/rotation-layers';
 import { type Span, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
@@ -58,6 +63,8 @@ export const FEED_NOT_FOUND = 'Calendar feed not found';
 
 interface Laid {
   row: CalendarRotationRow;
+  /** the rotation's pattern in words */
+  pattern: string;
   shifts: CalendarShift[];
   /** the stretches nobody available holds, from now on (decision 217) */
   gaps: Span[];
@@ -142,11 +149,15 @@ export async function layOut(
             },
           ]
         : [];
+    // A layered rotation lays out as a scheduled one: the holder keeps the baton until the
+    // layers next change, then the layers' stretches rule (decision 247).
+    const layers = row.layers ? projectionLayersOf(row, new Set(memberIds)) : null;
     const input: RotationCalendarInput = {
-      type: row.type,
+      type: layers ? 'scheduled' : row.type,
       suspended: row.suspended,
       pattern: {
-        cadence: row.cadence,
+        // Hourly turns are a layered rotation's, which lays out from its layers instead.
+        cadence: row.cadence === 'weekly' ? 'weekly' : 'daily',
         timeZone: row.timeZone,
         handoffTime: row.handoffTime,
         handoffWeekday: row.handoffWeekday,
@@ -157,7 +168,11 @@ export async function layOut(
       lastHandoffAt: row.lastHandoffAt,
       lastHandoff: { fromUserId: row.lastHandoffFrom, toUserId: row.lastHandoffTo },
       timeOff: away,
-      entries: entries.filter((e) => e.rotationId === row.id),
+      entries: layers
+        ? to.getTime() > now.getTime()
+          ? layerWindowsOf(layers, row.timeZone, upcoming, new Date(to.getTime() + DAY))
+          : []
+        : entries.filter((e) => e.rotationId === row.id),
       coverage: coverage
         .filter((c) => c.rotationId === row.id)
         .map((c) => ({ ...c, requesterId: c.requesterId ?? c.userId })),
@@ -169,6 +184,10 @@ export async function layOut(
     const shifts = rotationShifts(input, from, to, now, t).filter((s) => known.has(s.userId));
     return {
       row,
+      pattern: patternInWords(
+        row,
+        own.map((m) => m.member.userId),
+      ),
       shifts,
       gaps: rotationGaps(input, from, to, now, t),
       heldAtFrom: heldAtFromOf(row, from, now, pastNeeded ? (before ?? null) : undefined),
@@ -234,11 +253,12 @@ export async function getCalendar(
   to: Date,
 ): Promise<Calendar> {
   const { laid, timeOff, people } = await layOut(deps, from, to, viewer);
-  const rotations: CalendarRotation[] = laid.map(({ row, shifts, gaps }) => ({
+  const rotations: CalendarRotation[] = laid.map(({ row, pattern, shifts, gaps }) => ({
     id: row.id,
     name: row.name,
     type: row.type,
     cadence: row.cadence,
+    pattern,
     suspended: row.suspended,
     timeZone: row.timeZone,
     shifts: shifts.map(toApiShift),

@@ -5,6 +5,7 @@ import {
 } from '../../../shared/domain/coverage';
 import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { previousHolderOf } from '../../../shared/domain/rotation';
+import { followsWindows } from '../../../shared/domain/rotation-layers';
 import { nextHandoffAt } from '../../../shared/domain/shifts';
 import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import type { Config } from '../../core/config';
@@ -12,7 +13,7 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Tx } from '../../db/client';
 import { EffectAlreadyDone } from '../../engine/due-rows';
 import { listAwayWindows } from '../calendar/calendar-repository';
-import { listEngineMembers, listEntriesEndingFrom } from '../handoffs/handoff-flow-repository';
+import { listEngineMembers, listNamedWindowsFrom } from '../handoffs/handoff-flow-repository';
 import { insertKeyedHandoff, listLatestBoundaryHandoffs } from '../handoffs/handoff-repository';
 import { announce } from '../notifications/announce';
 import { nameOf, toldAs } from '../notifications/person-events';
@@ -31,6 +32,9 @@ export interface CoverageDeps {
   config: Pick<Config, 'publicUrl' | 'port'> & Partial<Pick<Config, 'handoffTimings'>>;
 }
 
+/** A cover reads only who is named at its start or end: a layered rotation's next hour will do. */
+const windowsEnd = (at: Date) => new Date(at.getTime() + 3_600_000);
+
 /**
  * howCoverageStarts reads what coverageStart decides from: a fixed rotation's latest boundary
  * handoff (when, and who held before the holder) and its members' time off around the pending
@@ -46,7 +50,8 @@ async function howCoverageStarts(
 ) {
   const memberIds = members.filter((m) => m.canHold).map((m) => m.userId);
   const boundary = rotation.suspended ? null : rotation.nextHandoffAt;
-  const scheduled = rotation.type === 'scheduled';
+  // A layered rotation's baton follows its layers as a scheduled one's follows its entries.
+  const scheduled = followsWindows(rotation);
   const latest = (await listLatestBoundaryHandoffs(tx, [rotation.id])).get(rotation.id);
   const timeOff =
     !scheduled && boundary
@@ -66,7 +71,9 @@ async function howCoverageStarts(
       lastHandoffAt: latest ? new Date(latest.occurredAt) : null,
       previousHolderId: previousHolderOf(latest, rotation.holderUserId),
       timeOff,
-      entries: scheduled ? await listEntriesEndingFrom(tx, rotation.id, at) : [],
+      entries: scheduled
+        ? await listNamedWindowsFrom(tx, rotation, new Set(memberIds), at, windowsEnd(at))
+        : [],
       requesterId,
       at,
     },
@@ -131,7 +138,7 @@ export async function startCoverageWindow(
   await setHolder(tx, rotation.id, request.coveringUserId, at);
   await setCoverageStatus(tx, request.id, 'active');
   rotation.holderUserId = request.coveringUserId;
-  if (how === 'due' && rotation.type !== 'scheduled' && rotation.nextHandoffAt) {
+  if (how === 'due' && !followsWindows(rotation) && rotation.nextHandoffAt) {
     // The boundary that began the requester's shift is the window's: the flow goes on after it.
     const nextBoundary = nextHandoffAt(patternOf(rotation), rotation.nextHandoffAt);
     await updateRotationRow(tx, rotation.id, { nextHandoffAt: nextBoundary }, now);
@@ -176,7 +183,7 @@ export async function endCoverageWindow(
   const members = await listEngineMembers(tx, rotation.id);
   const eligible = members.filter((m) => m.canHold).map((m) => m.userId);
   let returning: number | null;
-  if (rotation.type === 'fixed') {
+  if (!followsWindows(rotation)) {
     const pendingBoundary = rotation.suspended ? null : rotation.nextHandoffAt;
     // The order goes on under the window as the projection shows it: round time off (decision 217).
     const latest = (await listLatestBoundaryHandoffs(tx, [rotation.id])).get(rotation.id);
@@ -207,7 +214,7 @@ export async function endCoverageWindow(
       );
     }
   } else {
-    const entries = await listEntriesEndingFrom(tx, rotation.id, at);
+    const entries = await listNamedWindowsFrom(tx, rotation, new Set(eligible), at, windowsEnd(at));
     const named = holderAfterScheduledCoverage(entries, at);
     returning = named !== null && eligible.includes(named) ? named : null;
   }

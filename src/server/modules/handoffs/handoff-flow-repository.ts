@@ -1,7 +1,14 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
+import type { RotationLayer } from '../../../shared/contracts/rotations';
 import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import { canHoldBaton } from '../../../shared/domain/rotation';
+import {
+  isLayered,
+  layerWindowsOf,
+  projectionLayersOf,
+} from '../../../shared/domain/rotation-layers';
+import type { TimeWindow } from '../../../shared/domain/shifts';
 import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import { rotations } from '../../db/schema';
@@ -144,7 +151,8 @@ export async function listFixedFlowRows(
                exists (select 1 from coverage_requests c
                         where c.rotation_id = r.id and c.status = 'active') as "coverageActive"
           from rotations r
-         where r.type = 'fixed' and not r.suspended and r.next_handoff_at <= ${horizon} ${only}
+         where r.type = 'fixed' and r.layers is null and not r.suspended
+           and r.next_handoff_at <= ${horizon} ${only}
          ${order}`,
   );
   return rows.map((r) => ({
@@ -161,12 +169,13 @@ export async function listFixedFlowRows(
   }));
 }
 
-/** listDueScheduledRotations returns the ids of active scheduled rotations with a change due at `now`. */
+/** listDueScheduledRotations returns the ids of active scheduled or layered rotations with a change due at `now`. */
 export async function listDueScheduledRotations(db: Db | Tx, now: Date): Promise<number[]> {
   const rows = await selectRows<{ id: number }>(
     db,
     sql`select id from rotations
-         where type = 'scheduled' and not suspended and next_handoff_at <= ${now}
+         where (type = 'scheduled' or layers is not null) and not suspended
+           and next_handoff_at <= ${now}
          order by next_handoff_at, id`,
   );
   return rows.map((r) => r.id);
@@ -177,7 +186,10 @@ export interface ScheduleNoticeRow {
   id: number;
   name: string;
   holderUserId: number | null;
-  /** entries ending at or after now and starting by the horizon */
+  timeZone: string;
+  /** a layered rotation's layers (decision 247); null for a scheduled rotation */
+  layers: RotationLayer[] | null;
+  /** a scheduled rotation's entries ending at or after now and starting by the horizon */
   entries: { userId: number; start: Date; end: Date }[];
   /** running coverage windows */
   running: { userId: number; start: Date; end: Date }[];
@@ -188,8 +200,9 @@ type RawWindow = { userId: number; start: string; end: string };
 
 /**
  * listScheduleNoticeRows returns the active scheduled rotations with an entry starting or ending
- * in (now, horizon], each with those entries, its running coverage and its members (one
- * statement), or just rotation `id`, locked first (`for update skip locked`: nothing when another
+ * in (now, horizon], each with those entries, and the active layered rotations whose layers next
+ * change in (now, horizon], each with its layers; each with its running coverage and its members
+ * (one statement), or just rotation `id`, locked first (`for update skip locked`: nothing when another
  * transaction holds it) and then read.
  */
 export async function listScheduleNoticeRows(
@@ -211,12 +224,15 @@ export async function listScheduleNoticeRows(
     id: number;
     name: string;
     holderUserId: number | null;
+    timeZone: string;
+    layers: RotationLayer[] | string | null;
     entries: RawWindow[] | string;
     running: RawWindow[] | string;
     members: MemberRoleJson[] | string;
   }>(
     db,
-    sql`select r.id, r.name, r.holder_user_id as "holderUserId",
+    sql`select r.id, r.name, r.holder_user_id as "holderUserId", r.time_zone as "timeZone",
+               case when r.type = 'fixed' then r.layers end as layers,
                coalesce((select json_agg(json_build_object('userId', e.user_id, 'start', e.start_at,
                                  'end', e.end_at) order by e.start_at, e.id)
                            from schedule_entries e
@@ -228,11 +244,14 @@ export async function listScheduleNoticeRows(
                           where c.rotation_id = r.id and c.status = 'active'), '[]'::json) as running,
                ${memberRoleRowsOfRotation} as members
           from rotations r
-         where r.type = 'scheduled' and not r.suspended ${only}
-           and exists (select 1 from schedule_entries e
-                        where e.rotation_id = r.id
-                          and ((e.start_at > ${now} and e.start_at <= ${horizon})
-                            or (e.end_at > ${now} and e.end_at <= ${horizon})))
+         where not r.suspended ${only}
+           and ((r.type = 'scheduled'
+                 and exists (select 1 from schedule_entries e
+                              where e.rotation_id = r.id
+                                and ((e.start_at > ${now} and e.start_at <= ${horizon})
+                                  or (e.end_at > ${now} and e.end_at <= ${horizon}))))
+             or (r.type = 'fixed' and r.layers is not null
+                 and r.next_handoff_at > ${now} and r.next_handoff_at <= ${horizon}))
          order by r.id`,
   );
   const windows = (value: RawWindow[] | string) =>
@@ -245,6 +264,8 @@ export async function listScheduleNoticeRows(
     id: r.id,
     name: r.name,
     holderUserId: r.holderUserId,
+    timeZone: r.timeZone,
+    layers: typeof r.layers === 'string' ? JSON.parse(r.layers) : r.layers,
     entries: windows(r.entries),
     running: windows(r.running),
     members: jsonArray(r.members).map(toEngineMember),
@@ -287,6 +308,22 @@ export interface EngineWindow {
   userId: number;
   start: Date;
   end: Date;
+}
+
+/**
+ * listNamedWindowsFrom returns who a scheduled or layered rotation names from `from` on: its
+ * schedule entries ending at or after `from`, or its layers' stretches over [from, to) (their turn
+ * orders kept to `eligible`, decision 247). `to` bounds only the layers, which never end.
+ */
+export async function listNamedWindowsFrom(
+  tx: Tx,
+  rotation: RotationRow,
+  eligible: ReadonlySet<number>,
+  from: Date,
+  to: Date,
+): Promise<TimeWindow[]> {
+  if (!isLayered(rotation)) return listEntriesEndingFrom(tx, rotation.id, from);
+  return layerWindowsOf(projectionLayersOf(rotation, eligible), rotation.timeZone, from, to);
 }
 
 /** listEntriesEndingFrom returns a rotation's schedule entries that end at or after `from`, earliest first. */

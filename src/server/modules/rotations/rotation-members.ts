@@ -7,12 +7,19 @@ import {
   ROTATION_MESSAGES,
   successorOf,
 } from '../../../shared/domain/rotation';
+import { withoutMember } from '../../../shared/domain/rotation-layers';
 import { AppError, conflict, notFound } from '../../http/errors';
 import { insertHandoff } from '../handoffs/handoff-repository';
 import { deleteScheduleEntriesFrom } from '../schedules/schedule-repository';
 import { noteShiftChange } from '../shift-changes/shift-changes';
 import { findUserRowById } from '../users/user-repository';
-import { deleteMember, insertMember, setHolder, setMemberOrders } from './rotation-repository';
+import {
+  deleteMember,
+  insertMember,
+  setHolder,
+  setMemberOrders,
+  updateRotationRow,
+} from './rotation-repository';
 import {
   audit,
   getRotation,
@@ -149,6 +156,9 @@ export async function removeMember(
       });
     }
     await deleteMember(tx, id, userId);
+    if (row.layers) {
+      await updateRotationRow(tx, id, { layers: withoutMember(row.layers, userId) }, now);
+    }
     const removedScheduleEntries = await deleteScheduleEntriesFrom(tx, id, userId, now);
     const changeId = await audit(locked, actor, 'rotation.member_removed', {
       userId,

@@ -1,7 +1,9 @@
-import type {
-  CreateRotationInputSchema,
-  Rotation,
-  UpdateRotationInputSchema,
+import {
+  type CreateRotationInputSchema,
+  LAYERS_NEED_FIXED,
+  type Rotation,
+  type RotationLayer,
+  type UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
@@ -19,6 +21,12 @@ import {
   ROTATION_MESSAGES,
   type RotationState,
 } from '../../../shared/domain/rotation';
+import {
+  followsWindows,
+  isLayered,
+  rowFieldsOfLayers,
+  storedLayersOf,
+} from '../../../shared/domain/rotation-layers';
 import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Clock } from '../../core/clock';
@@ -40,6 +48,7 @@ import { countScheduleEntries, listNextScheduleEntries } from '../schedules/sche
 import { noteShiftChange } from '../shift-changes/shift-changes';
 import { personReader } from '../users/person-reader';
 import { findUsers } from '../users/user-repository';
+import { LAYERED_SHIFT_MESSAGE, requireLayerMembers, startLayers } from './rotation-layer-writes';
 import {
   deleteRotationRow,
   findPolicyRow,
@@ -73,10 +82,13 @@ const timingsOf = (deps: RotationDeps) => deps.config?.handoffTimings ?? DEFAULT
  * at its next tick (decision 054).
  */
 function firstHandoffAt(
-  row: Pick<RotationRow, 'type' | 'cadence' | 'timeZone' | 'handoffTime' | 'handoffWeekday'>,
+  row: Pick<
+    RotationRow,
+    'type' | 'layers' | 'cadence' | 'timeZone' | 'handoffTime' | 'handoffWeekday'
+  >,
   now: Date,
 ): Date {
-  return row.type === 'scheduled' ? now : nextHandoffAt(patternOf(row), now);
+  return followsWindows(row) ? now : nextHandoffAt(patternOf(row), now);
 }
 
 export const ROTATION_NOT_FOUND = 'Rotation not found';
@@ -364,7 +376,9 @@ export async function createRotation(
     handoffTime: input.handoffTime ?? '09:00',
     handoffWeekday: input.handoffWeekday ?? 1,
   };
+  const layers = input.layers ? storedLayersOf(input.layers, null, now) : null;
   const row = await deps.database.db.transaction(async (tx) => {
+    if (layers) await requireLayerMembers(tx, layers);
     // Every rotation has a policy: its own default one, made with it (decision 202). The policy
     // names the rotation, so the rotation's id comes first.
     const [id] = await allocateIds(tx, 'rotations');
@@ -376,8 +390,10 @@ export async function createRotation(
       description: input.description,
       type: input.type,
       ...pattern,
-      // A scheduled rotation has no entries yet: nothing to hand off until one is added.
-      nextHandoffAt: input.type === 'scheduled' ? null : nextHandoffAt(pattern, now),
+      ...(layers ? { ...rowFieldsOfLayers(layers), layers } : {}),
+      // A scheduled rotation has no entries yet: nothing to hand off until one is added. A
+      // layered one's layers name its first holder now.
+      nextHandoffAt: input.type === 'scheduled' ? null : layers ? now : nextHandoffAt(pattern, now),
       createdById: actor.id,
       createdAt: now,
       updatedAt: now,
@@ -386,9 +402,15 @@ export async function createRotation(
       actorUserId: actor.id,
       action: 'rotation.created',
       rotationId: created.id,
-      details: { name: created.name, type: created.type, cadence: created.cadence },
+      details: {
+        name: created.name,
+        type: created.type,
+        cadence: created.cadence,
+        ...(layers ? { layers: layers.length } : {}),
+      },
       at: now,
     });
+    if (layers) await startLayers(tx, deps, created, layers, now);
     return created;
   });
   return getRotation(deps, row.id, actor);
@@ -414,9 +436,30 @@ export async function updateRotation(
     if (input.description !== undefined && input.description !== row.description) {
       changes.description = input.description;
     }
+    const shiftKeys = ['cadence', 'handoffTime', 'handoffWeekday'] as const;
+    const layersGiven = input.layers !== undefined;
+    if (isLayered(row) && !layersGiven && shiftKeys.some((k) => input[k] !== undefined)) {
+      throw new AppError('VALIDATION_FAILED', LAYERED_SHIFT_MESSAGE, {
+        layers: LAYERED_SHIFT_MESSAGE,
+      });
+    }
     for (const key of ['cadence', 'timeZone', 'handoffTime', 'handoffWeekday'] as const) {
       const value = input[key];
       if (value !== undefined && value !== row[key]) Object.assign(changes, { [key]: value });
+    }
+    let newLayers: RotationLayer[] | null = null;
+    if (input.layers) {
+      if ((input.type ?? row.type) === 'scheduled') {
+        throw new AppError('VALIDATION_FAILED', LAYERS_NEED_FIXED, { layers: LAYERS_NEED_FIXED });
+      }
+      newLayers = storedLayersOf(input.layers, row.layers, locked.now);
+      await requireLayerMembers(locked.tx, newLayers);
+      if (JSON.stringify(newLayers) !== JSON.stringify(row.layers)) {
+        Object.assign(changes, { layers: newLayers, ...rowFieldsOfLayers(newLayers) });
+      }
+    } else if (input.layers === null && row.layers !== null) {
+      Object.assign(changes, { layers: null, cadenceEvery: 1 });
+      if (row.cadence === 'hourly' && input.cadence === undefined) changes.cadence = 'daily';
     }
     if (
       input.escalationPolicyId !== undefined &&
@@ -441,7 +484,7 @@ export async function updateRotation(
       changes.type = input.type;
       await audit(locked, actor, 'rotation.type_changed', { from: row.type, to: input.type });
     }
-    const patternChanged = ['cadence', 'timeZone', 'handoffTime', 'handoffWeekday'].some(
+    const patternChanged = ['cadence', 'timeZone', 'handoffTime', 'handoffWeekday', 'layers'].some(
       (k) => k in changes,
     );
     const type = changes.type ?? row.type;
@@ -451,6 +494,9 @@ export async function updateRotation(
     if (Object.keys(changes).length === 0) return;
     if ('type' in changes || patternChanged) await noteShiftChange(locked.tx, deps, id, locked.now);
     await updateRotationRow(locked.tx, id, changes, locked.now);
+    if (newLayers && 'layers' in changes) {
+      await startLayers(locked.tx, deps, { ...row, ...changes }, newLayers, locked.now);
+    }
     const changeId = await audit(locked, actor, 'rotation.updated', {
       fields: Object.keys(changes).filter((k) => k !== 'nextHandoffAt'),
     });

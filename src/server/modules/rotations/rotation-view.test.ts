@@ -35,6 +35,8 @@ function rotationRow(id: number, values: Partial<RotationRow>): RotationRow {
     timeZone: 'UTC',
     handoffTime: '09:00',
     handoffWeekday: 1,
+    cadenceEvery: 1,
+    layers: null,
     createdById: null,
     escalationPolicyId: id,
     createdAt: at(T - 30 * 24 * HOUR),

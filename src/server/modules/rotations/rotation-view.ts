@@ -8,6 +8,7 @@ import {
   isBoundaryHandedOff,
   notesAuthorId,
 } from '../../../shared/domain/handoff-flow';
+import { onCallAt } from '../../../shared/domain/layers';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import {
   canHoldBaton,
@@ -15,6 +16,12 @@ import {
   previousHolderOf,
   type TurnContext,
 } from '../../../shared/domain/rotation';
+import {
+  isLayered,
+  layerReadsOf,
+  patternInWords,
+  projectionLayersOf,
+} from '../../../shared/domain/rotation-layers';
 import { turnSpansAt } from '../../../shared/domain/shifts';
 import type { AwayWindow } from '../../../shared/domain/time-off';
 import type { BoundaryHandoff } from '../handoffs/handoff-repository';
@@ -122,7 +129,11 @@ export function toRotations(
     if (next) people.set(next.user.id, readPerson(next.user));
 
     const type = row.type as Rotation['type'];
-    const nextUserId = nextUserIdOf(row, own, next, now, handoffState);
+    const layered = isLayered(row);
+    const memberIds = own.map((m) => m.member.userId);
+    const nextUserId = layered
+      ? layeredNextUserIdOf(row, own)
+      : nextUserIdOf(row, own, next, now, handoffState);
     const holder = row.holderUserId === null ? null : (people.get(row.holderUserId) ?? null);
     const latest = handoffState.latest.get(row.id) ?? null;
     const backup = backupAfter(latest, row.holderUserId, now, handoffState.timings);
@@ -136,13 +147,17 @@ export function toRotations(
         ? latest
         : null;
     // A scheduled rotation's next handoff is when the next entry starts; a fixed one's is its
-    // next shift boundary.
+    // next shift boundary; a layered one's the next change of its layers (the stored instant).
     const nextHandoff = type === 'scheduled' ? (next?.entry.startAt ?? null) : row.nextHandoffAt;
     return {
       id: row.id,
       name: row.name,
       description: row.description,
       cadence: row.cadence as Rotation['cadence'],
+      cadenceEvery: row.cadenceEvery,
+      layers: layerReadsOf(row, memberIds),
+      layered,
+      pattern: patternInWords(row, memberIds),
       type,
       suspended: row.suspended,
       timeZone: row.timeZone,
@@ -167,7 +182,9 @@ export function toRotations(
       handoffDue: dueIso(
         handoffDue(
           {
-            type,
+            // A layered rotation's baton moves by the clock, as a scheduled one's: no boundary
+            // waits for its holder to pass it.
+            type: layered ? 'scheduled' : type,
             suspended: row.suspended,
             holderUserId: holder ? row.holderUserId : null,
             nextHandoffAt: row.nextHandoffAt,
@@ -183,6 +200,22 @@ export function toRotations(
       backupUntil: backupPerson && backup?.until ? backup.until.toISOString() : null,
     };
   });
+}
+
+/**
+ * layeredNextUserIdOf: who a layered rotation's layers name at its next change (its stored next
+ * handoff), if that is somebody else; null while suspended or when nobody comes.
+ */
+function layeredNextUserIdOf(row: RotationRow, own: MemberWithUser[]): number | null {
+  if (row.suspended || !row.nextHandoffAt) return null;
+  const eligible = new Set(
+    own
+      .filter((m) => canHoldBaton(effectiveRoles(m.user.roles, m.user.role)))
+      .map((m) => m.member.userId),
+  );
+  const next =
+    onCallAt(projectionLayersOf(row, eligible), row.timeZone, row.nextHandoffAt)?.memberId ?? null;
+  return next === row.holderUserId ? null : next;
 }
 
 /** nextUserIdOf: who comes next on a rotation, by the engine's rule. */

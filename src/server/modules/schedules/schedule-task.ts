@@ -3,17 +3,26 @@ import {
   planScheduleNotices,
   type ScheduleNotice,
 } from '../../../shared/domain/handoff-flow';
+import { nextChangeAfter } from '../../../shared/domain/layers';
+import {
+  followsWindows,
+  isLayered,
+  layerWindowsOf,
+  projectionLayersOf,
+} from '../../../shared/domain/rotation-layers';
 import {
   nextScheduleTransition,
   scheduleTransitions,
+  type TimeWindow,
   windowAt,
 } from '../../../shared/domain/shifts';
+import type { Tx } from '../../db/client';
 import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
 import type { EngineDeps, EngineTask } from '../../engine/engine-task';
 import {
   listDueScheduledRotations,
   listEngineMembers,
-  listEntriesEndingFrom,
+  listNamedWindowsFrom,
   listRunningCoverage,
   listScheduleNoticeRows,
   lockRotationOrSkip,
@@ -21,103 +30,132 @@ import {
 } from '../handoffs/handoff-flow-repository';
 import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from '../handoffs/handoff-flow-task';
 import { insertKeyedHandoff } from '../handoffs/handoff-repository';
-import { announce } from '../notifications/announce';
+import { type AnnounceDeps, announce } from '../notifications/announce';
 import { type HandoffStepEvent, nameOf, toldAs } from '../notifications/person-events';
-import { setHolder, updateRotationRow } from '../rotations/rotation-repository';
+import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { findUsers } from '../users/user-repository';
 
 /**
- * Scheduled rotations (decision 054): the holder is whoever's schedule entry covers now. The
- * rotation's stored next handoff is the next instant an entry starts or ends; when it comes, the
- * engine moves the baton to whoever the schedule names from then (nobody in a gap), recording a
- * handoff of kind schedule per change, at the moment it was due. Between changes, a baton moved
- * by hand stays where it was put. A running coverage window holds the baton through any change.
+ * Scheduled rotations (decision 054) and layered ones (decision 247): the holder is whoever the
+ * schedule's entries, or the layers' turns, name at each instant. The rotation's stored next
+ * handoff is the next instant that changes; when it comes, the engine moves the baton to whoever
+ * is named from then (nobody in a gap), recording a handoff of kind schedule per change, at the
+ * moment it was due. Between changes, a baton moved by hand stays where it was put. A running
+ * coverage window holds the baton through any change.
  */
 export const scheduledRotationsTask: EngineTask = async (deps, now) => {
   const due = await listDueScheduledRotations(deps.database.db, now);
-  await eachDue(due, (rotationId) => followSchedule(deps, rotationId, now));
+  await eachDue(due, (rotationId) =>
+    deps.database.db.transaction(async (tx) => {
+      const rotation = await lockRotationOrSkip(tx, rotationId);
+      if (!rotation || !followsWindows(rotation) || rotation.suspended) return;
+      await followWindows(tx, deps, rotation, now);
+    }),
+  );
 };
 
-async function followSchedule(deps: EngineDeps, rotationId: number, now: Date): Promise<void> {
-  await deps.database.db.transaction(async (tx) => {
-    const rotation = await lockRotationOrSkip(tx, rotationId);
-    if (rotation?.type !== 'scheduled' || rotation.suspended) return;
-    const from = rotation.nextHandoffAt;
-    if (!from || from.getTime() > now.getTime()) return;
-    const entries = await listEntriesEndingFrom(tx, rotationId, from);
-    const running = await listRunningCoverage(tx, rotationId);
-    const members = new Set(
-      (await listEngineMembers(tx, rotationId)).filter((m) => m.canHold).map((m) => m.userId),
-    );
-    // The stored instant itself is applied (it may be a start of the clock: activation, a
-    // change of type, a deleted entry), then every change up to now.
-    const changes = [
-      { at: from, userId: windowAt(entries, from)?.userId ?? null },
-      ...scheduleTransitions(entries, from, now).filter((c) => c.at.getTime() > from.getTime()),
-    ];
-    let holder = rotation.holderUserId;
-    let last: {
-      handoffId: number;
-      fromId: number | null;
-      toId: number | null;
-      until: Date | null;
-    } | null = null;
-    for (const change of changes) {
-      if (windowAt(running, change.at)) continue;
-      const named = change.userId !== null && members.has(change.userId) ? change.userId : null;
-      if (named === holder) continue;
-      const effectKey = `schedule:${rotationId}:${change.at.toISOString()}`;
-      const handoff = await insertKeyedHandoff(tx, {
-        rotationId,
-        fromUserId: holder,
-        toUserId: named,
-        kind: 'schedule',
-        occurredAt: change.at,
-        effectKey,
-      });
-      if (!handoff) throw new EffectAlreadyDone(effectKey);
-      await setHolder(tx, rotationId, named, change.at);
-      last = {
-        handoffId: handoff.id,
-        fromId: holder,
-        toId: named,
-        until: windowAt(entries, change.at)?.end ?? null,
-      };
-      holder = named;
-    }
-    await updateRotationRow(
-      tx,
+const DAY = 86_400_000;
+
+/**
+ * namedWindowsOf returns what names the holder of a rotation from `from` to past `now`: its
+ * schedule entries, or its layers' stretches, and the instant after `now` that next changes it.
+ */
+async function namedWindowsOf(
+  tx: Tx,
+  rotation: RotationRow,
+  eligible: ReadonlySet<number>,
+  from: Date,
+  now: Date,
+): Promise<{ windows: TimeWindow[]; next: Date | null }> {
+  // A day past now, so the stretch holding `now` is whole and no cut falls in [from, now].
+  const to = new Date(now.getTime() + DAY);
+  const windows = await listNamedWindowsFrom(tx, rotation, eligible, from, to);
+  const next = isLayered(rotation)
+    ? nextChangeAfter(projectionLayersOf(rotation, eligible), rotation.timeZone, now)
+    : nextScheduleTransition(windows, now);
+  return { windows, next };
+}
+
+/**
+ * followWindows applies a scheduled or layered rotation's changes from its stored next handoff up
+ * to `now`, under the row lock the caller holds, and stores the next one: the engine's tick, and a
+ * layered rotation's creation or new layers (its first holder from that instant).
+ */
+export async function followWindows(
+  tx: Tx,
+  deps: AnnounceDeps & Pick<EngineDeps, 'cipher'>,
+  rotation: RotationRow,
+  now: Date,
+): Promise<void> {
+  const rotationId = rotation.id;
+  const from = rotation.nextHandoffAt;
+  if (!from || from.getTime() > now.getTime()) return;
+  const running = await listRunningCoverage(tx, rotationId);
+  const members = new Set(
+    (await listEngineMembers(tx, rotationId)).filter((m) => m.canHold).map((m) => m.userId),
+  );
+  const { windows, next } = await namedWindowsOf(tx, rotation, members, from, now);
+  // The stored instant itself is applied (it may be a start of the clock: activation, a
+  // change of type, a deleted entry, new layers), then every change up to now.
+  const changes = [
+    { at: from, userId: windowAt(windows, from)?.userId ?? null },
+    ...scheduleTransitions(windows, from, now).filter((c) => c.at.getTime() > from.getTime()),
+  ];
+  let holder = rotation.holderUserId;
+  let last: {
+    handoffId: number;
+    fromId: number | null;
+    toId: number | null;
+    until: Date | null;
+  } | null = null;
+  for (const change of changes) {
+    if (windowAt(running, change.at)) continue;
+    const named = change.userId !== null && members.has(change.userId) ? change.userId : null;
+    if (named === holder) continue;
+    const effectKey = `schedule:${rotationId}:${change.at.toISOString()}`;
+    const handoff = await insertKeyedHandoff(tx, {
       rotationId,
-      { nextHandoffAt: nextScheduleTransition(entries, now) },
-      now,
-    );
-    if (!last) return;
-    // After downtime only the change that left the baton where it is now is announced.
-    const { handoffId, fromId, toId, until } = last;
-    const people = await findUsers(tx, deps.cipher, [fromId, toId]);
-    // The rotation's chat and webhook destinations hear of it too, when someone holds it now.
-    await announce(tx, deps, now, {
-      type: 'handoff.schedule',
-      key: `handoff:${handoffId}`,
-      at: now,
-      handoffId,
-      told: [
-        ...toldAs('to', [toId === null ? undefined : people.get(toId)]),
-        ...toldAs('from', [fromId === null ? undefined : people.get(fromId)]),
-      ],
-      rotation: { id: rotationId, name: rotation.name },
-      fromName: nameOf(people, fromId),
-      toUserId: toId,
-      toName: nameOf(people, toId),
-      until,
+      fromUserId: holder,
+      toUserId: named,
+      kind: 'schedule',
+      occurredAt: change.at,
+      effectKey,
     });
+    if (!handoff) throw new EffectAlreadyDone(effectKey);
+    await setHolder(tx, rotationId, named, change.at);
+    last = {
+      handoffId: handoff.id,
+      fromId: holder,
+      toId: named,
+      until: windowAt(windows, change.at)?.end ?? null,
+    };
+    holder = named;
+  }
+  await updateRotationRow(tx, rotationId, { nextHandoffAt: next }, now);
+  if (!last) return;
+  // After downtime only the change that left the baton where it is now is announced.
+  const { handoffId, fromId, toId, until } = last;
+  const people = await findUsers(tx, deps.cipher, [fromId, toId]);
+  // The rotation's chat and webhook destinations hear of it too, when someone holds it now.
+  await announce(tx, deps, now, {
+    type: 'handoff.schedule',
+    key: `handoff:${handoffId}`,
+    at: now,
+    handoffId,
+    told: [
+      ...toldAs('to', [toId === null ? undefined : people.get(toId)]),
+      ...toldAs('from', [fromId === null ? undefined : people.get(fromId)]),
+    ],
+    rotation: { id: rotationId, name: rotation.name },
+    fromName: nameOf(people, fromId),
+    toUserId: toId,
+    toName: nameOf(people, toId),
+    until,
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Handoff notices before the schedule moves the baton (decision 131).
-
-const DAY = 86_400_000;
 
 /** scheduleNoticePlanOf plans one scheduled rotation's notices at `now` from what the engine read. */
 function scheduleNoticePlanOf(
@@ -125,12 +163,22 @@ function scheduleNoticePlanOf(
   now: Date,
   t: HandoffFlowTimings,
 ): ScheduleNotice[] {
+  const memberIds = row.members.filter((m) => m.canHold).map((m) => m.userId);
+  // A layered rotation's changes come from its layers, a day past the horizon so none is cut.
+  const entries = row.layers
+    ? layerWindowsOf(
+        projectionLayersOf(row, new Set(memberIds)),
+        row.timeZone,
+        now,
+        new Date(now.getTime() + Math.max(t.noticeBeforeMs, LONGEST_REMINDER_MS) + DAY),
+      )
+    : row.entries;
   return planScheduleNotices(
     {
-      entries: row.entries,
+      entries,
       running: row.running,
       holderId: row.holderUserId,
-      memberIds: row.members.filter((m) => m.canHold).map((m) => m.userId),
+      memberIds,
       noticeLeadMs: noticeLeadsOf(row.members),
     },
     now,

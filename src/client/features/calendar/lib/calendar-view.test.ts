@@ -24,6 +24,7 @@ const calendar: Calendar = {
       name: 'Platform Primary',
       type: 'fixed',
       cadence: 'weekly',
+      pattern: 'Weekly shifts from Monday 09:00',
       suspended: false,
       timeZone: 'America/New_York',
       shifts: [
@@ -54,6 +55,7 @@ const calendar: Calendar = {
       name: 'Database On-Call',
       type: 'fixed',
       cadence: 'daily',
+      pattern: 'Daily shifts at 09:00',
       suspended: false,
       timeZone: 'UTC',
       shifts: [],

@@ -47,7 +47,8 @@ export function EditRotationDialog({
               name: rotation.name,
               description: rotation.description ?? '',
               type: rotation.type,
-              cadence: rotation.cadence,
+              // The form edits the specification's cadences; layers are edited as layers.
+              cadence: rotation.cadence === 'weekly' ? 'weekly' : 'daily',
               timeZone: rotation.timeZone,
               handoffTime: rotation.handoffTime,
               handoffWeekday: rotation.handoffWeekday,
