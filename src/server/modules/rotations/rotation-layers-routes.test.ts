@@ -507,3 +507,34 @@ describe('members leaving', () => {
     expect(await holderAt(rotation.id, new Date('2027-05-11T12:00:00Z'))).toBe(weekenders[0].id);
   });
 });
+
+test('removing the holder of a layered rotation gives the baton to whoever the layers name now', async () => {
+  t.clock.set('2027-05-10T10:00:00Z');
+  const [a, c] = london;
+  const b = sydney[2];
+  const rotation = await create({
+    name: 'Leaving the holder',
+    timeZone: 'UTC',
+    layers: [
+      {
+        name: 'All day',
+        memberIds: [a.id, c.id],
+        cadence: 'daily',
+        handoffTime: '09:00',
+        startsAt: '2027-05-09T09:00:00Z',
+      },
+      {
+        name: 'Office hours',
+        memberIds: [b.id],
+        cadence: 'weekly',
+        handoffTime: '08:00',
+        activeWindows: [{ days: [0, 1, 2, 3, 4, 5, 6], start: '08:00', end: '18:00' }],
+      },
+    ],
+  });
+  expect(rotation.currentOnCallUserId).toBe(b.id);
+  // In member order (a, c, b) the next after b would be a; the layers name c today.
+  const res = await call(manager, 'DELETE', `/api/rotations/${rotation.id}/on-call/${b.id}`);
+  expect(res.statusCode, res.body).toBe(200);
+  expect(RotationSchema.parse(res.json()).currentOnCallUserId).toBe(c.id);
+});

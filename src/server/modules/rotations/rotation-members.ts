@@ -1,5 +1,6 @@
 import type { ReorderMembersInput, Rotation } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
+import { onCallAt } from '../../../shared/domain/layers';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import {
   canHoldBaton,
@@ -7,7 +8,11 @@ import {
   ROTATION_MESSAGES,
   successorOf,
 } from '../../../shared/domain/rotation';
-import { withoutMember } from '../../../shared/domain/rotation-layers';
+import {
+  isLayered,
+  projectionLayersOf,
+  withoutMember,
+} from '../../../shared/domain/rotation-layers';
 import { AppError, conflict, notFound } from '../../http/errors';
 import { insertHandoff } from '../handoffs/handoff-repository';
 import { deleteScheduleEntriesFrom } from '../schedules/schedule-repository';
@@ -24,6 +29,7 @@ import {
   audit,
   getRotation,
   inLockedRotation,
+  type Locked,
   personName,
   type RotationDeps,
   requireManaged,
@@ -113,6 +119,24 @@ export async function addMember(
 }
 
 /**
+ * layeredHolderWithout returns who a layered rotation's layers name at `now` once `userId` has
+ * left: its baton goes where the clock says (decision 247), not to the next member in order.
+ */
+function layeredHolderWithout(
+  row: Locked['row'],
+  members: Locked['members'],
+  userId: number,
+  now: Date,
+): number | null {
+  const eligible = new Set(
+    members
+      .filter((m) => m.member.userId !== userId && canHoldBaton(rolesOf(m)))
+      .map((m) => m.member.userId),
+  );
+  return onCallAt(projectionLayersOf(row, eligible), row.timeZone, now)?.memberId ?? null;
+}
+
+/**
  * removeMember takes a user out of the rotation and renumbers the rest without gaps. Removing
  * the holder of an active rotation passes the baton to the next member who can hold it (a
  * handoff of kind member_removed); a suspended rotation, or one with nobody eligible, is left
@@ -137,14 +161,16 @@ export async function removeMember(
     if (wasHolder) {
       newHolderUserId = row.suspended
         ? null
-        : successorOf(
-            members.map((m) => ({
-              userId: m.member.userId,
-              order: m.member.order,
-              roles: rolesOf(m),
-            })),
-            userId,
-          );
+        : row.layers && isLayered(row)
+          ? layeredHolderWithout(row, members, userId, now)
+          : successorOf(
+              members.map((m) => ({
+                userId: m.member.userId,
+                order: m.member.order,
+                roles: rolesOf(m),
+              })),
+              userId,
+            );
       // Move the baton before the membership goes, so the holder foreign key never dangles.
       await setHolder(tx, id, newHolderUserId, now);
       await insertHandoff(tx, {
