@@ -227,8 +227,10 @@ export interface RotationCalendarInput {
   lastHandoff?: { fromUserId: number | null; toUserId: number | null } | null;
   /** the members' time off: a fixed rotation's turns go round it (decision 217) */
   timeOff?: readonly AwayWindow[];
-  /** schedule entries (scheduled rotations) */
+  /** schedule entries (scheduled rotations), or a layered rotation's stretches (decision 247) */
   entries: readonly TimeWindow[];
+  /** true for a layered rotation: laid out as a scheduled one, its gaps where its people are away */
+  layered?: boolean;
   /** accepted and running coverage windows */
   coverage: readonly CoverageWindow[];
   /** the holder at `from` and the changes of holder in [from, now), oldest first */
@@ -278,7 +280,8 @@ function fixedProjection(
 /**
  * rotationGaps returns the stretches of a fixed rotation in [max(from, now), to) that nobody
  * available holds (decision 217: every member is away for that shift), earliest first, less any
- * accepted coverage window laid over them. Scheduled and suspended rotations have none.
+ * accepted coverage window laid over them; a layered rotation's, the stretches its layers give to
+ * someone away. Scheduled and suspended rotations have none.
  */
 export function rotationGaps(
   input: RotationCalendarInput,
@@ -287,10 +290,12 @@ export function rotationGaps(
   now: Date,
   t: HandoffFlowTimings,
 ): Span[] {
-  if (input.type !== 'fixed' || input.suspended) return [];
+  if (input.suspended || (input.type !== 'fixed' && !input.layered)) return [];
   const start = new Date(Math.max(now.getTime(), from.getTime()));
   if (to.getTime() <= start.getTime()) return [];
-  const gaps = gapsOf(fixedProjection(input, start, to, now, t) ?? []);
+  const gaps = input.layered
+    ? awayStretches(input.entries, input.timeOff ?? [], start, to)
+    : gapsOf(fixedProjection(input, start, to, now, t) ?? []);
   const out: Span[] = [];
   for (const gap of gaps) {
     let pieces: Span[] = [gap];
@@ -308,6 +313,37 @@ export function rotationGaps(
     out.push(...pieces);
   }
   return out;
+}
+
+/**
+ * awayStretches returns the parts of a layered rotation's stretches in [start, to) whose person is
+ * away, earliest first, touching ones joined: the layers do not go round time off (PagerDuty's do
+ * not either), so each is a gap to cover (decision 247).
+ */
+function awayStretches(
+  stretches: readonly TimeWindow[],
+  timeOff: readonly AwayWindow[],
+  start: Date,
+  to: Date,
+): Span[] {
+  const spans: Span[] = [];
+  for (const s of stretches) {
+    for (const w of timeOff) {
+      if (w.userId !== s.userId) continue;
+      const a = Math.max(s.start.getTime(), w.start.getTime(), start.getTime());
+      const b = Math.min(s.end.getTime(), w.end.getTime(), to.getTime());
+      if (a < b) spans.push({ start: new Date(a), end: new Date(b) });
+    }
+  }
+  spans.sort((x, y) => x.start.getTime() - y.start.getTime());
+  const joined: Span[] = [];
+  for (const span of spans) {
+    const last = joined.at(-1);
+    if (last && span.start.getTime() <= last.end.getTime()) {
+      if (span.end.getTime() > last.end.getTime()) last.end = span.end;
+    } else joined.push({ ...span });
+  }
+  return joined;
 }
 
 /**

@@ -154,6 +154,7 @@ export async function layOut(
     const layers = row.layers ? projectionLayersOf(row, new Set(memberIds)) : null;
     const input: RotationCalendarInput = {
       type: layers ? 'scheduled' : row.type,
+      layered: layers !== null,
       suspended: row.suspended,
       pattern: {
         // Hourly turns are a layered rotation's, which lays out from its layers instead.

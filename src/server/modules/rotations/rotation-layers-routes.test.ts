@@ -538,3 +538,24 @@ test('removing the holder of a layered rotation gives the baton to whoever the l
   expect(res.statusCode, res.body).toBe(200);
   expect(RotationSchema.parse(res.json()).currentOnCallUserId).toBe(c.id);
 });
+
+test('time off over a layer’s turn is a gap in the calendar and a warning, less any cover', async () => {
+  t.clock.set('2027-07-05T05:00:00Z'); // Monday 06:00 in London
+  const rotation = await create({ ...followTheSun(), name: 'Follow the sun, time off' });
+  // 2027-07-05 is 18 weeks from 1 March: London's turn is Lia's (18 % 3 = 0).
+  const away = await call(london[0], 'POST', `/api/users/${london[0].id}/time-off`, {
+    startTime: '2027-07-06T00:00:00Z',
+    endTime: '2027-07-07T00:00:00Z',
+  });
+  expect(away.statusCode, away.body).toBe(201);
+  const { gaps } = await calendarOf(
+    rotation.id,
+    new Date('2027-07-05T00:00:00Z'),
+    new Date('2027-07-12T00:00:00Z'),
+  );
+  // Tuesday 07:00–19:00 London (BST) is Lia's and she is away.
+  expect(gaps).toEqual([{ start: '2027-07-06T06:00:00.000Z', end: '2027-07-06T18:00:00.000Z' }]);
+  const warnings = await call(manager, 'GET', '/api/time-off/warnings');
+  expect(warnings.statusCode, warnings.body).toBe(200);
+  expect(JSON.stringify(warnings.json())).toContain('2027-07-06T06:00:00.000Z');
+});
