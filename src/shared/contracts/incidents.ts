@@ -262,6 +262,12 @@ export const IncidentSchema = z.object({
   acknowledgedBy: PersonRef.nullable(),
   resolvedAt: z.string().nullable(),
   resolvedBy: PersonRef.nullable(),
+  /**
+   * who acknowledged and who resolved it, as `raisedBy` names its source: a person, or the
+   * integration whose alert cleared; null until it happens
+   */
+  acknowledgedBySource: IncidentSourceSchema.nullable(),
+  resolvedBySource: IncidentSourceSchema.nullable(),
   /** the integration that raised it (issue 17); null: a person, or the integration is deleted */
   integration: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   /** distinct alert events received for it (a repeat of the same event is not counted) */

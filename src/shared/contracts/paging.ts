@@ -26,6 +26,8 @@ export const PageEventSchema = z.object({
    * (decision 201); resolutions: `sms` when resolved by an SMS reply
    */
   via: z.enum(['app', 'link', 'sms']).optional(),
+  /** acknowledgements and resolutions by an integration (an alert that cleared): its name */
+  source: z.string().optional(),
   /**
    * not_delivered (decision 163): a notification about the page to `to` failed for good by this
    * channel, for `reason` (the provider's answer, without personal data); `fallbackChannel` is

@@ -1,7 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
+import type { Incident } from '../../../shared/contracts/incidents';
 import type { AlertFormat, AlertList } from '../../../shared/contracts/integrations';
+import type { Page } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
 import type { AlertEvent } from '../../../shared/domain/alerts';
 import {
@@ -299,6 +301,18 @@ describe('acknowledge and resolve from the source', () => {
       via: 'integration',
       integrationName: 'Prometheus',
     });
+    // The incident and the page history name the integration, never "a deleted user" (issue 35).
+    const read = (await t.call(manager, 'GET', `/api/incidents/${id}`)).json() as Incident;
+    const byPrometheus = { kind: 'integration', user: null, name: 'Prometheus' };
+    expect(read.acknowledgedBySource).toEqual(byPrometheus);
+    expect(read.resolvedBySource).toEqual(byPrometheus);
+    const pagesRes = await t.call(manager, 'GET', `/api/rotations/${rotationId}/pages`);
+    expect(pagesRes.statusCode, pagesRes.body).toBe(200);
+    const page = (pagesRes.json() as Page[]).find((p) => p.id === id);
+    expect(page?.events.filter((e) => e.source).map((e) => [e.kind, e.source])).toEqual([
+      ['acknowledged', 'Prometheus'],
+      ['resolved', 'Prometheus'],
+    ]);
   });
 
   test('a trigger after resolution raises a new incident', async () => {

@@ -292,6 +292,29 @@ export function raisedByOf(
   return { kind: 'system', user: null, name: 'Baton' };
 }
 
+/**
+ * closedByOf returns who acknowledged or resolved an incident (`at` set): the person, or the
+ * integration the event names when its alert cleared; null when it has not happened.
+ */
+function closedByOf(
+  at: Date | null,
+  byId: number | null,
+  event: IncidentEventRow | undefined,
+  person: (id: number | null) => Person | null,
+): Incident['raisedBy'] | null {
+  if (at === null) return null;
+  const details = event?.details ?? {};
+  if (byId === null && details.via === 'integration') {
+    return {
+      kind: 'integration',
+      user: null,
+      name: stringOr(details.integrationName) ?? 'Integration',
+    };
+  }
+  const user = person(byId);
+  return { kind: 'user', user, name: user?.name ?? 'A deleted person' };
+}
+
 /** nextStepAt: when the next step is due, while the incident waits for a person. */
 function nextStepAtOf(page: IncidentRow, now: Date): string | null {
   if (page.status !== 'triggered' && page.status !== 'escalated') return null;
@@ -386,6 +409,18 @@ function toIncident(
     acknowledgedBy: person(page.acknowledgedById),
     resolvedAt: page.resolvedAt?.toISOString() ?? null,
     resolvedBy: person(page.resolvedById),
+    acknowledgedBySource: closedByOf(
+      page.acknowledgedAt,
+      page.acknowledgedById,
+      own.findLast((e) => e.action === 'page.acknowledged'),
+      person,
+    ),
+    resolvedBySource: closedByOf(
+      page.resolvedAt,
+      page.resolvedById,
+      own.findLast((e) => e.action === 'page.resolved'),
+      person,
+    ),
     integration,
     alertCount: loaded.alertCounts.get(page.id)?.alertCount ?? 0,
     lastAlertAt: loaded.alertCounts.get(page.id)?.lastAlertAt?.toISOString() ?? null,

@@ -271,10 +271,21 @@ function toEvent(
     };
   }
   const via = e.details?.via;
+  // An integration acknowledges or resolves when its alert clears: it is named, not a person.
+  const source =
+    via === 'integration' && typeof e.details?.integrationName === 'string'
+      ? { source: e.details.integrationName }
+      : {};
   if (e.action === 'page.acknowledged') {
-    return { kind: 'acknowledged', at, actor, via: via === 'link' || via === 'sms' ? via : 'app' };
+    return {
+      kind: 'acknowledged',
+      at,
+      actor,
+      via: via === 'link' || via === 'sms' ? via : 'app',
+      ...source,
+    };
   }
-  return { kind: 'resolved', at, actor, ...(via === 'sms' ? { via } : {}) };
+  return { kind: 'resolved', at, actor, ...(via === 'sms' ? { via } : {}), ...source };
 }
 
 async function assemble(deps: IncidentDeps, rows: PageWithRotation[], viewer: User) {

@@ -162,7 +162,7 @@ export function IncidentDetail({ incident }: { incident: Incident }) {
               </Fact>
               {incident.acknowledgedAt ? (
                 <Fact term="Acknowledged">
-                  {incident.acknowledgedBy?.name ?? 'a deleted user'},{' '}
+                  {incident.acknowledgedBySource?.name ?? 'a deleted user'},{' '}
                   <time dateTime={incident.acknowledgedAt}>
                     {fmt.dateTime(incident.acknowledgedAt)}
                   </time>
@@ -170,7 +170,7 @@ export function IncidentDetail({ incident }: { incident: Incident }) {
               ) : null}
               {incident.resolvedAt ? (
                 <Fact term="Resolved">
-                  {incident.resolvedBy?.name ?? 'a deleted user'},{' '}
+                  {incident.resolvedBySource?.name ?? 'a deleted user'},{' '}
                   <time dateTime={incident.resolvedAt}>{fmt.dateTime(incident.resolvedAt)}</time>
                 </Fact>
               ) : null}

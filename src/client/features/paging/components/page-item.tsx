@@ -23,9 +23,13 @@ function eventText(event: PageEvent, fmt: TimeFormat): string {
         event.automatic ? ' automatically' : ` by ${name(event.actor)}`
       }${event.reason ? `: ${event.reason}` : ''}`;
     case 'acknowledged':
-      return `Acknowledged by ${name(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
+      return event.source
+        ? `Acknowledged by ${event.source} (integration)`
+        : `Acknowledged by ${name(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
     case 'resolved':
-      return `Resolved by ${name(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
+      return event.source
+        ? `Resolved by ${event.source} (integration)`
+        : `Resolved by ${name(event.actor)}${VIA_TEXT[event.via ?? 'app']}`;
     case 'backup_notified':
       return `${name(event.to)} told as backup${
         event.until
