@@ -159,7 +159,7 @@ export function RotationForm({
           disabled={pending}
           placeholder="What this rotation covers (optional)"
         />
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid items-start gap-4 sm:grid-cols-2">
           {showType ? (
             <SelectField
               control={form.control}
