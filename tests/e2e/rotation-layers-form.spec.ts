@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { animationsDone, axeBuilder } from './axe';
 import { actAs, chooseOption, toast, uniqueName, userIds } from './rotation-support';
 import { accounts } from './support';
 
@@ -93,6 +94,14 @@ test('a manager builds the follow-the-sun rotation as layers, edits a layer, the
   await expect(
     create.getByText('Follow the sun: London 07:00–19:00, Sydney 19:00–07:00', { exact: true }),
   ).toBeVisible();
+
+  await animationsDone(page);
+  const axe = await axeBuilder(page)
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual(
+    [],
+  );
 
   // Too long a shift is refused in the browser by the shared contract, beside its field.
   await chooseOption(page, london, 'Shift length unit', 'hours');
