@@ -63,6 +63,8 @@ export const HELP_ARTICLES = [
   '/help/slack-app',
   // issue 20: personal API tokens
   '/help/api-tokens',
+  // issue 32: layers and shift patterns
+  '/help/rotation-layers',
 ];
 
 /** The four (mode, width) pairs, in the order the articles are dealt to them. */

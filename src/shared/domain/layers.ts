@@ -36,9 +36,13 @@ export interface LayerPattern {
   activeWindows?: readonly OnDutyWindow[] | null;
 }
 
-/** One layer of a rotation: its pattern, its members in turn order and when it began. */
-export interface Layer extends LayerPattern {
+/** A layer's pattern and name: all its words need (describePattern). */
+export interface NamedLayerPattern extends LayerPattern {
   name: string;
+}
+
+/** One layer of a rotation: its pattern, its members in turn order and when it began. */
+export interface Layer extends NamedLayerPattern {
   /** members in turn order: the first holds the first turn */
   memberIds: readonly number[];
   /** when the layer began: its first turn runs from here to the first boundary after it */
@@ -303,7 +307,7 @@ function layerInWords(layer: LayerPattern): string {
 }
 
 /** Every layer on duty in one daily window, every day, the windows sharing the day between them. */
-function isFollowTheSun(layers: readonly Layer[]): boolean {
+function isFollowTheSun(layers: readonly NamedLayerPattern[]): boolean {
   if (layers.length < 2) return false;
   const covered = new Array<number>(MINUTES_PER_DAY).fill(0);
   for (const layer of layers) {
@@ -322,7 +326,7 @@ function isFollowTheSun(layers: readonly Layer[]): boolean {
  * 20:00", "Weekdays 09:00–17:00, weekly turns", "Follow the sun: London 07:00–19:00, Sydney
  * 19:00–07:00"; several layers otherwise each by name, in order (the last listed wins).
  */
-export function describePattern(layers: readonly Layer[]): string {
+export function describePattern(layers: readonly NamedLayerPattern[]): string {
   if (layers.length === 0) return 'Nobody on call';
   if (layers.length === 1) return layerInWords(layers[0]);
   if (isFollowTheSun(layers)) {

@@ -31,6 +31,9 @@ const SLACK_LINKS = ['/help/slack-app'];
 // Issue 20's: personal API tokens (decision 223).
 const API_TOKEN_LINKS = ['/help/api-tokens'];
 
+// Issue 32's: layers and shift patterns (decision 248).
+const LAYER_LINKS = ['/help/rotation-layers'];
+
 // Every link the specification names for the Help Center and its guide pages.
 const SPEC_LINKS = [
   '/help/user-roles',
@@ -58,7 +61,7 @@ describe('help articles', () => {
   test('every link the specification names is an article with a body', () => {
     const paths = HELP_ARTICLES.map(helpArticlePath);
     expect([...paths].sort()).toEqual(
-      [...SPEC_LINKS, ...ALERT_LINKS, ...SLACK_LINKS, ...API_TOKEN_LINKS].sort(),
+      [...SPEC_LINKS, ...ALERT_LINKS, ...SLACK_LINKS, ...API_TOKEN_LINKS, ...LAYER_LINKS].sort(),
     );
     for (const article of HELP_ARTICLES)
       expect(ARTICLE_CONTENT[article.slug]).toBeTypeOf('function');
@@ -111,6 +114,9 @@ describe('help articles', () => {
     ['integration key', 'integrations'],
     ['slack', 'slack-app'],
     ['/baton who', 'slack-app'],
+    ['follow the sun', 'rotation-layers'],
+    ['12-hour shifts', 'rotation-layers'],
+    ['on-duty window', 'rotation-layers'],
   ])('the alert articles are found: %j finds %s', (query, slug) => {
     expect(searchHelpArticles(query).map((a) => a.slug)).toContain(slug);
   });

@@ -31,6 +31,7 @@ import {
   CreateRotationArticle,
   HandoffProcessArticle,
   ManageOnCallArticle,
+  RotationLayersArticle,
   RotationsIntroArticle,
 } from './rotations';
 import { EncryptionArticle, SecurityDisclosuresArticle } from './security';
@@ -43,6 +44,7 @@ export const ARTICLE_CONTENT: Record<string, ComponentType> = {
   support: SupportArticle,
   'rotations-intro': RotationsIntroArticle,
   'create-rotation': CreateRotationArticle,
+  'rotation-layers': RotationLayersArticle,
   'manage-oncall': ManageOnCallArticle,
   'coverage-requests': CoverageRequestsArticle,
   'handoff-process': HandoffProcessArticle,

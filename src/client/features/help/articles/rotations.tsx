@@ -23,6 +23,12 @@ export function RotationsIntroArticle() {
         rotation, on the chosen weekday for a weekly one (Monday 09:00 unless changed). A 09:00
         handoff stays at 09:00 local time when the clocks change for daylight saving.
       </p>
+      <p>
+        For anything else — 12-hour shifts, a team on duty only in business hours or at weekends, or
+        follow-the-sun cover across offices — give a fixed rotation <strong>layers</strong>: shifts
+        of any number of hours, days or weeks, on-duty windows by weekday and hour, and layers
+        stacked. See <Link to="/help/rotation-layers">Layers and Shift Patterns</Link>.
+      </p>
       <h2>Fixed and scheduled rotations</h2>
       <ul>
         <li>
@@ -91,7 +97,15 @@ export function CreateRotationArticle() {
           ],
           [
             'Set the shift pattern',
-            'Cadence (daily or weekly), time zone, handoff time and, for weekly rotations, the handoff day. A new rotation defaults to weekly, Monday 09:00, in your own time zone.',
+            <>
+              Under <em>Shift pattern</em>, <em>Daily or weekly</em> keeps the simple form: cadence
+              (daily or weekly), time zone, handoff time and, for weekly rotations, the handoff day.
+              A new rotation defaults to weekly, Monday 09:00, in your own time zone. Choose{' '}
+              <em>Layers</em> (fixed rotations) for shifts of N hours, days or weeks, on-duty
+              windows and stacked layers, each layer with its own people in turn order (see{' '}
+              <Link to="/help/rotation-layers">Layers and Shift Patterns</Link>); the pattern shows
+              in words under the layers as you type.
+            </>,
           ],
           [
             'Add members',
@@ -110,6 +124,99 @@ export function CreateRotationArticle() {
           <em>Schedule needed</em>, and the set-up guide opens.
         </p>
       </Callout>
+    </>
+  );
+}
+
+export function RotationLayersArticle() {
+  return (
+    <>
+      <p>
+        A fixed rotation can be given <strong>layers</strong> instead of one daily or weekly
+        cadence: choose <em>Layers</em> under <em>Shift pattern</em> in <em>Create New Rotation</em>{' '}
+        or <em>Edit rotation</em>. Each layer has its own name, people in turn order, shift length,
+        handoff time and on-duty windows. Everyone a layer names becomes a member of the rotation,
+        and whoever the layers name now holds the baton at once. From then on the clock passes the
+        baton at each change. The holder may still pass it, or a manager reassign it, by hand: that
+        holds until the next change.
+      </p>
+      <h2>People in turn order</h2>
+      <p>
+        Add people who may hold the baton (on-call members and managers) with <em>Add a member</em>,
+        and move them earlier or later with the arrows. The first person holds the layer's first
+        turn, and each handoff passes it to the next, round to the first again. A person may take
+        more than one turn in a layer.
+      </p>
+      <h2>Shift length</h2>
+      <p>
+        A layer's shifts last N <strong>hours</strong> (1 to 168), <strong>days</strong> (1 to 365)
+        or <strong>weeks</strong> (1 to 52). They change hands at the layer's handoff time in the
+        rotation's time zone, and weekly ones on the handoff day. Shifts follow the wall clock:
+        12-hour shifts at 08:00 and 20:00 keep those times all year, so the shift across a
+        daylight-saving change lasts 11 hours in spring and 13 hours in autumn. Hours that do not
+        divide a day drift round it (5-hour shifts from 06:00: 06:00, 11:00, 16:00, 21:00, 02:00 and
+        so on).
+      </p>
+      <p>
+        <strong>When turns start.</strong> <em>First turn starts</em> is when the first person's
+        turn begins. Without it, the first turn runs from now to the first handoff, which may be a
+        short one. A weekend layer made on a Wednesday should be given the coming Saturday, or its
+        first person's turn ends before the weekend. When you edit, a layer keeps its start; its
+        turns go on as they were.
+      </p>
+      <h2>On-duty windows</h2>
+      <p>
+        A layer with no windows is always on duty. Add windows to limit it: choose the days (Sun to
+        Sat) and the hours, <em>From</em> and <em>Until</em>, in the rotation's time zone.
+      </p>
+      <ul>
+        <li>
+          An end at or before the start runs into the next day: <em>19:00 until 07:00</em> is
+          overnight, and belongs to the day it starts on.
+        </li>
+        <li>
+          <em>00:00 until 00:00</em> is a whole day.
+        </li>
+        <li>
+          Outside its windows a layer has nobody on call, but its turns keep following the clock: a
+          weekly layer on duty 07:00–19:00 still hands over at its handoff time.
+        </li>
+      </ul>
+      <h2>Stacking layers</h2>
+      <p>
+        Where layers overlap, <strong>the last layer listed with somebody on duty wins</strong>.
+        Where no layer has anyone on duty, nobody is on call. Reorder layers with the arrows beside
+        each layer's name.
+      </p>
+      <h2>Examples</h2>
+      <ul>
+        <li>
+          <strong>Follow the sun.</strong> A layer <em>London</em> on duty every day 07:00–19:00 and
+          a layer <em>Sydney</em> every day 19:00–07:00, each with its own people, in a rotation in
+          Europe/London. The pattern reads “Follow the sun: London 07:00–19:00, Sydney 19:00–07:00”.
+        </li>
+        <li>
+          <strong>Weekend only.</strong> One layer with a window on Saturday and Sunday, 00:00 until
+          00:00 (“Weekends all day, weekly turns”): nobody is on call on weekdays.
+        </li>
+        <li>
+          <strong>Business hours with after hours.</strong> First a layer <em>After hours</em> with
+          no windows (always on duty), then a layer <em>Business hours</em> on Monday to Friday,
+          09:00 until 17:00. In business hours the second layer wins, being listed last; at all
+          other times the after-hours layer is on call.
+        </li>
+        <li>
+          <strong>12-hour shifts.</strong> One layer of 12 hours handing off at 08:00 (“12-hour
+          shifts at 08:00 and 20:00”).
+        </li>
+      </ul>
+      <h2>Back to daily or weekly</h2>
+      <p>
+        In <em>Edit rotation</em>, choose <em>Daily or weekly</em> under <em>Shift pattern</em>, set
+        the cadence and handoff, and save. After you confirm, the layers are removed: the members
+        stay, and the baton passes from the holder to the next member at each handoff, as in any
+        fixed rotation.
+      </p>
     </>
   );
 }

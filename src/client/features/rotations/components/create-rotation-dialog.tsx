@@ -14,7 +14,8 @@ const DEFAULT_HANDOFF_TIME = '09:00';
 const DEFAULT_WEEKDAY = 1; // Monday
 
 /**
- * CreateRotationDialog is 'Create New Rotation'. On success the form resets, the dialog closes
+ * CreateRotationDialog is 'Create New Rotation', with the specification's cadence or layers
+ * (decision 248); a refusal naming fields shows beside them. On success the form resets, the dialog closes
  * and the new rotation opens, where its members are added.
  */
 export function CreateRotationDialog({
@@ -45,18 +46,21 @@ export function CreateRotationDialog({
             timeZone: user?.timezone ?? 'UTC',
             handoffTime: DEFAULT_HANDOFF_TIME,
             handoffWeekday: DEFAULT_WEEKDAY,
+            pattern: 'cadence',
+            layers: [],
           }}
           submitLabel="Create Rotation"
           pendingLabel="Creating..."
           pending={pending}
           onCancel={() => onOpenChange(false)}
-          onSubmit={(values, form) =>
-            createRotation.mutate(values, {
+          onSubmit={(request, form) =>
+            createRotation.mutate(request, {
               onSuccess: (created) => {
                 form.reset();
                 onOpenChange(false);
                 if (created?.id) navigate(`/rotations/${created.id}`);
               },
+              onError: (error) => form.showRefusal(error),
             })
           }
         />

@@ -1,13 +1,8 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  CADENCES,
-  type CreateRotationInput,
-  CreateRotationInputSchema,
-  ROTATION_TYPES,
-} from '@shared/contracts/rotations';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import { CADENCES, ROTATION_TYPES } from '@shared/contracts/rotations';
+import { type FieldPath, useForm } from 'react-hook-form';
 import { SelectField, TextareaField } from '@/components/form-fields';
+import type { Choosable } from '@/components/person-field';
 import { TimeZonePicker } from '@/components/time-zone-picker';
 import { Button } from '@/components/ui/button';
 import {
@@ -27,10 +22,22 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+import { ApiRequestError } from '@/lib/api-client';
 import { guardSubmission } from '@/lib/notify';
+import {
+  formFieldOf,
+  newLayer,
+  type RotationFormOutput,
+  RotationFormSchema,
+  type RotationFormValues,
+  SHIFT_PATTERNS,
+  type ShiftPatternChoice,
+  WEEKDAYS,
+} from '../lib/layer-form';
+import { LayerEditor } from './layer-editor';
 
-export type RotationFormValues = CreateRotationInput;
-export type RotationFormOutput = z.output<typeof CreateRotationInputSchema>;
+export type { RotationFormOutput, RotationFormValues };
+export { WEEKDAYS };
 
 const TYPE_LABELS = { fixed: 'Fixed', scheduled: 'Scheduled' } as const;
 const TYPE_HINTS = {
@@ -38,20 +45,32 @@ const TYPE_HINTS = {
   scheduled: 'On-call follows a calendar of schedule entries.',
 } as const;
 const CADENCE_LABELS = { daily: 'Daily', weekly: 'Weekly' } as const;
-export const WEEKDAYS = [
-  'Sunday',
-  'Monday',
-  'Tuesday',
-  'Wednesday',
-  'Thursday',
-  'Friday',
-  'Saturday',
-] as const;
+const PATTERN_LABELS: Record<ShiftPatternChoice, string> = {
+  cadence: 'Daily or weekly',
+  layers: 'Layers',
+};
+const PATTERN_HINTS: Record<ShiftPatternChoice, string> = {
+  cadence: 'Members take turns in order; the baton changes hands daily or weekly.',
+  layers:
+    'Shifts of N hours, days or weeks, on-duty hours by weekday, and layers stacked (follow the sun, business hours and after hours).',
+};
+
+/** What a form's submit handler may do with the form. */
+export interface RotationFormHandle {
+  reset: () => void;
+  /**
+   * showRefusal shows a refused request's field messages beside their fields; false when the
+   * refusal named none of the form's fields (the toast says it all).
+   */
+  showRefusal: (error: unknown) => boolean;
+}
 
 /**
  * RotationForm edits a rotation's name (at least 3 characters), description (3 rows), type,
  * cadence, time zone (any IANA zone, from a searchable list), handoff time and, for weekly
- * rotations, handoff weekday. It validates with the API's own CreateRotationInputSchema.
+ * rotations, handoff weekday; or, with the shift pattern 'Layers' (a fixed rotation only), its
+ * layers (decision 248). It validates with the API's own CreateRotationInputSchema, after turning
+ * the form into the request, and hands the request to `onSubmit`.
  */
 export function RotationForm({
   defaultValues,
@@ -59,6 +78,7 @@ export function RotationForm({
   pendingLabel,
   pending,
   showType = true,
+  knownPeople,
   onSubmit,
   onCancel,
 }: {
@@ -68,14 +88,47 @@ export function RotationForm({
   pending: boolean;
   /** whether the type can be chosen here */
   showType?: boolean;
-  onSubmit: (values: RotationFormOutput, form: { reset: () => void }) => void;
+  /** people the layers may already name (the rotation's members) */
+  knownPeople?: readonly Choosable[];
+  onSubmit: (request: RotationFormOutput, form: RotationFormHandle) => void;
   onCancel: () => void;
 }) {
   const form = useForm<RotationFormValues, unknown, RotationFormOutput>({
-    resolver: zodResolver(CreateRotationInputSchema),
+    resolver: zodResolver(RotationFormSchema),
     defaultValues,
   });
   const cadence = form.watch('cadence');
+  const type = form.watch('type');
+  const pattern = form.watch('pattern');
+  const layered = pattern === 'layers' && type !== 'scheduled';
+  const timeZone = form.watch('timeZone') ?? 'UTC';
+
+  const showRefusal = (error: unknown) => {
+    const fields = error instanceof ApiRequestError && error.status === 400 && error.body?.fields;
+    if (!fields) return false;
+    let shown = false;
+    for (const [key, message] of Object.entries(fields)) {
+      const name = formFieldOf(key);
+      if (!name) continue;
+      form.setError(name as FieldPath<RotationFormValues>, { type: 'server', message });
+      shown = true;
+    }
+    return shown;
+  };
+
+  const choosePattern = (next: ShiftPatternChoice) => {
+    // The first time layers are chosen, one layer starts with the rotation's cadence and handoff.
+    if (next === 'layers' && form.getValues('layers').length === 0) {
+      form.setValue('layers', [
+        newLayer(1, {
+          cadence: form.getValues('cadence') ?? 'weekly',
+          cadenceEvery: 1,
+          handoffTime: form.getValues('handoffTime') ?? '09:00',
+          handoffWeekday: form.getValues('handoffWeekday') ?? 1,
+        }),
+      ]);
+    }
+  };
 
   return (
     <Form {...form}>
@@ -83,7 +136,7 @@ export function RotationForm({
         noValidate
         className="grid gap-4"
         onSubmit={form.handleSubmit((values) =>
-          guardSubmission(() => onSubmit(values, { reset: () => form.reset() })),
+          guardSubmission(() => onSubmit(values, { reset: () => form.reset(), showRefusal })),
         )}
       >
         <FormField
@@ -106,7 +159,7 @@ export function RotationForm({
           disabled={pending}
           placeholder="What this rotation covers (optional)"
         />
-        <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid items-start gap-4 sm:grid-cols-2">
           {showType ? (
             <SelectField
               control={form.control}
@@ -118,15 +171,53 @@ export function RotationForm({
               disabled={pending}
             />
           ) : null}
-          <SelectField
-            control={form.control}
-            name="cadence"
-            label="Cadence"
-            options={CADENCES}
-            optionLabel={(option) => CADENCE_LABELS[option]}
-            description={() => 'How often the baton changes hands.'}
-            disabled={pending}
-          />
+          {type !== 'scheduled' ? (
+            <FormField
+              control={form.control}
+              name="pattern"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Shift pattern</FormLabel>
+                  <Select
+                    value={field.value}
+                    onValueChange={(value) => {
+                      choosePattern(value as ShiftPatternChoice);
+                      field.onChange(value);
+                    }}
+                    disabled={pending}
+                  >
+                    <FormControl>
+                      <SelectTrigger>
+                        <SelectValue />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      {SHIFT_PATTERNS.map((option) => (
+                        <SelectItem key={option} value={option}>
+                          {PATTERN_LABELS[option]}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <FormDescription className="text-xs">
+                    {PATTERN_HINTS[field.value]}
+                  </FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+          ) : null}
+          {layered ? null : (
+            <SelectField
+              control={form.control}
+              name="cadence"
+              label="Cadence"
+              options={CADENCES}
+              optionLabel={(option) => CADENCE_LABELS[option]}
+              description={() => 'How often the baton changes hands.'}
+              disabled={pending}
+            />
+          )}
         </div>
         <div className="grid gap-4 sm:grid-cols-3">
           <FormField
@@ -149,50 +240,57 @@ export function RotationForm({
               </FormItem>
             )}
           />
-          <FormField
-            control={form.control}
-            name="handoffTime"
-            render={({ field }) => (
-              <FormItem className={cadence === 'weekly' ? '' : 'sm:col-span-3'}>
-                <FormLabel>Handoff time</FormLabel>
-                <FormControl>
-                  <Input type="time" step={60} disabled={pending} {...field} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          {cadence === 'weekly' ? (
-            <FormField
-              control={form.control}
-              name="handoffWeekday"
-              render={({ field }) => (
-                <FormItem className="sm:col-span-2">
-                  <FormLabel>Handoff day</FormLabel>
-                  <Select
-                    value={field.value === undefined ? '' : String(field.value)}
-                    onValueChange={(v) => field.onChange(Number(v))}
-                    disabled={pending}
-                  >
+          {layered ? null : (
+            <>
+              <FormField
+                control={form.control}
+                name="handoffTime"
+                render={({ field }) => (
+                  <FormItem className={cadence === 'weekly' ? '' : 'sm:col-span-3'}>
+                    <FormLabel>Handoff time</FormLabel>
                     <FormControl>
-                      <SelectTrigger>
-                        <SelectValue placeholder="Select a day" />
-                      </SelectTrigger>
+                      <Input type="time" step={60} disabled={pending} {...field} />
                     </FormControl>
-                    <SelectContent>
-                      {WEEKDAYS.map((day, index) => (
-                        <SelectItem key={day} value={String(index)}>
-                          {day}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-          ) : null}
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              {cadence === 'weekly' ? (
+                <FormField
+                  control={form.control}
+                  name="handoffWeekday"
+                  render={({ field }) => (
+                    <FormItem className="sm:col-span-2">
+                      <FormLabel>Handoff day</FormLabel>
+                      <Select
+                        value={field.value === undefined ? '' : String(field.value)}
+                        onValueChange={(v) => field.onChange(Number(v))}
+                        disabled={pending}
+                      >
+                        <FormControl>
+                          <SelectTrigger>
+                            <SelectValue placeholder="Select a day" />
+                          </SelectTrigger>
+                        </FormControl>
+                        <SelectContent>
+                          {WEEKDAYS.map((day, index) => (
+                            <SelectItem key={day} value={String(index)}>
+                              {day}
+                            </SelectItem>
+                          ))}
+                        </SelectContent>
+                      </Select>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+              ) : null}
+            </>
+          )}
         </div>
+        {layered ? (
+          <LayerEditor timeZone={timeZone} knownPeople={knownPeople} disabled={pending} />
+        ) : null}
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <Button type="button" variant="outline" disabled={pending} onClick={onCancel}>
             Cancel
