@@ -17,7 +17,7 @@ import {
 import { useAuth } from '@/lib/use-auth';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { useTakeOnCall } from '../api/take-on-call';
-import { cadenceLabel, cardBadge } from '../lib/rotation-view';
+import { cardBadge, nobodyNowText, patternLine, rotationKindText } from '../lib/rotation-view';
 import {
   AcknowledgeHandoffButton,
   BackupOnCall,
@@ -58,8 +58,9 @@ function Slot({
 }
 
 /**
- * RotationCard is one of the signed-in user's rotations on the dashboard: cadence, current and
- * next on-call, the user's badge, and 'Pass Baton' / 'Take On-Call'. Clicking it opens the rotation.
+ * RotationCard is one of the signed-in user's rotations on the dashboard: cadence (or kind) and
+ * pattern in words, current (or "No one on call now" and who comes next) and next on-call, the
+ * user's badge, and 'Pass Baton' / 'Take On-Call'. Clicking it opens the rotation.
  */
 export function RotationCard({ rotation }: { rotation: Rotation }) {
   const fmt = useTimeFormat();
@@ -73,6 +74,9 @@ export function RotationCard({ rotation }: { rotation: Rotation }) {
   const mayTake = canTakeOnCall(rotation, actor);
   const toAcknowledge = useHandoffToAcknowledge(rotation);
   const href = `/rotations/${rotation.id}`;
+  const kind = rotationKindText(rotation);
+  const pattern = patternLine(rotation, kind);
+  const nobodyNow = nobodyNowText(rotation, fmt.dateTime);
 
   return (
     <>
@@ -90,13 +94,14 @@ export function RotationCard({ rotation }: { rotation: Rotation }) {
               {rotation.name}
             </Link>
           </CardTitle>
-          <CardDescription className="flex items-center gap-2">
-            {cadenceLabel(rotation.cadence)} rotation
+          <CardDescription className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5">
+            <span>{kind}</span>
             {rotation.suspended ? (
               <Badge variant="outline" className="text-[10px]">
                 Suspended
               </Badge>
             ) : null}
+            {pattern ? <span className="basis-full truncate text-xs">{pattern}</span> : null}
           </CardDescription>
           <CardAction>
             <UserRoleBadge badge={cardBadge(rotation, userId)} />
@@ -106,8 +111,12 @@ export function RotationCard({ rotation }: { rotation: Rotation }) {
           <Slot
             label="Current On-Call"
             name={rotation.currentOnCall?.name}
-            empty="No one assigned"
-            when={rotation.currentOnCall ? `Since ${fmt.dateTime(rotation.holderSince)}` : null}
+            empty={nobodyNow ? nobodyNow.empty : 'No one assigned'}
+            when={
+              rotation.currentOnCall
+                ? `Since ${fmt.dateTime(rotation.holderSince)}`
+                : (nobodyNow?.when ?? null)
+            }
           />
           <BackupOnCall rotation={rotation} />
           <HandoffDueLine rotation={rotation} holder={rotation.currentOnCallUserId === userId} />

@@ -7,7 +7,10 @@ import {
   memberStatusLabel,
   moveItem,
   needsScheduleFirst,
+  nobodyOnCallNow,
+  patternLine,
   reorderPayload,
+  rotationKindText,
   rotationSummary,
   rotationsInTab,
   showingAllText,
@@ -38,12 +41,37 @@ describe('labels', () => {
     expect(cadenceLabel(cadence)).toBe(label);
   });
 
+  const fixed = { type: 'fixed' as const, layered: false, pattern: 'Daily shifts at 09:00' };
   test.each([
-    [{ description: 'Front line', cadence: 'daily' as const }, 'Front line'],
-    [{ description: null, cadence: 'weekly' as const }, 'Weekly rotation'],
-    [{ description: '  ', cadence: 'daily' as const }, 'Daily rotation'],
+    [{ ...fixed, description: 'Front line', cadence: 'daily' as const }, 'Front line'],
+    [{ ...fixed, description: null, cadence: 'weekly' as const }, 'Weekly rotation'],
+    [{ ...fixed, description: '  ', cadence: 'daily' as const }, 'Daily rotation'],
   ])('summary of %j is %s', (r, text) => {
     expect(rotationSummary(r)).toBe(text);
+  });
+
+  test('a scheduled rotation never reads Daily; a layered one reads its pattern', () => {
+    const scheduled = { ...fixed, type: 'scheduled' as const, pattern: 'Scheduled entries' };
+    expect(rotationKindText({ ...scheduled, cadence: 'daily' })).toBe('Scheduled rotation');
+    expect(rotationKindText({ ...scheduled, cadence: 'weekly' })).toBe('Scheduled rotation');
+    expect(patternLine(scheduled, 'Scheduled rotation')).toBeNull();
+    const sun = 'Follow the sun: London 07:00–19:00, Sydney 19:00–07:00';
+    const layered = { ...fixed, layered: true, pattern: sun, cadence: 'hourly' as const };
+    expect(rotationKindText(layered)).toBe(sun);
+    expect(rotationSummary({ ...layered, description: null })).toBe(sun);
+    expect(patternLine(layered, sun)).toBeNull();
+    expect(patternLine(layered, 'Front line')).toBe(sun);
+    // The specification's rotation keeps its words, with the pattern beside them.
+    expect(patternLine({ ...fixed }, 'Daily rotation')).toBe('Daily shifts at 09:00');
+  });
+
+  test('nobody on call now: a running layered rotation with no holder only', () => {
+    const base = { layered: true, suspended: false, currentOnCallUserId: null, type: 'fixed' };
+    expect(nobodyOnCallNow({ ...base, type: 'fixed' })).toBe(true);
+    expect(nobodyOnCallNow({ ...base, type: 'fixed', currentOnCallUserId: 4 })).toBe(false);
+    expect(nobodyOnCallNow({ ...base, type: 'fixed', suspended: true })).toBe(false);
+    expect(nobodyOnCallNow({ ...base, type: 'fixed', layered: false })).toBe(false);
+    expect(nobodyOnCallNow({ ...base, type: 'scheduled' })).toBe(false);
   });
 
   test.each([
