@@ -47,12 +47,6 @@ const DRAWN_LABEL = 'before:content-[attr(data-label)]';
 
 function Bar({ segment, row }: { segment: TimelineSegment; row: TimelineRow }) {
   const style = row.kind === 'layer' ? BAR_STYLES.layer : BAR_STYLES[segment.kind];
-  const shown =
-    segment.kind === 'cover'
-      ? `${segment.name} (cover)`
-      : segment.kind === 'away'
-        ? ''
-        : segment.name;
   return (
     <li
       className="absolute inset-y-1 px-px"
@@ -64,7 +58,7 @@ function Bar({ segment, row }: { segment: TimelineSegment; row: TimelineRow }) {
         title={segment.label}
         data-kind={segment.kind}
         data-now={segment.now || undefined}
-        data-label={shown}
+        data-label={segment.short}
         className={cn(
           'h-full overflow-hidden text-ellipsis whitespace-nowrap rounded-sm border px-1 text-[11px] leading-[1.375rem]',
           DRAWN_LABEL,
@@ -153,7 +147,7 @@ export function RotationTimeline({
           tabIndex={0}
           className="overflow-x-auto rounded-md border outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
-          <div className="grid min-w-[56rem] grid-cols-[7.5rem_1fr]">
+          <div className="grid min-w-[84rem] grid-cols-[7.5rem_1fr]">
             <div className="sticky left-0 z-20 border-b bg-card" />
             <div className="relative h-7 border-b" aria-hidden>
               {timeline.days.map((day) => (

@@ -246,6 +246,7 @@ describe('the result row', () => {
       'Omar Outside covering for Lia London, Wed, Mar 3, 12:30 PM – Wed, Mar 3, 2:00 PM',
     );
     expect(segments[1].coveredName).toBe('Lia London');
+    expect(segments.map((s) => s.short)).toEqual(['Lia', 'Omar (cover)', 'Lia', 'Nobody', 'Sam']);
     expect(segments[3].label).toBe('Nobody on call, Wed, Mar 3, 7:00 PM – Fri, Mar 5, 7:00 PM');
     const total = segments.reduce((sum, s) => sum + s.width, 0);
     expect(total).toBeCloseTo(100, 6);

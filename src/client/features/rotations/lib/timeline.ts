@@ -27,8 +27,10 @@ export interface TimelineSegment {
   start: Date;
   end: Date;
   userId: number | null;
-  /** the name on the bar: the person's, or 'Nobody on call' */
+  /** the person's name, or 'Nobody on call' */
   name: string;
+  /** what the bar says where it is narrow: a first name ('Lia', 'Lia (cover)'), or 'Nobody' */
+  short: string;
   kind: SegmentKind;
   /** cover ahead: the name of whose shift it covers, when the calendar says */
   coveredName: string | null;
@@ -212,11 +214,13 @@ export function buildTimeline(input: TimelineInput): Timeline {
         : s.kind === 'away'
           ? `${name} away`
           : name;
+    const first = s.userId === null ? 'Nobody' : (name.split(/\s+/)[0] ?? name);
     return {
       start: s.start,
       end: s.end,
       userId: s.userId,
       name,
+      short: s.kind === 'cover' ? `${first} (cover)` : s.kind === 'away' ? '' : first,
       kind: s.kind,
       coveredName,
       left: percent(s.start),
