@@ -27,7 +27,11 @@ export function CalendarLegend({
               {rotation.suspended ? (
                 <span className="text-muted-foreground">(suspended)</span>
               ) : null}
-              <span className="text-muted-foreground">· {rotation.pattern}</span>
+              {/* Drawn from data-label: the item's own text stays the rotation's name (decision 249). */}
+              <span
+                data-label={`· ${rotation.pattern}`}
+                className="text-muted-foreground before:content-[attr(data-label)]"
+              />
             </li>
           ),
         )}

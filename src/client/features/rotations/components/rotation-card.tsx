@@ -16,6 +16,7 @@ import {
 } from '@/components/ui/card';
 import { useAuth } from '@/lib/use-auth';
 import { useTimeFormat } from '@/lib/use-time-format';
+import { cn } from '@/lib/utils';
 import { useTakeOnCall } from '../api/take-on-call';
 import { cardBadge, nobodyNowText, patternLine, rotationKindText } from '../lib/rotation-view';
 import {
@@ -51,7 +52,9 @@ function Slot({
         <p className={name ? 'truncate font-medium text-sm' : 'text-muted-foreground text-sm'}>
           {name ?? empty}
         </p>
-        {when ? <p className="truncate text-muted-foreground text-xs">{when}</p> : null}
+        {when ? (
+          <p className={cn(name && 'truncate', 'text-muted-foreground text-xs')}>{when}</p>
+        ) : null}
       </div>
     </div>
   );

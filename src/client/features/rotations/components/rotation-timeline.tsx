@@ -147,7 +147,7 @@ export function RotationTimeline({
           tabIndex={0}
           className="overflow-x-auto rounded-md border outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
-          <div className="grid min-w-[84rem] grid-cols-[7.5rem_1fr]">
+          <div className="grid min-w-[84rem] grid-cols-[8.5rem_1fr]">
             <div className="sticky left-0 z-20 border-b bg-card" />
             <div className="relative h-7 border-b" aria-hidden>
               {timeline.days.map((day) => (
@@ -200,7 +200,7 @@ function TimelineRowView({
           row.kind === 'result' ? 'font-semibold' : 'font-medium',
         )}
         aria-hidden
-        data-label={row.label}
+        title={row.label}
       >
         <span className={cn('truncate', DRAWN_LABEL)} data-label={row.label} />
       </div>
