@@ -7,6 +7,7 @@ import {
   memberStatusLabel,
   moveItem,
   needsScheduleFirst,
+  nobodyNowText,
   nobodyOnCallNow,
   patternLine,
   reorderPayload,
@@ -72,6 +73,26 @@ describe('labels', () => {
     expect(nobodyOnCallNow({ ...base, type: 'fixed', suspended: true })).toBe(false);
     expect(nobodyOnCallNow({ ...base, type: 'fixed', layered: false })).toBe(false);
     expect(nobodyOnCallNow({ ...base, type: 'scheduled' })).toBe(false);
+  });
+
+  test('nobody on call now says who comes next and when, or until when', () => {
+    const at = '2027-03-06T00:00:00.000Z';
+    const base = {
+      layered: true,
+      suspended: false,
+      currentOnCallUserId: null,
+      type: 'fixed' as const,
+      nextOnCall: person(2),
+      nextHandoffTime: at,
+    };
+    const when = (v: string) => `at ${v}`;
+    expect(nobodyNowText(base, when)).toEqual({
+      empty: 'No one on call now',
+      when: `User 2 from at ${at}`,
+    });
+    expect(nobodyNowText({ ...base, nextOnCall: null }, when)?.when).toBe(`Until at ${at}`);
+    expect(nobodyNowText({ ...base, nextHandoffTime: null }, when)?.when).toBeNull();
+    expect(nobodyNowText({ ...base, layered: false }, when)).toBeNull();
   });
 
   test.each([
