@@ -9,6 +9,8 @@ import {
   formatShortDate,
   formatTime,
   formatToSecond,
+  formatWeekdayDateTime,
+  formatWeekdayDay,
   INVALID_DATE_TEXT,
   MISSING_DATE_TEXT,
   timesInText,
@@ -143,4 +145,15 @@ test('formatDuration gives the span in its largest unit', () => {
 
 test('dayPickerKey names a local calendar day as M/D/YYYY', () => {
   expect(dayPickerKey(new Date(2026, 2, 5))).toBe('3/5/2026');
+});
+
+test('the timeline’s styles: a weekday with the date, and a brief instant with its weekday', () => {
+  const at = '2027-03-01T07:00:00Z';
+  expect(formatWeekdayDay(at, 'Europe/London')).toBe('Mon 1');
+  // Late on the 1st in New York is the 2nd in Sydney.
+  expect(formatWeekdayDay('2027-03-02T01:00:00Z', 'Australia/Sydney')).toBe('Tue 2');
+  expect(formatWeekdayDateTime(at, 'Europe/London')).toBe('Mon, Mar 1, 7:00 AM');
+  expect(formatWeekdayDateTime(at, 'America/New_York')).toBe('Mon, Mar 1, 2:00 AM');
+  expect(formatWeekdayDay(null, 'UTC')).toBe(MISSING_DATE_TEXT);
+  expect(formatWeekdayDay('nope', 'UTC')).toBe(INVALID_DATE_TEXT);
 });

@@ -70,6 +70,15 @@ const STYLES = {
   dateTime: { dateStyle: 'long', timeStyle: 'short' },
   shortDate: { month: 'short', day: '2-digit', year: 'numeric' },
   time: { hour: 'numeric', minute: '2-digit' },
+  weekdayDateTime: {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  },
+  weekday: { weekday: 'short' },
+  dayOfMonth: { day: 'numeric' },
   toSecond: {
     month: 'short',
     day: 'numeric',
@@ -106,6 +115,19 @@ export function formatShortDate(value: DateInput, timeZone: string): string {
 /** formatTime returns the clock time alone ('9:00 AM'), for a day already shown. */
 export function formatTime(value: DateInput, timeZone: string): string {
   return formatAs('time', value, timeZone);
+}
+
+/** formatWeekdayDateTime returns a brief instant with its weekday ('Mon, Mar 1, 7:00 AM'). */
+export function formatWeekdayDateTime(value: DateInput, timeZone: string): string {
+  return formatAs('weekdayDateTime', value, timeZone);
+}
+
+/** formatWeekdayDay returns a day as its weekday and date ('Mon 1'), for a timeline's day ticks. */
+export function formatWeekdayDay(value: DateInput, timeZone: string): string {
+  const weekday = formatAs('weekday', value, timeZone);
+  if (weekday === MISSING_DATE_TEXT || weekday === INVALID_DATE_TEXT) return weekday;
+  // en-US writes { weekday, day } as '1 Mon': the two parts are put in order here.
+  return `${weekday} ${formatAs('dayOfMonth', value, timeZone)}`;
 }
 
 /** formatToSecond returns a brief instant to the second ('Nov 22, 3:20:05 AM'), for logs. */

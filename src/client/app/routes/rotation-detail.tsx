@@ -36,10 +36,13 @@ import {
 } from '@/features/rotations/components/rotation-header';
 import { RotationSettingsCard } from '@/features/rotations/components/rotation-settings-card';
 import { RotationTeamCard } from '@/features/rotations/components/rotation-team-card';
+import { RotationTimeline } from '@/features/rotations/components/rotation-timeline';
 import { ScheduleSection } from '@/features/rotations/components/schedule-section';
+import { timelineSpan } from '@/features/rotations/lib/timeline';
 import { TimeOffWarnings } from '@/features/time-off/components/time-off-warnings';
 import { ApiRequestError } from '@/lib/api-client';
 import { useAuth } from '@/lib/use-auth';
+import { useViewerTimeZone } from '@/lib/use-time-format';
 
 /**
  * mayAdd tells whether the viewer may add an integration or a destination to the rotation: the
@@ -113,6 +116,17 @@ function RotationCoverPlans({ rotation }: { rotation: Rotation }) {
   );
 }
 
+/**
+ * RotationTimelineSection reads the calendar over the viewer's coming two weeks (today's start
+ * to fourteen days on, in their zone) for the rotation's timeline.
+ */
+function RotationTimelineSection({ rotation }: { rotation: Rotation }) {
+  const { timeZone } = useViewerTimeZone();
+  const span = useMemo(() => timelineSpan(new Date(), timeZone), [timeZone]);
+  const calendar = useCalendar(span.from.toISOString(), span.to.toISOString());
+  return <RotationTimeline rotation={rotation} calendar={calendar.data} span={span} />;
+}
+
 /** Detail lays out one rotation's page; the sections live in the rotations feature. */
 function Detail({ rotation }: { rotation: Rotation }) {
   const { roles, user } = useAuth();
@@ -142,6 +156,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
         <RotationSettingsCard rotation={rotation} onScheduleNeeded={() => setDialog('guide')} />
       </div>
 
+      <RotationTimelineSection rotation={rotation} />
       <ScheduleSection
         rotation={rotation}
         canManage={can(roles, 'schedule.manage')}

@@ -2,7 +2,10 @@ import type { CalendarRotation } from '@shared/contracts/calendar';
 import { cn } from '@/lib/utils';
 import { rotationColor } from '../lib/rotation-colors';
 
-/** CalendarLegend names the colour of each rotation shown, and the marks for you, coverage and today. */
+/**
+ * CalendarLegend names the colour of each rotation shown with its pattern in words, and the marks
+ * for you, coverage and today.
+ */
 export function CalendarLegend({
   rotations,
   rotationId,
@@ -24,6 +27,11 @@ export function CalendarLegend({
               {rotation.suspended ? (
                 <span className="text-muted-foreground">(suspended)</span>
               ) : null}
+              {/* Drawn from data-label: the item's own text stays the rotation's name (decision 249). */}
+              <span
+                data-label={`· ${rotation.pattern}`}
+                className="text-muted-foreground before:content-[attr(data-label)]"
+              />
             </li>
           ),
         )}

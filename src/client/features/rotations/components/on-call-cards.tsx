@@ -20,7 +20,7 @@ import {
 import { useAuth } from '@/lib/use-auth';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { useTakeOnCall } from '../api/take-on-call';
-import { canManage, canPage } from '../lib/rotation-view';
+import { canManage, canPage, nobodyNowText } from '../lib/rotation-view';
 import { BackupOnCall } from './acknowledge-handoff';
 import { PersonAvatar } from './person-avatar';
 import type { RotationDialogName } from './rotation-dialogs';
@@ -40,7 +40,10 @@ function PersonBlock({
     return (
       <div className="flex items-center gap-3">
         <div className="size-10 shrink-0 rounded-full border border-dashed" aria-hidden="true" />
-        <p className="text-muted-foreground text-sm">{empty}</p>
+        <div className="min-w-0">
+          <p className="text-muted-foreground text-sm">{empty}</p>
+          {when ? <p className="text-muted-foreground text-xs">{when}</p> : null}
+        </div>
       </div>
     );
   }
@@ -89,6 +92,7 @@ export function CurrentOnCallCard({
   const takeOnCall = useTakeOnCall();
   const { holder, mayPass, mayAskCoverage, mayTake, mayReassign, mayPage } =
     useBatonActions(rotation);
+  const nobodyNow = nobodyNowText(rotation, fmt.dateTime);
 
   return (
     <Card className="gap-4">
@@ -106,8 +110,12 @@ export function CurrentOnCallCard({
         <PersonBlock
           name={rotation.currentOnCall?.name}
           email={rotation.currentOnCall?.email}
-          empty="No one assigned"
-          when={rotation.currentOnCall ? `Since ${fmt.dateTime(rotation.holderSince)}` : null}
+          empty={nobodyNow ? nobodyNow.empty : 'No one assigned'}
+          when={
+            rotation.currentOnCall
+              ? `Since ${fmt.dateTime(rotation.holderSince)}`
+              : (nobodyNow?.when ?? null)
+          }
         />
         <BackupOnCall rotation={rotation} />
       </CardContent>

@@ -16,8 +16,9 @@ import {
 } from '@/components/ui/card';
 import { useAuth } from '@/lib/use-auth';
 import { useTimeFormat } from '@/lib/use-time-format';
+import { cn } from '@/lib/utils';
 import { useTakeOnCall } from '../api/take-on-call';
-import { cadenceLabel, cardBadge } from '../lib/rotation-view';
+import { cardBadge, nobodyNowText, patternLine, rotationKindText } from '../lib/rotation-view';
 import {
   AcknowledgeHandoffButton,
   BackupOnCall,
@@ -51,15 +52,18 @@ function Slot({
         <p className={name ? 'truncate font-medium text-sm' : 'text-muted-foreground text-sm'}>
           {name ?? empty}
         </p>
-        {when ? <p className="truncate text-muted-foreground text-xs">{when}</p> : null}
+        {when ? (
+          <p className={cn(name && 'truncate', 'text-muted-foreground text-xs')}>{when}</p>
+        ) : null}
       </div>
     </div>
   );
 }
 
 /**
- * RotationCard is one of the signed-in user's rotations on the dashboard: cadence, current and
- * next on-call, the user's badge, and 'Pass Baton' / 'Take On-Call'. Clicking it opens the rotation.
+ * RotationCard is one of the signed-in user's rotations on the dashboard: cadence (or kind) and
+ * pattern in words, current (or "No one on call now" and who comes next) and next on-call, the
+ * user's badge, and 'Pass Baton' / 'Take On-Call'. Clicking it opens the rotation.
  */
 export function RotationCard({ rotation }: { rotation: Rotation }) {
   const fmt = useTimeFormat();
@@ -73,6 +77,9 @@ export function RotationCard({ rotation }: { rotation: Rotation }) {
   const mayTake = canTakeOnCall(rotation, actor);
   const toAcknowledge = useHandoffToAcknowledge(rotation);
   const href = `/rotations/${rotation.id}`;
+  const kind = rotationKindText(rotation);
+  const pattern = patternLine(rotation, kind);
+  const nobodyNow = nobodyNowText(rotation, fmt.dateTime);
 
   return (
     <>
@@ -90,13 +97,14 @@ export function RotationCard({ rotation }: { rotation: Rotation }) {
               {rotation.name}
             </Link>
           </CardTitle>
-          <CardDescription className="flex items-center gap-2">
-            {cadenceLabel(rotation.cadence)} rotation
+          <CardDescription className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5">
+            <span>{kind}</span>
             {rotation.suspended ? (
               <Badge variant="outline" className="text-[10px]">
                 Suspended
               </Badge>
             ) : null}
+            {pattern ? <span className="basis-full truncate text-xs">{pattern}</span> : null}
           </CardDescription>
           <CardAction>
             <UserRoleBadge badge={cardBadge(rotation, userId)} />
@@ -106,8 +114,12 @@ export function RotationCard({ rotation }: { rotation: Rotation }) {
           <Slot
             label="Current On-Call"
             name={rotation.currentOnCall?.name}
-            empty="No one assigned"
-            when={rotation.currentOnCall ? `Since ${fmt.dateTime(rotation.holderSince)}` : null}
+            empty={nobodyNow ? nobodyNow.empty : 'No one assigned'}
+            when={
+              rotation.currentOnCall
+                ? `Since ${fmt.dateTime(rotation.holderSince)}`
+                : (nobodyNow?.when ?? null)
+            }
           />
           <BackupOnCall rotation={rotation} />
           <HandoffDueLine rotation={rotation} holder={rotation.currentOnCallUserId === userId} />

@@ -8,11 +8,12 @@ import { Button } from '@/components/ui/button';
 import { useAuth } from '@/lib/use-auth';
 import { useActivateRotation } from '../api/activate-rotation';
 import { useSuspendRotation } from '../api/suspend-rotation';
-import { canManage, rotationSummary } from '../lib/rotation-view';
+import { canManage, patternLine, rotationSummary } from '../lib/rotation-view';
 
 /**
  * RotationHeader is the rotation page's title: name, suspended and type badges, summary, the
- * zone its times are in, and the Edit, Suspend / Activate and Delete actions the viewer may use.
+ * pattern in words (unless the summary says it), the zone its times are in, and the Edit,
+ * Suspend / Activate and Delete actions the viewer may use.
  */
 export function RotationHeader({
   rotation,
@@ -31,6 +32,8 @@ export function RotationHeader({
   const canSuspend = can(roles, 'rotation.suspend');
   const canDelete = can(roles, 'rotation.delete');
   const rotationRef = { rotationId: rotation.id, rotationName: rotation.name };
+  const summary = rotationSummary(rotation);
+  const pattern = patternLine(rotation, summary);
 
   return (
     <div className="flex flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
@@ -40,7 +43,8 @@ export function RotationHeader({
           {rotation.suspended ? <Badge tone="warning">Suspended</Badge> : null}
           <Badge variant="outline">{rotation.type === 'scheduled' ? 'Scheduled' : 'Fixed'}</Badge>
         </div>
-        <p className="text-muted-foreground">{rotationSummary(rotation)}</p>
+        <p className="text-muted-foreground">{summary}</p>
+        {pattern ? <p className="text-muted-foreground text-sm">{pattern}</p> : null}
         <TimesInZone />
       </div>
       {canEdit || canSuspend || canDelete ? (

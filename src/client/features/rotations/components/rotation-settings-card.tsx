@@ -26,7 +26,8 @@ function handoffScheduleText(rotation: Rotation): string {
 
 /**
  * RotationSettingsCard shows how the baton changes hands: type (a select for those who may
- * change it), cadence, handoff time, zone and member count, and the escalation policy it follows
+ * change it), cadence and handoff time (a fixed rotation of the specification's fields), the
+ * pattern in words, the layers (a layered rotation), zone and member count, and the escalation policy it follows
  * (a link to it; a choice among the policies for those who edit the rotation). A change to
  * scheduled without a schedule calls `onScheduleNeeded`.
  */
@@ -46,6 +47,8 @@ export function RotationSettingsCard({
   const policies = useEscalationPolicies();
   const changePolicy = useChangeRotationPolicy();
   const policy = policies.data?.find((p) => p.id === rotation.escalationPolicyId);
+  // A layered rotation's layers and a scheduled one's entries, not a cadence, say who is on call.
+  const ofSpecificationFields = rotation.type === 'fixed' && !rotation.layered;
 
   return (
     <Card className="gap-4 md:col-span-2 xl:col-span-1">
@@ -86,10 +89,22 @@ export function RotationSettingsCard({
               'Fixed'
             )}
           </dd>
-          <dt className="text-muted-foreground">Cadence</dt>
-          <dd>{rotation.cadence === 'weekly' ? 'Weekly' : 'Daily'}</dd>
-          <dt className="text-muted-foreground">Handoff</dt>
-          <dd>{handoffScheduleText(rotation)}</dd>
+          {ofSpecificationFields ? (
+            <>
+              <dt className="text-muted-foreground">Cadence</dt>
+              <dd>{rotation.cadence === 'weekly' ? 'Weekly' : 'Daily'}</dd>
+              <dt className="text-muted-foreground">Handoff</dt>
+              <dd>{handoffScheduleText(rotation)}</dd>
+            </>
+          ) : null}
+          <dt className="text-muted-foreground">Pattern</dt>
+          <dd>{rotation.pattern}</dd>
+          {rotation.layered ? (
+            <>
+              <dt className="text-muted-foreground">Layers</dt>
+              <dd>{rotation.layers.map((l) => l.name).join(', ')}</dd>
+            </>
+          ) : null}
           <dt className="text-muted-foreground">Time zone</dt>
           <dd className="truncate">{rotation.timeZone}</dd>
           <dt className="text-muted-foreground">Members</dt>

@@ -7,7 +7,11 @@ import {
   memberStatusLabel,
   moveItem,
   needsScheduleFirst,
+  nobodyNowText,
+  nobodyOnCallNow,
+  patternLine,
   reorderPayload,
+  rotationKindText,
   rotationSummary,
   rotationsInTab,
   showingAllText,
@@ -38,12 +42,57 @@ describe('labels', () => {
     expect(cadenceLabel(cadence)).toBe(label);
   });
 
+  const fixed = { type: 'fixed' as const, layered: false, pattern: 'Daily shifts at 09:00' };
   test.each([
-    [{ description: 'Front line', cadence: 'daily' as const }, 'Front line'],
-    [{ description: null, cadence: 'weekly' as const }, 'Weekly rotation'],
-    [{ description: '  ', cadence: 'daily' as const }, 'Daily rotation'],
+    [{ ...fixed, description: 'Front line', cadence: 'daily' as const }, 'Front line'],
+    [{ ...fixed, description: null, cadence: 'weekly' as const }, 'Weekly rotation'],
+    [{ ...fixed, description: '  ', cadence: 'daily' as const }, 'Daily rotation'],
   ])('summary of %j is %s', (r, text) => {
     expect(rotationSummary(r)).toBe(text);
+  });
+
+  test('a scheduled rotation never reads Daily; a layered one reads its pattern', () => {
+    const scheduled = { ...fixed, type: 'scheduled' as const, pattern: 'Scheduled entries' };
+    expect(rotationKindText({ ...scheduled, cadence: 'daily' })).toBe('Scheduled rotation');
+    expect(rotationKindText({ ...scheduled, cadence: 'weekly' })).toBe('Scheduled rotation');
+    expect(patternLine(scheduled, 'Scheduled rotation')).toBeNull();
+    const sun = 'Follow the sun: London 07:00–19:00, Sydney 19:00–07:00';
+    const layered = { ...fixed, layered: true, pattern: sun, cadence: 'hourly' as const };
+    expect(rotationKindText(layered)).toBe(sun);
+    expect(rotationSummary({ ...layered, description: null })).toBe(sun);
+    expect(patternLine(layered, sun)).toBeNull();
+    expect(patternLine(layered, 'Front line')).toBe(sun);
+    // The specification's rotation keeps its words, with the pattern beside them.
+    expect(patternLine({ ...fixed }, 'Daily rotation')).toBe('Daily shifts at 09:00');
+  });
+
+  test('nobody on call now: a running layered rotation with no holder only', () => {
+    const base = { layered: true, suspended: false, currentOnCallUserId: null, type: 'fixed' };
+    expect(nobodyOnCallNow({ ...base, type: 'fixed' })).toBe(true);
+    expect(nobodyOnCallNow({ ...base, type: 'fixed', currentOnCallUserId: 4 })).toBe(false);
+    expect(nobodyOnCallNow({ ...base, type: 'fixed', suspended: true })).toBe(false);
+    expect(nobodyOnCallNow({ ...base, type: 'fixed', layered: false })).toBe(false);
+    expect(nobodyOnCallNow({ ...base, type: 'scheduled' })).toBe(false);
+  });
+
+  test('nobody on call now says who comes next and when, or until when', () => {
+    const at = '2027-03-06T00:00:00.000Z';
+    const base = {
+      layered: true,
+      suspended: false,
+      currentOnCallUserId: null,
+      type: 'fixed' as const,
+      nextOnCall: person(2),
+      nextHandoffTime: at,
+    };
+    const when = (v: string) => `at ${v}`;
+    expect(nobodyNowText(base, when)).toEqual({
+      empty: 'No one on call now',
+      when: `User 2 from at ${at}`,
+    });
+    expect(nobodyNowText({ ...base, nextOnCall: null }, when)?.when).toBe(`Until at ${at}`);
+    expect(nobodyNowText({ ...base, nextHandoffTime: null }, when)?.when).toBeNull();
+    expect(nobodyNowText({ ...base, layered: false }, when)).toBeNull();
   });
 
   test.each([

@@ -13,9 +13,75 @@ export function cadenceLabel(cadence: string): 'Weekly' | 'Daily' {
   return cadence === 'weekly' ? 'Weekly' : 'Daily';
 }
 
-/** rotationSummary returns the description, or 'Weekly rotation' / 'Daily rotation'. */
-export function rotationSummary(rotation: Pick<Rotation, 'description' | 'cadence'>): string {
-  return rotation.description?.trim() || `${cadenceLabel(rotation.cadence)} rotation`;
+type Shape = Pick<Rotation, 'cadence' | 'type' | 'layered' | 'pattern'>;
+
+/**
+ * rotationKindText returns what kind of rotation it is in a few words (decision 249): the
+ * specification's 'Weekly rotation' / 'Daily rotation' for a fixed rotation of its fields, the
+ * pattern in words for a layered one ('12-hour shifts at 08:00 and 20:00'), and 'Scheduled
+ * rotation' for a scheduled one, whose entries, not a cadence, say who is on call.
+ */
+export function rotationKindText(rotation: Shape): string {
+  if (rotation.type === 'scheduled') return 'Scheduled rotation';
+  if (rotation.layered) return rotation.pattern;
+  return `${cadenceLabel(rotation.cadence)} rotation`;
+}
+
+/** rotationSummary returns the description, or rotationKindText ('Weekly rotation' …). */
+export function rotationSummary(rotation: Pick<Rotation, 'description'> & Shape): string {
+  return rotation.description?.trim() || rotationKindText(rotation);
+}
+
+/**
+ * patternLine returns the pattern in words to show beside `shown` (the summary or kind line), or
+ * null when it would say nothing more: a scheduled rotation's 'Scheduled entries', or a pattern
+ * already shown.
+ */
+export function patternLine(rotation: Pick<Rotation, 'type' | 'pattern'>, shown: string) {
+  if (rotation.type === 'scheduled' || rotation.pattern === shown) return null;
+  return rotation.pattern;
+}
+
+/**
+ * nobodyOnCallNow tells whether a layered rotation has nobody on call now because no layer is on
+ * duty (a weekend-only rotation on a Wednesday): it says so, and who comes next, rather than
+ * 'No one assigned'.
+ */
+export function nobodyOnCallNow(
+  rotation: Pick<Rotation, 'layered' | 'suspended' | 'currentOnCallUserId' | 'type'>,
+): boolean {
+  return (
+    rotation.layered &&
+    rotation.type === 'fixed' &&
+    !rotation.suspended &&
+    rotation.currentOnCallUserId === null
+  );
+}
+
+/** What the Current On-Call slot says of a layered rotation with no layer on duty now. */
+export const NO_ONE_ON_CALL_NOW = 'No one on call now';
+
+/**
+ * nobodyNowText returns the words of a layered rotation's empty Current On-Call slot when no layer
+ * is on duty (decision 249): 'No one on call now', and who comes next and when ('Lia London from
+ * March 6, 2027 at 7:00 AM'); null for any other rotation, which keeps 'No one assigned'.
+ */
+export function nobodyNowText(
+  rotation: Pick<
+    Rotation,
+    'layered' | 'suspended' | 'currentOnCallUserId' | 'type' | 'nextOnCall' | 'nextHandoffTime'
+  >,
+  dateTime: (value: string) => string,
+): { empty: string; when: string | null } | null {
+  if (!nobodyOnCallNow(rotation)) return null;
+  const at = rotation.nextHandoffTime;
+  if (!at) return { empty: NO_ONE_ON_CALL_NOW, when: null };
+  return {
+    empty: NO_ONE_ON_CALL_NOW,
+    when: rotation.nextOnCall
+      ? `${rotation.nextOnCall.name} from ${dateTime(at)}`
+      : `Until ${dateTime(at)}`,
+  };
 }
 
 /** memberStatusLabel returns 'Currently On-Call', 'Next On-Call' or 'In Rotation'. */
