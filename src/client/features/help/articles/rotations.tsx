@@ -210,6 +210,21 @@ export function RotationLayersArticle() {
           shifts at 08:00 and 20:00”).
         </li>
       </ul>
+      <h2>Who holds the baton</h2>
+      <p>
+        A layered rotation needs nobody to take the baton: whoever its layers name holds it, and it
+        moves by itself at each change, with a notice to both people beforehand. A baton passed or
+        reassigned by hand stays where it was put until the layers next change, so pass it before
+        the change to hand over with notes. Cover sits on top of the layers. Time off does not move
+        anyone&apos;s turn: a turn of someone away shows as a gap to cover.
+      </p>
+      <h2>The next two weeks</h2>
+      <p>
+        The rotation page&apos;s <em>Next two weeks</em> shows each layer&apos;s turns while it is
+        on duty, and an <em>On call</em> row with who is actually on call once cover is counted
+        (hatched). Gaps are marked <em>Nobody on call</em>, and members&apos; time off has rows of
+        its own. Times are in your time zone; the line marks now.
+      </p>
       <h2>Back to daily or weekly</h2>
       <p>
         In <em>Edit rotation</em>, choose <em>Daily or weekly</em> under <em>Shift pattern</em>, set
