@@ -34,7 +34,7 @@ export function RepeatFields({
 }) {
   const set = (patch: Partial<RepeatValues>) => onChange({ ...value, ...patch });
   const problem = showProblem ? repeatProblem(value) : null;
-  const unit = value.frequency === 'daily' ? 'days' : 'weeks';
+  const unit = `${value.frequency === 'daily' ? 'day' : 'week'}${value.interval === 1 ? '' : 's'}`;
   return (
     <fieldset className="grid gap-3" disabled={disabled}>
       <legend className="mb-2 font-medium text-sm">Repeats</legend>

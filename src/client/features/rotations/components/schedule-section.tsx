@@ -52,11 +52,15 @@ export function ScheduleSection({
   const entries = [...(schedules.data ?? [])].sort(
     (a, b) => Date.parse(a.startTime) - Date.parse(b.startTime),
   );
-  const columns = canManage ? 5 : 4;
   const rowsOf = (entry: ScheduleEntry): ScheduleRow[] =>
     entry.recurrence
       ? (entry.occurrences ?? []).map((o) => ({ entry, ...o, occurrence: true }))
       : [{ entry, startTime: entry.startTime, endTime: entry.endTime, occurrence: false }];
+  // Every window in time order; each series is also said in words above the table.
+  const rows = entries
+    .flatMap(rowsOf)
+    .sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime));
+  const series = entries.filter((e) => e.recurrence);
 
   return (
     <Card>
@@ -118,80 +122,86 @@ export function ScheduleSection({
             }
           />
         ) : (
-          <Table>
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead>Person</TableHead>
-                <TableHead>Start</TableHead>
-                <TableHead>End</TableHead>
-                <TableHead>Status</TableHead>
-                {canManage ? <TableHead className="text-right">Actions</TableHead> : null}
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {entries.flatMap((entry) => [
-                entry.recurrence ? (
-                  <TableRow key={`series-${entry.id}`} className="hover:bg-transparent">
-                    <TableCell colSpan={columns} className="bg-muted/40">
-                      <span className="flex flex-wrap items-center gap-2 text-sm">
-                        <Repeat aria-hidden="true" className="size-4 text-muted-foreground" />
-                        <span className="font-medium">{entry.user.name}</span>
-                        <span className="text-muted-foreground">{entry.repeats}</span>
-                        {(entry.occurrences ?? []).length === 0 ? (
-                          <span className="text-muted-foreground">· no occurrences ahead</span>
-                        ) : null}
-                      </span>
-                    </TableCell>
-                  </TableRow>
-                ) : null,
-                ...rowsOf(entry).map((row) => (
-                  <TableRow key={`${entry.id}-${row.startTime}`}>
-                    <TableCell>
-                      <span className="flex items-center gap-2">
-                        <PersonAvatar name={entry.user.name} className="size-6 text-[10px]" />
-                        {entry.user.name}
-                        {row.occurrence ? (
-                          <Repeat
-                            aria-label="Repeating"
-                            className="size-3.5 text-muted-foreground"
-                          />
-                        ) : null}
-                      </span>
-                    </TableCell>
-                    <TableCell>{fmt.dateTime(row.startTime)}</TableCell>
-                    <TableCell>{fmt.dateTime(row.endTime)}</TableCell>
-                    <TableCell>
-                      <ScheduleStatusBadge status={scheduleStatus(row, now)} />
-                    </TableCell>
-                    {canManage ? (
-                      <TableCell className="whitespace-nowrap text-right">
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          className="size-8"
-                          onClick={() => setEditing(row)}
-                          aria-label={`Change ${entry.user.name}'s schedule entry from ${fmt.dateTime(row.startTime)}`}
-                        >
-                          <Pencil aria-hidden="true" />
-                        </Button>
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
-                          onClick={() =>
-                            row.occurrence ? setDeletingOccurrence(row) : setDeleting(entry)
-                          }
-                          aria-label={`Delete ${entry.user.name}'s schedule entry from ${fmt.dateTime(row.startTime)}`}
-                        >
-                          <Trash2 aria-hidden="true" />
-                        </Button>
-                      </TableCell>
+          <>
+            {series.length > 0 ? (
+              <ul className="mb-3 grid gap-1.5" aria-label="Repeating entries">
+                {series.map((entry) => (
+                  <li
+                    key={entry.id}
+                    className="flex flex-wrap items-center gap-x-2 gap-y-0.5 rounded-md bg-muted/50 px-3 py-2 text-sm"
+                  >
+                    <Repeat aria-hidden="true" className="size-4 text-muted-foreground" />
+                    <span className="font-medium">{entry.user.name}</span>
+                    <span className="text-muted-foreground">{entry.repeats}</span>
+                    {(entry.occurrences ?? []).length === 0 ? (
+                      <span className="text-muted-foreground">· no occurrences ahead</span>
                     ) : null}
-                  </TableRow>
-                )),
-              ])}
-            </TableBody>
-          </Table>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            <Table>
+              <TableHeader>
+                <TableRow className="hover:bg-transparent">
+                  <TableHead>Person</TableHead>
+                  <TableHead>Start</TableHead>
+                  <TableHead>End</TableHead>
+                  <TableHead>Status</TableHead>
+                  {canManage ? <TableHead className="text-right">Actions</TableHead> : null}
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.map((row) => {
+                  const entry = row.entry;
+                  return (
+                    <TableRow key={`${entry.id}-${row.startTime}`}>
+                      <TableCell>
+                        <span className="flex items-center gap-2">
+                          <PersonAvatar name={entry.user.name} className="size-6 text-[10px]" />
+                          {entry.user.name}
+                          {row.occurrence ? (
+                            <Repeat
+                              aria-label="Repeating"
+                              className="size-3.5 text-muted-foreground"
+                            />
+                          ) : null}
+                        </span>
+                      </TableCell>
+                      <TableCell>{fmt.dateTime(row.startTime)}</TableCell>
+                      <TableCell>{fmt.dateTime(row.endTime)}</TableCell>
+                      <TableCell>
+                        <ScheduleStatusBadge status={scheduleStatus(row, now)} />
+                      </TableCell>
+                      {canManage ? (
+                        <TableCell className="whitespace-nowrap text-right">
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            className="size-8"
+                            onClick={() => setEditing(row)}
+                            aria-label={`Change ${entry.user.name}'s schedule entry from ${fmt.dateTime(row.startTime)}`}
+                          >
+                            <Pencil aria-hidden="true" />
+                          </Button>
+                          <Button
+                            variant="ghost"
+                            size="icon"
+                            className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+                            onClick={() =>
+                              row.occurrence ? setDeletingOccurrence(row) : setDeleting(entry)
+                            }
+                            aria-label={`Delete ${entry.user.name}'s schedule entry from ${fmt.dateTime(row.startTime)}`}
+                          >
+                            <Trash2 aria-hidden="true" />
+                          </Button>
+                        </TableCell>
+                      ) : null}
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </>
         )}
       </CardContent>
       <DeleteScheduleDialog entry={deleting} onOpenChange={(open) => !open && setDeleting(null)} />
