@@ -26,4 +26,24 @@ export const access: RouteAccess[] = [
     url: '/api/rotation-schedules/999999',
     allowed: ADMIN,
   },
+  {
+    method: 'PATCH',
+    route: '/api/rotation-schedules/:scheduleId',
+    url: '/api/rotation-schedules/999999',
+    body: { userId: 1 },
+    allowed: ADMIN,
+  },
+  {
+    method: 'PATCH',
+    route: '/api/rotation-schedules/:scheduleId/occurrences/:start',
+    url: '/api/rotation-schedules/999999/occurrences/2030-01-01T09:00:00.000Z',
+    body: { userId: 1 },
+    allowed: ADMIN,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/rotation-schedules/:scheduleId/occurrences/:start',
+    url: '/api/rotation-schedules/999999/occurrences/2030-01-01T09:00:00.000Z',
+    allowed: ADMIN,
+  },
 ];

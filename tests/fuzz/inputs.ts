@@ -441,6 +441,17 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     body: { userId, startTime: isoInstant, endTime: isoInstant },
   },
   'DELETE /api/rotation-schedules/:scheduleId': { params: { scheduleId } },
+  'PATCH /api/rotation-schedules/:scheduleId': {
+    params: { scheduleId },
+    body: { userId, startTime: isoInstant, endTime: isoInstant },
+  },
+  'PATCH /api/rotation-schedules/:scheduleId/occurrences/:start': {
+    params: { scheduleId, start: isoInstant },
+    body: { userId, startTime: isoInstant, endTime: isoInstant },
+  },
+  'DELETE /api/rotation-schedules/:scheduleId/occurrences/:start': {
+    params: { scheduleId, start: isoInstant },
+  },
   // Handoffs and coverage
   'GET /api/handoffs/recent': { query: { limit } },
   'POST /api/handoffs/:id/acknowledge': { params: { id: handoffId } },

@@ -181,11 +181,22 @@ export const scheduleEntries = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     startAt: ts('start_at').notNull(),
     endAt: ts('end_at').notNull(),
+    /** a repeating entry's RRULE (decision 250's subset); null for a single entry */
+    recurrence: text('recurrence'),
+    /** a series' last occurrence's end; null for a series that never ends and a single entry */
+    seriesEndAt: ts('series_end_at'),
+    /** the starts (ISO instants) of the occurrences taken out of a series */
+    takenOut: jsonb('taken_out').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
     check('schedule_entries_end_after_start', sql`${t.endAt} > ${t.startAt}`),
+    check(
+      'schedule_entries_series_end',
+      sql`${t.recurrence} is not null or ${t.seriesEndAt} is null`,
+    ),
+    check('schedule_entries_taken_out_array', sql`jsonb_typeof(${t.takenOut}) = 'array'`),
     index('schedule_entries_rotation_start_idx').on(t.rotationId, t.startAt),
   ],
 );

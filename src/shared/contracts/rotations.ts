@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Cadence } from '../domain/layers';
+import { MAX_COUNT, MAX_INTERVAL, recurrenceRefusal } from '../domain/recurrence';
 import { isTimeZone } from '../domain/time-zones';
 import { INT4_MAX, id, instant, text } from './primitives';
 
@@ -348,22 +349,93 @@ export const ReassignInputSchema = z.object({
 });
 export type ReassignInput = z.input<typeof ReassignInputSchema>;
 
-/** ScheduleEntryInputSchema is the body of POST /api/rotations/{id}/schedules. */
-export const ScheduleEntryInputSchema = z
+/**
+ * RecurrenceSchema is how a schedule entry repeats (decision 250): daily or weekly on chosen
+ * weekdays (0 = Sunday … 6 = Saturday), every `interval` days or weeks, until a local date or
+ * `count` times (neither: it never ends). Stored as RRULE text.
+ */
+export const RecurrenceSchema = z
   .object({
-    userId: id({ label: 'userId', error: 'Please select a team member' }),
-    startTime: instant({
-      label: 'Start time',
-      message: 'Start time must be a valid date and time',
-    }),
-    endTime: instant({ label: 'End time', message: 'End time must be a valid date and time' }),
+    frequency: z.enum(['daily', 'weekly'], { error: 'Repeats must be daily or weekly.' }),
+    interval: z
+      .number({ error: `Repeat every must be a whole number from 1 to ${MAX_INTERVAL}.` })
+      .default(1),
+    weekdays: z.array(z.number({ error: 'Weekdays must be numbers from 0 to 6.' })).optional(),
+    until: z.string({ error: 'Until must be a date (YYYY-MM-DD).' }).optional(),
+    count: z.number({ error: `Times must be a whole number from 1 to ${MAX_COUNT}.` }).optional(),
   })
-  .refine((s) => Date.parse(s.endTime) > Date.parse(s.startTime), {
-    message: 'End time must be after start time',
-    path: ['endTime'],
+  .superRefine((r, ctx) => {
+    const refusal = recurrenceRefusal(r, MAX_COUNT);
+    if (refusal) {
+      ctx.addIssue({
+        code: 'custom',
+        message: refusal.message,
+        path: [refusal.field.replace('recurrence.', '')],
+      });
+    }
   });
+export type RecurrenceInput = z.input<typeof RecurrenceSchema>;
+
+const scheduleWindow = {
+  userId: id({ label: 'userId', error: 'Please select a team member' }),
+  startTime: instant({
+    label: 'Start time',
+    message: 'Start time must be a valid date and time',
+  }),
+  endTime: instant({ label: 'End time', message: 'End time must be a valid date and time' }),
+};
+const endAfterStart = {
+  message: 'End time must be after start time',
+  path: ['endTime'],
+};
+const endsAfterStarts = (s: { startTime?: string; endTime?: string }) =>
+  s.startTime === undefined ||
+  s.endTime === undefined ||
+  Date.parse(s.endTime) > Date.parse(s.startTime);
+
+/**
+ * ScheduleEntryInputSchema is the body of POST /api/rotations/{id}/schedules: one window, or the
+ * first of a series with `recurrence`.
+ */
+export const ScheduleEntryInputSchema = z
+  .object({ ...scheduleWindow, recurrence: RecurrenceSchema.nullable().optional() })
+  .refine(endsAfterStarts, endAfterStart);
 export type ScheduleEntryInput = z.infer<typeof ScheduleEntryInputSchema>;
 
+/**
+ * ScheduleEntryChangeSchema is the body of PATCH /api/rotation-schedules/{scheduleId}: the whole
+ * entry (every occurrence of a series) changes; `recurrence: null` makes a series one window.
+ */
+export const ScheduleEntryChangeSchema = z
+  .object({
+    userId: scheduleWindow.userId.optional(),
+    startTime: scheduleWindow.startTime.optional(),
+    endTime: scheduleWindow.endTime.optional(),
+    recurrence: RecurrenceSchema.nullable().optional(),
+  })
+  .refine(endsAfterStarts, endAfterStart);
+export type ScheduleEntryChange = z.infer<typeof ScheduleEntryChangeSchema>;
+
+/**
+ * OccurrenceChangeSchema is the body of PATCH /api/rotation-schedules/{scheduleId}/occurrences/
+ * {start}: the occurrence leaves its series and becomes a single entry with these changes.
+ */
+export const OccurrenceChangeSchema = z
+  .object({
+    userId: scheduleWindow.userId.optional(),
+    startTime: scheduleWindow.startTime.optional(),
+    endTime: scheduleWindow.endTime.optional(),
+  })
+  .refine(endsAfterStarts, endAfterStart);
+export type OccurrenceChange = z.infer<typeof OccurrenceChangeSchema>;
+
+const OccurrenceSchema = z.object({ startTime: z.string(), endTime: z.string() });
+
+/**
+ * ScheduleEntrySchema is a schedule entry as answered. A series also carries its rule, its words
+ * and its coming occurrences (up to UPCOMING_OCCURRENCES, the one in progress first); its
+ * startTime and endTime are its first occurrence's (in GET .../current: the one covering now).
+ */
 export const ScheduleEntrySchema = z.object({
   id: z.number().int(),
   rotationId: z.number().int(),
@@ -371,8 +443,22 @@ export const ScheduleEntrySchema = z.object({
   user: PersonSchema,
   startTime: z.string(),
   endTime: z.string(),
+  recurrence: z
+    .object({
+      frequency: z.enum(['daily', 'weekly']),
+      interval: z.number().int(),
+      weekdays: z.array(z.number().int()).optional(),
+      until: z.string().optional(),
+      count: z.number().int().optional(),
+    })
+    .optional(),
+  repeats: z.string().optional(),
+  occurrences: z.array(OccurrenceSchema).optional(),
 });
 export type ScheduleEntry = z.infer<typeof ScheduleEntrySchema>;
+
+/** How many coming occurrences a series lists. */
+export const UPCOMING_OCCURRENCES = 12;
 
 /** CoverageRequestInputSchema is the body of POST /api/rotations/{id}/cover. */
 export const CoverageRequestInputSchema = z

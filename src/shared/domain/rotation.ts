@@ -486,11 +486,11 @@ export function schedulesOverlap(
 /**
  * scheduleEntryRefusal returns why a new schedule entry may not be added, or null: a member who
  * can hold the baton, a window that starts now or later and ends after it starts, and no overlap
- * with the rotation's other entries.
+ * with the rotation's other entries (a series: none of its occurrences overlaps).
  */
 export function scheduleEntryRefusal(
   rotation: RotationState,
-  entry: ScheduleWindow & { roles?: readonly Role[] },
+  entry: ScheduleWindow & { roles?: readonly Role[]; occurrences?: readonly ScheduleWindow[] },
   existing: readonly ScheduleWindow[],
   now: Date,
 ): Refusal | null {
@@ -502,7 +502,9 @@ export function scheduleEntryRefusal(
   if (entry.roles && !canHoldBaton(entry.roles)) {
     return refuse('CANNOT_HOLD_BATON', ROTATION_MESSAGES.targetCannotHold, 'userId');
   }
-  if (existing.some((other) => schedulesOverlap(entry, other))) {
+  // A repeating entry is checked by its occurrences (decision 250), a single one by itself.
+  const windows = entry.occurrences ?? [entry];
+  if (existing.some((other) => windows.some((w) => schedulesOverlap(w, other)))) {
     return refuse('SCHEDULE_OVERLAP', ROTATION_MESSAGES.scheduleOverlap, 'startTime');
   }
   return null;

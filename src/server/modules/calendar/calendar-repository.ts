@@ -4,6 +4,13 @@ import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import type { AwayWindow } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import { timeOff } from '../../db/schema';
+import {
+  occurrenceRows,
+  type RawSeriesRow,
+  reachSql,
+  readSeriesRow,
+  seriesColumns,
+} from '../schedules/entry-occurrences';
 
 /** The calendar's reads: a fixed number of statements whatever the number of rotations. */
 
@@ -94,16 +101,20 @@ const toWindow = (r: RawWindow): WindowRow => ({
   end: asDate(r.end) as Date,
 });
 
-/** listEntriesOverlapping returns every schedule entry that overlaps [from, to). */
+/** listEntriesOverlapping returns every schedule entry occurrence that overlaps [from, to). */
 export async function listEntriesOverlapping(db: Db, from: Date, to: Date): Promise<WindowRow[]> {
-  const rows = await selectRows<RawWindow>(
+  const rows = await selectRows<RawSeriesRow>(
     db,
-    sql`select rotation_id as "rotationId", user_id as "userId", null::int as "requesterId",
-               start_at as start, end_at as "end"
-          from schedule_entries where start_at < ${to} and end_at > ${from}
-         order by start_at, id`,
+    sql`select ${seriesColumns('e')} from schedule_entries e
+         where e.start_at < ${to} and ${reachSql('e')} > ${from}`,
   );
-  return rows.map(toWindow);
+  return occurrenceRows(rows.map(readSeriesRow), (r) => r.timeZone, from, to).map((r) => ({
+    rotationId: r.rotationId,
+    userId: r.userId,
+    requesterId: null,
+    start: r.startAt,
+    end: r.endAt,
+  }));
 }
 
 /** listCoverageOverlapping returns the accepted and running coverage windows that overlap [from, to). */

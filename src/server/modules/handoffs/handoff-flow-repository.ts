@@ -18,6 +18,14 @@ import {
   memberRoleRowsOfRotation,
 } from '../members/member-reads';
 import type { RotationRow } from '../rotations/rotation-repository';
+import {
+  occurrenceRows,
+  type RawSeriesRow,
+  reachSql,
+  readSeriesRow,
+  type StoredSeries,
+  seriesColumns,
+} from '../schedules/entry-occurrences';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the
@@ -197,6 +205,7 @@ export interface ScheduleNoticeRow {
 }
 
 type RawWindow = { userId: number; start: string; end: string };
+type RawEntry = Omit<StoredSeries, 'startAt' | 'endAt'> & { startAt: string; endAt: string };
 
 /**
  * listScheduleNoticeRows returns the active scheduled rotations with an entry starting or ending
@@ -226,17 +235,19 @@ export async function listScheduleNoticeRows(
     holderUserId: number | null;
     timeZone: string;
     layers: RotationLayer[] | string | null;
-    entries: RawWindow[] | string;
+    entries: RawEntry[] | string;
     running: RawWindow[] | string;
     members: MemberRoleJson[] | string;
   }>(
     db,
     sql`select r.id, r.name, r.holder_user_id as "holderUserId", r.time_zone as "timeZone",
                case when r.type = 'fixed' then r.layers end as layers,
-               coalesce((select json_agg(json_build_object('userId', e.user_id, 'start', e.start_at,
-                                 'end', e.end_at) order by e.start_at, e.id)
+               coalesce((select json_agg(json_build_object('id', e.id, 'userId', e.user_id,
+                                 'startAt', e.start_at, 'endAt', e.end_at,
+                                 'recurrence', e.recurrence, 'takenOut', e.taken_out)
+                                 order by e.start_at, e.id)
                            from schedule_entries e
-                          where e.rotation_id = r.id and e.end_at >= ${now}
+                          where e.rotation_id = r.id and ${reachSql('e')} >= ${now}
                             and e.start_at <= ${horizon}), '[]'::json) as entries,
                coalesce((select json_agg(json_build_object('userId', c.covering_user_id,
                                  'start', c.start_at, 'end', c.end_at))
@@ -247,9 +258,8 @@ export async function listScheduleNoticeRows(
          where not r.suspended ${only}
            and ((r.type = 'scheduled'
                  and exists (select 1 from schedule_entries e
-                              where e.rotation_id = r.id
-                                and ((e.start_at > ${now} and e.start_at <= ${horizon})
-                                  or (e.end_at > ${now} and e.end_at <= ${horizon}))))
+                              where e.rotation_id = r.id and e.start_at <= ${horizon}
+                                and ${reachSql('e')} > ${now}))
              or (r.type = 'fixed' and r.layers is not null
                  and r.next_handoff_at > ${now} and r.next_handoff_at <= ${horizon}))
          order by r.id`,
@@ -260,16 +270,31 @@ export async function listScheduleNoticeRows(
       start: new Date(w.start),
       end: new Date(w.end),
     }));
-  return rows.map((r) => ({
-    id: r.id,
-    name: r.name,
-    holderUserId: r.holderUserId,
-    timeZone: r.timeZone,
-    layers: typeof r.layers === 'string' ? JSON.parse(r.layers) : r.layers,
-    entries: windows(r.entries),
-    running: windows(r.running),
-    members: jsonArray(r.members).map(toEngineMember),
-  }));
+  // A series is expanded here (decision 250): its occurrences ending at or after now and
+  // starting by the horizon; a rotation none of whose occurrences starts or ends in (now,
+  // horizon] has nothing to tell.
+  const inHorizon = (t: Date) => t.getTime() > now.getTime() && t.getTime() <= horizon.getTime();
+  return rows
+    .map((r) => ({
+      id: r.id,
+      name: r.name,
+      holderUserId: r.holderUserId,
+      timeZone: r.timeZone,
+      layers: typeof r.layers === 'string' ? JSON.parse(r.layers) : r.layers,
+      entries: occurrenceRows(
+        jsonArray(r.entries).map((e) => ({
+          ...e,
+          startAt: new Date(e.startAt),
+          endAt: new Date(e.endAt),
+        })),
+        () => r.timeZone,
+        new Date(now.getTime() - 1),
+        new Date(horizon.getTime() + 1),
+      ).map((e) => ({ userId: e.userId, start: e.startAt, end: e.endAt })),
+      running: windows(r.running),
+      members: jsonArray(r.members).map(toEngineMember),
+    }))
+    .filter((r) => r.layers || r.entries.some((e) => inHorizon(e.start) || inHorizon(e.end)));
 }
 
 /** A fixed rotation's new holder and next boundary, as the handoff flow writes them. */
@@ -311,9 +336,9 @@ export interface EngineWindow {
 }
 
 /**
- * listNamedWindowsFrom returns who a scheduled or layered rotation names from `from` on: its
- * schedule entries ending at or after `from`, or its layers' stretches over [from, to) (their turn
- * orders kept to `eligible`, decision 247). `to` bounds only the layers, which never end.
+ * listNamedWindowsFrom returns who a scheduled or layered rotation names over [from, to): its
+ * schedule entries' occurrences, or its layers' stretches (their turn orders kept to `eligible`,
+ * decision 247).
  */
 export async function listNamedWindowsFrom(
   tx: Tx,
@@ -322,28 +347,32 @@ export async function listNamedWindowsFrom(
   from: Date,
   to: Date,
 ): Promise<TimeWindow[]> {
-  if (!isLayered(rotation)) return listEntriesEndingFrom(tx, rotation.id, from);
+  if (!isLayered(rotation)) return listEntriesEndingFrom(tx, rotation, from, to);
   return layerWindowsOf(projectionLayersOf(rotation, eligible), rotation.timeZone, from, to);
 }
 
-/** listEntriesEndingFrom returns a rotation's schedule entries that end at or after `from`, earliest first. */
+/**
+ * listEntriesEndingFrom returns the occurrences of a rotation's schedule entries that end at or
+ * after `from` and start before `to`, earliest first.
+ */
 export async function listEntriesEndingFrom(
   tx: Tx,
-  rotationId: number,
+  rotation: { id: number; timeZone: string },
   from: Date,
+  to: Date,
 ): Promise<EngineWindow[]> {
-  const rows = await selectRows<{
-    id: number;
-    userId: number;
-    start: Date | string;
-    end: Date | string;
-  }>(
+  const rows = await selectRows<RawSeriesRow>(
     tx,
-    sql`select id, user_id as "userId", start_at as start, end_at as "end"
-          from schedule_entries where rotation_id = ${rotationId} and end_at >= ${from}
-         order by start_at, id`,
+    sql`select ${seriesColumns('e')} from schedule_entries e
+         where e.rotation_id = ${rotation.id} and ${reachSql('e')} >= ${from}
+           and e.start_at < ${to}`,
   );
-  return rows.map((r) => ({ ...r, start: asDate(r.start) as Date, end: asDate(r.end) as Date }));
+  return occurrenceRows(
+    rows.map(readSeriesRow),
+    () => rotation.timeZone,
+    new Date(from.getTime() - 1),
+    to,
+  ).map((r) => ({ id: r.id, userId: r.userId, start: r.startAt, end: r.endAt }));
 }
 
 /** listRunningCoverage returns a rotation's running (active) coverage windows. */

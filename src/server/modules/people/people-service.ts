@@ -15,6 +15,7 @@ import { rotationMembers, rotations, scheduleEntries } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { recordAdminEvent } from '../audit/people-events';
 import { listCoverageFor } from '../coverage/coverage-repository';
+import { reachOfEntries } from '../schedules/entry-occurrences';
 import { endTokenSyncs } from '../token-sync/token-sync-service';
 import {
   deleteUserRow,
@@ -106,7 +107,7 @@ export async function deleteUser(deps: UserServiceDeps, actor: User, id: number)
         .select({ name: rotations.name })
         .from(scheduleEntries)
         .innerJoin(rotations, eq(rotations.id, scheduleEntries.rotationId))
-        .where(and(eq(scheduleEntries.userId, id), gt(scheduleEntries.endAt, now)))
+        .where(and(eq(scheduleEntries.userId, id), gt(reachOfEntries, now)))
         .orderBy(asc(rotations.name)),
     ]);
     const names = [...new Set([...members, ...scheduled].map((r) => r.name))];

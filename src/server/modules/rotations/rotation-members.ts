@@ -185,7 +185,7 @@ export async function removeMember(
     if (row.layers) {
       await updateRotationRow(tx, id, { layers: withoutMember(row.layers, userId) }, now);
     }
-    const removedScheduleEntries = await deleteScheduleEntriesFrom(tx, id, userId, now);
+    const removedScheduleEntries = await deleteScheduleEntriesFrom(tx, row, userId, now);
     const changeId = await audit(locked, actor, 'rotation.member_removed', {
       userId,
       wasHolder,

@@ -101,6 +101,9 @@ const entries: ScheduleEntryRow[] = [
   userId,
   startAt: at(start),
   endAt: at(end),
+  recurrence: null,
+  seriesEndAt: null,
+  takenOut: [],
   createdById: null,
   createdAt: at(T - HOUR),
 }));

@@ -1,44 +1,32 @@
 import type { ScheduleEntry, ScheduleEntryInput } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { effectiveRoles } from '../../../shared/domain/roles';
-import { scheduleEntryRefusal } from '../../../shared/domain/rotation';
 import { notFound } from '../../http/errors';
-import { listMembersWithRoles } from '../members/member-reads';
 import {
   findRotationRow,
   insertAuditEvent,
   lockRotationRow,
+  type RotationRow,
   updateRotationRow,
 } from '../rotations/rotation-repository';
-import { ROTATION_NOT_FOUND, type RotationDeps, refusalError } from '../rotations/rotation-service';
+import { ROTATION_NOT_FOUND, type RotationDeps } from '../rotations/rotation-service';
 import { noteShiftChange } from '../shift-changes/shift-changes';
-import { type PersonReader, personReader } from '../users/person-reader';
+import { personReader } from '../users/person-reader';
+import { placeEntry, toScheduleEntry } from './schedule-placement';
 import {
   deleteEntryRow,
-  type EntryWithUser,
   findCurrentEntry,
   findEntryRow,
   insertScheduleEntry,
   listEntriesWithUsers,
-  listOverlappingEntries,
   nextTransitionAfter,
 } from './schedule-repository';
 
-const SCHEDULE_ENTRY_NOT_FOUND = 'Schedule entry not found';
+export const SCHEDULE_ENTRY_NOT_FOUND = 'Schedule entry not found';
 
-function toScheduleEntry({ entry, user }: EntryWithUser, readPerson: PersonReader): ScheduleEntry {
-  return {
-    id: entry.id,
-    rotationId: entry.rotationId,
-    userId: entry.userId,
-    user: readPerson(user),
-    startTime: entry.startAt.toISOString(),
-    endTime: entry.endAt.toISOString(),
-  };
-}
-
-async function requireRotation(deps: RotationDeps, rotationId: number): Promise<void> {
-  if (!(await findRotationRow(deps.database.db, rotationId))) throw notFound(ROTATION_NOT_FOUND);
+async function requireRotation(deps: RotationDeps, rotationId: number): Promise<RotationRow> {
+  const row = await findRotationRow(deps.database.db, rotationId);
+  if (!row) throw notFound(ROTATION_NOT_FOUND);
+  return row;
 }
 
 /** listSchedule returns a rotation's schedule entries, earliest first (404 for no rotation). */
@@ -47,27 +35,54 @@ export async function listSchedule(
   viewer: User,
   rotationId: number,
 ): Promise<ScheduleEntry[]> {
-  await requireRotation(deps, rotationId);
+  const rotation = await requireRotation(deps, rotationId);
   const readPerson = personReader(deps.cipher, [viewer]);
   const rows = await listEntriesWithUsers(deps.database.db, rotationId);
-  return rows.map((r) => toScheduleEntry(r, readPerson));
+  const now = deps.clock.now();
+  return rows.map((r) => toScheduleEntry(r, readPerson, rotation.timeZone, now));
 }
 
-/** currentScheduleEntry returns the entry covering now, or null. */
+/** currentScheduleEntry returns the entry whose occurrence covers now (with its times), or null. */
 export async function currentScheduleEntry(
   deps: RotationDeps,
   viewer: User,
   rotationId: number,
 ): Promise<ScheduleEntry | null> {
-  await requireRotation(deps, rotationId);
-  const row = await findCurrentEntry(deps.database.db, rotationId, deps.clock.now());
-  return row ? toScheduleEntry(row, personReader(deps.cipher, [viewer])) : null;
+  const rotation = await requireRotation(deps, rotationId);
+  const now = deps.clock.now();
+  const row = await findCurrentEntry(deps.database.db, rotationId, rotation.timeZone, now);
+  if (!row) return null;
+  const answer = toScheduleEntry(row, personReader(deps.cipher, [viewer]), rotation.timeZone, now);
+  // The occurrence's own times, not the series' first.
+  return {
+    ...answer,
+    startTime: row.entry.startAt.toISOString(),
+    endTime: row.entry.endAt.toISOString(),
+  };
+}
+
+/** readEntry answers one stored entry as the API shows it. */
+export async function readEntry(
+  deps: RotationDeps,
+  viewer: User,
+  rotation: RotationRow,
+  id: number,
+): Promise<ScheduleEntry> {
+  const rows = await listEntriesWithUsers(deps.database.db, rotation.id);
+  const row = rows.find((r) => r.entry.id === id);
+  if (!row) throw notFound(SCHEDULE_ENTRY_NOT_FOUND);
+  return toScheduleEntry(
+    row,
+    personReader(deps.cipher, [viewer]),
+    rotation.timeZone,
+    deps.clock.now(),
+  );
 }
 
 /**
- * addScheduleEntry adds a window for a member: it starts now or later, ends after it starts and
- * overlaps no other entry of the rotation. The rotation row is locked so two overlapping entries
- * cannot both pass the check.
+ * addScheduleEntry adds a window for a member, or a series of them (decision 250): it starts now
+ * or later, ends after it starts and overlaps no other entry of the rotation. The rotation row is
+ * locked so two overlapping entries cannot both pass the check.
  */
 export async function addScheduleEntry(
   deps: RotationDeps,
@@ -75,41 +90,30 @@ export async function addScheduleEntry(
   rotationId: number,
   input: ScheduleEntryInput,
 ): Promise<ScheduleEntry> {
-  const startAt = new Date(input.startTime);
-  const endAt = new Date(input.endTime);
-  const created = await deps.database.db.transaction(async (tx) => {
+  const { rotation, created } = await deps.database.db.transaction(async (tx) => {
     const rotation = await lockRotationRow(tx, rotationId);
     if (!rotation) throw notFound(ROTATION_NOT_FOUND);
     const now = deps.clock.now();
-    const members = await listMembersWithRoles(tx, rotationId);
-    const member = members.find((m) => m.member.userId === input.userId);
-    const overlapping = await listOverlappingEntries(tx, rotationId, startAt, endAt);
-    const refusal = scheduleEntryRefusal(
-      {
-        type: rotation.type as 'fixed' | 'scheduled',
-        suspended: rotation.suspended,
-        currentOnCallUserId: rotation.holderUserId,
-        members: members.map((m) => ({ userId: m.member.userId, order: m.member.order })),
-      },
+    const placed = await placeEntry(
+      tx,
+      rotation,
       {
         userId: input.userId,
-        startTime: startAt,
-        endTime: endAt,
-        roles: member ? effectiveRoles(member.roles, member.role) : undefined,
+        startAt: new Date(input.startTime),
+        endAt: new Date(input.endTime),
+        recurrence: input.recurrence ?? null,
+        takenOut: [],
       },
-      overlapping.map((e) => ({ userId: e.userId, startTime: e.startAt, endTime: e.endAt })),
       now,
     );
-    if (refusal) throw refusalError(refusal);
     await noteShiftChange(tx, deps, rotationId, now);
     const entry = await insertScheduleEntry(tx, {
       rotationId,
-      userId: input.userId,
-      startAt,
-      endAt,
+      ...placed,
       createdById: actor.id,
       createdAt: now,
     });
+    const { startAt, endAt } = placed;
     // The engine hands a scheduled rotation's baton over at each entry's start and end, from
     // its stored next handoff on: bring that forward to this entry's start if it is earlier.
     if (rotation.type === 'scheduled' && !rotation.suspended) {
@@ -127,18 +131,16 @@ export async function addScheduleEntry(
         userId: entry.userId,
         startTime: startAt.toISOString(),
         endTime: endAt.toISOString(),
+        ...(placed.recurrence ? { recurrence: placed.recurrence } : {}),
       },
       at: now,
     });
-    return entry;
+    return { rotation, created: entry };
   });
-  const rows = await listEntriesWithUsers(deps.database.db, rotationId);
-  const row = rows.find((r) => r.entry.id === created.id);
-  if (!row) throw notFound(SCHEDULE_ENTRY_NOT_FOUND);
-  return toScheduleEntry(row, personReader(deps.cipher, [actor]));
+  return readEntry(deps, actor, rotation, created.id);
 }
 
-/** deleteScheduleEntry deletes one schedule entry (404 when there is none). */
+/** deleteScheduleEntry deletes one schedule entry, every occurrence of a series (404 when there is none). */
 export async function deleteScheduleEntry(
   deps: RotationDeps,
   actor: User,
@@ -150,17 +152,17 @@ export async function deleteScheduleEntry(
     const rotation = await lockRotationRow(tx, entry.rotationId);
     if (!rotation) throw notFound(SCHEDULE_ENTRY_NOT_FOUND);
     await noteShiftChange(tx, deps, entry.rotationId, deps.clock.now());
+    const now = deps.clock.now();
+    // Whether one of its occurrences covers now, read before it goes.
+    const covering = (await findCurrentEntry(tx, rotation.id, rotation.timeZone, now))?.entry;
     if (!(await deleteEntryRow(tx, entry.rotationId, scheduleId))) {
       throw notFound(SCHEDULE_ENTRY_NOT_FOUND);
     }
-    const now = deps.clock.now();
     if (rotation.type === 'scheduled' && !rotation.suspended) {
       // Deleting the entry that covers now ends it now (the engine applies the gap or the next
       // entry at its next tick); otherwise the next handoff is the next remaining change.
-      const covering =
-        entry.startAt.getTime() <= now.getTime() && now.getTime() < entry.endAt.getTime();
       const pending = rotation.nextHandoffAt;
-      const next = covering ? now : await nextTransitionAfter(tx, entry.rotationId, now);
+      const next = covering?.id === scheduleId ? now : await nextTransitionAfter(tx, rotation, now);
       const kept = pending && pending.getTime() <= now.getTime() ? pending : null;
       await updateRotationRow(tx, entry.rotationId, { nextHandoffAt: kept ?? next }, now);
     }

@@ -10,12 +10,7 @@ import {
   layerWindowsOf,
   projectionLayersOf,
 } from '../../../shared/domain/rotation-layers';
-import {
-  nextScheduleTransition,
-  scheduleTransitions,
-  type TimeWindow,
-  windowAt,
-} from '../../../shared/domain/shifts';
+import { scheduleTransitions, type TimeWindow, windowAt } from '../../../shared/domain/shifts';
 import type { Tx } from '../../db/client';
 import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
 import type { EngineDeps, EngineTask } from '../../engine/engine-task';
@@ -34,6 +29,7 @@ import { type AnnounceDeps, announce } from '../notifications/announce';
 import { type HandoffStepEvent, nameOf, toldAs } from '../notifications/person-events';
 import { type RotationRow, setHolder, updateRotationRow } from '../rotations/rotation-repository';
 import { findUsers } from '../users/user-repository';
+import { nextTransitionAfter } from './schedule-repository';
 
 /**
  * Scheduled rotations (decision 054) and layered ones (decision 247): the holder is whoever the
@@ -70,9 +66,10 @@ async function namedWindowsOf(
   // A day past now, so the stretch holding `now` is whole and no cut falls in [from, now].
   const to = new Date(now.getTime() + DAY);
   const windows = await listNamedWindowsFrom(tx, rotation, eligible, from, to);
+  // A series' next occurrence may lie past the day read: its next change is found by the rule.
   const next = isLayered(rotation)
     ? nextChangeAfter(projectionLayersOf(rotation, eligible), rotation.timeZone, now)
-    : nextScheduleTransition(windows, now);
+    : await nextTransitionAfter(tx, rotation, now);
   return { windows, next };
 }
 

@@ -310,7 +310,9 @@ export async function findWarnings(
   const away = await listAwayWindows(db, { endsAfter: now });
   if (away.length === 0) return none;
   const gaps = await gapsBetween(deps, now, to, rotationId);
-  const entries = await listUpcomingEntries(db, now, rotationId);
+  // A series' occurrences are read as far as the last time off ahead ends.
+  const awayUntil = new Date(Math.max(...away.map((w) => w.end.getTime())));
+  const entries = await listUpcomingEntries(db, now, awayUntil, rotationId);
   const awayUsers = new Set(away.map((w) => w.userId));
   const candidates = entries.filter((e) => awayUsers.has(e.userId));
   let collisions: FoundCollision[] = [];

@@ -123,6 +123,12 @@ export function CreateRotationArticle() {
           page. Switching a rotation to scheduled without any entry is refused with{' '}
           <em>Schedule needed</em>, and the set-up guide opens.
         </p>
+        <p>
+          An entry may repeat: daily, or weekly on chosen days, every one or more days or weeks,
+          never ending, until a date or a number of times, at the same local times in the rotation's
+          time zone. The schedule lists each coming occurrence; changing or deleting one asks
+          whether it is for <em>this occurrence</em> or <em>the whole series</em>.
+        </p>
       </Callout>
     </>
   );

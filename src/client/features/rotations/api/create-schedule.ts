@@ -1,17 +1,32 @@
-import type { ScheduleEntry, ScheduleEntryInput } from '@shared/contracts/rotations';
+import type {
+  RecurrenceInput,
+  ScheduleEntry,
+  ScheduleEntryInput,
+} from '@shared/contracts/rotations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { refreshRotationViews } from './refresh';
 
-export type CreateScheduleVariables = ScheduleEntryInput & { rotationId: number };
+export type CreateScheduleVariables = Omit<ScheduleEntryInput, 'recurrence'> & {
+  rotationId: number;
+  recurrence?: RecurrenceInput | null;
+};
 
 /** useCreateSchedule adds a schedule entry to a rotation (POST .../schedules). */
 export function useCreateSchedule() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ rotationId, userId, startTime, endTime }: CreateScheduleVariables) => {
+    mutationFn: ({
+      rotationId,
+      userId,
+      startTime,
+      endTime,
+      recurrence,
+    }: CreateScheduleVariables) => {
       const body: ScheduleEntryInput = { userId, startTime, endTime };
+      // A repeating entry (decision 250) carries its rule; a single one is the specification's body.
+      if (recurrence) Object.assign(body, { recurrence });
       return apiRequest<ScheduleEntry>('POST', `/api/rotations/${rotationId}/schedules`, body);
     },
     onSuccess: async () => {

@@ -25,6 +25,14 @@ import { formatDuration } from '@/lib/format-time';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
 import { useCreateSchedule } from '../api/create-schedule';
+import {
+  NO_REPEAT,
+  type RepeatValues,
+  recurrenceOf,
+  repeatProblem,
+  repeatWords,
+  weekdayIn,
+} from '../lib/repeat-form';
 import { ScheduleFormSchema, type ScheduleFormValues } from '../lib/schedule-form';
 import {
   DURATION_PRESETS,
@@ -42,6 +50,7 @@ import {
   to24Hour,
   withClockTime,
 } from '../lib/schedule-picker';
+import { RepeatFields } from './repeat-fields';
 import { DayPickerButton, PresetChips } from './schedule-picker-parts';
 
 const EMPTY: ScheduleFormValues = { userId: '', startTime: '', endTime: '' };
@@ -70,6 +79,8 @@ export function AddScheduleDialog({
   });
   const [startOpen, setStartOpen] = useState(false);
   const [endOpen, setEndOpen] = useState(false);
+  const [repeat, setRepeat] = useState<RepeatValues>(NO_REPEAT);
+  const [repeatTried, setRepeatTried] = useState(false);
   const pending = createSchedule.isPending;
   const people = membersInOrder(rotation.members).map((m) => m.user);
   const errors = form.formState.errors;
@@ -101,7 +112,11 @@ export function AddScheduleDialog({
       open={open}
       onOpenChange={onOpenChange}
       pending={pending}
-      onClose={() => form.reset(EMPTY)}
+      onClose={() => {
+        form.reset(EMPTY);
+        setRepeat(NO_REPEAT);
+        setRepeatTried(false);
+      }}
     >
       <DialogContent className="sm:max-w-xl">
         <DialogHeader>
@@ -115,22 +130,27 @@ export function AddScheduleDialog({
           <form
             noValidate
             className="grid gap-5"
-            onSubmit={form.handleSubmit((values) =>
+            onSubmit={form.handleSubmit((values) => {
+              setRepeatTried(true);
+              if (repeatProblem(repeat)) return;
               createSchedule.mutate(
                 {
                   rotationId: rotation.id,
                   userId: Number(values.userId),
                   startTime: values.startTime,
                   endTime: values.endTime,
+                  recurrence: recurrenceOf(repeat),
                 },
                 {
                   onSuccess: () => {
                     form.reset(EMPTY);
+                    setRepeat(NO_REPEAT);
+                    setRepeatTried(false);
                     onOpenChange(false);
                   },
                 },
-              ),
-            )}
+              );
+            })}
           >
             <PersonField
               control={form.control}
@@ -279,6 +299,22 @@ export function AddScheduleDialog({
                 <p className="text-destructive text-sm">{errors.endTime.message}</p>
               ) : null}
             </fieldset>
+
+            <RepeatFields
+              value={repeat}
+              onChange={(next) => {
+                // Weekly starts on the start's own weekday, in the rotation's zone.
+                const weekdays =
+                  next.frequency === 'weekly' && next.weekdays.length === 0 && start
+                    ? [weekdayIn(start, rotation.timeZone)]
+                    : next.weekdays;
+                setRepeat({ ...next, weekdays });
+              }}
+              words={repeatWords(repeat, start, end, rotation.timeZone)}
+              timeZoneNote={rotation.timeZone === fmt.timeZone ? null : `${rotation.timeZone} time`}
+              disabled={pending}
+              showProblem={repeatTried}
+            />
 
             {start && end && end > start ? (
               <p className="rounded-md bg-muted px-3 py-2 text-muted-foreground text-sm">
