@@ -7,6 +7,7 @@ import {
   layerHolderAt,
   nextChangeAfter,
   onCallAt,
+  turnsAcrossClockChanges,
 } from './layers';
 import { wallTimeOf } from './shifts';
 
@@ -463,5 +464,51 @@ describe('describePattern', () => {
     ],
   ])('%j reads "%s"', (overrides, words) => {
     expect(describePattern([layer(overrides)])).toBe(words);
+  });
+});
+
+describe('turns across a change of the clocks', () => {
+  const twelve: Layer = {
+    name: 'Shifts',
+    memberIds: [1, 2],
+    cadence: 'hourly',
+    cadenceEvery: 12,
+    handoffTime: '08:00',
+    handoffWeekday: 1,
+    startsAt: new Date('2027-03-01T13:00:00Z'),
+  };
+
+  test('a 12-hour turn across the spring change lasts 11 hours, across the autumn one 13', () => {
+    const spring = turnsAcrossClockChanges(
+      [twelve],
+      'America/New_York',
+      new Date('2027-03-10T00:00:00Z'),
+      new Date('2027-03-20T00:00:00Z'),
+    );
+    expect(spring.map((t) => [t.start.toISOString(), t.hours, t.nominalHours])).toEqual([
+      ['2027-03-14T01:00:00.000Z', 11, 12],
+    ]);
+    const autumn = turnsAcrossClockChanges(
+      [twelve],
+      'America/New_York',
+      new Date('2027-11-01T00:00:00Z'),
+      new Date('2027-11-14T00:00:00Z'),
+    );
+    expect(autumn.map((t) => [t.start.toISOString(), t.hours])).toEqual([
+      ['2027-11-07T00:00:00.000Z', 13],
+    ]);
+  });
+
+  test('no change in the span, or a zone without daylight saving: none', () => {
+    const span = [new Date('2027-06-01T00:00:00Z'), new Date('2027-06-15T00:00:00Z')] as const;
+    expect(turnsAcrossClockChanges([twelve], 'America/New_York', ...span)).toEqual([]);
+    expect(
+      turnsAcrossClockChanges(
+        [twelve],
+        'UTC',
+        new Date('2027-03-10T00:00:00Z'),
+        new Date('2027-03-20T00:00:00Z'),
+      ),
+    ).toEqual([]);
   });
 });

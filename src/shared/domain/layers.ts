@@ -338,3 +338,45 @@ export function describePattern(layers: readonly NamedLayerPattern[]): string {
   }
   return layers.map((l) => `${l.name}: ${layerInWords(l)}`).join('; ');
 }
+
+// ---------------------------------------------------------------------------------------------
+// Shifts across a change of the clocks, for screens to say so
+
+/** A layer's turn whose length daylight saving changed: it lasts `hours`, not `nominalHours`. */
+export interface ClockChangedTurn {
+  layerIndex: number;
+  start: Date;
+  end: Date;
+  hours: number;
+  nominalHours: number;
+}
+
+/**
+ * turnsAcrossClockChanges returns each turn of the layers overlapping [from, to) that a change of
+ * the clocks made longer or shorter than its shift length (a 12-hour turn of 11 or 13 hours),
+ * earliest first: the wall-clock boundaries stay, so the hours between them change.
+ */
+export function turnsAcrossClockChanges(
+  layers: readonly Layer[],
+  timeZone: string,
+  from: Date,
+  to: Date,
+): ClockChangedTurn[] {
+  const out: ClockChangedTurn[] = [];
+  layers.forEach((layer, layerIndex) => {
+    const clock = clockOf(layer, timeZone);
+    const nominalHours = clock.step / 60;
+    // From a turn's length before `from`, so the turn holding `from` has both its ends.
+    const before = new Date(from.getTime() - (nominalHours + 2) * 3_600_000);
+    const after = new Date(to.getTime() + (nominalHours + 2) * 3_600_000);
+    const boundaries = clockBoundaries(clock, timeZone, before, after);
+    for (let i = 1; i < boundaries.length; i++) {
+      const start = boundaries[i - 1];
+      const end = boundaries[i];
+      if (end.getTime() <= from.getTime() || start.getTime() >= to.getTime()) continue;
+      const hours = (end.getTime() - start.getTime()) / 3_600_000;
+      if (hours !== nominalHours) out.push({ layerIndex, start, end, hours, nominalHours });
+    }
+  });
+  return out.sort((a, b) => a.start.getTime() - b.start.getTime());
+}

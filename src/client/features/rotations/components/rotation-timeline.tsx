@@ -177,6 +177,11 @@ export function RotationTimeline({
             </div>
           </div>
         </section>
+        {timeline.clockChanges.map((text) => (
+          <p key={text} className="text-muted-foreground text-sm">
+            {text}
+          </p>
+        ))}
       </CardContent>
     </Card>
   );

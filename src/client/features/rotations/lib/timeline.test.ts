@@ -298,3 +298,27 @@ describe('the rotation answer', () => {
     expect(timelineOf(rotation).rows).toHaveLength(3);
   });
 });
+
+describe('a change of the clocks', () => {
+  test('a 12-hour turn across it is said to last 11 hours; no change, nothing said', () => {
+    const twelve: TimelineInput['rotation'] = {
+      type: 'fixed',
+      layered: true,
+      timeZone: 'America/New_York',
+      members: [member(1, 0), member(2, 1)],
+      layers: [
+        layer({
+          name: 'Shifts',
+          memberIds: [1, 2],
+          cadence: 'hourly',
+          cadenceEvery: 12,
+          handoffTime: '08:00',
+        }),
+      ],
+    };
+    expect(timelineOf(twelve, {}, 'America/New_York').clockChanges).toEqual([
+      'The turn from Sat, Mar 13, 8:00 PM lasts 11 hours, not 12: the clocks change.',
+    ]);
+    expect(timelineOf(followTheSun).clockChanges).toEqual([]);
+  });
+});

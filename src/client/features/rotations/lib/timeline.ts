@@ -1,7 +1,7 @@
 import type { CalendarShift, CalendarTimeOff } from '@shared/contracts/calendar';
 import type { Person, Rotation } from '@shared/contracts/rotations';
 import { dayBounds, dayKeyOf } from '@shared/domain/calendar';
-import { layeredSegments } from '@shared/domain/layers';
+import { layeredSegments, turnsAcrossClockChanges } from '@shared/domain/layers';
 import { projectionLayersOf } from '@shared/domain/rotation-layers';
 import { formatWeekdayDateTime, formatWeekdayDay } from '@/lib/format-time';
 
@@ -65,6 +65,11 @@ export interface Timeline {
   now: number | null;
   days: DayTick[];
   rows: TimelineRow[];
+  /**
+   * the turns in the span a change of the clocks makes longer or shorter, in words: "London’s
+   * turn from Sun, Mar 28, 7:00 AM lasts 167 hours, not 168: the clocks change." (issue 32)
+   */
+  clockChanges: string[];
 }
 
 export interface TimelineInput {
@@ -287,5 +292,22 @@ export function buildTimeline(input: TimelineInput): Timeline {
   }
 
   const nowAt = now.getTime() >= from.getTime() && now.getTime() < to.getTime();
-  return { from, to, now: nowAt ? percent(now) : null, days, rows };
+  return {
+    from,
+    to,
+    now: nowAt ? percent(now) : null,
+    days,
+    rows,
+    clockChanges: clockChangesOf(input),
+  };
+}
+
+/** clockChangesOf says which of a fixed rotation's turns in the span the clocks lengthen or shorten. */
+function clockChangesOf({ rotation, from, to, viewerZone }: TimelineInput): string[] {
+  if (rotation.type !== 'fixed') return [];
+  const layers = rotation.layers.map((l) => ({ ...l, startsAt: new Date(l.startsAt) }));
+  return turnsAcrossClockChanges(layers, rotation.timeZone, from, to).map((turn) => {
+    const whose = layers.length > 1 ? `${layers[turn.layerIndex].name}’s turn` : 'The turn';
+    return `${whose} from ${formatWeekdayDateTime(turn.start, viewerZone)} lasts ${turn.hours} hours, not ${turn.nominalHours}: the clocks change.`;
+  });
 }
