@@ -98,3 +98,24 @@ test('a person edits their notification rules on the profile and reads them in w
   );
   await api.dispose();
 });
+
+test("an administrator opens someone's notification rules from User Management", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  if (!baseURL) throw new Error('no baseURL');
+  await actAs(page, playwright.request, baseURL, accounts.admin);
+  await page.goto('/admin/users');
+  await page.getByRole('button', { name: 'Notification rules of Noah Nakamura' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Notification rules of Noah Nakamura' });
+  await expect(dialog.getByTestId('rules-preview')).toContainText(
+    /^High urgency: .+; low urgency: /,
+  );
+  await expect(dialog.getByRole('button', { name: 'Save rules' })).toBeEnabled();
+  await expect(
+    dialog.getByRole('button', { name: /Use their notification preference/ }),
+  ).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});

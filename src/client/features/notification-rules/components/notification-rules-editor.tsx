@@ -19,7 +19,7 @@ import { RuleRow } from './rule-row';
 
 const URGENCY_TITLES: Record<RuleUrgency, { title: string; note: string }> = {
   high: { title: 'High urgency', note: 'Medium-urgency incidents follow these too.' },
-  low: { title: 'Low urgency', note: 'Incidents that can wait for working hours.' },
+  low: { title: 'Low urgency', note: 'Incidents raised as low urgency.' },
 };
 
 /** Whom the rules are of: their id, how the editor names them, and their phone on file. */

@@ -45,8 +45,8 @@ export function RuleRow({
   const position = `rule ${index + 1}`;
   return (
     <li className="grid gap-1.5" data-testid={`rule-${field}`}>
-      <div className="flex flex-wrap items-end gap-2">
-        <div className="grid min-w-36 flex-1 gap-1">
+      <div className="flex items-end gap-2">
+        <div className="grid min-w-0 flex-1 gap-1">
           <label className="text-muted-foreground text-xs" htmlFor={`${field}-method`}>
             Method
           </label>
@@ -70,9 +70,9 @@ export function RuleRow({
             </SelectContent>
           </Select>
         </div>
-        <div className="grid w-28 gap-1">
+        <div className="grid w-16 shrink-0 gap-1 sm:w-28">
           <label className="text-muted-foreground text-xs" htmlFor={`${field}-delay`}>
-            After (minutes)
+            Minutes
           </label>
           <Input
             id={`${field}-delay`}
@@ -92,10 +92,11 @@ export function RuleRow({
             }
           />
         </div>
-        <div className="flex gap-1">
+        <div className="flex shrink-0">
           <Button
             type="button"
             size="icon"
+            className="size-8 sm:size-9"
             variant="ghost"
             aria-label={`Move ${position} up`}
             disabled={index === 0}
@@ -106,6 +107,7 @@ export function RuleRow({
           <Button
             type="button"
             size="icon"
+            className="size-8 sm:size-9"
             variant="ghost"
             aria-label={`Move ${position} down`}
             disabled={index === count - 1}
@@ -116,6 +118,7 @@ export function RuleRow({
           <Button
             type="button"
             size="icon"
+            className="size-8 sm:size-9"
             variant="ghost"
             aria-label={`Remove ${position}`}
             disabled={count === 1}
