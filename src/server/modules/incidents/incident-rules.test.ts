@@ -197,6 +197,33 @@ describe('a person with rules', () => {
   });
 });
 
+describe('a reassignment', () => {
+  test('pages the person it goes to by their rules, and resolving stops what waits', async () => {
+    const { rotation } = await holder('Hal Holds', null);
+    const to = await t.createUser({
+      name: 'Ray Reassigned',
+      phone: '+15550100202',
+      notificationPreference: 'email',
+    });
+    const put = await t.call(to, 'PUT', `/api/users/${to.id}/notification-rules`, SMS_THEN_EMAIL);
+    expect(put.statusCode, put.body).toBe(200);
+    const id = await page(rotation.id, 'high');
+    const res = await t.call(manager, 'POST', `/api/incidents/${id}/reassign`, { userId: to.id });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await rowsOf(id, to.id)).toEqual([
+      { channel: 'sms', kind: 'page.escalated', dueAfter: 0, status: 'pending' },
+      { channel: 'email', kind: 'page.escalated', dueAfter: 1, status: 'pending' },
+    ]);
+    await t.call(manager, 'POST', `/api/incidents/${id}/resolve`, {});
+    // The resolution's notice follows their preference (email), at once.
+    expect((await rowsOf(id, to.id)).map((r) => [r.kind, r.channel, r.status])).toEqual([
+      ['page.escalated', 'sms', 'pending'],
+      ['page.escalated', 'email', 'stopped'],
+      ['page.resolved', 'email', 'pending'],
+    ]);
+  });
+});
+
 describe('a person without rules', () => {
   test('is paged exactly as the preference has it: both at once; low urgency by email', async () => {
     const { person, rotation } = await holder('Pat Plain', null);
