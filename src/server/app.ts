@@ -71,6 +71,7 @@ import { notificationRoutes } from './modules/notifications/notification-routes'
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
 import { oncallsRoutes } from './modules/oncalls/oncalls-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
+import { notificationRulesRoutes } from './modules/people/notification-rules-routes';
 import { userRoutes } from './modules/people/people-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
@@ -406,6 +407,7 @@ async function registerModules(
   await app.register(helpRoutes, deps);
   await app.register(invitationRoutes, deps);
   await app.register(userRoutes, deps);
+  await app.register(notificationRulesRoutes, deps);
   await app.register(rotationRoutes, deps);
   await app.register(requestCoverageRoutes, deps);
   await app.register(rotationPageRoutes, deps);

@@ -26,4 +26,28 @@ export const access: RouteAccess[] = [
     body: { roles: ['on-call'] },
     allowed: ADMIN,
   },
+  // Someone's notification rules (decision 251): one's own (tested in
+  // notification-rules-routes.test.ts), anyone's for administrators.
+  {
+    method: 'GET',
+    route: '/api/users/:id/notification-rules',
+    url: '/api/users/999999/notification-rules',
+    allowed: ADMIN,
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/:id/notification-rules',
+    url: '/api/users/999999/notification-rules',
+    body: {
+      high: [{ method: 'email', delayMinutes: 0 }],
+      low: [{ method: 'email', delayMinutes: 0 }],
+    },
+    allowed: ADMIN,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/:id/notification-rules',
+    url: '/api/users/999999/notification-rules',
+    allowed: ADMIN,
+  },
 ];

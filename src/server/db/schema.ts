@@ -21,6 +21,7 @@ import type {
   EscalationStep,
 } from '../../shared/contracts/escalation-policies';
 import type { RotationLayer } from '../../shared/contracts/rotations';
+import type { NotificationRules } from '../../shared/domain/notification-rules';
 
 /** An incident's copy of its escalation policy (the policy as it was when raised). */
 export type IncidentPolicyCopy = Pick<EscalationPolicyValue, 'name' | 'repeat' | 'steps'>;
@@ -45,6 +46,8 @@ export const users = pgTable(
     timezone: text('timezone').notNull().default('UTC'),
     notificationPreference: text('notification_preference').notNull().default('email'),
     handoffReminderMinutes: integer('handoff_reminder_minutes').notNull().default(30),
+    /** the person's own notification rules (decision 251); null: their preference's */
+    notificationRules: jsonb('notification_rules').$type<NotificationRules>(),
     oidcIssuer: text('oidc_issuer'),
     oidcSubject: text('oidc_subject'),
     /** secret for this user's calendar feed URL, stored hashed */
@@ -510,7 +513,7 @@ export const notifications = pgTable(
     contentEnc: text('content_enc').notNull(),
     /** one notification per (event, recipient, channel) */
     dedupeKey: text('dedupe_key').notNull(),
-    /** pending, sending, sent, failed */
+    /** pending, sending, sent, failed, or stopped (a delayed rule its incident's acknowledgement stopped, decision 251) */
     status: text('status').notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),

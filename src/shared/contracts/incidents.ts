@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NOTIFICATION_METHODS } from '../domain/notification-rules';
 import { ESCALATION_TARGET_TYPES } from './escalation-policies';
 import { id, idText, text } from './primitives';
 import { URGENCIES } from './rotations';
@@ -184,6 +185,7 @@ export const TIMELINE_KINDS = [
   'resolved',
   'exhausted',
   'alert',
+  'rules_skipped',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -211,8 +213,25 @@ export const TimelineEventSchema = z.object({
   /** notified: to whom, by which channel, with what result */
   to: PersonRef.nullable().optional(),
   channel: z.enum(['email', 'sms']).optional(),
-  /** notified: pending, sent, retried (a failed attempt waits for the next), failed for good */
-  delivery: z.enum(['pending', 'sent', 'retried', 'failed']).optional(),
+  /**
+   * notified: pending, sent, retried (a failed attempt waits for the next), failed for good, or
+   * stopped (a rule's delayed message its incident's acknowledgement or resolution stopped)
+   */
+  delivery: z.enum(['pending', 'sent', 'retried', 'failed', 'stopped']).optional(),
+  /** notified: when a message a notification rule delayed is due (decision 251) */
+  dueAt: z.string().optional(),
+  /** rules_skipped: the person's rules that could not reach them (`to`), each with why */
+  rules: z
+    .array(
+      z.object({
+        method: z.enum(NOTIFICATION_METHODS),
+        delayMinutes: z.number().int(),
+        reason: z.string(),
+      }),
+    )
+    .optional(),
+  /** rules_skipped: no rule could reach them, so the page went by email at once */
+  emailInstead: z.boolean().optional(),
   /** notified: how many times it was tried (a sent notification tried twice was retried) */
   attempts: z.number().int().optional(),
   /** notified (failed): the provider's answer, without personal data */

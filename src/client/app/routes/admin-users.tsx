@@ -2,6 +2,7 @@ import { PageHeader } from '@/components/page-header';
 import { useAuthOptions } from '@/features/auth/api/get-auth-options';
 import { InvitationsTable } from '@/features/invitations/components/invitations-table';
 import { InviteUserDialog } from '@/features/invitations/components/invite-user-dialog';
+import { NotificationRulesDialog } from '@/features/notification-rules/components/notification-rules-dialog';
 import { UsersTable } from '@/features/users/components/users-table';
 import { useAuth } from '@/lib/use-auth';
 
@@ -18,7 +19,14 @@ export function UserManagementPage() {
           options.data ? <InviteUserDialog companyDomain={options.data.companyDomain} /> : null
         }
       />
-      {user ? <UsersTable currentUserId={user.id} /> : null}
+      {user ? (
+        <UsersTable
+          currentUserId={user.id}
+          rulesDialog={(person, onClose) => (
+            <NotificationRulesDialog person={person} onClose={onClose} />
+          )}
+        />
+      ) : null}
       <InvitationsTable />
     </div>
   );

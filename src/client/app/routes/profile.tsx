@@ -3,6 +3,7 @@ import { PageHeader } from '@/components/page-header';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiTokensCard } from '@/features/api-tokens/components/api-tokens-card';
+import { NotificationRulesEditor } from '@/features/notification-rules/components/notification-rules-editor';
 import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
 import { ProfileForm } from '@/features/profile/components/profile-form';
 import { TimeOffSection } from '@/features/time-off/components/time-off-section';
@@ -41,6 +42,23 @@ export function ProfilePage() {
           <CardContent>
             <ProfileForm key={user.id} user={user} />
             <NotificationStatusNote user={user} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle asChild>
+              <h2>Notification rules</h2>
+            </CardTitle>
+            <CardDescription>
+              How a page reaches you, by the incident's urgency: each way after its own delay.
+              Acknowledging the incident stops the rest.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <NotificationRulesEditor
+              person={{ id: user.id, name: user.name, phone: user.phone }}
+              own
+            />
           </CardContent>
         </Card>
         <TimeOffSection personId={user.id} personName={user.name} own />

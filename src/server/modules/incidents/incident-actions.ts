@@ -32,7 +32,6 @@ import { ackToken, hashAckToken } from './ack-token';
 import { postIncident } from './incident-destinations';
 import { raiseIncident, takeStep } from './incident-engine';
 import {
-  emailOnly,
   type IncidentDeps,
   pageRefOf,
   progressOf,
@@ -47,6 +46,13 @@ import {
   lockIncidentRow,
   updateIncidentRow,
 } from './incident-repository';
+import {
+  pagedBySms,
+  pagedRules,
+  recordSkippedRules,
+  ruledPerson,
+  stopRules,
+} from './incident-rules';
 import { pageMessageOf } from './incident-text';
 
 /**
@@ -116,6 +122,7 @@ export async function markAcknowledged(
     acknowledgedById: how.byUserId,
   });
   await closeReplyCodes(tx, page.id, how.now);
+  await stopRules(tx, page.id, 'acknowledged');
   await insertIncidentEvent(tx, {
     actorUserId: how.byUserId,
     action: 'page.acknowledged',
@@ -170,6 +177,7 @@ export async function markResolved(
     resolvedById: actorId,
   });
   await closeReplyCodes(tx, page.id, how.now);
+  await stopRules(tx, page.id, 'resolved');
   await insertIncidentEvent(tx, {
     actorUserId: actorId,
     action: 'page.resolved',
@@ -431,10 +439,12 @@ export async function reassignIncidentAs(
       targetUserId: person.id,
       ackTokenHash: hashAckToken(token),
     });
+    const ruled = (await pagedRules(tx, [person], page.urgency as Urgency)).get(person.id);
+    await recordSkippedRules(tx, page.id, person.id, ruled, now);
     const replyCode = await replyCodeFor(tx, deps, {
       pageId: page.id,
       recipient: person,
-      emailOnly: emailOnly(page.urgency),
+      emailOnly: !pagedBySms(page.urgency as Urgency, ruled),
       now,
     });
     await announce(tx, deps, now, {
@@ -443,7 +453,7 @@ export async function reassignIncidentAs(
       at: now,
       page: pageRefOf(page),
       rotation: rotationRefOf(locked),
-      told: [{ person, as: 'to', ackToken: token, replyCode }],
+      told: [{ person: ruledPerson(person, ruled), as: 'to', ackToken: token, replyCode }],
       pagerName: page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null),
       message: pageMessageOf(page, deps.cipher),
       alert: null,

@@ -21,7 +21,6 @@ import {
   type IncidentAlertCount,
 } from '../integrations/integration-repository';
 import { listRotationMemberIds } from '../members/member-reads';
-import { failureReason } from '../notifications/provider-answers';
 import { loadNames } from '../users/user-repository';
 import type { IncidentDeps } from './incident-facts';
 import {
@@ -41,6 +40,7 @@ import {
   STORED_STATUSES,
 } from './incident-repository';
 import { type IncidentTextField, incidentTextCtx, pageMessageOf } from './incident-text';
+import { toNotifiedEvent, toRulesSkippedEvent } from './incident-timeline-deliveries';
 
 /**
  * Reading incidents as a viewer sees them (issue 16, decision 205): one incident with its
@@ -196,6 +196,8 @@ function toTimelineEvent(
         reason: reasonOf(e, cipher),
         automatic: d.automatic === true,
       };
+    case 'incident.rules_skipped':
+      return toRulesSkippedEvent(e, person);
     case 'page.backup_notified':
       return {
         kind: 'step_reached',
@@ -205,32 +207,6 @@ function toTimelineEvent(
     default:
       return null;
   }
-}
-
-/** deliveryOf reads a notification's state: 'retried' while a failed attempt waits for the next. */
-function deliveryOf(n: IncidentNotificationRow): TimelineEvent['delivery'] {
-  if (n.status === 'sent') return 'sent';
-  if (n.status === 'failed') return 'failed';
-  return n.attempts > 0 ? 'retried' : 'pending';
-}
-
-function toNotifiedEvent(
-  n: IncidentNotificationRow,
-  person: (id: number | null) => Person | null,
-): TimelineEvent {
-  const delivery = deliveryOf(n);
-  // the provider's answer while it matters: failed for good, or failed once and waiting
-  const troubled = delivery === 'failed' || delivery === 'retried';
-  return {
-    kind: 'notified',
-    at: n.createdAt.toISOString(),
-    actor: null,
-    to: person(n.userId),
-    channel: n.channel === 'sms' ? 'sms' : 'email',
-    delivery,
-    attempts: n.attempts,
-    error: troubled && n.lastError !== null ? failureReason(n.lastError, n.providerResponse) : null,
-  };
 }
 
 /**
@@ -448,6 +424,7 @@ function peopleIn(
     ...events.flatMap((e) => [
       e.actorUserId,
       numberOr(e.details?.toUserId),
+      numberOr(e.details?.userId),
       ...arrayOf(e.details?.notified).map((n) => numberOr(n.userId)),
       ...arrayOf(e.details?.skipped).map((s) => numberOr(s.userId)),
     ]),

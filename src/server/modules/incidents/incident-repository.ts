@@ -122,6 +122,8 @@ export type IncidentAction =
   | 'page.acknowledged'
   | 'page.resolved'
   | 'page.backup_notified'
+  /** a paged person's notification rules that could not reach them, and why (decision 251) */
+  | 'incident.rules_skipped'
   /** a responder's note, its text sealed in the details with the event's id */
   | 'incident.note'
   /** an alert event that changed an open incident: a new event on its key, or one folded in */
@@ -360,6 +362,8 @@ export interface IncidentNotificationRow {
   lastError: string | null;
   providerResponse: string | null;
   createdAt: Date;
+  /** when it is due (a rule's delayed message, decision 251), or its next attempt */
+  nextAttemptAt: Date;
 }
 
 /** listIncidentNotifications returns the notifications about the incidents, in order (one query). */
@@ -379,6 +383,7 @@ export async function listIncidentNotifications(
       lastError: notifications.lastError,
       providerResponse: notifications.providerResponse,
       createdAt: notifications.createdAt,
+      nextAttemptAt: notifications.nextAttemptAt,
     })
     .from(notifications)
     .where(inArray(notifications.pageId, [...incidentIds]))

@@ -5,6 +5,7 @@ import {
   nextEscalation,
   resolveStep,
 } from '../../../shared/domain/escalation';
+import type { Urgency } from '../../../shared/domain/paging';
 import type { Tx } from '../../db/client';
 import type { IncidentPolicyCopy } from '../../db/schema';
 import type { LoadedWorld } from '../escalation-policies/escalation-policy-service';
@@ -15,7 +16,6 @@ import type { PageRef, PersonEvent, ToldOf } from '../notifications/person-event
 import { replyCodeFor } from '../sms-replies/reply-codes';
 import { findUsers } from '../users/user-repository';
 import {
-  emailOnly,
   linkStartOf,
   pageRefOf,
   rotationRefOf,
@@ -24,6 +24,13 @@ import {
 } from './incident-facts';
 import { followUpEvent, type StepFollowUps } from './incident-follow-ups';
 import { insertIncidentEvent, type LockedIncident } from './incident-repository';
+import {
+  type PagedRules,
+  pagedBySms,
+  pagedRules,
+  recordSkippedRules,
+  ruledPerson,
+} from './incident-rules';
 import { pageMessageOf } from './incident-text';
 
 /**
@@ -58,6 +65,8 @@ export interface ReachedStep {
 /** What every event of one step shares, read once. */
 interface StepFacts {
   people: Map<number, User>;
+  /** the own notification rules of the people it pages who have them (decision 251) */
+  ruled: Map<number, PagedRules>;
   /** what each of the step's events is about: the page, the rotation its texts name, when */
   about: { page: PageRef; rotation: RotationFacts; at: Date };
   /** what a page to the people it reaches says: who paged, the text, the alert */
@@ -81,7 +90,12 @@ export async function messageStep(tx: Tx, deps: StepDeps, step: ReachedStep): Pr
     page.pagedById,
     ...page.assigneeIds,
   ]);
-  const facts = stepFacts(deps, step, people);
+  const ruled = await pagedRules(
+    tx,
+    recipientIds.flatMap((id) => people.get(id) ?? []),
+    page.urgency as Urgency,
+  );
+  const facts = stepFacts(deps, step, people, ruled);
   const events: PersonEvent[] = [];
   const holder = step.recipients.find((r) => !r.reasons.every((x) => x === 'backup'));
   for (const recipient of step.recipients) {
@@ -110,7 +124,12 @@ function tell(events: PersonEvent[], event: PersonEvent): void {
   else events.push(event);
 }
 
-function stepFacts(deps: StepDeps, step: ReachedStep, people: Map<number, User>): StepFacts {
+function stepFacts(
+  deps: StepDeps,
+  step: ReachedStep,
+  people: Map<number, User>,
+  ruled: Map<number, PagedRules>,
+): StepFacts {
   const { page } = step.incident;
   const { source } = step.followUps;
   const { now, position } = step;
@@ -118,6 +137,7 @@ function stepFacts(deps: StepDeps, step: ReachedStep, people: Map<number, User>)
   const toNames = nextRecipientNames(page.policy, next, step.loaded);
   return {
     people,
+    ruled,
     about: { page: pageRefOf(page), rotation: rotationRefOf(step.incident), at: now },
     words: {
       // An integration's incident is paged in its name: "Prometheus paged you".
@@ -199,15 +219,17 @@ async function recipientEvent(
     const why = first ? 'new' : reminder ? 'reminder' : 'escalated';
     return followUpEvent(deps, incident, source, { ...facts.about, person, why });
   }
+  const ruled = facts.ruled.get(person.id);
+  await recordSkippedRules(tx, page.id, person.id, ruled, now);
   const told: ToldOf<'page'>[] = [
     {
-      person,
+      person: ruledPerson(person, ruled),
       as: 'to',
       ackToken: step.tokens.get(person.id) as string,
       replyCode: await replyCodeFor(tx, deps, {
         pageId: page.id,
         recipient: person,
-        emailOnly: emailOnly(page.urgency),
+        emailOnly: !pagedBySms(page.urgency as Urgency, ruled),
         now,
       }),
     },

@@ -1,4 +1,9 @@
 import type { DestinationKind } from '../../../shared/contracts/destinations';
+import {
+  planRules,
+  type RuleDelivery,
+  ruleUrgencyOf,
+} from '../../../shared/domain/notification-rules';
 import { URGENCY_POLICY } from '../../../shared/domain/paging';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -12,12 +17,18 @@ import { renderChat } from './chat-registry';
 import type { CoverEvent, HandoffEvent, NotificationEvent } from './events';
 import { addToFollowUps, FOLLOW_UP_DELAY_MS, type FollowUpInput } from './follow-ups';
 import { type FollowUpIncident, publicBaseUrl } from './messages';
-import { enqueueChatMessages, enqueueNotifications, type NotificationInput } from './outbox';
+import {
+  enqueueChatMessages,
+  enqueueNotifications,
+  type NotificationInput,
+  RULED_KINDS,
+} from './outbox';
 import {
   type CoverArrangedEvent,
   type CoverageOutcomeEvent,
   isPersonEvent,
   type PageFollowUpEvent,
+  type Person,
   type PersonEvent,
   type PersonEventOf,
   type PersonEventType,
@@ -100,6 +111,18 @@ function isEmailOnly(event: PersonEvent): boolean {
   if (EMAIL_ONLY[event.type]) return true;
   const page = pageOf(event);
   return page !== null && (URGENCY_POLICY[page.urgency]?.emailOnly ?? false);
+}
+
+/**
+ * ruleDeliveriesOf: for an event that pages the person (`RULED_KINDS`) and a person with rules of
+ * their own, the channels and delays their rules for the page's urgency send (decision 251);
+ * else undefined, and the preference decides as before.
+ */
+function ruleDeliveriesOf(event: PersonEvent, person: Person): RuleDelivery[] | undefined {
+  const page = pageOf(event);
+  const rules = person.notificationRules;
+  if (!page || !rules || !(RULED_KINDS as readonly string[]).includes(event.type)) return undefined;
+  return planRules(rules[ruleUrgencyOf(page.urgency)], person.phone).deliveries;
 }
 
 /** heardAsHandoff: a baton's change as destinations hear it; an unknown receiver is "A member". */
@@ -242,6 +265,7 @@ export function personRowsOf(events: readonly PersonEvent[], baseUrl: string): P
         sms: content.sms,
         emailOnly,
         pageId,
+        deliveries: ruleDeliveriesOf(event, person),
       });
     }
   }

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { channelNotConfiguredReason } from '../../../shared/contracts/notifications';
 import type { User } from '../../../shared/contracts/users';
 import {
@@ -7,6 +7,7 @@ import {
   notificationRoute,
   retryDelayMs,
 } from '../../../shared/domain/notification-routing';
+import type { RuleDelivery } from '../../../shared/domain/notification-rules';
 import type { Clock } from '../../core/clock';
 import { DeliveryError, type OutgoingMessage } from '../../core/delivery';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -55,6 +56,11 @@ export interface NotificationInput {
   emailOnly?: boolean;
   /** the page it is about: a failure shows in the page's history (decision 163) */
   pageId?: number;
+  /**
+   * the person's notification rules for this page (decision 251): each channel and how many
+   * minutes after now its row is due, instead of the preference's channels at once
+   */
+  deliveries?: readonly RuleDelivery[];
 }
 
 /** What the other channel would carry when this one fails for good (decision 163). */
@@ -91,14 +97,29 @@ export const contentCtx = (id: number) => ({
   rowId: id,
 });
 
-/** plannedMessages: the channels an input goes by, each with the content sealed for it. */
-export function plannedMessages(
-  input: NotificationInput,
-): { channel: ChannelName; message: StoredContent }[] {
+/** One row an input writes: its channel, its content, and how long after now it is due. */
+interface PlannedMessage {
+  channel: ChannelName;
+  message: StoredContent;
+  delayMinutes: number;
+}
+
+/**
+ * plannedMessages: the rows an input writes: by the person's rules when it has them (each
+ * channel after its delay, decision 251), else by their preference at once, each with the
+ * content sealed for its channel.
+ */
+export function plannedMessages(input: NotificationInput): PlannedMessage[] {
   const { recipient } = input;
   const route = notificationRoute(recipient.notificationPreference, recipient.phone);
-  const channels: ChannelName[] = input.emailOnly ? ['email'] : route.channels;
-  return channels.map((channel) => {
+  const deliveries: readonly RuleDelivery[] =
+    input.deliveries ??
+    (input.emailOnly ? ['email' as const] : route.channels).map((channel) => ({
+      channel,
+      delayMinutes: 0,
+    }));
+  const channels = deliveries.map((d) => d.channel);
+  return deliveries.map(({ channel, delayMinutes }) => {
     const to = channel === 'email' ? recipient.email : (route.smsTo ?? '');
     const message: StoredContent = { to, ...PERSON_CHANNELS[channel](input) };
     // A person's other channel, when the message does not already go there, carries it if this
@@ -110,9 +131,20 @@ export function plannedMessages(
     } else if (recipient.id !== null && channel === 'sms' && !channels.includes('email')) {
       message.fallback = PERSON_CHANNELS.email(input);
     }
-    return { channel, message };
+    return { channel, message, delayMinutes };
   });
 }
+
+/**
+ * dedupeKeyOf: one row per (event, recipient, channel); a rule's later row on the same channel
+ * names its delay (decision 251), so "SMS at once, SMS after 5 minutes" are two rows.
+ */
+function dedupeKeyOf(input: NotificationInput, channel: ChannelName, delayMinutes: number) {
+  const base = `${input.eventKey}:${input.recipient.id ?? 'guest'}:${channel}`;
+  return delayMinutes === 0 ? base : `${base}:+${delayMinutes}m`;
+}
+
+const MINUTE_MS = 60_000;
 
 /** enqueueNotifications writes one outbox row per recipient channel; returns how many were new. */
 export async function enqueueNotifications(
@@ -127,21 +159,46 @@ export async function enqueueNotifications(
   const inserted = await tx
     .insert(notifications)
     .values(
-      planned.map(({ channel, input, message }, i) => ({
+      planned.map(({ channel, input, message, delayMinutes }, i) => ({
         id: ids[i],
         userId: input.recipient.id,
         channel,
         kind: input.kind,
         contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(ids[i])),
-        dedupeKey: `${input.eventKey}:${input.recipient.id ?? 'guest'}:${channel}`,
+        dedupeKey: dedupeKeyOf(input, channel, delayMinutes),
         pageId: input.pageId ?? null,
         createdAt: now,
-        nextAttemptAt: now,
+        nextAttemptAt: new Date(now.getTime() + delayMinutes * MINUTE_MS),
       })),
     )
     .onConflictDoNothing({ target: notifications.dedupeKey })
     .returning({ id: notifications.id });
   return inserted.length;
+}
+
+/** The person events whose rows a person's rules delay (decision 251): the ones that page. */
+export const RULED_KINDS = ['page', 'page.reminder', 'page.escalated'] as const;
+
+/**
+ * stopDelayedRules stops, in the acknowledging (or resolving) transaction, every row of an
+ * incident a rule delayed and no worker has tried yet: status `stopped`, with why. One
+ * statement on the one database, so it holds for every instance. Returns how many it stopped.
+ */
+export async function stopDelayedRules(tx: Db | Tx, pageId: number, why: string): Promise<number> {
+  const stopped = await tx
+    .update(notifications)
+    .set({ status: 'stopped', lastError: why })
+    .where(
+      and(
+        eq(notifications.pageId, pageId),
+        eq(notifications.status, 'pending'),
+        eq(notifications.attempts, 0),
+        inArray(notifications.kind, [...RULED_KINDS]),
+        sql`${notifications.nextAttemptAt} > ${notifications.createdAt}`,
+      ),
+    )
+    .returning({ id: notifications.id });
+  return stopped.length;
 }
 
 /** One message to a destination (decision 221): its JSON body, posted as it is when sent. */

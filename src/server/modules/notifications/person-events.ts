@@ -13,6 +13,7 @@
  */
 import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
+import type { NotificationRules } from '../../../shared/domain/notification-rules';
 import type { Urgency } from '../../../shared/domain/paging';
 import type { ShiftChange } from '../../../shared/domain/shift-changes';
 import type { OfType, RotationFacts } from './events';
@@ -25,6 +26,11 @@ import type { AlertFacts, FollowUpReason, RotationChange } from './messages';
 export type Person = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
   id: number | null;
   timezone?: string | null;
+  /**
+   * the person's own notification rules (decision 251), given where a page reaches them; absent
+   * or null: their preference decides
+   */
+  notificationRules?: NotificationRules | null;
 };
 
 /** One person told of an event, in the part `as` names (an event may tell two people apart). */

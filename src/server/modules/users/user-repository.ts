@@ -1,6 +1,8 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { NotificationRulesSchema } from '../../../shared/contracts/notification-rules';
 import type { PagePerson } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
+import type { NotificationRules } from '../../../shared/domain/notification-rules';
 import { effectiveRoles, hasRole, primaryRole, type Role } from '../../../shared/domain/roles';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
@@ -245,5 +247,44 @@ export async function loadNames(
         name: cipher.decrypt(r.nameEnc, { table: 'users', column: 'name', rowId: r.id }),
       },
     ]),
+  );
+}
+
+/**
+ * rulesOf reads a user row's own notification rules (decision 251), or null when they have none
+ * (or what is stored is not rules: the preference then decides, never a broken page).
+ */
+export function rulesOf(row: Pick<UserRow, 'notificationRules'>): NotificationRules | null {
+  const parsed = NotificationRulesSchema.safeParse(row.notificationRules);
+  return parsed.success ? parsed.data : null;
+}
+
+/** setNotificationRules stores a user's own rules, or null to return them to their preference. */
+export async function setNotificationRules(
+  db: Db | Tx,
+  id: number,
+  rules: NotificationRules | null,
+): Promise<void> {
+  await db
+    .update(users)
+    .set({ notificationRules: rules, updatedAt: sql`now()` })
+    .where(eq(users.id, id));
+}
+
+/** findNotificationRules reads the own rules of the users who have them, by id (one query). */
+export async function findNotificationRules(
+  db: Db | Tx,
+  ids: readonly number[],
+): Promise<Map<number, NotificationRules>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, notificationRules: users.notificationRules })
+    .from(users)
+    .where(and(inArray(users.id, [...new Set(ids)]), isNotNull(users.notificationRules)));
+  return new Map(
+    rows.flatMap((row) => {
+      const rules = rulesOf(row);
+      return rules ? [[row.id, rules] as const] : [];
+    }),
   );
 }

@@ -24,6 +24,15 @@ const FAQ: [string, React.ReactNode][] = [
     </>,
   ],
   [
+    'Can a page reach me one way first and another a little later?',
+    <>
+      Yes: set your Notification rules on your <Link to="/profile">Profile</Link>. For high and for
+      low urgency, list the ways a page reaches you, each after its own delay (for example SMS at
+      once, email after 1 minute). Acknowledging the incident stops whatever is still waiting.
+      Without rules of your own, pages follow your notification preference.
+    </>,
+  ],
+  [
     'Can I choose channels per notification type?',
     'Settings shows a choice per type, but it is not saved yet: your notification preference applies to every notification.',
   ],

@@ -151,6 +151,53 @@ describe('timelineText', () => {
       'Email to Priya Shah waiting to be sent',
     ],
     [
+      'an email a notification rule delayed (decision 251)',
+      event({
+        kind: 'notified',
+        to: priya,
+        channel: 'email',
+        delivery: 'pending',
+        dueAt: '2026-11-25T10:01:00.000Z',
+      }),
+      'Email to Priya Shah due after 1 minute (notification rule)',
+    ],
+    [
+      'an email the acknowledgement stopped',
+      event({
+        kind: 'notified',
+        to: priya,
+        channel: 'email',
+        delivery: 'stopped',
+        error: 'the incident was acknowledged before it was due',
+      }),
+      'Email to Priya Shah stopped: the incident was acknowledged before it was due',
+    ],
+    [
+      'notification rules that could not reach the person',
+      event({
+        kind: 'rules_skipped',
+        to: noah,
+        rules: [
+          { method: 'voice', delayMinutes: 3, reason: 'Phone calls are not set up yet' },
+          { method: 'push', delayMinutes: 0, reason: 'Push notifications are not set up yet' },
+        ],
+        emailInstead: false,
+      }),
+      'Notification rules of Noah Lee skipped: Phone call after 3 minutes (Phone calls are not set up yet) and Push at once (Push notifications are not set up yet)',
+    ],
+    [
+      'notification rules of which none could reach the person',
+      event({
+        kind: 'rules_skipped',
+        to: noah,
+        rules: [
+          { method: 'push', delayMinutes: 0, reason: 'Push notifications are not set up yet' },
+        ],
+        emailInstead: true,
+      }),
+      'Notification rules of Noah Lee skipped: Push at once (Push notifications are not set up yet); no rule could reach them, so the page went by email',
+    ],
+    [
       'an escalation by hand',
       event({ kind: 'escalated', actor: iris, step: 3, loop: 1, reason: 'Priya is on a flight' }),
       'Escalated to step 3 by Iris Incident: Priya is on a flight',

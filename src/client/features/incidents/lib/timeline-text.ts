@@ -1,4 +1,5 @@
 import type { TimelineEvent } from '@shared/contracts/incidents';
+import { delayWords, METHOD_LABELS } from '@shared/domain/notification-rules';
 
 /*
  * The incident timeline in words (issue 16). Every kind of TimelineEvent reads as one line:
@@ -85,9 +86,26 @@ function deliveryText(event: TimelineEvent): string {
     case 'retried':
       // A failed attempt waiting for the next one.
       return `${head} failed${error}, retrying`;
+    case 'stopped':
+      // A notification rule's message the acknowledgement stopped before it was due.
+      return `${head} stopped${error}`;
     default:
-      return `${head} waiting to be sent`;
+      return event.dueAt
+        ? `${head} due ${delayWords(minutesBetween(event.at, event.dueAt))} (notification rule)`
+        : `${head} waiting to be sent`;
   }
+}
+
+const minutesBetween = (from: string, to: string) =>
+  Math.round((Date.parse(to) - Date.parse(from)) / 60_000);
+
+/** rulesSkippedText reads 'Notification rules of Sam Lee skipped: Phone call after 3 minutes (Phone calls are not set up yet)'. */
+function rulesSkippedText(event: TimelineEvent): string {
+  const rules = (event.rules ?? []).map(
+    (r) => `${METHOD_LABELS[r.method]} ${delayWords(r.delayMinutes)} (${r.reason})`,
+  );
+  const head = `Notification rules of ${nameOf(event.to)} skipped: ${listInWords(rules)}`;
+  return event.emailInstead ? `${head}; no rule could reach them, so the page went by email` : head;
 }
 
 /** Who acknowledged or resolved: a person (and how), or the integration that sent it. */
@@ -156,6 +174,8 @@ export function timelineText(event: TimelineEvent): string {
       return `Note by ${nameOf(event.actor)}`;
     case 'exhausted':
       return 'Policy ran out with nobody acknowledging';
+    case 'rules_skipped':
+      return rulesSkippedText(event);
   }
 }
 
@@ -164,6 +184,7 @@ export function isTimelineProblem(event: TimelineEvent): boolean {
   return (
     (event.kind === 'notified' && event.delivery === 'failed') ||
     event.kind === 'step_skipped' ||
+    (event.kind === 'rules_skipped' && event.emailInstead === true) ||
     event.kind === 'exhausted'
   );
 }

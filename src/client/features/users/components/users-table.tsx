@@ -1,7 +1,7 @@
 import type { User } from '@shared/contracts/users';
 import { effectiveRoles, ROLE_LABELS } from '@shared/domain/roles';
-import { ShieldCheck, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { BellRing, ShieldCheck, Trash2 } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -31,11 +31,19 @@ import { useUsers } from '../api/get-users';
 import { EditRolesDialog } from './edit-roles-dialog';
 
 /** UsersTable lists every user with their roles; administrators edit roles and delete others. */
-export function UsersTable({ currentUserId }: { currentUserId: number }) {
+export function UsersTable({
+  currentUserId,
+  rulesDialog,
+}: {
+  currentUserId: number;
+  /** the dialog that edits a person's notification rules (decision 251), from the route */
+  rulesDialog?: (user: User, onClose: () => void) => ReactNode;
+}) {
   const users = useUsers();
   const deleteUser = useDeleteUser();
   const [editing, setEditing] = useState<User | null>(null);
   const [toDelete, setToDelete] = useState<User | null>(null);
+  const [rulesOf, setRulesOf] = useState<User | null>(null);
 
   return (
     <Card>
@@ -99,6 +107,16 @@ export function UsersTable({ currentUserId }: { currentUserId: number }) {
                         <ShieldCheck aria-hidden="true" />
                         Edit Roles
                       </Button>
+                      {rulesDialog ? (
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          aria-label={`Notification rules of ${user.name}`}
+                          onClick={() => setRulesOf(user)}
+                        >
+                          <BellRing aria-hidden="true" />
+                        </Button>
+                      ) : null}
                       {user.id === currentUserId ? (
                         // No deleting oneself; the gap keeps the buttons aligned.
                         <span aria-hidden="true" className="size-9 shrink-0" />
@@ -121,6 +139,7 @@ export function UsersTable({ currentUserId }: { currentUserId: number }) {
         )}
       </CardContent>
       {editing ? <EditRolesDialog user={editing} onClose={() => setEditing(null)} /> : null}
+      {rulesOf && rulesDialog ? rulesDialog(rulesOf, () => setRulesOf(null)) : null}
       <AlertDialog open={toDelete !== null} onOpenChange={(open) => !open && setToDelete(null)}>
         <AlertDialogContent>
           <AlertDialogHeader>

@@ -1,0 +1,71 @@
+import type { TimelineEvent } from '../../../shared/contracts/incidents';
+import type { PagePerson } from '../../../shared/contracts/paging';
+import { NOTIFICATION_METHODS } from '../../../shared/domain/notification-rules';
+import { failureReason } from '../notifications/provider-answers';
+import type { IncidentEventRow, IncidentNotificationRow } from './incident-repository';
+
+/**
+ * The timeline's lines of what an incident sent people (decision 205) and, since decision 251,
+ * what their notification rules could not send: each notification row as it stands (pending, due
+ * later by a rule, sent, retried, failed, stopped by the acknowledgement), and each person's
+ * skipped rules with why.
+ */
+
+type Person = PagePerson;
+
+/** deliveryOf reads a notification's state: 'retried' while a failed attempt waits for the next. */
+function deliveryOf(n: IncidentNotificationRow): NonNullable<TimelineEvent['delivery']> {
+  if (n.status === 'sent') return 'sent';
+  if (n.status === 'failed') return 'failed';
+  if (n.status === 'stopped') return 'stopped';
+  return n.attempts > 0 ? 'retried' : 'pending';
+}
+
+/** toNotifiedEvent: one notification row as the timeline shows it. */
+export function toNotifiedEvent(
+  n: IncidentNotificationRow,
+  person: (id: number | null) => Person | null,
+): TimelineEvent {
+  const delivery = deliveryOf(n);
+  // the provider's answer while it matters: failed for good, or failed once and waiting
+  const troubled = delivery === 'failed' || delivery === 'retried';
+  // a row a rule delayed (decision 251), not tried yet: when it is due
+  const delayed = n.attempts === 0 && n.nextAttemptAt.getTime() > n.createdAt.getTime();
+  return {
+    kind: 'notified',
+    at: n.createdAt.toISOString(),
+    actor: null,
+    to: person(n.userId),
+    channel: n.channel === 'sms' ? 'sms' : 'email',
+    delivery,
+    attempts: n.attempts,
+    error:
+      delivery === 'stopped'
+        ? n.lastError
+        : troubled && n.lastError !== null
+          ? failureReason(n.lastError, n.providerResponse)
+          : null,
+    ...(delayed ? { dueAt: n.nextAttemptAt.toISOString() } : {}),
+  };
+}
+
+/** toRulesSkippedEvent: a paged person's rules that could not reach them, with why. */
+export function toRulesSkippedEvent(
+  e: IncidentEventRow,
+  person: (id: number | null) => Person | null,
+): TimelineEvent {
+  const d = e.details ?? {};
+  const skipped = Array.isArray(d.skipped) ? (d.skipped as Record<string, unknown>[]) : [];
+  return {
+    kind: 'rules_skipped',
+    at: e.createdAt.toISOString(),
+    actor: null,
+    to: person(typeof d.userId === 'number' ? d.userId : null),
+    rules: skipped.flatMap((s) => {
+      const method = NOTIFICATION_METHODS.find((m) => m === s.method);
+      if (!method || typeof s.delayMinutes !== 'number' || typeof s.reason !== 'string') return [];
+      return [{ method, delayMinutes: s.delayMinutes, reason: s.reason }];
+    }),
+    emailInstead: d.emailInstead === true,
+  };
+}
