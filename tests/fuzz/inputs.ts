@@ -162,6 +162,28 @@ const integrationFields = {
     fc.oneof(fc.constant(null), fc.string({ minLength: 8, maxLength: 40 }), fc.constant('short')),
 };
 
+/** A rotation's layers (decision 247): sound ones and every kind of wrong field. */
+const layers: Gen = (p) =>
+  fc.array(
+    fc.record({
+      name: fc.constantFrom('London', '', 'x'.repeat(101)),
+      memberIds: fc.array(realOr(p.userIds), { maxLength: 4 }),
+      cadence: fc.constantFrom('hourly', 'daily', 'weekly', 'monthly'),
+      cadenceEvery: fc.oneof(fc.integer({ min: 1, max: 400 }), fc.constantFrom(0, -1, 1.5, '2')),
+      handoffTime: fc.constantFrom('07:00', '25:00', '7'),
+      handoffWeekday: fc.integer({ min: -1, max: 7 }),
+      activeWindows: fc.array(
+        fc.record({
+          days: fc.array(fc.integer({ min: -1, max: 8 }), { maxLength: 8 }),
+          start: fc.constantFrom('07:00', '19:00', '9am'),
+          end: fc.constantFrom('19:00', '00:00', '24:00'),
+        }),
+        { maxLength: 3 },
+      ),
+    }),
+    { maxLength: 3 },
+  );
+
 const rotationFields = {
   name: line,
   description: paragraph,
@@ -170,7 +192,18 @@ const rotationFields = {
   timeZone,
   handoffTime: oneOf('09:00', '23:59', '00:00'),
   handoffWeekday: () => fc.integer({ min: 0, max: 6 }),
+  layers,
 };
+
+/** A person's notification rules for one urgency (decision 251), right and wrong. */
+const notificationRules: Gen = () =>
+  fc.array(
+    fc.record({
+      method: fc.constantFrom('email', 'sms', 'voice', 'push', 'fax'),
+      delayMinutes: fc.oneof(fc.integer({ min: 0, max: 60 }), fc.constantFrom(-1, 61, 1.5, '5')),
+    }),
+    { maxLength: 10 },
+  );
 const byRotation = { id: rotationId };
 
 /** An escalation step: targets over real rotations and people, mostly valid delays and hours. */
@@ -333,6 +366,13 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     body: { startTime: isoInstant, endTime: isoInstant, note: paragraph },
   },
   'DELETE /api/users/:id/time-off/:entryId': { params: { id: userId, entryId: timeOffId } },
+  // Personal notification rules (issue 33, decision 251)
+  'GET /api/users/:id/notification-rules': { params: { id: userId } },
+  'PUT /api/users/:id/notification-rules': {
+    params: { id: userId },
+    body: { high: notificationRules, low: notificationRules },
+  },
+  'DELETE /api/users/:id/notification-rules': { params: { id: userId } },
   'GET /api/time-off/warnings': { query: { rotationId } },
   // Personal API tokens (issue 20, decision 223)
   'GET /api/user/tokens': {},

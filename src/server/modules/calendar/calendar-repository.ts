@@ -3,14 +3,14 @@ import type { RotationLayer } from '../../../shared/contracts/rotations';
 import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
 import type { AwayWindow } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
-import { timeOff } from '../../db/schema';
 import {
   occurrenceRows,
   type RawSeriesRow,
   reachSql,
   readSeriesRow,
   seriesColumns,
-} from '../schedules/entry-occurrences';
+} from '../../db/entry-occurrences';
+import { timeOff } from '../../db/schema';
 
 /** The calendar's reads: a fixed number of statements whatever the number of rotations. */
 

@@ -11,13 +11,6 @@ import {
 import type { TimeWindow } from '../../../shared/domain/shifts';
 import { type AwayWindow, TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { type Db, selectRows, type Tx } from '../../db/client';
-import { rotations } from '../../db/schema';
-import {
-  listMemberRoleRows,
-  type MemberRoleJson,
-  memberRoleRowsOfRotation,
-} from '../members/member-reads';
-import type { RotationRow } from '../rotations/rotation-repository';
 import {
   occurrenceRows,
   type RawSeriesRow,
@@ -25,7 +18,14 @@ import {
   readSeriesRow,
   type StoredSeries,
   seriesColumns,
-} from '../schedules/entry-occurrences';
+} from '../../db/entry-occurrences';
+import { rotations } from '../../db/schema';
+import {
+  listMemberRoleRows,
+  type MemberRoleJson,
+  memberRoleRowsOfRotation,
+} from '../members/member-reads';
+import type { RotationRow } from '../rotations/rotation-repository';
 
 /**
  * The engine's reads. Each task finds what is due in one statement over every rotation (the

@@ -11,11 +11,11 @@ import { isAdmin, isRole, ROLES, type Role } from '../../../shared/domain/roles'
 import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
+import { reachOfEntries } from '../../db/entry-occurrences';
 import { rotationMembers, rotations, scheduleEntries } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors';
 import { recordAdminEvent } from '../audit/people-events';
 import { listCoverageFor } from '../coverage/coverage-repository';
-import { reachOfEntries } from '../schedules/entry-occurrences';
 import { endTokenSyncs } from '../token-sync/token-sync-service';
 import {
   deleteUserRow,

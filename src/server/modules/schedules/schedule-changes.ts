@@ -11,6 +11,7 @@ import {
   occurrencesOf,
 } from '../../../shared/domain/occurrences';
 import type { Tx } from '../../db/client';
+import { seriesOf } from '../../db/entry-occurrences';
 import { conflict, notFound } from '../../http/errors';
 import {
   insertAuditEvent,
@@ -19,7 +20,6 @@ import {
 } from '../rotations/rotation-repository';
 import type { RotationDeps } from '../rotations/rotation-service';
 import { noteShiftChange } from '../shift-changes/shift-changes';
-import { seriesOf } from './entry-occurrences';
 import { coversNow, placeEntry, ruleOf, settleNextHandoff } from './schedule-placement';
 import {
   findEntryRow,

@@ -17,12 +17,12 @@ import { effectiveRoles } from '../../../shared/domain/roles';
 import { scheduleEntryRefusal } from '../../../shared/domain/rotation';
 import { wallMinuteOf, wallTimeOf } from '../../../shared/domain/shifts';
 import type { Tx } from '../../db/client';
+import { seriesOf } from '../../db/entry-occurrences';
 import { AppError } from '../../http/errors';
 import { listMembersWithRoles } from '../members/member-reads';
 import { type RotationRow, updateRotationRow } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
 import type { PersonReader } from '../users/person-reader';
-import { seriesOf } from './entry-occurrences';
 import {
   type EntryWithUser,
   listOccurrencesOverlapping,

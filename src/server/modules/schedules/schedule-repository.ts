@@ -7,9 +7,9 @@ import {
 } from '../../../shared/domain/occurrences';
 import { readRecurrenceRule, recurrenceRule } from '../../../shared/domain/recurrence';
 import type { Db, Tx } from '../../db/client';
+import { occurrenceRows, reachOfEntries, seriesOf } from '../../db/entry-occurrences';
 import { rotations, scheduleEntries, users } from '../../db/schema';
 import type { UserRow } from '../users/user-repository';
-import { occurrenceRows, reachOfEntries, seriesOf } from './entry-occurrences';
 
 export type ScheduleEntryRow = typeof scheduleEntries.$inferSelect;
 

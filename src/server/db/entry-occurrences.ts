@@ -1,8 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { SeriesEntry } from '../../../shared/domain/occurrences';
-import { occurrencesOf } from '../../../shared/domain/occurrences';
-import { readRecurrenceRule } from '../../../shared/domain/recurrence';
-import { scheduleEntries } from '../../db/schema';
+import type { SeriesEntry } from '../../shared/domain/occurrences';
+import { occurrencesOf } from '../../shared/domain/occurrences';
+import { readRecurrenceRule } from '../../shared/domain/recurrence';
+import { scheduleEntries } from './schema';
 
 /**
  * The one way every read of schedule entries sees them (decision 250): SQL keeps the entries that
