@@ -18,14 +18,10 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
-import {
-  CADENCE_EVERY_MAX,
-  CADENCE_UNITS,
-  type RotationFormValues,
-  WEEKDAYS,
-} from '../lib/layer-form';
+import { CADENCE_EVERY_MAX, CADENCE_UNITS, type RotationFormValues } from '../lib/layer-form';
 import { LayerMembersField } from './layer-members-field';
 import { OnDutyWindowsField } from './on-duty-windows-field';
+import { WeekdaySelect } from './weekday-select';
 
 /**
  * LayerFields are one layer's fields: its name, members in turn order, shift length (N hours,
@@ -149,24 +145,11 @@ export function LayerFields({
               render={({ field }) => (
                 <FormItem>
                   <FormLabel>Handoff day</FormLabel>
-                  <Select
-                    value={String(field.value)}
-                    onValueChange={(v) => field.onChange(Number(v))}
+                  <WeekdaySelect
+                    value={field.value}
+                    onChange={field.onChange}
                     disabled={disabled}
-                  >
-                    <FormControl>
-                      <SelectTrigger>
-                        <SelectValue placeholder="Select a day" />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {WEEKDAYS.map((day, number) => (
-                        <SelectItem key={day} value={String(number)}>
-                          {day}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
+                  />
                   <FormMessage />
                 </FormItem>
               )}

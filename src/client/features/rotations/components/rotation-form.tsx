@@ -35,6 +35,7 @@ import {
   WEEKDAYS,
 } from '../lib/layer-form';
 import { LayerEditor } from './layer-editor';
+import { WeekdaySelect } from './weekday-select';
 
 export type { RotationFormOutput, RotationFormValues };
 export { WEEKDAYS };
@@ -262,24 +263,11 @@ export function RotationForm({
                   render={({ field }) => (
                     <FormItem className="sm:col-span-2">
                       <FormLabel>Handoff day</FormLabel>
-                      <Select
-                        value={field.value === undefined ? '' : String(field.value)}
-                        onValueChange={(v) => field.onChange(Number(v))}
+                      <WeekdaySelect
+                        value={field.value}
+                        onChange={field.onChange}
                         disabled={pending}
-                      >
-                        <FormControl>
-                          <SelectTrigger>
-                            <SelectValue placeholder="Select a day" />
-                          </SelectTrigger>
-                        </FormControl>
-                        <SelectContent>
-                          {WEEKDAYS.map((day, index) => (
-                            <SelectItem key={day} value={String(index)}>
-                              {day}
-                            </SelectItem>
-                          ))}
-                        </SelectContent>
-                      </Select>
+                      />
                       <FormMessage />
                     </FormItem>
                   )}
