@@ -1,5 +1,5 @@
 import type { LayerInputSchema, RotationLayer } from '../contracts/rotations';
-import { describePattern, type Layer, layeredSegments } from './layers';
+import { describePattern, type Layer, layeredSegments, onCallAt } from './layers';
 import type { TimeWindow } from './shifts';
 
 /**
@@ -76,6 +76,18 @@ export function projectionLayersOf(
     memberIds: l.memberIds.filter((id) => eligible.has(id)),
     startsAt: new Date(l.startsAt),
   }));
+}
+
+/**
+ * layeredHolderAt returns whom a layered rotation's layers name at `at`, their turn orders kept
+ * to `eligible` (projectionLayersOf), or null when no layer has anyone on duty.
+ */
+export function layeredHolderAt(
+  row: Pick<LayeredRotationFields, 'layers'> & { timeZone: string },
+  eligible: ReadonlySet<number>,
+  at: Date,
+): number | null {
+  return onCallAt(projectionLayersOf(row, eligible), row.timeZone, at)?.memberId ?? null;
 }
 
 /**

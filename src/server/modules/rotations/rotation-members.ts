@@ -1,6 +1,5 @@
 import type { ReorderMembersInput, Rotation } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { onCallAt } from '../../../shared/domain/layers';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import {
   canHoldBaton,
@@ -8,11 +7,7 @@ import {
   ROTATION_MESSAGES,
   successorOf,
 } from '../../../shared/domain/rotation';
-import {
-  isLayered,
-  projectionLayersOf,
-  withoutMember,
-} from '../../../shared/domain/rotation-layers';
+import { isLayered, layeredHolderAt, withoutMember } from '../../../shared/domain/rotation-layers';
 import { AppError, conflict, notFound } from '../../http/errors';
 import { insertHandoff } from '../handoffs/handoff-repository';
 import { deleteScheduleEntriesFrom } from '../schedules/schedule-repository';
@@ -133,7 +128,7 @@ function layeredHolderWithout(
       .filter((m) => m.member.userId !== userId && canHoldBaton(rolesOf(m)))
       .map((m) => m.member.userId),
   );
-  return onCallAt(projectionLayersOf(row, eligible), row.timeZone, now)?.memberId ?? null;
+  return layeredHolderAt(row, eligible, now);
 }
 
 /**
@@ -161,7 +156,7 @@ export async function removeMember(
     if (wasHolder) {
       newHolderUserId = row.suspended
         ? null
-        : row.layers && isLayered(row)
+        : isLayered(row)
           ? layeredHolderWithout(row, members, userId, now)
           : successorOf(
               members.map((m) => ({

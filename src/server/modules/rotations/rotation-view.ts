@@ -8,7 +8,6 @@ import {
   isBoundaryHandedOff,
   notesAuthorId,
 } from '../../../shared/domain/handoff-flow';
-import { onCallAt } from '../../../shared/domain/layers';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import {
   canHoldBaton,
@@ -18,9 +17,9 @@ import {
 } from '../../../shared/domain/rotation';
 import {
   isLayered,
+  layeredHolderAt,
   layerReadsOf,
   patternInWords,
-  projectionLayersOf,
 } from '../../../shared/domain/rotation-layers';
 import { turnSpansAt } from '../../../shared/domain/shifts';
 import type { AwayWindow } from '../../../shared/domain/time-off';
@@ -213,8 +212,7 @@ function layeredNextUserIdOf(row: RotationRow, own: MemberWithUser[]): number | 
       .filter((m) => canHoldBaton(effectiveRoles(m.user.roles, m.user.role)))
       .map((m) => m.member.userId),
   );
-  const next =
-    onCallAt(projectionLayersOf(row, eligible), row.timeZone, row.nextHandoffAt)?.memberId ?? null;
+  const next = layeredHolderAt(row, eligible, row.nextHandoffAt);
   return next === row.holderUserId ? null : next;
 }
 
