@@ -255,6 +255,51 @@ test('a member takes on-call and passes the baton with notes; the receiver sees 
   ).toBeVisible();
 });
 
+test('a rotation made with its members has someone on call from the moment it exists', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const name = uniqueName('E2E Day One');
+  await actAs(page, playwright.request, baseURL ?? '', accounts.manager);
+  await page.goto('/rotations/new');
+  const create = page.getByRole('dialog', { name: 'Create New Rotation' });
+  await create.getByLabel('Name').fill(name);
+  await chooseOption(page, create, 'Cadence', 'Daily');
+  const order = create.getByRole('list', { name: 'Turn order' }).getByRole('listitem');
+  for (const [at, person] of [accounts.onCall, accounts.noah, accounts.sam].entries()) {
+    await create.getByRole('combobox', { name: 'Add a member' }).click();
+    await page.getByRole('listbox').getByRole('option', { name: person.name, exact: true }).click();
+    await expect(order).toHaveCount(at + 1);
+  }
+  // Someone chosen once is not offered again.
+  await create.getByRole('combobox', { name: 'Add a member' }).click();
+  await expect(
+    page.getByRole('listbox').getByRole('option', { name: accounts.noah.name, exact: true }),
+  ).toHaveCount(0);
+  await page.keyboard.press('Escape');
+  await create.getByRole('button', { name: `Move ${accounts.sam.name} earlier` }).click();
+  await expect(order.nth(1)).toContainText(accounts.sam.name);
+  // The first member starts unless another is chosen.
+  await expect(create.getByLabel('On call first')).toContainText(accounts.onCall.name);
+  await chooseOption(page, create, 'On call first', accounts.sam.name);
+  await expect(
+    create.getByText(`${accounts.sam.name} holds the baton as soon as the rotation is created`),
+  ).toBeVisible();
+  await create.getByRole('button', { name: 'Create Rotation' }).click();
+  await expect(toast(page, 'Rotation created')).toBeVisible();
+  await expect(page).toHaveURL(/\/rotations\/\d+$/);
+  const id = Number(page.url().split('/').pop());
+  await expect
+    .poll(() => memberNamesInOrder(page, id))
+    .toEqual([accounts.onCall.name, accounts.sam.name, accounts.noah.name]);
+  expect((await readRotation(page, id)).currentOnCallUserId).toBe(
+    (await readRotation(page, id)).members.find((m) => m.user.name === accounts.sam.name)?.userId,
+  );
+  await expect(page.getByText('No one assigned')).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: accounts.sam.name, exact: true })).toBeVisible();
+});
+
 test('an emergency handoff waits for the receiver to acknowledge it on the card and the rotation page', async ({
   page,
   playwright,

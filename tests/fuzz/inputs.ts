@@ -412,7 +412,14 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   // Rotations and the baton
   'GET /api/rotations': {},
   'GET /api/user/rotations': {},
-  'POST /api/rotations': { body: rotationFields },
+  'POST /api/rotations': {
+    body: {
+      ...rotationFields,
+      // made with its members (decision 255): real people mostly, someone twice sometimes
+      memberIds: (p) => fc.array(userId(p), { maxLength: 4 }),
+      firstOnCallId: userId,
+    },
+  },
   'GET /api/rotations/:id': { params: byRotation },
   'PATCH /api/rotations/:id': {
     params: byRotation,

@@ -4,6 +4,7 @@ import { handoffKindLabel } from './handoff-kinds';
 test('each kind of handoff has its own words, and an unknown kind reads "Handoff"', () => {
   const kinds = [
     'take',
+    'start',
     'pass',
     'reassign',
     'auto',
@@ -15,6 +16,7 @@ test('each kind of handoff has its own words, and an unknown kind reads "Handoff
   const labels = kinds.map(handoffKindLabel);
   expect(labels).toEqual([
     'Took on-call',
+    'First on call',
     'Passed by hand',
     'Reassigned',
     'Automatic handoff',

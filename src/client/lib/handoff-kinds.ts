@@ -5,6 +5,7 @@
  */
 const HANDOFF_KIND_LABELS: Record<string, string> = {
   take: 'Took on-call',
+  start: 'First on call',
   pass: 'Passed by hand',
   reassign: 'Reassigned',
   auto: 'Automatic handoff',

@@ -206,8 +206,11 @@ export const UNKNOWN_PERSON = 'Unknown user';
 export function describeHandoff(
   handoff: Pick<Handoff, 'status' | 'kind' | 'fromUser' | 'toUser'>,
 ): { text: string; badge: string } {
-  // Taking the baton when nobody held it has no giver; a null elsewhere is a deleted account.
-  const from = handoff.fromUser?.name ?? (handoff.kind === 'take' ? 'no one' : UNKNOWN_PERSON);
+  // Taking the baton when nobody held it, and the first on call of a new rotation (decision 255),
+  // have no giver; a null elsewhere is a deleted account.
+  const from =
+    handoff.fromUser?.name ??
+    (handoff.kind === 'take' || handoff.kind === 'start' ? 'no one' : UNKNOWN_PERSON);
   const to = handoff.toUser?.name ?? UNKNOWN_PERSON;
   const badge = STATUS_BADGES[handoff.status] ?? handoff.status;
   switch (handoff.status) {

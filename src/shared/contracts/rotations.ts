@@ -266,6 +266,13 @@ const layers = z
 export const LAYERS_NEED_FIXED =
   'Layers belong to fixed rotations: a scheduled rotation follows its schedule entries';
 
+export const ROTATION_MEMBER_TWICE = 'Each member may be listed once';
+export const MEMBERS_WITH_LAYERS =
+  "A layered rotation's members are the people its layers name: list them in the layers";
+export const FIRST_ON_CALL_SCHEDULED =
+  "A scheduled rotation's entries say who is on call: add a schedule entry instead";
+export const FIRST_ON_CALL_NOT_MEMBER = 'The first on call must be one of the members';
+
 /** CreateRotationInputSchema is the body of POST /api/rotations. */
 export const CreateRotationInputSchema = z
   .object({
@@ -278,10 +285,30 @@ export const CreateRotationInputSchema = z
     handoffWeekday: handoffWeekday.optional(),
     /** the rotation's layers (decision 247); absent: one layer of the fields above */
     layers: layers.optional(),
+    /** its members in turn order (decision 255); absent: none yet, added one by one */
+    memberIds: z
+      .array(id({ label: 'A member' }), { error: 'Members must be a list of user ids' })
+      .max(LAYER_MEMBERS_MAX, `A rotation may have at most ${LAYER_MEMBERS_MAX} members`)
+      .refine((ids) => new Set(ids).size === ids.length, ROTATION_MEMBER_TWICE)
+      .optional(),
+    /** who holds the baton from creation, one of memberIds; absent: the first of them */
+    firstOnCallId: id({ label: 'First on call' }).optional(),
   })
   .refine((r) => !(r.layers && r.type === 'scheduled'), {
     path: ['layers'],
     message: LAYERS_NEED_FIXED,
+  })
+  .refine((r) => !(r.layers && r.memberIds), {
+    path: ['memberIds'],
+    message: MEMBERS_WITH_LAYERS,
+  })
+  .refine((r) => r.firstOnCallId === undefined || r.type === 'fixed', {
+    path: ['firstOnCallId'],
+    message: FIRST_ON_CALL_SCHEDULED,
+  })
+  .refine((r) => r.firstOnCallId === undefined || (r.memberIds ?? []).includes(r.firstOnCallId), {
+    path: ['firstOnCallId'],
+    message: FIRST_ON_CALL_NOT_MEMBER,
   });
 export type CreateRotationInput = z.input<typeof CreateRotationInputSchema>;
 
@@ -513,7 +540,7 @@ export const PageResponseSchema = z.object({ sentTo: z.object({ name: z.string()
 export const HandoffSchema = z.object({
   id: z.number().int(),
   status: z.string(),
-  /** take, pass, reassign, auto, schedule, coverage, coverage_end, member_removed */
+  /** take, start, pass, reassign, auto, schedule, coverage, coverage_end, member_removed */
   kind: z.string(),
   fromUser: PersonSchema.nullable(),
   toUser: PersonSchema.nullable(),

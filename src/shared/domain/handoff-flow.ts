@@ -189,6 +189,7 @@ export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimin
 
 /** Handoff kinds whose receiver did not act themselves, so they acknowledge (a take needs none). */
 const KINDS_AWAITING_ACKNOWLEDGEMENT = [
+  'start',
   'pass',
   'reassign',
   'auto',
@@ -210,6 +211,7 @@ export function awaitsAcknowledgement(kind: string): boolean {
  */
 export const KINDS_HANDLING_A_BOUNDARY = [
   'take',
+  'start',
   'pass',
   'reassign',
   'auto',

@@ -87,6 +87,7 @@ export async function markAcknowledged(tx: Tx, id: number, at: Date): Promise<bo
 
 type HandoffKind =
   | 'take'
+  | 'start'
   | 'pass'
   | 'reassign'
   | 'member_removed'

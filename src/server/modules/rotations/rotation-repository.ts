@@ -187,6 +187,18 @@ export async function insertMember(tx: Tx, rotationId: number, userId: number): 
   return row;
 }
 
+/** insertMembersInOrder makes a new rotation's members, in one statement, in the order given. */
+export async function insertMembersInOrder(
+  tx: Tx,
+  rotationId: number,
+  userIds: readonly number[],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await tx
+    .insert(rotationMembers)
+    .values(userIds.map((userId, order) => ({ rotationId, userId, order })));
+}
+
 /** deleteMember removes a user from a rotation and renumbers the rest 0…N-1 without gaps. */
 export async function deleteMember(tx: Tx, rotationId: number, userId: number): Promise<void> {
   await tx

@@ -48,6 +48,7 @@ import { countScheduleEntries, listNextScheduleEntries } from '../schedules/sche
 import { noteShiftChange } from '../shift-changes/shift-changes';
 import { personReader } from '../users/person-reader';
 import { findUsers } from '../users/user-repository';
+import { requireBatonHolders, startMembers } from './rotation-first-members';
 import { LAYERED_SHIFT_MESSAGE, requireLayerMembers, startLayers } from './rotation-layer-writes';
 import {
   deleteRotationRow,
@@ -377,8 +378,18 @@ export async function createRotation(
     handoffWeekday: input.handoffWeekday ?? 1,
   };
   const layers = input.layers ? storedLayersOf(input.layers, null, now) : null;
+  const memberIds = input.memberIds ?? [];
+  // A fixed rotation made with members has someone on call at once: the first of them unless
+  // another is named (decision 255).
+  const firstOnCallId =
+    input.type === 'fixed' ? (input.firstOnCallId ?? memberIds[0] ?? null) : null;
   const row = await deps.database.db.transaction(async (tx) => {
     if (layers) await requireLayerMembers(tx, layers);
+    await requireBatonHolders(
+      tx,
+      memberIds.map((id, i) => ({ id, field: `memberIds.${i}` })),
+      'Members name',
+    );
     // Every rotation has a policy: its own default one, made with it (decision 202). The policy
     // names the rotation, so the rotation's id comes first.
     const [id] = await allocateIds(tx, 'rotations');
@@ -407,10 +418,14 @@ export async function createRotation(
         type: created.type,
         cadence: created.cadence,
         ...(layers ? { layers: layers.length } : {}),
+        ...(memberIds.length > 0 ? { memberIds, firstOnCallId } : {}),
       },
       at: now,
     });
     if (layers) await startLayers(tx, deps, created, layers, now);
+    if (memberIds.length > 0) {
+      await startMembers(tx, deps, created, memberIds, firstOnCallId, actor.id, now);
+    }
     return created;
   });
   return getRotation(deps, row.id, actor);

@@ -110,9 +110,11 @@ export function CreateRotationArticle() {
           [
             'Add members',
             <>
-              On the rotation's page, add people with the on-call or manager role. Each new member
-              goes to the end of the order; managers and administrators can drag members into a
-              different order.
+              Under <em>Members</em>, add people with the on-call or manager role in turn order, and
+              choose who is <em>On call first</em>: that person holds the baton as soon as the
+              rotation is created, and is told so. Later, add more on the rotation's page: each new
+              member goes to the end of the order, and managers and administrators can drag members
+              into a different order.
             </>,
           ],
         ]}

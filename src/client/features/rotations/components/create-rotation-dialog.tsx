@@ -15,8 +15,9 @@ const DEFAULT_WEEKDAY = 1; // Monday
 
 /**
  * CreateRotationDialog is 'Create New Rotation', with the specification's cadence or layers
- * (decision 248); a refusal naming fields shows beside them. On success the form resets, the dialog closes
- * and the new rotation opens, where its members are added.
+ * (decision 248), and its members with who is on call first (decision 255); a refusal naming
+ * fields shows beside them. On success the form resets, the dialog closes and the new rotation
+ * opens.
  */
 export function CreateRotationDialog({
   open,
@@ -48,7 +49,9 @@ export function CreateRotationDialog({
             handoffWeekday: DEFAULT_WEEKDAY,
             pattern: 'cadence',
             layers: [],
+            memberIds: [],
           }}
+          showMembers
           submitLabel="Create Rotation"
           pendingLabel="Creating..."
           pending={pending}

@@ -21,18 +21,27 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { moved, type RotationFormValues } from '../lib/layer-form';
 
 /**
- * LayerMembersField is a layer's members in turn order: each with buttons to move them up or down
- * or take them out, and a select adding one of the people who may hold the baton at the end (a
- * person may take more than one turn).
+ * TurnOrderField is a list of people in turn order: each with buttons to move them up or down or
+ * take them out, and a select adding one of the people who may hold the baton at the end. A
+ * layer's list may name a person more than once (`repeats`); a rotation's members only once.
  */
-export function LayerMembersField({
-  index,
+export function TurnOrderField({
+  name,
+  label,
+  description,
+  removeLabel,
+  repeats,
   people,
   loading,
   error,
   disabled,
 }: {
-  index: number;
+  name: 'memberIds' | `layers.${number}.memberIds`;
+  label: string;
+  description: string;
+  /** the remove button's name for a person: "Remove Noah from the layer" */
+  removeLabel: (person: string) => string;
+  repeats: boolean;
   people: readonly Choosable[];
   loading: boolean;
   error: string | null;
@@ -43,13 +52,14 @@ export function LayerMembersField({
   return (
     <FormField
       control={form.control}
-      name={`layers.${index}.memberIds`}
+      name={name}
       render={({ field }) => {
-        const ids = field.value;
+        const ids = field.value ?? [];
+        const addable = repeats ? people : people.filter((p) => !ids.includes(p.id));
         const set = (next: number[]) => field.onChange(next);
         return (
           <FormItem>
-            <FormLabel>Members in turn order</FormLabel>
+            <FormLabel>{label}</FormLabel>
             {ids.length > 0 ? (
               <ol className="grid gap-1" aria-label="Turn order">
                 {ids.map((id, at) => (
@@ -90,7 +100,7 @@ export function LayerMembersField({
                       variant="ghost"
                       size="icon"
                       className="size-7"
-                      aria-label={`Remove ${nameOf(id)} from the layer`}
+                      aria-label={removeLabel(nameOf(id))}
                       disabled={disabled}
                       onClick={() => set(ids.filter((_, i) => i !== at))}
                     >
@@ -110,7 +120,7 @@ export function LayerMembersField({
               <Select
                 value=""
                 onValueChange={(value) => set([...ids, Number(value)])}
-                disabled={disabled || people.length === 0}
+                disabled={disabled || addable.length === 0}
               >
                 <FormControl>
                   <SelectTrigger aria-label="Add a member" onBlur={field.onBlur} ref={field.ref}>
@@ -118,7 +128,7 @@ export function LayerMembersField({
                   </SelectTrigger>
                 </FormControl>
                 <SelectContent>
-                  {people.map((person) => (
+                  {addable.map((person) => (
                     <SelectItem key={person.id} value={String(person.id)}>
                       {person.name}
                     </SelectItem>
@@ -126,14 +136,34 @@ export function LayerMembersField({
                 </SelectContent>
               </Select>
             )}
-            <FormDescription className="text-xs">
-              The first person holds the layer's first turn; each handoff passes it to the next,
-              round to the first again. On-call members and managers may hold the baton.
-            </FormDescription>
+            <FormDescription className="text-xs">{description}</FormDescription>
             <FormMessage />
           </FormItem>
         );
       }}
+    />
+  );
+}
+
+/** LayerMembersField is a layer's members in turn order (a person may take more than one turn). */
+export function LayerMembersField({
+  index,
+  ...rest
+}: {
+  index: number;
+  people: readonly Choosable[];
+  loading: boolean;
+  error: string | null;
+  disabled?: boolean;
+}) {
+  return (
+    <TurnOrderField
+      name={`layers.${index}.memberIds`}
+      label="Members in turn order"
+      description="The first person holds the layer's first turn; each handoff passes it to the next, round to the first again. On-call members and managers may hold the baton."
+      removeLabel={(person) => `Remove ${person} from the layer`}
+      repeats
+      {...rest}
     />
   );
 }

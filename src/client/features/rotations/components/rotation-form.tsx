@@ -35,6 +35,7 @@ import {
   WEEKDAYS,
 } from '../lib/layer-form';
 import { LayerEditor } from './layer-editor';
+import { RotationMembersFields } from './rotation-members-fields';
 import { WeekdaySelect } from './weekday-select';
 
 export type { RotationFormOutput, RotationFormValues };
@@ -79,6 +80,7 @@ export function RotationForm({
   pendingLabel,
   pending,
   showType = true,
+  showMembers = false,
   knownPeople,
   onSubmit,
   onCancel,
@@ -89,6 +91,8 @@ export function RotationForm({
   pending: boolean;
   /** whether the type can be chosen here */
   showType?: boolean;
+  /** whether the members and who is on call first are chosen here (a new rotation) */
+  showMembers?: boolean;
   /** people the layers may already name (the rotation's members) */
   knownPeople?: readonly Choosable[];
   onSubmit: (request: RotationFormOutput, form: RotationFormHandle) => void;
@@ -278,6 +282,8 @@ export function RotationForm({
         </div>
         {layered ? (
           <LayerEditor timeZone={timeZone} knownPeople={knownPeople} disabled={pending} />
+        ) : showMembers ? (
+          <RotationMembersFields disabled={pending} />
         ) : null}
         <div className="flex flex-col-reverse gap-2 pt-2 sm:flex-row sm:justify-end">
           <Button type="button" variant="outline" disabled={pending} onClick={onCancel}>

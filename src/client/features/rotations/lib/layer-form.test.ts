@@ -142,6 +142,45 @@ describe('the rotation form as a request', () => {
   });
 });
 
+describe('a new rotation made with its members (decision 255)', () => {
+  const simple = (fields: Partial<RotationFormValues>) =>
+    form({ pattern: 'cadence', layers: [], cadence: 'daily', ...fields });
+
+  test('members go in turn order, with who is on call first', () => {
+    expect(rotationRequestOf(simple({ memberIds: [4, 3, 5], firstOnCallId: 3 }))).toMatchObject({
+      memberIds: [4, 3, 5],
+      firstOnCallId: 3,
+    });
+  });
+
+  test('the first on call left unchosen, or taken out of the members, is left to the server (the first member)', () => {
+    const request = rotationRequestOf(simple({ memberIds: [4, 3], firstOnCallId: 9 }));
+    expect(request.memberIds).toEqual([4, 3]);
+    expect(request).not.toHaveProperty('firstOnCallId');
+    expect(rotationRequestOf(simple({ memberIds: [4, 3] }))).not.toHaveProperty('firstOnCallId');
+  });
+
+  test('no members, a scheduled rotation and layers each send what the server takes', () => {
+    const none = rotationRequestOf(simple({ memberIds: [] }));
+    expect(none).not.toHaveProperty('memberIds');
+    const scheduled = rotationRequestOf(
+      simple({ type: 'scheduled', memberIds: [4, 3], firstOnCallId: 3 }),
+    );
+    expect(scheduled).toMatchObject({ memberIds: [4, 3] });
+    expect(scheduled).not.toHaveProperty('firstOnCallId');
+    const layered = rotationRequestOf(form({ memberIds: [4], firstOnCallId: 4 }));
+    expect(layered).not.toHaveProperty('memberIds');
+    expect(layered).not.toHaveProperty('firstOnCallId');
+  });
+
+  test('the edit form never sends members: they change on the rotation page', () => {
+    const request = RotationFormSchema.parse(simple({ memberIds: [4, 3], firstOnCallId: 3 }));
+    const { input } = updateRequestOf(request, { layered: false, canChangeType: true });
+    expect(input).not.toHaveProperty('memberIds');
+    expect(input).not.toHaveProperty('firstOnCallId');
+  });
+});
+
 describe('a layer read back', () => {
   const read: RotationLayer = {
     name: 'London',
@@ -229,6 +268,9 @@ describe('refusals from the server beside their fields', () => {
     ['layers.1.activeWindows', 'layers.1.activeWindows'],
     ['layers.0.startsAt', 'layers.0.startsAt'],
     ['layers.0', 'layers.0.name'],
+    ['memberIds', 'memberIds'],
+    ['memberIds.2', 'memberIds'],
+    ['firstOnCallId', 'firstOnCallId'],
     ['escalationPolicyId', null],
     ['name.first', null],
   ])('%s shows beside %s', (key, field) => {

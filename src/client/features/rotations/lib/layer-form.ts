@@ -160,12 +160,34 @@ export function layerInputOf(layer: LayerFormValues, timeZone: string) {
  * layers instead of the cadence and handoff fields; otherwise the specification's fields alone.
  */
 export function rotationRequestOf(values: RotationFormValues): CreateRotationInput {
-  const { pattern, layers, cadence, handoffTime, handoffWeekday, ...rest } = values;
+  const {
+    pattern,
+    layers,
+    cadence,
+    handoffTime,
+    handoffWeekday,
+    memberIds,
+    firstOnCallId,
+    ...rest
+  } = values;
   if (pattern === 'layers' && values.type !== 'scheduled') {
     const zone = values.timeZone ?? 'UTC';
     return { ...rest, layers: layers.map((l) => layerInputOf(l, zone)) };
   }
-  return { ...rest, cadence, handoffTime, handoffWeekday };
+  // Members made with the rotation (decision 255): the first on call only for a fixed rotation,
+  // and only one of them (a member taken out again leaves the first of the rest).
+  const members = memberIds ?? [];
+  const first =
+    values.type === 'fixed' && firstOnCallId !== undefined && members.includes(firstOnCallId)
+      ? { firstOnCallId }
+      : {};
+  return {
+    ...rest,
+    cadence,
+    handoffTime,
+    handoffWeekday,
+    ...(members.length > 0 ? { memberIds: members, ...first } : {}),
+  };
 }
 
 /**
@@ -190,7 +212,8 @@ export function updateRequestOf(
   request: RotationFormOutput,
   { layered, canChangeType }: { layered: boolean; canChangeType: boolean },
 ): { input: UpdateRotationInput; unlayers: boolean } {
-  const { type, cadence, handoffTime, handoffWeekday, layers, ...rest } = request;
+  const { type, cadence, handoffTime, handoffWeekday, layers, memberIds, firstOnCallId, ...rest } =
+    request;
   const input: UpdateRotationInput = { ...rest, ...(canChangeType ? { type } : {}) };
   if (layers) return { input: { ...input, layers }, unlayers: false };
   if (layered && type === 'scheduled') return { input, unlayers: false };
@@ -252,6 +275,8 @@ const ROTATION_FIELDS = new Set([
   'handoffTime',
   'handoffWeekday',
   'layers',
+  'memberIds',
+  'firstOnCallId',
 ]);
 
 /**
@@ -262,6 +287,7 @@ const ROTATION_FIELDS = new Set([
 export function formFieldOf(key: string): string | null {
   const parts = key.split('.');
   if (!ROTATION_FIELDS.has(parts[0])) return null;
+  if (parts[0] === 'memberIds') return 'memberIds';
   if (parts[0] !== 'layers' || parts.length === 1) return parts.length === 1 ? parts[0] : null;
   const [, layer, field, window, windowField] = parts;
   if (!/^\d+$/.test(layer)) return 'layers';
