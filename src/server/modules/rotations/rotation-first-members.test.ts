@@ -84,7 +84,12 @@ test('made on a Saturday with three members, the first holds the baton at once a
   const [created] = await t.database.db
     .select()
     .from(auditEvents)
-    .where(and(eq(auditEvents.action, 'rotation.created'), eq(auditEvents.targetId, String(rotation.id))));
+    .where(
+      and(
+        eq(auditEvents.action, 'rotation.created'),
+        eq(auditEvents.targetId, String(rotation.id)),
+      ),
+    );
   expect(created.details).toMatchObject({
     memberIds: [olivia.id, noah.id, sam.id],
     firstOnCallId: olivia.id,
