@@ -207,7 +207,7 @@ test('the receiver sees the handoff notes quoted; the rotation page keeps its ow
   );
   await checkEveryLook(page, () => expect(banner.locator('blockquote')).toBeVisible());
 
-  await banner.getByRole('button', { name: 'Acknowledge' }).click();
+  await banner.getByRole('button', { name: 'Accept handoff' }).click();
   await expect(toast(page, 'Handoff acknowledged')).toBeVisible();
   await expect(banner).toBeHidden();
   // The history shows the acknowledgement without a reload.

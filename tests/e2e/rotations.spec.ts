@@ -317,7 +317,7 @@ test('an emergency handoff waits for the receiver to acknowledge it on the card 
   await card.getByRole('button', { name: 'Take On-Call' }).click();
   await expect(toast(page, 'On-call responsibility taken')).toBeVisible();
   // Taking on-call is its own acknowledgement.
-  await expect(card.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Accept handoff' })).toHaveCount(0);
   await card.getByRole('button', { name: 'Pass Baton' }).click();
   const dialog = page.getByRole('dialog', { name: 'Pass the baton' });
   await dialog.getByLabel('Pass baton to').click();
@@ -327,13 +327,13 @@ test('an emergency handoff waits for the receiver to acknowledge it on the card 
   await expect(toast(page, 'Baton passed successfully')).toBeVisible();
   // The giver sees themselves as backup until the receiver acknowledges.
   await expect(card.getByText(`Backup: ${accounts.noah.name}`)).toBeVisible();
-  await expect(card.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
+  await expect(card.getByRole('button', { name: 'Accept handoff' })).toHaveCount(0);
 
   await actAs(page, playwright.request, baseURL ?? '', accounts.sam);
   const samCard = page
     .locator('[data-slot=card]')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
-  await expect(samCard.getByRole('button', { name: 'Acknowledge' })).toBeVisible();
+  await expect(samCard.getByRole('button', { name: 'Accept handoff' })).toBeVisible();
   await samCard.getByRole('link', { name, exact: true }).click();
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
   const notice = page.getByRole('alert').filter({
@@ -343,7 +343,7 @@ test('an emergency handoff waits for the receiver to acknowledge it on the card 
   await expect(
     page.getByText(`Backup: ${accounts.noah.name} until the emergency handoff is acknowledged`),
   ).toBeVisible();
-  await notice.getByRole('button', { name: 'Acknowledge' }).click();
+  await notice.getByRole('button', { name: 'Accept handoff' }).click();
   await expect(toast(page, 'Handoff acknowledged')).toBeVisible();
   await expect(toast(page, `You acknowledged new on-call duty for ${name}.`)).toBeVisible();
   await expect(notice).toBeHidden();

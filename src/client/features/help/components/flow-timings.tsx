@@ -27,8 +27,8 @@ export function HandoffStandardSteps({ timings: t }: { timings: HandoffTimings }
         <strong>
           The next person acknowledges within {minutesText(t.acknowledgeWithinMinutes)}
         </strong>{' '}
-        — with <em>Acknowledge</em> on the dashboard card or the rotation page; the audit log then
-        reads “B acknowledged new on-call duty”. Without an acknowledgement within{' '}
+        — with <em>Accept handoff</em> on the dashboard card or the rotation page; the audit log
+        then reads “B acknowledged new on-call duty”. Without an acknowledgement within{' '}
         {minutesText(t.acknowledgeWithinMinutes)} the handoff is marked <em>missed</em> (“B missed
         handoff acknowledgment”) and the previous holder is told.
       </li>

@@ -17,8 +17,9 @@ export function useHandoffToAcknowledge(rotation: AckRotation) {
 }
 
 /**
- * AcknowledgeHandoffButton shows 'Acknowledge' to the person who received the rotation's baton
+ * AcknowledgeHandoffButton shows 'Accept handoff' to the person who received the rotation's baton
  * until they acknowledge it; nothing to anyone else. Clicks do not reach a clickable card around it.
+ * Not 'Acknowledge': on the same dashboard that word acknowledges an incident (issue 35).
  */
 export function AcknowledgeHandoffButton({
   rotation,
@@ -41,7 +42,7 @@ export function AcknowledgeHandoffButton({
       }}
     >
       {acknowledge.isPending ? null : <CheckCheck aria-hidden="true" />}
-      Acknowledge
+      Accept handoff
     </Button>
   );
 }
@@ -67,10 +68,10 @@ export function HandoffAcknowledgementNotice({ rotation }: { rotation: AckRotati
       <AlertDescription className="gap-3">
         <p>
           {missed
-            ? 'The time to acknowledge has passed and the previous holder was told. Acknowledge as soon as you can.'
+            ? 'The time to accept it has passed and the previous holder was told. Accept it as soon as you can.'
             : handoff.urgent
               ? 'The previous holder stays responsible until you acknowledge.'
-              : `Acknowledge your new on-call duty by ${fmt.dateTime(handoff.acknowledgeBy)}.`}
+              : `Accept the handoff by ${fmt.dateTime(handoff.acknowledgeBy)}.`}
         </p>
         <QuotedNotes notes={handoff.notes} by={handoff.notesBy?.name} />
         <AcknowledgeHandoffButton rotation={rotation} />
