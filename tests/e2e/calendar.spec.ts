@@ -385,3 +385,45 @@ async function legendMatchesChips(page: Page): Promise<string[]> {
   }
   return compared;
 }
+
+test('the next two weeks: a row per rotation with who is on call now, and the filter narrows it', async ({
+  page,
+  login,
+  playwright,
+  baseURL,
+}) => {
+  const manager = await apiAs(playwright.request, baseURL ?? '', accounts.manager);
+  const ids = await userIds(manager);
+  const name = `E2E Timeline ${Date.now()}`;
+  // Made with its members: Noah is on call from this moment (decision 255).
+  const res = await manager.post('/api/rotations', {
+    data: {
+      name,
+      cadence: 'daily',
+      memberIds: [ids.get(accounts.onCall.email), ids.get(accounts.noah.email)],
+      firstOnCallId: ids.get(accounts.noah.email),
+    },
+  });
+  expect(res.status()).toBe(201);
+  const rotation = (await res.json()) as { id: number };
+
+  await login(accounts.onCall);
+  await page.goto('/calendar');
+  const timeline = page.getByRole('region', { name: 'Timeline of the next two weeks' });
+  await expect(timeline).toBeVisible();
+  const row = timeline.getByRole('list', { name, exact: true });
+  await expect(
+    row.getByRole('img', { name: new RegExp(`^${accounts.noah.name}, .*\\(now\\)$`) }),
+  ).toBeVisible();
+  await expect(timeline.getByRole('list', { name: 'Platform Primary', exact: true })).toBeVisible();
+
+  await page.goto(`/calendar?rotation=${rotation.id}`);
+  await expect(timeline.getByRole('list', { name, exact: true })).toBeVisible();
+  await expect(timeline.getByRole('list', { name: 'Platform Primary', exact: true })).toHaveCount(
+    0,
+  );
+  const found = await axeBuilder(page).include('main').analyze();
+  expect(found.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual(
+    [],
+  );
+});

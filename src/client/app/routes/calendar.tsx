@@ -26,6 +26,7 @@ import {
   type ShiftCoverChoice,
 } from '@/features/calendar/components/day-details';
 import { MonthGrid } from '@/features/calendar/components/month-grid';
+import { TeamTimeline } from '@/features/calendar/components/team-timeline';
 import {
   currentMonth,
   type DayShift,
@@ -149,6 +150,7 @@ export function CalendarPage() {
         description="Who is on call in each rotation, day by day."
         showTimeZone
       />
+      <TeamTimeline rotationId={rotationId} />
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex flex-wrap items-center gap-2">
           <Button variant="outline" size="sm" onClick={() => go(prev)}>

@@ -38,9 +38,9 @@ import { RotationSettingsCard } from '@/features/rotations/components/rotation-s
 import { RotationTeamCard } from '@/features/rotations/components/rotation-team-card';
 import { RotationTimeline } from '@/features/rotations/components/rotation-timeline';
 import { ScheduleSection } from '@/features/rotations/components/schedule-section';
-import { timelineSpan } from '@/features/rotations/lib/timeline';
 import { TimeOffWarnings } from '@/features/time-off/components/time-off-warnings';
 import { ApiRequestError } from '@/lib/api-client';
+import { timelineSpan } from '@/lib/timeline';
 import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
 

@@ -2,6 +2,7 @@ import type { CalendarShift, CalendarTimeOff } from '@shared/contracts/calendar'
 import type { Rotation, RotationLayer } from '@shared/contracts/rotations';
 import { describe, expect, test } from 'vitest';
 import {
+  buildTeamTimeline,
   buildTimeline,
   NOBODY_ON_CALL,
   type TimelineInput,
@@ -320,5 +321,67 @@ describe('a change of the clocks', () => {
       'The turn from Sat, Mar 13, 8:00 PM lasts 11 hours, not 12: the clocks change.',
     ]);
     expect(timelineOf(followTheSun).clockChanges).toEqual([]);
+  });
+});
+
+describe('the calendar’s timeline: a row per rotation, then the people away', () => {
+  const span = timelineSpan(NOW, 'Europe/London');
+  const people = Object.entries(names).map(([id, name]) => ({
+    id: Number(id),
+    name,
+    email: `u${id}@example.com`,
+  }));
+  const build = (timeOff: CalendarTimeOff[] = []) =>
+    buildTeamTimeline({
+      rotations: [
+        {
+          id: 10,
+          name: 'Payments',
+          shifts: [
+            shift(1, '2027-03-03T09:00', '2027-03-04T09:00'),
+            shift(4, '2027-03-04T09:00', '2027-03-05T09:00', 'coverage', 2),
+          ],
+        },
+        { id: 11, name: 'Search', shifts: [] },
+      ],
+      timeOff,
+      people,
+      from: span.from,
+      to: span.to,
+      now: NOW,
+      viewerZone: 'Europe/London',
+    });
+
+  test('each rotation is one row of who is on call, cover hatched, the rest nobody', () => {
+    const timeline = build();
+    expect(timeline.rows.map((r) => [r.key, r.label, r.kind])).toEqual([
+      ['rotation-10', 'Payments', 'result'],
+      ['rotation-11', 'Search', 'result'],
+    ]);
+    const [payments, search] = timeline.rows;
+    expect(payments.segments.map((s) => [s.kind, s.name])).toEqual([
+      ['nobody', NOBODY_ON_CALL],
+      ['turn', 'Lia London'],
+      ['cover', 'Sam Sydney'],
+      ['nobody', NOBODY_ON_CALL],
+    ]);
+    expect(payments.segments[1].now).toBe(true);
+    expect(payments.segments[2].label).toMatch(/^Sam Sydney covering for Leo Lambeth, /);
+    expect(search.segments.map((s) => s.kind)).toEqual(['nobody']);
+    expect(timeline.days).toHaveLength(14);
+    expect(timeline.now).not.toBeNull();
+  });
+
+  test('a row per person away in the span, by name; time off outside it is left out', () => {
+    const timeline = build([
+      { id: 1, userId: 4, start: '2027-03-08T00:00:00.000Z', end: '2027-03-10T00:00:00.000Z' },
+      { id: 2, userId: 1, start: '2027-03-05T00:00:00.000Z', end: '2027-03-06T00:00:00.000Z' },
+      { id: 3, userId: 2, start: '2027-05-01T00:00:00.000Z', end: '2027-05-02T00:00:00.000Z' },
+    ]);
+    expect(timeline.rows.slice(2).map((r) => r.label)).toEqual([
+      'Time off: Lia London',
+      'Time off: Sam Sydney',
+    ]);
+    expect(timeline.rows[3].segments[0].label).toMatch(/^Sam Sydney away, /);
   });
 });

@@ -1,4 +1,4 @@
-import type { CalendarShift, CalendarTimeOff } from '@shared/contracts/calendar';
+import type { CalendarRotation, CalendarShift, CalendarTimeOff } from '@shared/contracts/calendar';
 import type { Person, Rotation } from '@shared/contracts/rotations';
 import { dayBounds, dayKeyOf } from '@shared/domain/calendar';
 import { layeredSegments, turnsAcrossClockChanges } from '@shared/domain/layers';
@@ -6,7 +6,8 @@ import { projectionLayersOf } from '@shared/domain/rotation-layers';
 import { formatWeekdayDateTime, formatWeekdayDay } from '@/lib/format-time';
 
 /*
- * The rotation page's two-week timeline (decision 249), as rows of bars: one row per layer (its
+ * The timelines of who is on call when: the rotation page's two weeks (decision 249) and the
+ * calendar's, a row per rotation (decision 257). The rotation page's, as rows of bars: one row per layer (its
  * own turns inside its on-duty windows, from the shared projection of layers.ts), one for the
  * result (who is actually on call: the calendar read's shifts, cover included, gaps named
  * "Nobody on call") and one for each member's time off in the span. Pure: the instants, the zones and the
@@ -196,21 +197,26 @@ function layerRows(input: TimelineInput): { key: string; label: string; stretche
   ];
 }
 
-/** buildTimeline returns the timeline's rows, day ticks and now over [from, to). */
-export function buildTimeline(input: TimelineInput): Timeline {
-  const { rotation, from, to, now, viewerZone } = input;
+/** What draws stretches on a timeline: the span, now, the viewer's zone and the names known. */
+interface Frame {
+  from: Date;
+  to: Date;
+  now: Date;
+  viewerZone: string;
+  names: ReadonlyMap<number, string>;
+}
+
+/** painter returns the function turning a stretch into a bar of the frame. */
+function painter({ from, to, now, viewerZone, names }: Frame) {
   const span = to.getTime() - from.getTime();
   const percent = (at: Date) => ((at.getTime() - from.getTime()) / span) * 100;
-  const names = new Map<number, string>(input.people.map((p) => [p.id, p.name]));
-  for (const m of rotation.members) names.set(m.userId, m.user.name);
   const nameOf = (id: number | null | undefined) =>
     id === null || id === undefined ? null : (names.get(id) ?? 'A former member');
   const when = (s: Stretch) =>
     `${formatWeekdayDateTime(s.start, viewerZone)} – ${formatWeekdayDateTime(s.end, viewerZone)}`;
-
   const holdsNow = (s: Stretch) =>
     s.start.getTime() <= now.getTime() && now.getTime() < s.end.getTime();
-  const segment = (s: Stretch): TimelineSegment => {
+  return (s: Stretch): TimelineSegment => {
     const name = nameOf(s.userId) ?? NOBODY_ON_CALL;
     const coveredName = s.kind === 'cover' ? nameOf(s.coveredUserId) : null;
     const who =
@@ -234,15 +240,15 @@ export function buildTimeline(input: TimelineInput): Timeline {
       now: holdsNow(s),
     };
   };
+}
 
-  const rows: TimelineRow[] = layerRows(input).map((row) => ({
-    key: row.key,
-    label: row.label,
-    kind: 'layer',
-    segments: row.stretches.map(segment),
-  }));
-
-  const onCall = input.shifts.map(
+/** onCallRow is who is actually on call over the span: shifts, cover hatched, gaps as nobody. */
+function onCallRow(
+  shifts: readonly CalendarShift[],
+  frame: Frame,
+  paint: (s: Stretch) => TimelineSegment,
+): TimelineSegment[] {
+  const onCall = shifts.map(
     (s): Stretch => ({
       start: new Date(s.start),
       end: new Date(s.end),
@@ -251,17 +257,20 @@ export function buildTimeline(input: TimelineInput): Timeline {
       coveredUserId: s.coveredUserId ?? null,
     }),
   );
-  rows.push({
-    key: 'result',
-    label: RESULT_ROW_LABEL,
-    kind: 'result',
-    segments: withGaps(mergeTurns(clip(onCall, from, to)), from, to).map(segment),
-  });
+  return withGaps(mergeTurns(clip(onCall, frame.from, frame.to)), frame.from, frame.to).map(paint);
+}
 
-  // One row per member away in the span (their stretches may overlap another's), in member order.
-  for (const m of rotation.members) {
-    const away = input.timeOff
-      .filter((t) => t.userId === m.userId)
+/** timeOffRows: one row per person away in the span, in the order given. */
+function timeOffRows(
+  people: readonly { userId: number; name: string }[],
+  timeOff: readonly CalendarTimeOff[],
+  frame: Frame,
+  paint: (s: Stretch) => TimelineSegment,
+): TimelineRow[] {
+  const rows: TimelineRow[] = [];
+  for (const person of people) {
+    const away = timeOff
+      .filter((t) => t.userId === person.userId)
       .map(
         (t): Stretch => ({
           start: new Date(t.start),
@@ -270,16 +279,22 @@ export function buildTimeline(input: TimelineInput): Timeline {
           kind: 'away',
         }),
       );
-    const shown = clip(away, from, to);
+    const shown = clip(away, frame.from, frame.to);
     if (shown.length === 0) continue;
     rows.push({
-      key: `time-off-${m.userId}`,
-      label: `${TIME_OFF_ROW_LABEL}: ${m.user.name}`,
+      key: `time-off-${person.userId}`,
+      label: `${TIME_OFF_ROW_LABEL}: ${person.name}`,
       kind: 'time-off',
-      segments: shown.map(segment),
+      segments: shown.map(paint),
     });
   }
+  return rows;
+}
 
+/** daysAndNow returns the frame's day ticks and where now falls (null outside the span). */
+function daysAndNow({ from, to, now, viewerZone }: Frame): Pick<Timeline, 'days' | 'now'> {
+  const span = to.getTime() - from.getTime();
+  const percent = (at: Date) => ((at.getTime() - from.getTime()) / span) * 100;
   const days: DayTick[] = [];
   for (let t = from.getTime(); t < to.getTime(); ) {
     const start = new Date(t);
@@ -290,16 +305,74 @@ export function buildTimeline(input: TimelineInput): Timeline {
     });
     t = timelineSpan(start, viewerZone, 1).to.getTime();
   }
-
   const nowAt = now.getTime() >= from.getTime() && now.getTime() < to.getTime();
-  return {
-    from,
-    to,
-    now: nowAt ? percent(now) : null,
-    days,
-    rows,
-    clockChanges: clockChangesOf(input),
-  };
+  return { days, now: nowAt ? percent(now) : null };
+}
+
+/** buildTimeline returns the timeline's rows, day ticks and now over [from, to). */
+export function buildTimeline(input: TimelineInput): Timeline {
+  const { rotation, from, to, now, viewerZone } = input;
+  const names = new Map<number, string>(input.people.map((p) => [p.id, p.name]));
+  for (const m of rotation.members) names.set(m.userId, m.user.name);
+  const frame: Frame = { from, to, now, viewerZone, names };
+  const paint = painter(frame);
+
+  const rows: TimelineRow[] = layerRows(input).map((row) => ({
+    key: row.key,
+    label: row.label,
+    kind: 'layer',
+    segments: row.stretches.map(paint),
+  }));
+  rows.push({
+    key: 'result',
+    label: RESULT_ROW_LABEL,
+    kind: 'result',
+    segments: onCallRow(input.shifts, frame, paint),
+  });
+  // One row per member away in the span (their stretches may overlap another's), in member order.
+  rows.push(
+    ...timeOffRows(
+      rotation.members.map((m) => ({ userId: m.userId, name: m.user.name })),
+      input.timeOff,
+      frame,
+      paint,
+    ),
+  );
+  return { from, to, ...daysAndNow(frame), rows, clockChanges: clockChangesOf(input) };
+}
+
+export interface TeamTimelineInput {
+  /** the calendar read's rotations over the span, in the order to show them */
+  rotations: readonly Pick<CalendarRotation, 'id' | 'name' | 'shifts'>[];
+  /** the calendar read's time off: a row for each person away in the span */
+  timeOff: readonly CalendarTimeOff[];
+  people: readonly Person[];
+  from: Date;
+  to: Date;
+  now: Date;
+  viewerZone: string;
+}
+
+/**
+ * buildTeamTimeline returns the calendar's timeline (issue 35): one row per rotation, who is on
+ * call in it over the span (cover hatched, nobody named), then one per person away, by name.
+ */
+export function buildTeamTimeline(input: TeamTimelineInput): Timeline {
+  const { from, to, now, viewerZone } = input;
+  const names = new Map<number, string>(input.people.map((p) => [p.id, p.name]));
+  const frame: Frame = { from, to, now, viewerZone, names };
+  const paint = painter(frame);
+  const rows: TimelineRow[] = input.rotations.map((rotation) => ({
+    key: `rotation-${rotation.id}`,
+    label: rotation.name,
+    kind: 'result',
+    segments: onCallRow(rotation.shifts, frame, paint),
+  }));
+  const away = [...new Set(input.timeOff.map((t) => t.userId))]
+    .map((userId) => ({ userId, name: names.get(userId) ?? 'A former member' }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  rows.push(...timeOffRows(away, input.timeOff, frame, paint));
+  return { from, to, ...daysAndNow(frame), rows, clockChanges: [] };
 }
 
 /** clockChangesOf says which of a fixed rotation's turns in the span the clocks lengthen or shorten. */
