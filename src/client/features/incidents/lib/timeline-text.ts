@@ -89,11 +89,28 @@ function deliveryText(event: TimelineEvent): string {
     case 'stopped':
       // A notification rule's message the acknowledgement stopped before it was due.
       return `${head} stopped${error}`;
+    case 'bundled':
+      // Held by the person's limit of texts and calls, then sent inside one later message.
+      return `${head} held by the limit and bundled${error}`;
     default:
+      if (event.held === 'working-hours' && event.dueAt)
+        return `${head} held to their working hours until ${heldUntilText(event.dueAt)}`;
+      if (event.held === 'limit' && event.dueAt)
+        return `${head} held by the limit until ${heldUntilText(event.dueAt)}, then bundled`;
       return event.dueAt
         ? `${head} due ${delayWords(minutesBetween(event.at, event.dueAt))} (notification rule)`
         : `${head} waiting to be sent`;
   }
+}
+
+/** heldUntilText reads an instant as the viewer's weekday and clock: 'Mon 09:00'. */
+function heldUntilText(iso: string): string {
+  return new Date(iso).toLocaleString('en-GB', {
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  });
 }
 
 const minutesBetween = (from: string, to: string) =>
