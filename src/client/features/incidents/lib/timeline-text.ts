@@ -1,5 +1,6 @@
 import type { TimelineEvent } from '@shared/contracts/incidents';
 import { delayWords, METHOD_LABELS } from '@shared/domain/notification-rules';
+import { formatDuration } from '@/lib/format-time';
 
 /*
  * The incident timeline in words (issue 16). Every kind of TimelineEvent reads as one line:
@@ -94,23 +95,18 @@ function deliveryText(event: TimelineEvent): string {
       return `${head} held by the limit and bundled${error}`;
     default:
       if (event.held === 'working-hours' && event.dueAt)
-        return `${head} held to their working hours until ${heldUntilText(event.dueAt)}`;
+        return `${head} held until their working hours begin, in ${heldForText(event, event.dueAt)}`;
       if (event.held === 'limit' && event.dueAt)
-        return `${head} held by the limit until ${heldUntilText(event.dueAt)}, then bundled`;
+        return `${head} held by the limit for ${heldForText(event, event.dueAt)}, then bundled`;
       return event.dueAt
         ? `${head} due ${delayWords(minutesBetween(event.at, event.dueAt))} (notification rule)`
         : `${head} waiting to be sent`;
   }
 }
 
-/** heldUntilText reads an instant as the viewer's weekday and clock: 'Mon 09:00'. */
-function heldUntilText(iso: string): string {
-  return new Date(iso).toLocaleString('en-GB', {
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  });
+/** heldForText reads how long a held message waits after it was written: '13 hours', '9 minutes'. */
+function heldForText(event: TimelineEvent, dueAt: string): string {
+  return formatDuration(new Date(event.at), new Date(dueAt));
 }
 
 const minutesBetween = (from: string, to: string) =>
