@@ -68,6 +68,7 @@ import { metricsRoutes, recordRequests } from './modules/metrics/metrics-routes'
 import { destinationTestRoutes } from './modules/notifications/destination-test-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
+import { notificationTestRoutes } from './modules/notifications/notification-test-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
 import { oncallsRoutes } from './modules/oncalls/oncalls-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
@@ -410,6 +411,7 @@ async function registerModules(
   await app.register(userRoutes, deps);
   await app.register(notificationRulesRoutes, deps);
   await app.register(workingHoursRoutes, deps);
+  await app.register(notificationTestRoutes, deps);
   await app.register(rotationRoutes, deps);
   await app.register(requestCoverageRoutes, deps);
   await app.register(rotationPageRoutes, deps);
