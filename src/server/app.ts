@@ -74,6 +74,7 @@ import { oncallsRoutes } from './modules/oncalls/oncalls-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
 import { notificationRulesRoutes } from './modules/people/notification-rules-routes';
 import { userRoutes } from './modules/people/people-routes';
+import { reachabilityRoutes } from './modules/people/reachability-routes';
 import { workingHoursRoutes } from './modules/people/working-hours-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
@@ -411,6 +412,7 @@ async function registerModules(
   await app.register(userRoutes, deps);
   await app.register(notificationRulesRoutes, deps);
   await app.register(workingHoursRoutes, deps);
+  await app.register(reachabilityRoutes, deps);
   await app.register(notificationTestRoutes, deps);
   await app.register(rotationRoutes, deps);
   await app.register(requestCoverageRoutes, deps);
