@@ -44,8 +44,8 @@ test('a person sets working hours and sends a test on the profile', async ({
   // Tuesday and Thursday, 08:30–16:00, low urgency held.
   await card.getByRole('button', { name: 'Tuesday' }).click();
   await card.getByRole('button', { name: 'Thursday' }).click();
-  await card.getByLabel('From').fill('08:30');
-  await card.getByLabel('Until').fill('16:00');
+  await card.getByLabel('From', { exact: true }).fill('08:30');
+  await card.getByLabel('Until', { exact: true }).fill('16:00');
   await card
     .getByRole('checkbox', { name: 'Hold low-urgency pages until my working hours begin' })
     .check();
@@ -62,7 +62,7 @@ test('a person sets working hours and sends a test on the profile', async ({
   await expect(
     page.getByRole('group', { name: 'Working days' }).getByRole('button', { name: 'Thursday' }),
   ).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByLabel('From')).toHaveValue('08:30');
+  await expect(card.getByLabel('From', { exact: true })).toHaveValue('08:30');
   const stored = await (await api.get(`/api/users/${me.user.id}/working-hours`)).json();
   expect(stored).toMatchObject({
     days: [2, 4],
