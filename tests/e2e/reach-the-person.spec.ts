@@ -78,7 +78,7 @@ test('a person sets working hours and sends a test on the profile', async ({
   const row = page.getByRole('listitem').filter({ has: sendEmail });
   await expect(row.getByRole('status')).toHaveText('Test email sent: check that it arrived.');
   await sendEmail.click();
-  await expect(row.getByRole('status')).toContainText('One test by Email a minute');
+  await expect(row.getByRole('status')).toContainText('One test by email a minute');
 
   await api.put(`/api/users/${me.user.id}/working-hours`, { data: DEFAULT });
 });

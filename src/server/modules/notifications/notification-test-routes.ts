@@ -6,7 +6,7 @@ import {
   type NotificationTestResult,
   NotificationTestResultSchema,
 } from '../../../shared/contracts/notification-test';
-import { METHOD_LABELS } from '../../../shared/domain/notification-rules';
+import type { NotificationMethod } from '../../../shared/domain/notification-rules';
 import { can } from '../../../shared/domain/permissions';
 import type { AppDeps } from '../../core/deps';
 import { AppError, forbidden, notFound } from '../../http/errors';
@@ -25,6 +25,14 @@ import { sendTest } from './test-senders';
  * person a minute, counted on this instance (a test is one message to oneself, so a second
  * instance allowing one more is harmless); more is a 429.
  */
+/** How the refusal names each method inside a sentence. */
+const TEST_WORDS: Record<NotificationMethod, string> = {
+  email: 'email',
+  sms: 'SMS',
+  voice: 'call',
+  push: 'push',
+};
+
 export async function notificationTestRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const channels = channelsFromConfig(deps.config);
@@ -56,7 +64,7 @@ export async function notificationTestRoutes(app: FastifyInstance, deps: AppDeps
         const seconds = Math.ceil((last + NOTIFICATION_TEST_INTERVAL_MS - now) / 1000);
         throw new AppError(
           'RATE_LIMITED',
-          `One test by ${METHOD_LABELS[method]} a minute: try again in ${seconds} seconds.`,
+          `One test by ${TEST_WORDS[method]} a minute: try again in ${seconds} seconds.`,
         );
       }
       lastSent.set(key, now);

@@ -1,5 +1,5 @@
 import type { PersonReach } from '@shared/contracts/reachability';
-import { METHOD_LABELS } from '@shared/domain/notification-rules';
+import { METHOD_LABELS, type NotificationMethod } from '@shared/domain/notification-rules';
 import { Badge } from '@/components/ui/badge';
 import { useReachability } from '../api/reachability';
 
@@ -15,9 +15,17 @@ export function ReachBadges({ userId }: { userId: number }) {
   return <MethodBadges person={person} />;
 }
 
+/** The badges' short names: Email, SMS, Call, Push. */
+const BADGE_LABELS: Record<NotificationMethod, string> = {
+  email: 'Email',
+  sms: 'SMS',
+  voice: 'Call',
+  push: 'Push',
+};
+
 export function MethodBadges({ person }: { person: PersonReach }) {
   return (
-    <ul className="flex flex-wrap gap-1" aria-label={`How ${person.name} can be reached`}>
+    <ul className="grid w-max grid-cols-2 gap-1" aria-label={`How ${person.name} can be reached`}>
       {person.methods.map(({ method, whyNot }) => (
         <li key={method}>
           <Badge
@@ -25,7 +33,7 @@ export function MethodBadges({ person }: { person: PersonReach }) {
             title={whyNot ?? `${METHOD_LABELS[method]} reaches them`}
             className={whyNot ? 'text-muted-foreground line-through decoration-1' : undefined}
           >
-            {METHOD_LABELS[method]}
+            {BADGE_LABELS[method]}
             <span className="sr-only">{whyNot ? `: no, ${whyNot}` : ': yes'}</span>
           </Badge>
         </li>
