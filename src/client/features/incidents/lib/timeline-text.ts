@@ -92,7 +92,7 @@ function deliveryText(event: TimelineEvent): string {
       return `${head} stopped${error}`;
     case 'bundled':
       // Held by the person's limit of texts and calls, then sent inside one later message.
-      return `${head} held by the limit and bundled${error}`;
+      return `${head} held by the limit, then sent in one bundle with the others held`;
     default:
       if (event.held === 'working-hours' && event.dueAt)
         return `${head} held until their working hours begin, in ${heldForText(event, event.dueAt)}`;
