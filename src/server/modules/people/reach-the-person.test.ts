@@ -319,6 +319,15 @@ describe('who cannot be reached', () => {
       { urgency: 'high', reasons: ['SMS needs a phone number on the profile'] },
     ]);
 
+    // Only the people of the rotations the manager manages, and the manager: not the admin.
+    const seenIds = seen.json().people.map((p: { id: number }) => p.id);
+    expect(seenIds).toContain(manager.id);
+    expect(seenIds).not.toContain(admin.id);
+    const otherManager = await t.createUser({ name: 'Oz Other', roles: ['manager'] });
+    // A manager of no rotation sees only themselves, not Una.
+    const theirs = (await t.call(otherManager, 'GET', '/api/users/reachability')).json().people;
+    expect(theirs.map((p: { id: number }) => p.id)).toEqual([otherManager.id]);
+
     const all = (await t.call(admin, 'GET', '/api/users/reachability')).json().people;
     expect(all.map((p: { id: number }) => p.id)).toContain(manager.id);
     expect(all.find((p: { id: number }) => p.id === person.id).methods).toContainEqual({
