@@ -68,11 +68,14 @@ import { metricsRoutes, recordRequests } from './modules/metrics/metrics-routes'
 import { destinationTestRoutes } from './modules/notifications/destination-test-routes';
 import { inboxRoutes } from './modules/notifications/inbox-routes';
 import { notificationRoutes } from './modules/notifications/notification-routes';
+import { notificationTestRoutes } from './modules/notifications/notification-test-routes';
 import { onCallTeamRoutes } from './modules/on-call-team/on-call-team-routes';
 import { oncallsRoutes } from './modules/oncalls/oncalls-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
 import { notificationRulesRoutes } from './modules/people/notification-rules-routes';
 import { userRoutes } from './modules/people/people-routes';
+import { reachabilityRoutes } from './modules/people/reachability-routes';
+import { workingHoursRoutes } from './modules/people/working-hours-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
 import { SessionMemo } from './modules/sessions/session-memo';
@@ -408,6 +411,9 @@ async function registerModules(
   await app.register(invitationRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(notificationRulesRoutes, deps);
+  await app.register(workingHoursRoutes, deps);
+  await app.register(reachabilityRoutes, deps);
+  await app.register(notificationTestRoutes, deps);
   await app.register(rotationRoutes, deps);
   await app.register(requestCoverageRoutes, deps);
   await app.register(rotationPageRoutes, deps);

@@ -50,4 +50,33 @@ export const access: RouteAccess[] = [
     url: '/api/users/999999/notification-rules',
     allowed: ADMIN,
   },
+  // Working hours and Send a test (decision 254): one's own (reach-the-person.test.ts), anyone's
+  // for administrators.
+  {
+    method: 'GET',
+    route: '/api/users/:id/working-hours',
+    url: '/api/users/999999/working-hours',
+    allowed: ADMIN,
+  },
+  {
+    method: 'PUT',
+    route: '/api/users/:id/working-hours',
+    url: '/api/users/999999/working-hours',
+    body: { days: [1], start: '09:00', end: '17:00', holdLowUrgency: true },
+    allowed: ADMIN,
+  },
+  {
+    method: 'POST',
+    route: '/api/users/:id/notification-test',
+    url: '/api/users/999999/notification-test',
+    body: { method: 'email' },
+    allowed: ADMIN,
+  },
+  // Who can be reached: everyone signed in, each seeing whom they look after.
+  {
+    method: 'GET',
+    route: '/api/users/reachability',
+    url: '/api/users/reachability',
+    allowed: SIGNED_IN,
+  },
 ];

@@ -393,6 +393,7 @@ test.describe('invitations, User Management and Profile', () => {
       'User',
       'Email',
       'Current Role',
+      'Reachable by',
       'Actions',
     ]);
     const invitations = page

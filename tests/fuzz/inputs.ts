@@ -206,6 +206,10 @@ const notificationRules: Gen = () =>
   );
 const byRotation = { id: rotationId };
 
+/** A person's working days (decision 254): real weekdays, repeats and days no week has. */
+const workingDays: Gen = () =>
+  fc.array(fc.oneof(fc.integer({ min: -1, max: 8 }), fc.constantFrom(1.5, '1')), { maxLength: 9 });
+
 /** An escalation step: targets over real rotations and people, mostly valid delays and hours. */
 const escalationTarget: Gen = (p) =>
   fc.oneof(
@@ -373,6 +377,25 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     body: { high: notificationRules, low: notificationRules },
   },
   'DELETE /api/users/:id/notification-rules': { params: { id: userId } },
+  // Working hours, Send a test and who can be reached (issue 33, decision 254)
+  'GET /api/users/:id/working-hours': { params: { id: userId } },
+  'PUT /api/users/:id/working-hours': {
+    params: { id: userId },
+    body: {
+      days: workingDays,
+      start: oneOf('09:00', '23:59', '9am', '24:00', ''),
+      end: oneOf('17:00', '00:00', '25:00'),
+      holdLowUrgency: oneOf(true, false, 'yes', null),
+    },
+  },
+  'POST /api/users/:id/notification-test': {
+    params: { id: userId },
+    body: {
+      method: oneOf('email', 'sms', 'voice', 'push', 'fax'),
+      deviceId: () => fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(0, -1, 1.5, '1')),
+    },
+  },
+  'GET /api/users/reachability': {},
   'GET /api/time-off/warnings': { query: { rotationId } },
   // Personal API tokens (issue 20, decision 223)
   'GET /api/user/tokens': {},

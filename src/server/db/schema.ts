@@ -22,6 +22,7 @@ import type {
 } from '../../shared/contracts/escalation-policies';
 import type { RotationLayer } from '../../shared/contracts/rotations';
 import type { NotificationRules } from '../../shared/domain/notification-rules';
+import type { WorkingHours } from '../../shared/domain/working-hours';
 
 /** An incident's copy of its escalation policy (the policy as it was when raised). */
 export type IncidentPolicyCopy = Pick<EscalationPolicyValue, 'name' | 'repeat' | 'steps'>;
@@ -48,6 +49,8 @@ export const users = pgTable(
     handoffReminderMinutes: integer('handoff_reminder_minutes').notNull().default(30),
     /** the person's own notification rules (decision 251); null: their preference's */
     notificationRules: jsonb('notification_rules').$type<NotificationRules>(),
+    /** the person's working hours, and whether low urgency waits for them (decision 254) */
+    workingHours: jsonb('working_hours').$type<WorkingHours>(),
     oidcIssuer: text('oidc_issuer'),
     oidcSubject: text('oidc_subject'),
     /** secret for this user's calendar feed URL, stored hashed */
@@ -529,6 +532,11 @@ export const notifications = pgTable(
     destinationId: integer('destination_id').references(() => destinations.id, {
       onDelete: 'cascade',
     }),
+    /**
+     * why it waited (decision 254): 'working-hours' (a low-urgency page held to the person's
+     * working hours) or 'limit' (held by the person's limit of texts and calls); null: it did not
+     */
+    held: text('held'),
   },
   (t) => [
     uniqueIndex('notifications_dedupe_key_key').on(t.dedupeKey),

@@ -215,9 +215,15 @@ export const TimelineEventSchema = z.object({
   channel: z.enum(['email', 'sms']).optional(),
   /**
    * notified: pending, sent, retried (a failed attempt waits for the next), failed for good, or
-   * stopped (a rule's delayed message its incident's acknowledgement or resolution stopped)
+   * stopped (a rule's delayed message its incident's acknowledgement or resolution stopped), or
+   * bundled (held by the person's limit, then sent inside another message, decision 254)
    */
-  delivery: z.enum(['pending', 'sent', 'retried', 'failed', 'stopped']).optional(),
+  delivery: z.enum(['pending', 'sent', 'retried', 'failed', 'stopped', 'bundled']).optional(),
+  /**
+   * notified: why it waited (decision 254): held to the person's working hours (a low-urgency
+   * page) or by their limit of texts and calls (then sent in one bundle with the others held)
+   */
+  held: z.enum(['working-hours', 'limit']).optional(),
   /** notified: when a message a notification rule delayed is due (decision 251) */
   dueAt: z.string().optional(),
   /** rules_skipped: the person's rules that could not reach them (`to`), each with why */

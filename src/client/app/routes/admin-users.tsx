@@ -3,6 +3,7 @@ import { useAuthOptions } from '@/features/auth/api/get-auth-options';
 import { InvitationsTable } from '@/features/invitations/components/invitations-table';
 import { InviteUserDialog } from '@/features/invitations/components/invite-user-dialog';
 import { NotificationRulesDialog } from '@/features/notification-rules/components/notification-rules-dialog';
+import { ReachBadges } from '@/features/reach/components/reach-badges';
 import { UsersTable } from '@/features/users/components/users-table';
 import { useAuth } from '@/lib/use-auth';
 
@@ -25,6 +26,7 @@ export function UserManagementPage() {
           rulesDialog={(person, onClose) => (
             <NotificationRulesDialog person={person} onClose={onClose} />
           )}
+          reachOf={(person) => <ReachBadges userId={person.id} />}
         />
       ) : null}
       <InvitationsTable />

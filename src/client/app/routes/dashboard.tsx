@@ -1,4 +1,5 @@
 import { can } from '@shared/domain/permissions';
+import { hasRole } from '@shared/domain/roles';
 import { CalendarPlus, LayoutList, Plus } from 'lucide-react';
 import { Link } from 'react-router';
 import { PageHeader } from '@/components/page-header';
@@ -11,6 +12,7 @@ import { RecentHandoffsCard } from '@/features/handoffs/components/recent-handof
 import { IncidentsForYouCard } from '@/features/incidents/components/incidents-for-you-card';
 import { ChannelSetupAlert } from '@/features/outbox/components/channel-setup-alert';
 import { PageDeliveryFailuresPanel } from '@/features/paging/components/page-delivery-failures-panel';
+import { UnreachableWarning } from '@/features/reach/components/unreachable-warning';
 import { useDashboardRotations } from '@/features/rotations/api/get-rotations';
 import { useUserRotations } from '@/features/rotations/api/get-user-rotations';
 import { EmptyState } from '@/features/rotations/components/empty-state';
@@ -153,6 +155,7 @@ export function DashboardPage() {
       {isAdmin ? <ChannelSetupAlert /> : null}
       <PageDeliveryFailuresPanel />
       <TimeOffWarnings />
+      <UnreachableWarning enabled={isAdmin || hasRole(roles, 'manager')} />
       <IncidentsForYouCard />
       <ShiftNoticesPanel />
       <CoverageRequestsPanel />

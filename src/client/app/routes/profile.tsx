@@ -6,6 +6,8 @@ import { ApiTokensCard } from '@/features/api-tokens/components/api-tokens-card'
 import { NotificationRulesEditor } from '@/features/notification-rules/components/notification-rules-editor';
 import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
 import { ProfileForm } from '@/features/profile/components/profile-form';
+import { SendTestCard } from '@/features/reach/components/send-test-card';
+import { WorkingHoursCard } from '@/features/reach/components/working-hours-card';
 import { TimeOffSection } from '@/features/time-off/components/time-off-section';
 import { useAuth } from '@/lib/use-auth';
 import { initials } from '@/lib/utils';
@@ -61,6 +63,8 @@ export function ProfilePage() {
             />
           </CardContent>
         </Card>
+        <WorkingHoursCard userId={user.id} />
+        <SendTestCard person={{ id: user.id, email: user.email, phone: user.phone }} />
         <TimeOffSection personId={user.id} personName={user.name} own />
         <ApiTokensCard />
       </div>

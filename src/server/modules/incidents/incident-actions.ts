@@ -439,7 +439,7 @@ export async function reassignIncidentAs(
       targetUserId: person.id,
       ackTokenHash: hashAckToken(token),
     });
-    const ruled = (await pagedRules(tx, [person], page.urgency as Urgency)).get(person.id);
+    const ruled = (await pagedRules(tx, [person], page.urgency as Urgency, now)).get(person.id);
     await recordSkippedRules(tx, page.id, person.id, ruled, now);
     const replyCode = await replyCodeFor(tx, deps, {
       pageId: page.id,

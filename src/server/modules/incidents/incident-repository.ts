@@ -364,6 +364,8 @@ export interface IncidentNotificationRow {
   createdAt: Date;
   /** when it is due (a rule's delayed message, decision 251), or its next attempt */
   nextAttemptAt: Date;
+  /** why it waited: 'working-hours' or 'limit' (decision 254) */
+  held: string | null;
 }
 
 /** listIncidentNotifications returns the notifications about the incidents, in order (one query). */
@@ -384,6 +386,7 @@ export async function listIncidentNotifications(
       providerResponse: notifications.providerResponse,
       createdAt: notifications.createdAt,
       nextAttemptAt: notifications.nextAttemptAt,
+      held: notifications.held,
     })
     .from(notifications)
     .where(inArray(notifications.pageId, [...incidentIds]))

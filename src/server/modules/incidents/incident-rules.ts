@@ -1,15 +1,20 @@
 import type { User } from '../../../shared/contracts/users';
+import type { NotificationPreference } from '../../../shared/domain/notification-routing';
 import {
   type NotificationRules,
   planRules,
+  preferenceRules,
   type RulePlan,
   ruleUrgencyOf,
 } from '../../../shared/domain/notification-rules';
 import type { Urgency } from '../../../shared/domain/paging';
+import { zoneOrUtc } from '../../../shared/domain/time-zones';
+import { lowUrgencyHeldUntil } from '../../../shared/domain/working-hours';
 import type { Tx } from '../../db/client';
 import { stopDelayedRules } from '../notifications/outbox';
 import type { Person } from '../notifications/person-events';
 import { findNotificationRules } from '../users/user-repository';
+import { findWorkingHours } from '../users/working-hours-repository';
 import { emailOnly } from './incident-facts';
 import { insertIncidentEvent } from './incident-repository';
 
@@ -24,30 +29,58 @@ import { insertIncidentEvent } from './incident-repository';
 export interface PagedRules {
   rules: NotificationRules;
   plan: RulePlan;
+  /**
+   * a low-urgency page outside the person's working hours waits for their next start (decision
+   * 254); absent: it goes as the rules say
+   */
+  heldUntil?: Date;
 }
 
-/** pagedRules reads the own rules of the people a step pages (one query), planned for the urgency. */
+/**
+ * pagedRules reads the own rules of the people a step pages (one query), planned for the urgency;
+ * with `now`, a low-urgency page to someone who holds it to their working hours, outside them,
+ * is held until they begin (decision 254; the preference's rules stand in for their own).
+ */
 export async function pagedRules(
   tx: Tx,
   people: readonly User[],
   urgency: Urgency,
+  now?: Date,
 ): Promise<Map<number, PagedRules>> {
-  const own = await findNotificationRules(
-    tx,
-    people.map((p) => p.id),
-  );
+  const ids = people.map((p) => p.id);
+  const own = await findNotificationRules(tx, ids);
   const phones = new Map(people.map((p) => [p.id, p.phone]));
-  return new Map(
+  const ruled = new Map<number, PagedRules>(
     [...own].map(([id, rules]) => [
       id,
       { rules, plan: planRules(rules[ruleUrgencyOf(urgency)], phones.get(id)) },
     ]),
   );
+  if (!now || urgency !== 'low') return ruled;
+  const hours = await findWorkingHours(tx, ids);
+  for (const person of people) {
+    const worked = hours.get(person.id);
+    const heldUntil =
+      worked && lowUrgencyHeldUntil(worked.hours, zoneOrUtc(worked.timeZone), urgency, now);
+    if (!heldUntil) continue;
+    const rules =
+      ruled.get(person.id)?.rules ??
+      preferenceRules(person.notificationPreference as NotificationPreference, person.phone);
+    ruled.set(person.id, {
+      rules,
+      plan: planRules(rules[ruleUrgencyOf(urgency)], person.phone),
+      heldUntil,
+    });
+  }
+  return ruled;
 }
 
 /** ruledPerson: the person as a page tells them, with their own rules when they have them. */
 export function ruledPerson(person: User, ruled: PagedRules | undefined): Person & User {
-  return ruled ? { ...person, notificationRules: ruled.rules } : person;
+  if (!ruled) return person;
+  return ruled.heldUntil
+    ? { ...person, notificationRules: ruled.rules, heldUntil: ruled.heldUntil }
+    : { ...person, notificationRules: ruled.rules };
 }
 
 /**

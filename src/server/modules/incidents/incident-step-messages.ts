@@ -94,6 +94,7 @@ export async function messageStep(tx: Tx, deps: StepDeps, step: ReachedStep): Pr
     tx,
     recipientIds.flatMap((id) => people.get(id) ?? []),
     page.urgency as Urgency,
+    step.now,
   );
   const facts = stepFacts(deps, step, people, ruled);
   const events: PersonEvent[] = [];

@@ -18,6 +18,7 @@ function deliveryOf(n: IncidentNotificationRow): NonNullable<TimelineEvent['deli
   if (n.status === 'sent') return 'sent';
   if (n.status === 'failed') return 'failed';
   if (n.status === 'stopped') return 'stopped';
+  if (n.status === 'bundled') return 'bundled';
   return n.attempts > 0 ? 'retried' : 'pending';
 }
 
@@ -40,12 +41,13 @@ export function toNotifiedEvent(
     delivery,
     attempts: n.attempts,
     error:
-      delivery === 'stopped'
+      delivery === 'stopped' || delivery === 'bundled'
         ? n.lastError
         : troubled && n.lastError !== null
           ? failureReason(n.lastError, n.providerResponse)
           : null,
     ...(delayed ? { dueAt: n.nextAttemptAt.toISOString() } : {}),
+    ...(n.held === 'working-hours' || n.held === 'limit' ? { held: n.held } : {}),
   };
 }
 

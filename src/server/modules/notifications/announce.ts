@@ -266,6 +266,7 @@ export function personRowsOf(events: readonly PersonEvent[], baseUrl: string): P
         emailOnly,
         pageId,
         deliveries: ruleDeliveriesOf(event, person),
+        heldUntil: ruleDeliveriesOf(event, person) ? person.heldUntil : undefined,
       });
     }
   }

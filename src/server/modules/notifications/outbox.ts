@@ -16,6 +16,7 @@ import { allocateIds } from '../../db/ids';
 import { notifications, users } from '../../db/schema';
 import { toUser } from '../users/user-repository';
 import type { Channels } from './channels';
+import { applyPersonLimit } from './person-limit';
 import { PERSON_CHANNELS } from './person-registry';
 import { scrubProviderAnswer } from './provider-answers';
 
@@ -61,6 +62,8 @@ export interface NotificationInput {
    * minutes after now its row is due, instead of the preference's channels at once
    */
   deliveries?: readonly RuleDelivery[];
+  /** a low-urgency page held to the person's working hours: no row is due before (decision 254) */
+  heldUntil?: Date;
 }
 
 /** What the other channel would carry when this one fails for good (decision 163). */
@@ -159,17 +162,22 @@ export async function enqueueNotifications(
   const inserted = await tx
     .insert(notifications)
     .values(
-      planned.map(({ channel, input, message, delayMinutes }, i) => ({
-        id: ids[i],
-        userId: input.recipient.id,
-        channel,
-        kind: input.kind,
-        contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(ids[i])),
-        dedupeKey: dedupeKeyOf(input, channel, delayMinutes),
-        pageId: input.pageId ?? null,
-        createdAt: now,
-        nextAttemptAt: new Date(now.getTime() + delayMinutes * MINUTE_MS),
-      })),
+      planned.map(({ channel, input, message, delayMinutes }, i) => {
+        const due = new Date(now.getTime() + delayMinutes * MINUTE_MS);
+        const held = input.heldUntil !== undefined && input.heldUntil.getTime() > due.getTime();
+        return {
+          id: ids[i],
+          userId: input.recipient.id,
+          channel,
+          kind: input.kind,
+          contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(ids[i])),
+          dedupeKey: dedupeKeyOf(input, channel, delayMinutes),
+          pageId: input.pageId ?? null,
+          createdAt: now,
+          nextAttemptAt: held ? (input.heldUntil as Date) : due,
+          held: held ? 'working-hours' : null,
+        };
+      }),
     )
     .onConflictDoNothing({ target: notifications.dedupeKey })
     .returning({ id: notifications.id });
@@ -396,9 +404,20 @@ export async function deliverDue(
   limit = BATCH_SIZE,
   channel?: OutboxChannel,
 ): Promise<DeliveryReport> {
-  const rows = await claimDue(deps.db, deps.clock.now(), limit, channel, {
+  const claimed = await claimDue(deps.db, deps.clock.now(), limit, channel, {
     skip: OPTIONAL_CHANNELS.filter((optional) => !deps.channels[optional]),
   });
+  // The limit per person on texts and calls holds or bundles pages before any is sent (decision 254).
+  const rows = await applyPersonLimit(
+    {
+      db: deps.db,
+      now: deps.clock.now(),
+      pageKinds: RULED_KINDS,
+      open: (row) => decryptContent(row, deps.cipher),
+      seal: (id, message) => deps.cipher.encrypt(JSON.stringify(message), contentCtx(id)),
+    },
+    claimed,
+  );
   const report: DeliveryReport = { sent: 0, failed: 0, retrying: 0 };
   await Promise.all(
     rows.map(async (row) => {

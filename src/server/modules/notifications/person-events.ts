@@ -31,6 +31,8 @@ export type Person = Pick<User, 'email' | 'phone' | 'notificationPreference'> & 
    * or null: their preference decides
    */
   notificationRules?: NotificationRules | null;
+  /** a low-urgency page held to the person's working hours waits until then (decision 254) */
+  heldUntil?: Date;
 };
 
 /** One person told of an event, in the part `as` names (an event may tell two people apart). */

@@ -173,6 +173,42 @@ describe('timelineText', () => {
       'Email to Priya Shah stopped: the incident was acknowledged before it was due',
     ],
     [
+      'a low-urgency email held to the working hours (decision 254)',
+      event({
+        kind: 'notified',
+        to: priya,
+        channel: 'email',
+        delivery: 'pending',
+        held: 'working-hours',
+        dueAt: new Date(Date.parse(at) + 13 * 3_600_000).toISOString(),
+      }),
+      'Email to Priya Shah held until their working hours begin, in 13 hours',
+    ],
+    [
+      'an SMS the limit holds (decision 254)',
+      event({
+        kind: 'notified',
+        to: noah,
+        channel: 'sms',
+        delivery: 'pending',
+        held: 'limit',
+        dueAt: new Date(Date.parse(at) + 14 * 60_000).toISOString(),
+      }),
+      'SMS to Noah Lee held by the limit for 14 minutes, then bundled',
+    ],
+    [
+      'an SMS the limit held and bundled into another (decision 254)',
+      event({
+        kind: 'notified',
+        to: noah,
+        channel: 'sms',
+        delivery: 'bundled',
+        held: 'limit',
+        error: 'Held by the limit and bundled into notification 41',
+      }),
+      'SMS to Noah Lee held by the limit, then sent in one bundle with the others held',
+    ],
+    [
       'notification rules that could not reach the person',
       event({
         kind: 'rules_skipped',

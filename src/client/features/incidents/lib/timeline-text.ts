@@ -1,5 +1,6 @@
 import type { TimelineEvent } from '@shared/contracts/incidents';
 import { delayWords, METHOD_LABELS } from '@shared/domain/notification-rules';
+import { formatDuration } from '@/lib/format-time';
 
 /*
  * The incident timeline in words (issue 16). Every kind of TimelineEvent reads as one line:
@@ -89,11 +90,23 @@ function deliveryText(event: TimelineEvent): string {
     case 'stopped':
       // A notification rule's message the acknowledgement stopped before it was due.
       return `${head} stopped${error}`;
+    case 'bundled':
+      // Held by the person's limit of texts and calls, then sent inside one later message.
+      return `${head} held by the limit, then sent in one bundle with the others held`;
     default:
+      if (event.held === 'working-hours' && event.dueAt)
+        return `${head} held until their working hours begin, in ${heldForText(event, event.dueAt)}`;
+      if (event.held === 'limit' && event.dueAt)
+        return `${head} held by the limit for ${heldForText(event, event.dueAt)}, then bundled`;
       return event.dueAt
         ? `${head} due ${delayWords(minutesBetween(event.at, event.dueAt))} (notification rule)`
         : `${head} waiting to be sent`;
   }
+}
+
+/** heldForText reads how long a held message waits after it was written: '13 hours', '9 minutes'. */
+function heldForText(event: TimelineEvent, dueAt: string): string {
+  return formatDuration(new Date(event.at), new Date(dueAt));
 }
 
 const minutesBetween = (from: string, to: string) =>

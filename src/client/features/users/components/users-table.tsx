@@ -34,10 +34,13 @@ import { EditRolesDialog } from './edit-roles-dialog';
 export function UsersTable({
   currentUserId,
   rulesDialog,
+  reachOf,
 }: {
   currentUserId: number;
   /** the dialog that edits a person's notification rules (decision 251), from the route */
   rulesDialog?: (user: User, onClose: () => void) => ReactNode;
+  /** how the person can be reached (decision 254), from the route: a column when given */
+  reachOf?: (user: User) => ReactNode;
 }) {
   const users = useUsers();
   const deleteUser = useDeleteUser();
@@ -69,6 +72,7 @@ export function UsersTable({
                 <TableHead>User</TableHead>
                 <TableHead>Email</TableHead>
                 <TableHead>Current Role</TableHead>
+                {reachOf ? <TableHead>Reachable by</TableHead> : null}
                 <TableHead className="text-right">Actions</TableHead>
               </TableRow>
             </TableHeader>
@@ -96,6 +100,7 @@ export function UsersTable({
                       ))}
                     </div>
                   </TableCell>
+                  {reachOf ? <TableCell>{reachOf(user)}</TableCell> : null}
                   <TableCell>
                     <div className="flex justify-end gap-1">
                       <Button
