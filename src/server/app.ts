@@ -73,6 +73,7 @@ import { oncallsRoutes } from './modules/oncalls/oncalls-routes';
 import { pagingRoutes } from './modules/paging/paging-routes';
 import { notificationRulesRoutes } from './modules/people/notification-rules-routes';
 import { userRoutes } from './modules/people/people-routes';
+import { pushRoutes } from './modules/push/push-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
 import { SessionMemo } from './modules/sessions/session-memo';
@@ -408,6 +409,7 @@ async function registerModules(
   await app.register(invitationRoutes, deps);
   await app.register(userRoutes, deps);
   await app.register(notificationRulesRoutes, deps);
+  await app.register(pushRoutes, deps);
   await app.register(rotationRoutes, deps);
   await app.register(requestCoverageRoutes, deps);
   await app.register(rotationPageRoutes, deps);

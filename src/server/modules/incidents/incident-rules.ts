@@ -9,6 +9,7 @@ import type { Urgency } from '../../../shared/domain/paging';
 import type { Tx } from '../../db/client';
 import { stopDelayedRules } from '../notifications/outbox';
 import type { Person } from '../notifications/person-events';
+import { countPushDevices } from '../push/push-subscription-repository';
 import { findNotificationRules } from '../users/user-repository';
 import { emailOnly } from './incident-facts';
 import { insertIncidentEvent } from './incident-repository';
@@ -24,6 +25,8 @@ import { insertIncidentEvent } from './incident-repository';
 export interface PagedRules {
   rules: NotificationRules;
   plan: RulePlan;
+  /** how many devices the person turned push on for (decision 253) */
+  pushDevices: number;
 }
 
 /** pagedRules reads the own rules of the people a step pages (one query), planned for the urgency. */
@@ -37,17 +40,28 @@ export async function pagedRules(
     people.map((p) => p.id),
   );
   const phones = new Map(people.map((p) => [p.id, p.phone]));
+  // Only people with rules of their own can have a push rule: their devices, in one more query.
+  const rulesByPush = [...own].filter(([, r]) =>
+    r[ruleUrgencyOf(urgency)].some((rule) => rule.method === 'push'),
+  );
+  const devices = await countPushDevices(
+    tx,
+    rulesByPush.map(([id]) => id),
+  );
   return new Map(
-    [...own].map(([id, rules]) => [
-      id,
-      { rules, plan: planRules(rules[ruleUrgencyOf(urgency)], phones.get(id)) },
-    ]),
+    [...own].map(([id, rules]) => {
+      const pushDevices = devices.get(id) ?? 0;
+      const plan = planRules(rules[ruleUrgencyOf(urgency)], phones.get(id), { pushDevices });
+      return [id, { rules, plan, pushDevices }];
+    }),
   );
 }
 
 /** ruledPerson: the person as a page tells them, with their own rules when they have them. */
 export function ruledPerson(person: User, ruled: PagedRules | undefined): Person & User {
-  return ruled ? { ...person, notificationRules: ruled.rules } : person;
+  return ruled
+    ? { ...person, notificationRules: ruled.rules, pushDevices: ruled.pushDevices }
+    : person;
 }
 
 /**

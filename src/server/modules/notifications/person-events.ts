@@ -31,6 +31,8 @@ export type Person = Pick<User, 'email' | 'phone' | 'notificationPreference'> & 
    * or null: their preference decides
    */
   notificationRules?: NotificationRules | null;
+  /** how many devices the person turned push on for (decision 253), given with their rules */
+  pushDevices?: number;
 };
 
 /** One person told of an event, in the part `as` names (an event may tell two people apart). */
