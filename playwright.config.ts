@@ -37,6 +37,9 @@ export default defineConfig({
     : 'list',
   use: {
     baseURL,
+    // The app registers a service worker (decision 253); the specs that route requests must see
+    // every request, so it is blocked except where a spec allows it (push.spec.ts).
+    serviceWorkers: 'block',
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {
