@@ -58,8 +58,11 @@ export interface PushService {
 
 const b64url = (buffer: Buffer) => buffer.toString('base64url');
 
-/** selfSignedCertificate makes a one-day P-256 certificate for localhost and 127.0.0.1. */
-function selfSignedCertificate(dir: string): { key: string; cert: string; certFile: string } {
+/**
+ * writeSelfSignedCertificate makes a one-day P-256 certificate for localhost and 127.0.0.1 in
+ * `dir` (key.pem, cert.pem), with openssl.
+ */
+export function writeSelfSignedCertificate(dir: string): void {
   const keyFile = path.join(dir, 'key.pem');
   const certFile = path.join(dir, 'cert.pem');
   execFileSync(
@@ -85,7 +88,15 @@ function selfSignedCertificate(dir: string): { key: string; cert: string; certFi
     ],
     { stdio: 'ignore' },
   );
-  return { key: readFileSync(keyFile, 'utf8'), cert: readFileSync(certFile, 'utf8'), certFile };
+}
+
+function readCertificate(dir: string) {
+  const certFile = path.join(dir, 'cert.pem');
+  return {
+    key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+    cert: readFileSync(certFile, 'utf8'),
+    certFile,
+  };
 }
 
 /** checkVapid verifies a VAPID Authorization header for an endpoint's origin; throws why not. */
@@ -125,10 +136,14 @@ function checkVapid(header: string | undefined, origin: string): ReceivedPush['v
   return { aud, sub, exp, publicKey: k };
 }
 
-/** startPushService starts the loopback push service on 127.0.0.1. */
-export async function startPushService(): Promise<PushService> {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'baton-push-'));
-  const { key, cert, certFile } = selfSignedCertificate(dir);
+/**
+ * startPushService starts the loopback push service on 127.0.0.1, with the certificate in
+ * `tlsDir` (one a server under test already trusts), else a new one.
+ */
+export async function startPushService(tlsDir?: string): Promise<PushService> {
+  const dir = tlsDir ?? mkdtempSync(path.join(os.tmpdir(), 'baton-push-'));
+  if (!tlsDir) writeSelfSignedCertificate(dir);
+  const { key, cert, certFile } = readCertificate(dir);
   const devices = new Map<string, { ecdh: ECDH; auth: Buffer; status: number }>();
   const received: ReceivedPush[] = [];
   const refused: PushService['refused'] = [];
@@ -205,7 +220,7 @@ export async function startPushService(): Promise<PushService> {
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
-      rmSync(dir, { recursive: true, force: true });
+      if (!tlsDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { PushDevice } from '@shared/contracts/push';
 import { MAX_DEVICE_NAME } from '@shared/domain/push-devices';
 import { BellRing, Pencil, Smartphone, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -20,11 +20,13 @@ import {
   useSaveSubscription,
 } from '../api/push-devices';
 import {
+  NOTIFICATIONS_BLOCKED,
   pushUnsupportedReason,
   rememberThisDevice,
   subscribeThisBrowser,
   thisDeviceId,
   unsubscribeThisBrowser,
+  watchNotificationsBlocked,
 } from '../lib/push-support';
 
 /**
@@ -38,7 +40,10 @@ export function PushDevicesCard({ userId }: { userId: number }) {
   const [thisId, setThisId] = useState(thisDeviceId);
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const unsupported = pushUnsupportedReason();
+  const cannot = pushUnsupportedReason();
+  const [blocked, setBlocked] = useState(false);
+  useEffect(() => (cannot ? undefined : watchNotificationsBlocked(setBlocked)), [cannot]);
+  const unsupported = cannot ?? (blocked ? NOTIFICATIONS_BLOCKED : null);
   const listed = devices.data ?? [];
   const thisListed = thisId !== null && listed.some((d) => d.id === thisId);
 

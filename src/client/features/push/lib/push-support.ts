@@ -16,10 +16,38 @@ export function pushUnsupportedReason(win: Window = window): string | null {
       ? 'On iPhone and iPad, add Baton to the Home Screen (Share, then Add to Home Screen) and open it from there to turn on push.'
       : 'This browser cannot receive push notifications. Use a current Chrome, Edge, Firefox or Safari.';
   }
-  if (Notification.permission === 'denied') {
-    return "Notifications are blocked for Baton in this browser's settings. Allow them there, then come back.";
-  }
   return null;
+}
+
+export const NOTIFICATIONS_BLOCKED =
+  "Notifications are blocked for Baton in this browser's settings. Allow them there, then come back.";
+
+/**
+ * watchNotificationsBlocked tells whether notifications are blocked for Baton, now and when the
+ * person changes it, by the Permissions API (Notification.permission where it is missing); its
+ * answer stops watching.
+ */
+export function watchNotificationsBlocked(onChange: (blocked: boolean) => void): () => void {
+  let status: PermissionStatus | null = null;
+  let stopped = false;
+  const update = () => onChange(status?.state === 'denied');
+  if (!navigator.permissions) {
+    onChange(Notification.permission === 'denied');
+    return () => {};
+  }
+  navigator.permissions
+    .query({ name: 'notifications' })
+    .then((s) => {
+      if (stopped) return;
+      status = s;
+      status.addEventListener('change', update);
+      update();
+    })
+    .catch(() => onChange(Notification.permission === 'denied'));
+  return () => {
+    stopped = true;
+    status?.removeEventListener('change', update);
+  };
 }
 
 /** base64urlBytes: a base64url text (a VAPID public key) as the bytes `subscribe` takes. */
