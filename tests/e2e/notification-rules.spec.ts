@@ -55,9 +55,7 @@ test('a person edits their notification rules on the profile and reads them in w
   await high(page).getByRole('button', { name: 'Add a rule' }).click();
   await choose(page, 'rule 2', 'Push');
   await high(page).getByLabel('Minutes before rule 2').fill('2');
-  await expect(high(page)).toContainText(
-    'No device is set up for push: this rule is skipped.',
-  );
+  await expect(high(page)).toContainText('No device is set up for push: this rule is skipped.');
   await high(page).getByRole('button', { name: 'Move rule 2 up' }).click();
   await expect(high(page).getByRole('combobox', { name: 'Method of rule 1' })).toHaveText('Push');
   await expect(preview).toHaveText(
