@@ -23,6 +23,7 @@ import {
   NOTIFICATIONS_BLOCKED,
   pushUnsupportedReason,
   rememberThisDevice,
+  setupFailure,
   subscribeThisBrowser,
   thisDeviceId,
   unsubscribeThisBrowser,
@@ -61,7 +62,9 @@ export function PushDevicesCard({ userId }: { userId: number }) {
       rememberThisDevice(device.id);
       setThisId(device.id);
     } catch (error) {
-      setProblem(getErrorMessage(error, 'This device could not be set up for push.'));
+      setProblem(
+        setupFailure(error) ?? getErrorMessage(error, 'This device could not be set up for push.'),
+      );
     } finally {
       setBusy(false);
     }
@@ -156,7 +159,7 @@ function DeviceList({
                 <RenameForm userId={userId} device={device} onDone={() => setRenaming(null)} />
               ) : (
                 <>
-                  <div className="min-w-0 flex-1 text-sm">
+                  <div className="min-w-48 flex-1 text-sm">
                     <p className="flex flex-wrap items-center gap-2 font-medium">
                       <span className="break-words">{device.name}</span>
                       {device.id === thisId ? <Badge tone="info">This device</Badge> : null}
@@ -250,7 +253,7 @@ function RenameForm({
       <div className="flex flex-wrap gap-2">
         <Input
           id={inputId}
-          className="min-w-0 flex-1"
+          className="min-w-48 flex-1"
           value={name}
           maxLength={MAX_DEVICE_NAME}
           aria-invalid={problem ? true : undefined}

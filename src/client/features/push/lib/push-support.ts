@@ -1,3 +1,5 @@
+import { ApiRequestError } from '@/lib/api-client';
+
 /**
  * Whether this browser can receive Baton's pushes (decision 253), and how it subscribes: the
  * Push API through the service worker's registration, with Baton's VAPID public key. Without
@@ -60,6 +62,26 @@ export function base64urlBytes(text: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** Why this device could not be set up, in words for the person. */
+export class PushSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PushSetupError';
+  }
+}
+
+/**
+ * setupFailure: what to tell of a failed "Notify this device": Baton's words, or the browser's
+ * when its push service refused (no network, a push service that is not reachable).
+ */
+export function setupFailure(error: unknown): string | null {
+  if (error instanceof PushSetupError) return error.message;
+  if (error instanceof Error && !(error instanceof ApiRequestError)) {
+    return `The browser could not subscribe with its push service: ${error.message}`;
+  }
+  return null;
+}
+
 /** How long to wait for the service worker before saying it is not running. */
 const READY_MS = 10_000;
 
@@ -70,7 +92,7 @@ export async function serviceWorkerReady(): Promise<ServiceWorkerRegistration> {
     timer = setTimeout(
       () =>
         reject(
-          new Error(
+          new PushSetupError(
             "Baton's service worker is not running in this browser (a development server has none). Reload the page and try again.",
           ),
         ),
@@ -102,7 +124,7 @@ export const rememberThisDevice = (id: number | null) =>
 export async function subscribeThisBrowser(publicKey: string): Promise<PushSubscriptionJSON> {
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') {
-    throw new Error(
+    throw new PushSetupError(
       permission === 'denied'
         ? "Notifications are blocked for Baton in this browser's settings."
         : 'Allow notifications when the browser asks, to be notified on this device.',
