@@ -5,12 +5,19 @@ import { defineConfig } from '@playwright/test';
 import chromiumPaths from './scripts/chromium-paths.json' with { type: 'json' };
 import { E2E_SLACK, e2eSlackPort } from './tests/e2e/slack-support';
 import { E2E_HELP_LINKS, E2E_PASSWORD } from './tests/e2e/support';
+import { writeSelfSignedCertificate } from './tests/setup/push-service';
 
 // The server under test: the built app on a random port with a fresh data directory. Values live
 // in the environment so Playwright's worker processes see the same ones as the main process.
 process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-'));
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+// The loopback push service's certificate (decision 253), made once per run: the server trusts it
+// (NODE_EXTRA_CA_CERTS) and push.spec.ts serves with it.
+if (!process.env.E2E_PUSH_TLS_DIR) {
+  process.env.E2E_PUSH_TLS_DIR = mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-push-'));
+  writeSelfSignedCertificate(process.env.E2E_PUSH_TLS_DIR);
+}
 
 /**
  * The browser: Debian's chromium-headless-shell, the old headless Chromium that Playwright itself
@@ -37,6 +44,9 @@ export default defineConfig({
     : 'list',
   use: {
     baseURL,
+    // The app registers a service worker (decision 253); the specs that route requests must see
+    // every request, so it is blocked except where a spec allows it (push.spec.ts).
+    serviceWorkers: 'block',
     screenshot: 'only-on-failure',
     trace: 'off',
     launchOptions: {
@@ -61,6 +71,7 @@ export default defineConfig({
     stderr: 'pipe',
     env: {
       NODE_ENV: 'test',
+      NODE_EXTRA_CA_CERTS: path.join(process.env.E2E_PUSH_TLS_DIR, 'cert.pem'),
       HOST: '127.0.0.1',
       PORT: process.env.E2E_PORT,
       DATA_DIR: process.env.E2E_DATA_DIR,

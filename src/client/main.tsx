@@ -11,6 +11,16 @@ applyDarkMode(readDarkMode());
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
+// The installable app's service worker (decision 253): built with production builds only. It
+// shows pushes and never answers the API; registered after the first screen has loaded.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch(() => {
+      // No service worker (a private window, a policy): the app works; push is not offered.
+    });
+  });
+}
+
 createRoot(root).render(
   <StrictMode>
     <App />

@@ -76,6 +76,7 @@ import { notificationRulesRoutes } from './modules/people/notification-rules-rou
 import { userRoutes } from './modules/people/people-routes';
 import { reachabilityRoutes } from './modules/people/reachability-routes';
 import { workingHoursRoutes } from './modules/people/working-hours-routes';
+import { pushRoutes } from './modules/push/push-routes';
 import { rotationRoutes } from './modules/rotations/rotation-routes';
 import { scheduleRoutes } from './modules/schedules/schedule-routes';
 import { SessionMemo } from './modules/sessions/session-memo';
@@ -414,6 +415,7 @@ async function registerModules(
   await app.register(workingHoursRoutes, deps);
   await app.register(reachabilityRoutes, deps);
   await app.register(notificationTestRoutes, deps);
+  await app.register(pushRoutes, deps);
   await app.register(rotationRoutes, deps);
   await app.register(requestCoverageRoutes, deps);
   await app.register(rotationPageRoutes, deps);

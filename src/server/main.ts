@@ -17,6 +17,9 @@ import { Metrics } from './modules/metrics/metrics';
 import { channelSetupWarning, channelsFromConfig } from './modules/notifications/channels';
 import { tellFailingOwners } from './modules/notifications/destination-failures';
 import { startOutboxWorker } from './modules/notifications/outbox-worker';
+import { createPushChannel } from './modules/push/push-channel';
+import { pushRule } from './modules/push/push-sender';
+import { vapidKeysOf } from './modules/push/vapid-keys';
 import { createTokenSyncChannel } from './modules/token-sync/token-sync-channel';
 import { shutDown } from './shutdown';
 
@@ -106,6 +109,14 @@ function startOutbox(runtime: Runtime, app: FastifyInstance, metrics: Metrics) {
         onFailure: async (destinationId, now) => {
           await tellFailingOwners(runtime.database.db, runtime, now, destinationId);
         },
+      }),
+      // A person's pushes (decision 253): never inside the network in production.
+      push: createPushChannel({
+        db: runtime.database.db,
+        cipher: runtime.cipher,
+        clock: runtime.clock,
+        vapid: vapidKeysOf({ config, db: runtime.database.db, cipher: runtime.cipher }),
+        rule: pushRule(config),
       }),
       // Token sync (decision 228): only with TOKEN_SYNC_URL; the server sends, never the browser.
       ...(config.tokenSyncUrl

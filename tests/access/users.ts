@@ -79,4 +79,36 @@ export const access: RouteAccess[] = [
     url: '/api/users/reachability',
     allowed: SIGNED_IN,
   },
+  // Push (decision 253): the key to everyone signed in; someone's devices, as their rules are
+  // (one's own is tested in push-routes.test.ts).
+  { method: 'GET', route: '/api/push/public-key', url: '/api/push/public-key', allowed: SIGNED_IN },
+  {
+    method: 'GET',
+    route: '/api/users/:id/push-subscriptions',
+    url: '/api/users/999999/push-subscriptions',
+    allowed: ADMIN,
+  },
+  {
+    method: 'POST',
+    route: '/api/users/:id/push-subscriptions',
+    url: '/api/users/999999/push-subscriptions',
+    body: {
+      endpoint: 'https://push.example.com/send/access-table',
+      keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+    },
+    allowed: ADMIN,
+  },
+  {
+    method: 'PATCH',
+    route: '/api/users/:id/push-subscriptions/:deviceId',
+    url: '/api/users/999999/push-subscriptions/1',
+    body: { name: 'Work phone' },
+    allowed: ADMIN,
+  },
+  {
+    method: 'DELETE',
+    route: '/api/users/:id/push-subscriptions/:deviceId',
+    url: '/api/users/999999/push-subscriptions/1',
+    allowed: ADMIN,
+  },
 ];

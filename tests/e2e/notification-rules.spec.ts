@@ -50,14 +50,12 @@ test('a person edits their notification rules on the profile and reads them in w
   await page.getByRole('button', { name: 'Save rules' }).click();
   await expect(high(page).getByRole('alert')).toHaveText('SMS needs a phone number on the profile');
 
-  // Email at once, push after 2 minutes (warned: not set up yet), the push rule moved first.
+  // Email at once, push after 2 minutes (warned: no device for push), the push rule moved first.
   await choose(page, 'rule 1', 'Email');
   await high(page).getByRole('button', { name: 'Add a rule' }).click();
   await choose(page, 'rule 2', 'Push');
   await high(page).getByLabel('Minutes before rule 2').fill('2');
-  await expect(high(page)).toContainText(
-    'Push notifications are not set up yet: this rule is skipped.',
-  );
+  await expect(high(page)).toContainText('No device is set up for push: this rule is skipped.');
   await high(page).getByRole('button', { name: 'Move rule 2 up' }).click();
   await expect(high(page).getByRole('combobox', { name: 'Method of rule 1' })).toHaveText('Push');
   await expect(preview).toHaveText(

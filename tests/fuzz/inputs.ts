@@ -204,6 +204,36 @@ const notificationRules: Gen = () =>
     }),
     { maxLength: 10 },
   );
+/** A browser's PushSubscription.toJSON() (decision 253), right and wrong. */
+const base64urlOf = (length: number) =>
+  fc.oneof(
+    { weight: 3, arbitrary: fc.stringMatching(new RegExp(`^[A-Za-z0-9_-]{${length}}$`)) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 100 }) },
+  );
+const pushSubscription = {
+  endpoint: () =>
+    fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc
+          .stringMatching(/^[A-Za-z0-9_-]{8,40}$/)
+          .map((id) => `https://push.example.com/send/${id}`),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'http://push.example.com/send/1',
+          'https://10.0.0.5/send/1',
+          'https://[::1]/send',
+          'not a url',
+        ),
+      },
+      { weight: 1, arbitrary: fc.webUrl() },
+    ),
+  expirationTime: () => fc.oneof(fc.constant(null), fc.nat(), fc.constantFrom(-1, 1.5, 'soon')),
+  keys: () => fc.record({ p256dh: base64urlOf(87), auth: base64urlOf(22) }),
+  name: line,
+};
 const byRotation = { id: rotationId };
 
 /** A person's working days (decision 254): real weekdays, repeats and days no week has. */
@@ -396,6 +426,17 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     },
   },
   'GET /api/users/reachability': {},
+  // Push (issue 33, decision 253)
+  'GET /api/push/public-key': {},
+  'GET /api/users/:id/push-subscriptions': { params: { id: userId } },
+  'POST /api/users/:id/push-subscriptions': { params: { id: userId }, body: pushSubscription },
+  'PATCH /api/users/:id/push-subscriptions/:deviceId': {
+    params: { id: userId, deviceId: () => fc.integer({ min: 1, max: 60 }) },
+    body: { name: line },
+  },
+  'DELETE /api/users/:id/push-subscriptions/:deviceId': {
+    params: { id: userId, deviceId: () => fc.integer({ min: 1, max: 60 }) },
+  },
   'GET /api/time-off/warnings': { query: { rotationId } },
   // Personal API tokens (issue 20, decision 223)
   'GET /api/user/tokens': {},

@@ -233,6 +233,22 @@ describe('loadConfig', () => {
     }
   });
 
+  test('push (decision 253): the VAPID pair set together or not at all; a mailto: or https: subject', () => {
+    expect(loadConfig({}).vapid).toEqual({ subject: 'mailto:baton@localhost' });
+    expect(loadConfig({ PUBLIC_URL: 'https://baton.acme.com/' }).vapid.subject).toBe(
+      'https://baton.acme.com',
+    );
+    expect(
+      loadConfig({
+        VAPID_PUBLIC_KEY: 'public',
+        VAPID_PRIVATE_KEY: 'private',
+        VAPID_SUBJECT: 'mailto:oncall@acme.com',
+      }).vapid,
+    ).toEqual({ publicKey: 'public', privateKey: 'private', subject: 'mailto:oncall@acme.com' });
+    expect(() => loadConfig({ VAPID_PUBLIC_KEY: 'public' })).toThrow(/VAPID_PRIVATE_KEY: /);
+    expect(() => loadConfig({ VAPID_SUBJECT: 'oncall@acme.com' })).toThrow(/VAPID_SUBJECT: /);
+  });
+
   test('token sync: off by default; an absolute https URL, or http to a loopback address outside production', () => {
     expect(loadConfig({}).tokenSyncUrl).toBeNull();
     const production = { NODE_ENV: 'production', ENCRYPTION_KEY: key, COMPANY_DOMAIN: 'acme.com' };

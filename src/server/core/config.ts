@@ -171,6 +171,11 @@ const EnvSchema = z.object({
   TOKEN_SYNC_URL: optionalString,
   /** decision 234: private ranges destinations may reach, comma-separated CIDRs; none when unset */
   DESTINATION_ALLOWED_CIDRS: optionalString,
+  /** decision 253: Baton's VAPID key pair (base64url, as web-push generates them); generated once when unset */
+  VAPID_PUBLIC_KEY: optionalString,
+  VAPID_PRIVATE_KEY: optionalString,
+  /** decision 253: who push services may contact about Baton's pushes (mailto: or https:) */
+  VAPID_SUBJECT: optionalString,
 });
 
 /** Every environment variable loadConfig reads (README's settings table lists each). */
@@ -260,6 +265,11 @@ export interface Config {
    * decision 234), as written; loopback also passes outside production
    */
   destinationAllowedCidrs: string[];
+  /**
+   * push (issue 33, decision 253): the configured VAPID key pair, or none (Baton generates one
+   * and keeps it sealed in the database); `subject` names who push services may contact
+   */
+  vapid: { publicKey?: string; privateKey?: string; subject: string };
 }
 
 /** What SLACK_API_URL must be (the start-up message and the tests use it). */
@@ -363,11 +373,29 @@ function refuseUnsafeAddresses(e: Env, isProduction: boolean): void {
   }
 }
 
+/**
+ * vapidSubjectOf: the VAPID subject without VAPID_SUBJECT: Baton's public https address, else a
+ * mailto: that names no real mailbox (push services accept any mailto: or https: subject).
+ */
+function vapidSubjectOf(publicUrl: string | undefined): string {
+  return publicUrl?.startsWith('https://') ? new URL(publicUrl).origin : 'mailto:baton@localhost';
+}
+
 /** refuseContradictions: settings that cannot hold together. */
 function refuseContradictions(e: Env): void {
   if (e.SLACK_SIGNING_SECRET && !e.SLACK_BOT_TOKEN) {
     throw new ConfigError(
       'Invalid configuration:\n  SLACK_BOT_TOKEN: is required with SLACK_SIGNING_SECRET (Baton reads who clicked with users.info)',
+    );
+  }
+  if (Boolean(e.VAPID_PUBLIC_KEY) !== Boolean(e.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together (`npx web-push generate-vapid-keys`), or neither',
+    );
+  }
+  if (e.VAPID_SUBJECT && !/^(mailto:|https:)/.test(e.VAPID_SUBJECT)) {
+    throw new ConfigError(
+      'Invalid configuration:\n  VAPID_SUBJECT: must be a mailto: or https: URL (who push services may contact)',
     );
   }
   if (e.METRICS_TOKEN && e.METRICS_PUBLIC) {
@@ -444,6 +472,11 @@ function configOf(e: Env, isProduction: boolean): Config {
       .split(',')
       .map((c) => c.trim())
       .filter(Boolean),
+    vapid: {
+      publicKey: e.VAPID_PUBLIC_KEY,
+      privateKey: e.VAPID_PRIVATE_KEY,
+      subject: e.VAPID_SUBJECT ?? vapidSubjectOf(e.PUBLIC_URL),
+    },
     debugDetails: !isProduction || e.DEBUG_DETAILS === true,
     engineIntervalMs: e.ENGINE_INTERVAL_SECONDS * 1000,
     handoffTimings: {

@@ -31,9 +31,10 @@ export class DeliveryError extends Error {
 export interface Channel {
   /**
    * chat: a destination's chat or webhook message (`to` is the destination's id, decision 221);
-   * token-sync: a POST or DELETE to the token sync URL (decision 228)
+   * token-sync: a POST or DELETE to the token sync URL (decision 228); push: a person's pushes
+   * (`to` is their id, `body` the notice, decision 253)
    */
-  readonly name: 'email' | 'sms' | 'chat' | 'token-sync';
+  readonly name: 'email' | 'sms' | 'chat' | 'token-sync' | 'push';
   /** sends one message and returns the provider's answer (message id) */
   send(message: OutgoingMessage): Promise<string>;
 }

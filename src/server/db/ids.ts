@@ -12,7 +12,8 @@ type TableWithSerial =
   | 'alerts'
   | 'time_off'
   | 'destinations'
-  | 'token_syncs';
+  | 'token_syncs'
+  | 'push_subscriptions';
 
 /**
  * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their

@@ -548,7 +548,7 @@ export const notifications = pgTable(
       .where(sql`${t.destinationId} is not null`),
     check(
       'notifications_channel_check',
-      sql`${t.channel} in ('email', 'sms', 'chat', 'token-sync')`,
+      sql`${t.channel} in ('email', 'sms', 'chat', 'token-sync', 'push')`,
     ),
     check(
       'notifications_destination_check',
@@ -923,4 +923,53 @@ export const tokenSyncs = pgTable(
     index('token_syncs_open_idx').on(t.issuedAt).where(sql`${t.endedAt} is null`),
     check('token_syncs_source_check', sql`${t.source} in ('oidc', 'firebase')`),
   ],
+);
+
+/**
+ * Push subscriptions (issue 33, decision 253): one row per device a person turned push on for,
+ * the browser's `PushSubscription` sealed. The endpoint and keys are personal data: sealed,
+ * bound to (push_subscriptions, endpoint|keys|name, id); `endpoint_hash` is the endpoint's SHA-256,
+ * so the same device subscribed again is one row. Deleting the person deletes them.
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** the push service's URL for this device, sealed */
+    endpointEnc: text('endpoint_enc').notNull(),
+    /** the endpoint's SHA-256, hex (unique: one row per device; the URL holds a long random token) */
+    endpointHash: text('endpoint_hash').notNull(),
+    /** the subscription's keys `{ p256dh, auth }` as JSON, sealed */
+    keysEnc: text('keys_enc').notNull(),
+    /** the device's name as the person sees it ("Chrome on Android"), sealed */
+    nameEnc: text('name_enc').notNull(),
+    /** when the push service says the subscription ends; null: it did not say */
+    expiresAt: ts('expires_at'),
+    /** the last push the push service accepted */
+    lastSentAt: ts('last_sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_key').on(t.endpointHash),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Baton's VAPID key pair (decision 253), generated once on first use when VAPID_PUBLIC_KEY and
+ * VAPID_PRIVATE_KEY are not configured: one row (id 1); the private key sealed, bound to
+ * (push_keys, private_key, 1).
+ */
+export const pushKeys = pgTable(
+  'push_keys',
+  {
+    id: integer('id').primaryKey(),
+    publicKey: text('public_key').notNull(),
+    privateKeyEnc: text('private_key_enc').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [check('push_keys_one_row', sql`${t.id} = 1`)],
 );

@@ -23,6 +23,8 @@ import {
 import { pageRotation } from '../modules/incidents/rotation-page';
 import { insertInvitation } from '../modules/invitations/invitation-repository';
 import { enqueueNotifications } from '../modules/notifications/outbox';
+import { saveSubscription } from '../modules/push/push-subscription-repository';
+import { readOrCreateVapidKeys } from '../modules/push/vapid-keys';
 import { createSession } from '../modules/sessions/session-service';
 import { timeOffNoteCtx } from '../modules/time-off/time-off-repository';
 import { addTimeOff } from '../modules/time-off/time-off-service';
@@ -204,7 +206,18 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
         { tokenHash: hashToken(token), userId: admin!.id },
         { source: 'oidc', idToken, refreshToken: 'sealed-refresh-token' },
       );
+      // A device for push (issue 33, decision 253): its endpoint, keys and name are sealed.
+      await saveSubscription(tx, runtime.cipher, {
+        userId: admin!.id,
+        endpoint: 'https://push.example.com/send/sealed-endpoint',
+        keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) },
+        name: 'Sealed phone',
+        expiresAt: null,
+        now: clock.now(),
+      });
     });
+    // Baton's VAPID key pair, generated once: its private key is sealed.
+    await readOrCreateVapidKeys({ config: runtime.config, db, cipher: runtime.cipher });
   } finally {
     await runtime.database.close();
   }

@@ -38,6 +38,11 @@ export const ENCRYPTED_COLUMNS = [
   // Token sync's held tokens (issue 21, decision 228)
   { table: 'token_syncs', column: 'id_token_enc', field: 'id_token' },
   { table: 'token_syncs', column: 'refresh_token_enc', field: 'refresh_token' },
+  // Push (issue 33, decision 253): a device's subscription and Baton's VAPID private key
+  { table: 'push_subscriptions', column: 'endpoint_enc', field: 'endpoint' },
+  { table: 'push_subscriptions', column: 'keys_enc', field: 'keys' },
+  { table: 'push_subscriptions', column: 'name_enc', field: 'name' },
+  { table: 'push_keys', column: 'private_key_enc', field: 'private_key' },
 ] as const;
 
 /** Values sealed inside audit events' details (a key inside a jsonb column). */

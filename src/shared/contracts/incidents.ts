@@ -212,7 +212,8 @@ export const TimelineEventSchema = z.object({
     .optional(),
   /** notified: to whom, by which channel, with what result */
   to: PersonRef.nullable().optional(),
-  channel: z.enum(['email', 'sms']).optional(),
+  /** notified: push since decision 253 */
+  channel: z.enum(['email', 'sms', 'push']).optional(),
   /**
    * notified: pending, sent, retried (a failed attempt waits for the next), failed for good, or
    * stopped (a rule's delayed message its incident's acknowledgement or resolution stopped), or

@@ -8,8 +8,11 @@ export const NOTIFICATION_STATUSES = ['pending', 'sent', 'failed'] as const;
 export const OutboxEntrySchema = z.object({
   id: z.number().int(),
   userId: z.number().int().nullable(),
-  /** chat: a destination's message (decision 221); token-sync: to the companion (decision 228) */
-  channel: z.enum(['email', 'sms', 'chat', 'token-sync']),
+  /**
+   * chat: a destination's message (decision 221); token-sync: to the companion (decision 228);
+   * push: to a person's devices (decision 253)
+   */
+  channel: z.enum(['email', 'sms', 'chat', 'token-sync', 'push']),
   kind: z.string(),
   to: z.string(),
   subject: z.string(),

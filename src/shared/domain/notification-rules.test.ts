@@ -51,9 +51,27 @@ describe('which rules reach a person', () => {
     ['sms', '12345', RULE_UNREACHABLE.noPhoneSms],
     ['voice', PHONE, 'Phone calls are not set up yet'],
     ['voice', null, RULE_UNREACHABLE.noPhoneVoice],
-    ['push', PHONE, 'Push notifications are not set up yet'],
+    ['push', PHONE, 'No device is set up for push'],
   ] as const)('%s with phone %s: %s', (method, phone, reason) => {
     expect(unreachableReason(method, phone)).toBe(reason);
+  });
+
+  test('push reaches a person with a device set up for push (decision 253)', () => {
+    expect(unreachableReason('push', null, { pushDevices: 0 })).toBe(RULE_UNREACHABLE.noPushDevice);
+    expect(unreachableReason('push', null, { pushDevices: 2 })).toBeNull();
+    const plan = planRules(
+      [
+        { method: 'push', delayMinutes: 0 },
+        { method: 'email', delayMinutes: 2 },
+      ],
+      null,
+      { pushDevices: 1 },
+    );
+    expect(plan.deliveries).toEqual([
+      { channel: 'push', delayMinutes: 0 },
+      { channel: 'email', delayMinutes: 2 },
+    ]);
+    expect(plan.skipped).toEqual([]);
   });
 
   test('a rule that needs a phone cannot be saved without one; calls and push can with one', () => {
@@ -81,7 +99,7 @@ describe('which rules reach a person', () => {
     ]);
     expect(plan.skipped).toEqual([
       { method: 'voice', delayMinutes: 3, reason: RULE_UNREACHABLE.voiceNotSetUp },
-      { method: 'push', delayMinutes: 0, reason: RULE_UNREACHABLE.pushNotSetUp },
+      { method: 'push', delayMinutes: 0, reason: RULE_UNREACHABLE.noPushDevice },
     ]);
     expect(plan.emailInstead).toBe(false);
   });

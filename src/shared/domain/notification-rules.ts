@@ -14,7 +14,7 @@ import type { Urgency } from './paging';
  * once for high urgency and email at once for low (what pages did before rules). Pure.
  */
 
-/** The ways a rule may reach a person; calls and push are stored now and sent in later steps. */
+/** The ways a rule may reach a person; calls are stored now and sent in a later step. */
 export const NOTIFICATION_METHODS = ['email', 'sms', 'voice', 'push'] as const;
 export type NotificationMethod = (typeof NOTIFICATION_METHODS)[number];
 
@@ -78,17 +78,26 @@ export function hasUsablePhone(phone: string | null | undefined): boolean {
   return normalized !== null && isE164(normalized);
 }
 
-/** What this server can deliver now: email and SMS (calls and push come in later steps). */
-const DELIVERABLE: Partial<Record<NotificationMethod, ChannelName>> = {
+/** The channels a rule's row goes by: a person's email and SMS, and push (decision 253). */
+export type RuleChannel = ChannelName | 'push';
+
+/** What this server can deliver now: email, SMS and push (calls come in a later step). */
+const DELIVERABLE: Partial<Record<NotificationMethod, RuleChannel>> = {
   email: 'email',
   sms: 'sms',
+  push: 'push',
 };
+
+/** What a person can be reached by besides their phone: how many devices they turned push on for. */
+export interface RuleReach {
+  pushDevices?: number;
+}
 
 export const RULE_UNREACHABLE = {
   noPhoneSms: 'SMS needs a phone number on the profile',
   noPhoneVoice: 'Phone calls need a phone number on the profile',
   voiceNotSetUp: 'Phone calls are not set up yet',
-  pushNotSetUp: 'Push notifications are not set up yet',
+  noPushDevice: 'No device is set up for push',
 } as const;
 
 /**
@@ -98,6 +107,7 @@ export const RULE_UNREACHABLE = {
 export function unreachableReason(
   method: NotificationMethod,
   phone: string | null | undefined,
+  reach: RuleReach = {},
 ): string | null {
   switch (method) {
     case 'email':
@@ -107,7 +117,7 @@ export function unreachableReason(
     case 'voice':
       return hasUsablePhone(phone) ? RULE_UNREACHABLE.voiceNotSetUp : RULE_UNREACHABLE.noPhoneVoice;
     case 'push':
-      return RULE_UNREACHABLE.pushNotSetUp;
+      return (reach.pushDevices ?? 0) > 0 ? null : RULE_UNREACHABLE.noPushDevice;
   }
 }
 
@@ -124,7 +134,7 @@ export function phoneRuleProblem(
 
 /** One outbox row a rule writes: its channel, due this many minutes after the step. */
 export interface RuleDelivery {
-  channel: ChannelName;
+  channel: RuleChannel;
   delayMinutes: number;
 }
 
@@ -148,14 +158,15 @@ export interface RulePlan {
 export function planRules(
   rules: readonly NotificationRule[],
   phone: string | null | undefined,
+  reach: RuleReach = {},
 ): RulePlan {
   const deliveries: RuleDelivery[] = [];
   const skipped: SkippedRule[] = [];
   for (const rule of rules) {
-    const reason = unreachableReason(rule.method, phone);
+    const reason = unreachableReason(rule.method, phone, reach);
     const channel = DELIVERABLE[rule.method];
     if (reason !== null || channel === undefined) {
-      skipped.push({ ...rule, reason: reason ?? RULE_UNREACHABLE.pushNotSetUp });
+      skipped.push({ ...rule, reason: reason ?? RULE_UNREACHABLE.voiceNotSetUp });
       continue;
     }
     if (!deliveries.some((d) => d.channel === channel && d.delayMinutes === rule.delayMinutes)) {

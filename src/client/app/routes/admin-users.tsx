@@ -3,6 +3,7 @@ import { useAuthOptions } from '@/features/auth/api/get-auth-options';
 import { InvitationsTable } from '@/features/invitations/components/invitations-table';
 import { InviteUserDialog } from '@/features/invitations/components/invite-user-dialog';
 import { NotificationRulesDialog } from '@/features/notification-rules/components/notification-rules-dialog';
+import { usePushDevices } from '@/features/push/api/push-devices';
 import { ReachBadges } from '@/features/reach/components/reach-badges';
 import { UsersTable } from '@/features/users/components/users-table';
 import { useAuth } from '@/lib/use-auth';
@@ -23,13 +24,29 @@ export function UserManagementPage() {
       {user ? (
         <UsersTable
           currentUserId={user.id}
-          rulesDialog={(person, onClose) => (
-            <NotificationRulesDialog person={person} onClose={onClose} />
-          )}
           reachOf={(person) => <ReachBadges userId={person.id} />}
+          rulesDialog={(person, onClose) => <RulesDialog person={person} onClose={onClose} />}
         />
       ) : null}
       <InvitationsTable />
     </div>
+  );
+}
+
+/** RulesDialog: someone's rules, knowing their devices for push (decision 253). */
+function RulesDialog({
+  person,
+  onClose,
+}: {
+  person: Parameters<typeof NotificationRulesDialog>[0]['person'];
+  onClose: () => void;
+}) {
+  const devices = usePushDevices(person.id);
+  return (
+    <NotificationRulesDialog
+      person={person}
+      onClose={onClose}
+      reach={{ pushDevices: devices.data?.length ?? 0 }}
+    />
   );
 }

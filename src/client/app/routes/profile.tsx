@@ -6,6 +6,8 @@ import { ApiTokensCard } from '@/features/api-tokens/components/api-tokens-card'
 import { NotificationRulesEditor } from '@/features/notification-rules/components/notification-rules-editor';
 import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
 import { ProfileForm } from '@/features/profile/components/profile-form';
+import { usePushDevices } from '@/features/push/api/push-devices';
+import { PushDevicesCard } from '@/features/push/components/push-devices-card';
 import { SendTestCard } from '@/features/reach/components/send-test-card';
 import { WorkingHoursCard } from '@/features/reach/components/working-hours-card';
 import { TimeOffSection } from '@/features/time-off/components/time-off-section';
@@ -15,6 +17,12 @@ import { initials } from '@/lib/utils';
 export function ProfilePage() {
   const { user } = useAuth();
   if (!user) return <LoadingState />;
+  return <Profile user={user} />;
+}
+
+function Profile({ user }: { user: NonNullable<ReturnType<typeof useAuth>['user']> }) {
+  // A push rule reaches the person when they have a device for it (decision 253).
+  const devices = usePushDevices(user.id);
   return (
     <div className="mx-auto w-full max-w-2xl">
       <PageHeader title="Your Profile" description="Your details and how Baton reaches you." />
@@ -60,11 +68,13 @@ export function ProfilePage() {
             <NotificationRulesEditor
               person={{ id: user.id, name: user.name, phone: user.phone }}
               own
+              reach={{ pushDevices: devices.data?.length ?? 0 }}
             />
           </CardContent>
         </Card>
         <WorkingHoursCard userId={user.id} />
         <SendTestCard person={{ id: user.id, email: user.email, phone: user.phone }} />
+        <PushDevicesCard userId={user.id} />
         <TimeOffSection personId={user.id} personName={user.name} own />
         <ApiTokensCard />
       </div>

@@ -175,7 +175,7 @@ describe('a person with rules', () => {
     expect(skipped).toMatchObject({
       to: { id: person.id, name: 'Cal Calls' },
       rules: [
-        { method: 'push', delayMinutes: 0, reason: 'Push notifications are not set up yet' },
+        { method: 'push', delayMinutes: 0, reason: 'No device is set up for push' },
         { method: 'voice', delayMinutes: 3, reason: 'Phone calls are not set up yet' },
       ],
       emailInstead: false,

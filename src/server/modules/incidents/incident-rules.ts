@@ -13,6 +13,7 @@ import { lowUrgencyHeldUntil } from '../../../shared/domain/working-hours';
 import type { Tx } from '../../db/client';
 import { stopDelayedRules } from '../notifications/outbox';
 import type { Person } from '../notifications/person-events';
+import { countPushDevices } from '../push/push-subscription-repository';
 import { findNotificationRules } from '../users/user-repository';
 import { findWorkingHours } from '../users/working-hours-repository';
 import { emailOnly } from './incident-facts';
@@ -34,6 +35,8 @@ export interface PagedRules {
    * 254); absent: it goes as the rules say
    */
   heldUntil?: Date;
+  /** how many devices the person turned push on for (decision 253) */
+  pushDevices: number;
 }
 
 /**
@@ -50,11 +53,20 @@ export async function pagedRules(
   const ids = people.map((p) => p.id);
   const own = await findNotificationRules(tx, ids);
   const phones = new Map(people.map((p) => [p.id, p.phone]));
+  // Only people with rules of their own can have a push rule: their devices, in one more query.
+  const rulesByPush = [...own].filter(([, r]) =>
+    r[ruleUrgencyOf(urgency)].some((rule) => rule.method === 'push'),
+  );
+  const devices = await countPushDevices(
+    tx,
+    rulesByPush.map(([id]) => id),
+  );
   const ruled = new Map<number, PagedRules>(
-    [...own].map(([id, rules]) => [
-      id,
-      { rules, plan: planRules(rules[ruleUrgencyOf(urgency)], phones.get(id)) },
-    ]),
+    [...own].map(([id, rules]) => {
+      const pushDevices = devices.get(id) ?? 0;
+      const plan = planRules(rules[ruleUrgencyOf(urgency)], phones.get(id), { pushDevices });
+      return [id, { rules, plan, pushDevices }];
+    }),
   );
   if (!now || urgency !== 'low') return ruled;
   const hours = await findWorkingHours(tx, ids);
@@ -66,10 +78,12 @@ export async function pagedRules(
     const rules =
       ruled.get(person.id)?.rules ??
       preferenceRules(person.notificationPreference as NotificationPreference, person.phone);
+    const pushDevices = devices.get(person.id) ?? 0;
     ruled.set(person.id, {
       rules,
-      plan: planRules(rules[ruleUrgencyOf(urgency)], person.phone),
+      plan: planRules(rules[ruleUrgencyOf(urgency)], person.phone, { pushDevices }),
       heldUntil,
+      pushDevices,
     });
   }
   return ruled;
@@ -78,9 +92,8 @@ export async function pagedRules(
 /** ruledPerson: the person as a page tells them, with their own rules when they have them. */
 export function ruledPerson(person: User, ruled: PagedRules | undefined): Person & User {
   if (!ruled) return person;
-  return ruled.heldUntil
-    ? { ...person, notificationRules: ruled.rules, heldUntil: ruled.heldUntil }
-    : { ...person, notificationRules: ruled.rules };
+  const told = { ...person, notificationRules: ruled.rules, pushDevices: ruled.pushDevices };
+  return ruled.heldUntil ? { ...told, heldUntil: ruled.heldUntil } : told;
 }
 
 /**

@@ -37,7 +37,7 @@ export function toNotifiedEvent(
     at: n.createdAt.toISOString(),
     actor: null,
     to: person(n.userId),
-    channel: n.channel === 'sms' ? 'sms' : 'email',
+    channel: n.channel === 'sms' || n.channel === 'push' ? n.channel : 'email',
     delivery,
     attempts: n.attempts,
     error:

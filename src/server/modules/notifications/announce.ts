@@ -35,6 +35,7 @@ import {
   pageOf,
 } from './person-events';
 import { followUpItemOf, followUpMessageOf, personMessageOf } from './person-messages';
+import { pagePushOf } from './push-messages';
 
 /**
  * One way out (decision 241): an event site calls `announce` once, inside the transaction that
@@ -122,7 +123,9 @@ function ruleDeliveriesOf(event: PersonEvent, person: Person): RuleDelivery[] | 
   const page = pageOf(event);
   const rules = person.notificationRules;
   if (!page || !rules || !(RULED_KINDS as readonly string[]).includes(event.type)) return undefined;
-  return planRules(rules[ruleUrgencyOf(page.urgency)], person.phone).deliveries;
+  return planRules(rules[ruleUrgencyOf(page.urgency)], person.phone, {
+    pushDevices: person.pushDevices,
+  }).deliveries;
 }
 
 /** heardAsHandoff: a baton's change as destinations hear it; an unknown receiver is "A member". */
@@ -250,6 +253,7 @@ export function personRowsOf(events: readonly PersonEvent[], baseUrl: string): P
         baseUrl,
         timeZone: zoneOrUtc(person.timezone),
       });
+      const deliveries = ruleDeliveriesOf(event, person);
       rows.messages.push({
         eventKey: event.key,
         kind: event.type,
@@ -265,8 +269,10 @@ export function personRowsOf(events: readonly PersonEvent[], baseUrl: string): P
         sms: content.sms,
         emailOnly,
         pageId,
-        deliveries: ruleDeliveriesOf(event, person),
-        heldUntil: ruleDeliveriesOf(event, person) ? person.heldUntil : undefined,
+        deliveries,
+        heldUntil: deliveries ? person.heldUntil : undefined,
+        // A rule sends it by push (decision 253): what the notification shows, with its actions.
+        ...(deliveries?.some((d) => d.channel === 'push') ? { push: pagePushOf(event, told) } : {}),
       });
     }
   }

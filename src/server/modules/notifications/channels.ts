@@ -97,6 +97,8 @@ export interface Channels {
   chat?: Channel;
   /** the token sync's messages (modules/token-sync/token-sync-channel.ts); absent: they wait */
   'token-sync'?: Channel;
+  /** a person's pushes (modules/push/push-channel.ts, decision 253); absent: they wait */
+  push?: Channel;
 }
 
 /**

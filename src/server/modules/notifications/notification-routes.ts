@@ -108,7 +108,8 @@ export async function notificationRoutes(app: FastifyInstance, deps: AppDeps) {
           userId: row.userId,
           channel: row.channel as OutboxEntry['channel'],
           kind: row.kind,
-          to: content.to,
+          // A push goes to each of the person's devices (decision 253): its `to` is their id.
+          to: row.channel === 'push' ? 'Their devices for push' : content.to,
           subject: content.subject,
           text: hideAckLinks(content.text),
           status: row.status,

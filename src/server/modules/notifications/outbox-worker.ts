@@ -6,8 +6,8 @@ import {
   type OutboxChannel,
 } from './outbox';
 
-/** the channels the worker runs a delivery loop for, each on its own (chat, token-sync when it has them) */
-const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['email', 'sms', 'chat', 'token-sync'];
+/** the channels the worker runs a delivery loop for, each on its own (chat, token-sync, push when it has them) */
+const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['email', 'sms', 'chat', 'token-sync', 'push'];
 
 type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> };
 

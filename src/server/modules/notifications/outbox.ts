@@ -1,5 +1,6 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { channelNotConfiguredReason } from '../../../shared/contracts/notifications';
+import type { PushNotice } from '../../../shared/contracts/push';
 import type { User } from '../../../shared/contracts/users';
 import {
   type ChannelName,
@@ -7,7 +8,7 @@ import {
   notificationRoute,
   retryDelayMs,
 } from '../../../shared/domain/notification-routing';
-import type { RuleDelivery } from '../../../shared/domain/notification-rules';
+import type { RuleChannel, RuleDelivery } from '../../../shared/domain/notification-rules';
 import type { Clock } from '../../core/clock';
 import { DeliveryError, type OutgoingMessage } from '../../core/delivery';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -29,13 +30,13 @@ import { scrubProviderAnswer } from './provider-answers';
 export type NotificationRow = typeof notifications.$inferSelect;
 
 /**
- * The outbox's channels: a person's email and SMS, destinations' chat messages (decision 221),
- * and the token sync's messages to the companion service (decision 228).
+ * The outbox's channels: a person's email, SMS and push (decision 253), destinations' chat
+ * messages (decision 221), and the token sync's messages to the companion service (decision 228).
  */
-export type OutboxChannel = ChannelName | 'chat' | 'token-sync';
+export type OutboxChannel = RuleChannel | 'chat' | 'token-sync';
 
 /** The channels a worker may lack: their messages wait for a worker that has them. */
-const OPTIONAL_CHANNELS = ['chat', 'token-sync'] as const;
+const OPTIONAL_CHANNELS = ['chat', 'token-sync', 'push'] as const;
 
 /** Who a notification goes to: a user, or an address with no account yet (an invitee, id null). */
 export type Recipient = Pick<User, 'email' | 'phone' | 'notificationPreference'> & {
@@ -53,6 +54,8 @@ export interface NotificationInput {
   html?: string;
   /** a short SMS text; default: the subject and the plain text, cut to 600 characters */
   sms?: string;
+  /** what a push of it shows (decision 253); written only when a rule sends it by push */
+  push?: PushNotice;
   /** email only, whatever the recipient's preference (low-urgency pages, invitations) */
   emailOnly?: boolean;
   /** the page it is about: a failure shows in the page's history (decision 163) */
@@ -102,7 +105,7 @@ export const contentCtx = (id: number) => ({
 
 /** One row an input writes: its channel, its content, and how long after now it is due. */
 interface PlannedMessage {
-  channel: ChannelName;
+  channel: RuleChannel;
   message: StoredContent;
   delayMinutes: number;
 }
@@ -123,7 +126,13 @@ export function plannedMessages(input: NotificationInput): PlannedMessage[] {
     }));
   const channels = deliveries.map((d) => d.channel);
   return deliveries.map(({ channel, delayMinutes }) => {
-    const to = channel === 'email' ? recipient.email : (route.smsTo ?? '');
+    // A push goes to each of the person's devices, read when it is sent: `to` names the person.
+    const to =
+      channel === 'email'
+        ? recipient.email
+        : channel === 'push'
+          ? String(recipient.id ?? '')
+          : (route.smsTo ?? '');
     const message: StoredContent = { to, ...PERSON_CHANNELS[channel](input) };
     // A person's other channel, when the message does not already go there, carries it if this
     // one fails for good: its words are sealed with the message (decision 163).
@@ -142,7 +151,7 @@ export function plannedMessages(input: NotificationInput): PlannedMessage[] {
  * dedupeKeyOf: one row per (event, recipient, channel); a rule's later row on the same channel
  * names its delay (decision 251), so "SMS at once, SMS after 5 minutes" are two rows.
  */
-function dedupeKeyOf(input: NotificationInput, channel: ChannelName, delayMinutes: number) {
+function dedupeKeyOf(input: NotificationInput, channel: RuleChannel, delayMinutes: number) {
   const base = `${input.eventKey}:${input.recipient.id ?? 'guest'}:${channel}`;
   return delayMinutes === 0 ? base : `${base}:+${delayMinutes}m`;
 }
@@ -439,7 +448,9 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
           ? 'Chat delivery is not running'
           : row.channel === 'token-sync'
             ? 'Token sync is not running (TOKEN_SYNC_URL)'
-            : channelNotConfiguredReason(row.channel as ChannelName),
+            : row.channel === 'push'
+              ? 'Push delivery is not running'
+              : channelNotConfiguredReason(row.channel as ChannelName),
     });
     return 'failed';
   }

@@ -33,6 +33,8 @@ export type Person = Pick<User, 'email' | 'phone' | 'notificationPreference'> & 
   notificationRules?: NotificationRules | null;
   /** a low-urgency page held to the person's working hours waits until then (decision 254) */
   heldUntil?: Date;
+  /** how many devices the person turned push on for (decision 253), given with their rules */
+  pushDevices?: number;
 };
 
 /** One person told of an event, in the part `as` names (an event may tell two people apart). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DESTINATION_KINDS } from '../../../shared/contracts/destinations';
-import type { ChannelName } from '../../../shared/domain/notification-routing';
+import type { RuleChannel } from '../../../shared/domain/notification-rules';
 import { heardByDestinations, personRowsOf } from './announce';
 import { renderChat } from './chat-registry';
 import type { AlertFacts } from './messages';
@@ -430,7 +430,7 @@ const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   },
 };
 
-const CHANNELS = Object.keys(PERSON_CHANNELS) as ChannelName[];
+const CHANNELS = Object.keys(PERSON_CHANNELS) as RuleChannel[];
 const context = { baseUrl: 'https://baton.example.com', timeZone: 'Europe/Berlin' };
 
 describe('person channel registry', () => {
@@ -456,6 +456,12 @@ describe('person channel registry', () => {
       expect(content.text.length).toBeLessThanOrEqual(600);
       expect(content.text).not.toMatch(/\n/);
       expect(content.html).toBeUndefined();
+    } else if (channel === 'push') {
+      // A push (decision 253): the notice the service worker shows, one line, no HTML.
+      expect(content.html).toBeUndefined();
+      expect(content.body?.title).toBe(message.subject);
+      expect(content.body?.body.length).toBeGreaterThan(0);
+      expect(content.body?.body).not.toMatch(/\n/);
     } else {
       expect(content.text).toBe(message.text);
       expect(content.html).toContain('&lt;');

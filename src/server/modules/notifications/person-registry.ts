@@ -1,4 +1,5 @@
-import type { ChannelName } from '../../../shared/domain/notification-routing';
+import type { PushNotice } from '../../../shared/contracts/push';
+import type { RuleChannel } from '../../../shared/domain/notification-rules';
 
 /**
  * The person channels' registry (decision 241): for each channel a person hears by, what it sends
@@ -16,6 +17,8 @@ export interface PersonMessage {
   html?: string;
   /** a short SMS text; default: the subject and the plain text */
   sms?: string;
+  /** what a push shows (decision 253); default: the subject and the SMS text, opening Baton */
+  push?: PushNotice;
 }
 
 /** What a channel sends to a person: the outbox row's sealed content, less the address. */
@@ -23,6 +26,8 @@ export interface PersonChannelContent {
   subject: string;
   text: string;
   html?: string;
+  /** a push's notice (decision 253), encrypted for each of the person's devices when sent */
+  body?: PushNotice;
 }
 
 /** A person channel's writer: the channel's words for a message. */
@@ -34,7 +39,23 @@ function smsText(message: PersonMessage): string {
   return text.length > 600 ? `${text.slice(0, 597)}...` : text;
 }
 
-export const PERSON_CHANNELS: Record<ChannelName, PersonChannelBody> = {
+/** pushNoticeOf is the push of a message: its own, or its subject and SMS text, opening Baton. */
+function pushNoticeOf(message: PersonMessage): PushNotice {
+  return (
+    message.push ?? {
+      title: message.subject,
+      body: smsText(message),
+      actions: [{ action: 'open', title: 'Open' }],
+      data: { open: '/' },
+    }
+  );
+}
+
+export const PERSON_CHANNELS: Record<RuleChannel, PersonChannelBody> = {
   email: (message) => ({ subject: message.subject, text: message.text, html: message.html }),
   sms: (message) => ({ subject: message.subject, text: smsText(message) }),
+  push: (message) => {
+    const body = pushNoticeOf(message);
+    return { subject: message.subject, text: `${body.title}: ${body.body}`, body };
+  },
 };

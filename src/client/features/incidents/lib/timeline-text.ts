@@ -20,7 +20,7 @@ export function listInWords(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-const CHANNEL_TEXT = { email: 'Email', sms: 'SMS' } as const;
+const CHANNEL_TEXT = { email: 'Email', sms: 'SMS', push: 'Push' } as const;
 
 /** How an acknowledgement or a resolution came in, after the person's name. */
 const VIA_TEXT = {

@@ -1,3 +1,4 @@
+import type { RuleReach } from '@shared/domain/notification-rules';
 import {
   Dialog,
   DialogContent,
@@ -14,9 +15,12 @@ import { NotificationRulesEditor, type RulesPerson } from './notification-rules-
 export function NotificationRulesDialog({
   person,
   onClose,
+  reach,
 }: {
   person: RulesPerson;
   onClose: () => void;
+  /** their devices for push (decision 253) */
+  reach?: RuleReach;
 }) {
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
@@ -28,7 +32,7 @@ export function NotificationRulesDialog({
             delay.
           </DialogDescription>
         </DialogHeader>
-        <NotificationRulesEditor person={person} own={false} />
+        <NotificationRulesEditor person={person} own={false} reach={reach} />
       </DialogContent>
     </Dialog>
   );

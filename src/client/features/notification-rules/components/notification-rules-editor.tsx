@@ -1,6 +1,7 @@
 import {
   type NotificationRule,
   RULE_URGENCIES,
+  type RuleReach,
   type RuleUrgency,
   rulesPreview,
   unreachableReason,
@@ -34,7 +35,16 @@ export interface RulesPerson {
  * urgency a list of (method, delay) rows to add, remove and reorder, the rules in words, a
  * warning for each rule that cannot reach them, Save, and "Use my notification preference".
  */
-export function NotificationRulesEditor({ person, own }: { person: RulesPerson; own: boolean }) {
+export function NotificationRulesEditor({
+  person,
+  own,
+  reach = {},
+}: {
+  person: RulesPerson;
+  own: boolean;
+  /** what else reaches the person: their devices for push (decision 253), read by the route */
+  reach?: RuleReach;
+}) {
   const read = useNotificationRules(person.id);
   if (!read.data) return <LoadingState />;
   // Keyed by what was read: a save's answer starts the editor again from what is stored.
@@ -45,6 +55,7 @@ export function NotificationRulesEditor({ person, own }: { person: RulesPerson; 
       own={own}
       initial={{ high: read.data.high, low: read.data.low }}
       isOwnRules={read.data.own}
+      reach={reach}
     />
   );
 }
@@ -54,11 +65,13 @@ function RulesForm({
   own,
   initial,
   isOwnRules,
+  reach,
 }: {
   person: RulesPerson;
   own: boolean;
   initial: EditedRules;
   isOwnRules: boolean;
+  reach: RuleReach;
 }) {
   const save = useSaveNotificationRules(person.id);
   const [rules, setRules] = useState<EditedRules>(initial);
@@ -71,7 +84,7 @@ function RulesForm({
   };
   const valid = Object.keys(problemsOf(rules)).length === 0;
   const unreachable = RULE_URGENCIES.filter((urgency) =>
-    rules[urgency].every((r) => unreachableReason(r.method, person.phone) !== null),
+    rules[urgency].every((r) => unreachableReason(r.method, person.phone, reach) !== null),
   );
 
   const submit = (next: EditedRules | null) => {
@@ -124,6 +137,7 @@ function RulesForm({
                 index={i}
                 count={rules[urgency].length}
                 phone={person.phone}
+                reach={reach}
                 problems={problems}
                 onChange={(changed) =>
                   edit(

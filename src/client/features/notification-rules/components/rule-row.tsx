@@ -3,6 +3,7 @@ import {
   NOTIFICATION_METHODS,
   type NotificationMethod,
   type NotificationRule,
+  type RuleReach,
   unreachableReason,
 } from '@shared/domain/notification-rules';
 import { ArrowDown, ArrowUp, TriangleAlert, X } from 'lucide-react';
@@ -23,6 +24,7 @@ export function RuleRow({
   index,
   count,
   phone,
+  reach,
   problems,
   onChange,
   onMove,
@@ -34,6 +36,8 @@ export function RuleRow({
   index: number;
   count: number;
   phone: string | null;
+  /** what else reaches the person: their devices for push (decision 253) */
+  reach?: RuleReach;
   problems: Record<string, string>;
   onChange: (rule: NotificationRule) => void;
   onMove: (by: -1 | 1) => void;
@@ -41,7 +45,7 @@ export function RuleRow({
 }) {
   const methodProblem = problems[`${field}.method`];
   const delayProblem = problems[`${field}.delayMinutes`];
-  const warning = methodProblem ? null : unreachableReason(rule.method, phone);
+  const warning = methodProblem ? null : unreachableReason(rule.method, phone, reach);
   const position = `rule ${index + 1}`;
   return (
     <li className="grid gap-1.5" data-testid={`rule-${field}`}>

@@ -1,5 +1,5 @@
 import { isNotSentForNoChannel, type OutboxEntry } from '@shared/contracts/notifications';
-import { KeyRound, Mail, MessageSquare, RefreshCw, Webhook } from 'lucide-react';
+import { BellRing, KeyRound, Mail, MessageSquare, RefreshCw, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -32,6 +32,7 @@ const CHANNEL_ICONS = {
   sms: { Icon: MessageSquare, label: 'SMS' },
   chat: { Icon: Webhook, label: 'Chat or webhook' },
   'token-sync': { Icon: KeyRound, label: 'Token sync' },
+  push: { Icon: BellRing, label: 'Push' },
 } as const;
 
 function ChannelIcon({ channel }: { channel: OutboxEntry['channel'] }) {
