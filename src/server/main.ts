@@ -18,6 +18,7 @@ import { channelSetupWarning, channelsFromConfig } from './modules/notifications
 import { tellFailingOwners } from './modules/notifications/destination-failures';
 import { startOutboxWorker } from './modules/notifications/outbox-worker';
 import { createTokenSyncChannel } from './modules/token-sync/token-sync-channel';
+import { voiceChannelFromConfig } from './modules/voice-calls/voice-channel';
 import { shutDown } from './shutdown';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
@@ -95,6 +96,8 @@ function startOutbox(runtime: Runtime, app: FastifyInstance, metrics: Metrics) {
     clock: runtime.clock,
     channels: {
       ...channelsFromConfig(config),
+      // Phone calls (decision 252): with Twilio's settings, as SMS.
+      voice: voiceChannelFromConfig(config, runtime.cipher),
       // Destinations' chat and webhook messages (decision 221): the owners of one failing for an
       // hour are told at its next failure, or by the engine's destinations task.
       chat: createChatChannel({

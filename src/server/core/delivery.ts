@@ -14,6 +14,8 @@ export interface OutgoingMessage {
   idempotencyKey?: string;
   /** a chat message's JSON body, posted as it is to its destination (decision 221) */
   body?: unknown;
+  /** the outbox row it is sent from: a call's callbacks name it (decision 252) */
+  notificationId?: number;
 }
 
 /** DeliveryError is a failed send; `permanent` ones are not retried. */
@@ -31,9 +33,10 @@ export class DeliveryError extends Error {
 export interface Channel {
   /**
    * chat: a destination's chat or webhook message (`to` is the destination's id, decision 221);
-   * token-sync: a POST or DELETE to the token sync URL (decision 228)
+   * token-sync: a POST or DELETE to the token sync URL (decision 228); voice: a phone call
+   * (decision 252)
    */
-  readonly name: 'email' | 'sms' | 'chat' | 'token-sync';
+  readonly name: 'email' | 'sms' | 'voice' | 'chat' | 'token-sync';
   /** sends one message and returns the provider's answer (message id) */
   send(message: OutgoingMessage): Promise<string>;
 }

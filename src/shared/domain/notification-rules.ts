@@ -14,7 +14,7 @@ import type { Urgency } from './paging';
  * once for high urgency and email at once for low (what pages did before rules). Pure.
  */
 
-/** The ways a rule may reach a person; calls and push are stored now and sent in later steps. */
+/** The ways a rule may reach a person; push is stored now and sent in a later step. */
 export const NOTIFICATION_METHODS = ['email', 'sms', 'voice', 'push'] as const;
 export type NotificationMethod = (typeof NOTIFICATION_METHODS)[number];
 
@@ -78,11 +78,20 @@ export function hasUsablePhone(phone: string | null | undefined): boolean {
   return normalized !== null && isE164(normalized);
 }
 
-/** What this server can deliver now: email and SMS (calls and push come in later steps). */
+/** What this server can deliver: email, SMS and calls (push comes in a later step). */
 const DELIVERABLE: Partial<Record<NotificationMethod, ChannelName>> = {
   email: 'email',
   sms: 'sms',
+  voice: 'voice',
 };
+
+/**
+ * The methods that need more than email and SMS, and whether this server can send them now:
+ * `voice` once Twilio is configured (decision 252). Absent: not set up.
+ */
+export interface ReadyMethods {
+  voice?: boolean;
+}
 
 export const RULE_UNREACHABLE = {
   noPhoneSms: 'SMS needs a phone number on the profile',
@@ -98,6 +107,7 @@ export const RULE_UNREACHABLE = {
 export function unreachableReason(
   method: NotificationMethod,
   phone: string | null | undefined,
+  ready: ReadyMethods = {},
 ): string | null {
   switch (method) {
     case 'email':
@@ -105,7 +115,8 @@ export function unreachableReason(
     case 'sms':
       return hasUsablePhone(phone) ? null : RULE_UNREACHABLE.noPhoneSms;
     case 'voice':
-      return hasUsablePhone(phone) ? RULE_UNREACHABLE.voiceNotSetUp : RULE_UNREACHABLE.noPhoneVoice;
+      if (!hasUsablePhone(phone)) return RULE_UNREACHABLE.noPhoneVoice;
+      return ready.voice ? null : RULE_UNREACHABLE.voiceNotSetUp;
     case 'push':
       return RULE_UNREACHABLE.pushNotSetUp;
   }
@@ -148,11 +159,12 @@ export interface RulePlan {
 export function planRules(
   rules: readonly NotificationRule[],
   phone: string | null | undefined,
+  ready: ReadyMethods = {},
 ): RulePlan {
   const deliveries: RuleDelivery[] = [];
   const skipped: SkippedRule[] = [];
   for (const rule of rules) {
-    const reason = unreachableReason(rule.method, phone);
+    const reason = unreachableReason(rule.method, phone, ready);
     const channel = DELIVERABLE[rule.method];
     if (reason !== null || channel === undefined) {
       skipped.push({ ...rule, reason: reason ?? RULE_UNREACHABLE.pushNotSetUp });

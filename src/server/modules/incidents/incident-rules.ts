@@ -2,6 +2,7 @@ import type { User } from '../../../shared/contracts/users';
 import {
   type NotificationRules,
   planRules,
+  type ReadyMethods,
   type RulePlan,
   ruleUrgencyOf,
 } from '../../../shared/domain/notification-rules';
@@ -26,11 +27,15 @@ export interface PagedRules {
   plan: RulePlan;
 }
 
-/** pagedRules reads the own rules of the people a step pages (one query), planned for the urgency. */
+/**
+ * pagedRules reads the own rules of the people a step pages (one query), planned for the urgency
+ * and for what this server sends (`ready`: calls once Twilio is configured, decision 252).
+ */
 export async function pagedRules(
   tx: Tx,
   people: readonly User[],
   urgency: Urgency,
+  ready: ReadyMethods = {},
 ): Promise<Map<number, PagedRules>> {
   const own = await findNotificationRules(
     tx,
@@ -40,7 +45,7 @@ export async function pagedRules(
   return new Map(
     [...own].map(([id, rules]) => [
       id,
-      { rules, plan: planRules(rules[ruleUrgencyOf(urgency)], phones.get(id)) },
+      { rules, plan: planRules(rules[ruleUrgencyOf(urgency)], phones.get(id), ready) },
     ]),
   );
 }

@@ -52,6 +52,8 @@ export interface NotificationInput {
   html?: string;
   /** a short SMS text; default: the subject and the plain text, cut to 600 characters */
   sms?: string;
+  /** what a phone call says (decision 252); default: the subject */
+  voice?: string;
   /** email only, whatever the recipient's preference (low-urgency pages, invitations) */
   emailOnly?: boolean;
   /** the page it is about: a failure shows in the page's history (decision 163) */
@@ -120,6 +122,7 @@ export function plannedMessages(input: NotificationInput): PlannedMessage[] {
     }));
   const channels = deliveries.map((d) => d.channel);
   return deliveries.map(({ channel, delayMinutes }) => {
+    // SMS and calls go to the phone on file (a usable one: the rules skip them without it).
     const to = channel === 'email' ? recipient.email : (route.smsTo ?? '');
     const message: StoredContent = { to, ...PERSON_CHANNELS[channel](input) };
     // A person's other channel, when the message does not already go there, carries it if this
@@ -199,6 +202,26 @@ export async function stopDelayedRules(tx: Db | Tx, pageId: number, why: string)
     )
     .returning({ id: notifications.id });
   return stopped.length;
+}
+
+/**
+ * markNotDelivered records, in the caller's transaction, that a notification its provider took
+ * was not delivered after all: a call nobody answered, busy, failed, canceled or taken by a
+ * machine (decision 252). The row is failed with why, so it never counts as a success. Answers
+ * whether it changed the row (a row already failed or stopped is left as it is).
+ */
+export async function markNotDelivered(
+  tx: Db | Tx,
+  id: number,
+  why: string,
+  now: Date,
+): Promise<boolean> {
+  const updated = await tx
+    .update(notifications)
+    .set({ status: 'failed', failedAt: now, lastError: why })
+    .where(and(eq(notifications.id, id), inArray(notifications.status, ['sent', 'pending'])))
+    .returning({ id: notifications.id });
+  return updated.length > 0;
 }
 
 /** One message to a destination (decision 221): its JSON body, posted as it is when sent. */
@@ -433,7 +456,11 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
       ...message
     } = decryptContent(row, deps.cipher);
     to = message.to;
-    const response = await channel.send({ ...message, idempotencyKey: row.dedupeKey });
+    const response = await channel.send({
+      ...message,
+      idempotencyKey: row.dedupeKey,
+      notificationId: row.id,
+    });
     await recordOutcome(deps.db, lease, {
       status: 'sent',
       sentAt: deps.clock.now(),

@@ -16,6 +16,8 @@ export interface PersonMessage {
   html?: string;
   /** a short SMS text; default: the subject and the plain text */
   sms?: string;
+  /** what a phone call says (`VOICE_MESSAGES`, decision 252); default: the subject */
+  voice?: string;
 }
 
 /** What a channel sends to a person: the outbox row's sealed content, less the address. */
@@ -34,7 +36,15 @@ function smsText(message: PersonMessage): string {
   return text.length > 600 ? `${text.slice(0, 597)}...` : text;
 }
 
+/** spokenText is what a call says of a message: its `voice`, or its subject, cut to 800. */
+function spokenText(message: PersonMessage): string {
+  const text = (message.voice ?? message.subject).replace(/\s+/g, ' ').trim();
+  return text.length > 800 ? `${text.slice(0, 797)}...` : text;
+}
+
 export const PERSON_CHANNELS: Record<ChannelName, PersonChannelBody> = {
   email: (message) => ({ subject: message.subject, text: message.text, html: message.html }),
   sms: (message) => ({ subject: message.subject, text: smsText(message) }),
+  // The call's words, sealed in the row; Baton speaks them when Twilio fetches the call's TwiML.
+  voice: (message) => ({ subject: message.subject, text: spokenText(message) }),
 };
