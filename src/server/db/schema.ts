@@ -543,7 +543,7 @@ export const notifications = pgTable(
       .where(sql`${t.destinationId} is not null`),
     check(
       'notifications_channel_check',
-      sql`${t.channel} in ('email', 'sms', 'chat', 'token-sync')`,
+      sql`${t.channel} in ('email', 'sms', 'voice', 'chat', 'token-sync')`,
     ),
     check(
       'notifications_destination_check',
