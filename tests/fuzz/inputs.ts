@@ -138,6 +138,13 @@ const feedToken: Gen = (p) =>
 /** a call's callback token (decision 252): the blind index's base64url, or anything */
 const callToken: Gen = () =>
   fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), fc.string({ maxLength: 60 }));
+/** What Twilio posts about a call (decision 252). */
+const TWILIO_CALL_BODY = {
+  CallSid: () => fc.constantFrom('CA0123456789abcdef0123456789abcdef', '', 'x'.repeat(80)),
+  CallStatus: () => fc.constantFrom('in-progress', 'completed', 'no-answer', 'busy', 'nope'),
+  AnsweredBy: () => fc.constantFrom('human', 'machine_start', 'fax', ''),
+  Digits: () => fc.oneof(fc.constantFrom('1', '2', '3', '9', ''), fc.string()),
+};
 const ackToken: Gen = (p) =>
   fc
     .tuple(realOr(p.pageIds), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/))
@@ -635,13 +642,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
       `POST /api/twilio/voice/:id/:token${tail}`,
       {
         params: { id: pageId, token: callToken },
-        body: {
-          CallSid: () => fc.constantFrom('CA0123456789abcdef0123456789abcdef', '', 'x'.repeat(80)),
-          CallStatus: () =>
-            fc.constantFrom('in-progress', 'completed', 'no-answer', 'busy', 'nope'),
-          AnsweredBy: () => fc.constantFrom('human', 'machine_start', 'fax', ''),
-          Digits: () => fc.oneof(fc.constantFrom('1', '2', '3', '9', ''), fc.string()),
-        },
+        body: TWILIO_CALL_BODY,
       },
     ]),
   ),
