@@ -1,5 +1,6 @@
 import {
   type NotificationRule,
+  type ReadyMethods,
   RULE_URGENCIES,
   type RuleUrgency,
   rulesPreview,
@@ -45,6 +46,7 @@ export function NotificationRulesEditor({ person, own }: { person: RulesPerson; 
       own={own}
       initial={{ high: read.data.high, low: read.data.low }}
       isOwnRules={read.data.own}
+      ready={{ voice: read.data.voiceReady }}
     />
   );
 }
@@ -54,11 +56,13 @@ function RulesForm({
   own,
   initial,
   isOwnRules,
+  ready,
 }: {
   person: RulesPerson;
   own: boolean;
   initial: EditedRules;
   isOwnRules: boolean;
+  ready: ReadyMethods;
 }) {
   const save = useSaveNotificationRules(person.id);
   const [rules, setRules] = useState<EditedRules>(initial);
@@ -71,7 +75,7 @@ function RulesForm({
   };
   const valid = Object.keys(problemsOf(rules)).length === 0;
   const unreachable = RULE_URGENCIES.filter((urgency) =>
-    rules[urgency].every((r) => unreachableReason(r.method, person.phone) !== null),
+    rules[urgency].every((r) => unreachableReason(r.method, person.phone, ready) !== null),
   );
 
   const submit = (next: EditedRules | null) => {
@@ -124,6 +128,7 @@ function RulesForm({
                 index={i}
                 count={rules[urgency].length}
                 phone={person.phone}
+                ready={ready}
                 problems={problems}
                 onChange={(changed) =>
                   edit(

@@ -3,9 +3,10 @@ import {
   NOTIFICATION_METHODS,
   type NotificationMethod,
   type NotificationRule,
+  type ReadyMethods,
   unreachableReason,
 } from '@shared/domain/notification-rules';
-import { ArrowDown, ArrowUp, TriangleAlert, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, Phone, TriangleAlert, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import {
@@ -16,6 +17,10 @@ import {
   SelectValue,
 } from '@/components/ui/select';
 
+/** What a call rule does, said under it once calls are set up (decision 252). */
+export const CALL_IN_WORDS =
+  'Baton calls the phone number on the profile and reads the page: press 1 to acknowledge, 2 to escalate to the next step, 3 to hear it again. A call nobody answers counts as not delivered.';
+
 /** One rule of the editor: its method and delay, move and remove, and why it cannot reach. */
 export function RuleRow({
   field,
@@ -23,6 +28,7 @@ export function RuleRow({
   index,
   count,
   phone,
+  ready,
   problems,
   onChange,
   onMove,
@@ -34,6 +40,8 @@ export function RuleRow({
   index: number;
   count: number;
   phone: string | null;
+  /** what this server sends beyond email and SMS (calls once Twilio is set up, decision 252) */
+  ready: ReadyMethods;
   problems: Record<string, string>;
   onChange: (rule: NotificationRule) => void;
   onMove: (by: -1 | 1) => void;
@@ -41,7 +49,7 @@ export function RuleRow({
 }) {
   const methodProblem = problems[`${field}.method`];
   const delayProblem = problems[`${field}.delayMinutes`];
-  const warning = methodProblem ? null : unreachableReason(rule.method, phone);
+  const warning = methodProblem ? null : unreachableReason(rule.method, phone, ready);
   const position = `rule ${index + 1}`;
   return (
     <li className="grid gap-1.5" data-testid={`rule-${field}`}>
@@ -137,6 +145,12 @@ export function RuleRow({
         <p className="flex items-center gap-1.5 text-sm text-warning-foreground">
           <TriangleAlert className="size-4 shrink-0" aria-hidden="true" />
           {warning}: this rule is skipped.
+        </p>
+      ) : null}
+      {!warning && !methodProblem && rule.method === 'voice' ? (
+        <p className="flex items-center gap-1.5 text-muted-foreground text-sm">
+          <Phone className="size-4 shrink-0" aria-hidden="true" />
+          {CALL_IN_WORDS}
         </p>
       ) : null}
     </li>
