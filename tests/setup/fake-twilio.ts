@@ -14,8 +14,10 @@ export interface PlacedCall {
   sid: string;
   to: string;
   from: string;
-  /** where Twilio fetches the call's TwiML when it is answered */
+  /** where Twilio fetches the call's TwiML when it is answered (empty when `twiml` is given) */
   url: string;
+  /** the TwiML given with the request instead of a Url */
+  twiml: string | null;
   method: string;
   statusCallback: string | null;
   statusCallbackEvents: string[];
@@ -99,8 +101,8 @@ export async function startFakeTwilio(accountSid = 'AC_test', authToken = 'token
     const token = req.headers['i-twilio-idempotency-token'];
     if (req.url === callsPath) {
       // Twilio requires From, and a Url (or Twiml) to fetch when the call is answered.
-      const url = form.get('Url');
-      if (!url || !form.get('From'))
+      const url = form.get('Url') ?? '';
+      if ((!url && !form.get('Twiml')) || !form.get('From'))
         return json(400, { code: 21205, message: 'Url parameter is required.' });
       const sid = `CA${String(calls.length + 1).padStart(32, '0')}`;
       calls.push({
@@ -108,6 +110,7 @@ export async function startFakeTwilio(accountSid = 'AC_test', authToken = 'token
         to,
         from: form.get('From') ?? '',
         url,
+        twiml: form.get('Twiml'),
         method: form.get('Method') ?? 'POST',
         statusCallback: form.get('StatusCallback'),
         statusCallbackEvents: form.getAll('StatusCallbackEvent'),

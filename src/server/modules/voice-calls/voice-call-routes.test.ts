@@ -12,7 +12,7 @@ import { auditEvents, notifications, pages, voiceCalls } from '../../db/schema';
 import { insertRotation } from '../../seed/factories';
 import { type Channels, createSmsChannel } from '../notifications/channels';
 import { decryptContent, deliverDue } from '../notifications/outbox';
-import { voiceChannelFromConfig } from './voice-channel';
+import { placeTestCall, testCallWords, voiceChannelFromConfig } from './voice-channel';
 import { CALL_KEYS_WORDS } from './voice-twiml';
 
 /**
@@ -355,6 +355,27 @@ describe("a call's other keys and outcomes", () => {
       ['voice', 1],
       ['email', 5],
     ]);
+  });
+});
+
+describe('a test call', () => {
+  test('rings once with its words inline and nothing to call back about', async () => {
+    const sid = await placeTestCall({ ...twilio, from: TWILIO_FROM }, '+15550104444', 'Tia Test');
+    const placed = twilio.calls.find((c) => c.sid === sid);
+    expect(placed).toMatchObject({
+      to: '+15550104444',
+      from: TWILIO_FROM,
+      url: '',
+      statusCallback: null,
+    });
+    expect(placed?.twiml).toContain(testCallWords('Tia Test'));
+    expect(placed?.twiml).toContain('<Hangup/>');
+  });
+
+  test('a number Twilio refuses is a permanent failure', async () => {
+    await expect(
+      placeTestCall({ ...twilio, from: TWILIO_FROM }, '555', 'Tia Test'),
+    ).rejects.toMatchObject({ permanent: true, message: 'Call provider answered 400' });
   });
 });
 

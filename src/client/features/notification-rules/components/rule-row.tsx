@@ -148,8 +148,8 @@ export function RuleRow({
         </p>
       ) : null}
       {!warning && !methodProblem && rule.method === 'voice' ? (
-        <p className="flex items-center gap-1.5 text-muted-foreground text-sm">
-          <Phone className="size-4 shrink-0" aria-hidden="true" />
+        <p className="flex items-start gap-1.5 text-muted-foreground text-sm">
+          <Phone className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           {CALL_IN_WORDS}
         </p>
       ) : null}
