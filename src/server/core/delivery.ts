@@ -14,8 +14,11 @@ export interface OutgoingMessage {
   idempotencyKey?: string;
   /** a chat message's JSON body, posted as it is to its destination (decision 221) */
   body?: unknown;
-  /** the outbox row it is sent from: a call's callbacks name it (decision 252) */
-  notificationId?: number;
+}
+
+/** Where a message is sent from: the outbox row (a call's callbacks name it, decision 252). */
+export interface SendContext {
+  notificationId: number;
 }
 
 /** DeliveryError is a failed send; `permanent` ones are not retried. */
@@ -38,5 +41,5 @@ export interface Channel {
    */
   readonly name: 'email' | 'sms' | 'voice' | 'chat' | 'token-sync';
   /** sends one message and returns the provider's answer (message id) */
-  send(message: OutgoingMessage): Promise<string>;
+  send(message: OutgoingMessage, context?: SendContext): Promise<string>;
 }

@@ -456,11 +456,10 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
       ...message
     } = decryptContent(row, deps.cipher);
     to = message.to;
-    const response = await channel.send({
-      ...message,
-      idempotencyKey: row.dedupeKey,
-      notificationId: row.id,
-    });
+    const response = await channel.send(
+      { ...message, idempotencyKey: row.dedupeKey },
+      { notificationId: row.id },
+    );
     await recordOutcome(deps.db, lease, {
       status: 'sent',
       sentAt: deps.clock.now(),

@@ -36,14 +36,15 @@ export function createVoiceChannel(
 ): Channel {
   return {
     name: 'voice',
-    async send(message) {
-      if (message.notificationId === undefined) {
+    async send(message, context) {
+      if (context === undefined) {
         throw new DeliveryError('A call needs its notification to call back about', true);
       }
+      const { notificationId } = context;
       const urls = callUrls(
         settings.publicBaseUrl,
-        message.notificationId,
-        callToken(cipher, message.notificationId),
+        notificationId,
+        callToken(cipher, notificationId),
       );
       const body = new URLSearchParams({
         To: message.to,
