@@ -248,6 +248,19 @@ describe("a call's other keys and outcomes", () => {
       error: 'The call was not answered',
     });
     expect((await incidentOf(incidentId)).status).toBe('triggered');
+    // Whoever raised it sees the call among their page's delivery failures.
+    const failures = await t.call(manager, 'GET', '/api/user/page-delivery-failures');
+    expect(failures.statusCode, failures.body).toBe(200);
+    expect(failures.json()).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          pageId: incidentId,
+          channel: 'voice',
+          reason: 'The call was not answered',
+          fallbackChannel: null,
+        }),
+      ]),
+    );
   });
 
   test.each([
