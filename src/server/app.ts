@@ -87,6 +87,7 @@ import { slackRoutes } from './modules/slack/slack-routes';
 import { smsReplyRoutes } from './modules/sms-replies/sms-reply-routes';
 import { timeOffRoutes } from './modules/time-off/time-off-routes';
 import { toUser } from './modules/users/user-repository';
+import { voiceCallRoutes } from './modules/voice-calls/voice-call-routes';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -432,6 +433,7 @@ async function registerModules(
   await app.register(inboxRoutes, deps);
   await app.register(pagingRoutes, deps);
   await app.register(smsReplyRoutes, deps);
+  await app.register(voiceCallRoutes, deps);
   await app.register(slackRoutes, deps);
   await app.register(escalationPolicyRoutes, deps);
   await app.register(incidentRoutes, deps);

@@ -21,6 +21,7 @@ import { createPushChannel } from './modules/push/push-channel';
 import { pushRule } from './modules/push/push-sender';
 import { vapidKeysOf } from './modules/push/vapid-keys';
 import { createTokenSyncChannel } from './modules/token-sync/token-sync-channel';
+import { voiceChannelFromConfig } from './modules/voice-calls/voice-channel';
 import { shutDown } from './shutdown';
 
 type Runtime = Awaited<ReturnType<typeof startRuntime>>;
@@ -98,6 +99,8 @@ function startOutbox(runtime: Runtime, app: FastifyInstance, metrics: Metrics) {
     clock: runtime.clock,
     channels: {
       ...channelsFromConfig(config),
+      // Phone calls (decision 252): with Twilio's settings, as SMS.
+      voice: voiceChannelFromConfig(config, runtime.cipher),
       // Destinations' chat and webhook messages (decision 221): the owners of one failing for an
       // hour are told at its next failure, or by the engine's destinations task.
       chat: createChatChannel({

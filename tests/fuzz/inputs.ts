@@ -135,6 +135,16 @@ const feedToken: Gen = (p) =>
   p.feedTokens.length > 0
     ? fc.oneof(fc.constantFrom(...p.feedTokens), fc.base64String({ maxLength: 60 }))
     : fc.base64String({ maxLength: 60 });
+/** a call's callback token (decision 252): the blind index's base64url, or anything */
+const callToken: Gen = () =>
+  fc.oneof(fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), fc.string({ maxLength: 60 }));
+/** What Twilio posts about a call (decision 252). */
+const TWILIO_CALL_BODY = {
+  CallSid: () => fc.constantFrom('CA0123456789abcdef0123456789abcdef', '', 'x'.repeat(80)),
+  CallStatus: () => fc.constantFrom('in-progress', 'completed', 'no-answer', 'busy', 'nope'),
+  AnsweredBy: () => fc.constantFrom('human', 'machine_start', 'fax', ''),
+  Digits: () => fc.oneof(fc.constantFrom('1', '2', '3', '9', ''), fc.string()),
+};
 const ackToken: Gen = (p) =>
   fc
     .tuple(realOr(p.pageIds), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/))
@@ -697,6 +707,16 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
       MessageSid: () => fc.constant('SM0123456789abcdef0123456789abcdef'),
     },
   },
+  // Phone calls' callbacks (decision 252): off in the fuzz app (no Twilio), so 404 or 401
+  ...Object.fromEntries(
+    ['', '/gather', '/status'].map((tail) => [
+      `POST /api/twilio/voice/:id/:token${tail}`,
+      {
+        params: { id: pageId, token: callToken },
+        body: TWILIO_CALL_BODY,
+      },
+    ]),
+  ),
   // The Slack app (decision 222): off in the fuzz app (no SLACK_SIGNING_SECRET), so 404 or 401
   'POST /api/slack/interactions': {
     body: {

@@ -98,6 +98,8 @@ const EnvSchema = z.object({
       .optional(),
   ),
   TWILIO_API_BASE: z.url('must be a URL').default('https://api.twilio.com'),
+  /** 1: calls ask Twilio to detect answering machines (MachineDetection=Enable, decision 252) */
+  TWILIO_MACHINE_DETECTION: boolFlag,
   OUTBOX_INTERVAL_SECONDS: z.coerce.number().positive().default(5),
   ENGINE_INTERVAL_SECONDS: z.coerce.number().positive().default(15),
   HANDOFF_NOTICE_MINUTES: z.coerce.number().int().min(0).default(30),
@@ -217,7 +219,14 @@ export interface Config {
   /** wrong integration keys a minute per client address before 429 / SMTP 421 (decision 235) */
   alertKeyGuessLimit: number;
   mail: { smtpUrl?: string; from: string };
-  sms: { accountSid?: string; authToken?: string; from?: string; apiBase: string };
+  sms: {
+    accountSid?: string;
+    authToken?: string;
+    from?: string;
+    apiBase: string;
+    /** calls ask Twilio to detect answering machines (decision 252) */
+    machineDetection?: boolean;
+  };
   outboxIntervalMs: number;
   /**
    * whether the administrators' diagnostics show the hostname, where the data lives and the
@@ -451,6 +460,7 @@ function configOf(e: Env, isProduction: boolean): Config {
       authToken: e.TWILIO_AUTH_TOKEN,
       from: e.TWILIO_FROM,
       apiBase: e.TWILIO_API_BASE.replace(/\/$/, ''),
+      machineDetection: e.TWILIO_MACHINE_DETECTION === true,
     },
     outboxIntervalMs: e.OUTBOX_INTERVAL_SECONDS * 1000,
     inboundSmtp:

@@ -16,6 +16,11 @@ export interface OutgoingMessage {
   body?: unknown;
 }
 
+/** Where a message is sent from: the outbox row (a call's callbacks name it, decision 252). */
+export interface SendContext {
+  notificationId: number;
+}
+
 /** DeliveryError is a failed send; `permanent` ones are not retried. */
 export class DeliveryError extends Error {
   constructor(
@@ -31,10 +36,10 @@ export class DeliveryError extends Error {
 export interface Channel {
   /**
    * chat: a destination's chat or webhook message (`to` is the destination's id, decision 221);
-   * token-sync: a POST or DELETE to the token sync URL (decision 228); push: a person's pushes
-   * (`to` is their id, `body` the notice, decision 253)
+   * token-sync: a POST or DELETE to the token sync URL (decision 228); voice: a phone call
+   * (decision 252); push: a person's pushes (`to` is their id, `body` the notice, decision 253)
    */
-  readonly name: 'email' | 'sms' | 'chat' | 'token-sync' | 'push';
+  readonly name: 'email' | 'sms' | 'voice' | 'chat' | 'token-sync' | 'push';
   /** sends one message and returns the provider's answer (message id) */
-  send(message: OutgoingMessage): Promise<string>;
+  send(message: OutgoingMessage, context?: SendContext): Promise<string>;
 }

@@ -509,7 +509,10 @@ export const notifications = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     userId: integer('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    /** email, sms, chat (a destination's chat or webhook message) or token-sync (decision 228) */
+    /**
+     * email, sms, voice (a call, decision 252), chat (a destination's chat or webhook message) or
+     * token-sync (decision 228)
+     */
     channel: text('channel').notNull(),
     kind: text('kind').notNull(),
     /** encrypted JSON { to, subject, text, html } */
@@ -548,7 +551,7 @@ export const notifications = pgTable(
       .where(sql`${t.destinationId} is not null`),
     check(
       'notifications_channel_check',
-      sql`${t.channel} in ('email', 'sms', 'chat', 'token-sync', 'push')`,
+      sql`${t.channel} in ('email', 'sms', 'voice', 'chat', 'token-sync', 'push')`,
     ),
     check(
       'notifications_destination_check',
@@ -631,6 +634,48 @@ export const smsReplyCodes = pgTable(
       .on(t.phoneHash, t.code)
       .where(sql`${t.closedAt} is null`),
     index('sms_reply_codes_page_idx').on(t.pageId),
+  ],
+);
+
+/**
+ * Phone calls (issue 33, decision 252): one row per call (Twilio's CallSid) a `voice`
+ * notification placed, bound server-side to its notification, incident and person when Twilio
+ * first calls back (the URL carries the notification's id and a keyed hash of it; Twilio's
+ * signature covers both). What Twilio last said of it, who answered, the key pressed and what it
+ * came to. A notification retried after a failed request may have placed more than one call.
+ */
+export const voiceCalls = pgTable(
+  'voice_calls',
+  {
+    id: serial('id').primaryKey(),
+    notificationId: bigint('notification_id', { mode: 'number' })
+      .notNull()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    pageId: integer('page_id')
+      .notNull()
+      .references(() => pages.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Twilio's CallSid, as its callbacks name it */
+    callSid: text('call_sid').notNull(),
+    /** Twilio's CallStatus, as last heard */
+    status: text('status').notNull(),
+    /** answering machine detection's AnsweredBy, when it was on */
+    answeredBy: text('answered_by'),
+    /** the step (zero-based) the incident was at when the call was answered: 2 escalates from it */
+    stepIndex: integer('step_index'),
+    /** the last key pressed that did something: 1, 2 or 3 */
+    key: text('key'),
+    /** what the call came to (answered, no-answer, busy, failed, canceled, machine); null: not over */
+    outcome: text('outcome'),
+    createdAt: createdAt(),
+    endedAt: ts('ended_at'),
+  },
+  (t) => [
+    uniqueIndex('voice_calls_call_sid_key').on(t.callSid),
+    index('voice_calls_notification_idx').on(t.notificationId),
+    index('voice_calls_page_idx').on(t.pageId),
   ],
 );
 

@@ -45,6 +45,10 @@ export function refuseCrossSiteWrite(req: FastifyRequest, publicUrl: string | un
  */
 export const SIGNED_ROUTES: ReadonlyMap<string, string> = new Map([
   ['/api/twilio/sms', 'x-twilio-signature'],
+  // Phone calls' callbacks (decision 252)
+  ['/api/twilio/voice/:id/:token', 'x-twilio-signature'],
+  ['/api/twilio/voice/:id/:token/gather', 'x-twilio-signature'],
+  ['/api/twilio/voice/:id/:token/status', 'x-twilio-signature'],
   ['/api/slack/interactions', 'x-slack-signature'],
   ['/api/slack/commands', 'x-slack-signature'],
 ]);

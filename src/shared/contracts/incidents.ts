@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NOTIFICATION_METHODS } from '../domain/notification-rules';
+import { CALL_OUTCOMES } from '../domain/voice-calls';
 import { ESCALATION_TARGET_TYPES } from './escalation-policies';
 import { id, idText, text } from './primitives';
 import { URGENCIES } from './rotations';
@@ -186,6 +187,7 @@ export const TIMELINE_KINDS = [
   'exhausted',
   'alert',
   'rules_skipped',
+  'call',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -212,8 +214,8 @@ export const TimelineEventSchema = z.object({
     .optional(),
   /** notified: to whom, by which channel, with what result */
   to: PersonRef.nullable().optional(),
-  /** notified: push since decision 253 */
-  channel: z.enum(['email', 'sms', 'push']).optional(),
+  /** notified: calls since decision 252, push since decision 253 */
+  channel: z.enum(['email', 'sms', 'voice', 'push']).optional(),
   /**
    * notified: pending, sent, retried (a failed attempt waits for the next), failed for good, or
    * stopped (a rule's delayed message its incident's acknowledgement or resolution stopped), or
@@ -239,6 +241,10 @@ export const TimelineEventSchema = z.object({
     .optional(),
   /** rules_skipped: no rule could reach them, so the page went by email at once */
   emailInstead: z.boolean().optional(),
+  /** call: what a phone call to `to` came to (decision 252) */
+  callOutcome: z.enum(CALL_OUTCOMES).optional(),
+  /** call: the key pressed that did something (1 acknowledge, 2 escalate, 3 repeat); null: none */
+  key: z.enum(['1', '2', '3']).nullable().optional(),
   /** notified: how many times it was tried (a sent notification tried twice was retried) */
   attempts: z.number().int().optional(),
   /** notified (failed): the provider's answer, without personal data */
@@ -246,8 +252,11 @@ export const TimelineEventSchema = z.object({
   /** escalated, reassigned: the reason typed; note: the note's text */
   reason: z.string().nullable().optional(),
   text: z.string().optional(),
-  /** acknowledged, resolved: in the app, by the email's link, by SMS reply, by an integration, from Slack */
-  via: z.enum(['app', 'link', 'sms', 'integration', 'slack']).optional(),
+  /**
+   * acknowledged, resolved: in the app, by the email's link, by SMS reply, by an integration,
+   * from Slack, or by a key pressed on a phone call
+   */
+  via: z.enum(['app', 'link', 'sms', 'integration', 'slack', 'phone']).optional(),
   automatic: z.boolean().optional(),
   /** raised, acknowledged, resolved, alert: the integration that did it (issue 17), by name */
   source: z.string().optional(),

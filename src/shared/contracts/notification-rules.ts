@@ -44,5 +44,7 @@ export type NotificationRulesInput = z.infer<typeof NotificationRulesSchema>;
 export const NotificationRulesAnswerSchema = NotificationRulesSchema.extend({
   /** true: the person's own rules; false: the rules their Notification Preference means */
   own: z.boolean(),
+  /** whether this server places calls (Twilio configured, decision 252): else they are skipped */
+  voiceReady: z.boolean(),
 });
 export type NotificationRulesAnswer = z.infer<typeof NotificationRulesAnswerSchema>;

@@ -10,9 +10,9 @@ export const OutboxEntrySchema = z.object({
   userId: z.number().int().nullable(),
   /**
    * chat: a destination's message (decision 221); token-sync: to the companion (decision 228);
-   * push: to a person's devices (decision 253)
+   * voice: a phone call (decision 252); push: to a person's devices (decision 253)
    */
-  channel: z.enum(['email', 'sms', 'chat', 'token-sync', 'push']),
+  channel: z.enum(['email', 'sms', 'voice', 'chat', 'token-sync', 'push']),
   kind: z.string(),
   to: z.string(),
   subject: z.string(),
@@ -32,10 +32,11 @@ export type OutboxEntry = z.infer<typeof OutboxEntrySchema>;
  * no settings for: the notification is kept, not sent, with this reason, never dropped silently
  * (decision 006). In demo mode such a channel is the demo inbox instead (decision 186).
  */
-export function channelNotConfiguredReason(channel: 'email' | 'sms'): string {
-  return channel === 'email'
-    ? 'Email is not configured on this server (SMTP_URL).'
-    : 'SMS is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).';
+export function channelNotConfiguredReason(channel: 'email' | 'sms' | 'voice'): string {
+  if (channel === 'email') return 'Email is not configured on this server (SMTP_URL).';
+  return channel === 'sms'
+    ? 'SMS is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).'
+    : 'Phone calls are not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM).';
 }
 
 /** isNotSentForNoChannel tells whether a notification failed only because its channel is not configured. */
@@ -44,7 +45,7 @@ export function isNotSentForNoChannel(
 ): boolean {
   return (
     entry.status === 'failed' &&
-    (entry.channel === 'email' || entry.channel === 'sms') &&
+    (entry.channel === 'email' || entry.channel === 'sms' || entry.channel === 'voice') &&
     entry.lastError === channelNotConfiguredReason(entry.channel)
   );
 }

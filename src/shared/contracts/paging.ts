@@ -31,9 +31,9 @@ export const PageEventSchema = z.object({
   /**
    * not_delivered (decision 163): a notification about the page to `to` failed for good by this
    * channel, for `reason` (the provider's answer, without personal data); `fallbackChannel` is
-   * the channel it was sent by instead, if any
+   * the channel it was sent by instead, if any; voice: a call nobody answered (decision 252)
    */
-  channel: z.enum(['email', 'sms']).optional(),
+  channel: z.enum(['email', 'sms', 'voice']).optional(),
   fallbackChannel: z.enum(['email', 'sms']).nullable().optional(),
 });
 export type PageEvent = z.infer<typeof PageEventSchema>;
@@ -48,7 +48,7 @@ export const PageDeliveryFailureSchema = z.object({
   pageId: z.number().int(),
   rotation: z.object({ id: z.number().int(), name: z.string() }),
   to: PagePersonSchema.nullable(),
-  channel: z.enum(['email', 'sms']),
+  channel: z.enum(['email', 'sms', 'voice']),
   reason: z.string(),
   at: z.string(),
   fallbackChannel: z.enum(['email', 'sms']).nullable(),

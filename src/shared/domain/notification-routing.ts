@@ -2,7 +2,10 @@
 export const NOTIFICATION_PREFERENCES = ['email', 'sms', 'both', 'all'] as const;
 export type NotificationPreference = (typeof NOTIFICATION_PREFERENCES)[number];
 
-export type ChannelName = 'email' | 'sms';
+/** The channels a Notification Preference chooses from. */
+export type PreferenceChannel = 'email' | 'sms';
+/** A person's channels: email and SMS by preference; a call only by a notification rule. */
+export type ChannelName = PreferenceChannel | 'voice';
 
 /**
  * deliveryChannels returns the channels a user's preference asks for. SMS needs a phone number: a
@@ -11,7 +14,7 @@ export type ChannelName = 'email' | 'sms';
 export function deliveryChannels(
   preference: NotificationPreference,
   hasPhone: boolean,
-): { channels: ChannelName[]; note?: string } {
+): { channels: PreferenceChannel[]; note?: string } {
   const wantsEmail = preference !== 'sms';
   const wantsSms = preference !== 'email';
   if (wantsSms && !hasPhone) {
@@ -80,7 +83,7 @@ export function smsPhoneProblem(
 export function notificationRoute(
   preference: NotificationPreference,
   phone: string | null | undefined,
-): { channels: ChannelName[]; smsTo: string | null; note: string | null } {
+): { channels: PreferenceChannel[]; smsTo: string | null; note: string | null } {
   const normalized = normalizePhone(phone);
   const valid = normalized !== null && isE164(normalized);
   const { channels, note } = deliveryChannels(preference, valid);

@@ -74,6 +74,27 @@ describe('which rules reach a person', () => {
     expect(plan.skipped).toEqual([]);
   });
 
+  test('with Twilio configured a call reaches a person with a phone (decision 252)', () => {
+    expect(unreachableReason('voice', PHONE, { voice: true })).toBeNull();
+    expect(unreachableReason('voice', null, { voice: true })).toBe(RULE_UNREACHABLE.noPhoneVoice);
+    expect(unreachableReason('voice', PHONE, { voice: false })).toBe(
+      RULE_UNREACHABLE.voiceNotSetUp,
+    );
+    const plan = planRules(
+      [
+        { method: 'sms', delayMinutes: 0 },
+        { method: 'voice', delayMinutes: 1 },
+      ],
+      PHONE,
+      { voice: true },
+    );
+    expect(plan.deliveries).toEqual([
+      { channel: 'sms', delayMinutes: 0 },
+      { channel: 'voice', delayMinutes: 1 },
+    ]);
+    expect(plan.skipped).toEqual([]);
+  });
+
   test('a rule that needs a phone cannot be saved without one; calls and push can with one', () => {
     expect(phoneRuleProblem('sms', null)).toBe(RULE_UNREACHABLE.noPhoneSms);
     expect(phoneRuleProblem('voice', '')).toBe(RULE_UNREACHABLE.noPhoneVoice);

@@ -14,7 +14,7 @@ import type { Urgency } from './paging';
  * once for high urgency and email at once for low (what pages did before rules). Pure.
  */
 
-/** The ways a rule may reach a person; calls are stored now and sent in a later step. */
+/** The ways a rule may reach a person. */
 export const NOTIFICATION_METHODS = ['email', 'sms', 'voice', 'push'] as const;
 export type NotificationMethod = (typeof NOTIFICATION_METHODS)[number];
 
@@ -78,18 +78,30 @@ export function hasUsablePhone(phone: string | null | undefined): boolean {
   return normalized !== null && isE164(normalized);
 }
 
-/** The channels a rule's row goes by: a person's email and SMS, and push (decision 253). */
+/** The channels a rule's row goes by: a person's email, SMS and calls, and push (decision 253). */
 export type RuleChannel = ChannelName | 'push';
 
-/** What this server can deliver now: email, SMS and push (calls come in a later step). */
+/** What this server can deliver: email, SMS, calls (decision 252) and push (decision 253). */
 const DELIVERABLE: Partial<Record<NotificationMethod, RuleChannel>> = {
   email: 'email',
   sms: 'sms',
+  voice: 'voice',
   push: 'push',
 };
 
-/** What a person can be reached by besides their phone: how many devices they turned push on for. */
-export interface RuleReach {
+/**
+ * The methods that need more than email and SMS, and whether this server can send them now:
+ * `voice` once Twilio is configured (decision 252). Absent: not set up.
+ */
+export interface ReadyMethods {
+  voice?: boolean;
+}
+
+/**
+ * What can reach a person besides their phone: the server's ready methods, and how many devices
+ * they turned push on for (decision 253).
+ */
+export interface RuleReach extends ReadyMethods {
   pushDevices?: number;
 }
 
@@ -115,7 +127,8 @@ export function unreachableReason(
     case 'sms':
       return hasUsablePhone(phone) ? null : RULE_UNREACHABLE.noPhoneSms;
     case 'voice':
-      return hasUsablePhone(phone) ? RULE_UNREACHABLE.voiceNotSetUp : RULE_UNREACHABLE.noPhoneVoice;
+      if (!hasUsablePhone(phone)) return RULE_UNREACHABLE.noPhoneVoice;
+      return reach.voice ? null : RULE_UNREACHABLE.voiceNotSetUp;
     case 'push':
       return (reach.pushDevices ?? 0) > 0 ? null : RULE_UNREACHABLE.noPushDevice;
   }

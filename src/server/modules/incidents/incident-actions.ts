@@ -23,6 +23,7 @@ import {
   listRotationsUsingPolicies,
 } from '../members/member-reads';
 import { announce } from '../notifications/announce';
+import { readyMethods } from '../notifications/channels';
 import { formatWhen } from '../notifications/message-layout';
 import { findPolicyRow, lockRotationRow } from '../rotations/rotation-repository';
 import { refusalError } from '../rotations/rotation-service';
@@ -62,7 +63,8 @@ import { pageMessageOf } from './incident-text';
  * legacy Page API acts through the same steps (markAcknowledged, markResolved).
  */
 
-export type ActedVia = 'app' | 'link' | 'sms' | 'integration' | 'slack';
+/** How a person acted: in the app, by a link, an SMS reply, an integration, Slack, a call's key. */
+export type ActedVia = 'app' | 'link' | 'sms' | 'integration' | 'slack' | 'phone';
 
 /** factsOf: who answers for a locked incident (its rotation's creator and members). */
 async function factsOf(tx: Tx, locked: LockedIncident): Promise<IncidentFacts> {
@@ -439,7 +441,12 @@ export async function reassignIncidentAs(
       targetUserId: person.id,
       ackTokenHash: hashAckToken(token),
     });
-    const ruled = (await pagedRules(tx, [person], page.urgency as Urgency, now)).get(person.id);
+    const ruled = (
+      await pagedRules(tx, [person], page.urgency as Urgency, {
+        now,
+        ready: readyMethods(deps.config),
+      })
+    ).get(person.id);
     await recordSkippedRules(tx, page.id, person.id, ruled, now);
     const replyCode = await replyCodeFor(tx, deps, {
       pageId: page.id,

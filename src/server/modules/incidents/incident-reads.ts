@@ -40,7 +40,7 @@ import {
   STORED_STATUSES,
 } from './incident-repository';
 import { type IncidentTextField, incidentTextCtx, pageMessageOf } from './incident-text';
-import { toNotifiedEvent, toRulesSkippedEvent } from './incident-timeline-deliveries';
+import { toCallEvent, toNotifiedEvent, toRulesSkippedEvent } from './incident-timeline-deliveries';
 
 /**
  * Reading incidents as a viewer sees them (issue 16, decision 205): one incident with its
@@ -85,7 +85,7 @@ export function titleOf(
 // ---------------------------------------------------------------------------------------------
 // The timeline
 
-const VIAS = ['app', 'link', 'sms', 'integration', 'slack'] as const;
+const VIAS = ['app', 'link', 'sms', 'integration', 'slack', 'phone'] as const;
 const viaOf = (value: unknown) => VIAS.find((v) => v === value);
 
 /** Stored steps and loops are zero-based (as the row's progress); the timeline's one-based. */
@@ -198,6 +198,8 @@ function toTimelineEvent(
       };
     case 'incident.rules_skipped':
       return toRulesSkippedEvent(e, person);
+    case 'incident.call':
+      return toCallEvent(e, person);
     case 'page.backup_notified':
       return {
         kind: 'step_reached',

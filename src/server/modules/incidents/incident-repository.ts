@@ -124,6 +124,8 @@ export type IncidentAction =
   | 'page.backup_notified'
   /** a paged person's notification rules that could not reach them, and why (decision 251) */
   | 'incident.rules_skipped'
+  /** what a phone call to a paged person came to, and the key they pressed (decision 252) */
+  | 'incident.call'
   /** a responder's note, its text sealed in the details with the event's id */
   | 'incident.note'
   /** an alert event that changed an open incident: a new event on its key, or one folded in */

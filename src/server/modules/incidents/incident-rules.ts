@@ -4,6 +4,7 @@ import {
   type NotificationRules,
   planRules,
   preferenceRules,
+  type ReadyMethods,
   type RulePlan,
   ruleUrgencyOf,
 } from '../../../shared/domain/notification-rules';
@@ -40,15 +41,16 @@ export interface PagedRules {
 }
 
 /**
- * pagedRules reads the own rules of the people a step pages (one query), planned for the urgency;
- * with `now`, a low-urgency page to someone who holds it to their working hours, outside them,
- * is held until they begin (decision 254; the preference's rules stand in for their own).
+ * pagedRules reads the own rules of the people a step pages (one query), planned for the urgency
+ * and for what this server sends (`ready`: calls once Twilio is configured, decision 252); with
+ * `now`, a low-urgency page to someone who holds it to their working hours, outside them, is held
+ * until they begin (decision 254; the preference's rules stand in for their own).
  */
 export async function pagedRules(
   tx: Tx,
   people: readonly User[],
   urgency: Urgency,
-  now?: Date,
+  { now, ready = {} }: { now?: Date; ready?: ReadyMethods } = {},
 ): Promise<Map<number, PagedRules>> {
   const ids = people.map((p) => p.id);
   const own = await findNotificationRules(tx, ids);
@@ -64,7 +66,10 @@ export async function pagedRules(
   const ruled = new Map<number, PagedRules>(
     [...own].map(([id, rules]) => {
       const pushDevices = devices.get(id) ?? 0;
-      const plan = planRules(rules[ruleUrgencyOf(urgency)], phones.get(id), { pushDevices });
+      const plan = planRules(rules[ruleUrgencyOf(urgency)], phones.get(id), {
+        ...ready,
+        pushDevices,
+      });
       return [id, { rules, plan, pushDevices }];
     }),
   );
@@ -81,7 +86,7 @@ export async function pagedRules(
     const pushDevices = devices.get(person.id) ?? 0;
     ruled.set(person.id, {
       rules,
-      plan: planRules(rules[ruleUrgencyOf(urgency)], person.phone, { pushDevices }),
+      plan: planRules(rules[ruleUrgencyOf(urgency)], person.phone, { ...ready, pushDevices }),
       heldUntil,
       pushDevices,
     });

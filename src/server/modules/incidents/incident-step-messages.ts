@@ -10,6 +10,7 @@ import type { Tx } from '../../db/client';
 import type { IncidentPolicyCopy } from '../../db/schema';
 import type { LoadedWorld } from '../escalation-policies/escalation-policy-service';
 import { announce } from '../notifications/announce';
+import { readyMethods } from '../notifications/channels';
 import type { RotationFacts } from '../notifications/events';
 import type { AlertFacts } from '../notifications/messages';
 import type { PageRef, PersonEvent, ToldOf } from '../notifications/person-events';
@@ -94,7 +95,7 @@ export async function messageStep(tx: Tx, deps: StepDeps, step: ReachedStep): Pr
     tx,
     recipientIds.flatMap((id) => people.get(id) ?? []),
     page.urgency as Urgency,
-    step.now,
+    { now: step.now, ready: readyMethods(deps.config) },
   );
   const facts = stepFacts(deps, step, people, ruled);
   const events: PersonEvent[] = [];

@@ -1,6 +1,7 @@
 import type { TimelineEvent } from '../../../shared/contracts/incidents';
 import type { PagePerson } from '../../../shared/contracts/paging';
 import { NOTIFICATION_METHODS } from '../../../shared/domain/notification-rules';
+import { CALL_OUTCOMES, callKeyOf } from '../../../shared/domain/voice-calls';
 import { failureReason } from '../notifications/provider-answers';
 import type { IncidentEventRow, IncidentNotificationRow } from './incident-repository';
 
@@ -37,7 +38,8 @@ export function toNotifiedEvent(
     at: n.createdAt.toISOString(),
     actor: null,
     to: person(n.userId),
-    channel: n.channel === 'sms' || n.channel === 'push' ? n.channel : 'email',
+    channel:
+      n.channel === 'sms' || n.channel === 'voice' || n.channel === 'push' ? n.channel : 'email',
     delivery,
     attempts: n.attempts,
     error:
@@ -69,5 +71,22 @@ export function toRulesSkippedEvent(
       return [{ method, delayMinutes: s.delayMinutes, reason: s.reason }];
     }),
     emailInstead: d.emailInstead === true,
+  };
+}
+
+/** toCallEvent: what a phone call to a paged person came to, and the key they pressed. */
+export function toCallEvent(
+  e: IncidentEventRow,
+  person: (id: number | null) => Person | null,
+): TimelineEvent {
+  const d = e.details ?? {};
+  return {
+    kind: 'call',
+    at: e.createdAt.toISOString(),
+    actor: null,
+    to: person(typeof d.userId === 'number' ? d.userId : null),
+    channel: 'voice',
+    callOutcome: CALL_OUTCOMES.find((o) => o === d.outcome) ?? 'failed',
+    key: callKeyOf(typeof d.key === 'string' ? d.key : null),
   };
 }

@@ -1,6 +1,7 @@
 import type { DestinationKind } from '../../../shared/contracts/destinations';
 import {
   planRules,
+  type ReadyMethods,
   type RuleDelivery,
   ruleUrgencyOf,
 } from '../../../shared/domain/notification-rules';
@@ -13,6 +14,7 @@ import {
   findDestinationRow,
   listSubscribedDestinations,
 } from '../destinations/destination-repository';
+import { readyMethods } from './channels';
 import { renderChat } from './chat-registry';
 import type { CoverEvent, HandoffEvent, NotificationEvent } from './events';
 import { addToFollowUps, FOLLOW_UP_DELAY_MS, type FollowUpInput } from './follow-ups';
@@ -36,6 +38,7 @@ import {
 } from './person-events';
 import { followUpItemOf, followUpMessageOf, personMessageOf } from './person-messages';
 import { pagePushOf } from './push-messages';
+import { voiceTextOf } from './voice-messages';
 
 /**
  * One way out (decision 241): an event site calls `announce` once, inside the transaction that
@@ -51,7 +54,12 @@ import { pagePushOf } from './push-messages';
 /** What announcing needs: the cipher that seals the rows and, for links, the configuration. */
 export interface AnnounceDeps {
   cipher: FieldCipher;
-  config?: { publicUrl?: string; port?: number };
+  /** links' base; and Twilio's settings, which decide whether a rule may call (decision 252) */
+  config?: {
+    publicUrl?: string;
+    port?: number;
+    sms?: { accountSid?: string; authToken?: string; from?: string };
+  };
 }
 
 /** destinationsOf reads the destinations that hear of an event: one statement. */
@@ -119,11 +127,16 @@ function isEmailOnly(event: PersonEvent): boolean {
  * their own, the channels and delays their rules for the page's urgency send (decision 251);
  * else undefined, and the preference decides as before.
  */
-function ruleDeliveriesOf(event: PersonEvent, person: Person): RuleDelivery[] | undefined {
+function ruleDeliveriesOf(
+  event: PersonEvent,
+  person: Person,
+  ready: ReadyMethods,
+): RuleDelivery[] | undefined {
   const page = pageOf(event);
   const rules = person.notificationRules;
   if (!page || !rules || !(RULED_KINDS as readonly string[]).includes(event.type)) return undefined;
   return planRules(rules[ruleUrgencyOf(page.urgency)], person.phone, {
+    ...ready,
     pushDevices: person.pushDevices,
   }).deliveries;
 }
@@ -237,8 +250,15 @@ export interface PersonRows {
   followUps: FollowUpInput<FollowUpIncident>[];
 }
 
-/** personRowsOf returns what person events write to the outbox, rendered for each person told. */
-export function personRowsOf(events: readonly PersonEvent[], baseUrl: string): PersonRows {
+/**
+ * personRowsOf returns what person events write to the outbox, rendered for each person told;
+ * `ready` says which rules' methods beyond email and SMS this server sends (calls, decision 252).
+ */
+export function personRowsOf(
+  events: readonly PersonEvent[],
+  baseUrl: string,
+  ready: ReadyMethods = {},
+): PersonRows {
   const rows: PersonRows = { messages: [], followUps: [] };
   for (const event of events) {
     const emailOnly = isEmailOnly(event) || undefined;
@@ -253,7 +273,7 @@ export function personRowsOf(events: readonly PersonEvent[], baseUrl: string): P
         baseUrl,
         timeZone: zoneOrUtc(person.timezone),
       });
-      const deliveries = ruleDeliveriesOf(event, person);
+      const deliveries = ruleDeliveriesOf(event, person, ready);
       rows.messages.push({
         eventKey: event.key,
         kind: event.type,
@@ -267,6 +287,7 @@ export function personRowsOf(events: readonly PersonEvent[], baseUrl: string): P
         text: content.text,
         html: content.html,
         sms: content.sms,
+        voice: voiceTextOf(event, told),
         emailOnly,
         pageId,
         deliveries,
@@ -319,7 +340,11 @@ async function announcePeople(
   now: Date,
   events: readonly PersonEvent[],
 ): Promise<number> {
-  const { messages, followUps } = personRowsOf(events, publicBaseUrl(deps.config));
+  const { messages, followUps } = personRowsOf(
+    events,
+    publicBaseUrl(deps.config),
+    readyMethods(deps.config),
+  );
   const written =
     messages.length === 0 ? 0 : await enqueueNotifications(tx, deps.cipher, now, messages);
   if (followUps.length === 0) return written;

@@ -5,6 +5,7 @@ import {
   channelNotConfiguredReason,
   type NotificationStatus,
 } from '../../../shared/contracts/notifications';
+import type { ReadyMethods } from '../../../shared/domain/notification-rules';
 import { type Config, isDemoMode } from '../../core/config';
 import { type Channel, DeliveryError } from '../../core/delivery';
 
@@ -93,6 +94,8 @@ export function createSmsChannel(
 export interface Channels {
   email?: Channel;
   sms?: Channel;
+  /** phone calls (modules/voice-calls/voice-channel.ts, decision 252); absent: they fail, saying why */
+  voice?: Channel;
   /** destinations' messages (modules/destinations/chat-channel.ts); absent: they wait */
   chat?: Channel;
   /** the token sync's messages (modules/token-sync/token-sync-channel.ts); absent: they wait */
@@ -128,6 +131,17 @@ export function channelsFromConfig(config: Config): Channels {
         ? createSmsChannel({ accountSid, authToken, from, apiBase })
         : missing('sms'),
   };
+}
+
+/**
+ * readyMethods: the notification rules' methods beyond email and SMS this configuration can send
+ * (decision 252): calls once Twilio is configured (account, token and number, as for SMS).
+ */
+export function readyMethods(config?: {
+  sms?: { accountSid?: string; authToken?: string; from?: string };
+}): ReadyMethods {
+  const sms = config?.sms;
+  return { voice: Boolean(sms?.accountSid && sms.authToken && sms.from) };
 }
 
 /** What a configuration allows for delivery: which channels, and what is missing. */

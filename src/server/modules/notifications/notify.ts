@@ -13,7 +13,12 @@ export interface NotifyDeps {
    * PUBLIC_URL and PORT for links; the app's deps carry it (absent: http://localhost:3000); and
    * whether Twilio's auth token is set, for SMS reply codes (decision 201)
    */
-  config?: { publicUrl?: string; port?: number; sms?: { authToken?: string } };
+  config?: {
+    publicUrl?: string;
+    port?: number;
+    /** and whether Twilio is configured, for calls (decision 252) */
+    sms?: { accountSid?: string; authToken?: string; from?: string };
+  };
 }
 
 /** The rotation facts that decide who manages it: the creator and the members with their roles. */

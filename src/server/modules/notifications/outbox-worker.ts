@@ -7,7 +7,14 @@ import {
 } from './outbox';
 
 /** the channels the worker runs a delivery loop for, each on its own (chat, token-sync, push when it has them) */
-const OUTBOX_CHANNELS: readonly OutboxChannel[] = ['email', 'sms', 'chat', 'token-sync', 'push'];
+const OUTBOX_CHANNELS: readonly OutboxChannel[] = [
+  'email',
+  'sms',
+  'voice',
+  'chat',
+  'token-sync',
+  'push',
+];
 
 type Worker = { stop: () => Promise<void>; tick: () => Promise<DeliveryReport> };
 
@@ -21,7 +28,8 @@ export function startOutboxWorker(
   deps: DeliveryDeps & { intervalMs: number; onError?: (err: unknown) => void },
 ): Worker {
   const loops = OUTBOX_CHANNELS.filter(
-    (channel) => channel === 'email' || channel === 'sms' || deps.channels[channel],
+    (channel) =>
+      channel === 'email' || channel === 'sms' || channel === 'voice' || deps.channels[channel],
   ).map((channel) => startChannelLoop(deps, channel));
   return {
     tick: async () => {

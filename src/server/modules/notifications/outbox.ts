@@ -56,6 +56,8 @@ export interface NotificationInput {
   sms?: string;
   /** what a push of it shows (decision 253); written only when a rule sends it by push */
   push?: PushNotice;
+  /** what a phone call says (decision 252); default: the subject */
+  voice?: string;
   /** email only, whatever the recipient's preference (low-urgency pages, invitations) */
   emailOnly?: boolean;
   /** the page it is about: a failure shows in the page's history (decision 163) */
@@ -126,7 +128,8 @@ export function plannedMessages(input: NotificationInput): PlannedMessage[] {
     }));
   const channels = deliveries.map((d) => d.channel);
   return deliveries.map(({ channel, delayMinutes }) => {
-    // A push goes to each of the person's devices, read when it is sent: `to` names the person.
+    // SMS and calls go to the phone on file (a usable one: the rules skip them without it); a
+    // push goes to each of the person's devices, read when it is sent: `to` names the person.
     const to =
       channel === 'email'
         ? recipient.email
@@ -216,6 +219,26 @@ export async function stopDelayedRules(tx: Db | Tx, pageId: number, why: string)
     )
     .returning({ id: notifications.id });
   return stopped.length;
+}
+
+/**
+ * markNotDelivered records, in the caller's transaction, that a notification its provider took
+ * was not delivered after all: a call nobody answered, busy, failed, canceled or taken by a
+ * machine (decision 252). The row is failed with why, so it never counts as a success. Answers
+ * whether it changed the row (a row already failed or stopped is left as it is).
+ */
+export async function markNotDelivered(
+  tx: Db | Tx,
+  id: number,
+  why: string,
+  now: Date,
+): Promise<boolean> {
+  const updated = await tx
+    .update(notifications)
+    .set({ status: 'failed', failedAt: now, lastError: why })
+    .where(and(eq(notifications.id, id), inArray(notifications.status, ['sent', 'pending'])))
+    .returning({ id: notifications.id });
+  return updated.length > 0;
 }
 
 /** One message to a destination (decision 221): its JSON body, posted as it is when sent. */
@@ -463,7 +486,10 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
       ...message
     } = decryptContent(row, deps.cipher);
     to = message.to;
-    const response = await channel.send({ ...message, idempotencyKey: row.dedupeKey });
+    const response = await channel.send(
+      { ...message, idempotencyKey: row.dedupeKey },
+      { notificationId: row.id },
+    );
     await recordOutcome(deps.db, lease, {
       status: 'sent',
       sentAt: deps.clock.now(),

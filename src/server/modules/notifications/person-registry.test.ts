@@ -4,10 +4,12 @@ import type { RuleChannel } from '../../../shared/domain/notification-rules';
 import { heardByDestinations, personRowsOf } from './announce';
 import { renderChat } from './chat-registry';
 import type { AlertFacts } from './messages';
+import { RULED_KINDS } from './outbox';
 import type { PageRef, Person, PersonEventOf, PersonEventType } from './person-events';
 import { PERSON_EVENT_TYPES } from './person-events';
 import { PERSON_MESSAGES, personMessageOf } from './person-messages';
 import { PERSON_CHANNELS } from './person-registry';
+import { VOICE_MESSAGES, voiceTextOf } from './voice-messages';
 
 /**
  * Every person channel renders every person event (decision 241). The fixtures are typed by event
@@ -434,6 +436,10 @@ const CHANNELS = Object.keys(PERSON_CHANNELS) as RuleChannel[];
 const context = { baseUrl: 'https://baton.example.com', timeZone: 'Europe/Berlin' };
 
 describe('person channel registry', () => {
+  it('has words for a call of every event that pages (the ruled kinds), and only those', () => {
+    expect(Object.keys(VOICE_MESSAGES).sort()).toEqual([...RULED_KINDS].sort());
+  });
+
   it('has a renderer and a fixture for every person event type', () => {
     expect(Object.keys(PERSON_MESSAGES).sort()).toEqual([...PERSON_EVENT_TYPES].sort());
     expect(Object.keys(FIXTURES).sort()).toEqual([...PERSON_EVENT_TYPES].sort());
@@ -447,7 +453,10 @@ describe('person channel registry', () => {
 
   it.each(cases)('$type to $as by $channel', ({ type, index, channel }) => {
     const event = FIXTURES[type];
-    const message = personMessageOf(event, event.told[index], context);
+    const message = {
+      ...personMessageOf(event, event.told[index], context),
+      voice: voiceTextOf(event, event.told[index]),
+    };
     const content = PERSON_CHANNELS[channel](message);
     expect(content.subject).toBe(message.subject);
     expect(content.subject.length).toBeGreaterThan(0);
@@ -462,6 +471,17 @@ describe('person channel registry', () => {
       expect(content.body?.title).toBe(message.subject);
       expect(content.body?.body.length).toBeGreaterThan(0);
       expect(content.body?.body).not.toMatch(/\n/);
+    } else if (channel === 'voice') {
+      // What a call says (decision 252): one line, no HTML; a page's own words for a paging event.
+      expect(content.text.length).toBeLessThanOrEqual(800);
+      expect(content.text).not.toMatch(/\n/);
+      expect(content.html).toBeUndefined();
+      if (type in VOICE_MESSAGES) {
+        expect(content.text).toMatch(/^This is Baton\. .*(high|medium|low) urgency page for /);
+        expect(content.text).toContain((event as { rotation: { name: string } }).rotation.name);
+      } else {
+        expect(content.text).toBe(message.subject);
+      }
     } else {
       expect(content.text).toBe(message.text);
       expect(content.html).toContain('&lt;');

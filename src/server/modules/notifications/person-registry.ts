@@ -19,6 +19,8 @@ export interface PersonMessage {
   sms?: string;
   /** what a push shows (decision 253); default: the subject and the SMS text, opening Baton */
   push?: PushNotice;
+  /** what a phone call says (`VOICE_MESSAGES`, decision 252); default: the subject */
+  voice?: string;
 }
 
 /** What a channel sends to a person: the outbox row's sealed content, less the address. */
@@ -51,9 +53,17 @@ function pushNoticeOf(message: PersonMessage): PushNotice {
   );
 }
 
+/** spokenText is what a call says of a message: its `voice`, or its subject, cut to 800. */
+function spokenText(message: PersonMessage): string {
+  const text = (message.voice ?? message.subject).replace(/\s+/g, ' ').trim();
+  return text.length > 800 ? `${text.slice(0, 797)}...` : text;
+}
+
 export const PERSON_CHANNELS: Record<RuleChannel, PersonChannelBody> = {
   email: (message) => ({ subject: message.subject, text: message.text, html: message.html }),
   sms: (message) => ({ subject: message.subject, text: smsText(message) }),
+  // The call's words, sealed in the row; Baton speaks them when Twilio fetches the call's TwiML.
+  voice: (message) => ({ subject: message.subject, text: spokenText(message) }),
   push: (message) => {
     const body = pushNoticeOf(message);
     return { subject: message.subject, text: `${body.title}: ${body.body}`, body };

@@ -237,7 +237,7 @@ function toFailureEvent(
     at: f.at.toISOString(),
     actor: null,
     to: person(f.userId),
-    channel: f.channel === 'sms' ? 'sms' : 'email',
+    channel: f.channel === 'sms' || f.channel === 'voice' ? f.channel : 'email',
     reason: failureReason(f.lastError, f.providerResponse),
     fallbackChannel: fallbackOf(f, fallbacks),
   };
@@ -341,7 +341,7 @@ export async function listDeliveryFailuresFor(
     pageId: f.pageId,
     rotation: f.rotation,
     to: f.userId === null ? null : (names.get(f.userId) ?? null),
-    channel: f.channel === 'sms' ? 'sms' : 'email',
+    channel: f.channel === 'sms' || f.channel === 'voice' ? f.channel : 'email',
     reason: failureReason(f.lastError, f.providerResponse),
     at: f.at.toISOString(),
     fallbackChannel: fallbackOf(f, fallbacks),

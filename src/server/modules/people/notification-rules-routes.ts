@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  type NotificationRulesAnswer,
   NotificationRulesAnswerSchema,
   NotificationRulesSchema,
 } from '../../../shared/contracts/notification-rules';
@@ -8,6 +9,7 @@ import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
+import { readyMethods } from '../notifications/channels';
 import {
   clearNotificationRules,
   putNotificationRules,
@@ -22,6 +24,11 @@ export async function notificationRulesRoutes(app: FastifyInstance, deps: AppDep
   const api = app.withTypeProvider<ZodTypeProvider>();
   const service = { db: deps.database.db, cipher: deps.cipher, clock: deps.clock };
   const path = '/api/users/:id/notification-rules';
+  // Whether a call rule will ring (decision 252): the editor says so rather than warn.
+  const ready = (answer: Omit<NotificationRulesAnswer, 'voiceReady'>): NotificationRulesAnswer => ({
+    ...answer,
+    voiceReady: readyMethods(deps.config).voice === true,
+  });
 
   api.get(
     path,
@@ -32,7 +39,7 @@ export async function notificationRulesRoutes(app: FastifyInstance, deps: AppDep
         response: answers({ 200: NotificationRulesAnswerSchema }, 400, 401, 403, 404),
       },
     },
-    async (req) => readNotificationRules(service, requireUser(req), req.params.id),
+    async (req) => ready(await readNotificationRules(service, requireUser(req), req.params.id)),
   );
 
   api.put(
@@ -45,7 +52,8 @@ export async function notificationRulesRoutes(app: FastifyInstance, deps: AppDep
         response: answers({ 200: NotificationRulesAnswerSchema }, 400, 401, 403, 404),
       },
     },
-    async (req) => putNotificationRules(service, requireUser(req), req.params.id, req.body),
+    async (req) =>
+      ready(await putNotificationRules(service, requireUser(req), req.params.id, req.body)),
   );
 
   api.delete(
@@ -57,6 +65,6 @@ export async function notificationRulesRoutes(app: FastifyInstance, deps: AppDep
         response: answers({ 200: NotificationRulesAnswerSchema }, 400, 401, 403, 404),
       },
     },
-    async (req) => clearNotificationRules(service, requireUser(req), req.params.id),
+    async (req) => ready(await clearNotificationRules(service, requireUser(req), req.params.id)),
   );
 }

@@ -25,8 +25,11 @@ import type { UserServiceDeps } from './people-service';
 
 const NOT_FOUND = 'User not found';
 
+/** The rules as the service answers them; the routes add whether calls are ready. */
+type RulesAnswer = Omit<NotificationRulesAnswer, 'voiceReady'>;
+
 /** answerOf: a person's own rules, else the rules their Notification Preference means. */
-function answerOf(row: UserRow, user: User): NotificationRulesAnswer {
+function answerOf(row: UserRow, user: User): RulesAnswer {
   const own = rulesOf(row);
   if (own) return { ...own, own: true };
   const preference = user.notificationPreference as NotificationPreference;
@@ -55,7 +58,7 @@ export function readNotificationRules(
   deps: UserServiceDeps,
   actor: User,
   id: number,
-): Promise<NotificationRulesAnswer> {
+): Promise<RulesAnswer> {
   return onRules(deps, actor, id, async (_tx, row, user) => answerOf(row, user));
 }
 
@@ -68,7 +71,7 @@ export function putNotificationRules(
   actor: User,
   id: number,
   rules: NotificationRulesInput,
-): Promise<NotificationRulesAnswer> {
+): Promise<RulesAnswer> {
   return onRules(deps, actor, id, async (tx, _row, user) => {
     const fields: Record<string, string> = {};
     for (const urgency of ['high', 'low'] as const) {
@@ -90,7 +93,7 @@ export function clearNotificationRules(
   deps: UserServiceDeps,
   actor: User,
   id: number,
-): Promise<NotificationRulesAnswer> {
+): Promise<RulesAnswer> {
   return onRules(deps, actor, id, async (tx, row, user) => {
     await setNotificationRules(tx, id, null);
     return answerOf({ ...row, notificationRules: null }, user);

@@ -8,11 +8,7 @@ import { publicBaseUrl } from '../notifications/messages';
 import { smsRepliesEnabled } from './reply-codes';
 import { answerSmsReply } from './sms-reply';
 import { isReplayedMessage } from './sms-reply-guards';
-import {
-  type FormParams,
-  isValidTwilioSignature,
-  TWILIO_SIGNATURE_HEADER,
-} from './twilio-signature';
+import { acceptTwilioForms, isSignedByTwilio } from './twilio-webhook';
 
 /** Where Twilio posts a message that comes in ("A message comes in" on the Baton number). */
 export const TWILIO_SMS_PATH = '/api/twilio/sms';
@@ -26,12 +22,6 @@ export const MESSAGE_REPLAYED =
 // posts from many addresses, so one person's replies never come near it.
 const SMS_RATE_LIMIT = { rateLimit: { max: 60, timeWindow: '1 minute' } };
 
-/** The largest form Twilio posts for one SMS (1,600 characters of text, a few dozen fields). */
-const FORM_BODY_LIMIT = 64 * 1024;
-
-/** The form bodies' parameters in the order sent (repeated names kept), for the signature. */
-const formParams = new WeakMap<object, FormParams>();
-
 /**
  * smsReplyRoutes: `POST /api/twilio/sms`, the SMS replies to pages (decision 201). Twilio posts
  * the reply form-encoded and signed; Baton answers TwiML with what happened. Off (404) until
@@ -39,30 +29,13 @@ const formParams = new WeakMap<object, FormParams>();
  * (401) like an unsigned one. The form parser is this plugin's alone: every other route takes JSON.
  */
 export async function smsReplyRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
-    (_req, body, done) => {
-      const pairs = [...new URLSearchParams(body as string)];
-      const fields = Object.fromEntries(pairs);
-      formParams.set(fields, pairs);
-      done(null, fields);
-    },
-  );
+  acceptTwilioForms(app);
 
   /** Refuses the request unless Twilio signed it: 404 while replies are off, else 401. */
   async function signedByTwilio(req: FastifyRequest) {
     const authToken = deps.config.sms.authToken;
     if (!authToken || !smsRepliesEnabled(deps)) throw notFound(SMS_REPLIES_OFF);
-    const pairs = typeof req.body === 'object' && req.body !== null && formParams.get(req.body);
-    const signature = req.headers[TWILIO_SIGNATURE_HEADER];
-    // The URL Twilio requested: Baton's public address, this path and its query string.
-    const url = `${publicBaseUrl(deps.config)}${req.url}`;
-    if (
-      !pairs ||
-      typeof signature !== 'string' ||
-      !isValidTwilioSignature(authToken, url, pairs, signature)
-    ) {
+    if (!isSignedByTwilio(req, authToken, publicBaseUrl(deps.config))) {
       throw unauthenticated(SIGNATURE_INVALID);
     }
     // A signed request sent again (captured, or replayed by a proxy) acts once: the signature

@@ -268,6 +268,37 @@ describe('timelineText', () => {
       'Acknowledged by Priya Shah by SMS reply',
     ],
     [
+      'an acknowledgement by a key pressed on a call (decision 252)',
+      event({ kind: 'acknowledged', actor: priya, via: 'phone' }),
+      'Acknowledged by Priya Shah by phone',
+    ],
+    [
+      'a call placed',
+      event({ kind: 'notified', to: priya, channel: 'voice', delivery: 'sent' }),
+      'Call to Priya Shah placed',
+    ],
+    [
+      'a call nobody answered',
+      event({
+        kind: 'notified',
+        to: priya,
+        channel: 'voice',
+        delivery: 'failed',
+        error: 'The call was not answered',
+      }),
+      'Call to Priya Shah failed: The call was not answered',
+    ],
+    [
+      'a call answered, 1 pressed',
+      event({ kind: 'call', to: priya, callOutcome: 'answered', key: '1' }),
+      'Call to Priya Shah: answered, pressed 1 to acknowledge',
+    ],
+    [
+      'a call that was busy',
+      event({ kind: 'call', to: noah, callOutcome: 'busy', key: null }),
+      'Call to Noah Lee: busy',
+    ],
+    [
       'an acknowledgement from Slack',
       event({ kind: 'acknowledged', actor: priya, via: 'slack' }),
       'Acknowledged by Priya Shah from Slack',
@@ -344,4 +375,10 @@ describe('words', () => {
     expect(stepName(2, 2)).toBe('Step 2 (loop 2)');
     expect(stepName(undefined, undefined)).toBe('A step');
   });
+});
+
+test('a call nobody answered draws the eye; an answered one does not', () => {
+  expect(isTimelineProblem(event({ kind: 'call', callOutcome: 'no-answer' }))).toBe(true);
+  expect(isTimelineProblem(event({ kind: 'call', callOutcome: 'machine' }))).toBe(true);
+  expect(isTimelineProblem(event({ kind: 'call', callOutcome: 'answered', key: '2' }))).toBe(false);
 });

@@ -1,5 +1,6 @@
 import type { TimelineEvent } from '@shared/contracts/incidents';
 import { delayWords, METHOD_LABELS } from '@shared/domain/notification-rules';
+import { callOutcomeWords } from '@shared/domain/voice-calls';
 import { formatDuration } from '@/lib/format-time';
 
 /*
@@ -20,7 +21,7 @@ export function listInWords(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
-const CHANNEL_TEXT = { email: 'Email', sms: 'SMS', push: 'Push' } as const;
+const CHANNEL_TEXT = { email: 'Email', sms: 'SMS', voice: 'Call', push: 'Push' } as const;
 
 /** How an acknowledgement or a resolution came in, after the person's name. */
 const VIA_TEXT = {
@@ -29,6 +30,7 @@ const VIA_TEXT = {
   sms: ' by SMS reply',
   integration: ' by an integration',
   slack: ' from Slack',
+  phone: ' by phone',
 } as const;
 
 /** What a skipped target stood for when no person is named ('the holder'). */
@@ -81,7 +83,8 @@ function deliveryText(event: TimelineEvent): string {
   const error = event.error ? `: ${event.error}` : '';
   switch (event.delivery) {
     case 'sent':
-      return `${head} sent`;
+      // A call is placed when Twilio takes it; whether it was answered is its own line.
+      return event.channel === 'voice' ? `${head} placed` : `${head} sent`;
     case 'failed':
       return `${head} failed${error}`;
     case 'retried':
@@ -189,6 +192,8 @@ export function timelineText(event: TimelineEvent): string {
       return 'Policy ran out with nobody acknowledging';
     case 'rules_skipped':
       return rulesSkippedText(event);
+    case 'call':
+      return `Call to ${nameOf(event.to)}: ${callOutcomeWords(event.callOutcome ?? 'failed', event.key ?? null)}`;
   }
 }
 
@@ -198,6 +203,9 @@ export function isTimelineProblem(event: TimelineEvent): boolean {
     (event.kind === 'notified' && event.delivery === 'failed') ||
     event.kind === 'step_skipped' ||
     (event.kind === 'rules_skipped' && event.emailInstead === true) ||
+    (event.kind === 'call' &&
+      event.callOutcome !== undefined &&
+      event.callOutcome !== 'answered') ||
     event.kind === 'exhausted'
   );
 }

@@ -55,7 +55,7 @@ export function NotificationRulesEditor({
       own={own}
       initial={{ high: read.data.high, low: read.data.low }}
       isOwnRules={read.data.own}
-      reach={reach}
+      reach={{ ...reach, voice: read.data.voiceReady }}
     />
   );
 }
@@ -71,6 +71,7 @@ function RulesForm({
   own: boolean;
   initial: EditedRules;
   isOwnRules: boolean;
+  /** what reaches the person beyond email and SMS: calls once set up (decision 252), their devices for push (decision 253) */
   reach: RuleReach;
 }) {
   const save = useSaveNotificationRules(person.id);

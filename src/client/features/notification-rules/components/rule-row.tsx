@@ -6,7 +6,7 @@ import {
   type RuleReach,
   unreachableReason,
 } from '@shared/domain/notification-rules';
-import { ArrowDown, ArrowUp, TriangleAlert, X } from 'lucide-react';
+import { ArrowDown, ArrowUp, Phone, TriangleAlert, X } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import {
@@ -16,6 +16,10 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select';
+
+/** What a call rule does, said under it once calls are set up (decision 252). */
+export const CALL_IN_WORDS =
+  'Baton calls the phone number on the profile and reads the page: press 1 to acknowledge, 2 to escalate to the next step, 3 to hear it again. A call nobody answers counts as not delivered.';
 
 /** One rule of the editor: its method and delay, move and remove, and why it cannot reach. */
 export function RuleRow({
@@ -36,7 +40,7 @@ export function RuleRow({
   index: number;
   count: number;
   phone: string | null;
-  /** what else reaches the person: their devices for push (decision 253) */
+  /** what else reaches the person: calls once set up (decision 252), their devices for push (decision 253) */
   reach?: RuleReach;
   problems: Record<string, string>;
   onChange: (rule: NotificationRule) => void;
@@ -141,6 +145,12 @@ export function RuleRow({
         <p className="flex items-center gap-1.5 text-sm text-warning-foreground">
           <TriangleAlert className="size-4 shrink-0" aria-hidden="true" />
           {warning}: this rule is skipped.
+        </p>
+      ) : null}
+      {!warning && !methodProblem && rule.method === 'voice' ? (
+        <p className="flex items-start gap-1.5 text-muted-foreground text-sm">
+          <Phone className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          {CALL_IN_WORDS}
         </p>
       ) : null}
     </li>

@@ -1,5 +1,5 @@
 import { isNotSentForNoChannel, type OutboxEntry } from '@shared/contracts/notifications';
-import { BellRing, KeyRound, Mail, MessageSquare, RefreshCw, Webhook } from 'lucide-react';
+import { BellRing, KeyRound, Mail, MessageSquare, Phone, RefreshCw, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingState } from '@/components/loading-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -30,6 +30,7 @@ const FILTER_LABELS: Record<OutboxFilter, string> = {
 const CHANNEL_ICONS = {
   email: { Icon: Mail, label: 'Email' },
   sms: { Icon: MessageSquare, label: 'SMS' },
+  voice: { Icon: Phone, label: 'Phone call' },
   chat: { Icon: Webhook, label: 'Chat or webhook' },
   'token-sync': { Icon: KeyRound, label: 'Token sync' },
   push: { Icon: BellRing, label: 'Push' },

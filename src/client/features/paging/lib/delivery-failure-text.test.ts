@@ -30,6 +30,15 @@ describe('notDeliveredText', () => {
       },
       'Not delivered to a deleted user by email: Email is not configured on this server (SMTP_URL). Sent by SMS instead.',
     ],
+    [
+      {
+        to: { name: 'Vera Voice' },
+        channel: 'voice',
+        reason: 'The call was not answered',
+        fallbackChannel: null,
+      },
+      'Not delivered to Vera Voice by phone call: The call was not answered.',
+    ],
   ] as const)('%j', (failure, expected) => {
     expect(notDeliveredText(failure)).toBe(expected);
   });

@@ -1,6 +1,6 @@
 import type { PageDeliveryFailure, PageEvent } from '@shared/contracts/paging';
 
-const CHANNEL_NAMES = { email: 'email', sms: 'SMS' } as const;
+const CHANNEL_NAMES = { email: 'email', sms: 'SMS', voice: 'phone call' } as const;
 
 /**
  * notDeliveredText says that a notification about a page failed for good: to whom, by which
