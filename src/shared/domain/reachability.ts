@@ -7,6 +7,7 @@ import {
   planRules,
   preferenceRules,
   RULE_URGENCIES,
+  type RuleReach,
   type RuleUrgency,
   unreachableReason,
 } from './notification-rules';
@@ -47,18 +48,23 @@ export interface Reach {
 
 /**
  * reachOf: each method with why it cannot reach the person (the server's setting first, then
- * their profile), and the urgencies their rules leave them unreachable by.
+ * their profile; `reach`: calls once set up, their devices for push), and the urgencies their
+ * rules leave them unreachable by.
  */
-export function reachOf(person: ReachFacts, notSetUp: SetUpMethods = {}): Reach {
+export function reachOf(
+  person: ReachFacts,
+  notSetUp: SetUpMethods = {},
+  reach: RuleReach = {},
+): Reach {
   const methods = NOTIFICATION_METHODS.map((method) => ({
     method,
-    whyNot: notSetUp[method] ?? unreachableReason(method, person.phone),
+    whyNot: notSetUp[method] ?? unreachableReason(method, person.phone, reach),
   }));
   const rules =
     person.notificationRules ??
     preferenceRules(person.notificationPreference as NotificationPreference, person.phone);
   const gaps = RULE_URGENCIES.flatMap((urgency) => {
-    const plan = planRules(rules[urgency], person.phone);
+    const plan = planRules(rules[urgency], person.phone, reach);
     if (!plan.emailInstead) return [];
     return [{ urgency, reasons: [...new Set(plan.skipped.map((s) => s.reason))] }];
   });

@@ -12,7 +12,7 @@ import type { Urgency } from '../../../shared/domain/paging';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import { lowUrgencyHeldUntil } from '../../../shared/domain/working-hours';
 import type { Tx } from '../../db/client';
-import { stopDelayedRules } from '../notifications/outbox';
+import { stopDelayedRules } from '../notifications/outbox-marks';
 import type { Person } from '../notifications/person-events';
 import { countPushDevices } from '../push/push-subscription-repository';
 import { findNotificationRules } from '../users/user-repository';

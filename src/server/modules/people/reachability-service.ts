@@ -5,6 +5,8 @@ import { reachOf, type SetUpMethods } from '../../../shared/domain/reachability'
 import { hasRole } from '../../../shared/domain/roles';
 import type { AppDeps } from '../../core/deps';
 import { users } from '../../db/schema';
+import { readyMethods } from '../notifications/channels';
+import { countPushDevices } from '../push/push-subscription-repository';
 import { listRotationFactsOf } from '../rotations/rotation-repository';
 import { findUserRows, rulesOf, toUser } from '../users/user-repository';
 
@@ -14,7 +16,7 @@ import { findUserRows, rulesOf, toUser } from '../users/user-repository';
  * anyone else themselves; by name.
  */
 export async function listReachability(
-  deps: Pick<AppDeps, 'database' | 'cipher'>,
+  deps: Pick<AppDeps, 'database' | 'cipher' | 'config'>,
   viewer: User,
   notSetUp: SetUpMethods,
 ): Promise<Reachability> {
@@ -26,6 +28,11 @@ export async function listReachability(
     ids = [...new Set([viewer.id, ...managed.flatMap((r) => r.memberUserIds)])];
   }
   const rows = ids === null ? await db.select().from(users) : await findUserRows(db, ids);
+  const devices = await countPushDevices(
+    db,
+    rows.map((row) => row.id),
+  );
+  const ready = readyMethods(deps.config);
   const people = rows
     .map((row) => {
       const user = toUser(row, deps.cipher);
@@ -36,6 +43,7 @@ export async function listReachability(
           notificationRules: rulesOf(row),
         },
         notSetUp,
+        { ...ready, pushDevices: devices.get(row.id) ?? 0 },
       );
       return { id: user.id, name: user.name, ...reach };
     })

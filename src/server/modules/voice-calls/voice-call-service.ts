@@ -10,7 +10,8 @@ import { acknowledgeIncidentAs, escalateIncidentAs } from '../incidents/incident
 import type { IncidentDeps } from '../incidents/incident-facts';
 import { findIncidentRow, insertIncidentEvent } from '../incidents/incident-repository';
 import { publicBaseUrl } from '../notifications/messages';
-import { decryptContent, markNotDelivered } from '../notifications/outbox';
+import { decryptContent } from '../notifications/outbox';
+import { markNotDelivered } from '../notifications/outbox-marks';
 import { findUsers } from '../users/user-repository';
 import {
   bindCall,
