@@ -167,7 +167,7 @@ export async function layOut(
       holderId: row.holderUserId,
       nextBoundary: row.nextHandoffAt,
       lastHandoffAt: row.lastHandoffAt,
-      lastHandoff: { fromUserId: row.lastHandoffFrom, toUserId: row.lastHandoffTo },
+      turnUserId: row.turnUserId,
       timeOff: away,
       entries: layers
         ? to.getTime() > now.getTime()
