@@ -29,7 +29,7 @@ test('one sentence per rotation and person, the month named once', () => {
   ]);
 });
 
-test('across months each day names its month; nobody to cover is a gap', () => {
+test('across months each month is named after its days; nobody to cover is a gap', () => {
   const lines = impactLines(
     [move('2026-11-30T09:00:00Z', null), move('2026-12-01T09:00:00Z', null)],
     'UTC',
@@ -37,7 +37,7 @@ test('across months each day names its month; nobody to cover is a gap', () => {
   expect(lines).toEqual([
     {
       key: '1:gap',
-      text: 'Nobody can cover 30 November and 1 December in Payments: a gap',
+      text: 'Nobody can cover 30 November, 1 December in Payments: a gap',
       gap: true,
     },
   ]);

@@ -36,17 +36,19 @@ function listOf(items: string[]): string {
 }
 
 /**
- * datesOf writes the days the moves start on, in the viewer's zone, one month named once when
- * they share it: ["1 December", "3 December"] → "1 and 3 December".
+ * datesOf writes the days the moves start on, in the viewer's zone, each month named once after
+ * its days: "30 November, 3 and 6 December".
  */
 function datesOf(moves: readonly ShiftMove[], timeZone: string): string {
-  const days = [...new Set(moves.map((m) => dayOf(m.start, timeZone)))];
-  const months = new Set(days.map((d) => d.split(' ').slice(1).join(' ')));
-  if (months.size === 1) {
-    const [month] = months;
-    return `${listOf(days.map((d) => d.split(' ')[0]))} ${month}`;
+  const months: { month: string; days: string[] }[] = [];
+  for (const day of [...new Set(moves.map((m) => dayOf(m.start, timeZone)))]) {
+    const [d, ...rest] = day.split(' ');
+    const month = rest.join(' ');
+    const last = months.at(-1);
+    if (last?.month === month) last.days.push(d);
+    else months.push({ month, days: [d] });
   }
-  return listOf(days);
+  return months.map((m) => `${listOf(m.days)} ${m.month}`).join(', ');
 }
 
 /**
