@@ -218,3 +218,59 @@ describe('who may preview and read whose time off', () => {
     expect(unsigned.statusCode).toBe(401);
   });
 });
+
+describe('a pass by hand at the boundary (decision 256)', () => {
+  test('to the cover the app names keeps the order; to someone else, it goes on from them', async () => {
+    const people = await Promise.all(
+      ['Pia', 'Quinn', 'Rae', 'Sol'].map((n) =>
+        t.createUser({ name: `${n} Passwell`, roles: ['on-call'] }),
+      ),
+    );
+    const [pia, quinn, rae, sol] = people;
+    const desk = (holder: User, name: string) =>
+      insertRotation(t.database.db, {
+        name,
+        cadence: 'daily',
+        memberIds: people.map((p) => p.id),
+        holderId: holder.id,
+        createdById: mona.id,
+        now: t.clock.now(),
+      });
+    t.clock.set('2026-12-20T10:00:00Z');
+    const kept = await desk(pia, 'Pass desk');
+    const moved = await desk(pia, 'Pass desk two');
+    // Quinn's day (21 December 09:00) falls in his time off: Rae is named for it.
+    const off = await t.call(quinn, 'POST', `/api/users/${quinn.id}/time-off`, {
+      startTime: '2026-12-21T12:00:00Z',
+      endTime: '2026-12-22T00:00:00Z',
+    });
+    expect(off.statusCode, off.body).toBe(201);
+    const read = async (id: number) =>
+      (await t.call(admin, 'GET', `/api/rotations/${id}`)).json() as Rotation;
+    expect((await read(kept.id)).nextOnCall?.id).toBe(rae.id);
+
+    // At the boundary Pia passes to Rae, the cover the app names: the next day is still Rae's own.
+    t.clock.set('2026-12-21T09:05:00Z');
+    const pass = await t.call(pia, 'POST', `/api/rotations/${kept.id}/handoff`, {
+      toUserId: rae.id,
+    });
+    expect(pass.statusCode, pass.body).toBe(200);
+    expect((await read(kept.id)).nextOnCall?.id).toBe(rae.id);
+    // To Sol instead, whom the app did not name: the order goes on from Sol.
+    const other = await t.call(pia, 'POST', `/api/rotations/${moved.id}/handoff`, {
+      toUserId: sol.id,
+    });
+    expect(other.statusCode, other.body).toBe(200);
+    expect((await read(moved.id)).nextOnCall?.id).toBe(pia.id);
+
+    // The engine then agrees: past the next boundary, Rae holds her own day, then Sol his.
+    const deps = { config: t.config, database: t.database, cipher: t.cipher, clock: t.clock };
+    t.clock.set('2026-12-22T10:01:00Z');
+    await runEngineTick(deps, t.clock.now());
+    expect((await read(kept.id)).currentOnCallUserId).toBe(rae.id);
+    expect((await read(moved.id)).currentOnCallUserId).toBe(pia.id);
+    t.clock.set('2026-12-23T10:01:00Z');
+    await runEngineTick(deps, t.clock.now());
+    expect((await read(kept.id)).currentOnCallUserId).toBe(sol.id);
+  });
+});
