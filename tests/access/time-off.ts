@@ -17,6 +17,20 @@ export const access: RouteAccess[] = [
     allowed: SIGNED_IN,
   },
   {
+    method: 'POST',
+    route: '/api/users/:id/time-off/preview',
+    url: '/api/users/999999/time-off/preview',
+    body: { startTime: '2030-01-01T09:00:00Z', endTime: '2030-01-08T09:00:00Z' },
+    allowed: SIGNED_IN,
+  },
+  {
+    // Everyone reads the time off they manage: their own at least (decision 256).
+    method: 'GET',
+    route: '/api/time-off',
+    url: '/api/time-off',
+    allowed: SIGNED_IN,
+  },
+  {
     method: 'DELETE',
     route: '/api/users/:id/time-off/:entryId',
     url: '/api/users/999999/time-off/999999',

@@ -74,3 +74,63 @@ test('time off added on the profile shows on the calendar', async ({
   await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByText('No time off planned.')).toBeVisible();
 });
+
+/*
+ * Time off covers only the days away (issue 35, decision 256): before saving, the dialog says who
+ * covers which days; once saved, the manager of the rotation sees it in the team's list.
+ */
+test('the dialog shows the impact before saving; the manager sees it in the team list', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
+  const name = uniqueName('Iris Impact');
+  const email = `impact.${Date.now().toString(36)}@example.com`;
+  const admin = await apiAs(playwright.request, baseURL ?? '', accounts.admin);
+  const invited = await admin.post('/api/invitations', { data: { email, name, role: 'member' } });
+  expect(invited.status(), await invited.text()).toBe(201);
+  await admin.dispose();
+  const res = await page.request.post('/api/auth/login', {
+    headers: appOrigin(),
+    data: { email, password: E2E_PASSWORD },
+  });
+  expect(res.ok(), `sign-in as ${email}`).toBe(true);
+  const manager = await apiAs(playwright.request, baseURL ?? '', accounts.manager);
+  const team = uniqueName('Impact team');
+  await createRotation(manager, team, [{ email, name }, accounts.sam], { timeZone: 'UTC' });
+  await manager.dispose();
+
+  // Away for four days from tomorrow 00:00 UTC: two of Iris's daily shifts at least fall in it.
+  const today = new Date();
+  const start = new Date(
+    Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 1),
+  );
+  const end = new Date(start.getTime() + 4 * 86_400_000);
+  await page.goto('/time-off');
+  await expect(page.getByRole('heading', { name: 'Time off', level: 1 })).toBeVisible();
+  // A member sees their own time off, not a team's.
+  await expect(page.getByRole('heading', { name: 'Team time off' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Add time off' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add time off' });
+  await dialog.getByLabel('Start time').fill(local(start));
+  await dialog.getByLabel('End time').fill(local(end));
+  const impact = dialog.getByRole('region', { name: 'Impact on the rotations' });
+  await expect(impact).toContainText(new RegExp(`${accounts.sam.name} covers .+ in ${team}\\.`));
+  await dialog.getByRole('button', { name: 'Add time off' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('list', { name: 'Time off' }).getByRole('listitem')).toHaveCount(1);
+
+  // The rotation's manager sees it in the team's list, the person linking to their page.
+  const context = await browser.newContext();
+  const managerPage = await context.newPage();
+  const signed = await managerPage.request.post(`${baseURL}/api/auth/login`, {
+    headers: appOrigin(),
+    data: { email: accounts.manager.email, password: E2E_PASSWORD },
+  });
+  expect(signed.ok()).toBe(true);
+  await managerPage.goto(`${baseURL}/time-off`);
+  const list = managerPage.getByRole('list', { name: 'Team time off' });
+  await expect(list.getByRole('link', { name })).toBeVisible();
+  await context.close();
+});

@@ -410,6 +410,12 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     body: { startTime: isoInstant, endTime: isoInstant, note: paragraph },
   },
   'DELETE /api/users/:id/time-off/:entryId': { params: { id: userId, entryId: timeOffId } },
+  // The impact before saving, and the team's list (issue 35, decision 256)
+  'POST /api/users/:id/time-off/preview': {
+    params: { id: userId },
+    body: { startTime: isoInstant, endTime: isoInstant, note: paragraph },
+  },
+  'GET /api/time-off': {},
   // Personal notification rules (issue 33, decision 251)
   'GET /api/users/:id/notification-rules': { params: { id: userId } },
   'PUT /api/users/:id/notification-rules': {

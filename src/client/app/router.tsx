@@ -20,6 +20,7 @@ const OnCallTeamPage = lazyPage(() => import('./routes/on-call-team'), 'OnCallTe
 const PersonPage = lazyPage(() => import('./routes/person'), 'PersonPage');
 const AuditLogPage = lazyPage(() => import('./routes/audit-log'), 'AuditLogPage');
 const CalendarPage = lazyPage(() => import('./routes/calendar'), 'CalendarPage');
+const TimeOffPage = lazyPage(() => import('./routes/time-off'), 'TimeOffPage');
 const SettingsPage = lazyPage(() => import('./routes/settings'), 'SettingsPage');
 const UserManagementPage = lazyPage(() => import('./routes/admin-users'), 'UserManagementPage');
 const DebugToolsPage = lazyPage(() => import('./routes/admin-debug'), 'DebugToolsPage');
@@ -96,6 +97,8 @@ export const router = createBrowserRouter([
               { path: '/people/:id', element: <PersonPage /> },
               { path: '/audit-log', element: <AuditLogPage /> },
               { path: '/calendar', element: <CalendarPage /> },
+              // Time off in one place: one's own and a manager's team (decision 256).
+              { path: '/time-off', element: <TimeOffPage /> },
               { path: '/settings', element: <SettingsPage /> },
               { path: '/notification-help', element: <NotificationHelpPage /> },
               { path: '/pages', element: <PagesPage /> },

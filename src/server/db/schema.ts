@@ -114,6 +114,12 @@ export const rotations = pgTable(
     /** the member holding the baton; a composite foreign key keeps it a member (see migration 0001) */
     holderUserId: integer('holder_user_id'),
     holderSince: ts('holder_since'),
+    /**
+     * whose turn the current shift of a fixed rotation is (decision 256): the member the order goes
+     * on from. The holder, except while someone covers an away member's shift; null or no longer
+     * a member: the holder
+     */
+    turnUserId: integer('turn_user_id').references(() => users.id, { onDelete: 'set null' }),
     nextHandoffAt: ts('next_handoff_at'),
     timeZone: text('time_zone').notNull().default('UTC'),
     /** local wall-clock time of the shift boundary, HH:MM */

@@ -4,7 +4,8 @@ import { idText, instant, text } from './primitives';
 /**
  * Contracts of time off (issue 18, decision 217): `GET`, `POST /api/users/{id}/time-off`,
  * `DELETE /api/users/{id}/time-off/{entryId}`, and the warnings the dashboard and the rotation
- * page show (`GET /api/time-off/warnings`).
+ * page show (`GET /api/time-off/warnings`); the impact before saving
+ * (`POST /api/users/{id}/time-off/preview`) and the team's list (`GET /api/time-off`), decision 256.
  */
 
 /** The longest note on an entry of time off. */
@@ -48,6 +49,52 @@ export type TimeOffEntry = z.infer<typeof TimeOffEntrySchema>;
 /** TimeOffListSchema is GET /api/users/{id}/time-off: the entries under way or to come, earliest first. */
 export const TimeOffListSchema = z.object({ entries: z.array(TimeOffEntrySchema) });
 export type TimeOffList = z.infer<typeof TimeOffListSchema>;
+
+/**
+ * ShiftMoveSchema is one stretch of a rotation whose holder a proposed entry of time off would
+ * change (decision 256): from whom, to whom (null: nobody would hold it).
+ */
+export const ShiftMoveSchema = z.object({
+  rotationId: z.number().int(),
+  rotationName: z.string(),
+  /** the rotation's zone, for the dates the dialog writes */
+  timeZone: z.string(),
+  /** ISO */
+  start: z.string(),
+  end: z.string(),
+  from: z.object({ id: z.number().int(), name: z.string() }),
+  to: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+});
+export type ShiftMove = z.infer<typeof ShiftMoveSchema>;
+
+/**
+ * TimeOffImpactSchema is POST /api/users/{id}/time-off/preview: what recording the entry would
+ * change in the next TIME_OFF_IMPACT_DAYS, nothing written (decision 256).
+ */
+export const TimeOffImpactSchema = z.object({
+  /** ISO: the span compared */
+  from: z.string(),
+  to: z.string(),
+  moves: z.array(ShiftMoveSchema),
+});
+export type TimeOffImpact = z.infer<typeof TimeOffImpactSchema>;
+
+/** How far ahead the impact of time off is shown. */
+export const TIME_OFF_IMPACT_DAYS = 56;
+
+/** TeamTimeOffEntrySchema is one entry of GET /api/time-off, with the person it is for. */
+export const TeamTimeOffEntrySchema = TimeOffEntrySchema.extend({
+  person: z.object({ id: z.number().int(), name: z.string() }),
+});
+export type TeamTimeOffEntry = z.infer<typeof TeamTimeOffEntrySchema>;
+
+/**
+ * TeamTimeOffSchema is GET /api/time-off (decision 256): the time off under way or to come of the
+ * people whose time off the caller manages (administrators: everyone; managers: the people in
+ * the rotations they manage, and themselves; anyone else: their own), earliest first.
+ */
+export const TeamTimeOffSchema = z.object({ entries: z.array(TeamTimeOffEntrySchema) });
+export type TeamTimeOff = z.infer<typeof TeamTimeOffSchema>;
 
 /** A stretch of a rotation that nobody available holds: every member is away (decision 217). */
 export const GapWarningSchema = z.object({

@@ -1,5 +1,4 @@
 import { type HandoffFlowTimings, isBoundaryHandedOff } from './handoff-flow';
-import { previousHolderOf } from './rotation';
 import {
   gapsOf,
   instantOfWallTime,
@@ -223,9 +222,9 @@ export interface RotationCalendarInput {
   nextBoundary: Date | null;
   /** when the holder last changed in a way that handles a boundary (KINDS_HANDLING_A_BOUNDARY) */
   lastHandoffAt: Date | null;
-  /** that latest handoff's giver and receiver: who held the baton before (previousHolderOf) */
-  lastHandoff?: { fromUserId: number | null; toUserId: number | null } | null;
-  /** the members' time off: a fixed rotation's turns go round it (decision 217) */
+  /** whose turn the current shift is (the rotation's stored turn owner, decision 256) */
+  turnUserId?: number | null;
+  /** the members' time off: a fixed rotation's turns go round it (decision 256) */
   timeOff?: readonly AwayWindow[];
   /** schedule entries (scheduled rotations), or a layered rotation's stretches (decision 247) */
   entries: readonly TimeWindow[];
@@ -269,7 +268,7 @@ function fixedProjection(
       holderId,
       nextBoundary: input.nextBoundary,
       boundaryHandled: handled,
-      previousHolderId: previousHolderOf(input.lastHandoff, holderId),
+      turnUserId: input.turnUserId ?? null,
       timeOff: input.timeOff ?? [],
     },
     start,

@@ -137,7 +137,7 @@ describe('who holds the baton when a window ends', () => {
   ])('%s', (_name, pending, end, holder, passed) => {
     expect(
       holderAfterFixedCoverage({ ...base, pendingBoundary: at(pending), end: at(end) }),
-    ).toEqual({ holderId: holder, boundariesPassed: passed });
+    ).toMatchObject({ holderId: holder, boundariesPassed: passed });
   });
 
   test('a requester who left the rotation hands to the first member; a sole member keeps it', () => {
@@ -230,14 +230,14 @@ describe('coverageStart: how a window can start (decision 218)', () => {
     ],
     ['no pending boundary', fixed({ nextBoundary: null }), null],
     [
-      'member 2 is away for the shift: it is member 3’s by the time-off rule (decision 217)',
+      'member 2 is away for the shift: it is member 3’s by the time-off rule (decision 256)',
       fixed({ requesterId: 3, timeOff: [away2] }),
       'due',
     ],
     ['… and not member 2’s, who is away', fixed({ timeOff: [away2] }), null],
     [
-      'member 1 covered member 3 last shift: the shift is member 3’s catch-up',
-      fixed({ requesterId: 3, previousHolderId: 2, timeOff: [away3Before] }),
+      'member 1 holds member 2’s turn as a cover: the shift is member 3’s (decision 256)',
+      fixed({ requesterId: 3, turnUserId: 2, timeOff: [away3Before] }),
       'due',
     ],
     ['a scheduled entry of the requester begins', scheduled(), 'due'],

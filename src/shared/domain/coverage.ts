@@ -1,5 +1,5 @@
 import { type HandoffFlowTimings, isBoundaryHandedOff } from './handoff-flow';
-import { nextTurn, type Refusal } from './rotation';
+import { nextTurn, type Refusal, turnOwnerOf } from './rotation';
 import {
   handoffsBetween,
   nextHandoffAt,
@@ -128,35 +128,36 @@ export function holderAfterFixedCoverage(input: {
   /** the rotation's stored next handoff when the window ends (null: none pending) */
   pendingBoundary: Date | null;
   end: Date;
-  /** who held the baton before the requester (previousHolderOf), for the time-off rule */
-  previousHolderId?: number | null;
-  /** the members' time off (decision 217) */
+  /** whose turn the requester's shift is (the rotation's stored turn owner, decision 256) */
+  turnUserId?: number | null;
+  /** the members' time off (decision 256) */
   timeOff?: readonly AwayWindow[];
-}): { holderId: number | null; boundariesPassed: number } {
+}): { holderId: number | null; turnUserId: number | null; boundariesPassed: number } {
   const { memberIds, pendingBoundary, end } = input;
   const passed =
     pendingBoundary && pendingBoundary.getTime() <= end.getTime()
       ? 1 + handoffsBetween(input.pattern, pendingBoundary, end).length
       : 0;
   let holder: number | null = memberIds.includes(input.requesterId) ? input.requesterId : null;
-  let previous = holder === null ? null : (input.previousHolderId ?? null);
-  if (holder === null) holder = memberIds[0] ?? null;
+  let owner = holder === null ? null : turnOwnerOf(memberIds, input.turnUserId, holder);
+  if (holder === null) {
+    holder = memberIds[0] ?? null;
+    owner = holder;
+  }
   let boundary = pendingBoundary;
   for (let i = 0; i < passed && boundary && memberIds.length > 1; i++) {
     const turn = nextTurn({
       memberIds,
       holderId: holder,
-      previousHolderId: previous,
-      ...turnSpansAt(input.pattern, boundary),
+      ownerId: owner,
+      shift: turnSpansAt(input.pattern, boundary).shift,
       timeOff: input.timeOff ?? [],
     });
-    if (turn.holderId !== holder) {
-      previous = holder;
-      holder = turn.holderId;
-    }
+    holder = turn.holderId;
+    owner = turn.ownerId;
     boundary = nextHandoffAt(input.pattern, boundary);
   }
-  return { holderId: holder, boundariesPassed: passed };
+  return { holderId: holder, turnUserId: owner, boundariesPassed: passed };
 }
 
 /** holderAfterScheduledCoverage returns who the schedule names when a coverage window ends (null in a gap). */
@@ -189,9 +190,9 @@ export interface CoverageStartInput {
   lastHandoffAt: Date | null;
   /** schedule entries around the start (scheduled rotations) */
   entries: readonly TimeWindow[];
-  /** who held the baton before the holder (previousHolderOf), for the time-off rule */
-  previousHolderId?: number | null;
-  /** the members' time off around the boundary: the shift goes round it (nextTurn, decision 217) */
+  /** whose turn the current shift is (the rotation's stored turn owner, decision 256) */
+  turnUserId?: number | null;
+  /** the members' time off around the boundary: the shift goes round it (nextTurn, decision 256) */
   timeOff?: readonly AwayWindow[];
   requesterId: number;
   /** when the window starts handing over (its start, or a late acceptance) */
@@ -216,8 +217,8 @@ export function coverageStart(input: CoverageStartInput, t: HandoffFlowTimings):
   const turn = nextTurn({
     memberIds: input.memberIds,
     holderId: input.holderId,
-    previousHolderId: input.previousHolderId ?? null,
-    ...turnSpansAt(input.pattern, boundary),
+    ownerId: turnOwnerOf(input.memberIds, input.turnUserId, input.holderId),
+    shift: turnSpansAt(input.pattern, boundary).shift,
     timeOff: input.timeOff ?? [],
   });
   if (turn.holderId === input.holderId || turn.holderId !== input.requesterId) return null;

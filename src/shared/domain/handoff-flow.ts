@@ -1,4 +1,4 @@
-import { nextTurn } from './rotation';
+import { nextTurn, turnOwnerOf } from './rotation';
 import {
   nextHandoffAt,
   type ShiftPattern,
@@ -76,9 +76,9 @@ export interface FlowInput {
   /** members in order, and the holder */
   memberIds: readonly number[];
   holderId: number | null;
-  /** who held the baton before the holder (previousHolderOf), for the time-off rule */
-  previousHolderId?: number | null;
-  /** the members' time off: a turn goes round it (nextTurn, decision 217) */
+  /** whose turn the current shift is (the rotation's stored turn owner, decision 256) */
+  turnUserId?: number | null;
+  /** the members' time off: a turn goes round it (nextTurn, decision 256) */
   timeOff?: readonly AwayWindow[];
   /**
    * each person's own notice lead (their handoff reminder), by user id; people not listed get
@@ -98,7 +98,16 @@ export type FlowEffect =
       recipientIds: number[];
     }
   | { kind: 'transfer'; boundary: Date; fromId: number | null; toId: number }
-  | { kind: 'advance'; boundary: Date; nextBoundary: Date };
+  | {
+      kind: 'advance';
+      boundary: Date;
+      nextBoundary: Date;
+      /**
+       * whose turn the shift starting at `boundary` is, stored as the rotation's turn owner
+       * (decision 256); absent when a change by hand handled the boundary (it stored the owner)
+       */
+      turnUserId?: number | null;
+    };
 
 /**
  * planHandoffFlow returns what is due for a fixed rotation at `now`, in order. Boundaries long
@@ -112,7 +121,7 @@ export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimin
   const effects: FlowEffect[] = [];
   let boundary = input.boundary;
   let holderId = input.holderId;
-  let previousHolderId = input.previousHolderId ?? null;
+  let ownerId = turnOwnerOf(input.memberIds, input.turnUserId, holderId);
   let lastHandoffAt = input.lastHandoffAt;
   // Bounded: one iteration per boundary that has come and gone (a year of daily boundaries at most).
   for (let guard = 0; guard < 400; guard++) {
@@ -121,8 +130,8 @@ export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimin
     const turn = nextTurn({
       memberIds: input.memberIds,
       holderId,
-      previousHolderId,
-      ...turnSpansAt(input.pattern, boundary),
+      ownerId,
+      shift: turnSpansAt(input.pattern, boundary).shift,
       timeOff: input.timeOff ?? [],
     });
     const nextId = turn.holderId === holderId ? null : turn.holderId;
@@ -132,15 +141,21 @@ export function planHandoffFlow(input: FlowInput, now: Date, t: HandoffFlowTimin
       // Handled by hand (or nobody to hand to): the boundary passes once it is reached.
       if (now.getTime() < boundary.getTime()) return effects;
       const nextBoundary = nextHandoffAt(input.pattern, boundary);
-      effects.push({ kind: 'advance', boundary, nextBoundary });
+      if (handedOff) {
+        effects.push({ kind: 'advance', boundary, nextBoundary });
+      } else {
+        // The holder keeps the baton (their own turn, a cover running on, a gap): the order moves on.
+        effects.push({ kind: 'advance', boundary, nextBoundary, turnUserId: turn.ownerId });
+        ownerId = turn.ownerId;
+      }
       boundary = nextBoundary;
       continue;
     }
     if (now.getTime() >= autoAt) {
       effects.push({ kind: 'transfer', boundary, fromId: holderId, toId: nextId });
       const nextBoundary = nextHandoffAt(input.pattern, boundary);
-      effects.push({ kind: 'advance', boundary, nextBoundary });
-      previousHolderId = holderId;
+      effects.push({ kind: 'advance', boundary, nextBoundary, turnUserId: turn.ownerId });
+      ownerId = turn.ownerId;
       holderId = nextId;
       lastHandoffAt = new Date(autoAt);
       boundary = nextBoundary;

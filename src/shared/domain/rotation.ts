@@ -32,19 +32,19 @@ export interface RotationState {
   /** the rotation's schedule entries; only scheduled rotations read them (absent: none known) */
   schedule?: readonly ScheduleWindow[];
   /**
-   * a fixed rotation's next turn as time off shapes it (decision 217): the shifts around its
-   * pending boundary (turnSpansAt in shifts.ts), who held the baton before the holder, and the
-   * members' time off; absent: no time off is known, and the next member in order is next
+   * a fixed rotation's next turn as time off shapes it (decision 256): the next shift, whose turn
+   * the current one is, and the members' time off; absent: no time off is known, and the member
+   * after the holder in order is next
    */
   turn?: TurnContext;
 }
 
 /** What a fixed rotation's next turn is decided from, besides its members and holder. */
 export interface TurnContext {
-  ending: Span;
-  before: Span;
+  /** the next shift (turnSpansAt in shifts.ts) */
   shift: Span;
-  previousHolderId: number | null;
+  /** whose turn the current shift is (the rotation's stored turn owner, decision 256) */
+  turnUserId: number | null;
   timeOff: readonly AwayWindow[];
 }
 
@@ -138,13 +138,14 @@ export function memberAfter(
   );
 }
 
-// Time off and turns (issue 18, decision 217): the rule time-off.ts describes.
+// Time off and turns (issue 18, decision 217; issue 35, decision 256): the rule time-off.ts describes.
 
 /**
- * How a shift came to its holder: their own turn, a cover for an away owner, a catch-up (the
- * owner back, in their cover's freed turn), or a gap (nobody available; the owner keeps it).
+ * How a shift came to its holder: its owner's own turn, a cover for an away owner (the next
+ * member in order who is available, for that shift alone), or a gap (nobody available; the owner
+ * keeps it).
  */
-export type TurnKind = 'turn' | 'cover' | 'catch_up' | 'gap';
+export type TurnKind = 'turn' | 'cover' | 'gap';
 
 /** Who holds a shift, whose turn it is in the order, and how. */
 export interface Turn {
@@ -159,51 +160,32 @@ export interface TurnInput {
   memberIds: readonly number[];
   /** who holds the shift that is ending */
   holderId: number | null;
-  /** who held the baton before them (the handoff that gave it to them), if known */
-  previousHolderId: number | null;
-  /** the shift that is ending, and the one before it */
-  ending: Span;
-  before: Span;
+  /** whose turn the ending shift is (turnOwnerOf the stored turn owner) */
+  ownerId: number | null;
   /** the shift to hand out */
   shift: Span;
   timeOff: readonly AwayWindow[];
 }
 
-const memberBefore = (memberIds: readonly number[], id: number): number =>
-  memberIds[(memberIds.indexOf(id) - 1 + memberIds.length) % memberIds.length];
-
 /**
- * ownerOfEndingShift returns whose turn the ending shift was: the holder's own, except when the
- * holder covered the member before them (away for it) or took, back from time off, the freed
- * turn of the one who covered them. Only time off makes it anyone but the holder.
+ * turnOwnerOf returns whose turn a fixed rotation's current shift is: the stored turn owner when
+ * they are still a member who can hold the baton, else the holder (the order goes on from them,
+ * as it did before decision 256, and does after a member is removed).
  */
-export function ownerOfEndingShift(input: TurnInput): number | null {
-  const { memberIds, holderId: holder, previousHolderId: previous, timeOff } = input;
-  if (holder === null || previous === null || previous === holder) return holder;
-  if (!memberIds.includes(holder) || !memberIds.includes(previous) || memberIds.length < 2) {
-    return holder;
-  }
-  const afterPrevious = memberIdAfter(memberIds, previous) as number;
-  if (afterPrevious === holder) return holder;
-  // A cover and a catch-up are always available for their shift; a gap's owner is not.
-  if (isAwayDuring(timeOff, holder, input.ending)) return holder;
-  if (
-    memberIdAfter(memberIds, afterPrevious) === holder &&
-    isAwayDuring(timeOff, afterPrevious, input.ending)
-  ) {
-    return afterPrevious;
-  }
-  if (memberBefore(memberIds, previous) === holder && isAwayDuring(timeOff, holder, input.before)) {
-    return previous;
-  }
-  return holder;
+export function turnOwnerOf(
+  memberIds: readonly number[],
+  turnUserId: number | null | undefined,
+  holderId: number | null,
+): number | null {
+  return turnUserId != null && memberIds.includes(turnUserId) ? turnUserId : holderId;
 }
 
 /**
  * turnFrom returns who holds `shift` when it is `ownerId`'s turn: the owner when available, else
- * the next member in order who is (a cover), else the owner with the shift a gap.
+ * the next member in order who is (a cover, for this shift alone), else the owner with the shift
+ * a gap.
  */
-function turnFrom(
+export function turnFrom(
   memberIds: readonly number[],
   ownerId: number,
   shift: Span,
@@ -221,10 +203,12 @@ function turnFrom(
 }
 
 /**
- * nextTurn returns who holds the next shift of a fixed rotation (decision 217): the member after
- * the ending shift's owner, going round time off as the rule says. With fewer than two members
- * the holder keeps the baton (memberIdAfter: a sole member is never handed it), a gap if away.
- * Without time off it is memberIdAfter of the holder.
+ * nextTurn returns who holds the next shift of a fixed rotation (decision 256): it is the turn of
+ * the member after the ending shift's owner, whoever held that shift; they hold it when available,
+ * else the next member in order who is, for that shift alone (an override, not a swap), else they
+ * keep it as a gap. Time off thus changes only the shifts it overlaps. With fewer than two
+ * members the holder keeps the baton (memberIdAfter: a sole member is never handed it), a gap if
+ * away. Without time off it is memberIdAfter of the owner.
  */
 export function nextTurn(input: TurnInput): Turn {
   const { memberIds, holderId, shift, timeOff } = input;
@@ -232,33 +216,43 @@ export function nextTurn(input: TurnInput): Turn {
     const away = holderId !== null && isAwayDuring(timeOff, holderId, shift);
     return { holderId, ownerId: holderId, kind: away ? 'gap' : 'turn' };
   }
-  const owner = ownerOfEndingShift(input);
-  if (
-    owner !== null &&
-    holderId !== null &&
-    owner !== holderId &&
-    memberIdAfter(memberIds, owner) === holderId
-  ) {
-    // The holder covered the owner: the holder's own turn, this one, comes free.
-    if (!isAwayDuring(timeOff, owner, shift)) {
-      return { holderId: owner, ownerId: holderId, kind: 'catch_up' };
-    }
-    return turnFrom(memberIds, memberIdAfter(memberIds, holderId) as number, shift, timeOff);
-  }
-  return turnFrom(memberIds, memberIdAfter(memberIds, owner) as number, shift, timeOff);
+  return turnFrom(memberIds, memberIdAfter(memberIds, input.ownerId) as number, shift, timeOff);
+}
+
+/** What a change of holder by hand (take, pass, reassign) re-anchors the turn from. */
+export interface HandTurnInput {
+  memberIds: readonly number[];
+  holderId: number | null;
+  /** the stored turn owner of the current shift */
+  turnUserId: number | null;
+  /** who receives the baton */
+  receiverId: number;
+  /**
+   * the shift the change hands over: the one starting at the pending boundary when the change
+   * handles it (isBoundaryHandedOff, and nothing handled it before), else the current one
+   */
+  shift: Span;
+  /** whether `shift` is the next one (the change handles the pending boundary) */
+  handlesBoundary: boolean;
+  timeOff: readonly AwayWindow[];
 }
 
 /**
- * previousHolderOf returns who held the baton before `holderId`, from the rotation's latest
- * handoff that handles a boundary (take, pass, reassign, auto, …): its giver when it gave the
- * baton to `holderId`, else null (unknown: the holder's turn counts as their own).
+ * turnAfterHandChange returns the turn owner to store after a change of holder by hand: the
+ * owner of the shift it hands over when the receiver is who the rule names for it (passing to
+ * the cover the app names keeps the order, as the engine's transfer would); otherwise the
+ * receiver (the order goes on from them, as it always has).
  */
-export function previousHolderOf(
-  latest: { fromUserId: number | null; toUserId: number | null } | null | undefined,
-  holderId: number | null,
-): number | null {
-  if (!latest || holderId === null || latest.toUserId !== holderId) return null;
-  return latest.fromUserId;
+export function turnAfterHandChange(input: HandTurnInput): number {
+  const { memberIds, receiverId, shift, timeOff } = input;
+  if (memberIds.length < 2 || !memberIds.includes(receiverId)) return receiverId;
+  const owner = turnOwnerOf(memberIds, input.turnUserId, input.holderId);
+  const turn = input.handlesBoundary
+    ? nextTurn({ memberIds, holderId: input.holderId, ownerId: owner, shift, timeOff })
+    : owner === null
+      ? null
+      : turnFrom(memberIds, owner, shift, timeOff);
+  return turn && turn.holderId === receiverId && turn.ownerId !== null ? turn.ownerId : receiverId;
 }
 
 /**
@@ -281,7 +275,15 @@ export function nextOnCall(rotation: RotationState, now: Date): number | null {
   if (!rotation.turn) return memberAfter(rotation.members, rotation.currentOnCallUserId);
   const memberIds = membersInOrder(rotation.members).map((m) => m.userId);
   if (memberIds.length < 2) return null;
-  return nextTurn({ memberIds, holderId: rotation.currentOnCallUserId, ...rotation.turn }).holderId;
+  const holderId = rotation.currentOnCallUserId;
+  const { shift, turnUserId, timeOff } = rotation.turn;
+  return nextTurn({
+    memberIds,
+    holderId,
+    ownerId: turnOwnerOf(memberIds, turnUserId, holderId),
+    shift,
+    timeOff,
+  }).holderId;
 }
 
 export type MemberStatus = 'current' | 'next' | 'in_rotation';

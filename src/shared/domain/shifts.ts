@@ -1,5 +1,5 @@
 import { tzOffset } from '@date-fns/tz';
-import { nextTurn, type TurnKind } from './rotation';
+import { nextTurn, type TurnKind, turnOwnerOf } from './rotation';
 import { type AwayWindow, isAwayDuring, type Span } from './time-off';
 
 /** What decides when a rotation's shifts change hands. */
@@ -172,11 +172,11 @@ export interface FixedShiftInput {
    */
   boundaryHandled?: boolean;
   /**
-   * who held the baton before the holder (previousHolderOf the latest handoff handling a
-   * boundary); null or absent: unknown, the holder's shift counts as their own turn
+   * whose turn the holder's shift is (the rotation's stored turn owner, decision 256); null, absent
+   * or no longer a member: the holder's own (turnOwnerOf)
    */
-  previousHolderId?: number | null;
-  /** the members' time off (decision 217); absent: nobody is away */
+  turnUserId?: number | null;
+  /** the members' time off (decisions 217 and 256); absent: nobody is away */
   timeOff?: readonly AwayWindow[];
 }
 
@@ -192,20 +192,18 @@ function boundaryBefore(pattern: ShiftPattern, boundary: Date): Date {
 }
 
 /**
- * turnSpansAt returns the shifts around a fixed rotation's pending boundary that its next turn is
- * decided from (nextTurn): the shift ending there, the one before it, and the one starting there.
- * A boundary already handled by hand passes without a change: the turn is the one after it.
+ * turnSpansAt returns the shifts around a fixed rotation's pending boundary: the shift ending
+ * there and the one starting there (the one its next turn hands out, nextTurn). A boundary
+ * already handled by hand passes without a change: the turn is the one after it.
  */
 export function turnSpansAt(
   pattern: ShiftPattern,
   nextBoundary: Date,
   boundaryHandled = false,
-): { ending: Span; before: Span; shift: Span } {
+): { ending: Span; shift: Span } {
   const boundary = boundaryHandled ? nextHandoffAt(pattern, nextBoundary) : nextBoundary;
-  const endingStart = boundaryBefore(pattern, boundary);
   return {
-    ending: { start: endingStart, end: boundary },
-    before: { start: boundaryBefore(pattern, endingStart), end: endingStart },
+    ending: { start: boundaryBefore(pattern, boundary), end: boundary },
     shift: { start: boundary, end: nextHandoffAt(pattern, boundary) },
   };
 }
@@ -214,8 +212,9 @@ export function turnSpansAt(
  * projectFixedTurns returns a fixed rotation's shifts, one per boundary, that overlap [from, to):
  * the holder from `from` until the pending boundary (the one after, when that boundary was already
  * handled by hand; a gap when they and every member are away in it, decision 231), then each
- * next turn (nextTurn: the members in order, going round time off). Unmerged: each carries its
- * owner and kind, so covers and gaps show. Nobody holding is no shift.
+ * next turn (nextTurn: each member's turn in order from the stored turn owner, an away owner's
+ * shift going to the next available member for that shift alone, decision 256). Unmerged: each
+ * carries its owner and kind, so covers and gaps show. Nobody holding is no shift.
  */
 export function projectFixedTurns(input: FixedShiftInput, from: Date, to: Date): ProjectedShift[] {
   const shifts: ProjectedShift[] = [];
@@ -232,36 +231,33 @@ export function projectFixedTurns(input: FixedShiftInput, from: Date, to: Date):
     shifts.push({ userId, start: new Date(s), end, ownerId, kind });
   };
   let holder = input.holderId;
-  let previous = input.previousHolderId ?? null;
-  let { ending, before, shift } = turnSpansAt(
-    input.pattern,
-    input.nextBoundary,
-    input.boundaryHandled,
-  );
+  let owner = turnOwnerOf(input.memberIds, input.turnUserId, holder);
+  const spans = turnSpansAt(input.pattern, input.nextBoundary, input.boundaryHandled);
+  let shift = spans.shift;
   // The turn under way is a gap too when the holder and every member are away in what is left of
   // it (decision 217): the holder keeps the baton though away, as the engine left it.
-  const rest = { start: from, end: ending.end };
+  const rest = { start: from, end: spans.ending.end };
   const everyoneAway =
     holder !== null && [holder, ...input.memberIds].every((id) => isAwayDuring(timeOff, id, rest));
-  push(holder, from, ending.end, holder, everyoneAway ? 'gap' : 'turn');
+  push(
+    holder,
+    from,
+    spans.ending.end,
+    owner,
+    everyoneAway ? 'gap' : owner === holder ? 'turn' : 'cover',
+  );
   // Bounded: one step per boundary up to `to` (ten years of daily boundaries at most).
   for (let guard = 0; guard < 4000 && shift.start.getTime() < to.getTime(); guard++) {
     const turn = nextTurn({
       memberIds: input.memberIds,
       holderId: holder,
-      previousHolderId: previous,
-      ending,
-      before,
+      ownerId: owner,
       shift,
       timeOff,
     });
-    if (turn.holderId !== holder) {
-      previous = holder;
-      holder = turn.holderId;
-    }
+    holder = turn.holderId;
+    owner = turn.ownerId;
     push(holder, shift.start, shift.end, turn.ownerId, turn.kind);
-    before = ending;
-    ending = shift;
     shift = { start: shift.end, end: nextHandoffAt(input.pattern, shift.end) };
   }
   return shifts;

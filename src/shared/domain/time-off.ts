@@ -167,3 +167,65 @@ export function scheduleCollisions<E extends { userId: number; start: Date; end:
   }
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The impact of time off before it is saved (issue 35, decision 256).
+
+/** A stretch in which one user holds a rotation's baton, as the impact compares them. */
+export interface HeldStretch {
+  userId: number;
+  start: Date;
+  end: Date;
+}
+
+/** A stretch whose holder an entry of time off would change: from whom, to whom. */
+export interface ShiftMove {
+  start: Date;
+  end: Date;
+  fromUserId: number;
+  toUserId: number | null;
+}
+
+/** holderIn returns who holds the baton at `at` among stretches, or null. */
+function holderIn(stretches: readonly HeldStretch[], at: number): number | null {
+  const s = stretches.find((x) => x.start.getTime() <= at && at < x.end.getTime());
+  return s ? s.userId : null;
+}
+
+/**
+ * timeOffImpact compares one rotation's shifts without and with a proposed entry of time off
+ * (two projections over the same span) and returns the stretches whose holder changes, from
+ * whom to whom (null: nobody holds it then), back-to-back stretches of the same change joined,
+ * earliest first. Pure: what saving the entry would do, and nothing else.
+ */
+export function timeOffImpact(
+  before: readonly HeldStretch[],
+  after: readonly HeldStretch[],
+): ShiftMove[] {
+  const instants = [
+    ...new Set([...before, ...after].flatMap((s) => [s.start.getTime(), s.end.getTime()])),
+  ].sort((a, b) => a - b);
+  const moves: ShiftMove[] = [];
+  for (let i = 0; i + 1 < instants.length; i++) {
+    const from = holderIn(before, instants[i]);
+    const to = holderIn(after, instants[i]);
+    if (from === null || from === to) continue;
+    const last = moves.at(-1);
+    if (
+      last &&
+      last.end.getTime() === instants[i] &&
+      last.fromUserId === from &&
+      last.toUserId === to
+    ) {
+      last.end = new Date(instants[i + 1]);
+      continue;
+    }
+    moves.push({
+      start: new Date(instants[i]),
+      end: new Date(instants[i + 1]),
+      fromUserId: from,
+      toUserId: to,
+    });
+  }
+  return moves;
+}

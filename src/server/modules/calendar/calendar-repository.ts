@@ -35,9 +35,8 @@ export interface CalendarRotationRow {
   nextHandoffAt: Date | null;
   /** when the holder last changed in a way that handles a shift boundary */
   lastHandoffAt: Date | null;
-  /** that handoff's giver and receiver (previousHolderOf, decision 217) */
-  lastHandoffFrom: number | null;
-  lastHandoffTo: number | null;
+  /** whose turn the current shift is (decision 256) */
+  turnUserId: number | null;
 }
 
 const boundaryKinds = sql.join(
@@ -67,10 +66,9 @@ export async function listCalendarRotations(db: Db, id?: number): Promise<Calend
                r.handoff_time as "handoffTime", r.handoff_weekday as "handoffWeekday",
                r.holder_user_id as "holderUserId", r.holder_since as "holderSince",
                r.next_handoff_at as "nextHandoffAt",
-               lh.occurred_at as "lastHandoffAt", lh.from_user_id as "lastHandoffFrom",
-               lh.to_user_id as "lastHandoffTo"
+               r.turn_user_id as "turnUserId", lh.occurred_at as "lastHandoffAt"
           from rotations r
-          left join lateral (select h.occurred_at, h.from_user_id, h.to_user_id from handoffs h
+          left join lateral (select h.occurred_at from handoffs h
                               where h.rotation_id = r.id and h.kind in (${boundaryKinds})
                               order by h.occurred_at desc, h.id desc limit 1) lh on true
           ${only}

@@ -73,7 +73,7 @@ interface Laid {
 }
 
 /** A member's time off overlapping the span laid out. */
-interface AwayRow {
+export interface AwayRow {
   id: number;
   userId: number;
   start: Date;
@@ -94,6 +94,8 @@ export async function layOut(
   viewer: User | null | 'nobody',
   rotationId?: number,
   db: Db = deps.database.db,
+  /** time off not recorded yet, laid out as if it were (the impact of an entry, decision 256) */
+  proposed: readonly AwayRow[] = [],
 ): Promise<{ laid: Laid[]; timeOff: AwayRow[]; people: Map<number, Person> }> {
   const now = deps.clock.now();
   const t = deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
@@ -112,10 +114,13 @@ export async function layOut(
   // Members' time off: what the span shows, and what the turns from each pending boundary go by.
   const pending = rows.flatMap((r) => (r.nextHandoffAt ? [r.nextHandoffAt.getTime()] : []));
   const awayFrom = Math.min(from.getTime(), now.getTime(), ...pending) - TIME_OFF_LOOKBACK_MS;
-  const away = await listAwayWindows(db, {
-    userIds: [...new Set(members.map((m) => m.member.userId))],
-    endsAfter: new Date(awayFrom),
-  });
+  const away = [
+    ...(await listAwayWindows(db, {
+      userIds: [...new Set(members.map((m) => m.member.userId))],
+      endsAfter: new Date(awayFrom),
+    })),
+    ...proposed,
+  ];
 
   const known = new Map<number, UserRow>(members.map((m) => [m.user.id, m.user]));
   const missing = changes
@@ -167,7 +172,7 @@ export async function layOut(
       holderId: row.holderUserId,
       nextBoundary: row.nextHandoffAt,
       lastHandoffAt: row.lastHandoffAt,
-      lastHandoff: { fromUserId: row.lastHandoffFrom, toUserId: row.lastHandoffTo },
+      turnUserId: row.turnUserId,
       timeOff: away,
       entries: layers
         ? to.getTime() > now.getTime()

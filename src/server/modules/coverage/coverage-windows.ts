@@ -4,7 +4,7 @@ import {
   holderAfterScheduledCoverage,
 } from '../../../shared/domain/coverage';
 import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
-import { previousHolderOf } from '../../../shared/domain/rotation';
+import { memberIdAfter, turnOwnerOf } from '../../../shared/domain/rotation';
 import { followsWindows } from '../../../shared/domain/rotation-layers';
 import { nextHandoffAt } from '../../../shared/domain/shifts';
 import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
@@ -69,7 +69,7 @@ async function howCoverageStarts(
       holderId: rotation.holderUserId,
       nextBoundary: boundary,
       lastHandoffAt: latest ? new Date(latest.occurredAt) : null,
-      previousHolderId: previousHolderOf(latest, rotation.holderUserId),
+      turnUserId: rotation.turnUserId,
       timeOff,
       entries: scheduled
         ? await listNamedWindowsFrom(tx, rotation, new Set(memberIds), at, windowsEnd(at))
@@ -135,8 +135,17 @@ export async function startCoverageWindow(
     effectKey,
   });
   if (!handoff) throw new EffectAlreadyDone(effectKey);
-  await setHolder(tx, rotation.id, request.coveringUserId, at);
+  // The window keeps the turn it covers (decision 256): the requester's, or, when it starts the
+  // shift the boundary hands them, that shift's owner (the member after the current one).
+  const eligible = members.filter((m) => m.canHold).map((m) => m.userId);
+  const turnUserId =
+    how === 'due' && !followsWindows(rotation)
+      ? (memberIdAfter(eligible, turnOwnerOf(eligible, rotation.turnUserId, previousId)) ??
+        request.requesterId)
+      : rotation.turnUserId;
+  await setHolder(tx, rotation.id, request.coveringUserId, at, { turnUserId });
   await setCoverageStatus(tx, request.id, 'active');
+  rotation.turnUserId = turnUserId;
   rotation.holderUserId = request.coveringUserId;
   if (how === 'due' && !followsWindows(rotation) && rotation.nextHandoffAt) {
     // The boundary that began the requester's shift is the window's: the flow goes on after it.
@@ -183,10 +192,10 @@ export async function endCoverageWindow(
   const members = await listEngineMembers(tx, rotation.id);
   const eligible = members.filter((m) => m.canHold).map((m) => m.userId);
   let returning: number | null;
+  let returningTurn: number | null = null;
   if (!followsWindows(rotation)) {
     const pendingBoundary = rotation.suspended ? null : rotation.nextHandoffAt;
     // The order goes on under the window as the projection shows it: round time off (decision 217).
-    const latest = (await listLatestBoundaryHandoffs(tx, [rotation.id])).get(rotation.id);
     const timeOff = pendingBoundary
       ? await listAwayWindows(tx, {
           userIds: eligible,
@@ -200,10 +209,11 @@ export async function endCoverageWindow(
       requesterId: request.requesterId,
       pendingBoundary,
       end: at,
-      previousHolderId: previousHolderOf(latest, request.requesterId),
+      turnUserId: rotation.turnUserId,
       timeOff,
     });
     returning = after.holderId;
+    returningTurn = after.turnUserId;
     if (after.boundariesPassed > 0) {
       // The boundaries inside the window were the window's; the flow goes on from the next one.
       await updateRotationRow(
@@ -229,7 +239,7 @@ export async function endCoverageWindow(
     effectKey,
   });
   if (!handoff) throw new EffectAlreadyDone(effectKey);
-  await setHolder(tx, rotation.id, returning, at);
+  await setHolder(tx, rotation.id, returning, at, { turnUserId: returningTurn ?? returning });
   rotation.holderUserId = returning;
   const people = await findUsers(tx, deps.cipher, [request.coveringUserId, returning]);
   await announce(tx, deps, now, {

@@ -67,8 +67,8 @@ export interface FixedFlowRow {
   members: EngineMember[];
   /** when the holder last changed in a way that handles a boundary */
   lastHandoffAt: Date | null;
-  /** that handoff's giver and receiver (previousHolderOf, decision 217) */
-  lastHandoff: { fromUserId: number | null; toUserId: number | null } | null;
+  /** whose turn the current shift is (decision 256) */
+  turnUserId: number | null;
   /** the members' time off from the shift before the pending boundary on (decision 217) */
   timeOff: AwayWindow[];
   /** a coverage window is running: the covering member holds the baton, the flow waits */
@@ -140,7 +140,7 @@ export async function listFixedFlowRows(
     nextHandoffAt: Date | string;
     members: MemberRoleJson[] | string;
     lastHandoffAt: Date | string | null;
-    lastHandoff: { fromUserId: number | null; toUserId: number | null } | string | null;
+    turnUserId: number | null;
     timeOff: RawWindow[] | string;
     coverageActive: boolean;
   }>(
@@ -151,10 +151,7 @@ export async function listFixedFlowRows(
                ${memberRoleRowsOfRotation} as members,
                (select max(h.occurred_at) from handoffs h
                  where h.rotation_id = r.id and h.kind in (${boundaryKinds})) as "lastHandoffAt",
-               (select json_build_object('fromUserId', h.from_user_id, 'toUserId', h.to_user_id)
-                  from handoffs h
-                 where h.rotation_id = r.id and h.kind in (${boundaryKinds})
-                 order by h.occurred_at desc, h.id desc limit 1) as "lastHandoff",
+               r.turn_user_id as "turnUserId",
                ${membersTimeOff} as "timeOff",
                exists (select 1 from coverage_requests c
                         where c.rotation_id = r.id and c.status = 'active') as "coverageActive"
@@ -167,7 +164,6 @@ export async function listFixedFlowRows(
     ...r,
     nextHandoffAt: asDate(r.nextHandoffAt) as Date,
     lastHandoffAt: asDate(r.lastHandoffAt),
-    lastHandoff: typeof r.lastHandoff === 'string' ? JSON.parse(r.lastHandoff) : r.lastHandoff,
     timeOff: jsonArray(r.timeOff).map((w) => ({
       userId: w.userId,
       start: new Date(w.start),
@@ -303,6 +299,8 @@ export interface FlowRowUpdate {
   holderUserId?: number;
   holderSince?: Date;
   nextHandoffAt?: Date;
+  /** whose turn the shift now under way is (decision 256) */
+  turnUserId?: number;
 }
 
 /**
@@ -319,11 +317,13 @@ export async function updateFlowRows(tx: Tx, updates: FlowRowUpdate[], now: Date
        set holder_user_id = coalesce(v.holder_user_id, r.holder_user_id),
            holder_since = coalesce(v.holder_since, r.holder_since),
            next_handoff_at = coalesce(v.next_handoff_at, r.next_handoff_at),
+           turn_user_id = coalesce(v.turn_user_id, r.turn_user_id),
            updated_at = ${now}
       from unnest(${column((u) => u.id)}::int[], ${column((u) => u.holderUserId)}::int[],
                   ${column((u) => isoOf(u.holderSince))}::timestamptz[],
-                  ${column((u) => isoOf(u.nextHandoffAt))}::timestamptz[])
-           as v(id, holder_user_id, holder_since, next_handoff_at)
+                  ${column((u) => isoOf(u.nextHandoffAt))}::timestamptz[],
+                  ${column((u) => u.turnUserId)}::int[])
+           as v(id, holder_user_id, holder_since, next_handoff_at, turn_user_id)
      where r.id = v.id`);
 }
 

@@ -9,7 +9,6 @@ import {
   planHandoffFlow,
   stepTime,
 } from '../../../shared/domain/handoff-flow';
-import { previousHolderOf } from '../../../shared/domain/rotation';
 import type { Database } from '../../db/client';
 import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
 import type { EngineDeps, EngineTask } from '../../engine/engine-task';
@@ -71,7 +70,7 @@ function flowPlanOf(row: FixedFlowRow, now: Date, t: HandoffFlowTimings): FlowEf
       lastHandoffAt: row.lastHandoffAt,
       memberIds: eligible.map((m) => m.userId),
       holderId: row.holderUserId,
-      previousHolderId: previousHolderOf(row.lastHandoff, row.holderUserId),
+      turnUserId: row.turnUserId,
       timeOff: row.timeOff,
       noticeLeadMs,
     },
@@ -218,7 +217,12 @@ type AutoTransfer = NewHandoff & { fromUserId: number | null; toUserId: number; 
 interface FlowWrites {
   row: FixedFlowRow;
   transfers: AutoTransfer[];
-  update: { holderUserId?: number; holderSince?: Date; nextHandoffAt?: Date } | null;
+  update: {
+    holderUserId?: number;
+    holderSince?: Date;
+    nextHandoffAt?: Date;
+    turnUserId?: number;
+  } | null;
   events: PersonEvent[];
 }
 
@@ -316,9 +320,11 @@ function flowWritesOf(
       update = { ...update, holderUserId: effect.toId, holderSince: occurredAt };
     } else {
       update = { ...update, nextHandoffAt: effect.nextBoundary };
+      // The turn owner moves on with each boundary the engine hands out (decision 256).
+      if (effect.turnUserId != null) update = { ...update, turnUserId: effect.turnUserId };
     }
   }
-  // The new holder and the next boundary in one update of the locked row.
+  // The new holder, turn owner and next boundary in one update of the locked row.
   if (Object.keys(update).length > 0) writes.update = update;
   return writes;
 }

@@ -189,8 +189,8 @@ export interface BoundaryHandoff {
 
 /**
  * listLatestBoundaryHandoffs returns, per rotation, its latest handoff of a kind that handles a
- * boundary: when the holder last changed so (isBoundaryHandedOff) and who gave them the baton
- * (previousHolderOf, for the time-off rule of decision 217). One statement.
+ * boundary: when the holder last changed so (isBoundaryHandedOff), who gave them the baton and
+ * who received it. One statement.
  */
 export async function listLatestBoundaryHandoffs(
   db: Db | Tx,

@@ -330,9 +330,9 @@ describe('GET /api/oncalls', () => {
       holder: 'Gus Green',
       source: 'rotation',
       since: '2026-11-09T09:00:00.000Z',
-      until: '2026-11-16T09:00:00.000Z',
-      // Gus covered Fay's turn, but she is still away: the turn after his goes on to Eve.
-      next: ['Eve Evans', '2026-11-16T09:00:00.000Z'],
+      // Gus covers Fay's week and then holds his own (decision 256): Eve after him.
+      until: '2026-11-23T09:00:00.000Z',
+      next: ['Eve Evans', '2026-11-23T09:00:00.000Z'],
     });
     // Fay, next in order, is away: Gus comes next.
     const now = of(await onCalls(ben, `?rotationId=${deskId}`), deskId);

@@ -4,12 +4,18 @@ import type {
   Rotation,
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
+import { DEFAULT_HANDOFF_TIMINGS, isBoundaryHandedOff } from '../../../shared/domain/handoff-flow';
 import {
+  canHoldBaton,
   passBatonRefusal,
   reassignRefusal,
   takeOnCallRefusal,
+  turnAfterHandChange,
 } from '../../../shared/domain/rotation';
-import { insertLatestHandoff } from '../handoffs/handoff-repository';
+import { followsWindows } from '../../../shared/domain/rotation-layers';
+import { turnSpansAt } from '../../../shared/domain/shifts';
+import { listAwayWindows } from '../calendar/calendar-repository';
+import { insertLatestHandoff, listLatestBoundaryHandoffs } from '../handoffs/handoff-repository';
 import type { MemberWithRoles } from '../members/member-reads';
 import { announce } from '../notifications/announce';
 import { managerIdsOf } from '../notifications/notify';
@@ -19,6 +25,8 @@ import { setHolder } from './rotation-repository';
 import {
   getRotation,
   inBatonChange,
+  type Locked,
+  patternOf,
   type RotationDeps,
   refusalError,
   requireManaged,
@@ -34,6 +42,46 @@ import {
  */
 
 type PassInput = ReturnType<typeof PassBatonInputSchema.parse>;
+
+/**
+ * turnAfterHand returns whose turn the shift is after a change of holder by hand to `receiverId`
+ * (decision 256): for a fixed rotation, the owner of the shift the change hands over when the
+ * receiver is who the rule names for it (the cover the app names for an away member), else the
+ * receiver, from whom the order then goes on. Reads the latest boundary handoff and the members'
+ * time off around that shift (two statements).
+ */
+async function turnAfterHand(deps: RotationDeps, locked: Locked, receiverId: number) {
+  const { row, tx, now } = locked;
+  if (row.type !== 'fixed' || followsWindows(row) || !row.nextHandoffAt) return receiverId;
+  const memberIds = [...locked.members]
+    .sort((a, b) => a.member.order - b.member.order)
+    .filter((m) => canHoldBaton(rolesOf(m)))
+    .map((m) => m.member.userId);
+  const t = deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
+  const latest = (await listLatestBoundaryHandoffs(tx, [row.id])).get(row.id);
+  const handled = isBoundaryHandedOff(
+    row.nextHandoffAt,
+    latest ? new Date(latest.occurredAt) : null,
+    t,
+  );
+  const handlesBoundary = !handled && isBoundaryHandedOff(row.nextHandoffAt, now, t);
+  const spans = turnSpansAt(patternOf(row), row.nextHandoffAt, handled);
+  const shift = handlesBoundary ? spans.shift : spans.ending;
+  const timeOff = await listAwayWindows(tx, {
+    userIds: memberIds,
+    endsAfter: shift.start,
+    startsBefore: shift.end,
+  });
+  return turnAfterHandChange({
+    memberIds,
+    holderId: row.holderUserId,
+    turnUserId: row.turnUserId,
+    receiverId,
+    shift,
+    handlesBoundary,
+    timeOff,
+  });
+}
 type ReassignInput = ReturnType<typeof ReassignInputSchema.parse>;
 
 /** takeOnCall gives the baton to the caller: a member, when no one holds it. */
@@ -41,7 +89,8 @@ export async function takeOnCall(deps: RotationDeps, actor: User, id: number): P
   const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actor);
     if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, actor.id, locked.now);
+    const turnUserId = await turnAfterHand(deps, locked, actor.id);
+    const row = await setHolder(locked.tx, id, actor.id, locked.now, { turnUserId });
     const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: null,
@@ -92,7 +141,8 @@ export async function passBaton(
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const turnUserId = await turnAfterHand(deps, locked, input.toUserId);
+    const row = await setHolder(locked.tx, id, input.toUserId, locked.now, { turnUserId });
     const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: actor.id,
@@ -136,7 +186,8 @@ export async function reassign(
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
-    const row = await setHolder(locked.tx, id, input.toUserId, locked.now);
+    const turnUserId = await turnAfterHand(deps, locked, input.toUserId);
+    const row = await setHolder(locked.tx, id, input.toUserId, locked.now, { turnUserId });
     const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
       fromUserId: locked.row.holderUserId,

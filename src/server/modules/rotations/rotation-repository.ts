@@ -231,16 +231,27 @@ export async function setMemberOrders(
      where m.id = v.id and m.rotation_id = ${rotationId}`);
 }
 
-/** setHolder gives the baton to a user (or nobody) from `since`; answers the rotation row after. */
+/**
+ * setHolder gives the baton to a user (or nobody) from `since`; answers the rotation row after.
+ * The turn owner (decision 256) becomes `turnUserId` when given, else the new holder: the order
+ * goes on from them.
+ */
 export async function setHolder(
   tx: Tx,
   rotationId: number,
   userId: number | null,
   since: Date,
+  options: { turnUserId?: number | null } = {},
 ): Promise<RotationRow> {
+  const turnUserId = options.turnUserId === undefined ? userId : options.turnUserId;
   const [row] = await tx
     .update(rotations)
-    .set({ holderUserId: userId, holderSince: userId === null ? null : since, updatedAt: since })
+    .set({
+      holderUserId: userId,
+      holderSince: userId === null ? null : since,
+      turnUserId,
+      updatedAt: since,
+    })
     .where(eq(rotations.id, rotationId))
     .returning();
   return row;

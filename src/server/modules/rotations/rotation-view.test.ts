@@ -30,6 +30,7 @@ function rotationRow(id: number, values: Partial<RotationRow>): RotationRow {
     type: 'fixed',
     suspended: false,
     holderUserId: 1,
+    turnUserId: 1,
     holderSince: at(T - HOUR),
     nextHandoffAt: null,
     timeZone: 'UTC',

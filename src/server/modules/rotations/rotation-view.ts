@@ -9,12 +9,7 @@ import {
   notesAuthorId,
 } from '../../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../../shared/domain/roles';
-import {
-  canHoldBaton,
-  nextOnCall,
-  previousHolderOf,
-  type TurnContext,
-} from '../../../shared/domain/rotation';
+import { canHoldBaton, nextOnCall, type TurnContext } from '../../../shared/domain/rotation';
 import {
   isLayered,
   layeredHolderAt,
@@ -56,7 +51,7 @@ function quotedNotes(
 }
 
 /**
- * What a fixed rotation's next turn is read from besides its row (decision 217): each rotation's
+ * What a fixed rotation's next turn is read from besides its row (decisions 217 and 256): each rotation's
  * latest handoff that handles a boundary, and the members' time off.
  */
 export interface TurnFacts {
@@ -81,8 +76,8 @@ function turnContextOf(
   };
   const handled = isBoundaryHandedOff(row.nextHandoffAt, latest?.occurredAt ?? null, timings);
   return {
-    ...turnSpansAt(pattern, row.nextHandoffAt, handled),
-    previousHolderId: previousHolderOf(latest, row.holderUserId),
+    shift: turnSpansAt(pattern, row.nextHandoffAt, handled).shift,
+    turnUserId: row.turnUserId,
     timeOff: facts.timeOff.get(row.id) ?? [],
   };
 }

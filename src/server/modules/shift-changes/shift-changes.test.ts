@@ -319,9 +319,9 @@ describe('other changes', () => {
     const rows = await told();
     const names = new Map([dee, eli, fay].map((u) => [u.id, u.name]));
     expect(rows.map((n) => names.get(n.userId ?? 0)).sort()).toEqual(['Eli Evans', 'Fay Fox']);
-    // Fay takes Eli's week; Eli, back, takes hers.
+    // Fay covers Eli's week; nobody's other weeks move (decision 256), so Eli simply has none then.
     expect(rows.find((n) => n.userId === eli.id)?.content.text).toContain(
-      `Your shift Mon Nov 30, 9:00 AM – Mon Dec 7, 9:00 AM (Europe/Berlin) in ${r.name} moved to Mon Dec 7 – Mon Dec 14.`,
+      `Your shift Mon Nov 30, 9:00 AM – Mon Dec 7, 9:00 AM (Europe/Berlin) in ${r.name} was removed: you are not on call then.`,
     );
   });
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, lt, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, lt, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { timeOff } from '../../db/schema';
@@ -20,6 +20,28 @@ export async function listTimeOffOf(
     .select()
     .from(timeOff)
     .where(and(eq(timeOff.userId, userId), gt(timeOff.endAt, endsAfter)))
+    .orderBy(asc(timeOff.startAt), asc(timeOff.id));
+}
+
+/**
+ * listTimeOffOfPeople returns the time off of `userIds` (everyone's when undefined) ending after
+ * `endsAfter`, earliest first: one statement.
+ */
+export async function listTimeOffOfPeople(
+  db: Db | Tx,
+  userIds: readonly number[] | undefined,
+  endsAfter: Date,
+): Promise<TimeOffRow[]> {
+  if (userIds !== undefined && userIds.length === 0) return [];
+  return db
+    .select()
+    .from(timeOff)
+    .where(
+      and(
+        userIds === undefined ? undefined : inArray(timeOff.userId, [...userIds]),
+        gt(timeOff.endAt, endsAfter),
+      ),
+    )
     .orderBy(asc(timeOff.startAt), asc(timeOff.id));
 }
 

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  TeamTimeOffSchema,
   TimeOffEntrySchema,
+  TimeOffImpactSchema,
   TimeOffInputSchema,
   TimeOffListSchema,
   TimeOffWarningsQuerySchema,
@@ -11,7 +13,14 @@ import type { AppDeps } from '../../core/deps';
 import { answers, noContent } from '../../http/openapi';
 import { IdParams, idParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
-import { addTimeOff, listTimeOff, removeTimeOff, timeOffWarnings } from './time-off-service';
+import {
+  addTimeOff,
+  listTeamTimeOff,
+  listTimeOff,
+  previewTimeOff,
+  removeTimeOff,
+  timeOffWarnings,
+} from './time-off-service';
 
 /**
  * timeOffRoutes: a person's time off (issue 18, decision 217) and the warnings it raises. HTTP
@@ -44,6 +53,30 @@ export async function timeOffRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (req, reply) =>
       reply.code(201).send(await addTimeOff(deps, requireUser(req), req.params.id, req.body)),
+  );
+
+  // What recording the entry would change, nothing written (decision 256): the dialog shows it.
+  api.post(
+    '/api/users/:id/time-off/preview',
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        body: TimeOffInputSchema,
+        response: answers({ 200: TimeOffImpactSchema }, 400, 401, 403, 404, 409),
+      },
+    },
+    async (req) => previewTimeOff(deps, requireUser(req), req.params.id, req.body),
+  );
+
+  // The time off of the people whose time off the caller manages (decision 256).
+  api.get(
+    '/api/time-off',
+    {
+      preValidation: signedIn,
+      schema: { response: answers({ 200: TeamTimeOffSchema }, 401) },
+    },
+    async (req) => listTeamTimeOff(deps, requireUser(req)),
   );
 
   api.delete(

@@ -1,8 +1,11 @@
-import type {
-  TimeOffEntry,
-  TimeOffInput,
-  TimeOffList,
-  TimeOffWarnings,
+import {
+  type TeamTimeOff,
+  TIME_OFF_IMPACT_DAYS,
+  type TimeOffEntry,
+  type TimeOffImpact,
+  type TimeOffInput,
+  type TimeOffList,
+  type TimeOffWarnings,
 } from '../../../shared/contracts/time-off';
 import type { User } from '../../../shared/contracts/users';
 import { managesRotation } from '../../../shared/domain/permissions-rotation';
@@ -13,6 +16,7 @@ import {
   GAP_WARNING_DAYS,
   scheduleCollisions,
   TIME_OFF_MESSAGES,
+  timeOffImpact,
   timeOffRefusal,
 } from '../../../shared/domain/time-off';
 import type { Clock } from '../../core/clock';
@@ -22,7 +26,7 @@ import type { Database, Db, Tx } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { recordAdminEvent } from '../audit/people-events';
 import { listAwayWindows } from '../calendar/calendar-repository';
-import { gapsBetween } from '../calendar/calendar-service';
+import { gapsBetween, layOut } from '../calendar/calendar-service';
 import { announce } from '../notifications/announce';
 import { formatWhen } from '../notifications/message-layout';
 import { listRotationFactsOf, type RotationFacts } from '../rotations/rotation-repository';
@@ -36,6 +40,7 @@ import {
   insertTimeOffRow,
   listOverlappingTimeOff,
   listTimeOffOf,
+  listTimeOffOfPeople,
   type TimeOffRow,
   timeOffNoteCtx,
 } from './time-off-repository';
@@ -128,6 +133,124 @@ export async function listTimeOff(
   return { entries: await toEntries(deps, db, rows) };
 }
 
+/** refuseTimeOff throws the refusal of new time off [start, end) for the person, if any (timeOffRefusal). */
+async function refuseTimeOff(
+  db: Db | Tx,
+  actor: User,
+  personId: number,
+  start: Date,
+  end: Date,
+  now: Date,
+): Promise<void> {
+  const existing = await listOverlappingTimeOff(db, personId, start, end);
+  const refusal = timeOffRefusal(
+    { start, end },
+    existing.map((e) => ({ start: e.startAt, end: e.endAt })),
+    now,
+    (s) => ({
+      start: formatWhen(s.start, actor.timezone),
+      end: formatWhen(s.end, actor.timezone),
+    }),
+  );
+  if (refusal) {
+    throw new AppError(
+      refusal.code,
+      refusal.message,
+      refusal.field ? { [refusal.field]: refusal.message } : undefined,
+    );
+  }
+}
+
+/**
+ * previewTimeOff answers what recording the entry would change in the next
+ * TIME_OFF_IMPACT_DAYS, writing nothing (decision 256): each rotation the person is in laid out as
+ * the calendar does, without and with the entry, and the stretches whose holder differs
+ * (timeOffImpact). The same rights and refusals as addTimeOff.
+ */
+export async function previewTimeOff(
+  deps: TimeOffDeps,
+  actor: User,
+  personId: number,
+  input: TimeOffInput,
+): Promise<TimeOffImpact> {
+  const db = deps.database.db;
+  const now = deps.clock.now();
+  const start = new Date(input.startTime);
+  const end = new Date(input.endTime);
+  const [person] = await findUserRows(db, [personId]);
+  await requireManageable(db, actor, personId, person !== undefined);
+  await refuseTimeOff(db, actor, personId, start, end, now);
+  const to = new Date(now.getTime() + TIME_OFF_IMPACT_DAYS * DAY);
+  const theirs = await listRotationFactsOf(db, personId);
+  const moves: TimeOffImpact['moves'] = [];
+  for (const rotation of theirs) {
+    const [before] = (await layOut(deps, now, to, 'nobody', rotation.id)).laid;
+    const [after] = (
+      await layOut(deps, now, to, 'nobody', rotation.id, db, [
+        { id: 0, userId: personId, start, end },
+      ])
+    ).laid;
+    if (!before || !after) continue;
+    for (const move of timeOffImpact(before.shifts, after.shifts)) {
+      moves.push({
+        rotationId: rotation.id,
+        rotationName: rotation.name,
+        timeZone: before.row.timeZone,
+        start: move.start.toISOString(),
+        end: move.end.toISOString(),
+        from: { id: move.fromUserId, name: '' },
+        to: move.toUserId === null ? null : { id: move.toUserId, name: '' },
+      });
+    }
+  }
+  const names = new Map(
+    (
+      await findUserRows(db, [...new Set(moves.flatMap((m) => [m.from.id, m.to?.id ?? m.from.id]))])
+    ).map((u) => [u.id, toUser(u, deps.cipher).name]),
+  );
+  for (const m of moves) {
+    m.from.name = names.get(m.from.id) ?? 'Someone';
+    if (m.to) m.to.name = names.get(m.to.id) ?? 'Someone';
+  }
+  moves.sort((a, b) => a.start.localeCompare(b.start) || a.rotationId - b.rotationId);
+  return { from: now.toISOString(), to: to.toISOString(), moves };
+}
+
+/**
+ * listTeamTimeOff answers GET /api/time-off (decision 256): the time off under way or to come of
+ * the people whose time off the caller manages, each with their name, earliest first:
+ * administrators everyone's; managers that of the people in the rotations they manage
+ * (managesRotation) and their own; anyone else their own.
+ */
+export async function listTeamTimeOff(deps: TimeOffDeps, actor: User): Promise<TeamTimeOff> {
+  const db = deps.database.db;
+  const now = deps.clock.now();
+  let people: number[] | undefined;
+  if (!isAdmin(actor.roles)) {
+    const team = new Set([actor.id]);
+    if (hasRole(actor.roles, 'manager')) {
+      for (const r of await listRotationFactsOf(db)) {
+        if (managesRotation(actor, r)) for (const id of r.memberUserIds) team.add(id);
+      }
+    }
+    people = [...team];
+  }
+  const rows = await listTimeOffOfPeople(db, people, now);
+  const entries = await toEntries(deps, db, rows);
+  const names = new Map(
+    (await findUserRows(db, [...new Set(rows.map((r) => r.userId))])).map((u) => [
+      u.id,
+      toUser(u, deps.cipher).name,
+    ]),
+  );
+  return {
+    entries: entries.map((e) => ({
+      ...e,
+      person: { id: e.userId, name: names.get(e.userId) ?? 'Someone' },
+    })),
+  };
+}
+
 /**
  * addTimeOff records time off for a person, in one transaction: the person's row locked, the
  * rights and the rules checked (timeOffRefusal: it ends after it starts and after now, spans at
@@ -147,23 +270,7 @@ export async function addTimeOff(
     const now = deps.clock.now();
     const person = await lockUserRow(tx, personId);
     await requireManageable(tx, actor, personId, person !== undefined);
-    const existing = await listOverlappingTimeOff(tx, personId, start, end);
-    const refusal = timeOffRefusal(
-      { start, end },
-      existing.map((e) => ({ start: e.startAt, end: e.endAt })),
-      now,
-      (s) => ({
-        start: formatWhen(s.start, actor.timezone),
-        end: formatWhen(s.end, actor.timezone),
-      }),
-    );
-    if (refusal) {
-      throw new AppError(
-        refusal.code,
-        refusal.message,
-        refusal.field ? { [refusal.field]: refusal.message } : undefined,
-      );
-    }
+    await refuseTimeOff(tx, actor, personId, start, end, now);
     await noteShiftChanges(tx, deps, personId, now);
     const created = await insertTimeOffRow(
       tx,

@@ -44,6 +44,15 @@ export function RotationsIntroArticle() {
           schedule entry.
         </li>
       </ul>
+      <h2>Time off</h2>
+      <p>
+        Record time off on the <Link to="/time-off">Time off</Link> page or a person&apos;s page. In
+        a fixed rotation it changes only the shifts it overlaps: each of the away person&apos;s
+        shifts goes to the next member in order who is available, for that shift alone, and everyone
+        else&apos;s shifts stay where they were. Before you save, the dialog shows who would cover
+        which days. When nobody is available, the shift is a gap and the rotation&apos;s managers
+        are told.
+      </p>
       <h2>Suspended rotations</h2>
       <p>
         An administrator can <strong>suspend</strong> a rotation. A suspended rotation takes no

@@ -31,14 +31,15 @@ import { useAddTimeOff } from '../api/add-time-off';
 import { useDeleteTimeOff } from '../api/delete-time-off';
 import { useTimeOff } from '../api/get-time-off';
 import { type TimeOffFormValues, timeOffFormSchema } from '../lib/time-off-form';
+import { TimeOffImpactNote } from './time-off-impact';
 
 const EMPTY: TimeOffFormValues = { startTime: '', endTime: '', note: '' };
 
 /**
  * TimeOffSection is a person's time off on their profile (their own) or on their person page (for
  * the managers of their rotations and administrators): the entries under way or to come, a
- * dialog to add one (start, end, note) and a confirmation to take one back. Fixed rotations go
- * round it (decision 217). `hideWhenForbidden`: a viewer who may not see it sees nothing.
+ * dialog to add one (start, end, note) that shows, before saving, whose shifts it would move
+ * (decision 256), and a confirmation to take one back. `hideWhenForbidden`: a viewer who may not see it sees nothing.
  */
 export function TimeOffSection({
   personId,
@@ -70,8 +71,8 @@ export function TimeOffSection({
           </CardTitle>
           <CardDescription>
             {own
-              ? 'While you are away, your fixed rotations skip you and you take the next shift that comes free.'
-              : `While ${personName} is away, fixed rotations skip them.`}{' '}
+              ? 'While you are away, the next available member covers each of your shifts; nobody else’s shifts move.'
+              : `While ${personName} is away, the next available member covers each of their shifts.`}{' '}
             {format.timesIn}.
           </CardDescription>
         </div>
@@ -177,6 +178,13 @@ function AddTimeOffDialog({
   });
   const minimum = toLocalInput(new Date(), timeZone);
   const pending = add.isPending;
+  const [startTime, endTime] = form.watch(['startTime', 'endTime']);
+  const proposed = useMemo(() => {
+    const parsed = schema.safeParse({ startTime, endTime, note: '' });
+    return parsed.success
+      ? { startTime: parsed.data.startTime, endTime: parsed.data.endTime }
+      : null;
+  }, [schema, startTime, endTime]);
   return (
     <FormDialog
       open={open}
@@ -231,6 +239,7 @@ function AddTimeOffDialog({
               disabled={pending}
               placeholder="Only you, your rotations' managers and administrators see it."
             />
+            <TimeOffImpactNote personId={personId} own={own} entry={open ? proposed : null} />
             <DialogFormFooter
               pending={pending}
               submitLabel="Add time off"
