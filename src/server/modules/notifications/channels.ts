@@ -8,6 +8,7 @@ import {
 import type { ReadyMethods } from '../../../shared/domain/notification-rules';
 import { type Config, isDemoMode } from '../../core/config';
 import { type Channel, DeliveryError } from '../../core/delivery';
+import { postToTwilio, type TwilioAccount } from './twilio-api';
 
 /** createEmailChannel sends email over SMTP (nodemailer) to SMTP_URL. */
 export function createEmailChannel(smtpUrl: string, from: string, timeoutMs = 15_000): Channel {
@@ -48,46 +49,18 @@ export function createEmailChannel(smtpUrl: string, from: string, timeoutMs = 15
 
 /** createSmsChannel sends SMS through Twilio's Messages API (TWILIO_API_BASE lets tests use a loopback server). */
 export function createSmsChannel(
-  settings: { accountSid: string; authToken: string; from: string; apiBase: string },
+  settings: TwilioAccount & { from: string },
   timeoutMs = 10_000,
 ): Channel {
-  const url = `${settings.apiBase}/2010-04-01/Accounts/${encodeURIComponent(settings.accountSid)}/Messages.json`;
-  const auth = Buffer.from(`${settings.accountSid}:${settings.authToken}`).toString('base64');
   return {
     name: 'sms',
-    async send(message) {
-      const body = new URLSearchParams({ To: message.to, From: settings.from, Body: message.text });
-      let res: Response;
-      try {
-        res = await fetch(url, {
-          method: 'POST',
-          headers: {
-            authorization: `Basic ${auth}`,
-            'content-type': 'application/x-www-form-urlencoded',
-            // Twilio documents no deduplication by this header: a repeat after a lost answer is
-            // delivered again (decision 006). A proxy or provider that deduplicates can use it.
-            ...(message.idempotencyKey
-              ? { 'I-Twilio-Idempotency-Token': message.idempotencyKey }
-              : {}),
-          },
-          body,
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-      } catch (err) {
-        throw new DeliveryError(`SMS provider unreachable: ${(err as Error).message}`, false);
-      }
-      const text = await res.text().catch(() => '');
-      if (res.ok) {
-        try {
-          return String((JSON.parse(text) as { sid?: string }).sid ?? text.slice(0, 200));
-        } catch {
-          return text.slice(0, 200);
-        }
-      }
-      // 429 and 5xx are worth retrying; other 4xx (bad number, bad credentials) are not.
-      const permanent = res.status >= 400 && res.status < 500 && res.status !== 429;
-      throw new DeliveryError(`SMS provider answered ${res.status}`, permanent, text.slice(0, 500));
-    },
+    send: (message) =>
+      postToTwilio(
+        settings,
+        'Messages',
+        new URLSearchParams({ To: message.to, From: settings.from, Body: message.text }),
+        { idempotencyKey: message.idempotencyKey, timeoutMs, what: 'SMS' },
+      ),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Config } from '../../core/config';
 import { type Channel, DeliveryError } from '../../core/delivery';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import { publicBaseUrl } from '../notifications/messages';
+import { postToTwilio } from '../notifications/twilio-api';
 import { callToken, callUrls } from './voice-call-urls';
 import { sayAndHangUp } from './voice-twiml';
 
@@ -61,44 +62,14 @@ export function createVoiceChannel(
   };
 }
 
-/**
- * postCall asks Twilio's Calls API to place a call; answers the call's sid. 429 and 5xx are worth
- * retrying; other 4xx (a bad number, bad credentials) are not.
- */
-async function postCall(
+/** postCall asks Twilio's Calls API to place a call; answers the call's sid. */
+function postCall(
   settings: Pick<VoiceSettings, 'accountSid' | 'authToken' | 'apiBase'>,
   body: URLSearchParams,
   idempotencyKey: string | undefined,
   timeoutMs: number,
 ): Promise<string> {
-  const url = `${settings.apiBase}/2010-04-01/Accounts/${encodeURIComponent(settings.accountSid)}/Calls.json`;
-  const auth = Buffer.from(`${settings.accountSid}:${settings.authToken}`).toString('base64');
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${auth}`,
-        'content-type': 'application/x-www-form-urlencoded',
-        // As for SMS: Twilio documents no deduplication by it (decision 006).
-        ...(idempotencyKey ? { 'I-Twilio-Idempotency-Token': idempotencyKey } : {}),
-      },
-      body,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (err) {
-    throw new DeliveryError(`Call provider unreachable: ${(err as Error).message}`, false);
-  }
-  const text = await res.text().catch(() => '');
-  if (res.ok) {
-    try {
-      return String((JSON.parse(text) as { sid?: string }).sid ?? text.slice(0, 200));
-    } catch {
-      return text.slice(0, 200);
-    }
-  }
-  const permanent = res.status >= 400 && res.status < 500 && res.status !== 429;
-  throw new DeliveryError(`Call provider answered ${res.status}`, permanent, text.slice(0, 500));
+  return postToTwilio(settings, 'Calls', body, { idempotencyKey, timeoutMs, what: 'Call' });
 }
 
 /** What a test call says: who asked for it, and that nothing needs doing. */
