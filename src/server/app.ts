@@ -88,6 +88,7 @@ import { smsReplyRoutes } from './modules/sms-replies/sms-reply-routes';
 import { timeOffRoutes } from './modules/time-off/time-off-routes';
 import { toUser } from './modules/users/user-repository';
 import { voiceCallRoutes } from './modules/voice-calls/voice-call-routes';
+import { testCallerFromConfig } from './modules/voice-calls/voice-channel';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -415,7 +416,11 @@ async function registerModules(
   await app.register(notificationRulesRoutes, deps);
   await app.register(workingHoursRoutes, deps);
   await app.register(reachabilityRoutes, deps);
-  await app.register(notificationTestRoutes, deps);
+  // A test call (decision 254) is placed by voice-calls, which imports notifications.
+  await app.register(notificationTestRoutes, {
+    ...deps,
+    placeTestCall: testCallerFromConfig(deps.config),
+  });
   await app.register(pushRoutes, deps);
   await app.register(rotationRoutes, deps);
   await app.register(requestCoverageRoutes, deps);

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { type PushService, startPushService } from '../setup/push-service';
 import { audit } from './accessibility-support';
 import { animationsDone } from './axe';
 import { actAs, apiAs } from './rotation-support';
@@ -9,8 +10,18 @@ import { accounts } from './support';
  * mode: a channel without settings is the demo inbox, so a test is really sent through the
  * outbox's channel): Priya chooses her working hours on the profile and holds low urgency to
  * them, is refused without a working day, finds them again after a reload, and sends herself a
- * test email, whose outcome shows beside the button, and a second within the minute is refused.
+ * test email, whose outcome shows beside the button, and a second within the minute is refused;
+ * with a device for push (at the loopback push service the server trusts), the card has its own
+ * button, and its test arrives there.
  */
+
+let service: PushService;
+test.beforeAll(async () => {
+  service = await startPushService(process.env.E2E_PUSH_TLS_DIR);
+});
+test.afterAll(async () => {
+  await service?.close();
+});
 
 const DEFAULT = { days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00', holdLowUrgency: false };
 
@@ -80,5 +91,20 @@ test('a person sets working hours and sends a test on the profile', async ({
   await sendEmail.click();
   await expect(row.getByRole('status')).toContainText('One test by email a minute');
 
+  // A device for push: its own button, and its test arrives at the push service.
+  const created = await api.post(`/api/users/${me.user.id}/push-subscriptions`, {
+    data: { ...service.subscribe().subscription, name: 'Priya test tablet' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const deviceId = ((await created.json()) as { id: number }).id;
+  await page.reload();
+  const sendPush = page.getByRole('button', { name: 'Send a test to Priya test tablet' });
+  await sendPush.click();
+  await expect(page.getByRole('listitem').filter({ has: sendPush }).getByRole('status')).toHaveText(
+    'Test push sent to Priya test tablet: check that it arrived.',
+  );
+  expect(service.received).toHaveLength(1);
+  expect(JSON.parse(service.received[0].text)).toMatchObject({ title: 'Baton test notification' });
+  await api.delete(`/api/users/${me.user.id}/push-subscriptions/${deviceId}`);
   await api.put(`/api/users/${me.user.id}/working-hours`, { data: DEFAULT });
 });

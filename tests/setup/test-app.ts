@@ -132,6 +132,8 @@ export async function createTestApp(
     clock?: ManualClock;
     /** how host names of URLs users type resolve (decision 234): tests map made-up names */
     resolveHost?: HostLookup;
+    /** the loopback push service's certificate (tests/setup/push-service.ts), for test pushes */
+    pushCa?: string;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
@@ -144,6 +146,7 @@ export async function createTestApp(
     cipher,
     clock,
     resolveHost: options.resolveHost,
+    pushCa: options.pushCa,
     logger: false,
     // Every answer must match its route's declared answers: a mismatch fails the test that
     // caused it, as any console.error does (decision 224).

@@ -43,4 +43,9 @@ export interface AppDeps {
    * resolver, decision 234); tests map made-up names to the addresses they need
    */
   resolveHost?: HostLookup;
+  /**
+   * tests: the loopback push service's certificate authority, trusted by the pushes the app sends
+   * itself (a test push); a started server trusts it by NODE_EXTRA_CA_CERTS instead
+   */
+  pushCa?: string;
 }

@@ -73,7 +73,11 @@ function Profile({ user }: { user: NonNullable<ReturnType<typeof useAuth>['user'
           </CardContent>
         </Card>
         <WorkingHoursCard userId={user.id} />
-        <SendTestCard person={{ id: user.id, email: user.email, phone: user.phone }} />
+        <SendTestCard
+          person={{ id: user.id, email: user.email, phone: user.phone }}
+          devices={devices.data ?? []}
+          onDevicesChanged={() => void devices.refetch()}
+        />
         <PushDevicesCard userId={user.id} />
         <TimeOffSection personId={user.id} personName={user.name} own />
         <ApiTokensCard />

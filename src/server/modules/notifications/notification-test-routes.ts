@@ -13,29 +13,46 @@ import { AppError, forbidden, notFound } from '../../http/errors';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
+import type { PushChannelDeps } from '../push/push-channel';
+import { pushRule } from '../push/push-sender';
+import { vapidKeysOf } from '../push/vapid-keys';
 import { findUsers } from '../users/user-repository';
 import { channelsFromConfig } from './channels';
 import { publicBaseUrl } from './messages';
-import { sendTest } from './test-senders';
+import { sendTest, type TestCaller } from './test-senders';
 
 /**
  * `POST /api/users/{id}/notification-test` (issue 33, decision 254): "Send a test" for one of the
  * ways a person is reached, one's own or (administrators) anyone's. The test goes through the
  * configured channel at once and the answer says what became of it. One test per method per
- * person a minute, counted on this instance (a test is one message to oneself, so a second
- * instance allowing one more is harmless); more is a 429.
+ * person a minute (for push, per device), counted on this instance (a test is one message to
+ * oneself, so a second instance allowing one more is harmless); more is a 429. Calls are placed
+ * by `placeTestCall`, which app.ts gives from voice-calls (absent without Twilio).
  */
 /** How the refusal names each method inside a sentence. */
 const TEST_WORDS: Record<NotificationMethod, string> = {
   email: 'email',
   sms: 'SMS',
   voice: 'call',
-  push: 'push',
+  push: 'push to this device',
 };
 
-export async function notificationTestRoutes(app: FastifyInstance, deps: AppDeps) {
+export async function notificationTestRoutes(
+  app: FastifyInstance,
+  deps: AppDeps & { placeTestCall?: TestCaller },
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const channels = channelsFromConfig(deps.config);
+  const { db } = deps.database;
+  const push: PushChannelDeps = {
+    db,
+    cipher: deps.cipher,
+    clock: deps.clock,
+    vapid: vapidKeysOf({ config: deps.config, db, cipher: deps.cipher }),
+    rule: pushRule(deps.config),
+    lookup: deps.resolveHost,
+    ca: deps.pushCa,
+  };
   const lastSent = new Map<string, number>();
 
   api.post(
@@ -56,8 +73,8 @@ export async function notificationTestRoutes(app: FastifyInstance, deps: AppDeps
       }
       const person = (await findUsers(deps.database.db, deps.cipher, [id])).get(id);
       if (!person) throw notFound('User not found');
-      const { method } = req.body;
-      const key = `${id}:${method}`;
+      const { method, deviceId } = req.body;
+      const key = method === 'push' ? `${id}:push:${deviceId}` : `${id}:${method}`;
       const now = deps.clock.now().getTime();
       const last = lastSent.get(key);
       if (last !== undefined && now - last < NOTIFICATION_TEST_INTERVAL_MS) {
@@ -68,13 +85,25 @@ export async function notificationTestRoutes(app: FastifyInstance, deps: AppDeps
         );
       }
       lastSent.set(key, now);
-      const result = await sendTest(
-        { person, channels, baseUrl: publicBaseUrl(deps.config) },
-        req.body,
-      );
-      // Nothing was sent: the next try may come at once.
-      if (result.outcome === 'not-set-up') lastSent.delete(key);
-      return result;
+      try {
+        const result = await sendTest(
+          {
+            person,
+            channels,
+            baseUrl: publicBaseUrl(deps.config),
+            placeTestCall: deps.placeTestCall,
+            push,
+          },
+          req.body,
+        );
+        // Nothing was sent: the next try may come at once.
+        if (result.outcome === 'not-set-up') lastSent.delete(key);
+        return result;
+      } catch (err) {
+        // Refused (another person's device): nothing was sent either.
+        lastSent.delete(key);
+        throw err;
+      }
     },
   );
 }

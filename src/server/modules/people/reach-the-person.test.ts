@@ -1,26 +1,31 @@
 import { asc, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startFakeTwilio } from '../../../../tests/setup/fake-twilio';
+import { deviceOf, type PushService, startPushService } from '../../../../tests/setup/push-service';
 import { startSmtpServer } from '../../../../tests/setup/smtp-server';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { TimelineEvent } from '../../../shared/contracts/incidents';
+import type { PushDevice, PushNotice } from '../../../shared/contracts/push';
 import type { User } from '../../../shared/contracts/users';
-import { notifications, pages } from '../../db/schema';
+import { notifications, pages, pushSubscriptions } from '../../db/schema';
 import { insertRotation } from '../../seed/factories';
 import { type Channels, createEmailChannel, createSmsChannel } from '../notifications/channels';
 import { deliverDue } from '../notifications/outbox';
+import { PUSH_DEVICE_GONE, testSenders } from '../notifications/test-senders';
+import { testCallWords } from '../voice-calls/voice-channel';
 
 /**
  * Reaching the person (issue 33, decision 254) through the app: working hours holding low
  * urgency until they begin (high never waits, an acknowledgement before then stops it), the limit
- * per person holding and bundling texts, "Send a test" over the loopback SMTP server and the fake
- * Twilio, and the managers' view of who cannot be reached. PGlite, and PostgreSQL with
- * TEST_DATABASE_URL.
+ * per person holding and bundling texts, "Send a test" over the loopback SMTP server, the fake
+ * Twilio (texts and calls) and the loopback push service, and the managers' view of who cannot be
+ * reached. PGlite, and PostgreSQL with TEST_DATABASE_URL.
  */
 
 let t: TestApp;
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let twilio: Awaited<ReturnType<typeof startFakeTwilio>>;
+let pushService: PushService;
 let channels: Channels;
 let manager: User;
 let admin: User;
@@ -28,7 +33,9 @@ let admin: User;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   twilio = await startFakeTwilio();
+  pushService = await startPushService();
   t = await createTestApp({
+    pushCa: pushService.ca,
     env: {
       SMTP_URL: smtp.url,
       TWILIO_ACCOUNT_SID: twilio.accountSid,
@@ -48,10 +55,14 @@ afterAll(async () => {
   await t.close();
   await smtp.close();
   await twilio.close();
+  await pushService.close();
 });
 beforeEach(() => {
   smtp.received.length = 0;
   twilio.sent.length = 0;
+  twilio.calls.length = 0;
+  pushService.received.length = 0;
+  pushService.refused.length = 0;
 });
 
 const deliver = () =>
@@ -278,17 +289,57 @@ describe('Send a test', () => {
     expect(res.json().message).not.toContain('+15550100388');
   });
 
-  test('what is not set up says why; calls and push without a sender answer not set up', async () => {
+  test('what is not set up says why: no phone for texts and calls, no Twilio for calls', async () => {
     const { person } = await holder('Nia Nophone', { phone: null });
     expect((await t.call(person, 'POST', testUrl(person), { method: 'sms' })).json()).toEqual({
       method: 'sms',
       outcome: 'not-set-up',
       message: 'SMS needs a phone number on the profile',
     });
-    const push = await t.call(person, 'POST', testUrl(person), { method: 'push', deviceId: 1 });
-    expect(push.json()).toMatchObject({ method: 'push', outcome: 'not-set-up' });
+    expect((await t.call(person, 'POST', testUrl(person), { method: 'voice' })).json()).toEqual({
+      method: 'voice',
+      outcome: 'not-set-up',
+      message: 'Phone calls need a phone number on the profile',
+    });
+    // Without Twilio there is nothing to place a call with.
+    const { person: phoned } = await holder('Nat Notwilio');
+    const push = { db: t.database.db, cipher: t.cipher, clock: t.clock } as never;
+    expect(await testSenders.voice({ person: phoned, channels: {}, baseUrl: '', push })).toEqual({
+      method: 'voice',
+      outcome: 'not-set-up',
+      message: 'Phone calls are not set up yet',
+    });
+    expect(twilio.calls).toEqual([]);
   });
 
+  test('a test call rings once through Twilio with a short message and no key to press', async () => {
+    const { person } = await holder('Cal Caller', { phone: '+15550100399' });
+    const res = await t.call(person, 'POST', testUrl(person), { method: 'voice' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      method: 'voice',
+      outcome: 'delivered',
+      message: 'Test call placed',
+    });
+    expect(twilio.calls).toHaveLength(1);
+    const [call] = twilio.calls;
+    expect(call).toMatchObject({ to: '+15550100399', from: '+15550000000', url: '' });
+    expect(call.twiml).toContain(testCallWords('Cal Caller'));
+    expect(call.twiml).not.toContain('<Gather');
+    expect(twilio.sent).toEqual([]);
+    const again = await t.call(person, 'POST', testUrl(person), { method: 'voice' });
+    expect(again.statusCode).toBe(429);
+    expect(again.json().message).toMatch(/One test by call a minute/);
+  });
+
+  test('a call Twilio refuses answers failed with its reason, without the number', async () => {
+    const { person } = await holder('Ray Refused', { phone: '+15550100366' });
+    twilio.next({ kind: 'unsubscribed' });
+    const res = await t.call(person, 'POST', testUrl(person), { method: 'voice' });
+    expect(res.json()).toMatchObject({ method: 'voice', outcome: 'failed' });
+    expect(res.json().message).toMatch(/^Call provider answered 400 .*unsubscribed/);
+    expect(res.json().message).not.toContain('5550100366');
+  });
   test('refusals: a bad method is a 400 naming it; someone else is 403', async () => {
     const { person } = await holder('Rex Refused');
     const bad = await t.call(person, 'POST', testUrl(person), { method: 'pigeon' });
@@ -297,6 +348,104 @@ describe('Send a test', () => {
     expect((await t.call(person, 'POST', testUrl(manager), { method: 'email' })).statusCode).toBe(
       403,
     );
+  });
+});
+
+describe("Send a test: push, to one of the person's devices", () => {
+  const testUrl = (u: { id: number }) => `/api/users/${u.id}/notification-test`;
+  const devicesOf = (u: { id: number }) => `/api/users/${u.id}/push-subscriptions`;
+
+  async function deviceFor(person: User, name: string) {
+    const { subscription } = pushService.subscribe();
+    const res = await t.call(person, 'POST', devicesOf(person), { ...subscription, name });
+    expect(res.statusCode, res.body).toBe(201);
+    return { device: res.json() as PushDevice, endpoint: subscription.endpoint };
+  }
+
+  test('reaches the device encrypted and VAPID-signed, and names it', async () => {
+    const { person } = await holder('Pia Push');
+    const { device } = await deviceFor(person, 'Work phone');
+    const other = await deviceFor(person, 'Kitchen tablet');
+    const res = await t.call(person, 'POST', testUrl(person), {
+      method: 'push',
+      deviceId: device.id,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      method: 'push',
+      outcome: 'delivered',
+      message: 'Test push sent to Work phone',
+    });
+    expect(pushService.refused).toEqual([]);
+    expect(pushService.received).toHaveLength(1);
+    const [push] = pushService.received;
+    expect(push.device).not.toBe(deviceOf(other.endpoint));
+    expect(push).toMatchObject({
+      contentEncoding: 'aes128gcm',
+      vapid: { aud: pushService.origin },
+    });
+    expect(JSON.parse(push.text) as PushNotice).toMatchObject({
+      title: 'Baton test notification',
+      body: expect.stringMatching(/^This is a test from Baton/),
+      data: { open: '/profile' },
+    });
+    const listed: PushDevice[] = (await t.call(person, 'GET', devicesOf(person))).json();
+    expect(listed.find((d) => d.id === device.id)?.lastSentAt).not.toBeNull();
+    // One test a minute per device: the other device may be tested at once.
+    const again = await t.call(person, 'POST', testUrl(person), {
+      method: 'push',
+      deviceId: device.id,
+    });
+    expect(again.statusCode).toBe(429);
+    expect(again.json().message).toMatch(/One test by push to this device a minute/);
+    const second = await t.call(person, 'POST', testUrl(person), {
+      method: 'push',
+      deviceId: other.device.id,
+    });
+    expect(second.json()).toMatchObject({ outcome: 'delivered' });
+  });
+
+  test('a device the push service says is gone (410) is removed, and the test answers failed', async () => {
+    const { person } = await holder('Gus Gone');
+    const { device, endpoint } = await deviceFor(person, 'Old phone');
+    pushService.answer(deviceOf(endpoint), 410);
+    const res = await t.call(person, 'POST', testUrl(person), {
+      method: 'push',
+      deviceId: device.id,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ method: 'push', outcome: 'failed', message: PUSH_DEVICE_GONE });
+    expect(PUSH_DEVICE_GONE).toBe('This device is no longer subscribed; it was removed');
+    expect((await t.call(person, 'GET', devicesOf(person))).json()).toEqual([]);
+    expect(
+      await t.database.db
+        .select()
+        .from(pushSubscriptions)
+        .where(eq(pushSubscriptions.id, device.id)),
+    ).toEqual([]);
+  });
+
+  test("another person's device is a 404 and counts for nothing; no device is a 400 naming deviceId", async () => {
+    const { person: owner } = await holder('Owen Owner');
+    const { person } = await holder('Iva Intruder');
+    const { device } = await deviceFor(owner, 'Owner phone');
+    const foreign = await t.call(person, 'POST', testUrl(person), {
+      method: 'push',
+      deviceId: device.id,
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toMatchObject({ code: 'NOT_FOUND', message: 'Device not found' });
+    expect(pushService.received).toEqual([]);
+    const missing = await t.call(person, 'POST', testUrl(person), { method: 'push' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(Object.keys(missing.json().fields)).toEqual(['deviceId']);
+    // The owner's own test reaches it.
+    const own = await t.call(owner, 'POST', testUrl(owner), {
+      method: 'push',
+      deviceId: device.id,
+    });
+    expect(own.json()).toMatchObject({ outcome: 'delivered' });
   });
 });
 

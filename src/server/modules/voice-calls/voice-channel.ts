@@ -95,6 +95,18 @@ export function placeTestCall(
   return postCall(settings, body, undefined, timeoutMs);
 }
 
+/**
+ * testCallerFromConfig: `placeTestCall` with this configuration's Twilio settings, for "Send a
+ * test" (decision 254), or undefined when Twilio is not configured (as for the channel).
+ */
+export function testCallerFromConfig(
+  config: Config,
+): ((to: string, name: string) => Promise<string>) | undefined {
+  const { accountSid, authToken, from, apiBase } = config.sms;
+  if (!accountSid || !authToken || !from) return undefined;
+  return (to, name) => placeTestCall({ accountSid, authToken, from, apiBase }, to, name);
+}
+
 /** voiceChannelFromConfig: the calls' channel when Twilio is configured (as for SMS), else none. */
 export function voiceChannelFromConfig(config: Config, cipher: FieldCipher): Channel | undefined {
   const { accountSid, authToken, from, apiBase, machineDetection } = config.sms;

@@ -1,4 +1,5 @@
 import type { NotificationTestResult } from '@shared/contracts/notification-test';
+import type { PushDevice } from '@shared/contracts/push';
 import {
   hasUsablePhone,
   METHOD_LABELS,
@@ -11,14 +12,40 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ApiRequestError } from '@/lib/api-client';
 import { useSendTest } from '../api/notification-test';
 
-/** Where each method goes, in words, for the person's own list. */
-function methodsOf(person: { email: string; phone: string | null }): {
+/** One way to test: the method, where it goes, and (push) which device. */
+interface TestWay {
+  key: string;
   method: NotificationMethod;
   to: string;
-}[] {
+  deviceId?: number;
+  /** the button's accessible name */
+  action: string;
+}
+
+/** What a test answered, or the refusal (a 429, a device gone meanwhile). */
+type Shown = NotificationTestResult | { refused: string };
+
+/** Each way the person has: email, SMS and a call with a phone, and each device for push. */
+function waysOf(
+  person: { email: string; phone: string | null },
+  devices: readonly PushDevice[],
+): TestWay[] {
+  const phone = hasUsablePhone(person.phone) ? (person.phone ?? '') : null;
   return [
-    { method: 'email', to: person.email },
-    ...(hasUsablePhone(person.phone) ? [{ method: 'sms' as const, to: person.phone ?? '' }] : []),
+    { key: 'email', method: 'email', to: person.email, action: 'Send a test email' },
+    ...(phone !== null
+      ? [
+          { key: 'sms', method: 'sms' as const, to: phone, action: 'Send a test SMS' },
+          { key: 'voice', method: 'voice' as const, to: phone, action: 'Send a test call' },
+        ]
+      : []),
+    ...devices.map((device) => ({
+      key: `push:${device.id}`,
+      method: 'push' as const,
+      to: device.name,
+      deviceId: device.id,
+      action: `Send a test to ${device.name}`,
+    })),
   ];
 }
 
@@ -29,15 +56,25 @@ const OUTCOME_ICON = {
 } as const;
 
 /**
- * SendTestCard: "Send a test" for each way the person can be reached (issue 33, decision 254),
- * each with its outcome beside the button: delivered, failed with the provider's reason, or not
- * set up. Calls and push appear here as their steps add them.
+ * SendTestCard: "Send a test" for each way the person can be reached (issue 33, decision 254):
+ * email, SMS and a call when they have a phone, and each of their devices for push, each with its
+ * outcome beside the button: delivered, failed with the provider's reason, or not set up. A push
+ * test may find its device gone (the server removes it): `onDevicesChanged` reads the list again,
+ * and the outcome stays shown below the list.
  */
 export function SendTestCard({
   person,
+  devices = [],
+  onDevicesChanged,
 }: {
   person: { id: number; email: string; phone: string | null };
+  devices?: readonly PushDevice[];
+  onDevicesChanged?: () => void;
 }) {
+  const [shown, setShown] = useState<Record<string, { to: string; result: Shown }>>({});
+  const ways = waysOf(person, devices);
+  const listed = new Set(ways.map((w) => w.key));
+  const removed = Object.entries(shown).filter(([key]) => !listed.has(key));
   return (
     <Card>
       <CardHeader>
@@ -48,12 +85,26 @@ export function SendTestCard({
           Send yourself a short test by each way you can be reached, and see that it arrives.
         </CardDescription>
       </CardHeader>
-      <CardContent>
-        <ul className="grid gap-3">
-          {methodsOf(person).map(({ method, to }) => (
-            <TestRow key={method} userId={person.id} method={method} to={to} />
+      <CardContent className="grid gap-3">
+        <ul className="grid gap-3" aria-label="Ways to send a test">
+          {ways.map((way) => (
+            <TestRow
+              key={way.key}
+              userId={person.id}
+              way={way}
+              result={shown[way.key]?.result ?? null}
+              onResult={(result) => {
+                setShown((all) => ({ ...all, [way.key]: { to: way.to, result } }));
+                if (way.method === 'push') onDevicesChanged?.();
+              }}
+            />
           ))}
         </ul>
+        {removed.map(([key, { to, result }]) => (
+          <p key={key} role="status" className="flex items-center gap-1.5 text-sm">
+            <OutcomeLine result={result} prefix={`${to}: `} />
+          </p>
+        ))}
       </CardContent>
     </Card>
   );
@@ -61,33 +112,33 @@ export function SendTestCard({
 
 function TestRow({
   userId,
-  method,
-  to,
+  way,
+  result,
+  onResult,
 }: {
   userId: number;
-  method: NotificationMethod;
-  to: string;
+  way: TestWay;
+  result: Shown | null;
+  onResult: (result: Shown) => void;
 }) {
   const send = useSendTest(userId);
-  const [result, setResult] = useState<NotificationTestResult | { refused: string } | null>(null);
-  const label = METHOD_LABELS[method];
   return (
     <li className="grid gap-1 sm:grid-cols-[8rem_1fr_auto] sm:items-center sm:gap-3">
-      <span className="font-medium text-sm">{label}</span>
-      <span className="truncate text-muted-foreground text-sm">{to}</span>
+      <span className="font-medium text-sm">{METHOD_LABELS[way.method]}</span>
+      <span className="truncate text-muted-foreground text-sm">{way.to}</span>
       <Button
         type="button"
         variant="outline"
         size="sm"
-        aria-label={`Send a test ${label.toLowerCase() === 'sms' ? 'SMS' : label.toLowerCase()}`}
+        aria-label={way.action}
         disabled={send.isPending}
         onClick={() =>
           send.mutate(
-            { method },
+            { method: way.method, ...(way.deviceId ? { deviceId: way.deviceId } : {}) },
             {
-              onSuccess: setResult,
+              onSuccess: onResult,
               onError: (error) =>
-                setResult({
+                onResult({
                   refused:
                     error instanceof ApiRequestError && error.body?.message
                       ? error.body.message
@@ -101,24 +152,34 @@ function TestRow({
       </Button>
       {result ? (
         <p role="status" className="flex items-center gap-1.5 text-sm sm:col-span-3">
-          {'refused' in result ? (
-            <>
-              <CircleAlert aria-hidden="true" className="size-4 text-amber-600" />
-              {result.refused}
-            </>
-          ) : (
-            <>
-              <Outcome outcome={result.outcome} />
-              {result.outcome === 'delivered'
-                ? `${result.message}: check that it arrived.`
-                : result.outcome === 'failed'
-                  ? `Not delivered: ${result.message}`
-                  : `Not set up: ${result.message}`}
-            </>
-          )}
+          <OutcomeLine result={result} />
         </p>
       ) : null}
     </li>
+  );
+}
+
+/** OutcomeLine: a test's outcome in words, with its icon. */
+function OutcomeLine({ result, prefix = '' }: { result: Shown; prefix?: string }) {
+  if ('refused' in result) {
+    return (
+      <>
+        <CircleAlert aria-hidden="true" className="size-4 shrink-0 text-amber-600" />
+        {prefix}
+        {result.refused}
+      </>
+    );
+  }
+  return (
+    <>
+      <Outcome outcome={result.outcome} />
+      {prefix}
+      {result.outcome === 'delivered'
+        ? `${result.message}: check that it arrived.`
+        : result.outcome === 'failed'
+          ? `Not delivered: ${result.message}`
+          : `Not set up: ${result.message}`}
+    </>
   );
 }
 
