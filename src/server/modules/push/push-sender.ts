@@ -1,3 +1,4 @@
+import { ECDH } from 'node:crypto';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import webpush from 'web-push';
@@ -59,6 +60,22 @@ export function webPushUrgency(notice: PushNotice): 'high' | 'normal' {
 }
 
 /**
+ * keysProblem says why a device's keys cannot encrypt a push (RFC 8291: `p256dh` a point on P-256,
+ * `auth` 16 bytes), or null. A push sent with them would fail in the library as if the push
+ * service were unreachable, and be retried for ever.
+ */
+export function keysProblem(keys: PushTarget['keys']): string | null {
+  try {
+    const auth = Buffer.from(keys.auth, 'base64url');
+    if (auth.length !== 16) return "The device's auth secret is not 16 bytes";
+    ECDH.convertKey(Buffer.from(keys.p256dh, 'base64url'), 'prime256v1');
+    return null;
+  } catch {
+    return "The device's public key is not a P-256 point";
+  }
+}
+
+/**
  * sendPush sends one notice to one device and tells what the push service answered; it never
  * throws. 201 (or any 2xx) sent; 404 and 410 gone, the device unsubscribed; 429, 5xx and no
  * answer worth retrying; any other answer refused for good.
@@ -80,6 +97,9 @@ export async function sendPush(
   } catch (err) {
     return { kind: 'failed', retry: false, reason: (err as Error).message };
   }
+  // Keys that cannot encrypt a push never will: refused for good, before any connection.
+  const badKeys = keysProblem(target.keys);
+  if (badKeys) return { kind: 'failed', retry: false, reason: badKeys };
   // A fresh connection each time: no kept socket to an address checked for another push.
   const agent = new https.Agent({
     keepAlive: false,

@@ -16,7 +16,7 @@ import type { Db, Tx } from '../../db/client';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import { bareHost, OutboundRefusal, resolveOutbound } from '../../http/outbound-address';
 import { lockUserRow } from '../users/user-repository';
-import { pushRule } from './push-sender';
+import { keysProblem, pushRule } from './push-sender';
 import {
   deleteDevice,
   listDeviceRows,
@@ -104,6 +104,8 @@ export async function subscribeDevice(
   if (userId !== actor.id && !can(actor.roles, 'profile.editAny')) {
     throw forbidden(PUSH_MESSAGES.forbidden);
   }
+  const badKeys = keysProblem(input.keys);
+  if (badKeys) throw fieldError(badKeys.includes('auth') ? 'keys.auth' : 'keys.p256dh', badKeys);
   await checkEndpoint(deps, input.endpoint);
   return onDevices(deps, actor, userId, async (tx) => {
     const row = await saveSubscription(tx, deps.cipher, {
