@@ -23,6 +23,7 @@ export async function requireBatonHolders(
   named: readonly { id: number; field: string }[],
   who: string,
 ): Promise<void> {
+  if (named.length === 0) return;
   const users = new Map(
     (await findUserRows(tx, [...new Set(named.map((n) => n.id))])).map((u) => [u.id, u]),
   );
