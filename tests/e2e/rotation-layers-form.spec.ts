@@ -34,9 +34,20 @@ async function read(page: Page, id: number): Promise<ReadRotation> {
 async function addToLayer(page: Page, layer: Locator, name: string) {
   const turns = layer.getByRole('list', { name: 'Turn order' }).getByRole('listitem');
   const before = await turns.count();
-  await layer.getByRole('combobox', { name: 'Add a member' }).click();
-  await page.getByRole('listbox').getByRole('option', { name, exact: true }).click();
-  await expect(turns).toHaveCount(before + 1);
+  // A click landing while the list still opens is dropped under load: pick again, as
+  // chooseOption does, until the person is added (once: a turn added stops the retries). While
+  // the list is open it hides the dialog, turns included, so the open list is picked from first.
+  const list = page.getByRole('listbox');
+  const option = list.getByRole('option', { name, exact: true });
+  await expect(async () => {
+    if (await list.isVisible()) await option.click({ timeout: 2_000 });
+    else if ((await turns.count()) === before) {
+      await layer.getByRole('combobox', { name: 'Add a member' }).click({ timeout: 2_000 });
+      await option.click({ timeout: 2_000 });
+    }
+    await expect(list).toBeHidden({ timeout: 1_000 });
+    await expect(turns).toHaveCount(before + 1, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   await expect(turns.last()).toContainText(name);
 }
 

@@ -46,7 +46,11 @@ test('the follow-the-sun rotation: a row per layer, the result under now, the pa
   const id = (who: { email: string }) => ids.get(who.email) ?? 0;
   const name = uniqueName('E2E Follow the sun');
   const window = (start: string, end: string) => [{ days: EVERY_DAY, start, end }];
-  const shift = { cadence: 'weekly', handoffTime: '07:00', handoffWeekday: 1 };
+  // The first handoff two days from today (in London), so each layer's first turn holds a whole
+  // window of its own whatever the day and hour the test runs (a turn begun on a Sunday evening
+  // and handed off on Monday at 07:00 would hold none of London's).
+  const handoffWeekday = (londonWeekday(new Date()) + 2) % 7;
+  const shift = { cadence: 'weekly', handoffTime: '07:00', handoffWeekday };
   const london = [accounts.onCall, accounts.noah, accounts.sam];
   const sydney = [accounts.priya, accounts.manager, accounts.onCall];
   const made = await postRotation(admin, {
