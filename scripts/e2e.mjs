@@ -62,6 +62,7 @@ const SECONDS = {
   'shift-moved.spec.ts': 7,
   'push.spec.ts': 7,
   'reach-the-person.spec.ts': 6,
+  'unstaffed-rotation.spec.ts': 5,
   'api-docs.spec.ts': 6,
   'slack.spec.ts': 3,
 };

@@ -19,6 +19,7 @@ import { EmptyState } from '@/features/rotations/components/empty-state';
 import { RotationCard } from '@/features/rotations/components/rotation-card';
 import { RotationTable } from '@/features/rotations/components/rotation-table';
 import { SuspendedBanner } from '@/features/rotations/components/suspended-banner';
+import { UnstaffedBanner } from '@/features/rotations/components/unstaffed-banner';
 import { showingAllText } from '@/features/rotations/lib/rotation-view';
 import { ShiftNoticesPanel } from '@/features/shift-changes/components/shift-notices-panel';
 import { TimeOffWarnings } from '@/features/time-off/components/time-off-warnings';
@@ -123,6 +124,7 @@ function TeamRotations({ canCreate }: { canCreate: boolean }) {
         ) : (
           <>
             <SuspendedBanner rotations={list} />
+            <UnstaffedBanner rotations={list} />
             <RotationTable rotations={list} />
           </>
         )}

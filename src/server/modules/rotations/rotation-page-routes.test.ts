@@ -1,7 +1,8 @@
-import { desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import type { User } from '../../../shared/contracts/users';
-import { pages } from '../../db/schema';
+import { auditEvents, pages, rotations } from '../../db/schema';
+import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { pageMessageOf } from '../incidents/incident-text';
 import { ids, people, rotation, setUpRotationApp, t } from './rotation-routes.fixtures';
 
@@ -94,5 +95,57 @@ describe('paging', () => {
       message: 'x',
     });
     expect(missing.statusCode).toBe(404);
+  });
+
+  test('a rotation with members and nobody on call: the page goes on to the policy’s next step and names who it reached', async () => {
+    const r = await rotation({ memberIds: ids(people.olivia, people.noah) });
+    const policy = await t.database.db.transaction((tx) =>
+      insertPolicyRow(
+        tx,
+        {
+          name: `Policy of ${r.name}`,
+          repeat: 0,
+          steps: [
+            {
+              delayMinutes: 5,
+              targets: [{ type: 'rotation-holder', id: r.id }],
+              assignment: 'everyone',
+              activeHours: null,
+            },
+            {
+              delayMinutes: 10,
+              targets: [{ type: 'user', id: people.manager.id }],
+              assignment: 'everyone',
+              activeHours: null,
+            },
+          ],
+        },
+        people.admin.id,
+        t.clock.now(),
+      ),
+    );
+    await t.database.db
+      .update(rotations)
+      .set({ escalationPolicyId: policy.id })
+      .where(eq(rotations.id, r.id));
+    const res = await t.call(people.iris, 'POST', `/api/rotations/${r.id}/page`, {
+      message: 'Anyone?',
+      urgency: 'high',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toEqual({ sentTo: { name: people.manager.name } });
+    const [page] = await t.database.db.select().from(pages).where(eq(pages.rotationId, r.id));
+    expect(page).toMatchObject({ targetUserId: people.manager.id, stepIndex: 1 });
+    const events = await t.database.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.targetType, 'page'), eq(auditEvents.targetId, String(page.id))))
+      .orderBy(asc(auditEvents.id));
+    expect(events.map((e) => e.action)).toEqual([
+      'incident.raised',
+      'incident.step_skipped',
+      'incident.step_reached',
+    ]);
+    expect(events[1].details).toMatchObject({ step: 0, reason: 'nobody to notify' });
   });
 });

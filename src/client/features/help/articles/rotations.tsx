@@ -262,6 +262,12 @@ export function ManageOnCallArticle() {
         managers) sees <strong>Take On-Call</strong> on the rotation's card. Incident managers never
         hold the baton.
       </p>
+      <p>
+        A rotation that has members and nobody on call is flagged to its managers on the dashboard,
+        with a link to the rotation. A page raised on it while nobody holds the baton is not
+        refused: it goes on to the next step of the rotation's escalation policy (with the default
+        policy, the next person on call), and the page says whom it reached.
+      </p>
       <h2>Pass the baton</h2>
       <Steps
         steps={[

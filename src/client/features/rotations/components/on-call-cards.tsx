@@ -73,7 +73,11 @@ export function useBatonActions(rotation: Rotation) {
       canReassign(rotation, actor) &&
       canManage(rotation, user?.id ?? null, roles) &&
       rotation.members.some((m) => m.userId !== rotation.currentOnCallUserId),
-    mayPage: pageRefusal(rotation) === null && canPage(rotation, userId, roles),
+    // With nobody on call a rotation's page goes on to its policy's next step (decision 263).
+    mayPage:
+      pageRefusal(rotation)?.code !== 'ROTATION_SUSPENDED' &&
+      rotation.members.length > 0 &&
+      canPage(rotation, userId, roles),
   };
 }
 

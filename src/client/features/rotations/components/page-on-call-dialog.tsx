@@ -52,7 +52,7 @@ export function PageOnCallDialog({
           <DialogDescription>
             {rotation.currentOnCall
               ? `Send an urgent page to ${rotation.currentOnCall.name}, on call for ${rotation.name}.`
-              : `Send an urgent page to whoever is on call for ${rotation.name}.`}
+              : `No one is on call for ${rotation.name} now: the page goes on to the next step of its escalation policy.`}
           </DialogDescription>
         </DialogHeader>
         <Form {...form}>

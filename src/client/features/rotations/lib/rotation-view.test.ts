@@ -16,6 +16,8 @@ import {
   rotationsInTab,
   showingAllText,
   suspendedBannerText,
+  unstaffedRotations,
+  unstaffedText,
 } from './rotation-view';
 
 const person = (id: number) => ({ id, name: `User ${id}`, email: `u${id}@example.com` });
@@ -200,4 +202,48 @@ test.each([
   [undefined, false],
 ])('%j needs a schedule first: %s', (message, expected) => {
   expect(needsScheduleFirst(message)).toBe(expected);
+});
+
+describe('rotations with members and nobody on call, flagged to their managers (decision 263)', () => {
+  const base = {
+    id: 1,
+    name: 'Payments',
+    suspended: false,
+    type: 'fixed' as 'fixed' | 'scheduled',
+    layered: false,
+    currentOnCallUserId: null as number | null,
+    members: [member(1, 0), member(2, 1)],
+    createdById: 9 as number | null,
+  };
+  test.each([
+    ['members, nobody on call, managed by its creator', base, [9, 'manager'], true],
+    ['an administrator sees every one', base, [5, 'admin'], true],
+    ['a manager who is a member', base, [2, 'manager'], true],
+    ['a manager of other rotations', base, [5, 'manager'], false],
+    ['a member who is no manager', base, [1, 'on-call'], false],
+    ['someone on call', { ...base, currentOnCallUserId: 1 }, [9, 'manager'], false],
+    ['no members', { ...base, members: [] as (typeof base)['members'] }, [9, 'manager'], false],
+    ['suspended', { ...base, suspended: true }, [9, 'manager'], false],
+    [
+      'scheduled: its empty hours are its schedule’s',
+      { ...base, type: 'scheduled' as const },
+      [9, 'manager'],
+      false,
+    ],
+    ['layered: its windows say when', { ...base, layered: true }, [9, 'manager'], false],
+  ] as const)('%s', (_, rotation, [userId, role], flagged) => {
+    expect(
+      unstaffedRotations([{ ...rotation, members: [...rotation.members] }], userId, [role]),
+    ).toHaveLength(flagged ? 1 : 0);
+  });
+
+  test('in words, one or several', () => {
+    expect(unstaffedText([])).toBeNull();
+    expect(unstaffedText([{ name: 'Payments' }])).toBe(
+      'Nobody is on call for Payments, though it has members',
+    );
+    expect(unstaffedText([{ name: 'Payments' }, { name: 'Search' }])).toBe(
+      'Nobody is on call for 2 rotations you manage, though they have members',
+    );
+  });
 });

@@ -178,6 +178,43 @@ export function suspendedBannerText(
   return `Showing ${plural(suspended, 'suspended rotation')} and ${plural(active, 'active rotation')}`;
 }
 
+/**
+ * unstaffedRotations returns the rotations the viewer manages that have members and nobody on
+ * call (decision 263): active rotations that pass the baton by hand and by the clock (neither
+ * scheduled nor layered, whose empty hours are their schedule's and said by their own screens).
+ */
+export function unstaffedRotations<
+  R extends Pick<
+    Rotation,
+    | 'suspended'
+    | 'type'
+    | 'layered'
+    | 'currentOnCallUserId'
+    | 'members'
+    | 'createdById'
+    | 'id'
+    | 'name'
+  >,
+>(rotations: readonly R[], userId: number | null, roles: readonly Role[]): R[] {
+  return rotations.filter(
+    (r) =>
+      !r.suspended &&
+      r.type === 'fixed' &&
+      !r.layered &&
+      r.currentOnCallUserId === null &&
+      r.members.length > 0 &&
+      canManage(r, userId, roles),
+  );
+}
+
+/** unstaffedText is the flag's line: "Nobody is on call for Payments" or "…for 2 rotations". */
+export function unstaffedText(rotations: readonly Pick<Rotation, 'name'>[]): string | null {
+  if (rotations.length === 0) return null;
+  if (rotations.length === 1)
+    return `Nobody is on call for ${rotations[0].name}, though it has members`;
+  return `Nobody is on call for ${rotations.length} rotations you manage, though they have members`;
+}
+
 /** reorderPayload returns the complete reorder body: every member id with its new position. */
 export function reorderPayload(memberIds: readonly number[]): { id: number; order: number }[] {
   return memberIds.map((id, order) => ({ id, order }));
