@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '@/lib/notify';
+import { foreseeRotation, withHolder } from './foresee';
 import { refreshHandoffHistories, writeRotationAnswer } from './refresh';
 
 export type PassBatonVariables = {
@@ -33,6 +34,7 @@ export function passBatonPayload({ toUserId, notes, urgent }: PassBatonVariables
  * passBatonMutationOptions hands the caller's baton to another member (POST .../handoff), then
  * refreshes what section 7 names: the rotation, the user's rotations and the list take the answer
  * (the rotation as it now is), and recent handoffs, which gained the handoff, are read again.
+ * The new holder shows at once, before the answer, and is put back if the server refuses.
  */
 export const passBatonMutationOptions = (queryClient: QueryClient) =>
   mutationOptions({
@@ -42,6 +44,11 @@ export const passBatonMutationOptions = (queryClient: QueryClient) =>
         `/api/rotations/${variables.rotationId}/handoff`,
         passBatonPayload(variables),
       ),
+    onMutate: async ({ rotationId, toUserId }) => ({
+      undo: await foreseeRotation(queryClient, rotationId, (r) =>
+        withHolder(r, toUserId, new Date()),
+      ),
+    }),
     onSuccess: async (rotation, { toUserName }) => {
       notifySuccess(
         'Baton passed successfully',
@@ -50,12 +57,14 @@ export const passBatonMutationOptions = (queryClient: QueryClient) =>
       writeRotationAnswer(queryClient, rotation);
       await refreshHandoffHistories(queryClient);
     },
-    onError: (error) =>
+    onError: (error, _variables, foreseen) => {
+      foreseen?.undo();
       notifyError(
         'Error passing baton',
         error,
         'There was an error passing the baton. Please try again.',
-      ),
+      );
+    },
   });
 
 /** usePassBaton hands the caller's baton to another member (POST .../handoff). */

@@ -94,8 +94,9 @@ const BEFORE_7 = {
   id: 7,
   name: 'Platform Primary',
   currentOnCall: { id: 2, name: 'Olivia Ortiz' },
+  members: [],
 };
-const OTHER_8 = { id: 8, name: 'Database On-Call', currentOnCall: null };
+const OTHER_8 = { id: 8, name: 'Database On-Call', currentOnCall: null, members: [] };
 
 /** clientWithRotations caches every read, with rotations 7 and 8 in both lists. */
 function clientWithRotations(): QueryClient {

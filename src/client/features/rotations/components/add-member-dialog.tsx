@@ -78,7 +78,7 @@ export function AddMemberDialog({
                   rotationId: rotation.id,
                   userId: person.id,
                   order: nextMemberOrder(rotation.members),
-                  userName: person.name,
+                  person,
                 },
                 {
                   onSuccess: () => {
