@@ -63,6 +63,7 @@ const SECONDS = {
   'push.spec.ts': 7,
   'reach-the-person.spec.ts': 6,
   'unstaffed-rotation.spec.ts': 5,
+  'instant-pages.spec.ts': 6,
   'api-docs.spec.ts': 6,
   'slack.spec.ts': 3,
 };

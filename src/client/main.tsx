@@ -1,7 +1,12 @@
 import './styles.css';
+import { SESSION_ELEMENT_ID } from '@shared/contracts/page-session';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from '@/app/app';
+import { preloadPage } from '@/app/router';
+import { authUserQueryKey } from '@/lib/auth-user-query';
+import { sessionFromPage } from '@/lib/page-session';
+import { queryClient } from '@/lib/query-client';
 import { applyDarkMode, readDarkMode } from '@/lib/theme';
 
 // Before the first render, so a dark page never flashes light (the CSP forbids doing this
@@ -20,6 +25,16 @@ if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     });
   });
 }
+
+// The page came with its signed-in user (issue 35): the first screen need not ask who it is, so
+// it paints without the session's "Loading..." in between. The block is read once and removed.
+const sessionBlock = document.getElementById(SESSION_ELEMENT_ID);
+sessionBlock?.remove();
+const session = sessionFromPage(sessionBlock?.textContent);
+if (session) queryClient.setQueryData(authUserQueryKey, session);
+
+// The page's code loads beside the signed-in user's read, not after it.
+preloadPage(window.location.pathname);
 
 createRoot(root).render(
   <StrictMode>

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -19,6 +20,7 @@ import { Lifecycle, SHUTDOWN_RETRY_AFTER_SECONDS, SHUTTING_DOWN } from './core/l
 import { BATON_VERSION } from './core/version';
 import { hashToken } from './crypto/bearer-secrets';
 import { checkAnswer } from './http/answer-check';
+import { isAppPageRequest, pageWithSession } from './http/app-page';
 import { bearerTokenOf } from './http/bearer-token';
 import { refuseCrossSiteWrite, SAFE_METHODS } from './http/cross-site';
 import {
@@ -275,7 +277,12 @@ function identifyCallers(app: FastifyInstance, deps: AppDeps, sessionCookieName:
     keyGenerator: (req) => `api-token ${req.principal?.apiToken?.id ?? ''}`,
   });
   app.addHook('onRequest', async (req, reply) => {
-    if (!req.url.startsWith('/api/')) return;
+    if (!req.url.startsWith('/api/')) {
+      // A page of the app carries its signed-in user (serveClient): the session cookie alone.
+      const token = isAppPageRequest(req) ? req.cookies[sessionCookieName] : undefined;
+      if (token) req.principal = await principalOf(token);
+      return;
+    }
     reply.header('Cache-Control', 'no-store');
     // Identity comes from a personal API token (decision 223) or the session cookie alone;
     // X-User-Id / X-User-Role headers are ignored. A request with a bearer token is the token's:
@@ -475,7 +482,7 @@ async function serveClient(app: FastifyInstance, clientDir: string | undefined) 
   if (clientDir && indexHtml && existsSync(indexHtml)) {
     await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
   }
-  app.setNotFoundHandler((req, reply) => {
+  app.setNotFoundHandler(async (req, reply) => {
     if (isReservedPath(req.url) || !SAFE_METHODS.has(req.method)) {
       return reply.code(404).send({ message: 'Not found', code: 'NOT_FOUND' });
     }
@@ -487,8 +494,14 @@ async function serveClient(app: FastifyInstance, clientDir: string | undefined) 
           'The Baton client is not built. Run `npm run build`, or `npm run dev` for development.',
         );
     }
-    // The single-page app renders its own not-found screen for unknown paths.
-    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+    // The single-page app renders its own not-found screen for unknown paths. A page that
+    // carries its signed-in user is that user's alone: never stored.
+    const user = req.principal?.via === 'session' ? req.principal.user : null;
+    const html = pageWithSession(await readFile(indexHtml, 'utf8'), user);
+    return reply
+      .type('text/html')
+      .header('Cache-Control', user ? 'private, no-store' : 'no-cache')
+      .send(html);
   });
 }
 

@@ -4,6 +4,7 @@ import { Link, Outlet } from 'react-router';
 import { BatonLogo } from '@/components/baton-logo';
 import { DarkModeToggle } from '@/components/dark-mode-toggle';
 import { LoadingState } from '@/components/loading-state';
+import { PageSkeleton } from '@/components/page-skeleton';
 import { Button } from '@/components/ui/button';
 import { useLogout } from '@/features/auth/api/logout';
 import { useDemoInbox } from '@/features/inbox/api/get-demo-inbox';
@@ -144,7 +145,7 @@ export function AppLayout() {
                 <ChannelFailureBanner />
               </Suspense>
             ) : null}
-            <Suspense fallback={<LoadingState />}>
+            <Suspense fallback={<PageSkeleton />}>
               <Outlet />
             </Suspense>
           </div>
