@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
@@ -34,8 +35,14 @@ export function checkAnswer(
   } else {
     schema = answer as z.ZodType;
   }
-  const body =
-    typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString() : null;
+  const gzipped = reply.getHeader('content-encoding') === 'gzip' && Buffer.isBuffer(payload);
+  const body = gzipped
+    ? gunzipSync(payload).toString()
+    : typeof payload === 'string'
+      ? payload
+      : Buffer.isBuffer(payload)
+        ? payload.toString()
+        : null;
   // A stream (the live updates) is not read here.
   if (body === null && payload != null) return null;
   if (schema._zod.def.type === 'null') {

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
@@ -136,6 +137,24 @@ describe('the reference page', () => {
     const script = await t.app.inject({ method: 'GET', url: `/api/docs/${src}` });
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/^application\/javascript/);
+  });
+
+  test('the script and the document go compressed to a browser that takes gzip, the script kept a day', async () => {
+    const gzip = { 'accept-encoding': 'gzip, deflate, br' };
+    for (const url of ['/api/docs/js/scalar.js', '/api/openapi.json']) {
+      const plain = await t.app.inject({ method: 'GET', url });
+      const packed = await t.app.inject({ method: 'GET', url, headers: gzip });
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(packed.headers['content-encoding'], url).toBe('gzip');
+      expect(packed.headers.vary, url).toContain('Accept-Encoding');
+      expect(packed.rawPayload.length, url).toBeLessThan(plain.rawPayload.length / 3);
+      expect(gunzipSync(packed.rawPayload).toString(), url).toBe(plain.body);
+    }
+    const script = await t.app.inject({ method: 'GET', url: '/api/docs/js/scalar.js' });
+    expect(script.headers['cache-control']).toBe('public, max-age=86400');
+    const document = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(document.headers['cache-control']).toBe('no-store');
+    expect(document.json().openapi).toMatch(/^3\.1/);
   });
 
   test('the app keeps its own policy: no inline script elsewhere', async () => {

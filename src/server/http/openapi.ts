@@ -7,6 +7,7 @@ import { z } from 'zod';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { ApiErrorSchema } from '../../shared/contracts/errors';
 import { KEYED_ROUTE_PREFIX, SAFE_METHODS } from './cross-site';
+import { acceptsGzip, type Packed, pack, sendPacked } from './packed-answer';
 
 /**
  * The API described (issue 20, decision 224): every route states its answers as zod schemas, the
@@ -182,6 +183,8 @@ const TOKEN_RATE_MEANING = "Past the API token's rate limit; try again later (RA
 
 /** The document and its reference page's routes, registered after every route. */
 export async function openApiRoutes(app: FastifyInstance) {
+  let document: Packed | null = null;
+  let script: Packed | null = null;
   app.get(
     '/api/openapi.json',
     {
@@ -193,13 +196,28 @@ export async function openApiRoutes(app: FastifyInstance) {
         }),
       },
     },
-    async () => app.swagger(),
+    async (req, reply) => {
+      // The routes are all registered: the document is the same until the process ends.
+      document ??= pack(JSON.stringify(app.swagger()));
+      return sendPacked(req, reply.type('application/json; charset=utf-8'), document);
+    },
   );
 
   // The reference page: Scalar's page, its script served from here (no CDN), and a policy
   // allowing exactly its inline start-up script.
   await app.register(async (docs) => {
     docs.addHook('onSend', referencePagePolicy);
+    // Scalar's script: compressed once, kept by the browser for a day (its address has no hash).
+    docs.addHook('onSend', async (req, reply, payload) => {
+      if (!req.url.endsWith('.js') || typeof payload !== 'string' || reply.statusCode !== 200) {
+        return payload;
+      }
+      script ??= pack(payload);
+      reply.header('Cache-Control', 'public, max-age=86400').header('Vary', 'Accept-Encoding');
+      if (!acceptsGzip(req)) return payload;
+      reply.header('Content-Encoding', 'gzip');
+      return script.gzip;
+    });
     // Scalar hides its routes from the document; they are API routes too, described here.
     docs.addHook('onRoute', (route) => {
       route.schema = {
