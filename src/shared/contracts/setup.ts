@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { NotificationTestResultSchema } from './notification-test';
+import { text } from './primitives';
+import { profileTimezone } from './users';
 
 /**
  * The setup checklist (issue 35, decision 258): `GET /api/setup` answers an administrator the
@@ -48,3 +50,16 @@ export type TestPageResult = z.infer<typeof TestPageResultSchema>;
 
 /** One test page a minute per administrator. */
 export const TEST_PAGE_INTERVAL_MS = 60_000;
+
+/**
+ * The checklist's "Your phone and time zone" form: saved with the profile API (`PATCH
+ * /api/users/{own id}`); an empty phone leaves the saved one as it is.
+ */
+export const SetupYouFormSchema = z.object({
+  phone: text({ label: 'Phone number', trim: true }).max(
+    40,
+    'Phone number must be at most 40 characters',
+  ),
+  timezone: profileTimezone,
+});
+export type SetupYouFormValues = z.infer<typeof SetupYouFormSchema>;

@@ -116,7 +116,7 @@ export function setupSteps(facts: SetupFacts): SetupStep[] {
           ? 'A test page reached you.'
           : 'A short test by email, and by SMS to the phone on your profile: see that it arrives.',
       href: '/profile',
-      action: 'Test each way on your profile',
+      action: 'Test them on your profile',
     },
   ];
 }
