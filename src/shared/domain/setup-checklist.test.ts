@@ -136,4 +136,12 @@ describe('setupSteps', () => {
   ])('people: %o → %s', (facts, detail) => {
     expect(setupSteps({ ...empty, ...facts })[1].detail).toBe(detail);
   });
+
+  test.each([
+    [{ people: 7 }, '7 accounts.'],
+    [{ people: 1, openInvitations: 1 }, '1 account, 1 invitation not yet accepted.'],
+    [{ people: 2, openInvitations: 3 }, '2 accounts, 3 invitations not yet accepted.'],
+  ])('invite: %o → %s', (facts, detail) => {
+    expect(setupSteps({ ...empty, ...facts })[0].detail).toBe(detail);
+  });
 });

@@ -61,7 +61,7 @@ export function setupSteps(facts: SetupFacts): SetupStep[] {
       done: facts.people > 1 || facts.openInvitations > 0,
       detail:
         facts.people > 1 || facts.openInvitations > 0
-          ? `${plural(facts.people, 'account')}, ${plural(facts.openInvitations, 'invitation')} not yet accepted.`
+          ? `${plural(facts.people, 'account')}${facts.openInvitations > 0 ? `, ${plural(facts.openInvitations, 'invitation')} not yet accepted` : ''}.`
           : 'Invite the people who take turns on call; each signs in from their invitation.',
       href: '/admin/users',
       action: 'Invite people',

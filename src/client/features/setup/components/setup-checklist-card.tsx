@@ -117,7 +117,7 @@ function StepItem({
             asChild
             variant={step.done ? 'ghost' : 'outline'}
             size="sm"
-            className="justify-self-start"
+            className={cn('justify-self-start', step.done && 'max-sm:-ml-3')}
           >
             <Link to={step.href}>{step.action}</Link>
           </Button>
