@@ -32,7 +32,13 @@ export function TestPageButton({ user, step }: { user: User; step: SetupStep }) 
   return (
     <div className="grid gap-2">
       <div>
-        <Button type="button" size="sm" pending={send.isPending} onClick={() => send.mutate()}>
+        <Button
+          type="button"
+          size="sm"
+          variant={step.done ? 'outline' : 'default'}
+          pending={send.isPending}
+          onClick={() => send.mutate()}
+        >
           {send.isPending ? null : <Send aria-hidden="true" />}
           {send.isPending ? 'Sending…' : 'Send a test page to me'}
         </Button>
