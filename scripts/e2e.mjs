@@ -58,6 +58,7 @@ const SECONDS = {
   'debug-tools.spec.ts': 8,
   'rotation-timeline.spec.ts': 8,
   'api-tokens.spec.ts': 7,
+  'setup-checklist.spec.ts': 30,
   'notifications.spec.ts': 7,
   'shift-moved.spec.ts': 7,
   'push.spec.ts': 7,

@@ -84,6 +84,7 @@ import { scheduleRoutes } from './modules/schedules/schedule-routes';
 import { SessionMemo } from './modules/sessions/session-memo';
 import { resolveSession, sessionCookie } from './modules/sessions/session-service';
 import { settingsRoutes } from './modules/settings/settings-routes';
+import { setupRoutes } from './modules/setup/setup-routes';
 import { shiftChangeRoutes } from './modules/shift-changes/shift-change-routes';
 import { slackRoutes } from './modules/slack/slack-routes';
 import { smsReplyRoutes } from './modules/sms-replies/sms-reply-routes';
@@ -440,6 +441,7 @@ async function registerModules(
   await app.register(auditRoutes, deps);
   await app.register(onCallTeamRoutes, deps);
   await app.register(settingsRoutes, deps);
+  await app.register(setupRoutes, deps);
   await app.register(debugRoutes, { ...deps, rotationsStorageRead });
   await app.register(notificationRoutes, deps);
   await app.register(inboxRoutes, deps);

@@ -479,6 +479,10 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     },
   },
   'GET /api/user/settings': {},
+  // The setup checklist (issue 35, decision 258)
+  'GET /api/setup': {},
+  'POST /api/setup/dismiss': {},
+  'POST /api/setup/test-page': {},
   'PATCH /api/user/settings': {
     body: { timezone: timeZone, handoffReminderMinutes: oneOf(15, 30, 60, 120, 1440) },
   },

@@ -24,7 +24,7 @@ export type ViewerZone = {
 };
 
 /** browserTimeZone returns the zone the browser runs in, or 'UTC' when it does not say. */
-function browserTimeZone(): string {
+export function browserTimeZone(): string {
   try {
     return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   } catch {

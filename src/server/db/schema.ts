@@ -1024,3 +1024,16 @@ export const pushKeys = pgTable(
   },
   (t) => [check('push_keys_one_row', sql`${t.id} = 1`)],
 );
+
+/**
+ * The setup checklist (issue 35, decision 258), per administrator: when they dismissed it and
+ * when a test page they sent themselves reached them. The steps themselves are read from the
+ * install's rows each time. Deleting the person deletes theirs.
+ */
+export const setupChecklists = pgTable('setup_checklists', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  dismissedAt: ts('dismissed_at'),
+  testPageAt: ts('test_page_at'),
+});

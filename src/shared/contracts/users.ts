@@ -53,7 +53,8 @@ const profilePhone = text({ label: 'Phone number', trim: true })
   .nullish()
   // Absent leaves the phone as it is; empty or null clears it.
   .transform((p) => (p === undefined ? undefined : p || null));
-const profileTimezone = text({ label: 'Timezone', error: 'Timezone is required' })
+/** A profile's time zone: any IANA zone (the profile form's and the setup checklist's). */
+export const profileTimezone = text({ label: 'Timezone', error: 'Timezone is required' })
   .min(1, 'Timezone is required')
   .max(100, 'Timezone must be an IANA time zone such as Europe/London')
   .refine(isTimeZone, 'Timezone must be an IANA time zone such as Europe/London');

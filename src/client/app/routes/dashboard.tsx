@@ -21,6 +21,7 @@ import { RotationTable } from '@/features/rotations/components/rotation-table';
 import { SuspendedBanner } from '@/features/rotations/components/suspended-banner';
 import { UnstaffedBanner } from '@/features/rotations/components/unstaffed-banner';
 import { showingAllText } from '@/features/rotations/lib/rotation-view';
+import { SetupChecklistCard } from '@/features/setup/components/setup-checklist-card';
 import { ShiftNoticesPanel } from '@/features/shift-changes/components/shift-notices-panel';
 import { TimeOffWarnings } from '@/features/time-off/components/time-off-warnings';
 import { useAuth } from '@/lib/use-auth';
@@ -154,6 +155,7 @@ export function DashboardPage() {
           ) : null
         }
       />
+      <SetupChecklistCard />
       {isAdmin ? <ChannelSetupAlert /> : null}
       <PageDeliveryFailuresPanel />
       <TimeOffWarnings />

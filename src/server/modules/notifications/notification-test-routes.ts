@@ -13,13 +13,8 @@ import { AppError, forbidden, notFound } from '../../http/errors';
 import { answers } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
-import type { PushChannelDeps } from '../push/push-channel';
-import { pushRule } from '../push/push-sender';
-import { vapidKeysOf } from '../push/vapid-keys';
 import { findUsers } from '../users/user-repository';
-import { channelsFromConfig } from './channels';
-import { publicBaseUrl } from './messages';
-import { sendTest, type TestCaller } from './test-senders';
+import { sendTest, type TestCaller, testSendContextOf } from './test-senders';
 
 /**
  * `POST /api/users/{id}/notification-test` (issue 33, decision 254): "Send a test" for one of the
@@ -42,17 +37,7 @@ export async function notificationTestRoutes(
   deps: AppDeps & { placeTestCall?: TestCaller },
 ) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const channels = channelsFromConfig(deps.config);
-  const { db } = deps.database;
-  const push: PushChannelDeps = {
-    db,
-    cipher: deps.cipher,
-    clock: deps.clock,
-    vapid: vapidKeysOf({ config: deps.config, db, cipher: deps.cipher }),
-    rule: pushRule(deps.config),
-    lookup: deps.resolveHost,
-    ca: deps.pushCa,
-  };
+  const context = testSendContextOf(deps);
   const lastSent = new Map<string, number>();
 
   api.post(
@@ -86,16 +71,7 @@ export async function notificationTestRoutes(
       }
       lastSent.set(key, now);
       try {
-        const result = await sendTest(
-          {
-            person,
-            channels,
-            baseUrl: publicBaseUrl(deps.config),
-            placeTestCall: deps.placeTestCall,
-            push,
-          },
-          req.body,
-        );
+        const result = await sendTest({ ...context, person }, req.body);
         // Nothing was sent: the next try may come at once.
         if (result.outcome === 'not-set-up') lastSent.delete(key);
         return result;

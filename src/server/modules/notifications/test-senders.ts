@@ -12,15 +12,19 @@ import {
   unreachableReason,
 } from '../../../shared/domain/notification-rules';
 import { type Channel, DeliveryError } from '../../core/delivery';
+import type { AppDeps } from '../../core/deps';
 import { notFound } from '../../http/errors';
 import { type PushChannelDeps, sendTestPush } from '../push/push-channel';
+import { pushRule } from '../push/push-sender';
 import {
   findDeviceRow,
   openSubscription,
   type StoredSubscription,
   toDevice,
 } from '../push/push-subscription-repository';
-import type { Channels } from './channels';
+import { vapidKeysOf } from '../push/vapid-keys';
+import { type Channels, channelsFromConfig } from './channels';
+import { publicBaseUrl } from './messages';
 import { scrubProviderAnswer } from './provider-answers';
 
 /**
@@ -52,6 +56,31 @@ export interface TestSendContext {
 }
 
 export type TestSender = (context: TestSendContext) => Promise<NotificationTestResult>;
+
+/**
+ * testSendContextOf builds what the test senders send with from the app's deps, once per route
+ * plugin: the configured channels, the public address and the push channel (its VAPID keys read
+ * on first use). The person comes with each test.
+ */
+export function testSendContextOf(
+  deps: AppDeps & { placeTestCall?: TestCaller },
+): Omit<TestSendContext, 'person' | 'deviceId'> {
+  const { db } = deps.database;
+  return {
+    channels: channelsFromConfig(deps.config),
+    baseUrl: publicBaseUrl(deps.config),
+    placeTestCall: deps.placeTestCall,
+    push: {
+      db,
+      cipher: deps.cipher,
+      clock: deps.clock,
+      vapid: vapidKeysOf({ config: deps.config, db, cipher: deps.cipher }),
+      rule: pushRule(deps.config),
+      lookup: deps.resolveHost,
+      ca: deps.pushCa,
+    },
+  };
+}
 
 export const TEST_TEXT =
   'This is a test from Baton: this is how a page reaches you. Nothing to do.';

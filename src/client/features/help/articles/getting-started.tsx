@@ -47,6 +47,61 @@ export function WelcomeArticle() {
         Baton has four roles: administrator, manager, on-call and incident manager. What each may do
         is listed in <Link to="/help/user-roles">User Roles &amp; Permissions</Link>.
       </p>
+      <h2>Setting up a new Baton (administrators)</h2>
+      <p>
+        On a new install the dashboard leads with <strong>Set up Baton</strong>, a checklist for
+        each administrator. Each step is ticked when Baton sees it done, and links to the screen
+        that does it:
+      </p>
+      <Steps
+        steps={[
+          [
+            'Invite your team',
+            <>
+              From <Link to="/admin/users">User Management</Link> (
+              <Link to="/help/inviting-users">Inviting Users</Link>).
+            </>,
+          ],
+          [
+            'People add their phone and time zone',
+            <>
+              Starting with you, on the checklist itself: your browser's time zone is offered
+              instead of the default UTC. Done when everyone, and everyone still invited, has a
+              phone number and a time zone other than UTC.
+            </>,
+          ],
+          [
+            'Create a rotation with its members',
+            <>
+              With <Link to="/rotations/new">New Rotation</Link>: the first member holds the baton
+              at once.
+            </>,
+          ],
+          [
+            'Decide who is paged when nobody answers',
+            <>
+              Every rotation starts with Baton's escalation policy; the step is done once a rotation
+              follows a policy of your own (a step added or changed).
+            </>,
+          ],
+          [
+            'Connect your monitoring',
+            <>Add an integration on a rotation's page, for Alertmanager, Grafana and the like.</>,
+          ],
+          [
+            'Send a test page to yourself',
+            <>
+              <strong>Send a test page to me</strong> sends a test by email and by SMS to the phone
+              on your profile at once, and says whether each went; look for them on your phone and
+              in your inbox. Calls and push are tested from your profile.
+            </>,
+          ],
+        ]}
+      />
+      <p>
+        <strong>Dismiss</strong> hides the checklist for you only; other administrators keep theirs.
+        Every step stays where the menu has it.
+      </p>
       <h2>First steps</h2>
       <Steps
         steps={[
