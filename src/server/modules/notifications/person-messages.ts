@@ -278,7 +278,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     shiftsChangedMessage({
       ...c,
       rotation: e.rotation,
-      ...shiftChangeSentences(changes, e.rotation.name, c.timeZone, e.at),
+      ...shiftChangeSentences(changes, e.rotation.name, c.timeZone, e.at, e.coverNames),
     }),
   'destination.failing': (e, _told, c) =>
     destinationFailingMessage({
