@@ -7,7 +7,7 @@ import {
   projectionSpan,
   SHIFT_CHANGE_HORIZON_MS,
   type ShiftChange,
-  shiftChangeDueAt,
+  digestDueAt,
   shiftChangeSentence,
   shiftChangeSentences,
   shiftDate,
@@ -301,7 +301,7 @@ describe('shiftChangeSentence', () => {
   });
 });
 
-describe('shiftChangeDueAt: a quiet window after the latest change, ten minutes after the first at most', () => {
+describe('digestDueAt: a quiet window after the latest change, ten minutes after the first at most', () => {
   const first = at('2026-11-27T21:00:00Z');
   const minutesIn = (minutes: number) => new Date(first.getTime() + minutes * MINUTE);
   test.each<[string, number, number]>([
@@ -311,7 +311,7 @@ describe('shiftChangeDueAt: a quiet window after the latest change, ten minutes 
     ['a change at 8:30 would give 10:30: ten minutes after the first is the latest', 8.5, 10],
     ['a change after the cap (the engine not yet there) is told at the next tick', 12, 10],
   ])('%s', (_name, changeAt, dueAt) => {
-    expect(shiftChangeDueAt(first, minutesIn(changeAt), 2 * MINUTE)).toEqual(minutesIn(dueAt));
+    expect(digestDueAt(first, minutesIn(changeAt), 2 * MINUTE)).toEqual(minutesIn(dueAt));
   });
 });
 

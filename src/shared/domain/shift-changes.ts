@@ -19,11 +19,11 @@ export const SHIFT_CHANGE_HORIZON_MS = 56 * DAY;
 export const SHIFT_CHANGE_TAIL_MS = 8 * DAY;
 /**
  * A rotation's changes are told together once this long has passed without another (the quiet
- * window), or SHIFT_CHANGE_MAX_WAITS of it after the first, whichever is sooner (decision 262).
+ * window), or DIGEST_MAX_WAITS of it after the first, whichever is sooner (decision 262).
  */
 export const SHIFT_CHANGE_DELAY_MS = 2 * MINUTE;
 /** However long the edits go on, their digest waits at most this many quiet windows. */
-export const SHIFT_CHANGE_MAX_WAITS = 5;
+export const DIGEST_MAX_WAITS = 5;
 /** At most this many changes are written out in one message; the rest are counted. */
 export const SHIFT_CHANGES_SHOWN = 10;
 
@@ -60,12 +60,12 @@ export function projectionSpan(at: Date): { from: Date; to: Date } {
 const ms = (d: Date) => d.getTime();
 
 /**
- * shiftChangeDueAt returns when a rotation's changes, the first of them at `firstAt`, are told
+ * digestDueAt returns when a rotation's changes, the first of them at `firstAt`, are told
  * after a change at `now`: a quiet window (`delayMs`) after the latest, but no later than
- * SHIFT_CHANGE_MAX_WAITS windows after the first (decision 262).
+ * DIGEST_MAX_WAITS windows after the first (decision 262).
  */
-export function shiftChangeDueAt(firstAt: Date, now: Date, delayMs: number): Date {
-  return new Date(Math.min(ms(now) + delayMs, ms(firstAt) + SHIFT_CHANGE_MAX_WAITS * delayMs));
+export function digestDueAt(firstAt: Date, now: Date, delayMs: number): Date {
+  return new Date(Math.min(ms(now) + delayMs, ms(firstAt) + DIGEST_MAX_WAITS * delayMs));
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   projectionSpan,
   SHIFT_CHANGE_DELAY_MS,
   type ShiftChange,
-  shiftChangeDueAt,
+  digestDueAt,
   shiftChangeSentences,
   withCover,
 } from '../../../shared/domain/shift-changes';
@@ -96,7 +96,7 @@ async function projectShifts(
  * applied, by every change that may move a rotation's upcoming shifts. The first change keeps the
  * rotation's projection as the baseline, due SHIFT_CHANGE_DELAY_SECONDS (2 minutes) later; while
  * one waits, a change locks it (so the engine cannot tell it until this change commits, and tells
- * this change with it) and moves it to a quiet window after this change (`shiftChangeDueAt`,
+ * this change with it) and moves it to a quiet window after this change (`digestDueAt`,
  * decision 262). If the engine is telling the baseline now, the change waits for it and then
  * starts a new one.
  */
@@ -109,7 +109,7 @@ export async function noteShiftChange(
   const delayMs = deps.config?.shiftChangeDelayMs ?? SHIFT_CHANGE_DELAY_MS;
   const waiting = await lockBaseline(tx, rotationId);
   if (waiting) {
-    const dueAt = shiftChangeDueAt(waiting.takenAt, now, delayMs);
+    const dueAt = digestDueAt(waiting.takenAt, now, delayMs);
     if (dueAt.getTime() !== waiting.dueAt.getTime()) await moveBaselineDue(tx, waiting.id, dueAt);
     return;
   }
@@ -117,7 +117,7 @@ export async function noteShiftChange(
   await keepBaseline(tx, {
     rotationId,
     takenAt: now,
-    dueAt: shiftChangeDueAt(now, now, delayMs),
+    dueAt: digestDueAt(now, now, delayMs),
     shifts: shifts.map(toStored),
   });
 }
