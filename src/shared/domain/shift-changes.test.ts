@@ -2,12 +2,12 @@ import { describe, expect, test } from 'vitest';
 import {
   changedShifts,
   currentChanges,
+  digestDueAt,
   mergeShiftChanges,
   type PersonShift,
   projectionSpan,
   SHIFT_CHANGE_HORIZON_MS,
   type ShiftChange,
-  digestDueAt,
   shiftChangeSentence,
   shiftChangeSentences,
   shiftDate,

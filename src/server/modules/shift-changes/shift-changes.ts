@@ -7,12 +7,12 @@ import {
 import {
   changedShifts,
   currentChanges,
+  digestDueAt,
   mergeShiftChanges,
   type PersonShift,
   projectionSpan,
   SHIFT_CHANGE_DELAY_MS,
   type ShiftChange,
-  digestDueAt,
   shiftChangeSentences,
   withCover,
 } from '../../../shared/domain/shift-changes';
