@@ -322,6 +322,11 @@ describe('mergeShiftChanges: a newer notice replaces the older, saying where the
   const dec7 = span('2026-12-07T08:00:00Z', '2026-12-14T08:00:00Z');
   const dec14 = span('2026-12-14T08:00:00Z', '2026-12-21T08:00:00Z');
   const dec21 = span('2026-12-21T08:00:00Z', '2026-12-28T08:00:00Z');
+  /** the same week, handed over at 13:30 rather than 09:00 */
+  const later = (s: { start: Date; end: Date }) => ({
+    start: new Date(s.start.getTime() + 4.5 * 3_600_000),
+    end: new Date(s.end.getTime() + 4.5 * 3_600_000),
+  });
   test.each<[string, ShiftChange[], ShiftChange[], ShiftChange[]]>([
     [
       'the issue’s pair: a new shift on 30 November, then moved to 7 December, is a new shift on 7 December',
@@ -363,6 +368,18 @@ describe('mergeShiftChanges: a newer notice replaces the older, saying where the
       [
         { kind: 'moved', before: nov30, after: dec7 },
         { kind: 'added', after: dec21 },
+      ],
+    ],
+    [
+      'later hours, then time off over the first shift: the others moved by hours, the first removed',
+      [
+        { kind: 'moved', before: nov30, after: later(nov30) },
+        { kind: 'moved', before: dec21, after: later(dec21) },
+      ],
+      [{ kind: 'removed', before: later(nov30) }],
+      [
+        { kind: 'removed', before: nov30 },
+        { kind: 'moved', before: dec21, after: later(dec21) },
       ],
     ],
   ])('%s', (_name, older, newer, expected) => {

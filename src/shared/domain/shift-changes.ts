@@ -174,22 +174,35 @@ function withoutCommonSpans(
 
 const bySpanStart = (a: ShiftSpan, b: ShiftSpan) => ms(a.start) - ms(b.start);
 
-/** pairChanges pairs what went and what came, in order, as moves; the rest were removed or added. */
+/**
+ * pairChanges pairs what went and what came as moves: first a shift with one that overlaps it
+ * (the same turn at other hours), then the rest in order; what is left was removed or added.
+ */
 function pairChanges(gone: ShiftSpan[], come: ShiftSpan[]): ShiftChange[] {
   gone.sort(bySpanStart);
   come.sort(bySpanStart);
-  const pairs = Math.min(gone.length, come.length);
-  const changes: ShiftChange[] = [
-    ...gone.slice(0, pairs).map(
+  const overlaps = (a: ShiftSpan, b: ShiftSpan) =>
+    ms(a.start) < ms(b.end) && ms(b.start) < ms(a.end);
+  const changes: ShiftChange[] = [];
+  const goneLeft: ShiftSpan[] = [];
+  const comeLeft = [...come];
+  for (const before of gone) {
+    const i = comeLeft.findIndex((after) => overlaps(before, after));
+    if (i < 0) goneLeft.push(before);
+    else changes.push({ kind: 'moved', before, after: comeLeft.splice(i, 1)[0] });
+  }
+  const pairs = Math.min(goneLeft.length, comeLeft.length);
+  changes.push(
+    ...goneLeft.slice(0, pairs).map(
       (before, i): ShiftChange => ({
         kind: 'moved',
         before,
-        after: come[i],
+        after: comeLeft[i],
       }),
     ),
-    ...gone.slice(pairs).map((before): ShiftChange => ({ kind: 'removed', before })),
-    ...come.slice(pairs).map((after): ShiftChange => ({ kind: 'added', after })),
-  ];
+    ...goneLeft.slice(pairs).map((before): ShiftChange => ({ kind: 'removed', before })),
+    ...comeLeft.slice(pairs).map((after): ShiftChange => ({ kind: 'added', after })),
+  );
   return changes.sort((a, b) => ms(firstOf(a)) - ms(firstOf(b)));
 }
 

@@ -587,28 +587,4 @@ describe("what announce writes of an incident's pages", () => {
     const gathered = followUp.render([followUp.item, { ...followUp.item, pageId: 43 }]);
     expect(gathered.subject).toBe('2 more incidents from Prometheus <&>: Payments <&>');
   });
-
-  it("adds a rotation change to each manager's digest of the rotation, by email, written as one message until a second joins", () => {
-    const event = FIXTURES['rotation.changed'];
-    const { messages, followUps, digests } = personRowsOf([event], baseUrl);
-    expect([messages, followUps]).toEqual([[], []]);
-    expect(
-      digests.map((d) => [d.topic, d.kind, d.key, d.emailOnly, d.quiet, d.delayMs / 60_000]),
-    ).toEqual([
-      [`rotation:${event.rotation.id}`, 'rotation.changed', 'rotation-change:6', true, true, 2],
-    ]);
-    const [digest] = digests;
-    // One change reads exactly as the message of one change always did.
-    expect(digest.render([digest.item])).toEqual(
-      personMessageOf(event, event.told[0], { baseUrl, timeZone: 'UTC' }),
-    );
-    const two = digest.render([
-      digest.item,
-      { actorName: 'Ada', change: { kind: 'member_added', memberName: 'Grace' } },
-    ]);
-    expect(two.subject).toBe('Someone who does not manage it made 2 changes to Payments <&>');
-    expect(two.text).toContain(
-      'Lin changed the turn order of Payments <&>: Ada, Grace.\n\nAda added Grace to Payments <&>.',
-    );
-  });
 });

@@ -5,8 +5,11 @@ import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import { notifications, rotationMembers } from '../../db/schema';
 import { insertRotation } from '../../seed/factories';
+import { personRowsOf } from './announce';
 import { type Channels, createEmailChannel } from './channels';
 import { decryptContent, deliverDue } from './outbox';
+import type { PersonEventOf } from './person-events';
+import { personMessageOf } from './person-messages';
 
 /**
  * A rotation's managers hear of the changes someone else makes to its members in one digest
@@ -156,5 +159,52 @@ describe('a rotation-change digest', () => {
     expect(await deliver()).toBe(2);
     const [digest] = await digests();
     expect(digest.content.subject).toBe('Avery Admin made 7 changes to Team C');
+  });
+});
+
+describe('what announce writes of a rotation change (pure)', () => {
+  const baseUrl = 'https://baton.example.test';
+  const event0: PersonEventOf<'rotation.changed'> = {
+    type: 'rotation.changed',
+    key: 'rotation-change:6',
+    at: new Date('2026-11-02T12:00:00Z'),
+    told: [
+      {
+        person: {
+          id: 5,
+          email: 'casey@example.com',
+          phone: null,
+          notificationPreference: 'both',
+          timezone: 'Europe/Berlin',
+        },
+        as: 'to',
+      },
+    ],
+    rotation: { id: 9, name: 'Payments <&>' },
+    actorName: 'Lin',
+    change: { kind: 'members_reordered', order: ['Ada', 'Grace'] },
+  };
+  test("adds a rotation change to each manager's digest of the rotation, by email, written as one message until a second joins", () => {
+    const event = event0;
+    const { messages, followUps, digests } = personRowsOf([event], baseUrl);
+    expect([messages, followUps]).toEqual([[], []]);
+    expect(
+      digests.map((d) => [d.topic, d.kind, d.key, d.emailOnly, d.quiet, d.delayMs / 60_000]),
+    ).toEqual([
+      [`rotation:${event.rotation.id}`, 'rotation.changed', 'rotation-change:6', true, true, 2],
+    ]);
+    const [digest] = digests;
+    // One change reads exactly as the message of one change always did.
+    expect(digest.render([digest.item])).toEqual(
+      personMessageOf(event, event.told[0], { baseUrl, timeZone: 'UTC' }),
+    );
+    const two = digest.render([
+      digest.item,
+      { actorName: 'Ada', change: { kind: 'member_added', memberName: 'Grace' } },
+    ]);
+    expect(two.subject).toBe('Someone who does not manage it made 2 changes to Payments <&>');
+    expect(two.text).toContain(
+      'Lin changed the turn order of Payments <&>: Ada, Grace.\n\nAda added Grace to Payments <&>.',
+    );
   });
 });
