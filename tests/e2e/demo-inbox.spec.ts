@@ -89,6 +89,9 @@ test('after a pass of the baton, the new holder reads the handoff email in the d
   const reader = page.getByRole('article');
   await expect(reader.getByRole('heading', { name: subject, level: 2 })).toBeVisible();
   await expect(reader.getByText(`Ivy Inbox <${ivyEmail}>`)).toBeVisible();
+  // A demo server kept it rather than sent it, and says so (decision 262).
+  await expect(reader.getByRole('term').filter({ hasText: 'Kept (demo)' })).toBeVisible();
+  await expect(reader.getByRole('term').filter({ hasText: /^Sent$/ })).toHaveCount(0);
   const frame = page.getByTitle(`Email: ${subject}`);
   await expect(frame).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
   const email = frame.contentFrame();

@@ -59,3 +59,66 @@ test('the dashboard shows a notice of moved shifts, and dismissing it removes it
   await expect(page.getByRole('region', { name: 'Your Rotations' })).toContainText(name);
   await expect(notice).toHaveCount(0);
 });
+
+/*
+ * Quiet and current notices (issue 35, decision 262): a later batch of edits replaces the
+ * person's notice about the rotation rather than stacking a second one, on a phone as anywhere.
+ */
+test('on a phone, a later edit replaces the notice about the rotation: one notice, not two', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  const base = baseURL ?? '';
+  const request = playwright.request;
+  const manager = await apiAs(request, base, accounts.manager);
+  const name = uniqueName('One notice');
+  const rotation = await createRotation(manager, name, [accounts.sam, accounts.noah], {
+    cadence: 'weekly',
+  });
+
+  const sam = await apiAs(request, base, accounts.sam);
+  type Notice = { id: number; rotation: { id: number }; sentences: string[] };
+  const samsNotices = async () =>
+    ((await (await sam.get('/api/user/shift-notices')).json()) as Notice[]).filter(
+      (n) => n.rotation.id === rotation.id,
+    );
+  await expect
+    .poll(async () => (await samsNotices()).length, { timeout: 60_000, intervals: [1_000] })
+    .toBe(1);
+  const [first] = await samsNotices();
+
+  // A second batch of edits, after the first was told: the handoff moves to 13:30.
+  const moved = await manager.patch(`/api/rotations/${rotation.id}`, {
+    data: { handoffTime: '13:30' },
+  });
+  expect(moved.status(), await moved.text()).toBe(200);
+  await manager.dispose();
+  await expect
+    .poll(async () => (await samsNotices()).map((n) => n.id), {
+      timeout: 60_000,
+      intervals: [1_000],
+    })
+    .not.toEqual([first.id]);
+  const [latest] = await samsNotices();
+  expect(await samsNotices()).toHaveLength(1);
+  await sam.dispose();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInPage(page, request, base, accounts.sam);
+  await page.goto('/');
+  const notices = page.getByRole('alert').filter({ hasText: `Your shifts in ${name} changed` });
+  await expect(notices).toHaveCount(1);
+  // Its first change is the latest one's, and still reads as a new shift of Sam's.
+  await expect(notices.getByRole('listitem').first()).toHaveText(latest.sentences[0]);
+  await expect(notices.getByRole('listitem').first()).toContainText('You have a new shift');
+  // A long list opens on demand, so the notice stays short on a phone.
+  const items = notices.getByRole('listitem');
+  if (latest.sentences.length > 3) {
+    await expect(items).toHaveCount(3);
+    await notices.getByRole('button', { name: /^Show \d+ more changes?$/ }).click();
+  }
+  await expect(items).toHaveCount(latest.sentences.length);
+  const box = await notices.boundingBox();
+  expect(box?.width ?? 0).toBeLessThanOrEqual(390);
+});

@@ -816,6 +816,8 @@ export interface StoredShiftChange {
   kind: 'moved' | 'added' | 'removed';
   before: { start: string; end: string } | null;
   after: { start: string; end: string } | null;
+  /** a removed shift: who is on call in its time now (user ids; decision 262) */
+  coveredBy?: number[];
 }
 
 /**

@@ -48,8 +48,10 @@ export const InboxMessageSchema = z.object({
   text: z.string(),
   /** the email's HTML part, if it has one; shown only in a sandboxed frame without scripts */
   html: z.string().nullable(),
-  /** when Baton sent it (when it was queued) */
+  /** when Baton queued it */
   createdAt: z.string(),
+  /** when the demo inbox kept it instead of sending it (a digest waits after it is queued) */
+  keptAt: z.string(),
 });
 export type InboxMessage = z.infer<typeof InboxMessageSchema>;
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Contracts of "your shift moved" (issue 18, decision 219): the signed-in person's notices that
- * their shifts in a rotation changed, shown on the dashboard until dismissed.
+ * Contracts of "your shift moved" (issue 18, decisions 219 and 262): the signed-in person's
+ * notices that their shifts in a rotation changed, one per rotation, shown on the dashboard until
+ * dismissed or until every shift in them has ended.
  */
 
 const SpanSchema = z.object({
@@ -19,6 +20,8 @@ export const ShiftChangeSchema = z.object({
   before: SpanSchema.nullable(),
   /** the shift as it is now (null for a removed one) */
   after: SpanSchema.nullable(),
+  /** a removed shift: the ids of who is on call in its time now (decision 262) */
+  coveredBy: z.array(z.number().int()).optional(),
 });
 export type ShiftChangeView = z.infer<typeof ShiftChangeSchema>;
 

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import {
   changedShifts,
+  currentChanges,
+  digestDueAt,
+  mergeShiftChanges,
   type PersonShift,
   projectionSpan,
   SHIFT_CHANGE_HORIZON_MS,
@@ -8,6 +11,7 @@ import {
   shiftChangeSentence,
   shiftChangeSentences,
   shiftDate,
+  withCover,
 } from './shift-changes';
 import { upcomingShifts } from './shifts';
 
@@ -229,13 +233,48 @@ describe('shiftChangeSentence', () => {
       'Your shift Mon Dec 7, 9:00 AM – Mon Dec 14, 9:00 AM (Europe/Berlin) in Payments primary was removed: you are not on call then.',
     ],
     [
+      'a removed shift someone else holds now names them',
+      {
+        kind: 'removed',
+        before: berlin('2026-12-07T08:00:00Z', '2026-12-14T08:00:00Z'),
+        coveredBy: [7],
+      },
+      'Europe/Berlin',
+      'Your shift Mon Dec 7, 9:00 AM – Mon Dec 14, 9:00 AM (Europe/Berlin) in Payments primary was removed: Noah Novak is on call then.',
+    ],
+    [
+      'a removed shift split between three people names them all',
+      {
+        kind: 'removed',
+        before: berlin('2026-12-07T08:00:00Z', '2026-12-14T08:00:00Z'),
+        coveredBy: [7, 8, 9],
+      },
+      'Europe/Berlin',
+      'Your shift Mon Dec 7, 9:00 AM – Mon Dec 14, 9:00 AM (Europe/Berlin) in Payments primary was removed: Noah Novak, Mia Moss and Lee Lam are on call then.',
+    ],
+    [
+      'a removed shift whose cover is not known (a deleted user) says what it always did',
+      {
+        kind: 'removed',
+        before: berlin('2026-12-07T08:00:00Z', '2026-12-14T08:00:00Z'),
+        coveredBy: [99],
+      },
+      'Europe/Berlin',
+      'Your shift Mon Dec 7, 9:00 AM – Mon Dec 14, 9:00 AM (Europe/Berlin) in Payments primary was removed: you are not on call then.',
+    ],
+    [
       'a new shift, into next year (the year is named)',
       { kind: 'added', after: berlin('2026-12-28T08:00:00Z', '2027-01-04T08:00:00Z') },
       'Europe/Berlin',
       'You have a new shift Mon Dec 28, 9:00 AM – Mon Jan 4, 2027, 9:00 AM (Europe/Berlin) in Payments primary.',
     ],
   ])('%s', (_name, change, zone, expected) => {
-    expect(shiftChangeSentence(change, 'Payments primary', zone, now)).toBe(expected);
+    const names = new Map([
+      [7, 'Noah Novak'],
+      [8, 'Mia Moss'],
+      [9, 'Lee Lam'],
+    ]);
+    expect(shiftChangeSentence(change, 'Payments primary', zone, now, names)).toBe(expected);
   });
 
   test('shiftDate names the year by the reader’s zone: New Year’s Eve in UTC is already 2027 in Tokyo', () => {
@@ -259,5 +298,171 @@ describe('shiftChangeSentence', () => {
       'You have a new shift Tue Dec 1, 8:00 AM – Wed Dec 2, 8:00 AM (UTC) in Payments.',
     );
     expect(more).toBe(3);
+  });
+});
+
+describe('digestDueAt: a quiet window after the latest change, ten minutes after the first at most', () => {
+  const first = at('2026-11-27T21:00:00Z');
+  const minutesIn = (minutes: number) => new Date(first.getTime() + minutes * MINUTE);
+  test.each<[string, number, number]>([
+    ['the first change: two minutes later', 0, 2],
+    ['a change a minute later moves it to two minutes after that one', 1, 3],
+    ['a change at 7:30 gives 9:30', 7.5, 9.5],
+    ['a change at 8:30 would give 10:30: ten minutes after the first is the latest', 8.5, 10],
+    ['a change after the cap (the engine not yet there) is told at the next tick', 12, 10],
+  ])('%s', (_name, changeAt, dueAt) => {
+    expect(digestDueAt(first, minutesIn(changeAt), 2 * MINUTE)).toEqual(minutesIn(dueAt));
+  });
+});
+
+describe('mergeShiftChanges: a newer notice replaces the older, saying where the shifts are now', () => {
+  const now = at('2026-11-27T21:00:00Z');
+  const span = (a: string, b: string) => ({ start: at(a), end: at(b) });
+  const nov30 = span('2026-11-30T08:00:00Z', '2026-12-07T08:00:00Z');
+  const dec7 = span('2026-12-07T08:00:00Z', '2026-12-14T08:00:00Z');
+  const dec14 = span('2026-12-14T08:00:00Z', '2026-12-21T08:00:00Z');
+  const dec21 = span('2026-12-21T08:00:00Z', '2026-12-28T08:00:00Z');
+  /** the same week, handed over at 13:30 rather than 09:00 */
+  const later = (s: { start: Date; end: Date }) => ({
+    start: new Date(s.start.getTime() + 4.5 * 3_600_000),
+    end: new Date(s.end.getTime() + 4.5 * 3_600_000),
+  });
+  test.each<[string, ShiftChange[], ShiftChange[], ShiftChange[]]>([
+    [
+      'the issue’s pair: a new shift on 30 November, then moved to 7 December, is a new shift on 7 December',
+      [{ kind: 'added', after: nov30 }],
+      [{ kind: 'moved', before: nov30, after: dec7 }],
+      [{ kind: 'added', after: dec7 }],
+    ],
+    [
+      'moved and moved again is one move, from where it was to where it is',
+      [{ kind: 'moved', before: nov30, after: dec7 }],
+      [{ kind: 'moved', before: dec7, after: dec21 }],
+      [{ kind: 'moved', before: nov30, after: dec21 }],
+    ],
+    [
+      'moved there and back is no change',
+      [{ kind: 'moved', before: nov30, after: dec7 }],
+      [{ kind: 'moved', before: dec7, after: nov30 }],
+      [],
+    ],
+    [
+      'a new shift taken away again is no change',
+      [{ kind: 'added', after: dec14 }],
+      [{ kind: 'removed', before: dec14 }],
+      [],
+    ],
+    [
+      'changes to different shifts are kept side by side, in order',
+      [{ kind: 'removed', before: dec21 }],
+      [{ kind: 'added', after: nov30 }],
+      [{ kind: 'moved', before: dec21, after: nov30 }],
+    ],
+    [
+      'a shift removed after another came pairs with it as a move (as within one batch)',
+      [{ kind: 'added', after: dec7 }],
+      [
+        { kind: 'removed', before: nov30 },
+        { kind: 'added', after: dec21 },
+      ],
+      [
+        { kind: 'moved', before: nov30, after: dec7 },
+        { kind: 'added', after: dec21 },
+      ],
+    ],
+    [
+      'later hours, then time off over the first shift: the others moved by hours, the first removed',
+      [
+        { kind: 'moved', before: nov30, after: later(nov30) },
+        { kind: 'moved', before: dec21, after: later(dec21) },
+      ],
+      [{ kind: 'removed', before: later(nov30) }],
+      [
+        { kind: 'removed', before: nov30 },
+        { kind: 'moved', before: dec21, after: later(dec21) },
+      ],
+    ],
+  ])('%s', (_name, older, newer, expected) => {
+    expect(mergeShiftChanges(older, newer, now)).toEqual(expected);
+  });
+
+  test('shifts that ended by now are left out; one under way counts from now', () => {
+    const later = at('2026-12-08T08:00:00Z');
+    expect(
+      mergeShiftChanges([{ kind: 'added', after: nov30 }], [{ kind: 'added', after: dec7 }], later),
+    ).toEqual([{ kind: 'added', after: { start: later, end: dec7.end } }]);
+  });
+});
+
+describe('currentChanges: a notice shows what has not ended', () => {
+  const now = at('2026-12-08T00:00:00Z');
+  const span = (a: string, b: string) => ({ start: at(a), end: at(b) });
+  test.each<[string, ShiftChange, boolean]>([
+    [
+      'a new shift that ended',
+      { kind: 'added', after: span('2026-12-01T08:00:00Z', '2026-12-02T08:00:00Z') },
+      false,
+    ],
+    [
+      'a removed shift that would have ended',
+      { kind: 'removed', before: span('2026-12-01T08:00:00Z', '2026-12-02T08:00:00Z') },
+      false,
+    ],
+    [
+      'a new shift under way',
+      { kind: 'added', after: span('2026-12-07T08:00:00Z', '2026-12-09T08:00:00Z') },
+      true,
+    ],
+    [
+      'a move from the past to the future',
+      {
+        kind: 'moved',
+        before: span('2026-12-01T08:00:00Z', '2026-12-02T08:00:00Z'),
+        after: span('2026-12-10T08:00:00Z', '2026-12-11T08:00:00Z'),
+      },
+      true,
+    ],
+    [
+      'a move whose both shifts ended',
+      {
+        kind: 'moved',
+        before: span('2026-12-01T08:00:00Z', '2026-12-02T08:00:00Z'),
+        after: span('2026-12-03T08:00:00Z', '2026-12-04T08:00:00Z'),
+      },
+      false,
+    ],
+    [
+      'a shift that ends right now has ended',
+      { kind: 'added', after: span('2026-12-07T00:00:00Z', '2026-12-08T00:00:00Z') },
+      false,
+    ],
+  ])('%s', (_name, change, current) => {
+    expect(currentChanges([change], now)).toEqual(current ? [change] : []);
+  });
+});
+
+describe('withCover: who is on call in a removed shift’s time now', () => {
+  test('the other people whose shifts overlap it, in order, once each; moves and new shifts untouched', () => {
+    const removed: ShiftChange = {
+      kind: 'removed',
+      before: { start: at('2026-12-07T08:00:00Z'), end: at('2026-12-14T08:00:00Z') },
+    };
+    const added: ShiftChange = {
+      kind: 'added',
+      after: { start: at('2026-12-21T08:00:00Z'), end: at('2026-12-28T08:00:00Z') },
+    };
+    const after = [
+      shift(3, '2026-12-10T08:00:00Z', '2026-12-14T08:00:00Z'),
+      shift(2, '2026-12-07T08:00:00Z', '2026-12-10T08:00:00Z'),
+      shift(2, '2026-12-11T08:00:00Z', '2026-12-12T08:00:00Z'),
+      shift(1, '2026-12-21T08:00:00Z', '2026-12-28T08:00:00Z'),
+      // Ends as the removed shift starts: not on call in it.
+      shift(4, '2026-11-30T08:00:00Z', '2026-12-07T08:00:00Z'),
+    ];
+    expect(withCover([removed, added], after, 1)).toEqual([
+      { ...removed, coveredBy: [2, 3] },
+      added,
+    ]);
+    expect(withCover([removed], [], 1)).toEqual([{ ...removed, coveredBy: [] }]);
   });
 });

@@ -17,8 +17,13 @@ export const SHIFT_CHANGE_HORIZON_MS = 56 * DAY;
  * horizon, or starts in this tail, is compared and told whole (up to a week and a day long).
  */
 export const SHIFT_CHANGE_TAIL_MS = 8 * DAY;
-/** Changes within this long of a rotation's first change are told together. */
+/**
+ * A rotation's changes are told together once this long has passed without another (the quiet
+ * window), or DIGEST_MAX_WAITS of it after the first, whichever is sooner (decision 262).
+ */
 export const SHIFT_CHANGE_DELAY_MS = 2 * MINUTE;
+/** However long the edits go on, their digest waits at most this many quiet windows. */
+export const DIGEST_MAX_WAITS = 5;
 /** At most this many changes are written out in one message; the rest are counted. */
 export const SHIFT_CHANGES_SHOWN = 10;
 
@@ -36,7 +41,12 @@ export interface ShiftSpan {
 
 export type ShiftChange =
   | { kind: 'moved'; before: ShiftSpan; after: ShiftSpan }
-  | { kind: 'removed'; before: ShiftSpan }
+  | {
+      kind: 'removed';
+      before: ShiftSpan;
+      /** who is on call in the removed shift's time now, by the projection (decision 262) */
+      coveredBy?: readonly number[];
+    }
   | { kind: 'added'; after: ShiftSpan };
 
 /** projectionSpan returns what a projection taken at `at` covers: the horizon and beyond. */
@@ -48,6 +58,15 @@ export function projectionSpan(at: Date): { from: Date; to: Date } {
 }
 
 const ms = (d: Date) => d.getTime();
+
+/**
+ * digestDueAt returns when a rotation's changes, the first of them at `firstAt`, are told
+ * after a change at `now`: a quiet window (`delayMs`) after the latest, but no later than
+ * DIGEST_MAX_WAITS windows after the first (decision 262).
+ */
+export function digestDueAt(firstAt: Date, now: Date, delayMs: number): Date {
+  return new Date(Math.min(ms(now) + delayMs, ms(firstAt) + DIGEST_MAX_WAITS * delayMs));
+}
 
 /**
  * changedShifts returns, per person, how their shifts changed between the baseline (projected
@@ -136,6 +155,121 @@ export function changedShifts(
   return out;
 }
 
+const keyOfSpan = (s: ShiftSpan) => `${ms(s.start)}-${ms(s.end)}`;
+
+/** withoutCommonSpans returns what only `a` holds and what only `b` holds, by start and end. */
+function withoutCommonSpans(
+  a: readonly ShiftSpan[],
+  b: readonly ShiftSpan[],
+): [ShiftSpan[], ShiftSpan[]] {
+  const left = [...b];
+  const onlyA: ShiftSpan[] = [];
+  for (const s of a) {
+    const i = left.findIndex((o) => keyOfSpan(o) === keyOfSpan(s));
+    if (i >= 0) left.splice(i, 1);
+    else onlyA.push(s);
+  }
+  return [onlyA, left];
+}
+
+const bySpanStart = (a: ShiftSpan, b: ShiftSpan) => ms(a.start) - ms(b.start);
+
+/**
+ * pairChanges pairs what went and what came as moves: first a shift with one that overlaps it
+ * (the same turn at other hours), then the rest in order; what is left was removed or added.
+ */
+function pairChanges(gone: ShiftSpan[], come: ShiftSpan[]): ShiftChange[] {
+  gone.sort(bySpanStart);
+  come.sort(bySpanStart);
+  const overlaps = (a: ShiftSpan, b: ShiftSpan) =>
+    ms(a.start) < ms(b.end) && ms(b.start) < ms(a.end);
+  const changes: ShiftChange[] = [];
+  const goneLeft: ShiftSpan[] = [];
+  const comeLeft = [...come];
+  for (const before of gone) {
+    const i = comeLeft.findIndex((after) => overlaps(before, after));
+    if (i < 0) goneLeft.push(before);
+    else changes.push({ kind: 'moved', before, after: comeLeft.splice(i, 1)[0] });
+  }
+  const pairs = Math.min(goneLeft.length, comeLeft.length);
+  changes.push(
+    ...goneLeft.slice(0, pairs).map(
+      (before, i): ShiftChange => ({
+        kind: 'moved',
+        before,
+        after: comeLeft[i],
+      }),
+    ),
+    ...goneLeft.slice(pairs).map((before): ShiftChange => ({ kind: 'removed', before })),
+    ...comeLeft.slice(pairs).map((after): ShiftChange => ({ kind: 'added', after })),
+  );
+  return changes.sort((a, b) => ms(firstOf(a)) - ms(firstOf(b)));
+}
+
+/** isCurrentChange answers whether a change still matters at `now`: some shift in it has not ended. */
+export function isCurrentChange(change: ShiftChange, now: Date): boolean {
+  const ends = [
+    change.kind === 'added' ? null : change.before.end,
+    change.kind === 'removed' ? null : change.after.end,
+  ];
+  return ends.some((end) => end !== null && ms(end) > ms(now));
+}
+
+/** currentChanges returns the changes that still matter at `now` (isCurrentChange), in order. */
+export function currentChanges(changes: readonly ShiftChange[], now: Date): ShiftChange[] {
+  return changes.filter((c) => isCurrentChange(c, now));
+}
+
+/**
+ * mergeShiftChanges returns one person's changes in a rotation from before `older` to after
+ * `newer` (told later), as one list from `now` on: a shift `older` brought that `newer` took
+ * away again is no change at all, and one moved twice moved once, to where it is now (decision
+ * 262). Shifts that ended by `now` are left out; one under way counts from `now`.
+ */
+export function mergeShiftChanges(
+  older: readonly ShiftChange[],
+  newer: readonly ShiftChange[],
+  now: Date,
+): ShiftChange[] {
+  const fromNow = (spans: ShiftSpan[]) =>
+    spans
+      .filter((s) => ms(s.end) > ms(now))
+      .map((s) => ({ start: new Date(Math.max(ms(s.start), ms(now))), end: s.end }));
+  const wentIn = (list: readonly ShiftChange[]) =>
+    fromNow(list.flatMap((c) => (c.kind === 'added' ? [] : [c.before])));
+  const cameIn = (list: readonly ShiftChange[]) =>
+    fromNow(list.flatMap((c) => (c.kind === 'removed' ? [] : [c.after])));
+  // What `newer` took away that `older` had not brought, and what `older` brought that stays.
+  const [wentSinceOnly, broughtStays] = withoutCommonSpans(wentIn(newer), cameIn(older));
+  const [gone, come] = withoutCommonSpans(
+    [...wentIn(older), ...wentSinceOnly],
+    [...broughtStays, ...cameIn(newer)],
+  );
+  return pairChanges(gone, come);
+}
+
+/**
+ * withCover returns the changes with each removed shift's `coveredBy`: the other people whose
+ * shifts in `after` (the projection now) overlap it, in the order their shifts start.
+ */
+export function withCover(
+  changes: readonly ShiftChange[],
+  after: readonly PersonShift[],
+  userId: number,
+): ShiftChange[] {
+  const sorted = [...after].sort((a, b) => ms(a.start) - ms(b.start));
+  return changes.map((c) => {
+    if (c.kind !== 'removed') return c;
+    const ids = sorted
+      .filter(
+        (s) =>
+          s.userId !== userId && ms(s.start) < ms(c.before.end) && ms(s.end) > ms(c.before.start),
+      )
+      .map((s) => s.userId);
+    return { ...c, coveredBy: [...new Set(ids)] };
+  });
+}
+
 const firstOf = (c: ShiftChange) =>
   c.kind === 'added'
     ? c.after.start
@@ -209,18 +343,29 @@ export function shiftChangeSentence(
   rotationName: string,
   timeZone: string,
   now: Date,
+  names: ReadonlyMap<number, string> = new Map(),
 ): string {
   if (change.kind === 'added') {
     return `You have a new shift ${shiftSpanText(change.after, timeZone, now)} (${timeZone}) in ${rotationName}.`;
   }
   const was = `Your shift ${shiftSpanText(change.before, timeZone, now)} (${timeZone}) in ${rotationName}`;
-  if (change.kind === 'removed') return `${was} was removed: you are not on call then.`;
+  if (change.kind === 'removed') {
+    const cover = (change.coveredBy ?? []).flatMap((id) => names.get(id) ?? []);
+    if (cover.length === 0) return `${was} was removed: you are not on call then.`;
+    return `${was} was removed: ${listOfNames(cover)} ${cover.length === 1 ? 'is' : 'are'} on call then.`;
+  }
   const { before, after } = change;
   const datesOnly =
     sameTimeOfDay(before.start, after.start, timeZone) &&
     sameTimeOfDay(before.end, after.end, timeZone);
   return `${was} moved to ${shiftSpanText(after, timeZone, now, !datesOnly)}.`;
 }
+
+/** listOfNames returns "Ana", "Ana and Ben", "Ana, Ben and Cal". */
+const listOfNames = (names: readonly string[]) =>
+  names.length <= 1
+    ? (names[0] ?? '')
+    : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
 /**
  * shiftChangeSentences returns a person's changes in words, at most SHIFT_CHANGES_SHOWN of them,
@@ -231,11 +376,12 @@ export function shiftChangeSentences(
   rotationName: string,
   timeZone: string,
   now: Date,
+  names: ReadonlyMap<number, string> = new Map(),
 ): { sentences: string[]; more: number } {
   return {
     sentences: changes
       .slice(0, SHIFT_CHANGES_SHOWN)
-      .map((c) => shiftChangeSentence(c, rotationName, timeZone, now)),
+      .map((c) => shiftChangeSentence(c, rotationName, timeZone, now, names)),
     more: Math.max(0, changes.length - SHIFT_CHANGES_SHOWN),
   };
 }

@@ -6,6 +6,7 @@ import {
   ruleUrgencyOf,
 } from '../../../shared/domain/notification-rules';
 import { URGENCY_POLICY } from '../../../shared/domain/paging';
+import { SHIFT_CHANGE_DELAY_MS } from '../../../shared/domain/shift-changes';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
@@ -18,7 +19,7 @@ import { readyMethods } from './channels';
 import { renderChat } from './chat-registry';
 import type { CoverEvent, HandoffEvent, NotificationEvent } from './events';
 import { addToFollowUps, FOLLOW_UP_DELAY_MS, type FollowUpInput } from './follow-ups';
-import { type FollowUpIncident, publicBaseUrl } from './messages';
+import { type FollowUpIncident, publicBaseUrl, type RotationChangeItem } from './messages';
 import {
   enqueueChatMessages,
   enqueueNotifications,
@@ -36,7 +37,13 @@ import {
   type PersonEventType,
   pageOf,
 } from './person-events';
-import { followUpItemOf, followUpMessageOf, personMessageOf } from './person-messages';
+import {
+  followUpItemOf,
+  followUpMessageOf,
+  personMessageOf,
+  rotationChangeItemOf,
+  rotationChangesMessageOf,
+} from './person-messages';
 import { pagePushOf } from './push-messages';
 import { voiceTextOf } from './voice-messages';
 
@@ -248,7 +255,15 @@ export function heardByDestinations(event: PersonEvent): NotificationEvent | nul
 export interface PersonRows {
   messages: NotificationInput[];
   followUps: FollowUpInput<FollowUpIncident>[];
+  /** the changes to a rotation its managers hear of in one digest (decision 262) */
+  digests: FollowUpInput<RotationChangeItem>[];
 }
+
+/**
+ * How long a rotation-change digest waits for another change before it is sent, and it waits
+ * DIGEST_MAX_WAITS of these at most (decision 262): the shift-change baselines' default window.
+ */
+export const ROTATION_CHANGE_DIGEST_MS = SHIFT_CHANGE_DELAY_MS;
 
 /**
  * personRowsOf returns what person events write to the outbox, rendered for each person told;
@@ -259,12 +274,16 @@ export function personRowsOf(
   baseUrl: string,
   ready: ReadyMethods = {},
 ): PersonRows {
-  const rows: PersonRows = { messages: [], followUps: [] };
+  const rows: PersonRows = { messages: [], followUps: [], digests: [] };
   for (const event of events) {
     const emailOnly = isEmailOnly(event) || undefined;
     const pageId = pageOf(event)?.id;
     if (event.type === 'page.follow_up') {
       rows.followUps.push(...followUpsOf(event, baseUrl, { emailOnly, pageId }));
+      continue;
+    }
+    if (event.type === 'rotation.changed') {
+      rows.digests.push(...rotationDigestsOf(event, baseUrl, emailOnly));
       continue;
     }
     for (const told of event.told) {
@@ -331,8 +350,43 @@ function followUpsOf(
 }
 
 /**
+ * rotationDigestsOf: a change to a rotation joining each told manager's digest of the rotation's
+ * changes (decision 262), keyed by the event (the same change again replaces its item), sent
+ * when ROTATION_CHANGE_DIGEST_MS pass without another (`quiet`).
+ */
+function rotationDigestsOf(
+  event: PersonEventOf<'rotation.changed'>,
+  baseUrl: string,
+  emailOnly: boolean | undefined,
+): FollowUpInput<RotationChangeItem>[] {
+  return event.told.flatMap(({ person }) => {
+    // Managers are users: a digest is kept per person (an address alone has none).
+    const { id } = person;
+    if (id === null) return [];
+    const context = { baseUrl, timeZone: zoneOrUtc(person.timezone) };
+    return {
+      topic: `rotation:${event.rotation.id}`,
+      kind: event.type,
+      recipient: {
+        id,
+        email: person.email,
+        phone: person.phone,
+        notificationPreference: person.notificationPreference,
+      },
+      key: event.key,
+      item: rotationChangeItemOf(event),
+      emailOnly,
+      delayMs: ROTATION_CHANGE_DIGEST_MS,
+      quiet: true,
+      render: (items) => rotationChangesMessageOf(event, items, context),
+    };
+  });
+}
+
+/**
  * announcePeople writes person events to the outbox for each person they name: the messages in
- * one statement, then the follow-ups' items. Returns how many messages and follow-ups were new.
+ * one statement, then the follow-ups' and digests' items. Returns how many messages, follow-ups
+ * and digests were new.
  */
 async function announcePeople(
   tx: Db | Tx,
@@ -340,15 +394,16 @@ async function announcePeople(
   now: Date,
   events: readonly PersonEvent[],
 ): Promise<number> {
-  const { messages, followUps } = personRowsOf(
+  const { messages, followUps, digests } = personRowsOf(
     events,
     publicBaseUrl(deps.config),
     readyMethods(deps.config),
   );
-  const written =
+  let written =
     messages.length === 0 ? 0 : await enqueueNotifications(tx, deps.cipher, now, messages);
-  if (followUps.length === 0) return written;
-  return written + (await addToFollowUps(tx, deps.cipher, now, followUps));
+  if (followUps.length > 0) written += await addToFollowUps(tx, deps.cipher, now, followUps);
+  if (digests.length > 0) written += await addToFollowUps(tx, deps.cipher, now, digests);
+  return written;
 }
 
 const isMany = (event: object): event is readonly PersonEvent[] => Array.isArray(event);

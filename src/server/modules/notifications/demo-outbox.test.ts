@@ -157,6 +157,8 @@ describe('in demo mode', () => {
       subject: expect.stringContaining('Queue is backing up'),
       html: expect.stringContaining('Queue is backing up'),
       createdAt: t.clock.now().toISOString(),
+      // Kept, not sent: the inbox says when it kept it (decision 262).
+      keptAt: t.clock.now().toISOString(),
     });
     expect(sms).toMatchObject({ to: '+15550100042', html: null });
     expect(sms?.text).toContain('Queue is backing up');

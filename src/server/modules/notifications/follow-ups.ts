@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type ChannelName, notificationRoute } from '../../../shared/domain/notification-routing';
+import { digestDueAt } from '../../../shared/domain/shift-changes';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
@@ -39,6 +40,12 @@ export interface FollowUpInput<T> {
   pageId?: number;
   /** when a new follow-up is sent: this long after its first item */
   delayMs: number;
+  /**
+   * a digest (decision 262): each item that joins moves the sending to `delayMs` after it, but
+   * no later than DIGEST_MAX_WAITS times `delayMs` after the first (`digestDueAt`); otherwise
+   * items that join do not move it (decision 213)
+   */
+  quiet?: boolean;
   /** writes the follow-up's message for all its items */
   render: (items: T[]) => MessageContent;
 }
@@ -108,7 +115,12 @@ export async function addToFollowUps<T>(
       if (pending) {
         await tx
           .update(notifications)
-          .set({ contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(pending.id)) })
+          .set({
+            contentEnc: cipher.encrypt(JSON.stringify(message), contentCtx(pending.id)),
+            ...(input.quiet
+              ? { nextAttemptAt: digestDueAt(pending.createdAt, now, input.delayMs) }
+              : {}),
+          })
           .where(eq(notifications.id, pending.id));
         continue;
       }

@@ -65,6 +65,7 @@ export async function listInbox(
       text: redact(content.text),
       html: content.html ? redact(content.html) : null,
       createdAt: row.createdAt.toISOString(),
+      keptAt: (row.sentAt ?? row.createdAt).toISOString(),
     };
   });
   const last = shown[shown.length - 1];

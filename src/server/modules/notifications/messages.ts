@@ -707,6 +707,40 @@ export function rotationChangedMessage(
   );
 }
 
+/** One change a rotation-change digest lists (decision 262): who made it, and what. */
+export interface RotationChangeItem {
+  actorName: string;
+  change: RotationChange;
+}
+
+/**
+ * rotationChangesMessage tells a rotation's manager of the changes someone who does not manage it
+ * made within one digest window (decision 262): one change reads as rotationChangedMessage; more
+ * are listed in the order made, each sentence naming who made it.
+ */
+export function rotationChangesMessage(
+  input: RotationLinks & { items: readonly RotationChangeItem[] },
+): MessageContent {
+  const { items, rotation } = input;
+  if (items.length === 1) return rotationChangedMessage({ ...input, ...items[0] });
+  const actors = [...new Set(items.map((i) => i.actorName))];
+  const by = actors.length === 1 ? actors[0] : 'Someone who does not manage it';
+  const subject = `${by} made ${items.length} changes to ${rotation.name}`;
+  return composeMessage(
+    {
+      subject,
+      lead: `${subject}:`,
+      after: [
+        ...items.map((i) => rotationChangeSentence(i.actorName, rotation.name, i.change).lead),
+        'You are told because you manage this rotation and someone else made these changes.',
+      ],
+      action: openRotation(input),
+      sms: `Baton: ${subject}.`,
+    },
+    input.baseUrl,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Pages
 

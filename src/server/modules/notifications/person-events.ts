@@ -237,6 +237,8 @@ export interface ShiftsChangedEvent extends PersonEventBase<'to', { changes: Shi
   rotation: RotationFacts;
   /** the names of the people whose shifts moved, for destinations */
   peopleNames: string[];
+  /** the names of who is on call in a removed shift's time now (its `coveredBy`; decision 262) */
+  coverNames?: ReadonlyMap<number, string>;
 }
 
 /** A chat or webhook destination has failed for an hour: its owners are told. */

@@ -30,9 +30,11 @@ import {
   pageReminderMessage,
   pageResolvedNotice,
   pageWarningMessage,
+  type RotationChangeItem,
   reassignedAwayMessage,
   reassignedToYouMessage,
   rotationChangedMessage,
+  rotationChangesMessage,
   shiftsChangedMessage,
   timeOffCollisionMessage,
   timeOffGapMessage,
@@ -178,6 +180,19 @@ export const followUpMessageOf = (
     incidents,
   });
 
+/** rotationChangeItemOf: a change as a manager's rotation-change digest lists it (decision 262). */
+export const rotationChangeItemOf = (e: PersonEventOf<'rotation.changed'>): RotationChangeItem => ({
+  actorName: e.actorName,
+  change: e.change,
+});
+
+/** rotationChangesMessageOf writes a rotation-change digest of all its items (decision 262). */
+export const rotationChangesMessageOf = (
+  e: PersonEventOf<'rotation.changed'>,
+  items: readonly RotationChangeItem[],
+  c: PersonContext,
+): MessageContent => rotationChangesMessage({ baseUrl: c.baseUrl, rotation: e.rotation, items });
+
 export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
   'baton.passed': (e, _told, c) =>
     batonPassedMessage({
@@ -278,7 +293,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     shiftsChangedMessage({
       ...c,
       rotation: e.rotation,
-      ...shiftChangeSentences(changes, e.rotation.name, c.timeZone, e.at),
+      ...shiftChangeSentences(changes, e.rotation.name, c.timeZone, e.at, e.coverNames),
     }),
   'destination.failing': (e, _told, c) =>
     destinationFailingMessage({

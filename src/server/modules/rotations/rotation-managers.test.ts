@@ -17,7 +17,8 @@ import { decryptContent } from '../notifications/outbox';
  * Issue 30: managers act only on the rotations they manage (decision 233). A manager cannot make
  * a rotation theirs by adding themselves to it, so another team's integration, key and policy
  * stay out of reach; when an administrator who does not manage a rotation changes its policy or
- * its members, its managers are told by email, once per change, naming who changed what.
+ * its members, its managers are told by email, naming who changed what: the changes within a
+ * digest window in one email each (decision 262).
  */
 
 const PUBLIC_URL = 'https://baton.example.test';
@@ -241,20 +242,18 @@ describe('an administrator’s change tells the rotation’s managers', () => {
     );
   });
 
-  test('two changes in the same instant are two notices; a rename alone, or an administrator who is a member, tells nobody', async () => {
+  test('two changes in the same instant are one digest each (decision 262); a rename alone, or an administrator who is a member, tells nobody', async () => {
     const c = await teamC();
     const base = `/api/rotations/${c.id}`;
     expect((await t.call(admin, 'POST', `${base}/on-call`, { userId: sam.id })).statusCode).toBe(
       200,
     );
     expect((await t.call(admin, 'DELETE', `${base}/on-call/${sam.id}`)).statusCode).toBe(200);
-    const subjects = (await changeNotices())
-      .filter((n) => n.userId === casey.id)
-      .map((n) => n.content.subject);
-    expect(subjects).toEqual([
-      'Avery Admin added Sam Sullivan to Team C',
-      'Avery Admin removed Sam Sullivan from Team C',
-    ]);
+    const mine = (await changeNotices()).filter((n) => n.userId === casey.id);
+    expect(mine.map((n) => n.content.subject)).toEqual(['Avery Admin made 2 changes to Team C']);
+    expect(mine[0].content.text).toContain(
+      'Avery Admin added Sam Sullivan to Team C.\n\nAvery Admin removed Sam Sullivan from Team C.',
+    );
 
     await t.database.db.delete(notifications);
     expect((await t.call(admin, 'PATCH', base, { name: 'Team C renamed' })).statusCode).toBe(200);

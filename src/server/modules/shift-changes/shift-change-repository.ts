@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { type Db, selectRows, type Tx } from '../../db/client';
 import {
   rotations,
@@ -41,6 +41,11 @@ export async function keepBaseline(
       target: shiftBaselines.rotationId,
       set: { rotationId: sql`${shiftBaselines.rotationId}` },
     });
+}
+
+/** moveBaselineDue sets when a waiting baseline is told (a later change moves it; decision 262). */
+export async function moveBaselineDue(tx: Tx, id: number, dueAt: Date): Promise<void> {
+  await tx.update(shiftBaselines).set({ dueAt }).where(eq(shiftBaselines.id, id));
 }
 
 /** listDueBaselines returns the rotations whose baseline is due at `now`, the oldest first. */
@@ -102,6 +107,30 @@ export async function insertShiftNotices(
     .onConflictDoNothing({ target: [shiftNotices.userId, shiftNotices.eventKey] });
 }
 
+/**
+ * takeOpenNotices removes the open (not dismissed) notices of these people in the rotation and
+ * returns them, oldest first: a new notice replaces them (decision 262).
+ */
+export async function takeOpenNotices(tx: Tx, rotationId: number, userIds: readonly number[]) {
+  if (userIds.length === 0) return [];
+  const rows = await tx
+    .delete(shiftNotices)
+    .where(
+      and(
+        eq(shiftNotices.rotationId, rotationId),
+        inArray(shiftNotices.userId, [...userIds]),
+        isNull(shiftNotices.dismissedAt),
+      ),
+    )
+    .returning({
+      userId: shiftNotices.userId,
+      changes: shiftNotices.changes,
+      createdAt: shiftNotices.createdAt,
+      id: shiftNotices.id,
+    });
+  return rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
+}
+
 /** How many notices a person's list shows at most. */
 const NOTICES_LISTED = 20;
 
@@ -123,19 +152,37 @@ export async function listOpenNotices(db: Db, userId: number) {
 }
 
 /**
- * dismissNotice marks one of the person's notices dismissed (again: no change); answers whether
- * the person has such a notice.
+ * dismissNotice marks one of the person's notices dismissed (again: no change), with any older
+ * one of theirs about the same rotation still open (from before notices replaced each other,
+ * decision 262: the list showed it folded into this one); answers whether the person has such a
+ * notice.
  */
 export async function dismissNotice(
-  db: Db,
+  tx: Tx,
   userId: number,
   id: number,
   now: Date,
 ): Promise<boolean> {
-  const rows = await db
+  const [notice] = await tx
+    .select({ rotationId: shiftNotices.rotationId })
+    .from(shiftNotices)
+    .where(and(eq(shiftNotices.id, id), eq(shiftNotices.userId, userId)));
+  if (!notice) return false;
+  await tx
     .update(shiftNotices)
     .set({ dismissedAt: sql`coalesce(${shiftNotices.dismissedAt}, ${now})` })
-    .where(and(eq(shiftNotices.id, id), eq(shiftNotices.userId, userId)))
-    .returning({ id: shiftNotices.id });
-  return rows.length > 0;
+    .where(
+      and(
+        eq(shiftNotices.userId, userId),
+        or(
+          eq(shiftNotices.id, id),
+          and(
+            eq(shiftNotices.rotationId, notice.rotationId),
+            isNull(shiftNotices.dismissedAt),
+            lte(shiftNotices.id, id),
+          ),
+        ),
+      ),
+    );
+  return true;
 }

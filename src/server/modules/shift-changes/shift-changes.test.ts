@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startSmtpServer } from '../../../../tests/setup/smtp-server';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
@@ -52,7 +52,12 @@ beforeEach(async () => {
   t.clock.set('2026-11-27T21:00:00Z');
 });
 
-async function ok(user: User, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) {
+async function ok(
+  user: User,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
   const res = await t.call(user, method, url, payload);
   expect(res.statusCode, res.body).toBeLessThan(300);
   return res;
@@ -163,20 +168,22 @@ describe('reordering three members', () => {
     ).toEqual([]);
   });
 
-  test('a burst of five edits within two minutes gives one message each; the next edit, later, another', async () => {
+  test('a burst of edits, each within two minutes of the last, gives one message each two minutes after the last; the next edit, later, another', async () => {
     const r = await payments();
     await reorder(r.id, [ana, cal, ben]);
-    t.clock.advance(20 * SECOND);
+    t.clock.advance(50 * SECOND);
     await ok(manager, 'PATCH', `/api/rotations/${r.id}`, { handoffTime: '10:00' });
-    t.clock.advance(20 * SECOND);
+    t.clock.advance(50 * SECOND);
     await ok(manager, 'PATCH', `/api/rotations/${r.id}`, { handoffTime: '09:00' });
-    t.clock.advance(20 * SECOND);
+    t.clock.advance(50 * SECOND);
     await reorder(r.id, [ana, ben, cal]);
-    t.clock.advance(20 * SECOND);
+    t.clock.advance(50 * SECOND);
     await reorder(r.id, [ana, cal, ben]);
+    // 3:20 after the first edit: a fixed two-minute window would have told the first edits alone.
+    t.clock.advance(2 * MINUTE - SECOND);
     await tick();
     expect(await told()).toEqual([]);
-    t.clock.advance(40 * SECOND);
+    t.clock.advance(SECOND);
     await tick();
     await tick();
     const rows = await told();
@@ -197,6 +204,21 @@ describe('reordering three members', () => {
       'Cal Chen',
       'Cal Chen',
     ]);
+  });
+
+  test('edits that never pause for two minutes are told ten minutes after the first', async () => {
+    const r = await payments();
+    // An edit every 30 seconds from 0:00 to 9:00, the order swapped back and forth.
+    for (let i = 0; i <= 18; i++) {
+      await reorder(r.id, i % 2 === 0 ? [ana, cal, ben] : [ana, ben, cal]);
+      t.clock.advance(30 * SECOND);
+      await tick();
+      expect(await told()).toEqual([]);
+    }
+    // 10:00, a minute after the last edit: told now, not at 11:00.
+    t.clock.advance(30 * SECOND);
+    await tick();
+    expect((await told()).map((n) => nameOf(n.userId)).sort()).toEqual(['Ben Brooks', 'Cal Chen']);
   });
 
   test('edits that leave everyone’s shifts where they were tell nobody', async () => {
@@ -270,7 +292,7 @@ describe('other changes', () => {
     const again = await told();
     expect(again.map((n) => nameOf(n.userId)).sort()).toEqual(['Ana Alvarez', 'Cal Chen']);
     expect(again.find((n) => n.userId === cal.id)?.content.text).toContain(
-      'Your shift Sat Nov 28, 9:00 AM – Sun Nov 29, 9:00 AM (Europe/Berlin) in Payments primary was removed: you are not on call then.',
+      'Your shift Sat Nov 28, 9:00 AM – Sun Nov 29, 9:00 AM (Europe/Berlin) in Payments primary was removed: Ana Alvarez is on call then.',
     );
   });
 
@@ -319,9 +341,9 @@ describe('other changes', () => {
     const rows = await told();
     const names = new Map([dee, eli, fay].map((u) => [u.id, u.name]));
     expect(rows.map((n) => names.get(n.userId ?? 0)).sort()).toEqual(['Eli Evans', 'Fay Fox']);
-    // Fay covers Eli's week; nobody's other weeks move (decision 256), so Eli simply has none then.
+    // Fay covers Eli's week; nobody's other weeks move (decision 256), and the message says who.
     expect(rows.find((n) => n.userId === eli.id)?.content.text).toContain(
-      `Your shift Mon Nov 30, 9:00 AM – Mon Dec 7, 9:00 AM (Europe/Berlin) in ${r.name} was removed: you are not on call then.`,
+      `Your shift Mon Nov 30, 9:00 AM – Mon Dec 7, 9:00 AM (Europe/Berlin) in ${r.name} was removed: Fay Fox is on call then.`,
     );
   });
 
@@ -387,5 +409,148 @@ describe('the dashboard notice', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/user/shift-notices' })).statusCode).toBe(
       401,
     );
+  });
+});
+
+describe('one notice a rotation, and only while it matters (decision 262)', () => {
+  // Another test's rotation may still be told meanwhile: each test reads its own rotation's.
+  let rotationId = 0;
+  const notices = async (user: User) =>
+    ((await ok(user, 'GET', '/api/user/shift-notices')).json() as ShiftNotice[]).filter(
+      (n) => n.rotation.id === rotationId,
+    );
+  beforeEach(async () => {
+    await t.database.db.delete(shiftBaselines);
+  });
+
+  test('a later batch replaces the person’s open notice about the rotation with the two merged', async () => {
+    await t.database.db.delete(shiftNotices);
+    const r = await payments();
+    rotationId = r.id;
+    await reorder(r.id, [ana, cal, ben]);
+    t.clock.advance(2 * MINUTE);
+    await tick();
+    const first = await notices(ben);
+    expect(first).toHaveLength(1);
+    expect(first[0].sentences[0]).toBe(
+      'Your shift Mon Nov 30, 3:00 AM – Mon Dec 7, 3:00 AM (America/New_York) in Payments primary moved to Mon Dec 7 – Mon Dec 14.',
+    );
+
+    // Later, Ben leaves the rotation: every shift of his goes, and his one notice says so,
+    // from where his shifts were before the first batch, naming who is on call instead.
+    t.clock.advance(10 * MINUTE);
+    await ok(manager, 'DELETE', `/api/rotations/${r.id}/on-call/${ben.id}`);
+    t.clock.advance(2 * MINUTE);
+    await tick();
+    const replaced = await notices(ben);
+    expect(replaced).toHaveLength(1);
+    expect(replaced[0].id).not.toBe(first[0].id);
+    expect(replaced[0].sentences[0]).toBe(
+      'Your shift Mon Nov 30, 3:00 AM – Mon Dec 7, 3:00 AM (America/New_York) in Payments primary was removed: Cal Chen is on call then.',
+    );
+    expect(replaced[0].changes.every((c) => c.kind === 'removed')).toBe(true);
+    expect(replaced[0].changes[0].coveredBy).toEqual([cal.id]);
+    // The older row is gone, not hidden: one row each, per person and rotation.
+    const rows = await t.database.db
+      .select()
+      .from(shiftNotices)
+      .where(and(eq(shiftNotices.userId, ben.id), eq(shiftNotices.rotationId, r.id)));
+    expect(rows.map((row) => row.id)).toEqual([replaced[0].id]);
+    // Each batch still sent its own message: the notice is the one that stays current.
+    expect((await told()).filter((n) => n.userId === ben.id)).toHaveLength(2);
+  });
+
+  test('a batch that undoes the first leaves no notice; a dismissed one is not merged', async () => {
+    await t.database.db.delete(shiftNotices);
+    const r = await payments();
+    rotationId = r.id;
+    await reorder(r.id, [ana, cal, ben]);
+    t.clock.advance(2 * MINUTE);
+    await tick();
+    const [calFirst] = await notices(cal);
+    expect(calFirst).toBeDefined();
+    await ok(cal, 'POST', `/api/user/shift-notices/${calFirst.id}/dismiss`);
+
+    t.clock.advance(10 * MINUTE);
+    await reorder(r.id, [ana, ben, cal]);
+    t.clock.advance(2 * MINUTE);
+    await tick();
+    // Ben's moves went there and back: nothing is left to tell him on the dashboard.
+    expect(await notices(ben)).toEqual([]);
+    // Cal dismissed the first: the second stands alone, his shift back on 7 December.
+    const [calSecond] = await notices(cal);
+    expect(calSecond.sentences).toContain(
+      'Your shift Mon Nov 30, 9:00 AM – Mon Dec 7, 9:00 AM (Europe/Berlin) in Payments primary moved to Mon Dec 7 – Mon Dec 14.',
+    );
+  });
+
+  test('changes whose shifts have ended stop showing, and then the notice', async () => {
+    await t.database.db.delete(shiftNotices);
+    const r = await payments();
+    rotationId = r.id;
+    const asked = await ok(ana, 'POST', `/api/rotations/${r.id}/cover`, {
+      coveringUserId: cal.id,
+      startTime: '2026-11-28T08:00:00.000Z',
+      endTime: '2026-11-29T08:00:00.000Z',
+    });
+    await ok(cal, 'POST', `/api/coverage-requests/${asked.json().id}/accept`);
+    t.clock.advance(2 * MINUTE);
+    await tick();
+    expect((await notices(cal)).map((n) => n.sentences)).toEqual([
+      [
+        'You have a new shift Sat Nov 28, 9:00 AM – Sun Nov 29, 9:00 AM (Europe/Berlin) in Payments primary.',
+      ],
+    ]);
+    // A minute before the shift ends it still shows; when it has ended, the notice is gone.
+    t.clock.set('2026-11-29T07:59:00Z');
+    expect(await notices(cal)).toHaveLength(1);
+    t.clock.set('2026-11-29T08:00:00Z');
+    expect(await notices(cal)).toEqual([]);
+  });
+
+  test('open notices kept from before they replaced each other show as one, and go with one dismissal', async () => {
+    await t.database.db.delete(shiftNotices);
+    const r = await payments();
+    rotationId = r.id;
+    const span = (a: string, b: string) => ({ start: a, end: b });
+    // As a person's dashboard had them: a new shift on 30 November, then moved to 7 December.
+    await t.database.db.insert(shiftNotices).values([
+      {
+        userId: cal.id,
+        rotationId: r.id,
+        eventKey: 'shift-changes:legacy-1',
+        changes: [
+          {
+            kind: 'added',
+            before: null,
+            after: span('2026-11-30T08:00:00.000Z', '2026-12-07T08:00:00.000Z'),
+          },
+        ],
+        createdAt: new Date('2026-11-27T10:00:00Z'),
+      },
+      {
+        userId: cal.id,
+        rotationId: r.id,
+        eventKey: 'shift-changes:legacy-2',
+        changes: [
+          {
+            kind: 'moved',
+            before: span('2026-11-30T08:00:00.000Z', '2026-12-07T08:00:00.000Z'),
+            after: span('2026-12-07T08:00:00.000Z', '2026-12-14T08:00:00.000Z'),
+          },
+        ],
+        createdAt: new Date('2026-11-27T11:00:00Z'),
+      },
+    ]);
+    const shown = await notices(cal);
+    expect(shown.map((n) => n.sentences)).toEqual([
+      [
+        'You have a new shift Mon Dec 7, 9:00 AM – Mon Dec 14, 9:00 AM (Europe/Berlin) in Payments primary.',
+      ],
+    ]);
+    expect(
+      (await t.call(cal, 'POST', `/api/user/shift-notices/${shown[0].id}/dismiss`)).statusCode,
+    ).toBe(204);
+    expect(await notices(cal)).toEqual([]);
   });
 });

@@ -26,6 +26,17 @@ export function NotificationMethodsArticle() {
         <li>Coverage requests made to you, and their outcome.</li>
         <li>Handoff notices before your shift ends, and escalations when a handoff is late.</li>
         <li>Pages while you are on call.</li>
+        <li>
+          Changes to your shifts in the next 8 weeks that someone&apos;s edits caused: one message
+          per rotation once the edits pause for two minutes (ten minutes after the first at most),
+          and one notice per rotation on your <Link to="/">Dashboard</Link>. A later change updates
+          that notice rather than adding another, a removed shift names who is on call instead, and
+          changes whose shifts are over drop off.
+        </li>
+        <li>
+          For rotations you manage: changes someone else made to their members or escalation policy,
+          gathered into one email once the changes pause.
+        </li>
         <li>Your invitation to join Baton.</li>
       </ul>
       <h2>How delivery works</h2>

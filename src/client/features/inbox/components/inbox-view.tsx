@@ -63,7 +63,7 @@ function MessageListItem({
           <ChannelIcon message={message} className="size-3.5 shrink-0" />
           <span>{message.channel === 'sms' ? 'SMS' : 'Email'}</span>
           <span aria-hidden>·</span>
-          <time dateTime={message.createdAt}>{fmt.dateTime(message.createdAt)}</time>
+          <time dateTime={message.keptAt}>{fmt.dateTime(message.keptAt)}</time>
         </span>
         <span className="line-clamp-2 font-medium text-sm">{message.subject}</span>
         {showRecipient ? (
@@ -101,9 +101,10 @@ function MessageReader({ message, onBack }: { message: InboxMessage; onBack: () 
             <ChannelIcon message={message} className="size-3.5" />
             {message.channel === 'sms' ? 'SMS' : 'Email'}
           </dd>
-          <dt className="text-muted-foreground">Sent</dt>
+          {/* Kept in the inbox by a channel this server lacks, not sent (decision 262). */}
+          <dt className="text-muted-foreground">Kept (demo)</dt>
           <dd>
-            <time dateTime={message.createdAt}>{fmt.dateTime(message.createdAt)}</time>
+            <time dateTime={message.keptAt}>{fmt.dateTime(message.keptAt)}</time>
           </dd>
         </dl>
       </header>
