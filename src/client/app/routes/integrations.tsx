@@ -37,7 +37,7 @@ export function IntegrationsPage() {
         targets={targets}
         mayCreate={mayCreate && targets.length > 0}
         title="All integrations"
-        description="Manage each one here or on its rotation’s page. A new integration needs a rotation (it follows the rotation’s escalation policy) or a policy of its own."
+        description="Manage each one here or on the page of its rotation or policy."
       />
     </>
   );

@@ -125,8 +125,8 @@ export function IntegrationItem({
           {integration.name}
         </h3>
         <Badge variant="secondary">
-          <span className="sr-only">Source:</span>
-          {INTEGRATION_SOURCE_LABELS[integration.source]}
+          <span className="sr-only">Source: </span>
+          <span>{INTEGRATION_SOURCE_LABELS[integration.source]}</span>
         </Badge>
         <Badge variant="outline" className="font-mono" title="The key’s last four characters">
           <KeyRound aria-hidden="true" />
@@ -140,7 +140,7 @@ export function IntegrationItem({
         {integration.lastUsedAt === null ? <Badge variant="outline">Not used yet</Badge> : null}
         {integration.hasSigningSecret ? <Badge variant="secondary">Signed</Badge> : null}
       </div>
-      <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-flow-col sm:justify-start">
+      <dl className="flex flex-col gap-x-6 gap-y-1 text-sm sm:flex-row sm:flex-wrap">
         {showTarget ? <TargetLink integration={integration} /> : null}
         <div className="flex gap-1">
           <dt className="text-muted-foreground">Last used</dt>
