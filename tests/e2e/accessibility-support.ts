@@ -118,6 +118,8 @@ export const APP_ROUTES = [
   '/settings',
   '/pages',
   '/incidents',
+  '/integrations',
+  '/time-off',
   '/inbox',
   '/admin/users',
   '/admin/debug',

@@ -31,6 +31,10 @@ test('a token made in the profile is shown once, reads the API, cannot pass, and
   await page.goto('/profile');
   const card = page.getByRole('heading', { name: 'API tokens', level: 2 });
   await expect(card).toBeVisible();
+  // Every call is a link away: the API reference, in a tab of its own (decision 260).
+  const reference = page.getByRole('link', { name: /^API reference/ });
+  await expect(reference).toHaveAttribute('href', '/api/docs/');
+  await expect(reference).toHaveAttribute('target', '_blank');
   await page.getByRole('button', { name: 'Create token' }).click();
   const dialog = page.getByRole('dialog', { name: 'Create API token' });
   await dialog.getByLabel('Name').fill(name);

@@ -64,10 +64,13 @@ test('local sign-in: a wrong password is refused, the right one opens the dashbo
   await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
 });
 
-test('the sidebar shows the admin group to administrators only', async ({ page, login }) => {
+test('the menu by role: one Incidents entry, Time off, and policies and integrations beside Rotations for those who oversee paging; the admin group for administrators only', async ({
+  page,
+  login,
+}) => {
   await login(accounts.onCall);
   await openDashboard(page);
-  const nav = page.getByRole('navigation').first();
+  const nav = page.getByRole('navigation', { name: 'Main' });
   for (const link of [
     'Dashboard',
     'Rotations',
@@ -75,7 +78,7 @@ test('the sidebar shows the admin group to administrators only', async ({ page, 
     'Audit Log',
     'Calendar',
     'Incidents',
-    'Pages',
+    'Time off',
     'Help Center',
     'User Roles',
     'Handoff Process',
@@ -95,22 +98,54 @@ test('the sidebar shows the admin group to administrators only', async ({ page, 
     'href',
     E2E_HELP_LINKS.bugReportUrl,
   );
-  await expect(nav.getByRole('link', { name: 'User Management' })).toHaveCount(0);
-  // The pages screen has its own link, after the specification's five (decision 183).
-  await nav.getByRole('link', { name: 'Pages', exact: true }).click();
+  // Every page is an incident: one entry, no Pages link (decision 260).
+  await expect(nav.getByRole('link', { name: 'Pages', exact: true })).toHaveCount(0);
+  for (const link of ['User Management', 'Escalation Policies', 'Integrations']) {
+    await expect(nav.getByRole('link', { name: link, exact: true })).toHaveCount(0);
+  }
+  // The page history stays, reached from the incidents, and the one entry stands for it.
+  await nav.getByRole('link', { name: 'Incidents', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Incidents', level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: 'Page history' }).click();
   await expect(page).toHaveURL(/\/pages$/);
   await expect(page.getByRole('heading', { name: 'Pages', level: 1 })).toBeVisible();
-  await expect(nav.getByRole('link', { name: 'Pages', exact: true })).toHaveAttribute(
+  await expect(nav.getByRole('link', { name: 'Incidents', exact: true })).toHaveAttribute(
     'aria-current',
     'page',
   );
+  await page.getByRole('link', { name: 'All incidents' }).click();
+  await expect(page).toHaveURL(/\/incidents$/);
+  await nav.getByRole('link', { name: 'Time off', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Time off', level: 1 })).toBeVisible();
+
+  // A manager owns policies and integrations: they sit under Rotations.
+  await page.context().clearCookies();
+  await login(accounts.manager);
+  await openDashboard(page);
+  const rotationsEntry = nav.getByRole('listitem').filter({
+    has: page.getByRole('link', { name: 'Rotations', exact: true }),
+  });
+  await rotationsEntry.getByRole('link', { name: 'Escalation Policies', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Escalation Policies', level: 1 })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Escalation Policies', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  await rotationsEntry.getByRole('link', { name: 'Integrations', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Integrations', level: 1 })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'User Management' })).toHaveCount(0);
 
   await page.context().clearCookies();
   await login(accounts.admin);
   await openDashboard(page);
-  for (const link of ['User Management', 'Settings', 'Debug Tools']) {
+  for (const link of ['User Management', 'Settings', 'Debug Tools', 'Escalation Policies']) {
     await expect(page.getByRole('link', { name: link, exact: true })).toBeVisible();
   }
+  // Administrators find the policies beside Rotations too, no longer in the Admin group.
+  const adminGroup = nav.getByRole('list').filter({
+    has: page.getByRole('link', { name: 'User Management', exact: true }),
+  });
+  await expect(adminGroup.getByRole('link', { name: 'Escalation Policies' })).toHaveCount(0);
   await page.getByRole('link', { name: 'User Management', exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/users$/);
   await expect(page.getByRole('heading', { name: 'User Management' })).toBeVisible();
@@ -192,7 +227,15 @@ test('the protected layout: where a signed-in user is sent, the footer, the spin
     page.getByRole('button', { name: 'Toggle sidebar', includeHidden: true }),
   ).toHaveAttribute('aria-expanded', 'true');
   const sidebarNav = sidebar.getByRole('navigation', { name: 'Main' });
-  for (const link of ['Dashboard', 'Rotations', 'On-Call Team', 'Audit Log', 'Calendar', 'Pages']) {
+  for (const link of [
+    'Dashboard',
+    'Rotations',
+    'On-Call Team',
+    'Audit Log',
+    'Calendar',
+    'Incidents',
+    'Time off',
+  ]) {
     await expect(sidebarNav.getByRole('link', { name: link, exact: true })).toBeInViewport();
   }
   await expect(sidebarNav.getByRole('link', { name: 'Notification Help' })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { actAs, apiAs, createRotation, toast, uniqueName } from './rotation-support';
+import { actAs, apiAs, chooseOption, createRotation, toast, uniqueName } from './rotation-support';
 import { accounts, appOrigin } from './support';
 
 /**
@@ -206,4 +206,93 @@ test('regenerating a key shows the new one once and refuses the old; deleting as
   await remove.getByRole('button', { name: 'Delete integration' }).click();
   await expect(toast(page, 'Integration deleted')).toBeVisible();
   await expect(integrationItem(page, name)).toHaveCount(0);
+});
+
+test('the Integrations screen lists them across rotations; a manager adds one choosing where it goes and its source', async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  if (!baseURL) throw new Error('no baseURL');
+  const { request } = playwright;
+  const api = await apiAs(request, baseURL, accounts.manager);
+  const rotation = await createRotation(api, uniqueName('Storefront'), [
+    accounts.manager,
+    accounts.noah,
+  ]);
+  const other = await createRotation(api, uniqueName('Warehouse'), [accounts.manager]);
+  const existing = uniqueName('Warehouse uptime');
+  const made = await api.post('/api/integrations', {
+    data: { name: existing, rotationId: other.id },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  await api.dispose();
+  const name = uniqueName('Storefront Prometheus');
+
+  // From the menu: Integrations sits under Rotations for a manager (decision 260).
+  await actAs(page, request, baseURL, accounts.manager);
+  await page.goto('/');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Integrations', exact: true })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Integrations', level: 1 })).toBeVisible();
+  // An integration of another rotation is listed with where it goes, its source and its state.
+  const before = integrationItem(page, existing);
+  await expect(before.getByText('Generic', { exact: true })).toBeVisible();
+  await expect(before.getByRole('link', { name: other.name })).toHaveAttribute(
+    'href',
+    `/rotations/${other.id}`,
+  );
+  await expect(before.getByText('Not used yet')).toBeVisible();
+
+  // The dialog asks where its incidents go, and its source decides the settings shown.
+  await page.getByRole('button', { name: 'Add integration' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add integration' });
+  await dialog.getByLabel('Name').fill(name);
+  await dialog.getByRole('button', { name: 'Add integration' }).click();
+  await expect(
+    dialog.getByText(
+      'Choose the rotation or the escalation policy this integration’s incidents follow',
+    ),
+  ).toBeVisible();
+  await chooseOption(page, dialog, 'Incidents go to', rotation.name);
+  await chooseOption(page, dialog, 'Source', 'Grafana');
+  await expect(dialog.getByLabel('Grouping')).toBeVisible();
+  await expect(dialog.getByLabel('Grafana signing secret')).toBeVisible();
+  await chooseOption(page, dialog, 'Source', 'Email');
+  await expect(dialog.getByLabel('Grouping')).toHaveCount(0);
+  await expect(dialog.getByLabel('Grafana signing secret')).toHaveCount(0);
+  await chooseOption(page, dialog, 'Source', 'Alertmanager');
+  await dialog.getByRole('button', { name: 'Add integration' }).click();
+  await expect(toast(page, 'Integration created')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+
+  // The key shows once with where Alertmanager sends, and its configurations lead.
+  const item = integrationItem(page, name);
+  const panel = item.getByRole('region', { name: `Key of ${name}` });
+  await expect(panel.getByText('URL (Alertmanager webhook)')).toBeVisible();
+  await expect(panel.getByText(/^https?:\/\/\S+\/api\/alerts\/alertmanager$/)).toBeVisible();
+  const config = item.getByRole('region', { name: `Configuration of ${name}` });
+  await expect(config.getByRole('button', { name: /^Copy / }).first()).toHaveAccessibleName(
+    'Copy Alertmanager: webhook receiver',
+  );
+  await expect(config.getByText('Other formats this key takes')).toBeVisible();
+  await expect(item.getByText('Alertmanager', { exact: true })).toBeVisible();
+  await expect(item.getByRole('link', { name: rotation.name })).toBeVisible();
+
+  // Its rotation's page lists it too.
+  await page.goto(`/rotations/${rotation.id}`);
+  await expect(integrationItem(page, name)).toBeVisible();
+
+  // A member reads the integrations of their rotations, with no menu entry and nothing to add.
+  await actAs(page, request, baseURL, accounts.noah);
+  await page.goto('/integrations');
+  await expect(integrationItem(page, name)).toBeVisible();
+  await expect(integrationItem(page, existing)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Add integration' })).toHaveCount(0);
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Integrations' }),
+  ).toHaveCount(0);
 });

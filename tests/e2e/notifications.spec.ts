@@ -167,7 +167,7 @@ test.describe('outside demo mode', () => {
     await login(accounts.admin, { origin: baseURL });
     await openDashboard(page, baseURL);
     expect((await (await asked).json()).demoInbox).toBe(false);
-    await expect(page.getByRole('link', { name: 'Pages', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Incidents', exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Inbox', exact: true })).toHaveCount(0);
     await page.getByRole('link', { name: 'Notifications', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Notifications' })).toBeVisible();

@@ -107,7 +107,12 @@ test('the dialog shows the impact before saving; the manager sees it in the team
     Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 1),
   );
   const end = new Date(start.getTime() + 4 * 86_400_000);
-  await page.goto('/time-off');
+  // Time off has its own menu entry (decision 260).
+  await page.goto('/');
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Time off', exact: true })
+    .click();
   await expect(page.getByRole('heading', { name: 'Time off', level: 1 })).toBeVisible();
   // A member sees their own time off, not a team's.
   await expect(page.getByRole('heading', { name: 'Team time off' })).toHaveCount(0);

@@ -69,6 +69,7 @@ const NewEscalationPolicyPage = lazyPage(
 );
 const IncidentsPage = lazyPage(() => import('./routes/incidents'), 'IncidentsPage');
 const IncidentPage = lazyPage(() => import('./routes/incident'), 'IncidentPage');
+const IntegrationsPage = lazyPage(() => import('./routes/integrations'), 'IntegrationsPage');
 const InboxPage = lazyPage(() => import('./routes/inbox'), 'InboxPage');
 const PagesPage = lazyPage(() => import('./routes/pages'), 'PagesPage');
 const PageAckPage = lazyPage(() => import('./routes/page-ack'), 'PageAckPage');
@@ -129,6 +130,9 @@ const routes: RouteObject[] = [
               { path: '/incidents', element: <IncidentsPage /> },
               { path: '/incidents/:id', element: <IncidentPage /> },
               { path: '/inbox', element: <InboxPage /> },
+              // Every integration the viewer may see, across rotations (the server filters;
+              // decision 260).
+              { path: '/integrations', element: <IntegrationsPage /> },
               // Every role may read policies (the server answers each with what they may read).
               { path: '/escalation-policies', element: <EscalationPoliciesPage /> },
               { path: '/escalation-policies/new', element: <NewEscalationPolicyPage /> },

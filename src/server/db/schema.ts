@@ -703,6 +703,8 @@ export const integrations = pgTable(
     keyHash: text('key_hash').notNull(),
     /** the key's last four characters, to tell keys apart on the screen */
     keyHint: text('key_hint').notNull(),
+    /** the tool it is for: alertmanager, grafana, pagerduty, opsgenie, email or generic */
+    source: text('source').notNull().default('generic'),
     /** group (one incident per Alertmanager group key) or fingerprint (one per alert) */
     grouping: text('grouping').notNull().default('group'),
     /** subject (messages with one subject are one incident) or message (each its own) */
@@ -729,6 +731,10 @@ export const integrations = pgTable(
       sql`(${t.rotationId} is null) <> (${t.escalationPolicyId} is null)`,
     ),
     check('integrations_name_check', sql`char_length(${t.name}) between 1 and 100`),
+    check(
+      'integrations_source_check',
+      sql`${t.source} in ('alertmanager', 'grafana', 'pagerduty', 'opsgenie', 'email', 'generic')`,
+    ),
     check('integrations_grouping_check', sql`${t.grouping} in ('group', 'fingerprint')`),
     check('integrations_email_dedup_check', sql`${t.emailDedup} in ('subject', 'message')`),
     check('integrations_urgency_check', sql`${t.urgency} in ('severity', 'high', 'low')`),

@@ -288,6 +288,7 @@ async function seedAlert(
   const { integration } = await insertIntegration(tx, deps.cipher, {
     name: 'Prometheus (demo)',
     rotationId: database.id,
+    source: 'alertmanager',
     createdById: admin.id,
     now: ago(24 * 60),
   });

@@ -1,4 +1,8 @@
 import { eq } from 'drizzle-orm';
+import {
+  INTEGRATION_SOURCE_DEFAULT,
+  type IntegrationSource,
+} from '../../shared/contracts/integrations';
 import type { Role } from '../../shared/domain/roles';
 import { nextHandoffAt } from '../../shared/domain/shifts';
 import type { FieldCipher } from '../crypto/field-crypto';
@@ -135,6 +139,8 @@ export interface IntegrationSeed {
   /** the rotation its incidents follow (else `escalationPolicyId`) */
   rotationId?: number;
   escalationPolicyId?: number;
+  /** the tool it is for (default generic, as the API's) */
+  source?: IntegrationSource;
   grouping?: 'group' | 'fingerprint';
   /** how email becomes incidents: one per subject (default) or each message its own */
   emailDedup?: 'subject' | 'message';
@@ -170,6 +176,7 @@ export async function insertIntegration(
       escalationPolicyId: seed.rotationId === undefined ? (seed.escalationPolicyId ?? null) : null,
       keyHash: hashIntegrationKey(key),
       keyHint: keyHintOf(key),
+      source: seed.source ?? INTEGRATION_SOURCE_DEFAULT,
       grouping: seed.grouping ?? 'group',
       emailDedup: seed.emailDedup ?? 'subject',
       urgency: seed.urgency ?? 'severity',

@@ -47,6 +47,31 @@ export const ALERT_FORMAT_LABELS: Record<AlertFormat, string> = {
   test: 'Test alert',
 };
 
+/**
+ * The tool an integration is for (decision 260): every format an alert arrives in but the screen's
+ * test. It chooses the configuration shown first and the settings that matter; the key is taken
+ * on every endpoint whatever the source, so a wrong choice refuses nothing.
+ */
+export const INTEGRATION_SOURCES = [
+  'alertmanager',
+  'grafana',
+  'pagerduty',
+  'opsgenie',
+  'email',
+  'generic',
+] as const satisfies readonly Exclude<AlertFormat, 'test'>[];
+export type IntegrationSource = (typeof INTEGRATION_SOURCES)[number];
+export const INTEGRATION_SOURCE_LABELS: Record<IntegrationSource, string> = {
+  alertmanager: 'Alertmanager',
+  grafana: 'Grafana',
+  pagerduty: 'PagerDuty format',
+  opsgenie: 'Opsgenie format',
+  email: 'Email',
+  generic: 'Generic',
+};
+/** What an integration made without a source is for: any tool, by the generic endpoint. */
+export const INTEGRATION_SOURCE_DEFAULT: IntegrationSource = 'generic';
+
 /** How an Alertmanager or Grafana message becomes incidents: one per group key, or per alert. */
 export const ALERT_GROUPINGS = ['group', 'fingerprint'] as const;
 /** How email becomes incidents: messages with the same subject are one, or every message its own. */
@@ -92,6 +117,7 @@ const name = text({ label: 'Name', trim: true, error: INTEGRATION_MESSAGES.nameR
   .max(INTEGRATION_NAME_MAX, INTEGRATION_MESSAGES.nameTooLong);
 
 const settings = {
+  source: z.enum(INTEGRATION_SOURCES),
   grouping: z.enum(ALERT_GROUPINGS),
   emailDedup: z.enum(EMAIL_DEDUPS),
   urgency: z.enum(INTEGRATION_URGENCIES),
@@ -110,6 +136,7 @@ export const IntegrationInputSchema = z
     name,
     rotationId: id({ label: 'rotationId' }).optional(),
     escalationPolicyId: id({ label: 'escalationPolicyId' }).optional(),
+    source: settings.source.optional(),
     grouping: settings.grouping.optional(),
     emailDedup: settings.emailDedup.optional(),
     urgency: settings.urgency.optional(),
@@ -136,6 +163,7 @@ export type IntegrationInput = z.infer<typeof IntegrationInputSchema>;
 export const IntegrationChangeSchema = z
   .object({
     name: name.optional(),
+    source: settings.source.optional(),
     grouping: settings.grouping.optional(),
     emailDedup: settings.emailDedup.optional(),
     urgency: settings.urgency.optional(),
@@ -177,6 +205,8 @@ export const IntegrationSchema = z.object({
   escalationPolicyName: z.string().nullable(),
   /** the key's last four characters, to tell keys apart */
   keyHint: z.string(),
+  /** the tool it is for (decision 260) */
+  source: z.enum(INTEGRATION_SOURCES),
   grouping: z.enum(ALERT_GROUPINGS),
   emailDedup: z.enum(EMAIL_DEDUPS),
   urgency: z.enum(INTEGRATION_URGENCIES),

@@ -123,17 +123,12 @@ export function AppLayout() {
       </header>
 
       <aside className="fixed top-14 bottom-0 left-0 z-30 hidden w-64 overflow-y-auto border-r bg-sidebar text-sidebar-foreground lg:block">
-        <SidebarNav showAdmin={showAdmin} showInbox={showInbox} />
+        <SidebarNav showInbox={showInbox} />
       </aside>
 
       {sidebarOpened ? (
         <Suspense fallback={null}>
-          <MobileSidebar
-            open={sidebarOpen}
-            onOpenChange={setSidebarOpen}
-            showAdmin={showAdmin}
-            showInbox={showInbox}
-          />
+          <MobileSidebar open={sidebarOpen} onOpenChange={setSidebarOpen} showInbox={showInbox} />
         </Suspense>
       ) : null}
 

@@ -6,12 +6,10 @@ import { SidebarNav } from './sidebar-nav';
 export function MobileSidebar({
   open,
   onOpenChange,
-  showAdmin,
   showInbox,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  showAdmin: boolean;
   showInbox: boolean;
 }) {
   return (
@@ -26,11 +24,7 @@ export function MobileSidebar({
             <BatonLogo />
           </SheetTitle>
         </SheetHeader>
-        <SidebarNav
-          showAdmin={showAdmin}
-          showInbox={showInbox}
-          onNavigate={() => onOpenChange(false)}
-        />
+        <SidebarNav showInbox={showInbox} onNavigate={() => onOpenChange(false)} />
       </SheetContent>
     </Sheet>
   );

@@ -1,8 +1,9 @@
 import { ExternalLink } from 'lucide-react';
-import { NavLink } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useHelpLinks } from '@/features/help/api/get-help-links';
+import { useAuth } from '@/lib/use-auth';
 import { cn } from '@/lib/utils';
-import { ADMIN_NAV, DEMO_INBOX_NAV, MAIN_NAV, type NavItem, SUPPORT_NAV } from './navigation';
+import { isNavItemActive, type NavItem, navFor } from './navigation';
 
 const linkClasses =
   'flex items-center gap-3 rounded-md px-3 py-2 font-medium text-sidebar-foreground/80 text-sm outline-none transition-colors hover:bg-sidebar-accent hover:text-sidebar-accent-foreground focus-visible:ring-2 focus-visible:ring-sidebar-ring';
@@ -33,22 +34,45 @@ function NavEntry({ item, onNavigate }: { item: NavItem; onNavigate?: () => void
   }
   return (
     <li>
-      <NavLink
-        to={item.to}
-        end={item.end}
-        onClick={onNavigate}
-        className={({ isActive }) =>
-          cn(
-            linkClasses,
-            isActive &&
-              'bg-sidebar-accent font-semibold text-sidebar-accent-foreground shadow-xs ring-1 ring-sidebar-border',
-          )
-        }
-      >
-        <Icon className="size-4 shrink-0" aria-hidden="true" />
-        {item.label}
-      </NavLink>
+      <InternalLink item={item} onNavigate={onNavigate} />
+      {item.children?.length ? (
+        <ul className="mt-1 ml-5 space-y-1 border-sidebar-border border-l pl-2">
+          {item.children.map((child) => (
+            <li key={child.label}>
+              <InternalLink item={child} onNavigate={onNavigate} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </li>
+  );
+}
+
+function InternalLink({
+  item,
+  onNavigate,
+}: {
+  item: Extract<NavItem, { kind: 'internal' }>;
+  onNavigate?: () => void;
+}) {
+  const Icon = item.icon;
+  const { pathname } = useLocation();
+  // The entry's own rule (its path, paths below it, the paths it stands for), not NavLink's.
+  const isActive = isNavItemActive(item, pathname);
+  return (
+    <Link
+      to={item.to}
+      onClick={onNavigate}
+      aria-current={isActive ? 'page' : undefined}
+      className={cn(
+        linkClasses,
+        isActive &&
+          'bg-sidebar-accent font-semibold text-sidebar-accent-foreground shadow-xs ring-1 ring-sidebar-border',
+      )}
+    >
+      <Icon className="size-4 shrink-0" aria-hidden="true" />
+      {item.label}
+    </Link>
   );
 }
 
@@ -78,29 +102,28 @@ function NavGroup({
 }
 
 /**
- * SidebarNav is the app's main navigation; the Admin group shows only to admins, the Inbox link
- * only in demo mode.
+ * SidebarNav is the app's main navigation, as `navFor` decides it for the signed-in user's roles:
+ * the Admin group only for admins, the Inbox link only in demo mode (decision 260).
  */
 export function SidebarNav({
-  showAdmin,
   showInbox = false,
   onNavigate,
   className,
 }: {
-  showAdmin: boolean;
   showInbox?: boolean;
   /** Called when a link is followed (the mobile sidebar closes itself with it). */
   onNavigate?: () => void;
   className?: string;
 }) {
+  const { roles } = useAuth();
+  const nav = navFor({ roles, demoInbox: showInbox });
   return (
     <nav aria-label="Main" className={cn('flex flex-col gap-4 p-3', className)}>
-      <NavGroup
-        items={showInbox ? [...MAIN_NAV, DEMO_INBOX_NAV] : MAIN_NAV}
-        onNavigate={onNavigate}
-      />
-      <NavGroup heading="Support" items={SUPPORT_NAV} onNavigate={onNavigate} />
-      {showAdmin ? <NavGroup heading="Admin" items={ADMIN_NAV} onNavigate={onNavigate} /> : null}
+      <NavGroup items={nav.main} onNavigate={onNavigate} />
+      <NavGroup heading="Support" items={nav.support} onNavigate={onNavigate} />
+      {nav.admin.length > 0 ? (
+        <NavGroup heading="Admin" items={nav.admin} onNavigate={onNavigate} />
+      ) : null}
     </nav>
   );
 }

@@ -1,7 +1,7 @@
 import { can } from '@shared/domain/permissions';
-import { Plus } from 'lucide-react';
+import { BellRing, Plus } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { Button } from '@/components/ui/button';
 import { useRotationNames } from '@/features/incidents/api/get-rotation-names';
@@ -16,8 +16,9 @@ import { useAuth } from '@/lib/use-auth';
 
 /**
  * IncidentsPage (/incidents): every incident the viewer may see, filtered by status, severity,
- * rotation and words of the title (kept in the address), and "Raise incident" for those who may
- * page: incident managers, administrators and managers.
+ * rotation and words of the title (kept in the address), "Page history" (the pages screen, which
+ * the menu's one Incidents entry covers), and "Raise incident" for those who may page: incident
+ * managers, administrators and managers.
  */
 export function IncidentsPage() {
   const { roles } = useAuth();
@@ -38,12 +39,21 @@ export function IncidentsPage() {
         showTimeZone
         description="Everything that needed a person: what is open, who has it, and what happened."
         actions={
-          mayRaise ? (
-            <Button onClick={() => setRaising(true)}>
-              <Plus aria-hidden="true" />
-              Raise incident
+          <>
+            {/* Every page is an incident; its page history stays a screen of its own (decision 260). */}
+            <Button asChild variant="outline">
+              <Link to="/pages">
+                <BellRing aria-hidden="true" />
+                Page history
+              </Link>
             </Button>
-          ) : null
+            {mayRaise ? (
+              <Button onClick={() => setRaising(true)}>
+                <Plus aria-hidden="true" />
+                Raise incident
+              </Button>
+            ) : null}
+          </>
         }
       />
       <IncidentList filters={filters} onFiltersChange={onFiltersChange} />

@@ -1,5 +1,7 @@
-import { useSearchParams } from 'react-router';
+import { Siren } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
+import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import {
   Select,
@@ -16,7 +18,8 @@ import { useRotations } from '@/features/rotations/api/get-rotations';
 
 /**
  * PagesPage (/pages) is where a page's links lead: the pages waiting for the signed-in user, and
- * the page history of a rotation (?rotation={id}, the first rotation by default).
+ * the page history of a rotation (?rotation={id}, the first rotation by default). The menu's
+ * Incidents entry covers it, and each page opens as the incident it is (decision 260).
  */
 export function PagesPage() {
   const [params, setParams] = useSearchParams();
@@ -33,7 +36,15 @@ export function PagesPage() {
       <PageHeader
         title="Pages"
         showTimeZone
-        description="Pages sent to you, and the page history of each rotation."
+        description="Pages sent to you, and the page history of each rotation. Every page is an incident."
+        actions={
+          <Button asChild variant="outline">
+            <Link to="/incidents">
+              <Siren aria-hidden="true" />
+              All incidents
+            </Link>
+          </Button>
+        }
       />
       <div className="grid gap-6">
         <PageDeliveryFailuresPanel />

@@ -70,6 +70,23 @@ export function SelectContent({
   );
 }
 
+export function SelectGroup(props: React.ComponentProps<typeof SelectPrimitive.Group>) {
+  return <SelectPrimitive.Group data-slot="select-group" {...props} />;
+}
+
+export function SelectLabel({
+  className,
+  ...props
+}: React.ComponentProps<typeof SelectPrimitive.Label>) {
+  return (
+    <SelectPrimitive.Label
+      data-slot="select-label"
+      className={cn('px-2 py-1.5 font-medium text-muted-foreground text-xs', className)}
+      {...props}
+    />
+  );
+}
+
 export function SelectItem({
   className,
   children,

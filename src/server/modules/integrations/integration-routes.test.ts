@@ -39,6 +39,7 @@ describe('create, list, read', () => {
       escalationPolicyId: null,
       escalationPolicyName: null,
       keyHint: created.key.slice(-4),
+      source: 'generic',
       grouping: 'group',
       emailDedup: 'subject',
       urgency: 'severity',
@@ -181,6 +182,35 @@ describe('create, list, read', () => {
     expect(
       (await list(people.manager, `?escalationPolicyId=${policy.id}`)).map((i) => i.id),
     ).toEqual([onPolicy.id]);
+  });
+
+  test('the source: generic unless chosen, changed like a setting; the key is taken on every endpoint whatever it is', async () => {
+    const r = await rotation();
+    const chosen = await create(people.manager, {
+      name: 'Prometheus',
+      rotationId: r.id,
+      source: 'alertmanager',
+    });
+    expect(chosen.source).toBe('alertmanager');
+    const changed = await t.call(people.manager, 'PATCH', `/api/integrations/${chosen.id}`, {
+      source: 'grafana',
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().source).toBe('grafana');
+    expect((await list(people.manager, `?rotationId=${r.id}`))[0].source).toBe('grafana');
+    const events = await auditOf(chosen.id);
+    expect(events.map((e) => [e.action, e.details])).toEqual([
+      ['integration.created', expect.objectContaining({ source: 'alertmanager' })],
+      ['integration.updated', { name: 'Prometheus', fields: ['source'] }],
+    ]);
+    // A source chooses what the screen shows first; it refuses no format.
+    const generic = await t.app.inject({
+      method: 'POST',
+      url: `/api/alerts/generic?token=${chosen.key}`,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ summary: 'Disk almost full' }),
+    });
+    expect(generic.statusCode, generic.body).toBeLessThan(300);
   });
 
   test('counts: alerts, incidents raised and the open ones; incidents show their integration', async () => {
@@ -331,6 +361,8 @@ describe('validation', () => {
     ],
     ['a storm limit of 0', { name: 'X', rotationId: 1, stormLimit: 0 }, 'stormLimit:'],
     ['an unknown grouping', { name: 'X', rotationId: 1, grouping: 'summary' }, 'grouping:'],
+    ['an unknown source', { name: 'X', rotationId: 1, source: 'datadog' }, 'source:'],
+    ['the test format as a source', { name: 'X', rotationId: 1, source: 'test' }, 'source:'],
   ])('%s: 400, nothing written', async (_label, body, message) => {
     const r = await rotation();
     const res = await t.call(people.admin, 'POST', '/api/integrations', {
@@ -345,7 +377,13 @@ describe('validation', () => {
   test('a change with nothing in it, or a bad value, is 400 and changes nothing', async () => {
     const r = await rotation();
     const created = await create(people.admin, { name: 'Kept', rotationId: r.id });
-    for (const body of [{}, { name: '' }, { rateLimit: 10_001 }, { urgency: 'medium' }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { rateLimit: 10_001 },
+      { urgency: 'medium' },
+      { source: 'nagios' },
+    ]) {
       const res = await t.call(people.admin, 'PATCH', `/api/integrations/${created.id}`, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
     }

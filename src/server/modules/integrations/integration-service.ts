@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   INTEGRATION_MESSAGES,
+  INTEGRATION_SOURCE_DEFAULT,
   type Integration,
   type IntegrationChange,
   type IntegrationInput,
@@ -138,6 +139,7 @@ function toIntegration(
     escalationPolicyId: row.policy?.id ?? null,
     escalationPolicyName: row.policy?.name ?? null,
     keyHint: i.keyHint,
+    source: i.source as Integration['source'],
     grouping: i.grouping as Integration['grouping'],
     emailDedup: i.emailDedup as Integration['emailDedup'],
     urgency: i.urgency as Integration['urgency'],
@@ -263,6 +265,7 @@ export async function createIntegration(
         escalationPolicyId: target.policy?.id ?? null,
         keyHash: hashIntegrationKey(key),
         keyHint: keyHintOf(key),
+        source: input.source ?? INTEGRATION_SOURCE_DEFAULT,
         grouping: input.grouping ?? 'group',
         emailDedup: input.emailDedup ?? 'subject',
         urgency: input.urgency ?? 'severity',
@@ -282,6 +285,7 @@ export async function createIntegration(
       integrationId: id,
       details: {
         name: row.name,
+        source: row.source,
         ...(draft.rotation
           ? { rotationId: draft.rotation.id, rotationName: draft.rotation.name }
           : { escalationPolicyId: draft.policy?.id, escalationPolicyName: draft.policy?.name }),
@@ -321,7 +325,15 @@ async function inManagedIntegration<T>(
   });
 }
 
-const SETTINGS = ['name', 'grouping', 'emailDedup', 'urgency', 'stormLimit', 'rateLimit'] as const;
+const SETTINGS = [
+  'name',
+  'source',
+  'grouping',
+  'emailDedup',
+  'urgency',
+  'stormLimit',
+  'rateLimit',
+] as const;
 
 /**
  * updateIntegration changes any of the name and settings; a null signing secret removes it. What

@@ -12,7 +12,17 @@ export function AllApiTokensCard() {
           <h2>Everyone's API tokens</h2>
         </CardTitle>
         <CardDescription>
-          Tokens people made in their profiles. Revoking one stops it at once. {format.timesIn}.
+          Tokens people made in their profiles. Revoking one stops it at once. What they may call is
+          in the{' '}
+          <a
+            href="/api/docs/"
+            target="_blank"
+            rel="noopener noreferrer"
+            className="underline underline-offset-4"
+          >
+            API reference<span className="sr-only"> (opens in a new tab)</span>
+          </a>
+          . {format.timesIn}.
         </CardDescription>
       </CardHeader>
       <CardContent>

@@ -11,7 +11,8 @@ import { NewTokenPanel } from './new-token-panel';
 
 /**
  * ApiTokensCard is the profile's "API tokens" card (decision 223): one's tokens, Create (the new
- * token shown once, kept in memory only until dismissed) and Revoke.
+ * token shown once, kept in memory only until dismissed) and Revoke, with the API reference
+ * (/api/docs/) a link away.
  */
 export function ApiTokensCard() {
   const format = useTimeFormat();
@@ -30,7 +31,17 @@ export function ApiTokensCard() {
             <Link to="/help/api-tokens" className="underline underline-offset-4">
               how API tokens work
             </Link>
-            ). {format.timesIn}.
+            ). Every call is in the{' '}
+            {/* The server's page, not a screen of the app: a full load, in a tab of its own. */}
+            <a
+              href="/api/docs/"
+              target="_blank"
+              rel="noopener noreferrer"
+              className="underline underline-offset-4"
+            >
+              API reference<span className="sr-only"> (opens in a new tab)</span>
+            </a>
+            . {format.timesIn}.
           </CardDescription>
         </div>
         <Button size="sm" variant="outline" onClick={() => setCreating(true)}>

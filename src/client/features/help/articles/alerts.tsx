@@ -34,12 +34,12 @@ export function IntegrationsArticle() {
       <Steps
         steps={[
           [
-            'Open the rotation',
-            'On the rotation’s page (or an escalation policy’s editor), find the Integrations card. Managers of the rotation and administrators see Add integration.',
+            'Open Integrations',
+            'Rotations → Integrations in the menu lists every integration you can see, with its rotation or policy, its source and when it was last used; so does the Integrations card of a rotation’s page (or an escalation policy’s editor). Managers of the rotation and administrators see Add integration.',
           ],
           [
-            'Name it and choose its settings',
-            'Grouping decides whether Alertmanager and Grafana messages raise one incident per group or per alert; urgency follows the severity unless you choose always high or always low; a Grafana signing secret is optional.',
+            'Name it, choose where it goes and its source',
+            'On the Integrations screen, choose the rotation (its incidents climb the rotation’s escalation policy) or the policy. The source is the tool: Alertmanager, Grafana, PagerDuty format, Opsgenie format, email or generic; its configuration is shown first, and the key is taken in every other format too. Grouping (for Alertmanager and Grafana) decides whether a message raises one incident per group or per alert; urgency follows the severity unless you choose always high or always low; a Grafana signing secret is optional.',
           ],
           [
             'Copy the key',

@@ -31,7 +31,14 @@ export function ApiTokensArticle() {
         ]}
       />
       <h2>Using it</h2>
-      <p>Send it in the Authorization header of every request:</p>
+      <p>
+        Every call, its parameters and its answers are in the{' '}
+        <a href="/api/docs/" target="_blank" rel="noopener noreferrer">
+          API reference
+        </a>
+        , linked from the API tokens card too. Send the token in the Authorization header of every
+        request:
+      </p>
       <CodeBlock>
         {'curl -H "Authorization: Bearer baton_…" https://baton.example.com/api/rotations'}
       </CodeBlock>

@@ -192,8 +192,8 @@ export function PagingOnCallArticle() {
             a delay before the next step, and a repeat count. Every rotation starts with its own
             default policy, the flow above. Managers and administrators choose a rotation's policy
             in its Settings card and edit policies from the rotation page's “Escalation policy” link
-            or from <strong>Escalation Policies</strong>; the editor shows who each step would
-            notify right now.
+            or from <strong>Escalation Policies</strong>, under Rotations in the menu; the editor
+            shows who each step would notify right now.
           </p>
           <p>
             A page, and every incident, climbs its rotation's policy step by step until someone it
@@ -207,7 +207,9 @@ export function PagingOnCallArticle() {
             Every page is an <strong>incident</strong>: one record of something that needs a person,
             with a title, a severity, its fields and a timeline. <strong>Incidents</strong> in the
             main menu lists them, open ones first by default, with filters for status, severity and
-            rotation, a search of the titles and the count of each status.
+            rotation, a search of the titles and the count of each status. Its{' '}
+            <strong>Page history</strong> button opens the pages sent to you and each rotation's
+            page history, where every page has <strong>Open incident</strong>.
           </p>
           <ul>
             <li>
@@ -249,7 +251,10 @@ export function PagingOnCallArticle() {
               ],
             ]}
           />
-          <p>Page history on the rotation shows who paged whom, when, and what happened since.</p>
+          <p>
+            Page history on the rotation shows who paged whom, when, and what happened since; each
+            page opens as the incident it is.
+          </p>
         </TabsContent>
       </Tabs>
     </>

@@ -46,9 +46,10 @@ export function RotationsIntroArticle() {
       </ul>
       <h2>Time off</h2>
       <p>
-        Record time off on the <Link to="/time-off">Time off</Link> page or a person&apos;s page. In
-        a fixed rotation it changes only the shifts it overlaps: each of the away person&apos;s
-        shifts goes to the next member in order who is available, for that shift alone, and everyone
+        Record time off on the <Link to="/time-off">Time off</Link> page (its own entry in the menu)
+        or a person&apos;s page; the calendar shows who is away, on its timeline and its month. In a
+        fixed rotation it changes only the shifts it overlaps: each of the away person&apos;s shifts
+        goes to the next member in order who is available, for that shift alone, and everyone
         else&apos;s shifts stay where they were. Before you save, the dialog shows who would cover
         which days. When nobody is available, the shift is a gap and the rotation&apos;s managers
         are told.

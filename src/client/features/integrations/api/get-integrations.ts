@@ -14,15 +14,18 @@ export function integrationsQuery(scope: IntegrationScope) {
   return queryOptions({
     queryKey: integrationListQueryKey(scope),
     queryFn: ({ signal }) =>
-      apiRequest<IntegrationList>('GET', `/api/integrations?${scopeQuery(scope)}`, undefined, {
-        signal,
-      }),
+      apiRequest<IntegrationList>(
+        'GET',
+        scope === 'all' ? '/api/integrations' : `/api/integrations?${scopeQuery(scope)}`,
+        undefined,
+        { signal },
+      ),
     refetchInterval: LIST_POLL_MS,
     refetchOnWindowFocus: true,
   });
 }
 
-/** useIntegrations reads the integrations of a rotation or a policy. */
+/** useIntegrations reads the integrations of a rotation or a policy, or all the viewer may see. */
 export function useIntegrations(scope: IntegrationScope) {
   return useQuery(integrationsQuery(scope));
 }

@@ -3,13 +3,17 @@
  * invalidating that prefix after a change reads the lists and the recent alerts again.
  */
 
-/** Where an integration's incidents go: a rotation (its policy) or an escalation policy. */
-export type IntegrationScope = { rotationId: number } | { escalationPolicyId: number };
+/**
+ * Where an integration's incidents go: a rotation (its policy) or an escalation policy; 'all' is
+ * the Integrations screen's every one the viewer may see (decision 260).
+ */
+export type IntegrationScope = { rotationId: number } | { escalationPolicyId: number } | 'all';
 
 export const integrationsQueryKey = ['/api/integrations'] as const;
 
-/** scopeQuery returns the list's query string for a scope: 'rotationId=4'. */
+/** scopeQuery returns the list's query string for a scope: 'rotationId=4', '' for all. */
 export function scopeQuery(scope: IntegrationScope): string {
+  if (scope === 'all') return '';
   return 'rotationId' in scope
     ? `rotationId=${scope.rotationId}`
     : `escalationPolicyId=${scope.escalationPolicyId}`;

@@ -1,6 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ALERT_GROUPINGS,
+  INTEGRATION_SOURCE_DEFAULT,
+  INTEGRATION_SOURCE_LABELS,
+  INTEGRATION_SOURCES,
   INTEGRATION_URGENCIES,
   type Integration,
   type IntegrationInput,
@@ -8,7 +11,7 @@ import {
   type IntegrationWithKey,
   SIGNING_SECRET_MAX,
 } from '@shared/contracts/integrations';
-import { useForm } from 'react-hook-form';
+import { useForm, useFormContext } from 'react-hook-form';
 import { FormDialog } from '@/components/form-dialog';
 import { DialogFormFooter, InputField, SelectField } from '@/components/form-fields';
 import {
@@ -27,6 +30,15 @@ import {
   FormMessage,
 } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
+import {
+  Select,
+  SelectContent,
+  SelectGroup,
+  SelectItem,
+  SelectLabel,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select';
 import { fieldErrorsOf } from '@/lib/field-errors';
 import { guardSubmission, notifyError } from '@/lib/notify';
 import { useCreateIntegration } from '../api/create-integration';
@@ -35,31 +47,53 @@ import { useUpdateIntegration } from '../api/update-integration';
 import {
   GROUPING_HINTS,
   GROUPING_LABELS,
+  groupsAlerts,
+  SOURCE_HINTS,
   secretHintOf,
   URGENCY_HINTS,
   URGENCY_LABELS,
 } from '../lib/labels';
+import type { IntegrationTarget } from '../lib/targets';
 
-const FIELDS = ['name', 'grouping', 'urgency', 'signingSecret'] as const;
+const FIELDS = [
+  'name',
+  'source',
+  'rotationId',
+  'escalationPolicyId',
+  'grouping',
+  'urgency',
+  'signingSecret',
+] as const;
 
 function emptyValues(scope: IntegrationScope): IntegrationInput {
-  return { name: '', grouping: 'group', urgency: 'severity', signingSecret: undefined, ...scope };
+  return {
+    name: '',
+    source: INTEGRATION_SOURCE_DEFAULT,
+    grouping: 'group',
+    urgency: 'severity',
+    signingSecret: undefined,
+    ...(scope === 'all' ? {} : scope),
+  };
 }
 
 /**
- * AddIntegrationDialog creates an integration on a rotation or a policy: its name, how
- * Alertmanager and Grafana messages become incidents, the urgency, and an optional Grafana signing
- * secret. Checked by the shared schema; the answer (with its key, shown once) goes to `onCreated`.
+ * AddIntegrationDialog creates an integration on a rotation or a policy (chosen from `targets` on
+ * the Integrations screen): its name, the tool it is for, how Alertmanager and Grafana messages
+ * become incidents, the urgency, and an optional Grafana signing secret. Checked by the shared
+ * schema; the answer (with its key, shown once) goes to `onCreated`.
  */
 export function AddIntegrationDialog({
   open,
   onOpenChange,
   scope,
+  targets,
   onCreated,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   scope: IntegrationScope;
+  /** where it may go, for scope 'all' */
+  targets?: readonly IntegrationTarget[];
   onCreated: (integration: IntegrationWithKey) => void;
 }) {
   const create = useCreateIntegration();
@@ -74,6 +108,7 @@ export function AddIntegrationDialog({
       pendingLabel="Adding..."
       pending={create.isPending}
       secretHint={secretHintOf(false)}
+      targets={scope === 'all' ? (targets ?? []) : undefined}
       onSave={(values, done) =>
         create.mutate(values, {
           onSuccess: (integration) => {
@@ -106,6 +141,7 @@ export function EditIntegrationDialog({
       description="The key stays the same. Changes apply to the alerts that arrive from now on."
       defaults={{
         name: integration.name,
+        source: integration.source,
         grouping: integration.grouping,
         urgency: integration.urgency,
         signingSecret: undefined,
@@ -117,9 +153,10 @@ export function EditIntegrationDialog({
       pendingLabel="Saving..."
       pending={update.isPending}
       secretHint={secretHintOf(integration.hasSigningSecret)}
-      onSave={({ name, grouping, urgency, signingSecret }, done) =>
+      hasSigningSecret={integration.hasSigningSecret}
+      onSave={({ name, source, grouping, urgency, signingSecret }, done) =>
         update.mutate(
-          { name, grouping, urgency, ...(signingSecret ? { signingSecret } : {}) },
+          { name, source, grouping, urgency, ...(signingSecret ? { signingSecret } : {}) },
           {
             onSuccess: () => done.success(),
             onError: (error) => done.failure(error, 'Error saving integration'),
@@ -145,6 +182,8 @@ function IntegrationFormDialog({
   pendingLabel,
   pending,
   secretHint,
+  hasSigningSecret = false,
+  targets,
   onSave,
 }: {
   open: boolean;
@@ -156,12 +195,16 @@ function IntegrationFormDialog({
   pendingLabel: string;
   pending: boolean;
   secretHint: string;
+  hasSigningSecret?: boolean;
+  /** the rotations and policies to choose from; absent: the dialog's scope is fixed */
+  targets?: readonly IntegrationTarget[];
   onSave: (values: IntegrationInput, done: SaveOutcome) => void;
 }) {
   const form = useForm<IntegrationInput>({
     resolver: zodResolver(IntegrationInputSchema),
     defaultValues: defaults,
   });
+  const source = form.watch('source') ?? INTEGRATION_SOURCE_DEFAULT;
 
   const submit = (values: IntegrationInput) =>
     onSave(values, {
@@ -209,15 +252,27 @@ function IntegrationFormDialog({
               placeholder="e.g. Prometheus production"
               disabled={pending}
             />
+            {targets ? <TargetField targets={targets} disabled={pending} /> : null}
             <SelectField
               control={form.control}
-              name="grouping"
-              label="Grouping"
-              options={ALERT_GROUPINGS}
-              optionLabel={(g) => GROUPING_LABELS[g]}
-              description={(g) => (g ? GROUPING_HINTS[g] : null)}
+              name="source"
+              label="Source"
+              options={INTEGRATION_SOURCES}
+              optionLabel={(option) => INTEGRATION_SOURCE_LABELS[option]}
+              description={(option) => (option ? SOURCE_HINTS[option] : null)}
               disabled={pending}
             />
+            {groupsAlerts(source) ? (
+              <SelectField
+                control={form.control}
+                name="grouping"
+                label="Grouping"
+                options={ALERT_GROUPINGS}
+                optionLabel={(g) => GROUPING_LABELS[g]}
+                description={(g) => (g ? GROUPING_HINTS[g] : null)}
+                disabled={pending}
+              />
+            ) : null}
             <SelectField
               control={form.control}
               name="urgency"
@@ -227,31 +282,33 @@ function IntegrationFormDialog({
               description={(u) => (u ? URGENCY_HINTS[u] : null)}
               disabled={pending}
             />
-            <FormField
-              control={form.control}
-              name="signingSecret"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Grafana signing secret</FormLabel>
-                  <FormControl>
-                    <Input
-                      type="password"
-                      autoComplete="new-password"
-                      maxLength={SIGNING_SECRET_MAX}
-                      disabled={pending}
-                      name={field.name}
-                      ref={field.ref}
-                      onBlur={field.onBlur}
-                      value={field.value ?? ''}
-                      // An empty box is no secret: left out, not sent as ''.
-                      onChange={(event) => field.onChange(event.target.value || undefined)}
-                    />
-                  </FormControl>
-                  <FormDescription className="text-xs">{secretHint}</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
+            {source === 'grafana' || hasSigningSecret ? (
+              <FormField
+                control={form.control}
+                name="signingSecret"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Grafana signing secret</FormLabel>
+                    <FormControl>
+                      <Input
+                        type="password"
+                        autoComplete="new-password"
+                        maxLength={SIGNING_SECRET_MAX}
+                        disabled={pending}
+                        name={field.name}
+                        ref={field.ref}
+                        onBlur={field.onBlur}
+                        value={field.value ?? ''}
+                        // An empty box is no secret: left out, not sent as ''.
+                        onChange={(event) => field.onChange(event.target.value || undefined)}
+                      />
+                    </FormControl>
+                    <FormDescription className="text-xs">{secretHint}</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            ) : null}
             <DialogFormFooter
               pending={pending}
               submitLabel={submitLabel}
@@ -261,5 +318,79 @@ function IntegrationFormDialog({
         </Form>
       </DialogContent>
     </FormDialog>
+  );
+}
+
+const targetValue = (t: Pick<IntegrationTarget, 'kind' | 'id'>) => `${t.kind}:${t.id}`;
+
+/**
+ * TargetField chooses where a new integration's incidents go, a rotation or an escalation policy,
+ * and sets `rotationId` or `escalationPolicyId` (the other cleared); the contract's "Choose the
+ * rotation or the escalation policy…" shows under it.
+ */
+function TargetField({
+  targets,
+  disabled,
+}: {
+  targets: readonly IntegrationTarget[];
+  disabled: boolean;
+}) {
+  const form = useFormContext<IntegrationInput>();
+  const rotationId = form.watch('rotationId');
+  const policyId = form.watch('escalationPolicyId');
+  const value =
+    rotationId !== undefined
+      ? targetValue({ kind: 'rotation', id: rotationId })
+      : policyId !== undefined
+        ? targetValue({ kind: 'policy', id: policyId })
+        : '';
+  const groups = [
+    { label: 'Rotations', items: targets.filter((t) => t.kind === 'rotation') },
+    { label: 'Escalation policies', items: targets.filter((t) => t.kind === 'policy') },
+  ].filter((g) => g.items.length > 0);
+  return (
+    <FormField
+      control={form.control}
+      name="rotationId"
+      render={() => (
+        <FormItem>
+          <FormLabel>Incidents go to</FormLabel>
+          <Select
+            value={value}
+            disabled={disabled}
+            onValueChange={(next) => {
+              const chosen = targets.find((t) => targetValue(t) === next);
+              if (!chosen) return;
+              const isRotation = chosen.kind === 'rotation';
+              form.setValue('rotationId', isRotation ? chosen.id : undefined);
+              form.setValue('escalationPolicyId', isRotation ? undefined : chosen.id);
+              form.clearErrors(['rotationId', 'escalationPolicyId']);
+            }}
+          >
+            <FormControl>
+              <SelectTrigger>
+                <SelectValue placeholder="Choose a rotation or a policy" />
+              </SelectTrigger>
+            </FormControl>
+            <SelectContent>
+              {groups.map((group) => (
+                <SelectGroup key={group.label}>
+                  <SelectLabel>{group.label}</SelectLabel>
+                  {group.items.map((t) => (
+                    <SelectItem key={targetValue(t)} value={targetValue(t)}>
+                      {t.name}
+                    </SelectItem>
+                  ))}
+                </SelectGroup>
+              ))}
+            </SelectContent>
+          </Select>
+          <FormDescription className="text-xs">
+            A rotation’s integration follows the rotation’s escalation policy.
+          </FormDescription>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
   );
 }

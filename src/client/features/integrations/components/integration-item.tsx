@@ -1,6 +1,7 @@
-import type { Integration } from '@shared/contracts/integrations';
+import { INTEGRATION_SOURCE_LABELS, type Integration } from '@shared/contracts/integrations';
 import { ChevronRight, FlaskConical, KeyRound, Pencil, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useTimeFormat } from '@/lib/use-time-format';
@@ -52,8 +53,31 @@ function Disclosure({
   );
 }
 
+/** TargetLink names where an integration's incidents go, linked to that rotation or policy. */
+function TargetLink({ integration }: { integration: Integration }) {
+  const [kind, to, name] =
+    integration.rotationId !== null
+      ? ['Rotation', `/rotations/${integration.rotationId}`, integration.rotationName]
+      : [
+          'Escalation policy',
+          `/escalation-policies/${integration.escalationPolicyId}`,
+          integration.escalationPolicyName,
+        ];
+  return (
+    <div className="flex gap-1">
+      <dt className="text-muted-foreground">{kind}</dt>
+      <dd>
+        <Link to={to} className="font-medium underline-offset-4 hover:underline">
+          {name}
+        </Link>
+      </dd>
+    </div>
+  );
+}
+
 /**
- * IntegrationItem is one integration: its name, key hint, last use and counts; for those who
+ * IntegrationItem is one integration: its name, source, key hint, state, last use and counts
+ * (where its incidents go too, on the Integrations screen: `showTarget`); for those who
  * may manage it, Send test alert, Edit, Regenerate key and Delete; for everyone, its
  * configurations and its recent alerts. Right after its key is made, the key panel leads and the
  * configurations open with the key filled in.
@@ -66,6 +90,7 @@ export function IntegrationItem({
   onRegenerate,
   onDelete,
   extra,
+  showTarget = false,
 }: {
   integration: Integration;
   revealedKey: string | null;
@@ -75,6 +100,8 @@ export function IntegrationItem({
   onDelete: () => void;
   /** a section the page adds under the integration (its chat and webhooks, decision 221) */
   extra?: { label: string; content: ReactNode };
+  /** name the rotation or policy it goes to (the Integrations screen lists them all) */
+  showTarget?: boolean;
 }) {
   const fmt = useTimeFormat();
   const test = useSendTestAlert();
@@ -97,6 +124,10 @@ export function IntegrationItem({
         <h3 id={headingId} className="min-w-0 break-words font-semibold text-base">
           {integration.name}
         </h3>
+        <Badge variant="secondary">
+          <span className="sr-only">Source: </span>
+          <span>{INTEGRATION_SOURCE_LABELS[integration.source]}</span>
+        </Badge>
         <Badge variant="outline" className="font-mono" title="The key’s last four characters">
           <KeyRound aria-hidden="true" />
           <span className="sr-only">Key ending in</span>…{integration.keyHint}
@@ -106,9 +137,11 @@ export function IntegrationItem({
             {plural(counts.openIncidents, 'open incident', 'open incidents')}
           </Badge>
         ) : null}
+        {integration.lastUsedAt === null ? <Badge variant="outline">Not used yet</Badge> : null}
         {integration.hasSigningSecret ? <Badge variant="secondary">Signed</Badge> : null}
       </div>
-      <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_auto_auto] sm:justify-start">
+      <dl className="flex flex-col gap-x-6 gap-y-1 text-sm sm:flex-row sm:flex-wrap">
+        {showTarget ? <TargetLink integration={integration} /> : null}
         <div className="flex gap-1">
           <dt className="text-muted-foreground">Last used</dt>
           <dd>

@@ -8,6 +8,7 @@ import { useDeleteIntegration } from '../api/delete-integration';
 import { useIntegrations } from '../api/get-integrations';
 import type { IntegrationScope } from '../api/keys';
 import { useRegenerateKey } from '../api/regenerate-key';
+import type { IntegrationTarget } from '../lib/targets';
 import { AddIntegrationDialog, EditIntegrationDialog } from './integration-form-dialog';
 import { IntegrationItem } from './integration-item';
 
@@ -17,18 +18,26 @@ type Open =
   | null;
 
 /**
- * IntegrationsCard lists the integrations of a rotation or an escalation policy, with "Add
- * integration" for those who may (`mayCreate`: the page knows), and holds the one key shown once
- * after a create or a regenerate until the user hides it. Only in memory: a reload forgets it.
+ * IntegrationsCard lists the integrations of a rotation or an escalation policy, or on the
+ * Integrations screen every one the viewer may see with where each goes (scope 'all', decision
+ * 260), with "Add integration" for those who may (`mayCreate`: the page knows), and holds the one
+ * key shown once after a create or a regenerate until the user hides it. Only in memory: a reload
+ * forgets it.
  */
 export function IntegrationsCard({
   scope,
+  targets,
   mayCreate,
+  title = 'Integrations',
   description,
   extra,
 }: {
   scope: IntegrationScope;
+  /** for scope 'all': the rotations and policies the viewer may add an integration to */
+  targets?: readonly IntegrationTarget[];
   mayCreate: boolean;
+  /** the card's heading (default: Integrations) */
+  title?: string;
   description: string;
   /** a section the page adds under each integration (its chat and webhooks, decision 221) */
   extra?: (integration: Integration) => { label: string; content: ReactNode };
@@ -46,7 +55,7 @@ export function IntegrationsCard({
   return (
     <>
       <ConnectionsCard
-        title="Integrations"
+        title={title}
         description={description}
         action={
           mayCreate ? (
@@ -74,6 +83,7 @@ export function IntegrationsCard({
             onRegenerate={() => setOpen({ dialog: 'regenerate', integration })}
             onDelete={() => setOpen({ dialog: 'delete', integration })}
             extra={extra?.(integration)}
+            showTarget={scope === 'all'}
           />
         ))}
       </ConnectionsCard>
@@ -82,6 +92,7 @@ export function IntegrationsCard({
         open={open?.dialog === 'add'}
         onOpenChange={(next) => setOpen(next ? { dialog: 'add' } : null)}
         scope={scope}
+        targets={targets}
         onCreated={reveal}
       />
       {open?.dialog === 'edit' ? (

@@ -1,9 +1,10 @@
 import type { Integration } from '@shared/contracts/integrations';
 import { SecretValue, ShownOncePanel } from '@/components/shown-once-panel';
+import { sourceUrl } from '../lib/config-snippets';
 
 /**
  * KeyPanel shows an integration's key the one time the server answers it (made or regenerated),
- * with the Events API URL most senders need; it stays until the user says they have copied it.
+ * with where its source sends (decision 260); it stays until the user says they have copied it.
  */
 export function KeyPanel({
   integration,
@@ -14,6 +15,7 @@ export function KeyPanel({
   keyText: string;
   onDone: () => void;
 }) {
+  const where = sourceUrl(integration.source, integration.endpoints, keyText);
   return (
     <ShownOncePanel label={`Key of ${integration.name}`} what="key" onDone={onDone}>
       <p>
@@ -21,9 +23,9 @@ export function KeyPanel({
       </p>
       <SecretValue label="Integration key" value={keyText} copyLabel="Copy key" />
       <SecretValue
-        label="URL (PagerDuty Events API v2)"
-        value={integration.endpoints.pagerduty}
-        copyLabel="Copy URL"
+        label={where.label}
+        value={where.value}
+        copyLabel={where.label === 'Address' ? 'Copy address' : 'Copy URL'}
       />
     </ShownOncePanel>
   );

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { IntegrationEndpoints } from '@shared/contracts/integrations';
+import type { IntegrationEndpoints, IntegrationSource } from '@shared/contracts/integrations';
 import { afterAll, describe, expect, test } from 'vitest';
 import {
   configSnippets,
@@ -11,6 +11,8 @@ import {
   KEY_PLACEHOLDER,
   opsgenieBase,
   receiverBase,
+  snippetsBySource,
+  sourceUrl,
 } from './config-snippets';
 
 const KEY = '0123456789abcdef0123456789abcdef';
@@ -133,5 +135,51 @@ describe('the Alertmanager receivers pass amtool check-config', () => {
     const out = execFileSync('amtool', ['check-config', file], { encoding: 'utf8' });
     expect(out).toContain('SUCCESS');
     expect(out).toContain(' - 3 receivers');
+  });
+});
+
+describe('snippetsBySource', () => {
+  const all = configSnippets(integration, null);
+  test.each<[IntegrationSource, string[]]>([
+    ['alertmanager', ['alertmanager-webhook', 'alertmanager-pagerduty', 'alertmanager-opsgenie']],
+    ['grafana', ['grafana']],
+    ['pagerduty', ['curl-pagerduty', 'alertmanager-pagerduty']],
+    ['opsgenie', ['alertmanager-opsgenie']],
+    ['email', ['email']],
+    ['generic', ['curl-generic']],
+  ])('%s: its own first, every other format after', (source, own) => {
+    const split = snippetsBySource(all, source);
+    expect(split.own.map((s) => s.id)).toEqual(own);
+    expect([...split.own, ...split.others].map((s) => s.id).sort()).toEqual(
+      all.map((s) => s.id).sort(),
+    );
+  });
+
+  test('email while Baton takes none: nothing of its own, everything among the others', () => {
+    const off = configSnippets(
+      { ...integration, endpoints: { ...endpoints, emailDomain: null } },
+      null,
+    );
+    expect(snippetsBySource(off, 'email')).toEqual({ own: [], others: off });
+  });
+});
+
+describe('sourceUrl', () => {
+  test.each<[IntegrationSource, string, string]>([
+    ['alertmanager', 'URL (Alertmanager webhook)', endpoints.alertmanager],
+    ['grafana', 'URL (Grafana webhook)', endpoints.grafana],
+    ['pagerduty', 'URL (PagerDuty Events API v2)', endpoints.pagerduty],
+    ['opsgenie', 'URL (Opsgenie Alert API)', endpoints.opsgenie],
+    ['email', 'Address', `${KEY}@alerts.example.com`],
+    ['generic', 'URL (generic)', `${endpoints.generic}?token=${KEY}`],
+  ])('%s: %s', (source, label, value) => {
+    expect(sourceUrl(source, endpoints, KEY)).toEqual({ label, value });
+  });
+
+  test('email while Baton takes none: the generic URL, saying why', () => {
+    expect(sourceUrl('email', { ...endpoints, emailDomain: null }, KEY)).toEqual({
+      label: 'URL (generic, email is off)',
+      value: `${endpoints.generic}?token=${KEY}`,
+    });
   });
 });

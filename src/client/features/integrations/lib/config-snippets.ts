@@ -1,4 +1,8 @@
-import type { Integration, IntegrationEndpoints } from '@shared/contracts/integrations';
+import type {
+  Integration,
+  IntegrationEndpoints,
+  IntegrationSource,
+} from '@shared/contracts/integrations';
 
 /*
  * The ready-to-paste configurations of an integration (issue 17, decision 214): each sender's own
@@ -175,4 +179,57 @@ export function configSnippets(
     });
   }
   return snippets;
+}
+
+/** The configurations each source is set up with, in the order they help most (decision 260). */
+const SOURCE_SNIPPETS: Record<IntegrationSource, readonly SnippetId[]> = {
+  alertmanager: ['alertmanager-webhook', 'alertmanager-pagerduty', 'alertmanager-opsgenie'],
+  grafana: ['grafana'],
+  pagerduty: ['curl-pagerduty', 'alertmanager-pagerduty'],
+  opsgenie: ['alertmanager-opsgenie'],
+  email: ['email'],
+  generic: ['curl-generic'],
+};
+
+/**
+ * snippetsBySource splits the configurations into those of the integration's source, first, and
+ * the other formats its key also takes. A source with nothing to show (email while Baton takes
+ * no email) leaves every configuration among the others.
+ */
+export function snippetsBySource(
+  snippets: readonly ConfigSnippet[],
+  source: IntegrationSource,
+): { own: ConfigSnippet[]; others: ConfigSnippet[] } {
+  const ids = SOURCE_SNIPPETS[source];
+  const own = ids.flatMap((id) => snippets.filter((s) => s.id === id));
+  return { own, others: snippets.filter((s) => !own.includes(s)) };
+}
+
+/**
+ * sourceUrl returns where the source sends, as the key panel shows it beside the key: its endpoint,
+ * the generic one with the key as `token` for generic, and the address for email while Baton
+ * takes email (the generic URL when it does not).
+ */
+export function sourceUrl(
+  source: IntegrationSource,
+  endpoints: IntegrationEndpoints,
+  key: string,
+): { label: string; value: string } {
+  switch (source) {
+    case 'alertmanager':
+      return { label: 'URL (Alertmanager webhook)', value: endpoints.alertmanager };
+    case 'grafana':
+      return { label: 'URL (Grafana webhook)', value: endpoints.grafana };
+    case 'pagerduty':
+      return { label: 'URL (PagerDuty Events API v2)', value: endpoints.pagerduty };
+    case 'opsgenie':
+      return { label: 'URL (Opsgenie Alert API)', value: opsgenieBase(endpoints) };
+    case 'email':
+      if (endpoints.emailDomain !== null) {
+        return { label: 'Address', value: `${key}@${endpoints.emailDomain}` };
+      }
+      return { label: 'URL (generic, email is off)', value: genericUrl(endpoints, key) };
+    case 'generic':
+      return { label: 'URL (generic)', value: genericUrl(endpoints, key) };
+  }
 }

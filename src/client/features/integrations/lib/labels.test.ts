@@ -1,6 +1,6 @@
 import { INTEGRATION_MESSAGES } from '@shared/contracts/integrations';
 import { expect, test } from 'vitest';
-import { SIGNED_KEY_HINT, secretHintOf } from './labels';
+import { groupsAlerts, SIGNED_KEY_HINT, secretHintOf } from './labels';
 
 test.each([
   [
@@ -22,3 +22,14 @@ test.each([
     expect(INTEGRATION_MESSAGES.signedOnly).toMatch(/accepted only with Grafana’s signature/);
   },
 );
+
+test.each([
+  ['alertmanager', true],
+  ['grafana', true],
+  ['pagerduty', false],
+  ['opsgenie', false],
+  ['email', false],
+  ['generic', false],
+] as const)('the Grouping choice applies to %s: %s', (source, applies) => {
+  expect(groupsAlerts(source)).toBe(applies);
+});

@@ -1,4 +1,8 @@
-import type { ALERT_GROUPINGS, INTEGRATION_URGENCIES } from '@shared/contracts/integrations';
+import type {
+  ALERT_GROUPINGS,
+  INTEGRATION_URGENCIES,
+  IntegrationSource,
+} from '@shared/contracts/integrations';
 
 /** How the dialogs name an integration's choices. */
 export const GROUPING_LABELS: Record<(typeof ALERT_GROUPINGS)[number], string> = {
@@ -38,3 +42,17 @@ export function secretHintOf(hasSigningSecret: boolean): string {
     ? `This integration has a signing secret. Enter a new one to replace it; leave empty to keep it. ${SIGNED_KEY_HINT}`
     : `Optional. Grafana signs each request with it (HMAC-SHA256); Baton then refuses unsigned ones. ${SIGNED_KEY_HINT}`;
 }
+
+/** What each source is, under the dialog's Source choice (decision 260). */
+export const SOURCE_HINTS: Record<IntegrationSource, string> = {
+  alertmanager: 'Prometheus Alertmanager: a webhook receiver, or its PagerDuty or Opsgenie one.',
+  grafana: 'Grafana alerting: a webhook contact point, optionally signed.',
+  pagerduty: 'Any tool that speaks the PagerDuty Events API v2, with the key as routing_key.',
+  opsgenie: 'Any tool that speaks the Opsgenie Alert API, with the key as GenieKey.',
+  email: 'Tools that can only send mail: the key is the address’s local part.',
+  generic: 'Scripts, cron jobs and uptime checkers: a simple JSON or form POST.',
+};
+
+/** Whether a source sends messages that group alerts, so the Grouping choice applies. */
+export const groupsAlerts = (source: IntegrationSource) =>
+  source === 'alertmanager' || source === 'grafana';

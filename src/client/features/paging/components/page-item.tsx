@@ -69,6 +69,13 @@ export function PageItem({ page, showRotation = false }: { page: Page; showRotat
         <time dateTime={page.createdAt} className="ml-auto text-muted-foreground text-xs">
           {fmt.dateTime(page.createdAt)}
         </time>
+        {/* A page is an incident (decision 204): its id is the incident's. */}
+        <Link
+          to={`/incidents/${page.id}`}
+          className="font-medium text-primary text-sm underline-offset-4 hover:underline"
+        >
+          Open incident<span className="sr-only">: {page.message}</span>
+        </Link>
       </div>
       <p className="flex flex-wrap items-center gap-1.5 text-sm">
         <span className="font-medium">
