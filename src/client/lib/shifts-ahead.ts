@@ -14,6 +14,18 @@ export const SHIFTS_AHEAD_DAYS = 62;
 export const WEEK_AHEAD_DAYS = 7;
 const DAY = 86_400_000;
 
+/**
+ * shiftsAheadSpan returns the calendar read the upcoming shifts come from: from the start of the
+ * minute of `now` for SHIFTS_AHEAD_DAYS (the rotation page's cover plans read the same span).
+ */
+export function shiftsAheadSpan(now: Date): { from: string; to: string } {
+  const from = Math.floor(now.getTime() / 60_000) * 60_000;
+  return {
+    from: new Date(from).toISOString(),
+    to: new Date(from + SHIFTS_AHEAD_DAYS * DAY).toISOString(),
+  };
+}
+
 /** turn: the person's own shift; cover: a coverage window; nobody: nobody holds the baton. */
 export type ShiftAheadKind = 'turn' | 'cover' | 'nobody';
 
