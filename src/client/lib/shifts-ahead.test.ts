@@ -26,8 +26,8 @@ const shift = (
 });
 
 /** brief: each stretch as [who, start, end ('open' when none), now?]. */
-const brief = (shifts: CalendarShift[], at = now, until = to) =>
-  rotationShiftsAhead({ id: 7, name: 'Payments', shifts }, names, at, until).map((s) => [
+const brief = (shifts: CalendarShift[], suspended = false) =>
+  rotationShiftsAhead({ id: 7, name: 'Payments', shifts, suspended }, names, now, to).map((s) => [
     s.kind === 'cover' ? `${s.name} covering ${s.coveredName}` : s.name,
     s.start.toISOString().slice(5, 16),
     s.end?.toISOString().slice(5, 16) ?? 'open',
@@ -75,7 +75,7 @@ describe('rotationShiftsAhead', () => {
       ],
     },
     {
-      name: 'a suspended rotation (no shifts from now): nobody, open-ended',
+      name: 'no shifts from now: nobody, open-ended',
       shifts: [shift(1, '01T00:00', '01T12:00', 'history')],
       want: [['Nobody on call', '12-01T12:00', 'open', 'now']],
     },
@@ -99,6 +99,13 @@ describe('rotationShiftsAhead', () => {
     },
   ])('$name', ({ shifts, want }) => {
     expect(brief(shifts)).toEqual(want);
+  });
+
+  test("a suspended rotation: nobody from now, though the read's history runs to its now", () => {
+    expect(brief([shift(1, '01T09:00', '01T12:01', 'history')], true)).toEqual([
+      ['Nobody on call', '12-01T12:00', 'open', 'now'],
+    ]);
+    expect(brief([shift(1, '01T09:00', '01T12:01', 'history')])[0][0]).toBe('Noah Nakamura');
   });
 
   test('someone no longer in the read is a former member', () => {

@@ -46,7 +46,8 @@ export interface ShiftAhead {
   now: boolean;
 }
 
-type RotationShifts = Pick<CalendarRotation, 'id' | 'name' | 'shifts'>;
+type RotationShifts = Pick<CalendarRotation, 'id' | 'name' | 'shifts'> &
+  Partial<Pick<CalendarRotation, 'suspended'>>;
 
 /** nameOf returns a person's name from the read's people, or 'A former member'. */
 const nameOf = (names: ReadonlyMap<number, string>, id: number) =>
@@ -55,7 +56,8 @@ const nameOf = (names: ReadonlyMap<number, string>, id: number) =>
 /**
  * rotationShiftsAhead returns one rotation's stretches running at `now` or starting before `to`,
  * earliest first: back-to-back ones of one person joined (a cover apart), every hole a 'Nobody on
- * call' stretch (the last one open-ended when nothing follows it within the read).
+ * call' stretch (the last one open-ended when nothing follows it within the read). A suspended
+ * rotation has nobody on call from now on (its recorded holder's stretch ends at the read's now).
  */
 export function rotationShiftsAhead(
   rotation: RotationShifts,
@@ -73,7 +75,9 @@ export function rotationShiftsAhead(
   };
   // Joined before cut at now, so the stretch under way keeps its start (history, then projection).
   const held: (Stretch & { end: Date })[] = [];
-  for (const s of [...rotation.shifts].sort((a, b) => Date.parse(a.start) - Date.parse(b.start))) {
+  for (const s of [...(rotation.suspended ? [] : rotation.shifts)].sort(
+    (a, b) => Date.parse(a.start) - Date.parse(b.start),
+  )) {
     const next = {
       userId: s.userId,
       start: new Date(s.start),

@@ -47,10 +47,12 @@ function RotationWeekItem({ week, zone }: { week: RotationWeek; zone: string }) 
           {whoText(current)}
         </span>
         {current.end ? (
-          <span className="text-muted-foreground">
+          <>
             {' '}
-            until {formatWeekdayDateTime(current.end, zone)}
-          </span>
+            <span className="whitespace-nowrap text-muted-foreground">
+              until {formatWeekdayDateTime(current.end, zone)}
+            </span>
+          </>
         ) : null}
       </p>
       {changes.length === 0 ? (

@@ -23,13 +23,24 @@ const SHOWN = 8;
 /** The shifts of one rotation, or one person's in every rotation. */
 export type UpcomingShiftsOf = { rotationId: number } | { personId: number; own: boolean };
 
-/** whenText says a stretch's span: 'Now – Wed, Dec 2, 9:00 AM', 'From …' when it has no end. */
-export function whenText(shift: ShiftAhead, zone: string): string {
+/** When renders a stretch's span: 'Now – Wed, Dec 2, 9:00 AM'; 'From …' when it has no end. */
+function When({ shift, zone }: { shift: ShiftAhead; zone: string }) {
   const start = shift.now ? 'Now' : formatWeekdayDateTime(shift.start, zone);
+  const part = 'whitespace-nowrap';
   if (shift.end === null) {
-    return `${shift.now ? 'From now' : `From ${start}`}, nobody due in the next two months`;
+    return (
+      <>
+        <span className={part}>{shift.now ? 'From now' : `From ${start}`},</span>{' '}
+        <span>nobody due in the next two months</span>
+      </>
+    );
   }
-  return `${start} – ${formatWeekdayDateTime(shift.end, zone)}`;
+  return (
+    <>
+      <span className={part}>{start}</span> –{' '}
+      <span className={part}>{formatWeekdayDateTime(shift.end, zone)}</span>
+    </>
+  );
 }
 
 function ShiftItem({
@@ -77,7 +88,9 @@ function ShiftItem({
         {shift.now ? <Badge tone="success">Now</Badge> : null}
         {covering ? <span className="text-muted-foreground text-xs">{covering}</span> : null}
       </div>
-      <p className="text-muted-foreground text-sm tabular-nums">{whenText(shift, zone)}</p>
+      <p className="text-muted-foreground text-sm tabular-nums">
+        <When shift={shift} zone={zone} />
+      </p>
     </li>
   );
 }
