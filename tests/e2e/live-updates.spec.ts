@@ -67,6 +67,7 @@ test('B passes the baton; A’s dashboard and rotation page show it within 2 sec
   await expect(liveIndicator(rotationPage)).toBeVisible();
 
   const card = dashboard
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: dashboard.getByRole('link', { name, exact: true }) });
   await expect(card).toBeVisible();
@@ -91,6 +92,7 @@ test('B passes the baton; A’s dashboard and rotation page show it within 2 sec
   const bPage = await b.newPage();
   await bPage.goto('/');
   const bCard = bPage
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: bPage.getByRole('link', { name, exact: true }) });
   await bCard.getByRole('button', { name: 'Pass Baton' }).click();

@@ -485,6 +485,7 @@ test("the holder's dialogs: request coverage, and pass baton when the rotation c
 
   // Opening Pass Baton reads the rotation's team; when that read fails the dialog closes.
   const card = page
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
   const theRotation = (url: URL) => url.pathname === `/api/rotations/${rotation.id}`;

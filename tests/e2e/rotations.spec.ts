@@ -195,6 +195,7 @@ test('a member takes on-call and passes the baton with notes; the receiver sees 
 
   await actAs(page, playwright.request, baseURL ?? '', accounts.noah);
   const card = page
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
   await expect(card.getByText('No one assigned')).toBeVisible();
@@ -232,6 +233,7 @@ test('a member takes on-call and passes the baton with notes; the receiver sees 
   // The receiver sees the baton on their dashboard and the handoff in Recent Handoffs.
   await actAs(page, playwright.request, baseURL ?? '', accounts.sam);
   const samCard = page
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
   await expect(samCard.getByText('Active', { exact: true })).toBeVisible();
@@ -316,6 +318,7 @@ test('an emergency handoff waits for the receiver to acknowledge it on the card 
 
   await actAs(page, playwright.request, baseURL ?? '', accounts.noah);
   const card = page
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
   await card.getByRole('button', { name: 'Take On-Call' }).click();
@@ -335,6 +338,7 @@ test('an emergency handoff waits for the receiver to acknowledge it on the card 
 
   await actAs(page, playwright.request, baseURL ?? '', accounts.sam);
   const samCard = page
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
   await expect(samCard.getByRole('button', { name: 'Accept handoff' })).toBeVisible();
@@ -396,6 +400,7 @@ test('a passed shift boundary asks the holder to pass the baton on the card and 
 
   await actAs(page, playwright.request, baseURL ?? '', accounts.noah);
   const card = page
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
   await card.getByRole('button', { name: 'Take On-Call' }).click();
@@ -432,6 +437,7 @@ test('a suspended rotation refuses a handoff, and the pass-baton dialog stays op
   await page.reload();
 
   const card = page
+    .getByRole('region', { name: 'Your Rotations' })
     .locator('[data-slot=card]')
     .filter({ has: page.getByRole('link', { name, exact: true }) });
   await card.getByRole('button', { name: 'Pass Baton' }).click();

@@ -55,6 +55,8 @@ export const CalendarRotationSchema = z.object({
   cadence: z.enum(LAYER_CADENCES),
   /** the rotation's pattern in words, as the rotation read says it (decision 247) */
   pattern: z.string(),
+  /** the rotation's members in turn order: whose rotations they are (issue 35, decision 259) */
+  memberIds: z.array(z.number().int()),
   suspended: z.boolean(),
   timeZone: z.string(),
   shifts: z.array(CalendarShiftSchema),

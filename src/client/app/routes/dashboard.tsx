@@ -7,6 +7,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { OnCallWeekCard } from '@/features/calendar/components/on-call-week-card';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { RecentHandoffsCard } from '@/features/handoffs/components/recent-handoffs';
 import { IncidentsForYouCard } from '@/features/incidents/components/incidents-for-you-card';
@@ -163,6 +164,7 @@ export function DashboardPage() {
       <IncidentsForYouCard />
       <ShiftNoticesPanel />
       <CoverageRequestsPanel />
+      <OnCallWeekCard />
       <YourRotations />
       <TeamRotations canCreate={canCreate} />
       <RecentHandoffsCard />

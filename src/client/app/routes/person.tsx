@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { UpcomingShiftsCard } from '@/features/calendar/components/upcoming-shifts';
 import { usePerson } from '@/features/people/api/get-person';
 import {
   PersonContact,
@@ -93,7 +94,7 @@ export function PersonPage() {
       <BackButton />
       <PageHeader
         title={data.name}
-        description="A teammate's contact details, rotations and the coverage they give."
+        description="A teammate's contact details, rotations, upcoming shifts and the coverage they give."
         showTimeZone
         actions={
           isAdmin ? (
@@ -109,6 +110,12 @@ export function PersonPage() {
       <div className="grid gap-4 lg:grid-cols-2">
         <PersonContact person={data} />
         <PersonRotations person={data} />
+        <div className="lg:col-span-2">
+          <UpcomingShiftsCard
+            of={{ personId: data.id, own: user?.id === data.id }}
+            name={data.name}
+          />
+        </div>
         <div className="lg:col-span-2">
           <PersonCovering person={data} />
         </div>

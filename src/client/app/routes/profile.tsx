@@ -3,6 +3,7 @@ import { PageHeader } from '@/components/page-header';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiTokensCard } from '@/features/api-tokens/components/api-tokens-card';
+import { UpcomingShiftsCard } from '@/features/calendar/components/upcoming-shifts';
 import { NotificationRulesEditor } from '@/features/notification-rules/components/notification-rules-editor';
 import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
 import { ProfileForm } from '@/features/profile/components/profile-form';
@@ -40,6 +41,7 @@ function Profile({ user }: { user: NonNullable<ReturnType<typeof useAuth>['user'
             </div>
           </CardContent>
         </Card>
+        <UpcomingShiftsCard of={{ personId: user.id, own: true }} name={user.name} />
         <Card>
           <CardHeader>
             <CardTitle asChild>

@@ -6,6 +6,7 @@ import type { Role } from '@shared/domain/roles';
 import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useCalendar } from '@/features/calendar/api/get-calendar';
+import { UpcomingShiftsCard } from '@/features/calendar/components/upcoming-shifts';
 import { CoverPlanCard } from '@/features/cover-plans/components/cover-plan-card';
 import { CoverageRequestsPanel } from '@/features/coverage/components/coverage-requests-panel';
 import { DestinationsCard } from '@/features/destinations/components/destinations-card';
@@ -40,6 +41,7 @@ import { RotationTimeline } from '@/features/rotations/components/rotation-timel
 import { ScheduleSection } from '@/features/rotations/components/schedule-section';
 import { TimeOffWarnings } from '@/features/time-off/components/time-off-warnings';
 import { ApiRequestError } from '@/lib/api-client';
+import { shiftsAheadSpan } from '@/lib/shifts-ahead';
 import { timelineSpan } from '@/lib/timeline';
 import { useAuth } from '@/lib/use-auth';
 import { useViewerTimeZone } from '@/lib/use-time-format';
@@ -65,23 +67,19 @@ function mayAdd(
     : managesDestination(actor, { owner: 'rotation', rotation: facts });
 }
 
-const DAY = 86_400_000;
-/** How far ahead the rotation page offers shifts to cover: the calendar's widest read. */
-const COVER_DAYS_AHEAD = 62;
-
 /**
  * RotationCoverPlans offers planned cover with the rotation's shifts ahead, as the calendar
- * projects them (the same read the calendar screen makes).
+ * projects them (the same read the calendar screen makes; `span`: the one "Upcoming shifts" reads,
+ * the calendar's widest, from the minute the page opened).
  */
-function RotationCoverPlans({ rotation }: { rotation: Rotation }) {
+function RotationCoverPlans({
+  rotation,
+  span,
+}: {
+  rotation: Rotation;
+  span: { from: string; to: string };
+}) {
   const { roles, user } = useAuth();
-  const [span] = useState(() => {
-    const from = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-    return {
-      from: from.toISOString(),
-      to: new Date(from.getTime() + COVER_DAYS_AHEAD * DAY).toISOString(),
-    };
-  });
   const viewerId = user?.id ?? null;
   const memberIds = rotation.members.map((m) => m.userId);
   const mayAsk =
@@ -132,6 +130,8 @@ function Detail({ rotation }: { rotation: Rotation }) {
   const { roles, user } = useAuth();
   const [dialog, setDialog] = useState<RotationDialogName | null>(null);
   const { holder, mayPass } = useBatonActions(rotation);
+  // One read of the shifts ahead for "Upcoming shifts" and the cover plans.
+  const [ahead] = useState(() => shiftsAheadSpan(new Date()));
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -157,6 +157,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
       </div>
 
       <RotationTimelineSection rotation={rotation} />
+      <UpcomingShiftsCard of={{ rotationId: rotation.id }} name={rotation.name} span={ahead} />
       <ScheduleSection
         rotation={rotation}
         canManage={can(roles, 'schedule.manage')}
@@ -186,7 +187,7 @@ function Detail({ rotation }: { rotation: Rotation }) {
         mayCreate={mayAdd('destination', rotation, roles, user?.id ?? null)}
         description="Post handoffs, cover, incidents and a daily on-call digest to Slack, Mattermost, Discord or Microsoft Teams, or send signed webhook events."
       />
-      <RotationCoverPlans rotation={rotation} />
+      <RotationCoverPlans rotation={rotation} span={ahead} />
       <CoverageRequestsPanel rotationId={rotation.id} />
       <RotationHandoffHistory rotationId={rotation.id} />
       {can(roles, 'page.viewHistory') ? <RotationPageHistory rotationId={rotation.id} /> : null}

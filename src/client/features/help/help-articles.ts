@@ -120,9 +120,22 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
   {
     slug: 'rotations-intro',
     title: 'Introduction to Rotations',
-    summary: 'Members, the baton, cadences, fixed and scheduled rotations, and suspension.',
+    summary:
+      'Members, the baton, cadences, fixed and scheduled rotations, who is on call when, and suspension.',
     category: 'rotations',
-    keywords: ['rotation', 'member', 'cadence', 'daily', 'weekly', 'fixed', 'scheduled', 'suspend'],
+    keywords: [
+      'rotation',
+      'member',
+      'cadence',
+      'daily',
+      'weekly',
+      'fixed',
+      'scheduled',
+      'suspend',
+      'upcoming shifts',
+      'who is on call',
+      'next 7 days',
+    ],
   },
   {
     slug: 'rotation-layers',

@@ -145,7 +145,10 @@ describe('GET /api/calendar', () => {
       [ben.id, '2026-10-26T12:00:00.000Z', 'schedule'],
     ]);
     const paused = month.rotations.find((r) => r.name === 'Paused');
-    expect(paused).toMatchObject({ suspended: true, shifts: [] });
+    expect(paused).toMatchObject({ suspended: true, shifts: [], memberIds: [ana.id] });
+    // Each rotation names its members in turn order (a manager among them), whose rotations they are.
+    expect(ny?.memberIds).toEqual([ana.id, ben.id, cal.id]);
+    expect(desk?.memberIds).toEqual([ana.id, ben.id]);
     expect(month.people.map((p) => p.name).sort()).toEqual([
       'Ana Alvarez',
       'Ben Brooks',

@@ -65,6 +65,8 @@ interface Laid {
   row: CalendarRotationRow;
   /** the rotation's pattern in words */
   pattern: string;
+  /** every member, in turn order */
+  memberIds: number[];
   shifts: CalendarShift[];
   /** the stretches nobody available holds, from now on (decision 217) */
   gaps: Span[];
@@ -194,6 +196,7 @@ export async function layOut(
         row,
         own.map((m) => m.member.userId),
       ),
+      memberIds: own.map((m) => m.member.userId),
       shifts,
       gaps: rotationGaps(input, from, to, now, t),
       heldAtFrom: heldAtFromOf(row, from, now, pastNeeded ? (before ?? null) : undefined),
@@ -259,12 +262,13 @@ export async function getCalendar(
   to: Date,
 ): Promise<Calendar> {
   const { laid, timeOff, people } = await layOut(deps, from, to, viewer);
-  const rotations: CalendarRotation[] = laid.map(({ row, pattern, shifts, gaps }) => ({
+  const rotations: CalendarRotation[] = laid.map(({ row, pattern, memberIds, shifts, gaps }) => ({
     id: row.id,
     name: row.name,
     type: row.type,
     cadence: row.cadence,
     pattern,
+    memberIds,
     suspended: row.suspended,
     timeZone: row.timeZone,
     shifts: shifts.map(toApiShift),

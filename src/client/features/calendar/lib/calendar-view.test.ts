@@ -25,6 +25,7 @@ const calendar: Calendar = {
       type: 'fixed',
       cadence: 'weekly',
       pattern: 'Weekly shifts from Monday 09:00',
+      memberIds: [1, 2],
       suspended: false,
       timeZone: 'America/New_York',
       shifts: [
@@ -56,6 +57,7 @@ const calendar: Calendar = {
       type: 'fixed',
       cadence: 'daily',
       pattern: 'Daily shifts at 09:00',
+      memberIds: [],
       suspended: false,
       timeZone: 'UTC',
       shifts: [],

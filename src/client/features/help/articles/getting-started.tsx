@@ -21,8 +21,9 @@ export function WelcomeArticle() {
       <h2>Finding your way around</h2>
       <ul>
         <li>
-          <strong>Dashboard</strong> — your rotations (with <em>Pass Baton</em> or{' '}
-          <em>Take On-Call</em> where you can), every team rotation, and the five latest handoffs.
+          <strong>Dashboard</strong> — who is on call now and the next 7 days, your rotations (with{' '}
+          <em>Pass Baton</em> or <em>Take On-Call</em> where you can), every team rotation, and the
+          five latest handoffs.
         </li>
         <li>
           <strong>Rotations</strong> — every rotation, filtered by status, and the detail page of
@@ -30,13 +31,14 @@ export function WelcomeArticle() {
         </li>
         <li>
           <strong>On-Call Team</strong> — everyone, the rotations they belong to, and how Baton
-          reaches them.
+          reaches them; each person&apos;s page lists their upcoming shifts.
         </li>
         <li>
           <strong>Audit Log</strong> — the handoff history, searchable and filterable.
         </li>
         <li>
-          <strong>Calendar</strong> — a month view of who is on call in each rotation.
+          <strong>Calendar</strong> — the next two weeks as a timeline, and a month view of who is
+          on call in each rotation.
         </li>
         <li>
           <strong>Help</strong> — these pages, readable without signing in.

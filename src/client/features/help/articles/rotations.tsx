@@ -54,6 +54,32 @@ export function RotationsIntroArticle() {
         which days. When nobody is available, the shift is a gap and the rotation&apos;s managers
         are told.
       </p>
+      <h2>Who is on call when</h2>
+      <p>
+        Baton works out who is on call ahead once, with cover laid over the turns and time off gone
+        round, and shows it in several places. Times are in your time zone.
+      </p>
+      <ul>
+        <li>
+          The <Link to="/">Dashboard</Link>&apos;s <em>On call now and the next 7 days</em>: for
+          each rotation, your own first (marked <em>Yours</em>), who holds the baton now and until
+          when, and each change of hands in the coming week (three at first; <em>Show more</em> for
+          the rest). <em>Nobody on call</em> marks a stretch nobody holds.
+        </li>
+        <li>
+          A rotation&apos;s page: <em>Next two weeks</em>, a timeline, and <em>Upcoming shifts</em>,
+          a list of who holds the baton next and from when to when, shift by shift, for about two
+          months. A cover says whose shift it covers.
+        </li>
+        <li>
+          Your <Link to="/profile">profile</Link> and each person&apos;s page (from the On-Call
+          Team): <em>Upcoming shifts</em>, their shifts in every rotation and the ones they cover.
+        </li>
+        <li>
+          The <Link to="/calendar">Calendar</Link>: the next two weeks of every rotation as a
+          timeline, and the month.
+        </li>
+      </ul>
       <h2>Suspended rotations</h2>
       <p>
         An administrator can <strong>suspend</strong> a rotation. A suspended rotation takes no
