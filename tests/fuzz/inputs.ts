@@ -691,7 +691,8 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     },
   },
   'POST /api/incidents/:id/acknowledge': { params: { id: pageId } },
-  'POST /api/incidents/:id/resolve': { params: { id: pageId } },
+  'POST /api/incidents/:id/resolve': { params: { id: pageId }, body: { note: paragraph } },
+  'POST /api/incidents/:id/reopen': { params: { id: pageId }, body: { reason: paragraph } },
   'POST /api/incidents/:id/escalate': {
     params: { id: pageId },
     body: {

@@ -160,6 +160,19 @@ function stepFacts(
 }
 
 /**
+ * sentKey names a first step's page once: at the raise, or at each reopen (decision 261), which
+ * pages step 1's people again.
+ */
+const sentKey = (step: ReachedStep) =>
+  step.cause.reopened
+    ? `page:${step.incident.page.id}:sent:reopened:${step.now.getTime()}`
+    : `page:${step.incident.page.id}:sent`;
+
+/** sentAt: when a first step's page went: the raise, or the reopen. */
+const sentAt = (step: ReachedStep) =>
+  step.cause.reopened ? step.now : step.incident.page.createdAt;
+
+/**
  * backupEvent: the backup's copy without a link at the first step (decision 130), or their
  * follow-up's item; the copy is recorded in the incident's history.
  */
@@ -180,11 +193,11 @@ async function backupEvent(
       ? followUpEvent(deps, incident, source, { ...facts.about, person, why: 'backup' })
       : {
           type: 'page.backup',
-          key: `page:${page.id}:backup`,
+          key: step.cause.reopened ? `${sentKey(step)}:backup` : `page:${page.id}:backup`,
           ...facts.about,
           ...facts.words,
           told: [{ person, as: 'to' }],
-          pagedAt: page.createdAt,
+          pagedAt: sentAt(step),
           holderName: facts.people.get(to.holderId)?.name ?? null,
           backupUntil: view?.backupUntil ? new Date(view.backupUntil) : null,
         };
@@ -237,8 +250,7 @@ async function recipientEvent(
     },
   ];
   const paged = { ...facts.about, ...facts.words, told };
-  if (first)
-    return { type: 'page', key: `page:${page.id}:sent`, ...paged, pagedAt: page.createdAt };
+  if (first) return { type: 'page', key: sentKey(step), ...paged, pagedAt: sentAt(step) };
   if (reminder) {
     return {
       type: 'page.reminder',
