@@ -21,6 +21,7 @@ import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { sealReason } from '../audit/audit-sealed';
+import { findIntegrationNames } from '../integrations/integration-repository';
 import {
   listMemberRoles,
   listMembersWithRoles,
@@ -58,7 +59,7 @@ import {
   ruledPerson,
   stopRules,
 } from './incident-rules';
-import { pageMessageOf, sealNote } from './incident-text';
+import { incidentFactsOf, pageMessageOf, sealNote } from './incident-text';
 
 /**
  * What people do to an incident (issue 16, decision 204): acknowledge, resolve, escalate (to the
@@ -473,13 +474,28 @@ export async function reassignIncidentAs(
       page: pageRefOf(page),
       rotation: rotationRefOf(locked),
       told: [{ person: ruledPerson(person, ruled), as: 'to', ackToken: token, replyCode }],
-      pagerName: page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null),
+      pagerName: await pagerNameOf(tx, page, people),
       message: pageMessageOf(page, deps.cipher),
+      ...incidentFactsOf(page, deps.cipher),
       alert: null,
       pagedAt: page.createdAt,
       how: { kind: 'reassigned', actorName: actor.name, reason: input.reason ?? null },
     });
   });
+}
+
+/**
+ * pagerNameOf: who paged, as a reassigned page names them: the person who raised the incident,
+ * else the integration that did (issue 35: never "Someone" for an alert's incident).
+ */
+async function pagerNameOf(
+  tx: Tx,
+  page: IncidentRow,
+  people: Map<number, User>,
+): Promise<string | null> {
+  if (page.pagedById !== null) return people.get(page.pagedById)?.name ?? null;
+  if (page.integrationId === null) return null;
+  return (await findIntegrationNames(tx, [page.integrationId])).get(page.integrationId) ?? null;
 }
 
 /**

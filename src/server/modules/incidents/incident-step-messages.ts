@@ -1,3 +1,4 @@
+import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import {
   type EscalationProgress,
@@ -32,7 +33,7 @@ import {
   recordSkippedRules,
   ruledPerson,
 } from './incident-rules';
-import { pageMessageOf } from './incident-text';
+import { incidentFactsOf, pageMessageOf } from './incident-text';
 
 /**
  * What a step tells, once its state is written, announced as person events (decision 241): each
@@ -71,7 +72,13 @@ interface StepFacts {
   /** what each of the step's events is about: the page, the rotation its texts name, when */
   about: { page: PageRef; rotation: RotationFacts; at: Date };
   /** what a page to the people it reaches says: who paged, the text, the alert */
-  words: { pagerName: string | null; message: string; alert: AlertFacts | null };
+  words: {
+    pagerName: string | null;
+    message: string;
+    alert: AlertFacts | null;
+    severity: Severity;
+    description: string | null;
+  };
   /** the event key of the step's reminders, escalations and notices */
   eventKey: string;
   /** the first person the step before reached, and their name (null: nobody, or not known) */
@@ -148,6 +155,7 @@ function stepFacts(
         (page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null)),
       message: pageMessageOf(page, deps.cipher),
       alert: source?.facts ?? null,
+      ...incidentFactsOf(page, deps.cipher),
     },
     eventKey: `page:${page.id}:step:${position.stepIndex}:${position.loop}:${now.getTime()}`,
     from: {

@@ -128,6 +128,9 @@ const pageWordsFor = (
 ) => ({
   ...c,
   rotation: e.rotation,
+  incidentId: e.page.id,
+  severity: e.severity,
+  description: e.description,
   pagerName: e.pagerName,
   message: e.message,
   urgency: e.page.urgency,
@@ -319,6 +322,9 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageBackupMessage({
       ...c,
       rotation: e.rotation,
+      incidentId: e.page.id,
+      severity: e.severity,
+      description: e.description,
       pagerName: e.pagerName,
       holderName: e.holderName ?? 'The holder',
       message: e.message,
@@ -338,6 +344,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageWarningMessage({
       ...c,
       rotation: e.rotation,
+      incidentId: e.page.id,
       targetName: e.targetName,
       message: e.message,
       sentAt: e.sentAt,
@@ -347,6 +354,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageEscalatedNotice({
       baseUrl: c.baseUrl,
       rotation: e.rotation,
+      incidentId: e.page.id,
       fromName: e.fromName,
       toName: namesOf(e.toNames.map((name) => name ?? 'a former member')),
       reason: moveReason(e.at, e),
@@ -356,6 +364,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageAcknowledgedNotice({
       ...c,
       rotation: e.rotation,
+      incidentId: e.page.id,
       byName: e.byName ?? 'The recipient',
       at: e.at,
     }),
@@ -363,6 +372,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageResolvedNotice({
       baseUrl: c.baseUrl,
       rotation: e.rotation,
+      incidentId: e.page.id,
       byName: e.byName ?? 'The source',
       message: e.message,
     }),
@@ -370,6 +380,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     incidentExhaustedNotice({
       ...c,
       rotation: e.rotation,
+      incidentId: e.page.id,
       title: e.title,
       policyName: e.policyName,
       loops: e.loops,
