@@ -634,6 +634,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     params: { id: integrationId },
     body: { severity: oneOf('P1', 'P2', 'P3', 'P4', '') },
   },
+  'GET /api/integrations/:id/test': { params: { id: integrationId } },
   'GET /api/integrations/:id/alerts': { params: { id: integrationId }, query: { before: alertId } },
   'GET /api/incidents/:id/alerts': { params: { id: pageId }, query: { before: alertId } },
   'GET /api/destinations': {
