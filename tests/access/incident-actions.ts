@@ -22,6 +22,14 @@ export const access: RouteAccess[] = [
     method: 'POST',
     route: '/api/incidents/:id/resolve',
     url: `${missingIncident}/resolve`,
+    body: { note: 'Rolled back' },
+    allowed: SIGNED_IN,
+  },
+  {
+    method: 'POST',
+    route: '/api/incidents/:id/reopen',
+    url: `${missingIncident}/reopen`,
+    body: { reason: 'Errors are back' },
     allowed: SIGNED_IN,
   },
   {

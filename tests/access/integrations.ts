@@ -35,6 +35,7 @@ export const access: RouteAccess[] = [
     body: { severity: 'P3' },
     allowed: MANAGERS,
   },
+  { method: 'GET', route: '/api/integrations/:id/test', url: `${missing}/test`, allowed: MANAGERS },
   {
     method: 'GET',
     route: '/api/integrations/:id/alerts',

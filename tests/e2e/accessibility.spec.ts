@@ -165,6 +165,11 @@ test('the opened Integrations card is axe clean and fits a phone', async ({ page
     await expect(panel).toBeVisible();
     const item = page.getByRole('list', { name: 'Integrations' }).getByRole('listitem').first();
     await item.getByRole('button', { name: 'Send test alert' }).click();
+    const confirm = page.getByRole('alertdialog', { name: /^Send a test alert through / });
+    await expect(confirm.getByText(/^This pages /)).toBeVisible();
+    await inBothModes(width, 'test alert warning');
+    await confirm.getByRole('button', { name: 'Send test alert' }).click();
+    await expect(confirm).toHaveCount(0);
     await item.getByRole('button', { name: 'Recent alerts' }).click();
     const alerts = item.getByRole('list', { name: /^Recent alerts of / });
     await alerts.getByRole('listitem').first().getByRole('button').first().click();

@@ -70,9 +70,19 @@ test('a manager adds an integration, tests it, and a PagerDuty event raises an i
   await expect(item.getByText("routing_key: '<KEY>'")).toBeVisible();
   await expect(item.getByText(key)).toHaveCount(0);
 
-  // Send test alert: the toast links to the incident it raised; Recent alerts lists it.
+  // Send test alert warns whom it pages (decision 261), then the toast links to the incident it
+  // raised; Recent alerts lists it.
   await item.getByRole('button', { name: 'Send test alert' }).click();
+  const confirm = page.getByRole('alertdialog', { name: `Send a test alert through ${name}?` });
+  // Nobody holds this rotation's baton yet: its default policy reaches the next on call at step 3.
+  await expect(
+    confirm.getByText(
+      `This pages ${accounts.manager.name}, next on call for ${rotation.name} (step 3 of`,
+    ),
+  ).toBeVisible();
+  await confirm.getByRole('button', { name: 'Send test alert' }).click();
   await expect(toast(page, 'Test alert sent')).toBeVisible();
+  await expect(confirm).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Open the incident' })).toBeVisible();
   await item.getByRole('button', { name: 'Recent alerts' }).click();
   const recent = item.getByRole('list', { name: `Recent alerts of ${name}` });

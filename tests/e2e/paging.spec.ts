@@ -105,8 +105,11 @@ test('a manager pages the holder; the email’s link acknowledges the page; the 
   expect(mail).toContain(message);
   const ackLink = new RegExp(`${BASE}/pages/ack/[0-9]+\\.[A-Za-z0-9_-]{43}`).exec(mail)?.[0];
   expect(ackLink, 'acknowledgement link in the email').toBeTruthy();
-  const historyLink = new RegExp(`${BASE}/pages\\?rotation=\\d+`).exec(mail)?.[0];
-  expect(historyLink, 'link back to Baton in the email').toBeTruthy();
+  // The way back to Baton is the incident the page is (decision 261).
+  const incidentLink = new RegExp(`${BASE}/incidents/\\d+`).exec(mail)?.[0];
+  expect(incidentLink, 'link back to Baton in the email').toBeTruthy();
+  const rotationId = /\/rotations\/(\d+)/.exec(page.url())?.[1];
+  const historyLink = `${BASE}/pages?rotation=${rotationId}`;
 
   // Olivia opens the link without signing in; only pressing the button acknowledges.
   const olivia = await anonymousPage(browser);
@@ -134,6 +137,13 @@ test('a manager pages the holder; the email’s link acknowledges the page; the 
   await expect(entry.getByText('Morgan Manager', { exact: true })).toBeVisible();
   await expect(entry.getByText('Olivia Ortiz', { exact: true })).toBeVisible();
   await expect(entry.getByText(/Acknowledged by Olivia Ortiz from the link/)).toBeVisible();
+  // The email's incident link opens the incident, acknowledged.
+  await page.goto(incidentLink as string);
+  await expect(
+    page
+      .getByRole('list', { name: 'Timeline' })
+      .getByText('Acknowledged by Olivia Ortiz from the email’s link'),
+  ).toBeVisible();
 });
 
 test('the outbox view shows administrators what was sent', async ({ page, login }) => {

@@ -638,6 +638,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     params: { id: integrationId },
     body: { severity: oneOf('P1', 'P2', 'P3', 'P4', '') },
   },
+  'GET /api/integrations/:id/test': { params: { id: integrationId } },
   'GET /api/integrations/:id/alerts': { params: { id: integrationId }, query: { before: alertId } },
   'GET /api/incidents/:id/alerts': { params: { id: pageId }, query: { before: alertId } },
   'GET /api/destinations': {
@@ -695,7 +696,8 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     },
   },
   'POST /api/incidents/:id/acknowledge': { params: { id: pageId } },
-  'POST /api/incidents/:id/resolve': { params: { id: pageId } },
+  'POST /api/incidents/:id/resolve': { params: { id: pageId }, body: { note: paragraph } },
+  'POST /api/incidents/:id/reopen': { params: { id: pageId }, body: { reason: paragraph } },
   'POST /api/incidents/:id/escalate': {
     params: { id: pageId },
     body: {

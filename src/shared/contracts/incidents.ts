@@ -50,6 +50,8 @@ export const INCIDENT_MESSAGES = {
   mayNotAct:
     'Only people this incident notified, its rotation’s managers and incident managers can do this.',
   alreadyResolved: 'This incident has already been resolved.',
+  /** a reopen of an incident that is not resolved (decision 261) */
+  notResolved: 'This incident is not resolved, so there is nothing to reopen.',
   acknowledgedBy: (name: string, at: string) =>
     `This incident was already acknowledged by ${name} at ${at}.`,
   escalateAcknowledged: 'This incident has already been acknowledged. Resolve it, or reassign it.',
@@ -131,6 +133,36 @@ export const IncidentNoteInputSchema = z.object({
 });
 export type IncidentNoteInput = z.input<typeof IncidentNoteInputSchema>;
 
+/**
+ * ResolveIncidentInputSchema: POST /api/incidents/{id}/resolve, with an optional resolution note
+ * (what fixed it), sealed on the timeline and shown on the incident (decision 261). The body is
+ * optional: the Page API's clients and Slack resolve without one.
+ */
+export const ResolveIncidentInputSchema = z
+  .object({
+    note: text({ label: 'Resolution note', multiline: true, trim: true })
+      .max(
+        NOTE_MAX,
+        `Keep the resolution note under ${NOTE_MAX.toLocaleString('en-US')} characters`,
+      )
+      .optional(),
+  })
+  .optional();
+export type ResolveIncidentInput = z.input<typeof ResolveIncidentInputSchema>;
+
+/**
+ * ReopenIncidentInputSchema: POST /api/incidents/{id}/reopen, a resolved incident back to
+ * triggered, climbing its policy again from step 1 (decision 261), with an optional reason.
+ */
+export const ReopenIncidentInputSchema = z
+  .object({
+    reason: text({ label: 'Reason', multiline: true, trim: true })
+      .max(500, 'Keep the reason under 500 characters')
+      .optional(),
+  })
+  .optional();
+export type ReopenIncidentInput = z.input<typeof ReopenIncidentInputSchema>;
+
 /** ReassignIncidentInputSchema: POST /api/incidents/{id}/reassign, to a person. */
 export const ReassignIncidentInputSchema = z.object({
   userId: id({ label: 'userId', error: INCIDENT_MESSAGES.personRequired }),
@@ -188,6 +220,7 @@ export const TIMELINE_KINDS = [
   'alert',
   'rules_skipped',
   'call',
+  'reopened',
 ] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
@@ -249,7 +282,7 @@ export const TimelineEventSchema = z.object({
   attempts: z.number().int().optional(),
   /** notified (failed): the provider's answer, without personal data */
   error: z.string().nullable().optional(),
-  /** escalated, reassigned: the reason typed; note: the note's text */
+  /** escalated, reassigned, reopened: the reason typed; note: the note's text; resolved: the resolution note */
   reason: z.string().nullable().optional(),
   text: z.string().optional(),
   /**
@@ -297,6 +330,8 @@ export const IncidentSchema = z.object({
   acknowledgedBy: PersonRef.nullable(),
   resolvedAt: z.string().nullable(),
   resolvedBy: PersonRef.nullable(),
+  /** what the person who resolved it wrote about the fix (decision 261); null: none, or open */
+  resolutionNote: z.string().nullable(),
   /**
    * who acknowledged and who resolved it, as `raisedBy` names its source: a person, or the
    * integration whose alert cleared; null until it happens
@@ -317,6 +352,8 @@ export const IncidentSchema = z.object({
     escalate: z.boolean(),
     reassign: z.boolean(),
     addNote: z.boolean(),
+    /** a resolved incident back to triggered (decision 261) */
+    reopen: z.boolean(),
   }),
   /** GET /api/incidents/{id} and the actions answer it; the list leaves it out */
   timeline: z.array(TimelineEventSchema).optional(),

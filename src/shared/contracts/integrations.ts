@@ -308,3 +308,26 @@ export const TestAlertResultSchema = z.object({
   outcome: z.enum(ALERT_OUTCOMES),
 });
 export type TestAlertResult = z.infer<typeof TestAlertResultSchema>;
+
+/**
+ * GET /api/integrations/{id}/test: whom "Send test alert" would page now (decision 261), read
+ * before sending so the sender is warned: the people of the first step of the integration's
+ * policy that reaches someone (an earlier step that reaches nobody is skipped, as the engine
+ * does), each with why; none when every step reaches nobody.
+ */
+export const TestAlertPreviewSchema = z.object({
+  /** the integration's rotation; null: an integration on a policy alone */
+  rotation: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  policyName: z.string(),
+  /** one-based; null: no step reaches anyone now */
+  step: z.number().int().nullable(),
+  pages: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      /** why the step reaches them: 'holder', 'next on call', 'backup', 'member', 'named' */
+      reasons: z.array(z.string()),
+    }),
+  ),
+});
+export type TestAlertPreview = z.infer<typeof TestAlertPreviewSchema>;

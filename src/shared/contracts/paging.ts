@@ -10,7 +10,15 @@ export type PagePerson = z.infer<typeof PagePersonSchema>;
 
 /** PageEventSchema is one step in a page's history after it was sent. */
 export const PageEventSchema = z.object({
-  kind: z.enum(['escalated', 'acknowledged', 'resolved', 'backup_notified', 'not_delivered']),
+  /** reopened: a resolved incident taken back to triggered (decision 261), with its reason */
+  kind: z.enum([
+    'escalated',
+    'acknowledged',
+    'resolved',
+    'backup_notified',
+    'not_delivered',
+    'reopened',
+  ]),
   at: z.string(),
   /** who did it; null for an automatic escalation or an unknown (deleted) user */
   actor: PagePersonSchema.nullable(),

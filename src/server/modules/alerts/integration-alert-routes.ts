@@ -5,6 +5,8 @@ import {
   AlertListQuerySchema,
   AlertListSchema,
   TestAlertInputSchema,
+  type TestAlertPreview,
+  TestAlertPreviewSchema,
   type TestAlertResult,
   TestAlertResultSchema,
 } from '../../../shared/contracts/integrations';
@@ -14,7 +16,7 @@ import { IdParams } from '../../http/path-params';
 import { permitted, requireUser, signedIn } from '../../http/request-context';
 import { managesIntegrations } from '../integrations/integration-routes';
 import { listIncidentAlerts, listIntegrationAlerts } from './alert-lists';
-import { sendTestAlert } from './test-alert';
+import { previewTestAlert, sendTestAlert } from './test-alert';
 
 /**
  * integrationAlertRoutes: an integration's "Send test alert" and the alert lists (an
@@ -43,6 +45,20 @@ export async function integrationAlertRoutes(app: FastifyInstance, deps: AppDeps
       );
       return reply.code(201).send(result);
     },
+  );
+
+  // Whom "Send test alert" would page now, shown before it is sent (decision 261).
+  api.get(
+    '/api/integrations/:id/test',
+    {
+      preValidation: managesIntegrations,
+      schema: {
+        params: IdParams,
+        response: answers({ 200: TestAlertPreviewSchema }, 400, 401, 403, 404),
+      },
+    },
+    async (req): Promise<TestAlertPreview> =>
+      previewTestAlert(deps, requireUser(req), req.params.id),
   );
 
   api.get(

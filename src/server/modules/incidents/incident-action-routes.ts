@@ -6,6 +6,8 @@ import {
   IncidentInputSchema,
   IncidentSchema,
   ReassignIncidentInputSchema,
+  ReopenIncidentInputSchema,
+  ResolveIncidentInputSchema,
 } from '../../../shared/contracts/incidents';
 import type { AppDeps } from '../../core/deps';
 import { answers } from '../../http/openapi';
@@ -18,9 +20,10 @@ import {
   reassignIncident,
   resolveIncident,
 } from './incident-actions';
+import { reopenIncident } from './incident-reopen';
 
 /**
- * incidentActionRoutes: raise an incident, and acknowledge, resolve, escalate or reassign one
+ * incidentActionRoutes: raise an incident, and acknowledge, resolve, escalate, reassign or reopen one
  * (decision 204). HTTP only: who may is the services' rule (isIncidentResponder, canPageRotation),
  * decided under the incident's lock; each answers the incident as the reads show it.
  */
@@ -61,10 +64,27 @@ export async function incidentActionRoutes(app: FastifyInstance, deps: AppDeps) 
       preValidation: signedIn,
       schema: {
         params: IdParams,
+        body: ResolveIncidentInputSchema,
         response: answers({ 200: IncidentSchema }, 400, 401, 403, 404, 409),
       },
     },
-    async (req): Promise<Incident> => resolveIncident(deps, requireUser(req), req.params.id),
+    async (req): Promise<Incident> =>
+      resolveIncident(deps, requireUser(req), req.params.id, req.body),
+  );
+
+  // A resolved incident back to triggered, climbing its policy again from step 1 (decision 261).
+  api.post(
+    '/api/incidents/:id/reopen',
+    {
+      preValidation: signedIn,
+      schema: {
+        params: IdParams,
+        body: ReopenIncidentInputSchema,
+        response: answers({ 200: IncidentSchema }, 400, 401, 403, 404, 409),
+      },
+    },
+    async (req): Promise<Incident> =>
+      reopenIncident(deps, requireUser(req), req.params.id, req.body),
   );
 
   api.post(

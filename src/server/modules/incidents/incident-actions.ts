@@ -7,7 +7,11 @@ import {
 } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import { escalateByHand, reachStep } from '../../../shared/domain/escalation';
-import { type IncidentFacts, incidentActions } from '../../../shared/domain/incidents';
+import {
+  type IncidentFacts,
+  incidentActions,
+  isIncidentResponder,
+} from '../../../shared/domain/incidents';
 import type { PageStatus, Urgency } from '../../../shared/domain/paging';
 import { canPageRotation, managesPolicy } from '../../../shared/domain/permissions-rotation';
 import { hasRole } from '../../../shared/domain/roles';
@@ -17,6 +21,7 @@ import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors';
 import { sealReason } from '../audit/audit-sealed';
+import { findIntegrationNames } from '../integrations/integration-repository';
 import {
   listMemberRoles,
   listMembersWithRoles,
@@ -54,7 +59,7 @@ import {
   ruledPerson,
   stopRules,
 } from './incident-rules';
-import { pageMessageOf } from './incident-text';
+import { incidentFactsOf, pageMessageOf, sealNote } from './incident-text';
 
 /**
  * What people do to an incident (issue 16, decision 204): acknowledge, resolve, escalate (to the
@@ -81,7 +86,7 @@ async function factsOf(tx: Tx, locked: LockedIncident): Promise<IncidentFacts> {
 }
 
 /** inIncident runs `work` in one transaction holding the incident row's lock (404 when none). */
-async function inIncident<T>(
+export async function inIncident<T>(
   deps: IncidentDeps,
   id: number,
   work: (tx: Tx, locked: LockedIncident, now: Date) => Promise<T>,
@@ -167,7 +172,7 @@ export async function markResolved(
   tx: Tx,
   deps: StepDeps,
   locked: LockedIncident,
-  how: { actor: User | null; via: ActedVia; now: Date; sourceName?: string },
+  how: { actor: User | null; via: ActedVia; now: Date; sourceName?: string; note?: string },
 ): Promise<void> {
   const { page } = locked;
   const status = page.status as PageStatus;
@@ -180,7 +185,10 @@ export async function markResolved(
   });
   await closeReplyCodes(tx, page.id, how.now);
   await stopRules(tx, page.id, 'resolved');
+  // The resolution note is what people typed about the fix: sealed, bound to its event (decision 261).
+  const [eventId] = await allocateIds(tx, 'audit_events');
   await insertIncidentEvent(tx, {
+    id: eventId,
     actorUserId: actorId,
     action: 'page.resolved',
     incidentId: page.id,
@@ -189,6 +197,7 @@ export async function markResolved(
       from: status,
       ...(how.via === 'app' ? {} : { via: how.via }),
       ...(how.sourceName === undefined ? {} : { integrationName: how.sourceName }),
+      ...(how.note ? sealNote(deps.cipher, eventId, how.note) : {}),
     },
     at: how.now,
   });
@@ -215,16 +224,18 @@ export async function markResolved(
   });
 }
 
-/** refuseUnless: 403 unless the actor may, then the state's refusal. */
-async function allowed(
+/**
+ * allowed: 403 unless the actor answers for the incident (isIncidentResponder); then whether its
+ * state lets the action happen now (false: the caller's 409).
+ */
+export async function allowed(
   tx: Tx,
   locked: LockedIncident,
   actor: User,
   action: keyof ReturnType<typeof incidentActions>,
 ) {
   const facts = await factsOf(tx, locked);
-  const may = incidentActions(actor, { ...facts, status: 'triggered' });
-  if (!may[action]) throw forbidden(INCIDENT_MESSAGES.mayNotAct);
+  if (!isIncidentResponder(actor, facts)) throw forbidden(INCIDENT_MESSAGES.mayNotAct);
   return incidentActions(actor, facts)[action];
 }
 
@@ -257,28 +268,30 @@ export async function acknowledgeIncident(
   return getIncident(deps, actor, id);
 }
 
-/** resolveIncidentAs resolves an incident as a responder (once). */
+/** resolveIncidentAs resolves an incident as a responder (once), with an optional resolution note. */
 export async function resolveIncidentAs(
   deps: IncidentDeps,
   actor: User,
   id: number,
   via: ActedVia = 'app',
+  note?: string,
 ): Promise<void> {
   await inIncident(deps, id, async (tx, locked, now) => {
     if (!(await allowed(tx, locked, actor, 'resolve'))) {
       throw conflict(INCIDENT_MESSAGES.alreadyResolved);
     }
-    await markResolved(tx, deps, locked, { actor, via, now });
+    await markResolved(tx, deps, locked, { actor, via, now, note });
   });
 }
 
-/** resolveIncident: POST /api/incidents/{id}/resolve. */
+/** resolveIncident: POST /api/incidents/{id}/resolve, with an optional resolution note. */
 export async function resolveIncident(
   deps: IncidentDeps,
   actor: User,
   id: number,
+  input?: { note?: string },
 ): Promise<Incident> {
-  await resolveIncidentAs(deps, actor, id);
+  await resolveIncidentAs(deps, actor, id, 'app', input?.note || undefined);
   return getIncident(deps, actor, id);
 }
 
@@ -461,13 +474,28 @@ export async function reassignIncidentAs(
       page: pageRefOf(page),
       rotation: rotationRefOf(locked),
       told: [{ person: ruledPerson(person, ruled), as: 'to', ackToken: token, replyCode }],
-      pagerName: page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null),
+      pagerName: await pagerNameOf(tx, page, people),
       message: pageMessageOf(page, deps.cipher),
+      ...incidentFactsOf(page, deps.cipher),
       alert: null,
       pagedAt: page.createdAt,
       how: { kind: 'reassigned', actorName: actor.name, reason: input.reason ?? null },
     });
   });
+}
+
+/**
+ * pagerNameOf: who paged, as a reassigned page names them: the person who raised the incident,
+ * else the integration that did (issue 35: never "Someone" for an alert's incident).
+ */
+async function pagerNameOf(
+  tx: Tx,
+  page: IncidentRow,
+  people: Map<number, User>,
+): Promise<string | null> {
+  if (page.pagedById !== null) return people.get(page.pagedById)?.name ?? null;
+  if (page.integrationId === null) return null;
+  return (await findIntegrationNames(tx, [page.integrationId])).get(page.integrationId) ?? null;
 }
 
 /**

@@ -98,6 +98,7 @@ describe('GET /api/incidents/:id', () => {
       escalate: true,
       reassign: true,
       addNote: true,
+      reopen: false,
     });
     expect((await can(people.manager)).acknowledge).toBe(true); // raised it, created the rotation
     expect((await can(people.iris)).escalate).toBe(true);
@@ -110,6 +111,7 @@ describe('GET /api/incidents/:id', () => {
       escalate: false,
       reassign: false,
       addNote: true,
+      reopen: true,
     });
   });
 

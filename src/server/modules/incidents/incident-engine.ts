@@ -291,7 +291,8 @@ async function markStepReached(
 ) {
   const { page } = incident;
   const { now, cause, position } = step;
-  const first = page.assigneeIds.length === 0 && page.notifiedIds.length === 0;
+  const first =
+    cause.reopened === true || (page.assigneeIds.length === 0 && page.notifiedIds.length === 0);
   const reminder =
     !first && isReminderStep(page.policy, position.stepIndex) && position.loop === page.loop;
   const recipientIds = step.recipients.map((r) => r.userId);

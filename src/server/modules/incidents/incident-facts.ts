@@ -41,6 +41,11 @@ export interface StepCause {
   actorId: number | null;
   /** the reason a person gave (escalate by hand, reassign) */
   reason?: string;
+  /**
+   * a resolved incident reopened (decision 261): its step 1 pages afresh, as a first step does,
+   * with links from now
+   */
+  reopened?: boolean;
 }
 
 /** rotationRefOf: what the messages name: the rotation, or the policy of an incident without one. */

@@ -1,11 +1,9 @@
 import type { z } from 'zod';
-import { ESCALATION_TARGET_TYPES } from '../../../shared/contracts/escalation-policies';
 import {
   INCIDENT_MESSAGES,
   type Incident,
   type IncidentList,
   type IncidentListQuerySchema,
-  type TimelineEvent,
 } from '../../../shared/contracts/incidents';
 import type { PagePerson } from '../../../shared/contracts/paging';
 import type { User } from '../../../shared/contracts/users';
@@ -40,7 +38,7 @@ import {
   STORED_STATUSES,
 } from './incident-repository';
 import { type IncidentTextField, incidentTextCtx, pageMessageOf } from './incident-text';
-import { toCallEvent, toNotifiedEvent, toRulesSkippedEvent } from './incident-timeline-deliveries';
+import { timelineOf } from './incident-timeline';
 
 /**
  * Reading incidents as a viewer sees them (issue 16, decision 205): one incident with its
@@ -80,165 +78,6 @@ export function titleOf(
     return cipher.decrypt(page.titleEnc, incidentTextCtx('title', page.id));
   }
   return pageMessageOf(page, cipher);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The timeline
-
-const VIAS = ['app', 'link', 'sms', 'integration', 'slack', 'phone'] as const;
-const viaOf = (value: unknown) => VIAS.find((v) => v === value);
-
-/** Stored steps and loops are zero-based (as the row's progress); the timeline's one-based. */
-const oneBased = (value: unknown) => {
-  const n = numberOr(value);
-  return n === null ? undefined : n + 1;
-};
-
-function notifiedOf(value: unknown, person: (id: number | null) => Person | null) {
-  return arrayOf(value).flatMap((n) => {
-    const found = person(numberOr(n.userId));
-    const reasons = Array.isArray(n.reasons) ? n.reasons.filter((r) => typeof r === 'string') : [];
-    return found ? [{ ...found, reasons }] : [];
-  });
-}
-
-function skippedOf(value: unknown, person: (id: number | null) => Person | null) {
-  return arrayOf(value).flatMap((s) => {
-    const target = s.target as { type?: unknown; id?: unknown } | undefined;
-    const type = ESCALATION_TARGET_TYPES.find((t) => t === target?.type);
-    const id = numberOr(target?.id);
-    if (!type || id === null) return [];
-    return [
-      {
-        target: { type, id },
-        reason: stringOr(s.reason) ?? '',
-        person: person(numberOr(s.userId)),
-      },
-    ];
-  });
-}
-
-/** sourceOf: the integration an event names (issue 17), as the timeline's `source`. */
-function sourceOf(d: Record<string, unknown>): { source?: string } {
-  const name = stringOr(d.integrationName);
-  return name === null || name === undefined ? {} : { source: name };
-}
-
-/** toTimelineEvent reads one stored event as a timeline line; null for what the timeline omits. */
-function toTimelineEvent(
-  e: IncidentEventRow,
-  person: (id: number | null) => Person | null,
-  cipher: FieldCipher,
-): TimelineEvent | null {
-  const d = e.details ?? {};
-  const base = { at: e.createdAt.toISOString(), actor: person(e.actorUserId) };
-  switch (e.action) {
-    case 'incident.raised':
-      return { kind: 'raised', ...base, ...sourceOf(d) };
-    case 'incident.step_reached':
-      return {
-        kind: d.reminder === true ? 'reminder' : 'step_reached',
-        ...base,
-        step: oneBased(d.step),
-        loop: oneBased(d.loop),
-        notified: notifiedOf(d.notified, person),
-        skipped: skippedOf(d.skipped, person),
-        automatic: d.automatic === true,
-      };
-    case 'incident.step_skipped':
-      return {
-        kind: 'step_skipped',
-        ...base,
-        step: oneBased(d.step),
-        loop: oneBased(d.loop),
-        skipReason: stringOr(d.reason) ?? 'nobody to notify',
-        skipped: skippedOf(d.skipped, person),
-      };
-    case 'incident.escalated':
-      return {
-        kind: 'escalated',
-        ...base,
-        step: oneBased(d.toStep),
-        loop: oneBased(d.loop),
-        reason: reasonOf(e, cipher),
-        automatic: false,
-      };
-    case 'incident.reassigned':
-      return {
-        kind: 'reassigned',
-        ...base,
-        notified: notifiedOf([{ userId: d.toUserId, reasons: ['reassigned'] }], person),
-        reason: reasonOf(e, cipher),
-      };
-    case 'incident.note':
-      return { kind: 'note', ...base, text: reasonOf(e, cipher) ?? '' };
-    case 'incident.exhausted':
-      return { kind: 'exhausted', ...base };
-    case 'page.acknowledged':
-      return { kind: 'acknowledged', ...base, via: viaOf(d.via) ?? 'app', ...sourceOf(d) };
-    case 'page.resolved': {
-      const via = viaOf(d.via);
-      return { kind: 'resolved', ...base, ...(via ? { via } : {}), ...sourceOf(d) };
-    }
-    case 'incident.alert':
-      return {
-        kind: 'alert',
-        ...base,
-        ...sourceOf(d),
-        alertOutcome: d.outcome === 'folded' ? 'folded' : 'updated',
-      };
-    // Pages raised before issue 16: an escalation to the next member, and the backup's copy.
-    case 'page.escalated':
-      return {
-        kind: 'escalated',
-        ...base,
-        notified: notifiedOf([{ userId: d.toUserId, reasons: ['next on call'] }], person),
-        reason: reasonOf(e, cipher),
-        automatic: d.automatic === true,
-      };
-    case 'incident.rules_skipped':
-      return toRulesSkippedEvent(e, person);
-    case 'incident.call':
-      return toCallEvent(e, person);
-    case 'page.backup_notified':
-      return {
-        kind: 'step_reached',
-        ...base,
-        notified: notifiedOf([{ userId: d.toUserId, reasons: ['backup'] }], person),
-      };
-    default:
-      return null;
-  }
-}
-
-/**
- * timelineOf builds an incident's timeline, oldest first: its events, then (at the same instant)
- * the notifications they sent. A page raised before issue 16 has no 'incident.raised' event: its
- * row says when and by whom.
- */
-function timelineOf(
-  page: IncidentRow,
-  events: readonly IncidentEventRow[],
-  sent: readonly IncidentNotificationRow[],
-  person: (id: number | null) => Person | null,
-  cipher: FieldCipher,
-): TimelineEvent[] {
-  const lines: { event: TimelineEvent; order: number }[] = [];
-  if (!events.some((e) => e.action === 'incident.raised')) {
-    lines.push({
-      event: { kind: 'raised', at: page.createdAt.toISOString(), actor: person(page.pagedById) },
-      order: 0,
-    });
-  }
-  for (const e of events) {
-    const event = toTimelineEvent(e, person, cipher);
-    if (event) lines.push({ event, order: 1 });
-  }
-  for (const n of sent) lines.push({ event: toNotifiedEvent(n, person), order: 2 });
-  // A stable sort: same instant, the raise first, then the events in id order, then notifications.
-  return lines
-    .sort((a, b) => a.event.at.localeCompare(b.event.at) || a.order - b.order)
-    .map((l) => l.event);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,6 +130,12 @@ function closedByOf(
   }
   const user = person(byId);
   return { kind: 'user', user, name: user?.name ?? 'A deleted person' };
+}
+
+/** resolutionNoteOf: the note its last resolution gave (decision 261); null: none. */
+function resolutionNoteOf(events: readonly IncidentEventRow[], cipher: FieldCipher) {
+  const resolved = events.findLast((e) => e.action === 'page.resolved');
+  return resolved ? reasonOf(resolved, cipher) : null;
 }
 
 /** nextStepAt: when the next step is due, while the incident waits for a person. */
@@ -387,6 +232,7 @@ function toIncident(
     acknowledgedBy: person(page.acknowledgedById),
     resolvedAt: page.resolvedAt?.toISOString() ?? null,
     resolvedBy: person(page.resolvedById),
+    resolutionNote: page.status === 'resolved' ? resolutionNoteOf(own, cipher) : null,
     acknowledgedBySource: closedByOf(
       page.acknowledgedAt,
       page.acknowledgedById,

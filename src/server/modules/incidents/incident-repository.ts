@@ -129,7 +129,9 @@ export type IncidentAction =
   /** a responder's note, its text sealed in the details with the event's id */
   | 'incident.note'
   /** an alert event that changed an open incident: a new event on its key, or one folded in */
-  | 'incident.alert';
+  | 'incident.alert'
+  /** a resolved incident taken back to triggered, with an optional sealed reason (decision 261) */
+  | 'incident.reopened';
 
 /** insertIncidentEvent records a timeline event (audit_events, target type 'page'). */
 export async function insertIncidentEvent(

@@ -1,3 +1,4 @@
+import type { Severity } from '../../../shared/contracts/incidents';
 import type { User } from '../../../shared/contracts/users';
 import {
   type EscalationProgress,
@@ -32,7 +33,7 @@ import {
   recordSkippedRules,
   ruledPerson,
 } from './incident-rules';
-import { pageMessageOf } from './incident-text';
+import { incidentFactsOf, pageMessageOf } from './incident-text';
 
 /**
  * What a step tells, once its state is written, announced as person events (decision 241): each
@@ -71,7 +72,13 @@ interface StepFacts {
   /** what each of the step's events is about: the page, the rotation its texts name, when */
   about: { page: PageRef; rotation: RotationFacts; at: Date };
   /** what a page to the people it reaches says: who paged, the text, the alert */
-  words: { pagerName: string | null; message: string; alert: AlertFacts | null };
+  words: {
+    pagerName: string | null;
+    message: string;
+    alert: AlertFacts | null;
+    severity: Severity;
+    description: string | null;
+  };
   /** the event key of the step's reminders, escalations and notices */
   eventKey: string;
   /** the first person the step before reached, and their name (null: nobody, or not known) */
@@ -148,6 +155,7 @@ function stepFacts(
         (page.pagedById === null ? null : (people.get(page.pagedById)?.name ?? null)),
       message: pageMessageOf(page, deps.cipher),
       alert: source?.facts ?? null,
+      ...incidentFactsOf(page, deps.cipher),
     },
     eventKey: `page:${page.id}:step:${position.stepIndex}:${position.loop}:${now.getTime()}`,
     from: {
@@ -158,6 +166,19 @@ function stepFacts(
     escalation: next.kind === 'step' && toNames.length > 0 ? { at: next.at, toNames } : null,
   };
 }
+
+/**
+ * sentKey names a first step's page once: at the raise, or at each reopen (decision 261), which
+ * pages step 1's people again.
+ */
+const sentKey = (step: ReachedStep) =>
+  step.cause.reopened
+    ? `page:${step.incident.page.id}:sent:reopened:${step.now.getTime()}`
+    : `page:${step.incident.page.id}:sent`;
+
+/** sentAt: when a first step's page went: the raise, or the reopen. */
+const sentAt = (step: ReachedStep) =>
+  step.cause.reopened ? step.now : step.incident.page.createdAt;
 
 /**
  * backupEvent: the backup's copy without a link at the first step (decision 130), or their
@@ -180,11 +201,11 @@ async function backupEvent(
       ? followUpEvent(deps, incident, source, { ...facts.about, person, why: 'backup' })
       : {
           type: 'page.backup',
-          key: `page:${page.id}:backup`,
+          key: step.cause.reopened ? `${sentKey(step)}:backup` : `page:${page.id}:backup`,
           ...facts.about,
           ...facts.words,
           told: [{ person, as: 'to' }],
-          pagedAt: page.createdAt,
+          pagedAt: sentAt(step),
           holderName: facts.people.get(to.holderId)?.name ?? null,
           backupUntil: view?.backupUntil ? new Date(view.backupUntil) : null,
         };
@@ -237,8 +258,7 @@ async function recipientEvent(
     },
   ];
   const paged = { ...facts.about, ...facts.words, told };
-  if (first)
-    return { type: 'page', key: `page:${page.id}:sent`, ...paged, pagedAt: page.createdAt };
+  if (first) return { type: 'page', key: sentKey(step), ...paged, pagedAt: sentAt(step) };
   if (reminder) {
     return {
       type: 'page.reminder',

@@ -1,4 +1,5 @@
 import { isNotNull, sql } from 'drizzle-orm';
+import type { Severity } from '../../../shared/contracts/incidents';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import { type Db, selectRows } from '../../db/client';
 import { pages } from '../../db/schema';
@@ -152,3 +153,17 @@ export function openIncidentText(
  */
 export const sealNote = (cipher: FieldCipher, eventId: number, text: string) =>
   sealReason(cipher, eventId, text);
+
+/**
+ * incidentFactsOf: what every page of an incident states besides its message: its severity and its
+ * description (opened here), as its emails show them (decision 261).
+ */
+export function incidentFactsOf(
+  page: { id: number; severity: string; descriptionEnc: string | null },
+  cipher: FieldCipher,
+): { severity: Severity; description: string | null } {
+  return {
+    severity: page.severity as Severity,
+    description: openIncidentText(cipher, 'description', page.id, page.descriptionEnc),
+  };
+}

@@ -4,6 +4,7 @@ import type { Incident } from '../../../shared/contracts/incidents';
 import {
   type AlertList,
   INTEGRATION_MESSAGES,
+  type TestAlertPreview,
   type TestAlertResult,
 } from '../../../shared/contracts/integrations';
 import type { User } from '../../../shared/contracts/users';
@@ -252,5 +253,45 @@ describe('send test alert', () => {
     expect(bad.json().message).toBe(`severity: ${INTEGRATION_MESSAGES.severity}`);
     expect(await t.database.db.select().from(alerts)).toEqual([]);
     expect(await t.database.db.select().from(pages)).toEqual([]);
+  });
+});
+
+describe('whom a test alert would page (decision 261)', () => {
+  test('the people of the first step that reaches someone, each with why; nothing written', async () => {
+    const r = await rotation('Payments');
+    const created = await create(people.manager, { name: 'Prometheus', rotationId: r.id });
+    const res = await t.call(people.manager, 'GET', `/api/integrations/${created.id}/test`);
+    expect(res.statusCode, res.body).toBe(200);
+    const preview = res.json() as TestAlertPreview;
+    expect(preview).toEqual({
+      rotation: { id: r.id, name: 'Payments' },
+      policyName: expect.any(String),
+      step: 1,
+      pages: [{ id: people.olivia.id, name: people.olivia.name, reasons: ['holder'] }],
+    });
+    expect(await t.database.db.select().from(alerts)).toEqual([]);
+    expect(await t.database.db.select().from(pages)).toEqual([]);
+
+    // Nobody holds the baton: the holder's steps are skipped and the next on call is paged.
+    await t.database.db.execute(sql`UPDATE rotations SET holder_user_id = NULL WHERE id = ${r.id}`);
+    const nobody = (
+      await t.call(people.manager, 'GET', `/api/integrations/${created.id}/test`)
+    ).json() as TestAlertPreview;
+    expect(nobody.step).toBe(3);
+    expect(nobody.pages.map((p) => [p.name, p.reasons])).toEqual([
+      [people.olivia.name, ['next on call']],
+    ]);
+  });
+
+  test('only those who manage it, 404 first', async () => {
+    const r = await rotation();
+    const created = await create(people.manager, { name: 'Grafana', rotationId: r.id });
+    for (const user of [people.olivia, people.iris, people.otherManager]) {
+      const res = await t.call(user, 'GET', `/api/integrations/${created.id}/test`);
+      expect(res.statusCode, user.name).toBe(403);
+    }
+    expect(
+      (await t.call(people.otherManager, 'GET', '/api/integrations/999999/test')).statusCode,
+    ).toBe(404);
   });
 });

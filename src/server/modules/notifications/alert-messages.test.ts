@@ -45,6 +45,9 @@ const alert: AlertFacts = {
 const page = {
   baseUrl,
   rotation,
+  incidentId: 5,
+  severity: 'P1' as const,
+  description: null,
   pagerName: 'Prometheus',
   message: 'HighCPU on db-1',
   urgency: 'high' as const,
@@ -140,17 +143,22 @@ describe('a page raised by an alert', () => {
   });
 
   test('an alert that cannot be read still shows severity; a storm says how many it holds', () => {
-    const bare = pageMessage({ ...page, alert: { severity: 'P3', event: null, stormAlerts: 280 } });
+    const bare = pageMessage({
+      ...page,
+      severity: 'P3',
+      alert: { severity: 'P3', event: null, stormAlerts: 280 },
+    });
     expect(bare.html).toMatch(/Severity<\/td><td[^>]*>P3 · Minor</);
     expect(bare.html).not.toContain('Source');
     expect(bare.text).toContain('Alert storm: 280 alerts folded into this incident');
     expect(bare.sms).toContain('Payments from Prometheus: P3 HighCPU on db-1 Reply');
   });
 
-  test('a page a person raised reads as before', () => {
-    const plain = pageMessage({ ...page, pagerName: 'Mo', alert: undefined });
+  test('a page a person raised states its severity in its body; subject and SMS read as before', () => {
+    const plain = pageMessage({ ...page, severity: 'P2', pagerName: 'Mo', alert: undefined });
     expect(plain.subject).toBe('Page (high urgency): Payments: HighCPU on db-1');
-    expect(plain.html).not.toContain('Severity');
+    expect(plain.html).toMatch(/Severity<\/td><td[^>]*>P2 · Major</);
+    expect(plain.html).not.toContain('Source');
     expect(plain.sms).toContain('Payments from Mo: HighCPU on db-1 Reply');
   });
 });

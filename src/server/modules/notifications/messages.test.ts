@@ -19,6 +19,7 @@ import {
   type MessageContext,
   onCallTakenMessage,
   pageAcknowledgedNotice,
+  pageBackupMessage,
   pageEscalatedNotice,
   pageEscalatedToYouMessage,
   pageMessage,
@@ -40,6 +41,9 @@ const ackUrl = `${baseUrl}/pages/ack/5.${'x'.repeat(43)}`;
 const page = {
   baseUrl,
   rotation,
+  incidentId: 5,
+  severity: 'P1' as const,
+  description: 'Checkout fails for 12% of requests.\nRunbook: https://wiki.example/checkout',
   pagerName: 'Morgan Manager',
   message: 'Checkout <b>down</b> & queue lag',
   urgency: 'high' as const,
@@ -98,6 +102,7 @@ const all: [string, MessageContent][] = [
     pageWarningMessage({
       baseUrl,
       rotation,
+      incidentId: 5,
       targetName: 'O',
       message: 'm',
       sentAt: at,
@@ -110,14 +115,25 @@ const all: [string, MessageContent][] = [
     pageEscalatedNotice({
       baseUrl,
       rotation,
+      incidentId: 5,
       fromName: 'O',
       toName: 'N',
       reason: 'r',
       automatic: true,
     }),
   ],
-  ['acknowledged', pageAcknowledgedNotice({ baseUrl, rotation, byName: 'O', at, timeZone: 'UTC' })],
-  ['resolved', pageResolvedNotice({ baseUrl, rotation, byName: 'M', message: 'm' })],
+  [
+    'acknowledged',
+    pageAcknowledgedNotice({
+      baseUrl,
+      rotation,
+      incidentId: 5,
+      byName: 'O',
+      at,
+      timeZone: 'UTC',
+    }),
+  ],
+  ['resolved', pageResolvedNotice({ baseUrl, rotation, incidentId: 5, byName: 'M', message: 'm' })],
   [
     'invitation',
     invitationEmail({ name: 'Nina', email: 'n@example.com', role: 'admin' }, `${baseUrl}/invite/t`),
@@ -233,6 +249,41 @@ test('the page carries the message, the urgency and the acknowledgement link', (
   );
 });
 
+test('every email about an incident links it and states its severity and description (decision 261)', () => {
+  const incidentLink = `${baseUrl}/incidents/5`;
+  for (const mail of [
+    pageMessage(page),
+    pageReminderMessage({ ...page, escalatesAt: null }),
+    pageEscalatedToYouMessage({ ...page, fromName: 'O', reason: 'flight', escalatedAt: at }),
+    pageBackupMessage({ ...page, holderName: 'Olivia', backupUntil: null }),
+  ]) {
+    expect(mail.text).toContain(`Open the incident: ${incidentLink}`);
+    expect(mail.html).toContain(`href="${incidentLink}"`);
+    expect(mail.text).toContain('Severity: P1 · Critical');
+    expect(mail.text).toContain('Description: Checkout fails for 12% of requests.');
+    expect(mail.html).toContain('Runbook: https://wiki.example/checkout');
+  }
+  const notices = [
+    pageAcknowledgedNotice({ baseUrl, rotation, incidentId: 5, byName: 'O', at, timeZone: 'UTC' }),
+    pageResolvedNotice({ baseUrl, rotation, incidentId: 5, byName: 'M', message: 'm' }),
+    pageEscalatedNotice({
+      baseUrl,
+      rotation,
+      incidentId: 5,
+      fromName: 'O',
+      toName: 'N',
+      reason: 'r',
+      automatic: true,
+    }),
+  ];
+  for (const mail of notices)
+    expect(mail.text).toContain(`See the incident in Baton: ${incidentLink}`);
+  // The SMS stays as it was: no description, the acknowledgement link.
+  expect(pageMessage(page).sms).not.toContain('Checkout fails');
+  // Without a description there is no such row.
+  expect(pageMessage({ ...page, description: null }).text).not.toContain('Description:');
+});
+
 test('publicBaseUrl is PUBLIC_URL, else localhost with the port', () => {
   expect(publicBaseUrl({ publicUrl: 'https://baton.example.com/', port: 3000 })).toBe(
     'https://baton.example.com',
@@ -289,6 +340,7 @@ describe('times are in the reader’s profile zone, and say it', () => {
   test('a page SMS that shows a time says its zone; one that shows none is unchanged', () => {
     const warning = pageWarningMessage({
       ...berlin,
+      incidentId: 5,
       targetName: 'Olivia',
       message: 'Checkout down',
       sentAt: at,

@@ -29,6 +29,9 @@ export function publicBaseUrl(config?: { publicUrl?: string; port?: number }): s
 const rotationUrl = (baseUrl: string, rotationId: number) => `${baseUrl}/rotations/${rotationId}`;
 const pagesUrl = (baseUrl: string, rotationId?: number) =>
   rotationId ? `${baseUrl}/pages?rotation=${rotationId}` : `${baseUrl}/pages`;
+/** incidentUrl returns an incident's page in Baton (decision 261: every email about one links it). */
+export const incidentUrl = (baseUrl: string, incidentId: number) =>
+  `${baseUrl}/incidents/${incidentId}`;
 /** ackUrl returns the public acknowledgement page of an acknowledgement link's token. */
 export const ackUrl = (baseUrl: string, token: string) => `${baseUrl}/pages/ack/${token}`;
 
@@ -745,6 +748,11 @@ export function rotationChangesMessage(
 // Pages
 
 interface PageMessageInput extends MessageContext {
+  /** the incident the page is (its page links it) */
+  incidentId: number;
+  /** its severity and description, which every page states (decision 261) */
+  severity: Severity;
+  description: string | null;
   /** who paged: a person, or the integration that raised the incident */
   pagerName: string | null;
   message: string;
@@ -792,7 +800,7 @@ export function alertTables(details: readonly AlertDetailRow[]): MessageTable[] 
 function alertParts(alert: AlertFacts | null | undefined, message: string, smsMax: number) {
   if (!alert) return { details: [], tables: [], links: [], sms: shorten(message, smsMax) };
   const source = alert.event?.source.trim() ?? '';
-  const details: [string, string][] = [['Severity', SEVERITY_LABELS[alert.severity]]];
+  const details: [string, string][] = [];
   if (source) details.push(['Source', source]);
   if (alert.stormAlerts)
     details.push(['Alert storm', `${alert.stormAlerts} alerts folded into this incident`]);
@@ -806,6 +814,19 @@ function alertParts(alert: AlertFacts | null | undefined, message: string, smsMa
     sms,
   };
 }
+
+/** What every page's email states of its incident: its severity, and its description if any. */
+function incidentFacts(input: Pick<PageMessageInput, 'severity' | 'description'>) {
+  const rows: [string, string][] = [['Severity', SEVERITY_LABELS[input.severity]]];
+  if (input.description) rows.push(['Description', shorten(input.description, 1000)]);
+  return rows;
+}
+
+/** The link to the incident, beside a page's acknowledgement. */
+const openIncident = (input: Pick<PageMessageInput, 'baseUrl' | 'incidentId'>) => ({
+  label: 'Open the incident',
+  url: incidentUrl(input.baseUrl, input.incidentId),
+});
 
 /** The SMS's reply sentence, "Reply 4821 to acknowledge, 4821R to resolve.", when it has a code. */
 const reply = (code: string | null | undefined) => (code ? ` ${replyInstruction(code)}` : '');
@@ -821,6 +842,7 @@ export function pageMessage(input: PageMessageInput): MessageContent {
       lead: `${pager(input.pagerName)} paged you as the on-call person for ${rotation.name}.`,
       quote: { label: 'Message', text: input.message },
       details: [
+        ...incidentFacts(input),
         ...alert.details,
         ['Urgency', label],
         ['Sent', formatWhen(input.createdAt, input.timeZone)],
@@ -831,7 +853,7 @@ export function pageMessage(input: PageMessageInput): MessageContent {
         'Acknowledge the page to let them know you are on it; the link works once, without signing in.',
       ],
       action: { label: 'Acknowledge page', url: input.ackUrl },
-      secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      secondary: openIncident(input),
       sms: `Baton PAGE (${label}) ${rotation.name} from ${pager(input.pagerName)}: ${alert.sms}${reply(
         input.replyCode,
       )} Ack: ${input.ackUrl}`,
@@ -861,6 +883,7 @@ export function pageBackupMessage(
       lead: `${pager(input.pagerName)} paged ${input.holderName}, who took over ${rotation.name} from you. You are backup ${until}.`,
       quote: { label: 'Message', text: input.message },
       details: [
+        ...incidentFacts(input),
         ...alert.details,
         ['Urgency', label],
         ['Sent', formatWhen(input.createdAt, input.timeZone)],
@@ -870,7 +893,7 @@ export function pageBackupMessage(
       after: [
         `${input.holderName} acknowledges the page. Be ready to help if they do not; the page history shows whether they did.`,
       ],
-      action: { label: 'Open the page history', url: pagesUrl(input.baseUrl, rotation.id) },
+      action: openIncident(input),
       sms: `Baton BACKUP (${label}) ${rotation.name}: ${input.holderName} was paged: ${alert.sms} ${pagesUrl(input.baseUrl, rotation.id)}`,
       timeZone: input.timeZone,
     },
@@ -893,6 +916,7 @@ export function pageEscalatedToYouMessage(
       }.`,
       quote: { label: 'Message', text: input.message },
       details: [
+        ...incidentFacts(input),
         ...alert.details,
         ['Urgency', label],
         ['Paged', formatWhen(input.createdAt, input.timeZone)],
@@ -903,7 +927,7 @@ export function pageEscalatedToYouMessage(
       links: alert.links,
       after: ['Acknowledge the page to let them know you are on it.'],
       action: { label: 'Acknowledge page', url: input.ackUrl },
-      secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      secondary: openIncident(input),
       sms: `Baton ESCALATED PAGE (${label}) ${rotation.name}: ${alert.sms}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
       timeZone: input.timeZone,
     },
@@ -924,6 +948,7 @@ export function pageReminderMessage(
       lead: `You have not acknowledged the page from ${pager(input.pagerName)} for ${rotation.name}.`,
       quote: { label: 'Message', text: input.message },
       details: [
+        ...incidentFacts(input),
         ...alert.details,
         ['Urgency', label],
         ['Sent', formatWhen(input.createdAt, input.timeZone)],
@@ -936,7 +961,7 @@ export function pageReminderMessage(
           ]
         : [],
       action: { label: 'Acknowledge page', url: input.ackUrl },
-      secondary: { label: 'Open Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      secondary: openIncident(input),
       sms: `Baton REMINDER: page for ${rotation.name} not acknowledged: ${alert.sms}${reply(input.replyCode)} Ack: ${input.ackUrl}`,
       timeZone: input.timeZone,
     },
@@ -947,6 +972,7 @@ export function pageReminderMessage(
 /** pageWarningMessage warns the pager that their page is still not acknowledged. */
 export function pageWarningMessage(
   input: MessageContext & {
+    incidentId: number;
     targetName: string | null;
     message: string;
     sentAt: Date;
@@ -965,7 +991,10 @@ export function pageWarningMessage(
       lead: `${who} has not acknowledged your page for ${rotation.name}, sent ${formatWhen(input.sentAt, input.timeZone)}.`,
       quote: { label: 'Message', text: input.message },
       after: [next],
-      action: { label: 'See the page in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      action: {
+        label: 'See the incident in Baton',
+        url: incidentUrl(input.baseUrl, input.incidentId),
+      },
       sms: `Baton WARNING: your page for ${rotation.name} is not acknowledged yet. ${next}`,
       timeZone: input.timeZone,
       smsShowsTime: input.escalation !== null,
@@ -977,6 +1006,7 @@ export function pageWarningMessage(
 /** pageEscalatedNotice tells the pager who their page went on to. */
 export function pageEscalatedNotice(
   input: RotationLinks & {
+    incidentId: number;
     fromName: string | null;
     toName: string;
     reason: string;
@@ -991,7 +1021,10 @@ export function pageEscalatedNotice(
         input.fromName ? ` from ${input.fromName}` : ''
       } to ${input.toName}.`,
       details: [['Reason', input.reason]],
-      action: { label: 'See the page in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      action: {
+        label: 'See the incident in Baton',
+        url: incidentUrl(input.baseUrl, input.incidentId),
+      },
       sms: `Baton: your page for ${rotation.name} was escalated to ${input.toName}.`,
     },
     input.baseUrl,
@@ -1001,6 +1034,7 @@ export function pageEscalatedNotice(
 /** pageAcknowledgedNotice tells the pager the page was acknowledged. */
 export function pageAcknowledgedNotice(
   input: MessageContext & {
+    incidentId: number;
     byName: string;
     at: Date;
   },
@@ -1010,7 +1044,10 @@ export function pageAcknowledgedNotice(
     {
       subject: `${input.byName} acknowledged your page for ${rotation.name}`,
       lead: `${input.byName} acknowledged your page for ${rotation.name} at ${formatWhen(input.at, input.timeZone)}.`,
-      action: { label: 'See the page in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      action: {
+        label: 'See the incident in Baton',
+        url: incidentUrl(input.baseUrl, input.incidentId),
+      },
       sms: `Baton: ${input.byName} acknowledged your page for ${rotation.name}.`,
       timeZone: input.timeZone,
     },
@@ -1021,6 +1058,7 @@ export function pageAcknowledgedNotice(
 /** pageResolvedNotice tells the recipient of an unacknowledged page that it needs nothing more. */
 export function pageResolvedNotice(
   input: RotationLinks & {
+    incidentId: number;
     byName: string;
     message: string;
   },
@@ -1031,7 +1069,10 @@ export function pageResolvedNotice(
       subject: `Page for ${rotation.name} resolved by ${input.byName}`,
       lead: `${input.byName} resolved the page for ${rotation.name}; it needs nothing more from you.`,
       quote: { label: 'Message', text: input.message },
-      action: { label: 'See the page in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      action: {
+        label: 'See the incident in Baton',
+        url: incidentUrl(input.baseUrl, input.incidentId),
+      },
       sms: `Baton: the page for ${rotation.name} was resolved by ${input.byName}; no action needed.`,
     },
     input.baseUrl,
@@ -1044,6 +1085,7 @@ export function pageResolvedNotice(
  */
 export function incidentExhaustedNotice(
   input: MessageContext & {
+    incidentId: number;
     title: string;
     policyName: string;
     /** how many times the policy ran (its repeat + 1) */
@@ -1065,7 +1107,10 @@ export function incidentExhaustedNotice(
       after: [
         'The incident stays open. Acknowledge it, reassign it to someone who can act, or escalate it to a step again.',
       ],
-      action: { label: 'Open the incident in Baton', url: pagesUrl(input.baseUrl, rotation.id) },
+      action: {
+        label: 'Open the incident in Baton',
+        url: incidentUrl(input.baseUrl, input.incidentId),
+      },
       sms: `Baton: nobody acknowledged the incident for ${rotation.name}: ${shorten(input.title, 160)}. Its policy ran out; it stays open.`,
       timeZone: input.timeZone,
     },

@@ -306,6 +306,9 @@ interface PageWords {
   pagerName: string | null;
   /** the page's text */
   message: string;
+  /** the incident's severity and description, which its emails state (decision 261) */
+  severity: Severity;
+  description: string | null;
   /** what the alert said, for an incident an alert raised (decision 213); null: none */
   alert: AlertFacts | null;
 }

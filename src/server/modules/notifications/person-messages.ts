@@ -130,6 +130,9 @@ const pageWordsFor = (
 ) => ({
   ...c,
   rotation: e.rotation,
+  incidentId: e.page.id,
+  severity: e.severity,
+  description: e.description,
   pagerName: e.pagerName,
   message: e.message,
   urgency: e.page.urgency,
@@ -334,6 +337,9 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageBackupMessage({
       ...c,
       rotation: e.rotation,
+      incidentId: e.page.id,
+      severity: e.severity,
+      description: e.description,
       pagerName: e.pagerName,
       holderName: e.holderName ?? 'The holder',
       message: e.message,
@@ -353,6 +359,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageWarningMessage({
       ...c,
       rotation: e.rotation,
+      incidentId: e.page.id,
       targetName: e.targetName,
       message: e.message,
       sentAt: e.sentAt,
@@ -362,6 +369,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageEscalatedNotice({
       baseUrl: c.baseUrl,
       rotation: e.rotation,
+      incidentId: e.page.id,
       fromName: e.fromName,
       toName: namesOf(e.toNames.map((name) => name ?? 'a former member')),
       reason: moveReason(e.at, e),
@@ -371,6 +379,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageAcknowledgedNotice({
       ...c,
       rotation: e.rotation,
+      incidentId: e.page.id,
       byName: e.byName ?? 'The recipient',
       at: e.at,
     }),
@@ -378,6 +387,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     pageResolvedNotice({
       baseUrl: c.baseUrl,
       rotation: e.rotation,
+      incidentId: e.page.id,
       byName: e.byName ?? 'The source',
       message: e.message,
     }),
@@ -385,6 +395,7 @@ export const PERSON_MESSAGES: { [T in PersonEventType]: PersonRenderer<T> } = {
     incidentExhaustedNotice({
       ...c,
       rotation: e.rotation,
+      incidentId: e.page.id,
       title: e.title,
       policyName: e.policyName,
       loops: e.loops,

@@ -40,7 +40,15 @@ const alert: AlertFacts = {
   },
   stormAlerts: null,
 };
-const pageWords = { page, rotation, pagerName: 'Prometheus <&>', message: notes, alert };
+const pageWords = {
+  page,
+  rotation,
+  pagerName: 'Prometheus <&>',
+  message: notes,
+  alert,
+  severity: 'P1' as const,
+  description: 'Disk <full> & growing',
+};
 
 const FIXTURES: { [T in PersonEventType]: PersonEventOf<T> } = {
   'baton.passed': {

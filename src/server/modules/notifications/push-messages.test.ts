@@ -23,6 +23,8 @@ const words = {
   pagerName: 'Grafana',
   message: 'Checkout is failing for 12% of requests',
   alert: null,
+  severity: 'P1' as const,
+  description: null,
 };
 const paged = { person, as: 'to', ackToken: '42.tokenOfSam', replyCode: null } as const;
 

@@ -183,7 +183,7 @@ function legacyEvents(events: readonly IncidentEventRow[]): IncidentEventRow[] {
       byHand = null;
       continue;
     }
-    if (e.action.startsWith('incident.')) continue;
+    if (e.action.startsWith('incident.') && e.action !== 'incident.reopened') continue;
     out.push(e);
   }
   return out;
@@ -269,6 +269,9 @@ function toEvent(
       to: person(numberOr(e.details?.toUserId)),
       until: typeof e.details?.until === 'string' ? e.details.until : null,
     };
+  }
+  if (e.action === 'incident.reopened') {
+    return { kind: 'reopened', at, actor, reason: reasonOf(e, cipher) };
   }
   const via = e.details?.via;
   // An integration acknowledges or resolves when its alert clears: it is named, not a person.

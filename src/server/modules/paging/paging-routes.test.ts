@@ -76,7 +76,8 @@ describe('paging the holder', () => {
     const token = ackLinkIn(raw);
     // The link is in both bodies, and the way back to Baton too.
     expect(raw.split(`/pages/ack/${token}`).length).toBeGreaterThanOrEqual(3);
-    expect(raw).toContain(`${PUBLIC_URL}/pages?rotation=${r.id}`);
+    // The way back to Baton is the incident itself (decision 261).
+    expect(raw).toContain(`${PUBLIC_URL}/incidents/${row.id}`);
 
     // SMS: short, to the normalized E.164 number, with the same link.
     expect(twilio.sent).toHaveLength(1);
@@ -241,7 +242,7 @@ describe('the backup after a handoff (decision 130)', () => {
     expect(body).toContain(
       `Morgan Manager paged Noah Nakamura, who took over ${r.name} from you. You are backup until`,
     );
-    expect(body).toContain(`${PUBLIC_URL}/pages?rotation=${r.id}`);
+    expect(body).toContain(`${PUBLIC_URL}/incidents/${row.id}`);
     expect(body).not.toContain('/pages/ack/');
     expect(twilio.sent.find((m) => m.body.startsWith('Baton BACKUP'))?.to).toBe('+15550100001');
     expect(twilio.sent.find((m) => m.body.startsWith('Baton BACKUP'))?.body).toMatch(

@@ -47,7 +47,7 @@ export function IntegrationsArticle() {
           ],
           [
             'Send a test alert',
-            'Send test alert raises a test incident through the integration, exactly as a monitoring tool would, and the toast links to it.',
+            'Send test alert first says whom it will page now (“This pages Noah Kim, on call for Payments now.”); confirmed, it raises a test incident through the integration, exactly as a monitoring tool would, and the toast links to it.',
           ],
         ]}
       />

@@ -219,17 +219,33 @@ export function PagingOnCallArticle() {
               policy it follows.
             </li>
             <li>
-              An incident’s page shows where it is on its policy (“Step 2 of 3”), when the next step
-              comes, who has it, and its timeline: each step reached and whom it notified, each
-              email and SMS with its result, steps skipped and why, notes, acknowledgement and
-              resolution.
+              An incident’s page shows its number (“Incident #42”), its{' '}
+              <strong>Time to acknowledge</strong> and <strong>Time to resolve</strong> (from when
+              it was raised; “Open for 12 min” until it is resolved), where it is on its policy
+              (“Step 2 of 3”), when the next step comes, who has it, and its timeline: each step
+              reached and whom it notified, each email and SMS with its result, steps skipped and
+              why, notes, acknowledgement, resolution and reopening. Web addresses in its
+              description, impact, troubleshooting steps, notes and resolution note are links that
+              open in a new tab.
             </li>
             <li>
               The people it notified, its rotation’s managers and incident managers can{' '}
-              <strong>Acknowledge</strong> (the climb stops), <strong>Resolve</strong>,{' '}
-              <strong>Escalate</strong> to the next step or any step with a reason,{' '}
+              <strong>Acknowledge</strong> (the climb stops), <strong>Resolve</strong> with an
+              optional <strong>resolution note</strong> (what fixed it, shown on the incident and in
+              its timeline), <strong>Escalate</strong> to the next step or any step with a reason,{' '}
               <strong>Reassign</strong> it to one person (the climb starts again from them) and add
               notes.
+            </li>
+            <li>
+              <strong>Reopen</strong> takes a resolved incident back to triggered, with an optional
+              reason: its escalation policy starts again from step 1, whose people are paged now,
+              and each step follows after its delay until someone acknowledges. The same people who
+              may resolve it may reopen it. Its times still count from when it was first raised.
+            </li>
+            <li>
+              Every email about an incident states its severity and description and links to its
+              page. An incident an integration raised names the integration as who paged, and as who
+              acknowledged or resolved it when its alert cleared.
             </li>
             <li>
               The Dashboard’s <strong>Incidents for you</strong> lists the open incidents that

@@ -4,6 +4,8 @@ import type {
   Incident,
   IncidentNoteInput,
   ReassignIncidentInput,
+  ReopenIncidentInput,
+  ResolveIncidentInput,
 } from '@shared/contracts/incidents';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiRequestError, apiRequest } from '@/lib/api-client';
@@ -14,7 +16,8 @@ import { incidentQueryKey, incidentsQueryKey } from './keys';
 /** What can be done to an incident, each a POST /api/incidents/{id}/<path> answering the incident. */
 export type IncidentAction =
   | { kind: 'acknowledge' }
-  | { kind: 'resolve' }
+  | { kind: 'resolve'; input?: ResolveIncidentInput }
+  | { kind: 'reopen'; input?: ReopenIncidentInput }
   | { kind: 'escalate'; input: EscalateIncidentInput }
   | { kind: 'reassign'; input: ReassignIncidentInput }
   | { kind: 'note'; input: IncidentNoteInput };
@@ -22,6 +25,7 @@ export type IncidentAction =
 const PATHS = {
   acknowledge: 'acknowledge',
   resolve: 'resolve',
+  reopen: 'reopen',
   escalate: 'escalate',
   reassign: 'reassign',
   note: 'notes',
@@ -30,6 +34,10 @@ const PATHS = {
 const DONE: Record<IncidentAction['kind'], (incident: Incident) => [string, string | undefined]> = {
   acknowledge: (i) => ['Incident acknowledged', `${i.title}: the escalation has stopped.`],
   resolve: (i) => ['Incident resolved', i.title],
+  reopen: (i) => [
+    'Incident reopened',
+    `${i.title} is triggered again, with ${i.assignees.map((p) => p.name).join(', ') || 'nobody yet'}.`,
+  ],
   escalate: (i) => ['Incident escalated', `${i.title} is at step ${i.currentStep}.`],
   reassign: (i) => [
     'Incident reassigned',
@@ -41,6 +49,7 @@ const DONE: Record<IncidentAction['kind'], (incident: Incident) => [string, stri
 const FAILED: Record<IncidentAction['kind'], [string, string]> = {
   acknowledge: ['Error acknowledging incident', 'The incident could not be acknowledged.'],
   resolve: ['Error resolving incident', 'The incident could not be resolved.'],
+  reopen: ['Error reopening incident', 'The incident could not be reopened.'],
   escalate: ['Error escalating incident', 'The incident could not be escalated.'],
   reassign: ['Error reassigning incident', 'The incident could not be reassigned.'],
   note: ['Error adding note', 'The note could not be added.'],

@@ -1,16 +1,27 @@
 import type { Incident } from '@shared/contracts/incidents';
-import { Check, CircleCheck, Forward, UserRoundPen } from 'lucide-react';
+import { Check, CircleCheck, Forward, RotateCcw, UserRoundPen } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useIncidentAction } from '../api/act-on-incident';
 import { EscalateIncidentDialog } from './escalate-incident-dialog';
 import { ReassignIncidentDialog } from './reassign-incident-dialog';
+import { ReopenIncidentDialog } from './reopen-incident-dialog';
+import { ResolveIncidentDialog } from './resolve-incident-dialog';
 
 /**
  * IncidentQuickActions are Acknowledge and Resolve, each shown when the incident's `actions`
- * allow it; `label` names the incident for a screen reader where several are listed.
+ * allow it; `label` names the incident for a screen reader where several are listed. With
+ * `onResolve`, Resolve opens what asks for a resolution note instead of resolving at once.
  */
-export function IncidentQuickActions({ incident, label }: { incident: Incident; label?: string }) {
+export function IncidentQuickActions({
+  incident,
+  label,
+  onResolve,
+}: {
+  incident: Incident;
+  label?: string;
+  onResolve?: () => void;
+}) {
   const act = useIncidentAction(incident.id);
   const running = act.isPending ? act.variables?.kind : null;
   const suffix = label ? <span className="sr-only">: {label}</span> : null;
@@ -32,7 +43,7 @@ export function IncidentQuickActions({ incident, label }: { incident: Incident; 
         <Button
           size="sm"
           variant="outline"
-          onClick={() => act.mutate({ kind: 'resolve' })}
+          onClick={() => (onResolve ? onResolve() : act.mutate({ kind: 'resolve' }))}
           pending={running === 'resolve'}
           disabled={act.isPending}
         >
@@ -49,13 +60,21 @@ export function IncidentQuickActions({ incident, label }: { incident: Incident; 
 export function IncidentActions({ incident }: { incident: Incident }) {
   const [escalating, setEscalating] = useState(false);
   const [reassigning, setReassigning] = useState(false);
+  const [resolving, setResolving] = useState(false);
+  const [reopening, setReopening] = useState(false);
   const { actions } = incident;
-  if (!actions.acknowledge && !actions.resolve && !actions.escalate && !actions.reassign) {
+  if (
+    !actions.acknowledge &&
+    !actions.resolve &&
+    !actions.escalate &&
+    !actions.reassign &&
+    !actions.reopen
+  ) {
     return null;
   }
   return (
     <div className="flex flex-wrap gap-2">
-      <IncidentQuickActions incident={incident} />
+      <IncidentQuickActions incident={incident} onResolve={() => setResolving(true)} />
       {actions.escalate ? (
         <Button size="sm" variant="outline" onClick={() => setEscalating(true)}>
           <Forward aria-hidden />
@@ -67,6 +86,18 @@ export function IncidentActions({ incident }: { incident: Incident }) {
           <UserRoundPen aria-hidden />
           Reassign
         </Button>
+      ) : null}
+      {actions.reopen ? (
+        <Button size="sm" variant="outline" onClick={() => setReopening(true)}>
+          <RotateCcw aria-hidden />
+          Reopen
+        </Button>
+      ) : null}
+      {actions.resolve ? (
+        <ResolveIncidentDialog incident={incident} open={resolving} onOpenChange={setResolving} />
+      ) : null}
+      {actions.reopen ? (
+        <ReopenIncidentDialog incident={incident} open={reopening} onOpenChange={setReopening} />
       ) : null}
       {actions.escalate ? (
         <EscalateIncidentDialog

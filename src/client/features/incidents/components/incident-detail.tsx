@@ -3,11 +3,13 @@ import { URGENCY_LABELS } from '@shared/domain/paging';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { IncidentStatusBadge, SeverityBadge } from '@/components/incident-badges';
+import { LinkedText } from '@/components/linked-text';
+import { useMinuteClock } from '@/components/timeline-chart';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useTimeFormat } from '@/lib/use-time-format';
-import { alertFactsOf, assigneesText, stepProgressText } from '../lib/incident-view';
+import { alertFactsOf, assigneesText, responseTimes, stepProgressText } from '../lib/incident-view';
 import { AddNoteForm } from './add-note-form';
 import { IncidentActions } from './incident-actions';
 import { IncidentAlerts } from './incident-alerts';
@@ -29,7 +31,9 @@ function TextSection({ title, text }: { title: string; text: string | null }) {
     <section className="grid gap-1" aria-label={title}>
       <h3 className="font-medium text-muted-foreground text-xs">{title}</h3>
       {text ? (
-        <p className="whitespace-pre-wrap break-words text-sm">{text}</p>
+        <p className="whitespace-pre-wrap break-words text-sm">
+          <LinkedText text={text} />
+        </p>
       ) : (
         <p className="text-muted-foreground text-sm">Not given</p>
       )}
@@ -43,6 +47,9 @@ export function IncidentHeading({ incident }: { incident: Incident }) {
   return (
     <div className="grid gap-2">
       <div className="flex flex-wrap items-center gap-2">
+        <span className="font-medium text-muted-foreground text-sm tabular-nums">
+          Incident #{incident.id}
+        </span>
         <SeverityBadge severity={incident.severity} />
         <IncidentStatusBadge status={incident.status} />
         <Badge variant={incident.urgency === 'high' ? 'secondary' : 'outline'}>
@@ -61,12 +68,27 @@ export function IncidentHeading({ incident }: { incident: Incident }) {
  */
 export function IncidentDetail({ incident }: { incident: Incident }) {
   const fmt = useTimeFormat();
+  const times = responseTimes(incident, useMinuteClock());
   const open = incident.status !== 'resolved';
   const policy = incident.escalationPolicy;
   const alerts = alertFactsOf(incident);
   return (
     <div className="grid gap-6">
       <IncidentActions incident={incident} />
+      <dl className="grid grid-cols-2 gap-3 rounded-lg border bg-card px-4 py-3 sm:w-fit sm:grid-cols-[auto_auto] sm:gap-x-10">
+        <Fact term="Time to acknowledge">{times.toAcknowledge}</Fact>
+        <Fact term="Time to resolve">{times.toResolve}</Fact>
+      </dl>
+      {incident.resolutionNote ? (
+        <Alert tone="success">
+          <AlertTitle>Resolution note</AlertTitle>
+          <AlertDescription>
+            <p className="whitespace-pre-wrap break-words">
+              <LinkedText text={incident.resolutionNote} />
+            </p>
+          </AlertDescription>
+        </Alert>
+      ) : null}
       {alerts?.storm ? (
         <Alert tone="warning">
           <AlertTitle>Alert storm</AlertTitle>

@@ -1,4 +1,5 @@
 import type { TimelineEvent } from '@shared/contracts/incidents';
+import { LinkedText } from '@/components/linked-text';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
 import { isTimelineProblem, timelineDetail, timelineText } from '../lib/timeline-text';
@@ -39,9 +40,12 @@ export function IncidentTimeline({ events }: { events: readonly TimelineEvent[] 
           {timelineDetail(event) ? (
             <p className="break-words text-muted-foreground text-xs">{timelineDetail(event)}</p>
           ) : null}
-          {event.kind === 'note' && event.text ? (
+          {(event.kind === 'note' || event.kind === 'resolved') && event.text ? (
             <p className="whitespace-pre-wrap break-words rounded-md border bg-muted/40 px-3 py-2 text-sm">
-              {event.text}
+              {event.kind === 'resolved' ? (
+                <span className="font-medium">Resolution note: </span>
+              ) : null}
+              <LinkedText text={event.text} />
             </p>
           ) : null}
         </li>

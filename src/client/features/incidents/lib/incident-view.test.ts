@@ -7,6 +7,7 @@ import {
   filtersFromSearch,
   incidentListQuery,
   nextStepDefault,
+  responseTimes,
   searchFromFilters,
   statusFilterCount,
   stepProgressText,
@@ -127,5 +128,30 @@ describe('alertFactsOf', () => {
     ],
   ])('%s', (_name, incident, expected) => {
     expect(alertFactsOf(incident as Parameters<typeof alertFactsOf>[0])).toEqual(expected);
+  });
+});
+
+describe('response times (decision 261)', () => {
+  const raised = '2026-11-02T12:00:00.000Z';
+  const at = (minutes: number) => new Date(Date.parse(raised) + minutes * 60_000).toISOString();
+  test.each([
+    [
+      'open',
+      null,
+      null,
+      { toAcknowledge: 'Not acknowledged yet', toResolve: 'Open for 1 h 30 min' },
+    ],
+    ['acknowledged', at(4), null, { toAcknowledge: '4 min', toResolve: 'Open for 1 h 30 min' }],
+    ['resolved', at(4), at(62), { toAcknowledge: '4 min', toResolve: '1 h 2 min' }],
+    [
+      'resolved unacknowledged',
+      null,
+      at(7),
+      { toAcknowledge: 'Resolved without an acknowledgement', toResolve: '7 min' },
+    ],
+  ])('%s', (_case, acknowledgedAt, resolvedAt, words) => {
+    expect(
+      responseTimes({ createdAt: raised, acknowledgedAt, resolvedAt }, new Date(at(90))),
+    ).toEqual(words);
   });
 });

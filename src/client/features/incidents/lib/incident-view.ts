@@ -1,4 +1,5 @@
 import type { Incident, IncidentList, IncidentStatus, Severity } from '@shared/contracts/incidents';
+import { durationWords, incidentTimings } from '@shared/domain/incidents';
 import { listInWords } from './timeline-text';
 
 /*
@@ -137,4 +138,28 @@ export function alertFactsOf(
     return null;
   }
   return { integration, alertCount, storm };
+}
+
+/**
+ * responseTimes returns the incident's time to acknowledge and time to resolve in words, from when
+ * it was raised (decision 261): 'Not acknowledged yet' and 'Open for 12 min' while they have not
+ * happened; a resolution nobody acknowledged first says so.
+ */
+export function responseTimes(
+  incident: Pick<Incident, 'createdAt' | 'acknowledgedAt' | 'resolvedAt'>,
+  now: Date,
+): { toAcknowledge: string; toResolve: string } {
+  const timings = incidentTimings(incident, now);
+  return {
+    toAcknowledge:
+      timings.toAcknowledge !== null
+        ? durationWords(timings.toAcknowledge)
+        : incident.resolvedAt !== null
+          ? 'Resolved without an acknowledgement'
+          : 'Not acknowledged yet',
+    toResolve:
+      timings.toResolve !== null
+        ? durationWords(timings.toResolve)
+        : `Open for ${durationWords(timings.openFor ?? 0)}`,
+  };
 }

@@ -320,6 +320,21 @@ describe('timelineText', () => {
     ],
     ['a note', event({ kind: 'note', actor: iris, text: 'Rolled back' }), 'Note by Iris Incident'],
     [
+      'a resolution with a note (the note is shown under it)',
+      event({ kind: 'resolved', actor: priya, via: 'app', text: 'Rolled back 1.4.2' }),
+      'Resolved by Priya Shah',
+    ],
+    [
+      'a reopen with a reason',
+      event({ kind: 'reopened', actor: iris, reason: 'Errors are back' }),
+      'Reopened by Iris Incident: Errors are back',
+    ],
+    [
+      'a reopen without a reason',
+      event({ kind: 'reopened', actor: iris }),
+      'Reopened by Iris Incident',
+    ],
+    [
       'the policy running out',
       event({ kind: 'exhausted' }),
       'Policy ran out with nobody acknowledging',

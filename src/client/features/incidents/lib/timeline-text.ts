@@ -192,6 +192,8 @@ export function timelineText(event: TimelineEvent): string {
       return 'Policy ran out with nobody acknowledging';
     case 'rules_skipped':
       return rulesSkippedText(event);
+    case 'reopened':
+      return withReason(`Reopened by ${nameOf(event.actor)}`, event.reason);
     case 'call':
       return `Call to ${nameOf(event.to)}: ${callOutcomeWords(event.callOutcome ?? 'failed', event.key ?? null)}`;
   }

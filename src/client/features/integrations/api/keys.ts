@@ -26,3 +26,7 @@ export const integrationListQueryKey = (scope: IntegrationScope) =>
 /** An integration's recent alerts (GET /api/integrations/{id}/alerts), newest first. */
 export const integrationAlertsQueryKey = (integrationId: number) =>
   ['/api/integrations', integrationId, 'alerts'] as const;
+
+/** Whom "Send test alert" would page now (GET /api/integrations/{id}/test, decision 261). */
+export const testAlertPreviewQueryKey = (integrationId: number) =>
+  ['/api/integrations', integrationId, 'test'] as const;

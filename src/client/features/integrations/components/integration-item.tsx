@@ -6,11 +6,11 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { useTimeFormat } from '@/lib/use-time-format';
 import { cn } from '@/lib/utils';
-import { useSendTestAlert } from '../api/send-test-alert';
 import { GROUPING_LABELS, URGENCY_LABELS } from '../lib/labels';
 import { ConfigSnippets } from './config-snippets';
 import { KeyPanel } from './key-panel';
 import { RecentAlerts } from './recent-alerts';
+import { SendTestAlertDialog } from './send-test-alert-dialog';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -104,7 +104,7 @@ export function IntegrationItem({
   showTarget?: boolean;
 }) {
   const fmt = useTimeFormat();
-  const test = useSendTestAlert();
+  const [testing, setTesting] = useState(false);
   const [showConfig, setShowConfig] = useState(false);
   const [showAlerts, setShowAlerts] = useState(false);
   const [showExtra, setShowExtra] = useState(false);
@@ -169,15 +169,10 @@ export function IntegrationItem({
       </dl>
       {integration.canManage ? (
         <div className="flex flex-wrap gap-2">
-          <Button
-            type="button"
-            size="sm"
-            pending={test.isPending}
-            onClick={() => test.mutate(integration)}
-          >
-            {test.isPending ? null : <FlaskConical aria-hidden="true" />}
-            {test.isPending ? 'Sending...' : 'Send test alert'}
+          <Button type="button" size="sm" onClick={() => setTesting(true)}>
+            <FlaskConical aria-hidden="true" /> Send test alert
           </Button>
+          <SendTestAlertDialog integration={integration} open={testing} onOpenChange={setTesting} />
           <Button type="button" size="sm" variant="outline" onClick={onEdit}>
             <Pencil aria-hidden="true" /> Edit
           </Button>

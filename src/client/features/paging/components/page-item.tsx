@@ -3,6 +3,7 @@ import { ArrowRight, Check, CircleCheck, Forward } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { PageStatusBadge, UrgencyBadge } from '@/components/incident-badges';
+import { LinkedText } from '@/components/linked-text';
 import { Button } from '@/components/ui/button';
 import { type TimeFormat, useTimeFormat } from '@/lib/use-time-format';
 import { useAcknowledgePage } from '../api/acknowledge-page';
@@ -38,6 +39,8 @@ function eventText(event: PageEvent, fmt: TimeFormat): string {
       }`;
     case 'not_delivered':
       return notDeliveredText(event);
+    case 'reopened':
+      return `Reopened by ${name(event.actor)}${event.reason ? `: ${event.reason}` : ''}`;
   }
 }
 
@@ -66,6 +69,12 @@ export function PageItem({ page, showRotation = false }: { page: Page; showRotat
             {page.rotation.name}
           </Link>
         ) : null}
+        <Link
+          to={`/incidents/${page.id}`}
+          className="text-muted-foreground text-xs underline-offset-4 hover:underline"
+        >
+          Incident #{page.id}
+        </Link>
         <time dateTime={page.createdAt} className="ml-auto text-muted-foreground text-xs">
           {fmt.dateTime(page.createdAt)}
         </time>
@@ -92,7 +101,7 @@ export function PageItem({ page, showRotation = false }: { page: Page; showRotat
         ) : null}
       </p>
       <p className="whitespace-pre-wrap break-words rounded-md border bg-muted/40 px-3 py-2 text-sm">
-        {page.message}
+        <LinkedText text={page.message} />
       </p>
       {page.events.length > 0 ? (
         <ol className="grid gap-1 text-muted-foreground text-xs">
