@@ -7,10 +7,16 @@ import type {
   ReopenIncidentInput,
   ResolveIncidentInput,
 } from '@shared/contracts/incidents';
-import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  mutationOptions,
+  type QueryClient,
+  useMutation,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { ApiRequestError, apiRequest } from '@/lib/api-client';
 import { notifyError, notifySuccess } from '@/lib/notify';
 import { myPagesQueryKey, refreshPageViews } from '@/lib/shared-reads';
+import { foreseeIncident, withAcknowledged } from './foresee-incident';
 import { incidentQueryKey, incidentsQueryKey } from './keys';
 
 /** What can be done to an incident, each a POST /api/incidents/{id}/<path> answering the incident. */
@@ -76,24 +82,33 @@ async function refreshAfterChange(queryClient: QueryClient, incident: Incident) 
 }
 
 /**
- * useIncidentAction posts one action on an incident and replaces its read with the answer;
- * a failure is told in the error toast with the server's message.
+ * incidentActionMutationOptions posts one action on an incident and replaces its read with the
+ * answer; a failure is told in the error toast with the server's message. An acknowledgement
+ * shows at once, before the answer, and is put back if the server refuses.
  */
-export function useIncidentAction(incidentId: number) {
-  const queryClient = useQueryClient();
-  return useMutation({
+export const incidentActionMutationOptions = (queryClient: QueryClient, incidentId: number) =>
+  mutationOptions({
     mutationFn: (action: IncidentAction) =>
       apiRequest<Incident>(
         'POST',
         `/api/incidents/${incidentId}/${PATHS[action.kind]}`,
         'input' in action ? action.input : undefined,
       ),
+    onMutate: async (action) =>
+      action.kind === 'acknowledge'
+        ? {
+            undo: await foreseeIncident(queryClient, incidentId, (i) =>
+              withAcknowledged(i, new Date()),
+            ),
+          }
+        : undefined,
     onSuccess: async (incident, action) => {
       const [title, description] = DONE[action.kind](incident);
       notifySuccess(title, description);
       await refreshAfterChange(queryClient, incident);
     },
-    onError: async (error, action) => {
+    onError: async (error, action, foreseen) => {
+      foreseen?.undo();
       const [title, fallback] = FAILED[action.kind];
       notifyError(title, error, fallback);
       // Someone moved it first (decision 236): show the step it is at now.
@@ -105,4 +120,8 @@ export function useIncidentAction(incidentId: number) {
       }
     },
   });
+
+/** useIncidentAction posts one action on an incident (incidentActionMutationOptions). */
+export function useIncidentAction(incidentId: number) {
+  return useMutation(incidentActionMutationOptions(useQueryClient(), incidentId));
 }
