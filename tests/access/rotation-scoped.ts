@@ -244,6 +244,8 @@ export const exempt: Record<string, string> = {
   'GET /api/rotations/:id/cover-candidates': READ,
   'GET /api/integrations/:id': READ,
   'GET /api/integrations/:id/alerts': READ,
+  'GET /api/integrations/:id/test':
+    'a read that changes nothing: whom a test alert would page, for those who may send one (403 to the others: integration-alert-routes.test.ts)',
   'GET /api/destinations/:id': READ,
   'GET /api/destinations/:id/deliveries': READ,
   'GET /api/escalation-policies/:id': READ,
