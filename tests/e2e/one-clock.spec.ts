@@ -188,6 +188,17 @@ test('a saved zone this browser cannot format reads as UTC with a note, never a 
       });
     },
   );
+  // The page carries its signed-in user too (decision 264): its copy says the same zone.
+  await page.route(
+    (url) => url.pathname === '/' || url.pathname === '/calendar',
+    async (route) => {
+      const response = await route.fetch();
+      const html = await response.text();
+      expect(html).toContain('"timezone":');
+      const body = html.replace(/("timezone":)"[^"]*"/, '$1"Mars/Olympus_Mons"');
+      await route.fulfill({ response, body });
+    },
+  );
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   await expect(

@@ -67,7 +67,7 @@ test('a person sets working hours and sends a test on the profile', async ({
   expect(await audit(page, '/profile (working hours)')).toEqual([]);
   await card.getByRole('button', { name: 'Save working hours' }).click();
   await expect(
-    page.getByText('Low-urgency pages outside them wait until they begin.'),
+    page.getByText('Low-urgency pages outside them wait until they begin.', { exact: true }),
   ).toBeVisible();
   await page.reload();
   await expect(
