@@ -9,7 +9,9 @@ import { writeSelfSignedCertificate } from './tests/setup/push-service';
 
 // The server under test: the built app on a random port with a fresh data directory. Values live
 // in the environment so Playwright's worker processes see the same ones as the main process.
-process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));
+// 20,000 to 31,999: below Linux's ephemeral ports (32,768 to 60,999), which outgoing connections
+// take, so no client socket of another process holds it when the server starts.
+process.env.E2E_PORT ??= String(20_000 + Math.floor(Math.random() * 12_000));
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), 'baton-e2e-'));
 const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
 // The loopback push service's certificate (decision 253), made once per run: the server trusts it

@@ -113,6 +113,7 @@ if (shards === 1) {
     };
     // Each shard's configuration picks its own port and data directory.
     delete env.E2E_PORT;
+    delete env.E2E_SLACK_PORT;
     delete env.E2E_DATA_DIR;
     const selection = dealt ? dealt[k] : [`--shard=${shard}`, ...args];
     const prefix = `[e2e ${shard}] `;

@@ -9,7 +9,8 @@ export const E2E_SLACK = {
 
 /** The loopback Slack's port: set once, in the environment, so the server and the spec agree. */
 export function e2eSlackPort(): number {
-  // Above the server's own range (20,000 to 39,999 in playwright.config.ts).
-  process.env.E2E_SLACK_PORT ??= String(40_000 + Math.floor(Math.random() * 20_000));
+  // Apart from the server's range (20,000 to 31,999 in playwright.config.ts) and above Linux's
+  // ephemeral ports (32,768 to 60,999), where an outgoing connection could hold it (EADDRINUSE).
+  process.env.E2E_SLACK_PORT ??= String(61_000 + Math.floor(Math.random() * 4_000));
   return Number(process.env.E2E_SLACK_PORT);
 }
