@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, sql } from 'drizzle-orm';
 import type { SetupFacts } from '../../../shared/domain/setup-checklist';
 import type { Db, Tx } from '../../db/client';
 import {
@@ -13,8 +13,15 @@ import {
 
 /** The setup checklist's queries (decision 258): counts of the install's rows, and the reader's marks. */
 
-/** readSetupFacts counts what the checklist ticks from, for the administrator `userId`. */
-export async function readSetupFacts(db: Db | Tx, userId: number, now: Date): Promise<SetupFacts> {
+/**
+ * readSetupFacts counts what the checklist ticks from, for the administrator `userId`, with
+ * whether they dismissed it (their marks are one row).
+ */
+export async function readSetupFacts(
+  db: Db | Tx,
+  userId: number,
+  now: Date,
+): Promise<{ facts: SetupFacts; dismissed: boolean }> {
   const [people] = await db
     .select({
       all: count(),
@@ -44,27 +51,21 @@ export async function readSetupFacts(db: Db | Tx, userId: number, now: Date): Pr
     .innerJoin(rotations, eq(rotations.escalationPolicyId, escalationPolicies.id));
   const [wired] = await db.select({ n: count() }).from(integrations);
   const [mine] = await db
-    .select({ testPageAt: setupChecklists.testPageAt })
+    .select({ testPageAt: setupChecklists.testPageAt, dismissedAt: setupChecklists.dismissedAt })
     .from(setupChecklists)
     .where(eq(setupChecklists.userId, userId));
   return {
-    people: Number(people?.all ?? 0),
-    peopleReady: Number(people?.ready ?? 0),
-    openInvitations: Number(open?.n ?? 0),
-    firstRotation: firstRotation ?? null,
-    policiesInUse,
-    integrations: Number(wired?.n ?? 0),
-    testPageAt: mine?.testPageAt ?? null,
+    facts: {
+      people: Number(people?.all ?? 0),
+      peopleReady: Number(people?.ready ?? 0),
+      openInvitations: Number(open?.n ?? 0),
+      firstRotation: firstRotation ?? null,
+      policiesInUse,
+      integrations: Number(wired?.n ?? 0),
+      testPageAt: mine?.testPageAt ?? null,
+    },
+    dismissed: Boolean(mine?.dismissedAt),
   };
-}
-
-/** isSetupDismissed tells whether the administrator dismissed their checklist. */
-export async function isSetupDismissed(db: Db | Tx, userId: number): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: setupChecklists.userId })
-    .from(setupChecklists)
-    .where(and(eq(setupChecklists.userId, userId), isNotNull(setupChecklists.dismissedAt)));
-  return row !== undefined;
 }
 
 /** markSetup records when the administrator dismissed the checklist, or a test page reached them. */

@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import { AppError, notFound } from '../../http/errors';
 import { type TestSendContext, testSenders } from '../notifications/test-senders';
 import { findUsers } from '../users/user-repository';
-import { isSetupDismissed, markSetup, readSetupFacts } from './setup-repository';
+import { markSetup, readSetupFacts } from './setup-repository';
 
 /**
  * The setup checklist (issue 35, decision 258): read for an administrator from the install's rows,
@@ -33,10 +33,7 @@ const TEST_PAGE_METHODS = ['email', 'sms'] as const;
 /** readChecklist answers the checklist for the administrator `actor`. */
 export async function readChecklist(deps: SetupDeps, actor: User): Promise<SetupChecklist> {
   const now = deps.clock.now();
-  const [facts, dismissed] = await Promise.all([
-    readSetupFacts(deps.db, actor.id, now),
-    isSetupDismissed(deps.db, actor.id),
-  ]);
+  const { facts, dismissed } = await readSetupFacts(deps.db, actor.id, now);
   const steps = setupSteps(facts);
   return { dismissed, complete: steps.every((s) => s.done), steps };
 }
