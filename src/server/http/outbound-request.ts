@@ -126,6 +126,76 @@ export async function sendOutbound(request: OutboundRequest): Promise<{ status: 
   });
 }
 
+/** A GET whose answer is read: an importer reading a source the administrator named (issue 34). */
+export interface OutboundRead {
+  url: string | URL;
+  headers: Record<string, string>;
+  timeoutMs: number;
+  rule: OutboundRule;
+  /** the most bytes of body kept; a longer answer fails as 'too-large' */
+  maxBytes: number;
+  lookup?: HostLookup;
+}
+
+/** What readOutbound got: the status and the body as text (UTF-8). */
+export interface OutboundAnswer {
+  status: number;
+  body: string;
+}
+
+/** The reason of an answer longer than the read allows. */
+export const ANSWER_TOO_LARGE = 'answer too large';
+
+/**
+ * readOutbound GETs the URL under the same address rule as sendOutbound (checked in the lookup,
+ * no redirect followed) and returns the status and body. It is for sources an administrator names
+ * to import from, whose answers are the point; posts to user-typed URLs keep sendOutbound, which
+ * never reads a body (decision 234).
+ */
+export async function readOutbound(request: OutboundRead): Promise<OutboundAnswer> {
+  const url = new URL(request.url);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new OutboundError('unreachable', FAILURE_REASONS.unreachable);
+  }
+  try {
+    await resolveOutboundLiteral(url.hostname, request.rule);
+  } catch (err) {
+    throw classify(err);
+  }
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = client.request(
+      url,
+      {
+        method: 'GET',
+        headers: request.headers,
+        lookup: guardedLookup(request.rule, request.lookup),
+        agent: false,
+        signal: AbortSignal.timeout(request.timeoutMs),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > request.maxBytes) {
+            res.destroy();
+            reject(new OutboundError('unreachable', ANSWER_TOO_LARGE));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on('error', (err) => reject(classify(err)));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    req.on('error', (err) => reject(classify(err)));
+    req.end();
+  });
+}
+
 async function resolveOutboundLiteral(hostname: string, rule: OutboundRule): Promise<void> {
   const host = bareHost(hostname);
   if (isIP(host) !== 0) await resolveOutbound(host, rule);
