@@ -1,3 +1,4 @@
+import type { ImportSourceName } from '../../../shared/contracts/imports';
 import type { IntegrationSource } from '../../../shared/contracts/integrations';
 import type { Cadence } from '../../../shared/domain/layers';
 import type { OnDutyWindow } from '../../../shared/domain/on-duty-windows';
@@ -13,13 +14,6 @@ import type { OnDutyWindow } from '../../../shared/domain/on-duty-windows';
  * cover, policy steps) and says, as a note, what it could not map and what it did instead. It
  * never reads or writes Baton's database.
  */
-
-/** The sources an import reads, as `POST /api/imports` names them. */
-export const IMPORT_SOURCES = ['pagerduty', 'opsgenie', 'grafana-oncall', 'ics', 'csv'] as const;
-export type ImportSourceName = (typeof IMPORT_SOURCES)[number];
-
-/** How far ahead an import copies overrides and renders who is on call: 90 days. */
-export const IMPORT_WINDOW_DAYS = 90;
 
 /**
  * A note for the plan: a match, a miss or a mapping a person should read, with the source object
