@@ -65,6 +65,8 @@ export const HELP_ARTICLES = [
   '/help/api-tokens',
   // issue 32: layers and shift patterns
   '/help/rotation-layers',
+  // issue 34: importing from another tool
+  '/help/importing',
 ];
 
 /** The four (mode, width) pairs, in the order the articles are dealt to them. */

@@ -34,6 +34,9 @@ const API_TOKEN_LINKS = ['/help/api-tokens'];
 // Issue 32's: layers and shift patterns (decision 248).
 const LAYER_LINKS = ['/help/rotation-layers'];
 
+// Issue 34's: importing from another tool (decision 268).
+const IMPORT_LINKS = ['/help/importing'];
+
 // Every link the specification names for the Help Center and its guide pages.
 const SPEC_LINKS = [
   '/help/user-roles',
@@ -61,7 +64,14 @@ describe('help articles', () => {
   test('every link the specification names is an article with a body', () => {
     const paths = HELP_ARTICLES.map(helpArticlePath);
     expect([...paths].sort()).toEqual(
-      [...SPEC_LINKS, ...ALERT_LINKS, ...SLACK_LINKS, ...API_TOKEN_LINKS, ...LAYER_LINKS].sort(),
+      [
+        ...SPEC_LINKS,
+        ...ALERT_LINKS,
+        ...SLACK_LINKS,
+        ...API_TOKEN_LINKS,
+        ...LAYER_LINKS,
+        ...IMPORT_LINKS,
+      ].sort(),
     );
     for (const article of HELP_ARTICLES)
       expect(ARTICLE_CONTENT[article.slug]).toBeTypeOf('function');
@@ -95,7 +105,7 @@ describe('help articles', () => {
 
   test('search matches every word, in titles, summaries and keywords, title matches first', () => {
     expect(searchHelpArticles('sms')[0].slug).toBe('sms-setup');
-    expect(searchHelpArticles('csv').map((a) => a.slug)).toEqual(['audit-logs']);
+    expect(searchHelpArticles('csv').map((a) => a.slug)).toEqual(['importing', 'audit-logs']);
     expect(searchHelpArticles('ENCRYPTION key').map((a) => a.slug)).toContain('encryption');
     expect(searchHelpArticles('encryption sms')).toEqual([]);
     expect(searchHelpArticles('iphone').map((a) => a.slug)).toEqual(['notification-settings']);
@@ -117,6 +127,9 @@ describe('help articles', () => {
     ['follow the sun', 'rotation-layers'],
     ['12-hour shifts', 'rotation-layers'],
     ['on-duty window', 'rotation-layers'],
+    ['import pagerduty', 'importing'],
+    ['spreadsheet', 'importing'],
+    ['grafana oncall', 'importing'],
   ])('the alert articles are found: %j finds %s', (query, slug) => {
     expect(searchHelpArticles(query).map((a) => a.slug)).toContain(slug);
   });
@@ -129,7 +142,7 @@ test('related articles: an article’s own list, else the first of its category'
     expect(relatedArticles(article).map((a) => a.slug)).not.toContain(article.slug);
   }
   expect(relatedArticles(findHelpArticle('moving-from-opsgenie')!).map((a) => a.slug)[0]).toBe(
-    'alerts-opsgenie-format',
+    'importing',
   );
   expect(relatedArticles(findHelpArticle('sms-setup')!).map((a) => a.slug)).toEqual([
     'notification-methods',

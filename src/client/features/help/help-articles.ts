@@ -57,6 +57,7 @@ const ALERT_ARTICLES = [
   'alerts-email',
   'moving-from-opsgenie',
   'moving-from-pagerduty',
+  'importing',
 ] as const;
 const RELATED_ALERT_ARTICLES: Record<(typeof ALERT_ARTICLES)[number], readonly string[]> = {
   integrations: ['alerts-alertmanager', 'alerts-grafana', 'alerts-generic', 'moving-from-opsgenie'],
@@ -87,17 +88,18 @@ const RELATED_ALERT_ARTICLES: Record<(typeof ALERT_ARTICLES)[number], readonly s
   ],
   'alerts-email': ['integrations', 'alerts-generic', 'alerts-grafana', 'alerts-alertmanager'],
   'moving-from-opsgenie': [
+    'importing',
     'alerts-opsgenie-format',
     'integrations',
     'moving-from-pagerduty',
-    'alerts-alertmanager',
   ],
   'moving-from-pagerduty': [
+    'importing',
     'alerts-pagerduty-format',
     'integrations',
     'moving-from-opsgenie',
-    'alerts-alertmanager',
   ],
+  importing: ['moving-from-pagerduty', 'moving-from-opsgenie', 'rotation-layers', 'integrations'],
 };
 
 /** HELP_ARTICLES lists every help article by slug, in the order the Help Center shows them. */
@@ -376,6 +378,29 @@ export const HELP_ARTICLES: readonly HelpArticle[] = [
       'severity',
       'events api',
       'integration',
+    ],
+  },
+  {
+    slug: 'importing',
+    related: RELATED_ALERT_ARTICLES.importing,
+    title: 'Importing from Another Tool',
+    summary:
+      'Bring people, schedules, escalation policies and integrations over from PagerDuty, Opsgenie, Grafana OnCall, a calendar or a spreadsheet.',
+    category: 'administration',
+    keywords: [
+      'import',
+      'migrate',
+      'migration',
+      'move',
+      'pagerduty',
+      'opsgenie',
+      'grafana oncall',
+      'goalert',
+      'ics',
+      'calendar',
+      'csv',
+      'spreadsheet',
+      'verify',
     ],
   },
   {

@@ -19,6 +19,7 @@ import {
 import { ApiTokensArticle } from './api-tokens';
 import { WebhookReceiversArticle } from './destinations';
 import { ProfileSetupArticle, SupportArticle, WelcomeArticle } from './getting-started';
+import { ImportingArticle } from './importing';
 import { NotificationSettingsHelp } from './notification-settings';
 import {
   EmailNotificationsArticle,
@@ -63,6 +64,7 @@ export const ARTICLE_CONTENT: Record<string, ComponentType> = {
   'alerts-email': EmailAlertsArticle,
   'moving-from-opsgenie': MovingFromOpsgenieArticle,
   'moving-from-pagerduty': MovingFromPagerDutyArticle,
+  importing: ImportingArticle,
   'inviting-users': InvitingUsersArticle,
   'user-access': UserAccessArticle,
   'user-roles': UserRolesArticle,
