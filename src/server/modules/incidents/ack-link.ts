@@ -7,6 +7,7 @@ import {
 } from '../../../shared/domain/paging';
 import type { Db, Tx } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
+import { findIntegrationNames } from '../integrations/integration-repository';
 import { loadNames } from '../users/user-repository';
 import { ackTokenMatches, hashMatches, parseAckToken } from './ack-token';
 import { markAcknowledged } from './incident-actions';
@@ -52,8 +53,17 @@ function linkHolder(
 
 async function toAckLink(deps: IncidentDeps, found: PageWithRotation): Promise<AckLink> {
   const { page, rotation } = found;
-  const names = await loadNames(deps.database.db, deps.cipher, [page.pagedById, page.targetUserId]);
+  const db = deps.database.db;
+  const [names, integrations] = await Promise.all([
+    loadNames(db, deps.cipher, [page.pagedById, page.targetUserId]),
+    findIntegrationNames(db, page.integrationId === null ? [] : [page.integrationId]),
+  ]);
   const name = (id: number | null) => (id === null ? null : (names.get(id)?.name ?? null));
+  // An integration's incident is paged in its name ("Prometheus paged Ada"), as its messages are.
+  const pagedBy =
+    page.integrationId === null
+      ? name(page.pagedById)
+      : (integrations.get(page.integrationId) ?? null);
   return {
     state: ackLinkState(pageFactsOf(page), deps.clock.now()),
     expiresAt: ackLinkExpiresAt(page).toISOString(),
@@ -61,7 +71,7 @@ async function toAckLink(deps: IncidentDeps, found: PageWithRotation): Promise<A
       rotationName: rotation.name,
       message: pageMessageOf(page, deps.cipher),
       urgency: page.urgency as Urgency,
-      pagedByName: name(page.pagedById),
+      pagedByName: pagedBy,
       recipientName: name(page.targetUserId),
       createdAt: page.createdAt.toISOString(),
       acknowledgedAt: page.acknowledgedAt?.toISOString() ?? null,

@@ -3,7 +3,9 @@ import { createTestApp } from '../../../../tests/setup/test-app';
 import type { Page } from '../../../shared/contracts/paging';
 import { insertIntegration, insertRotation } from '../../seed/factories';
 import {
+  ackLinkIn,
   MINUTE,
+  outboxFor,
   pageRotation,
   people,
   rotation,
@@ -87,6 +89,11 @@ describe('reading pages', () => {
         },
       ],
     ]);
+    // The acknowledgement link's page names the integration too ("Grafana prod paged Olivia").
+    const raised = list[0] as Page;
+    const [email] = (await outboxFor(raised.id)).filter((n) => n.channel === 'email');
+    const shown = await t.call(null, 'GET', `/api/pages/ack/${ackLinkIn(email.content.text)}`);
+    expect(shown.json().page.pagedByName).toBe('Grafana prod');
   });
 
   test('the history reads a fixed number of statements for 2 and for 12 pages', async () => {
