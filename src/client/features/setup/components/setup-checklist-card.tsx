@@ -65,7 +65,19 @@ export function SetupChecklistCard() {
             </Button>
           </CardAction>
         </CardHeader>
-        <CardContent>
+        <CardContent className="grid gap-3">
+          {complete ? null : (
+            <p className="text-muted-foreground text-sm">
+              Moving from PagerDuty, Opsgenie or Grafana OnCall?{' '}
+              <Link
+                to="/settings?tab=import"
+                className="font-medium text-foreground underline underline-offset-2"
+              >
+                Import your team
+              </Link>{' '}
+              with its schedules, policies and integrations instead.
+            </p>
+          )}
           <ol className="grid gap-3" aria-label="Setup steps">
             {steps.map((step, index) => (
               <StepItem key={step.id} step={step} number={index + 1}>
