@@ -279,6 +279,67 @@ describe('readOpsgenie', () => {
   });
 });
 
+describe('readOpsgenie with other patterns', () => {
+  it('leaves out a rotation that ended, keeps one that ends after the window, and makes a team turn scheduled', async () => {
+    const account = opsgenieAccount();
+    const [platform, sun] = account.schedules;
+    if (!platform || !sun) throw new Error('schedules');
+    const [weekly] = platform.rotations;
+    if (!weekly) throw new Error('rotation');
+    platform.rotations.push({
+      id: 'rot-old',
+      name: 'Old',
+      startDate: '2026-01-01T08:00:00Z',
+      endDate: '2026-06-01T08:00:00Z',
+      type: 'daily',
+      length: 1,
+      participants: [{ type: 'user', id: 'u-linus', username: 'linus@example.com' }],
+    });
+    weekly.endDate = '2027-09-06T08:00:00Z';
+    sun.rotations.push({
+      id: 'rot-team',
+      name: 'Team nights',
+      startDate: '2027-02-01T06:00:00Z',
+      type: 'daily',
+      length: 1,
+      participants: [{ type: 'team', id: 'team-db', name: 'Database team' }],
+      timeRestriction: {
+        type: 'time-of-day',
+        restriction: { startHour: 22, startMin: 0, endHour: 6, endMin: 0 },
+      },
+    });
+    const other = await startFakeOpsgenie(account);
+    try {
+      const s = await readOpsgenie({ apiUrl: other.url, apiKey: OPSGENIE_KEY, window, get: get() });
+      const kept = schedule(s, 'sch-platform');
+      expect(kept.layers?.map((l) => l.name)).toEqual(['Weekly', 'Weekend nights']);
+      expect(notesAbout(s, 'Schedule “Platform” rotation “Old”')).toEqual([
+        'info: It has ended: not imported',
+      ]);
+      const teamed = schedule(s, 'sch-sun');
+      expect(teamed.layers).toBeNull();
+      expect(notesAbout(s, 'Schedule “Follow the sun”')).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(
+            /rotation “Team nights” has a team \(Database team\) taking a turn/,
+          ),
+          expect.stringMatching(
+            /^warning: Its timeline puts Database team on call, which is not a person/,
+          ),
+        ]),
+      );
+      for (const x of s.schedules) {
+        expect(
+          compareRenderings(x.rendered, renderSchedule(x, from, to), from, to),
+          x.name,
+        ).toEqual([]);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('readOpsgenie refusals', () => {
   it('names Opsgenie and the key when the key is refused', async () => {
     const err = await read('wrong-key').catch((e: unknown) => e);
