@@ -316,6 +316,9 @@ describe('readOpsgenie with other patterns', () => {
       expect(notesAbout(s, 'Schedule “Platform” rotation “Old”')).toEqual([
         'info: It has ended: not imported',
       ]);
+      expect(notesAbout(s, 'Schedule “Platform” rotation “Weekly”')).toEqual([
+        'warning: It ends on 6 Sept 2027, 10:00, after the 90 days; a Baton layer cannot end, so it goes on: remove the layer then',
+      ]);
       const teamed = schedule(s, 'sch-sun');
       expect(teamed.layers).toBeNull();
       expect(notesAbout(s, 'Schedule “Follow the sun”')).toEqual(

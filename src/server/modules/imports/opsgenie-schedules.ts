@@ -138,6 +138,12 @@ function layersOf(ctx: MapContext, schedule: Schedule, rotations: Rotation[], su
       why(
         `ends on ${day(new Date(rotation.endDate), schedule.timezone)}, inside the 90 days, and a Baton layer cannot end`,
       );
+    } else if (rotation.endDate) {
+      ctx.note(
+        'warning',
+        `${subject} rotation “${name}”`,
+        `It ends on ${day(new Date(rotation.endDate), schedule.timezone)}, after the 90 days; a Baton layer cannot end, so it goes on: remove the layer then`,
+      );
     }
     const members: string[] = [];
     for (const p of rotation.participants) {
