@@ -236,9 +236,11 @@ export function readIcsContent(content: string, window: { from: Date; to: Date }
     for (const wall of new Set(starts)) {
       const begin = instantOf({ ...start, wall });
       if (excluded.has(begin.getTime()) || excludedDays.has(Math.floor(wall / DAY))) continue;
-      const end = new Date(
-        instantOf({ ...start, wall: wall + length.wall }).getTime() + length.exact,
-      );
+      // The first occurrence ends where DTEND says, even in an hour a clock change repeats.
+      const end =
+        wall === start.wall && length.end
+          ? length.end
+          : new Date(instantOf({ ...start, wall: wall + length.wall }).getTime() + length.exact);
       if (begin >= window.to) {
         continues = true;
         continue;
@@ -246,7 +248,7 @@ export function readIcsContent(content: string, window: { from: Date; to: Date }
       if (end <= window.from || end <= begin) continue;
       occurrences.push({
         start: new Date(Math.max(begin.getTime(), window.from.getTime())),
-        end: end > window.to ? window.to : end,
+        end: new Date(Math.min(end.getTime(), window.to.getTime())),
         personSourceId: personId,
         line: event.line,
       });
@@ -534,16 +536,16 @@ function lengthOf(
   event: Component,
   start: WallInstant,
   timeOf: (p: Property) => WallInstant,
-): { wall: number; exact: number } | null {
+): { wall: number; exact: number; end?: Date } | null {
   const dtend = event.properties.find((p) => p.name === 'DTEND');
   const duration = event.properties.find((p) => p.name === 'DURATION');
   if (dtend) {
-    const end = timeOf(dtend);
-    const wall = wallOf(instantOf(end), start.zone) - start.wall;
-    if (wall < 0) {
+    const end = instantOf(timeOf(dtend));
+    const wall = wallOf(end, start.zone) - start.wall;
+    if (end.getTime() < instantOf(start).getTime()) {
       throw refuse(`Line ${dtend.line}: the event ends (DTEND) before it starts (DTSTART)`);
     }
-    return wall === 0 ? null : { wall, exact: 0 };
+    return wall <= 0 ? null : { wall, exact: 0, end };
   }
   if (duration) {
     const match = /^\+?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/i.exec(
