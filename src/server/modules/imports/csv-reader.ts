@@ -63,6 +63,15 @@ const EXPECTED = `Baton expects the columns ${CSV_COLUMNS.join(', ')} (download 
 
 /** A cell of a row by its column; absent columns read as empty. */
 type Row = { number: number; cell: (column: CsvColumn) => string };
+type RowProblem = (row: Row, problems: string[]) => void;
+
+/** The people read so far, found by email and by name, and the keys of rows left out. */
+interface Roster {
+  people: SourcePerson[];
+  byEmail: Map<string, { person: SourcePerson; row: number }>;
+  byName: Map<string, SourcePerson[]>;
+  leftOut: Map<string, number>;
+}
 
 export const readCsv: SourceReader = async (input) => {
   if (input.content === undefined) {
@@ -93,6 +102,33 @@ export function readCsvContent(content: string, window: { from: Date; to: Date }
   }
 
   // People first: rotations on any row may name them.
+  const roster = readPeople(personRows, rowProblem);
+  const people = roster.people;
+  const schedules = readRotations(rotationRows, roster, window, notes, rowProblem);
+
+  if (schedules.length > 0) {
+    notes.push({
+      level: 'info',
+      subject: 'Rotations',
+      message:
+        "A spreadsheet says how a rotation turns, not who was on call: each rotation's first member holds the turn that began at its latest handoff at or before the import, and its 90-day rendering is Baton's own, so verify confirms the rotations were applied as the rows say.",
+    });
+  }
+
+  return {
+    source: 'csv',
+    account: CSV_ACCOUNT,
+    window,
+    people,
+    schedules,
+    policies: [],
+    integrations: [],
+    notes,
+  };
+}
+
+/** readPeople reads the person rows: the good ones into the roster, the bad ones into notes. */
+function readPeople(personRows: Row[], rowProblem: RowProblem): Roster {
   const people: SourcePerson[] = [];
   const byEmail = new Map<string, { person: SourcePerson; row: number }>();
   const byName = new Map<string, SourcePerson[]>();
@@ -138,7 +174,18 @@ export function readCsvContent(content: string, window: { from: Date; to: Date }
     const key = name.toLowerCase();
     byName.set(key, [...(byName.get(key) ?? []), person]);
   }
+  return { people, byEmail, byName, leftOut };
+}
 
+/** readRotations reads the rotation rows into one-layer schedules; bad rows go into notes. */
+function readRotations(
+  rotationRows: Row[],
+  roster: Roster,
+  window: { from: Date; to: Date },
+  notes: SourceNote[],
+  rowProblem: RowProblem,
+): SourceSchedule[] {
+  const { people, byEmail, byName, leftOut } = roster;
   const schedules: SourceSchedule[] = [];
   const rotationNames = new Map<string, number>();
   for (const row of rotationRows) {
@@ -246,26 +293,7 @@ export function readCsvContent(content: string, window: { from: Date; to: Date }
     schedule.rendered = renderSchedule(schedule, window.from, window.to);
     schedules.push(schedule);
   }
-
-  if (schedules.length > 0) {
-    notes.push({
-      level: 'info',
-      subject: 'Rotations',
-      message:
-        "A spreadsheet says how a rotation turns, not who was on call: each rotation's first member holds the turn that began at its latest handoff at or before the import, and its 90-day rendering is Baton's own, so verify confirms the rotations were applied as the rows say.",
-    });
-  }
-
-  return {
-    source: 'csv',
-    account: CSV_ACCOUNT,
-    window,
-    people,
-    schedules,
-    policies: [],
-    integrations: [],
-    notes,
-  };
+  return schedules;
 }
 
 /** parseRows reads the text into rows keyed by the header, or refuses the file as a whole. */
