@@ -174,31 +174,58 @@ function unfold(content: string): ContentLine[] {
   return out;
 }
 
+/** The properties the reader reads: only these are parsed by ical.js, the others only checked. */
+const READ = new Set([
+  'BEGIN',
+  'END',
+  'DTSTART',
+  'DTEND',
+  'DURATION',
+  'RRULE',
+  'RDATE',
+  'EXDATE',
+  'RECURRENCE-ID',
+  'ATTENDEE',
+  'SUMMARY',
+  'STATUS',
+  'UID',
+  'TZID',
+  'X-LIC-LOCATION',
+  'X-WR-CALNAME',
+  'X-WR-CALDESC',
+  'X-WR-TIMEZONE',
+  'X-WR-RELCALID',
+]);
+
 function parseProperty(line: number, text: string): Property {
-  let jcal: unknown[];
+  const name = /^([A-Za-z0-9-]+)[;:]/.exec(text)?.[1]?.toUpperCase();
+  const raw = rawValue(text);
+  if (!name || raw === null) {
+    throw refuse(`Line ${line}: “${clip(text)}” is not a calendar line (NAME:value)`);
+  }
+  if (!READ.has(name)) return { line, name, params: {}, type: 'unknown', values: [raw], raw };
   try {
-    jcal = ICAL.parse.property(text) as unknown[];
+    const [, params, type, ...values] = ICAL.parse.property(text) as [
+      string,
+      Record<string, unknown>,
+      string,
+      ...unknown[],
+    ];
+    return { line, name, params, type, values, raw };
   } catch {
     // ical.js refuses a value it cannot type (a bad RRULE): keep the text for the reader to judge.
-    const raw = rawValue(text);
-    const name = /^([A-Za-z0-9-]+)[;:]/.exec(text)?.[1];
-    if (!name || (raw === '' && !text.includes(':'))) {
-      throw refuse(`Line ${line}: “${clip(text)}” is not a calendar line (NAME:value)`);
-    }
-    return { line, name: name.toUpperCase(), params: {}, type: 'unknown', values: [raw], raw };
+    return { line, name, params: {}, type: 'unknown', values: [raw], raw };
   }
-  const [name, params, type, ...values] = jcal as [string, Record<string, unknown>, string];
-  return { line, name: name.toUpperCase(), params, type, values, raw: rawValue(text) };
 }
 
 /** rawValue is the text after the first colon outside quotes (a parameter may quote a colon). */
-function rawValue(text: string): string {
+function rawValue(text: string): string | null {
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     if (text[i] === '"') quoted = !quoted;
     else if (text[i] === ':' && !quoted) return text.slice(i + 1);
   }
-  return '';
+  return null;
 }
 
 export const clip = (text: string) => (text.length > 60 ? `${text.slice(0, 60)}…` : text);
@@ -261,12 +288,14 @@ export function readTime(
 
 /** instantOf is the instant a wall time names in its zone (a skipped time moves past the gap). */
 export function instantOf(t: WallInstant): Date {
+  if (t.zone === 'UTC') return new Date(t.wall);
   const minutes = Math.floor(t.wall / MINUTE);
   return new Date(instantOfWallMinute(minutes, t.zone).getTime() + (t.wall - minutes * MINUTE));
 }
 
 /** wallOf is an instant's wall time in a zone, as ms on the zone-free count. */
 export function wallOf(instant: Date, zone: string): number {
+  if (zone === 'UTC') return instant.getTime();
   return wallMinuteOf(wallTimeOf(instant, zone)) * MINUTE + (instant.getTime() % MINUTE);
 }
 
