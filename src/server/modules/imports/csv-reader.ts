@@ -115,6 +115,10 @@ export function readCsvContent(content: string, window: { from: Date; to: Date }
     });
   }
 
+  // The plan lists the rows in the file's order; notes about the file as a whole come last.
+  const rowOf = (n: SourceNote) => Number(/^Row (\d+)$/.exec(n.subject)?.[1] ?? Infinity);
+  notes.sort((a, b) => rowOf(a) - rowOf(b));
+
   return {
     source: 'csv',
     account: CSV_ACCOUNT,

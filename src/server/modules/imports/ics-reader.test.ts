@@ -428,7 +428,7 @@ describe('readIcs', () => {
     );
   });
 
-  it('leaves out an event that names nobody, with a note naming its line', () => {
+  it('leaves out an event that names nobody or lasts no time, with a note naming its line', () => {
     const snapshot = read(
       cal(
         'BEGIN:VCALENDAR',
@@ -436,13 +436,18 @@ describe('readIcs', () => {
         'DTSTART:20270302T000000Z',
         'DTEND:20270303T000000Z',
         'END:VEVENT',
+        'BEGIN:VEVENT',
+        'SUMMARY:Ada',
+        'DTSTART:20270304T000000Z',
+        'END:VEVENT',
         'END:VCALENDAR',
       ),
     );
     expect(rendered(snapshot)).toEqual([]);
-    expect(snapshot.notes[0]?.message).toBe(
+    expect(snapshot.notes.slice(0, 2).map((n) => n.message)).toEqual([
       'Line 2: the event has no attendee and no summary, so it names nobody to put on call: it is left out.',
-    );
+      'Line 6: the event lasts no time (it has no DTEND or DURATION, or ends as it starts), so it puts nobody on call: it is left out.',
+    ]);
   });
 
   it('refuses a broken file with a message naming the line', () => {

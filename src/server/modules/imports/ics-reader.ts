@@ -163,7 +163,7 @@ function readEvent(
     r.notes.push({
       level: 'warning',
       subject: `Line ${event.line}`,
-      message: `Line ${event.line}: the event has no end (DTEND or DURATION), so it lasts no time and puts nobody on call: it is left out.`,
+      message: `Line ${event.line}: the event lasts no time (it has no DTEND or DURATION, or ends as it starts), so it puts nobody on call: it is left out.`,
     });
     return;
   }
