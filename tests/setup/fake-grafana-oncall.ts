@@ -447,14 +447,19 @@ function wallOf(at: number, zone: string): Wall {
   };
 }
 
-/** instantOf: the instant a wall time names; in a spring-forward gap, the wall time shifted on. */
+/**
+ * instantOf: the instant a wall time names, as OnCall's Python reads a local time (fold 0): a
+ * time that happens twice is its first occurrence; a time the clocks skip is read with the offset
+ * before the change, so 02:30 on a spring-forward night at 02:00 becomes 03:30.
+ */
 function instantOf(w: Wall, zone: string): number {
   const asUtc = Date.UTC(w.y, w.mo - 1, w.d, w.h, w.mi);
-  let guess = asUtc - offsetMinutes(zone, asUtc) * MS_MINUTE;
-  guess = asUtc - offsetMinutes(zone, guess) * MS_MINUTE;
-  if (asUtc - offsetMinutes(zone, guess) * MS_MINUTE === guess) return guess;
-  // a gap: the clock jumped over this wall time; take the same wall time read after the jump
-  return asUtc - offsetMinutes(zone, guess + 3 * 3_600_000) * MS_MINUTE;
+  const candidates = [-1, 1]
+    .map((side) => asUtc - offsetMinutes(zone, asUtc + side * 12 * 3_600_000) * MS_MINUTE)
+    .filter((t) => t + offsetMinutes(zone, t) * MS_MINUTE === asUtc)
+    .sort((x, y) => x - y);
+  if (candidates.length > 0) return candidates[0] as number;
+  return asUtc - offsetMinutes(zone, asUtc - 12 * 3_600_000) * MS_MINUTE;
 }
 
 /** addWall adds days and seconds of wall-clock time (the recurrence's local clock). */
@@ -548,10 +553,18 @@ export function finalShifts(account: FakeAccount, scheduleId: string, from: numb
     .filter((t) => t >= from && t <= to)
     .sort((a, b) => a - b);
   const stretches: { start: number; end: number; users: string[] }[] = [];
+  events.sort((x, y) => x.start - y.start);
+  let next = 0;
+  let active: OnCallEvent[] = [];
   for (let i = 0; i < points.length - 1; i++) {
     const a = points[i] as number;
     const b = points[i + 1] as number;
-    const on = events.filter((e) => e.start <= a && e.end > a);
+    while (next < events.length && (events[next] as OnCallEvent).start <= a) {
+      active.push(events[next] as OnCallEvent);
+      next++;
+    }
+    active = active.filter((e) => e.end > a);
+    const on = [...active];
     if (on.length === 0) continue;
     // the highest priority wins; between equals, the event that began last
     on.sort((x, y) => x.rank - y.rank || x.start - y.start || x.order - y.order);

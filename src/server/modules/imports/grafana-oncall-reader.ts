@@ -384,7 +384,7 @@ export function mapSchedule(
   recurring.sort((a, b) => (a.shift.level ?? 0) - (b.shift.level ?? 0) || a.order - b.order);
   const layers: SourceLayer[] = [];
   for (const { shift } of recurring) {
-    const mapping: ShiftMapping = shiftLayer(shift, zone);
+    const mapping: ShiftMapping = shiftLayer(shift, zone, window);
     if ('refusal' in mapping) refusals.push(`shift “${shift.name}”: ${mapping.refusal}`);
     else if (mapping.layer.activeWindows.length > WINDOWS_MAX) {
       refusals.push(`shift “${shift.name}” needs more than ${WINDOWS_MAX} on-duty windows`);

@@ -1,5 +1,5 @@
 import type { OnDutyWindow } from '../../../shared/domain/on-duty-windows';
-import { wallTimeOf } from '../../../shared/domain/shifts';
+import { wallMinuteOf, wallTimeOf } from '../../../shared/domain/shifts';
 import type { SourceLayer } from './source-snapshot';
 
 /**
@@ -54,10 +54,13 @@ const hhmm = (hour: number, minute: number) => `${pad(hour)}:${pad(minute)}`;
 
 /** turnOrder is the shift's user groups in turn order: rolled by start_rotation_from_user_index. */
 export function turnOrder(shift: GrafanaShift): string[][] {
+  const users = shift.users ?? [];
   const groups =
-    shift.type === 'rolling_users' || shift.type === 'override'
-      ? (shift.rolling_users ?? [])
-      : [shift.users ?? []];
+    (shift.type === 'rolling_users' || shift.type === 'override') && shift.rolling_users?.length
+      ? shift.rolling_users
+      : users.length > 0
+        ? [users]
+        : [];
   const from = shift.start_rotation_from_user_index ?? 0;
   if (from <= 0 || from >= groups.length) return groups;
   return [...groups.slice(from), ...groups.slice(0, from)];
@@ -71,7 +74,18 @@ export function turnOrder(shift: GrafanaShift): string[][] {
  * duration; a daily shift on chosen days (`by_day`) is on duty on those days, which Grafana's
  * turn count (one turn per event) matches only when the skipped days keep the turn order.
  */
-export function shiftLayer(shift: GrafanaShift, scheduleZone: string): ShiftMapping {
+export function shiftLayer(
+  shift: GrafanaShift,
+  scheduleZone: string,
+  window?: { from: Date; to: Date },
+): ShiftMapping {
+  const mapping = mapShift(shift, scheduleZone);
+  if ('refusal' in mapping || !window) return mapping;
+  const skipped = skippedTimeRefusal(mapping.layer, scheduleZone, window.from, window.to);
+  return skipped ? { refusal: skipped } : mapping;
+}
+
+function mapShift(shift: GrafanaShift, scheduleZone: string): ShiftMapping {
   const zone = shift.time_zone || scheduleZone;
   if (zone !== scheduleZone) {
     return {
@@ -217,4 +231,63 @@ function weeklyWindows(weekday: number, startMinute: number, length: number): On
     at = 0;
   }
   return out;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MINUTES = 24 * 60;
+const wallMinuteAt = (at: number, zone: string) => wallMinuteOf(wallTimeOf(new Date(at), zone));
+
+/** A stretch of wall-clock time a zone's clocks skip (spring forward): wall minutes [start, end). */
+interface SkippedStretch {
+  start: number;
+  end: number;
+}
+
+/** skippedStretches lists the wall-clock times a zone skips between two instants. */
+export function skippedStretches(zone: string, from: Date, to: Date): SkippedStretch[] {
+  const out: SkippedStretch[] = [];
+  const hour = 60 * MINUTE_MS;
+  const first = Math.floor(from.getTime() / hour) * hour - 24 * hour;
+  for (let t = first; t < to.getTime(); t += hour) {
+    if (wallMinuteAt(t + hour, zone) - wallMinuteAt(t, zone) <= 60) continue;
+    // the change is within this hour: find its minute
+    let lo = t;
+    let hi = t + hour;
+    while (hi - lo > MINUTE_MS) {
+      const mid = lo + Math.floor((hi - lo) / 2 / MINUTE_MS) * MINUTE_MS;
+      if (wallMinuteAt(mid, zone) - wallMinuteAt(t, zone) === (mid - t) / MINUTE_MS) lo = mid;
+      else hi = mid;
+    }
+    out.push({ start: wallMinuteAt(lo, zone) + 1, end: wallMinuteAt(hi, zone) });
+  }
+  return out;
+}
+
+/**
+ * skippedTimeRefusal: a layer whose turns change hands, or whose window opens or closes, at a
+ * local time the clocks skip inside the window (02:30 on a spring-forward night) cannot match
+ * Grafana there: OnCall reads the skipped time with the offset before the change (03:30), Baton
+ * moves it to the first instant after the gap (03:00). A change exactly at the gap's start is
+ * the same instant in both.
+ */
+function skippedTimeRefusal(layer: SourceLayer, zone: string, from: Date, to: Date): string | null {
+  const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+  const handoff = minutes(layer.handoffTime);
+  const times =
+    layer.cadence === 'hourly'
+      ? Array.from({ length: 24 }, (_, h) => h * 60 + (handoff % 60))
+      : [handoff, ...layer.activeWindows.flatMap((w) => [minutes(w.start), minutes(w.end)])];
+  for (const gap of skippedStretches(zone, from, to)) {
+    const day = gap.start - (((gap.start % DAY_MINUTES) + DAY_MINUTES) % DAY_MINUTES);
+    for (const time of times) {
+      for (const at of [day + time, day + DAY_MINUTES + time]) {
+        if (at > gap.start && at < gap.end) {
+          const date = new Date(gap.start * MINUTE_MS).toISOString().slice(0, 10);
+          const clock = (m: number) => hhmm(Math.floor((m % DAY_MINUTES) / 60), m % 60);
+          return `its shifts change at ${clock(at)}, a time the clocks skip on ${date} in ${zone}; Grafana OnCall moves that change to ${clock(at + gap.end - gap.start)}, Baton to ${clock(gap.end)}`;
+        }
+      }
+    }
+  }
+  return null;
 }
