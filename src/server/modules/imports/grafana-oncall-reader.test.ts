@@ -250,6 +250,28 @@ describe('readGrafanaOnCall', () => {
     }
   });
 
+  it('makes an iCal schedule a scheduled rotation of its final shifts', async () => {
+    fake.account.schedules.push({
+      id: 'SICAL00000004',
+      name: 'Support calendar',
+      type: 'ical',
+      team_id: null,
+      time_zone: 'UTC',
+      on_call_now: [],
+      shifts: [],
+      ical_url_overrides: null,
+      slack: { channel_id: null, user_group_id: null },
+    });
+    const snapshot = await readGrafanaOnCall(input());
+    const calendar = scheduleNamed(snapshot, 'Support calendar');
+    expect(calendar.layers).toBeNull();
+    expect(
+      snapshot.notes.find((n) => n.subject === 'Schedule “Support calendar”')?.message,
+    ).toMatch(
+      /scheduled rotation .* because its shifts come from an iCal calendar, not from on-call shifts/,
+    );
+  });
+
   it('maps escalation chains: waits delay the next step, repeats, and says what it leaves out', async () => {
     const snapshot = await readGrafanaOnCall(input());
     expect(snapshot.policies).toEqual([
@@ -349,6 +371,32 @@ describe('readGrafanaOnCall', () => {
 });
 
 describe('readGrafanaOnCall refusals', () => {
+  it('never follows a next page to another address with the token', async () => {
+    const plain = input().get;
+    const asked: string[] = [];
+    const err = await refusal(
+      readGrafanaOnCall(
+        input({
+          get: async (url, headers) => {
+            asked.push(url);
+            const answer = await plain(url, headers);
+            return {
+              ...answer,
+              body: {
+                ...(answer.body as object),
+                next: 'https://elsewhere.example/api/v1/users/?page=2',
+              },
+            };
+          },
+        }),
+      ),
+    );
+    expect(err.message).toBe(
+      `Grafana OnCall pointed the next page of users/ at another address (elsewhere.example); Baton sends the token only to ${new URL(fake.url).host}`,
+    );
+    expect(asked).toEqual([`${fake.url}/api/v1/users/`]);
+  });
+
   it('names the refused key', async () => {
     const err = await refusal(readGrafanaOnCall(input({ apiKey: 'not-the-token' })));
     expect(err.kind).toBe('input');
