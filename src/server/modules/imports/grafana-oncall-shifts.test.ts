@@ -109,6 +109,14 @@ describe('shiftLayer', () => {
       'it repeats weekly on chosen days (MO, TU)',
     );
     expect(refusalOf({ by_monthday: [1] })).toMatch(/days of the month/);
+    // a weekly rule on every day runs a shift each day, handed on weekly: not a weekly turn
+    expect(
+      refusalOf({ duration: 8 * HOUR, by_day: ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'] }),
+    ).toBe('it repeats weekly on chosen days (SU, MO, TU, WE, TH, FR, SA)');
+    expect(refusalOf({ by_day: ['MO'] })).toBeNull();
+    expect(refusalOf({ frequency: 'hourly', duration: HOUR, by_day: ['MO'] })).toBe(
+      'it repeats hourly on chosen days (MO)',
+    );
     // Monday, Wednesday and Friday with two people: Grafana gives a, b, a, then b on Monday;
     // Baton's daily turns would give a, a, a, then a again
     expect(

@@ -139,7 +139,6 @@ function mapShift(shift: GrafanaShift, scheduleZone: string): ShiftMapping {
   const byDay = [...new Set(shift.by_day ?? [])];
   const weekdays = byDay.map((d) => ICAL_DAYS.indexOf(d));
   if (weekdays.some((d) => d < 0)) return { refusal: `its days ${byDay.join(', ')} are not valid` };
-  const everyDay = weekdays.length === 7;
   const layer = (activeWindows: OnDutyWindow[]): ShiftMapping => ({
     layer: {
       name: shift.name,
@@ -153,14 +152,13 @@ function mapShift(shift: GrafanaShift, scheduleZone: string): ShiftMapping {
     },
   });
 
-  if (weekdays.length > 0 && !everyDay) {
+  // Chosen days that change nothing: a weekly shift on its own weekday, a daily one on every day.
+  const onlyItsWeekday =
+    frequency === 'weekly' && weekdays.length === 1 && weekdays[0] === local.weekday;
+  const everyDay = frequency === 'daily' && every === 1 && weekdays.length === 7;
+  if (weekdays.length > 0 && !onlyItsWeekday && !everyDay) {
     if (frequency !== 'daily') {
-      // weekly on the start's own weekday only is the weekly turn itself
-      if (frequency === 'weekly' && weekdays.length === 1 && weekdays[0] === local.weekday) {
-        // falls through to the plain mapping below
-      } else {
-        return { refusal: `it repeats ${frequency} on chosen days (${byDay.join(', ')})` };
-      }
+      return { refusal: `it repeats ${frequency} on chosen days (${byDay.join(', ')})` };
     } else {
       if (every !== 1) {
         return { refusal: `it runs every ${every} days on chosen days (${byDay.join(', ')})` };
@@ -189,7 +187,9 @@ function mapShift(shift: GrafanaShift, scheduleZone: string): ShiftMapping {
           refusal: `on chosen days (${byDay.join(', ')}) Grafana passes the turn on each shift while Baton passes it each day, and with ${n} people the two orders differ`,
         };
       }
-      return layer([{ days: weekdays.sort(), start: handoffTime, end: endOf(local, duration) }]);
+      return layer([
+        { days: weekdays.sort((x, y) => x - y), start: handoffTime, end: endOf(local, duration) },
+      ]);
     }
   }
   if (duration === period) return layer([]);
