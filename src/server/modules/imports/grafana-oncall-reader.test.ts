@@ -440,5 +440,11 @@ describe('readGrafanaOnCall refusals', () => {
     expect(field.message).toBe(
       'Grafana OnCall answered /api/v1/on_call_shifts/ with data Baton cannot read: result 1 has no valid duration',
     );
+    (fake.account.shifts[0] as { duration: unknown }).duration = 7 * 86_400;
+    (fake.account.shifts[2] as { start: unknown }).start = 'next Monday';
+    const date = await refusal(readGrafanaOnCall(input()));
+    expect(date.message).toBe(
+      'Grafana OnCall answered /api/v1/on_call_shifts/ with data Baton cannot read: result 3 has no valid start',
+    );
   });
 });

@@ -64,6 +64,9 @@ const ScheduleSchema = z.object({
   shifts: z.array(z.string()).nullish(),
 });
 
+/** A date-time as the API answers it (UTC, 'YYYY-MM-DDTHH:MM:SS'). */
+const apiDateTime = z.string().refine((t) => !Number.isNaN(grafanaInstant(t).getTime()));
+
 const ShiftSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -71,12 +74,12 @@ const ShiftSchema = z.object({
   schedule: nullableString,
   time_zone: nullableString,
   level: z.number().int().nullish(),
-  start: z.string(),
-  duration: z.number(),
-  rotation_start: nullableString,
+  start: apiDateTime,
+  duration: z.number().min(0),
+  rotation_start: apiDateTime.nullish(),
   frequency: nullableString,
   interval: z.number().int().nullish(),
-  until: nullableString,
+  until: apiDateTime.nullish(),
   week_start: nullableString,
   by_day: z.array(z.string()).nullish(),
   by_month: z.array(z.number()).nullish(),
