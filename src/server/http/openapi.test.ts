@@ -72,6 +72,45 @@ test("the API's errors are the one error shape, a component of the document", ()
   }
 });
 
+// Decision 267: Scalar reads the whole document before it shows the reference. Before the
+// contracts were named components it was 526 kB, a rotation's schema written out fourteen times.
+test('the shared contracts are named components, referenced where routes use them', () => {
+  const schemas = document.components?.schemas ?? {};
+  for (const name of ['Rotation', 'Incident', 'TimelineEvent', 'Page', 'Person', 'ApiError']) {
+    expect(schemas[name], name).toMatchObject({ type: 'object' });
+  }
+  const list = document.paths['/api/rotations']?.get?.responses?.['200'];
+  expect(list).toMatchObject({
+    content: {
+      'application/json': {
+        schema: { type: 'array', items: { $ref: '#/components/schemas/Rotation' } },
+      },
+    },
+  });
+  // Every name a reference uses is in the document, and every name in it is used.
+  const text = JSON.stringify(document);
+  const referred = new Set(
+    [...text.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map(([, name]) => name),
+  );
+  expect([...referred].filter((name) => !schemas[name])).toEqual([]);
+  expect(Object.keys(schemas).filter((name) => !referred.has(name))).toEqual([]);
+});
+
+test('no schema of 1 kB or more is written out twice, and the document stays under 400 kB', () => {
+  const places = new Map<string, string[]>();
+  const visit = (value: unknown, at: string) => {
+    if (!value || typeof value !== 'object') return;
+    const text = JSON.stringify(value);
+    const schema = !Array.isArray(value) && ('type' in value || 'anyOf' in value);
+    if (schema && text.length >= 1000) places.set(text, [...(places.get(text) ?? []), at]);
+    for (const [key, child] of Object.entries(value)) visit(child, `${at}/${key}`);
+  };
+  visit(document.paths, '#/paths');
+  const repeated = [...places.values()].filter((at) => at.length > 1).map((at) => at.join(' = '));
+  expect(repeated).toEqual([]);
+  expect(Buffer.byteLength(JSON.stringify(document))).toBeLessThan(400_000);
+});
+
 test('the cookie session and API tokens are its security schemes', () => {
   expect(document.components?.securitySchemes).toMatchObject({
     session: { type: 'apiKey', in: 'cookie' },
