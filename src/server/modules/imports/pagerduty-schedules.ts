@@ -77,18 +77,25 @@ export function scheduleOf(
 ): { schedule: SourceSchedule; notes: SourceNote[] } {
   const notes: SourceNote[] = [];
   const subject = `Schedule “${pd.name}”`;
+  // Both asked with overflow=true: entries and overrides across the window's edges come whole.
+  const within = (shifts: readonly SourceShift[]) =>
+    shifts
+      .filter((o) => o.end > window.from && o.start < window.to)
+      .map((o) => ({
+        personSourceId: o.personSourceId,
+        start: new Date(Math.max(o.start.getTime(), window.from.getTime())),
+        end: new Date(Math.min(o.end.getTime(), window.to.getTime())),
+      }));
   const rendered = merge(
-    (pd.final_schedule.rendered_schedule_entries ?? []).flatMap((e) =>
-      e.user ? [{ start: new Date(e.start), end: new Date(e.end), personSourceId: e.user.id }] : [],
+    within(
+      (pd.final_schedule.rendered_schedule_entries ?? []).flatMap((e) =>
+        e.user
+          ? [{ start: new Date(e.start), end: new Date(e.end), personSourceId: e.user.id }]
+          : [],
+      ),
     ),
   );
-  const clipped = overrides
-    .filter((o) => o.end > window.from && o.start < window.to)
-    .map((o) => ({
-      personSourceId: o.personSourceId,
-      start: new Date(Math.max(o.start.getTime(), window.from.getTime())),
-      end: new Date(Math.min(o.end.getTime(), window.to.getTime())),
-    }));
+  const clipped = within(overrides);
   const scheduled = (
     zone: string,
     why: string,
