@@ -121,6 +121,7 @@ describe('readPagerDuty: the account', () => {
   });
 
   it('maps escalation rules to steps with their delays, targets and repeat', async () => {
+    // a rule's delay is the wait before the next rule; a snapshot step's is the wait after the one before
     const snapshot = await read();
     expect(snapshot.policies).toEqual([
       {
@@ -129,9 +130,10 @@ describe('readPagerDuty: the account', () => {
         description: 'Platform first, then Bob and Support',
         repeat: 2,
         steps: [
-          { delayMinutes: 15, targets: [{ kind: 'schedule', sourceId: 'PSCHA01' }] },
+          // the first step when the incident opens, the second 15 minutes after it
+          { delayMinutes: 0, targets: [{ kind: 'schedule', sourceId: 'PSCHA01' }] },
           {
-            delayMinutes: 30,
+            delayMinutes: 15,
             targets: [
               { kind: 'person', sourceId: 'PBOB002' },
               { kind: 'schedule', sourceId: 'PSCHB02' },
@@ -145,9 +147,9 @@ describe('readPagerDuty: the account', () => {
         description: null,
         repeat: 9,
         steps: [
-          { delayMinutes: 10, targets: [{ kind: 'schedule', sourceId: 'PSCHC03' }] },
+          { delayMinutes: 0, targets: [{ kind: 'schedule', sourceId: 'PSCHC03' }] },
           {
-            delayMinutes: 20,
+            delayMinutes: 10,
             targets: [
               { kind: 'person', sourceId: 'PADA001' },
               { kind: 'person', sourceId: 'PDAN004' },
@@ -162,6 +164,7 @@ describe('readPagerDuty: the account', () => {
     expect(warnings.map((n) => n.message)).toEqual([
       'It repeats 12 times in PagerDuty; Baton repeats at most 9 times',
       "Its rule 2 assigns round robin; the import's step notifies everyone at once: set round robin on it in Baton",
+      "Its last rule waits 20 minutes before PagerDuty runs the policy again; check the last step's delay in Baton is 20 minutes (rule 2)",
     ]);
   });
 

@@ -316,9 +316,12 @@ function noteOtherDomains(people: readonly SourcePerson[], notes: SourceNote[]):
 // Escalation policies and integrations
 
 /**
- * policyOf maps a PagerDuty escalation policy: each rule is a step whose delay is the rule's
- * escalation delay (in both, the minutes before moving on from this step to the next), each
- * user or schedule target a target, num_loops the repeat.
+ * policyOf maps a PagerDuty escalation policy: each rule is a step, each user or schedule target a
+ * target, num_loops the repeat. A rule's escalation delay is the minutes before moving on from it
+ * to the next rule; a snapshot step's delay is the minutes after the step before (the first: after
+ * the incident opens), so step k waits rule k−1's delay (plus the delays of rules left out between
+ * them) and the first waits none. The last rule's delay, the wait before PagerDuty loops or stops,
+ * has no step to carry it: a note says so.
  */
 function policyOf(p: Policy, notes: SourceNote[]): SourceEscalationPolicy {
   const subject = `Escalation policy “${p.name}”`;
@@ -331,6 +334,8 @@ function policyOf(p: Policy, notes: SourceNote[]): SourceEscalationPolicy {
     });
   }
   const steps: SourceEscalationStep[] = [];
+  // minutes since the last step kept (or since the incident opened)
+  let wait = 0;
   p.escalation_rules.forEach((rule, i) => {
     const at = `rule ${i + 1}`;
     const targets: SourceTarget[] = [];
@@ -370,10 +375,27 @@ function policyOf(p: Policy, notes: SourceNote[]): SourceEscalationPolicy {
         subject,
         message: `Its ${at} has no target Baton can import: left out`,
       });
-      return;
+    } else {
+      if (wait > DELAY_MINUTES_MAX) {
+        notes.push({
+          level: 'warning',
+          subject,
+          message: `Its ${at} comes ${wait} minutes after the step before; Baton's step waits ${DELAY_MINUTES_MAX}`,
+        });
+      }
+      steps.push({ delayMinutes: Math.min(wait, DELAY_MINUTES_MAX), targets });
+      wait = 0;
     }
-    steps.push({ delayMinutes: delay, targets });
+    wait += delay;
   });
+  const last = p.escalation_rules.length;
+  if (steps.length > 0 && wait > 0) {
+    notes.push({
+      level: 'info',
+      subject,
+      message: `Its last rule waits ${wait} minutes before PagerDuty ${loops > 0 ? 'runs the policy again' : 'stops escalating'}; check the last step's delay in Baton is ${wait} minutes (rule ${last})`,
+    });
+  }
   if (steps.length > STEPS_MAX) {
     notes.push({
       level: 'warning',
