@@ -402,7 +402,7 @@ function scheduleJson(account: FakePdAccount, s: FakePdSchedule, q: URLSearchPar
     final_schedule: {
       name: 'Final Schedule',
       rendered_schedule_entries: window
-        ? entries(finalSchedule(s, window.since, window.until))
+        ? entries(finalEntries(s, window.since, window.until, q.get('overflow') === 'true'))
         : [],
     },
   };
@@ -533,6 +533,18 @@ function layerEntries(layer: FakePdLayer, zone: string, since: Date, until: Date
 
 function overrideEntries(s: FakePdSchedule): RenderedEntry[] {
   return s.overrides.map((o) => ({ start: new Date(o.start), end: new Date(o.end), user: o.user }));
+}
+
+/**
+ * The final schedule's entries over [since, until): cut at the bounds, or with `overflow` whole
+ * (rendered a turn beyond each bound, then kept where they meet the range).
+ */
+function finalEntries(s: FakePdSchedule, since: Date, until: Date, overflow: boolean) {
+  if (!overflow) return finalSchedule(s, since, until);
+  const pad = Math.max(DAY, ...s.layers.map((l) => l.rotation_turn_length_seconds * 1000));
+  return finalSchedule(s, new Date(since.getTime() - pad), new Date(until.getTime() + pad)).filter(
+    (e) => e.end > since && e.start < until,
+  );
 }
 
 /** The final schedule: overrides over layers, the last created layer over the ones before. */
