@@ -567,6 +567,26 @@ export const notifications = pgTable(
 );
 
 /**
+ * The places each person's limit of texts and calls has given (decision 265): one row per text or
+ * call the limit let go, when it let it go. Every instance counts here, under a lock per person,
+ * so two instances never both send past the limit; rows older than the window are deleted by the
+ * next decision for the person.
+ */
+export const personLimitSends = pgTable(
+  'person_limit_sends',
+  {
+    notificationId: bigint('notification_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sentAt: ts('sent_at').notNull(),
+  },
+  (t) => [index('person_limit_sends_user_idx').on(t.userId, t.sentAt)],
+);
+
+/**
  * The administrative audit trail, append-only (decision 172): triggers of migration 0006 refuse
  * UPDATE, DELETE and TRUNCATE, and chain every insert to the one before it. The chain columns are
  * set by the insert trigger (never by the app) and are NOT NULL in the database; they are
