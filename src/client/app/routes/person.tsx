@@ -59,14 +59,11 @@ function PersonNotFound() {
 function HowBatonReaches({ person }: { person: PersonDetail }) {
   const devices = usePushDevices(person.id);
   return (
-    <section aria-labelledby="how-baton-reaches" className="grid gap-4 lg:col-span-2">
-      <h2 id="how-baton-reaches" className="font-semibold text-lg tracking-tight">
-        How Baton reaches {person.name}
-      </h2>
+    <section aria-label={`How Baton reaches ${person.name}`} className="grid gap-4 lg:col-span-2">
       <Card>
         <CardHeader>
           <CardTitle asChild>
-            <h3>Notification rules</h3>
+            <h2>Notification rules</h2>
           </CardTitle>
           <CardDescription>
             How a page reaches {person.name}, by the incident's urgency: each way after its own
