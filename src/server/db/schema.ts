@@ -543,7 +543,9 @@ export const notifications = pgTable(
     }),
     /**
      * why it waited (decision 254): 'working-hours' (a low-urgency page held to the person's
-     * working hours) or 'limit' (held by the person's limit of texts and calls); null: it did not
+     * working hours) or 'limit' (held by the person's limit of texts and calls); null: it did not.
+     * 'limit-email': the email that carries the words of a text or call the limit held (decision
+     * 265)
      */
     held: text('held'),
   },
