@@ -5,10 +5,9 @@ import { Link, useParams } from 'react-router';
 import { PageHeader } from '@/components/page-header';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { UpcomingShiftsCard } from '@/features/calendar/components/upcoming-shifts';
-import { NotificationRulesEditor } from '@/features/notification-rules/components/notification-rules-editor';
+import { NotificationRulesCard } from '@/features/notification-rules/components/notification-rules-card';
 import { usePerson } from '@/features/people/api/get-person';
 import {
   PersonContact,
@@ -60,24 +59,11 @@ function HowBatonReaches({ person }: { person: PersonDetail }) {
   const devices = usePushDevices(person.id);
   return (
     <section aria-label={`How Baton reaches ${person.name}`} className="grid gap-4 lg:col-span-2">
-      <Card>
-        <CardHeader>
-          <CardTitle asChild>
-            <h2>Notification rules</h2>
-          </CardTitle>
-          <CardDescription>
-            How a page reaches {person.name}, by the incident's urgency: each way after its own
-            delay. Acknowledging the incident stops the rest.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <NotificationRulesEditor
-            person={{ id: person.id, name: person.name, phone: person.phone }}
-            own={false}
-            reach={{ pushDevices: devices.data?.length ?? 0 }}
-          />
-        </CardContent>
-      </Card>
+      <NotificationRulesCard
+        person={{ id: person.id, name: person.name, phone: person.phone }}
+        own={false}
+        reach={{ pushDevices: devices.data?.length ?? 0 }}
+      />
       <div className="grid gap-4 lg:grid-cols-2">
         <WorkingHoursCard userId={person.id} name={person.name} />
         <SendTestCard
