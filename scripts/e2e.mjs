@@ -63,6 +63,7 @@ const SECONDS = {
   'shift-moved.spec.ts': 7,
   'push.spec.ts': 7,
   'reach-the-person.spec.ts': 6,
+  'reach-someone-else.spec.ts': 6,
   'unstaffed-rotation.spec.ts': 5,
   'instant-pages.spec.ts': 6,
   'api-docs.spec.ts': 6,

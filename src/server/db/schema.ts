@@ -543,7 +543,9 @@ export const notifications = pgTable(
     }),
     /**
      * why it waited (decision 254): 'working-hours' (a low-urgency page held to the person's
-     * working hours) or 'limit' (held by the person's limit of texts and calls); null: it did not
+     * working hours) or 'limit' (held by the person's limit of texts and calls); null: it did not.
+     * 'limit-email': the email that carries the words of a text or call the limit held (decision
+     * 265)
      */
     held: text('held'),
   },
@@ -564,6 +566,26 @@ export const notifications = pgTable(
       sql`(${t.channel} = 'chat') = (${t.destinationId} is not null)`,
     ),
   ],
+);
+
+/**
+ * The places each person's limit of texts and calls has given (decision 265): one row per text or
+ * call the limit let go, when it let it go. Every instance counts here, under a lock per person,
+ * so two instances never both send past the limit; rows older than the window are deleted by the
+ * next decision for the person.
+ */
+export const personLimitSends = pgTable(
+  'person_limit_sends',
+  {
+    notificationId: bigint('notification_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => notifications.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sentAt: ts('sent_at').notNull(),
+  },
+  (t) => [index('person_limit_sends_user_idx').on(t.userId, t.sentAt)],
 );
 
 /**

@@ -260,6 +260,11 @@ export const TimelineEventSchema = z.object({
    * page) or by their limit of texts and calls (then sent in one bundle with the others held)
    */
   held: z.enum(['working-hours', 'limit']).optional(),
+  /**
+   * notified: a text or call the limit held whose words went by email at once (decision 265), or
+   * (on an email) the email that carried them
+   */
+  limitEmail: z.enum(['emailed', 'email']).optional(),
   /** notified: when a message a notification rule delayed is due (decision 251) */
   dueAt: z.string().optional(),
   /** rules_skipped: the person's rules that could not reach them (`to`), each with why */

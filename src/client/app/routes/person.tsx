@@ -1,3 +1,4 @@
+import type { PersonDetail } from '@shared/contracts/users';
 import { hasRole } from '@shared/domain/roles';
 import { ArrowLeft, CircleAlert, UserRoundCog } from 'lucide-react';
 import { Link, useParams } from 'react-router';
@@ -6,12 +7,16 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { UpcomingShiftsCard } from '@/features/calendar/components/upcoming-shifts';
+import { NotificationRulesCard } from '@/features/notification-rules/components/notification-rules-card';
 import { usePerson } from '@/features/people/api/get-person';
 import {
   PersonContact,
   PersonCovering,
   PersonRotations,
 } from '@/features/people/components/person-view';
+import { usePushDevices } from '@/features/push/api/push-devices';
+import { SendTestCard } from '@/features/reach/components/send-test-card';
+import { WorkingHoursCard } from '@/features/reach/components/working-hours-card';
 import { TimeOffSection } from '@/features/time-off/components/time-off-section';
 import { ApiRequestError } from '@/lib/api-client';
 import { useAuth } from '@/lib/use-auth';
@@ -46,8 +51,36 @@ function PersonNotFound() {
 }
 
 /**
+ * HowBatonReaches: an administrator's view of how Baton reaches someone else (decision 265): their
+ * notification rules, their working hours and a test by each way, with the profile's own
+ * editor and cards speaking of the person. One's own are edited on the profile.
+ */
+function HowBatonReaches({ person }: { person: PersonDetail }) {
+  const devices = usePushDevices(person.id);
+  return (
+    <section aria-label={`How Baton reaches ${person.name}`} className="grid gap-4 lg:col-span-2">
+      <NotificationRulesCard
+        person={{ id: person.id, name: person.name, phone: person.phone }}
+        own={false}
+        reach={{ pushDevices: devices.data?.length ?? 0 }}
+      />
+      <div className="grid gap-4 lg:grid-cols-2">
+        <WorkingHoursCard userId={person.id} name={person.name} />
+        <SendTestCard
+          person={{ id: person.id, email: person.email, phone: person.phone }}
+          name={person.name}
+          devices={devices.data ?? []}
+          onDevicesChanged={() => void devices.refetch()}
+        />
+      </div>
+    </section>
+  );
+}
+
+/**
  * PersonPage is /people/{id}: a teammate's read-only view, opened from the On-Call Team by every
- * member (decision 187). Administrators also get 'Manage User', to User Management.
+ * member (decision 187). Administrators also get 'Manage User', to User Management, and for
+ * someone else how Baton reaches them: rules, working hours and tests (decision 265).
  */
 export function PersonPage() {
   const { id } = useParams();
@@ -119,6 +152,7 @@ export function PersonPage() {
         <div className="lg:col-span-2">
           <PersonCovering person={data} />
         </div>
+        {isAdmin && user?.id !== data.id ? <HowBatonReaches person={data} /> : null}
         {mayManage ? (
           <div className="lg:col-span-2">
             <TimeOffSection

@@ -4,7 +4,7 @@ import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ApiTokensCard } from '@/features/api-tokens/components/api-tokens-card';
 import { UpcomingShiftsCard } from '@/features/calendar/components/upcoming-shifts';
-import { NotificationRulesEditor } from '@/features/notification-rules/components/notification-rules-editor';
+import { NotificationRulesCard } from '@/features/notification-rules/components/notification-rules-card';
 import { NotificationStatusNote } from '@/features/outbox/components/notification-status-note';
 import { ProfileForm } from '@/features/profile/components/profile-form';
 import { usePushDevices } from '@/features/push/api/push-devices';
@@ -56,24 +56,11 @@ function Profile({ user }: { user: NonNullable<ReturnType<typeof useAuth>['user'
             <NotificationStatusNote user={user} />
           </CardContent>
         </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle asChild>
-              <h2>Notification rules</h2>
-            </CardTitle>
-            <CardDescription>
-              How a page reaches you, by the incident's urgency: each way after its own delay.
-              Acknowledging the incident stops the rest.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <NotificationRulesEditor
-              person={{ id: user.id, name: user.name, phone: user.phone }}
-              own
-              reach={{ pushDevices: devices.data?.length ?? 0 }}
-            />
-          </CardContent>
-        </Card>
+        <NotificationRulesCard
+          person={{ id: user.id, name: user.name, phone: user.phone }}
+          own
+          reach={{ pushDevices: devices.data?.length ?? 0 }}
+        />
         <WorkingHoursCard userId={user.id} />
         <SendTestCard
           person={{ id: user.id, email: user.email, phone: user.phone }}

@@ -2,6 +2,7 @@ import type { TimelineEvent } from '../../../shared/contracts/incidents';
 import type { PagePerson } from '../../../shared/contracts/paging';
 import { NOTIFICATION_METHODS } from '../../../shared/domain/notification-rules';
 import { CALL_OUTCOMES, callKeyOf } from '../../../shared/domain/voice-calls';
+import { EMAILED_AT_ONCE } from '../notifications/person-limit';
 import { failureReason } from '../notifications/provider-answers';
 import type { IncidentEventRow, IncidentNotificationRow } from './incident-repository';
 
@@ -50,6 +51,12 @@ export function toNotifiedEvent(
           : null,
     ...(delayed ? { dueAt: n.nextAttemptAt.toISOString() } : {}),
     ...(n.held === 'working-hours' || n.held === 'limit' ? { held: n.held } : {}),
+    // The limit held it and its words went by email at once, or this is that email (decision 265).
+    ...(n.held === 'limit-email'
+      ? { limitEmail: 'email' as const }
+      : n.held === 'limit' && n.lastError?.includes(EMAILED_AT_ONCE)
+        ? { limitEmail: 'emailed' as const }
+        : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   retryDelayMs,
 } from '../../../shared/domain/notification-routing';
 import type { RuleChannel, RuleDelivery } from '../../../shared/domain/notification-rules';
+import { isLimitedChannel } from '../../../shared/domain/person-limits';
 import type { Clock } from '../../core/clock';
 import { DeliveryError, type OutgoingMessage } from '../../core/delivery';
 import type { FieldCipher } from '../../crypto/field-crypto';
@@ -17,7 +18,7 @@ import { allocateIds } from '../../db/ids';
 import { notifications, users } from '../../db/schema';
 import { toUser } from '../users/user-repository';
 import type { Channels } from './channels';
-import { applyPersonLimit } from './person-limit';
+import { applyPersonLimit, type LimitEmailContent } from './person-limit';
 import { PERSON_CHANNELS } from './person-registry';
 import { scrubProviderAnswer } from './provider-answers';
 
@@ -92,6 +93,8 @@ export interface FollowUpEntry<T> {
 export type StoredContent = OutgoingMessage & {
   fallback?: FallbackContent;
   followUp?: { entries: FollowUpEntry<unknown>[] };
+  /** a page's text or call: its words as an email, sent at once if the limit holds it (decision 265) */
+  limitEmail?: LimitEmailContent;
 };
 
 /** claimed rows are leased this long; a worker that dies mid-send loses the lease and another retries */
@@ -146,6 +149,10 @@ export function plannedMessages(input: NotificationInput): PlannedMessage[] {
     } else if (recipient.id !== null && channel === 'sms' && !channels.includes('email')) {
       message.fallback = PERSON_CHANNELS.email(input);
     }
+    // A page's text or call the person's limit may hold: its words go by email meanwhile.
+    if (recipient.id !== null && isLimitedChannel(channel) && isRuledKind(input.kind)) {
+      message.limitEmail = PERSON_CHANNELS.email(input);
+    }
     return { channel, message, delayMinutes };
   });
 }
@@ -198,6 +205,8 @@ export async function enqueueNotifications(
 
 /** The person events whose rows a person's rules delay (decision 251): the ones that page. */
 export const RULED_KINDS = ['page', 'page.reminder', 'page.escalated'] as const;
+
+const isRuledKind = (kind: string) => (RULED_KINDS as readonly string[]).includes(kind);
 
 /** One message to a destination (decision 221): its JSON body, posted as it is when sent. */
 export interface ChatMessageInput {
@@ -405,6 +414,10 @@ export async function deliverDue(
       pageKinds: RULED_KINDS,
       open: (row) => decryptContent(row, deps.cipher),
       seal: (id, message) => deps.cipher.encrypt(JSON.stringify(message), contentCtx(id)),
+      emailOf: async (tx, userId) => {
+        const [row] = await tx.select().from(users).where(eq(users.id, userId));
+        return row ? toUser(row, deps.cipher).email : null;
+      },
     },
     claimed,
   );
@@ -441,6 +454,7 @@ async function deliverOne(deps: DeliveryDeps, row: NotificationRow): Promise<key
     const {
       fallback: _fallback,
       followUp: _followUp,
+      limitEmail: _limitEmail,
       ...message
     } = decryptContent(row, deps.cipher);
     to = message.to;

@@ -488,3 +488,85 @@ describe('who cannot be reached', () => {
     expect(own.map((p: { id: number }) => p.id)).toEqual([person.id]);
   });
 });
+
+describe('an administrator reaches someone else from their page (decision 265); a manager cannot', () => {
+  test("an administrator sets someone's rules and working hours and sends them each test", async () => {
+    const { person } = await holder('Ola Other', { phone: '+15550100384' });
+    const rules = {
+      high: [
+        { method: 'sms', delayMinutes: 0 },
+        { method: 'email', delayMinutes: 2 },
+      ],
+      low: [{ method: 'email', delayMinutes: 0 }],
+    };
+    const put = await t.call(admin, 'PUT', `/api/users/${person.id}/notification-rules`, rules);
+    expect(put.statusCode, put.body).toBe(200);
+    expect(
+      (await t.call(person, 'GET', `/api/users/${person.id}/notification-rules`)).json(),
+    ).toMatchObject({ ...rules, own: true });
+    expect((await t.call(admin, 'PUT', hoursUrl(person), TUESDAYS)).statusCode).toBe(200);
+    expect((await t.call(person, 'GET', hoursUrl(person))).json()).toMatchObject({
+      ...TUESDAYS,
+      own: true,
+    });
+    const testUrl = `/api/users/${person.id}/notification-test`;
+    const email = await t.call(admin, 'POST', testUrl, { method: 'email' });
+    expect(email.json()).toEqual({
+      method: 'email',
+      outcome: 'delivered',
+      message: 'Test email sent',
+    });
+    expect(smtp.received.map((m) => m.to)).toEqual([[person.email]]);
+    const sms = await t.call(admin, 'POST', testUrl, { method: 'sms' });
+    expect(sms.json()).toMatchObject({ method: 'sms', outcome: 'delivered' });
+    expect(twilio.sent.map((m) => m.to)).toEqual(['+15550100384']);
+    const { subscription } = pushService.subscribe();
+    const device = await t.call(person, 'POST', `/api/users/${person.id}/push-subscriptions`, {
+      ...subscription,
+      name: 'Ola phone',
+    });
+    const listed = await t.call(admin, 'GET', `/api/users/${person.id}/push-subscriptions`);
+    expect(listed.json().map((d: PushDevice) => d.name)).toEqual(['Ola phone']);
+    const push = await t.call(admin, 'POST', testUrl, {
+      method: 'push',
+      deviceId: device.json().id,
+    });
+    expect(push.json()).toEqual({
+      method: 'push',
+      outcome: 'delivered',
+      message: 'Test push sent to Ola phone',
+    });
+    expect(pushService.received).toHaveLength(1);
+  });
+
+  test('a manager, even of their rotation, and a teammate are refused each (403), nothing written', async () => {
+    const { person } = await holder('Pat Protected');
+    const { person: teammate } = await holder('Tim Teammate');
+    for (const actor of [manager, teammate]) {
+      const calls = [
+        ['GET', `/api/users/${person.id}/notification-rules`, undefined],
+        [
+          'PUT',
+          `/api/users/${person.id}/notification-rules`,
+          {
+            high: [{ method: 'email', delayMinutes: 0 }],
+            low: [{ method: 'email', delayMinutes: 0 }],
+          },
+        ],
+        ['DELETE', `/api/users/${person.id}/notification-rules`, undefined],
+        ['GET', hoursUrl(person), undefined],
+        ['PUT', hoursUrl(person), TUESDAYS],
+        ['POST', `/api/users/${person.id}/notification-test`, { method: 'email' }],
+      ] as const;
+      for (const [method, url, body] of calls) {
+        const res = await t.call(actor, method, url, body);
+        expect(res.statusCode, `${actor.name} ${method} ${url}`).toBe(403);
+      }
+    }
+    expect(smtp.received).toEqual([]);
+    expect((await t.call(person, 'GET', hoursUrl(person))).json().own).toBe(false);
+    expect(
+      (await t.call(person, 'GET', `/api/users/${person.id}/notification-rules`)).json().own,
+    ).toBe(false);
+  });
+});

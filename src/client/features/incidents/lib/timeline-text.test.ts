@@ -209,6 +209,30 @@ describe('timelineText', () => {
       'SMS to Noah Lee held by the limit, then sent in one bundle with the others held',
     ],
     [
+      'a call the limit holds, its words emailed at once (decision 265)',
+      event({
+        kind: 'notified',
+        to: noah,
+        channel: 'voice',
+        delivery: 'pending',
+        held: 'limit',
+        limitEmail: 'emailed',
+        dueAt: new Date(Date.parse(at) + 9 * 60_000).toISOString(),
+      }),
+      'Call to Noah Lee held by the limit for 9 minutes, then bundled; its words went by email at once',
+    ],
+    [
+      'the email that carries what the limit held (decision 265)',
+      event({
+        kind: 'notified',
+        to: noah,
+        channel: 'email',
+        delivery: 'sent',
+        limitEmail: 'email',
+      }),
+      'Email to Noah Lee sent, in place of a text or call the limit held back',
+    ],
+    [
       'notification rules that could not reach the person',
       event({
         kind: 'rules_skipped',

@@ -78,6 +78,15 @@ export function timelineDetail(event: TimelineEvent): string | null {
 }
 
 function deliveryText(event: TimelineEvent): string {
+  const line = deliveryLine(event);
+  // The limit held a text or call and its words went by email at once (decision 265).
+  if (event.limitEmail === 'emailed') return `${line}; its words went by email at once`;
+  if (event.limitEmail === 'email')
+    return `${line}, in place of a text or call the limit held back`;
+  return line;
+}
+
+function deliveryLine(event: TimelineEvent): string {
   const channel = event.channel ? CHANNEL_TEXT[event.channel] : 'Notification';
   const head = `${channel} to ${nameOf(event.to)}`;
   const error = event.error ? `: ${event.error}` : '';

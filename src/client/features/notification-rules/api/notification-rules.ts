@@ -27,8 +27,9 @@ export function useNotificationRules(userId: number) {
 /**
  * useSaveNotificationRules sets a person's own rules (PUT), or with null returns them to their
  * Notification Preference (DELETE). A refusal is left to the editor (its fields beside the rules).
+ * `name` names someone else in the toast (an administrator editing their rules).
  */
-export function useSaveNotificationRules(userId: number) {
+export function useSaveNotificationRules(userId: number, name?: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (rules: NotificationRulesInput | null) =>
@@ -40,8 +41,8 @@ export function useSaveNotificationRules(userId: number) {
       notifySuccess(
         'Notification rules saved',
         answer.own
-          ? 'Pages now reach you by these rules.'
-          : 'Pages follow your Notification Preference again.',
+          ? `Pages now reach ${name ?? 'you'} by these rules.`
+          : `Pages follow ${name ? `${name}'s` : 'your'} Notification Preference again.`,
       );
     },
   });

@@ -74,7 +74,7 @@ function RulesForm({
   /** what reaches the person beyond email and SMS: calls once set up (decision 252), their devices for push (decision 253) */
   reach: RuleReach;
 }) {
-  const save = useSaveNotificationRules(person.id);
+  const save = useSaveNotificationRules(person.id, own ? undefined : person.name);
   const [rules, setRules] = useState<EditedRules>(initial);
   const [serverProblems, setServerProblems] = useState<Record<string, string>>({});
   const [tried, setTried] = useState(false);

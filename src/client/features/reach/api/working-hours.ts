@@ -20,8 +20,11 @@ export function useWorkingHours(userId: number) {
   });
 }
 
-/** useSaveWorkingHours sets them; a refusal is left to the form (its fields beside them). */
-export function useSaveWorkingHours(userId: number) {
+/**
+ * useSaveWorkingHours sets them; a refusal is left to the form (its fields beside them). `who`
+ * names the person in the toast: 'you' on one's profile, their name for an administrator.
+ */
+export function useSaveWorkingHours(userId: number, who = 'you') {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (hours: WorkingHoursInput) =>
@@ -32,7 +35,7 @@ export function useSaveWorkingHours(userId: number) {
         'Working hours saved',
         answer.holdLowUrgency
           ? 'Low-urgency pages outside them wait until they begin.'
-          : 'Low-urgency pages reach you at any time.',
+          : `Low-urgency pages reach ${who} at any time.`,
       );
     },
   });

@@ -60,14 +60,18 @@ const OUTCOME_ICON = {
  * email, SMS and a call when they have a phone, and each of their devices for push, each with its
  * outcome beside the button: delivered, failed with the provider's reason, or not set up. A push
  * test may find its device gone (the server removes it): `onDevicesChanged` reads the list again,
- * and the outcome stays shown below the list.
+ * and the outcome stays shown below the list. On the profile it speaks to the person; given
+ * `name` (an administrator on /people/{id}, decision 265) it sends the tests to that person.
  */
 export function SendTestCard({
   person,
+  name,
   devices = [],
   onDevicesChanged,
 }: {
   person: { id: number; email: string; phone: string | null };
+  /** someone else's name: an administrator tests how Baton reaches them */
+  name?: string;
   devices?: readonly PushDevice[];
   onDevicesChanged?: () => void;
 }) {
@@ -79,10 +83,12 @@ export function SendTestCard({
     <Card>
       <CardHeader>
         <CardTitle asChild>
-          <h2>Test how Baton reaches you</h2>
+          <h2>Test how Baton reaches {name ?? 'you'}</h2>
         </CardTitle>
         <CardDescription>
-          Send yourself a short test by each way you can be reached, and see that it arrives.
+          {name
+            ? `Send ${name} a short test by each way they can be reached, and see what became of it.`
+            : 'Send yourself a short test by each way you can be reached, and see that it arrives.'}
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
@@ -93,6 +99,7 @@ export function SendTestCard({
               userId={person.id}
               way={way}
               result={shown[way.key]?.result ?? null}
+              name={name}
               onResult={(result) => {
                 setShown((all) => ({ ...all, [way.key]: { to: way.to, result } }));
                 if (way.method === 'push') onDevicesChanged?.();
@@ -102,7 +109,7 @@ export function SendTestCard({
         </ul>
         {removed.map(([key, { to, result }]) => (
           <p key={key} role="status" className="flex items-center gap-1.5 text-sm">
-            <OutcomeLine result={result} prefix={`${to}: `} />
+            <OutcomeLine result={result} prefix={`${to}: `} name={name} />
           </p>
         ))}
       </CardContent>
@@ -114,11 +121,13 @@ function TestRow({
   userId,
   way,
   result,
+  name,
   onResult,
 }: {
   userId: number;
   way: TestWay;
   result: Shown | null;
+  name?: string;
   onResult: (result: Shown) => void;
 }) {
   const send = useSendTest(userId);
@@ -152,7 +161,7 @@ function TestRow({
       </Button>
       {result ? (
         <p role="status" className="flex items-center gap-1.5 text-sm sm:col-span-3">
-          <OutcomeLine result={result} />
+          <OutcomeLine result={result} name={name} />
         </p>
       ) : null}
     </li>
@@ -160,7 +169,15 @@ function TestRow({
 }
 
 /** OutcomeLine: a test's outcome in words, with its icon. */
-function OutcomeLine({ result, prefix = '' }: { result: Shown; prefix?: string }) {
+function OutcomeLine({
+  result,
+  prefix = '',
+  name,
+}: {
+  result: Shown;
+  prefix?: string;
+  name?: string;
+}) {
   if ('refused' in result) {
     return (
       <>
@@ -175,7 +192,7 @@ function OutcomeLine({ result, prefix = '' }: { result: Shown; prefix?: string }
       <Outcome outcome={result.outcome} />
       {prefix}
       {result.outcome === 'delivered'
-        ? `${result.message}: check that it arrived.`
+        ? `${result.message}: ${name ? `ask ${name} whether it arrived` : 'check that it arrived'}.`
         : result.outcome === 'failed'
           ? `Not delivered: ${result.message}`
           : `Not set up: ${result.message}`}

@@ -14,13 +14,30 @@ import { useSaveWorkingHours, useWorkingHours } from '../api/working-hours';
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 type Field = keyof WorkingHoursInput;
 
+/** How the card speaks: to the person on their profile, or of them (`name`) to an administrator. */
+interface Voice {
+  /** 'your' or 'Ada's' */
+  whose: string;
+  /** 'you' or 'Ada' */
+  who: string;
+  /** 'my' or 'their' */
+  mine: string;
+}
+
+const voiceOf = (name?: string): Voice =>
+  name
+    ? { whose: `${name}'s`, who: name, mine: 'their' }
+    : { whose: 'your', who: 'you', mine: 'my' };
+
 /**
- * WorkingHoursCard: a person's working hours on their profile (issue 33, decision 254): the days
- * and the hours in their own zone, and whether low-urgency pages wait for them. High urgency
- * never waits.
+ * WorkingHoursCard: a person's working hours (issue 33, decision 254): the days and the hours in
+ * their own zone, and whether low-urgency pages wait for them. High urgency never waits. On the
+ * profile it speaks to the person; given `name` (an administrator on /people/{id}, decision 265)
+ * it speaks of them.
  */
-export function WorkingHoursCard({ userId }: { userId: number }) {
+export function WorkingHoursCard({ userId, name }: { userId: number; name?: string }) {
   const read = useWorkingHours(userId);
+  const voice = voiceOf(name);
   return (
     <Card>
       <CardHeader>
@@ -28,8 +45,8 @@ export function WorkingHoursCard({ userId }: { userId: number }) {
           <h2>Working hours</h2>
         </CardTitle>
         <CardDescription>
-          Low-urgency pages outside your working hours can wait until they begin. High urgency
-          always reaches you at once.
+          Low-urgency pages outside {voice.whose} working hours can wait until they begin. High
+          urgency always reaches {voice.who} at once.
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -39,6 +56,7 @@ export function WorkingHoursCard({ userId }: { userId: number }) {
             userId={userId}
             initial={read.data}
             timeZone={read.data.timeZone}
+            voice={voice}
           />
         ) : (
           <LoadingState />
@@ -52,13 +70,15 @@ function HoursForm({
   userId,
   initial,
   timeZone,
+  voice,
 }: {
   userId: number;
   initial: WorkingHoursInput;
   timeZone: string;
+  voice: Voice;
 }) {
   const id = useId();
-  const save = useSaveWorkingHours(userId);
+  const save = useSaveWorkingHours(userId, voice.who);
   const [hours, setHours] = useState<WorkingHoursInput>({
     days: initial.days,
     start: initial.start,
@@ -146,7 +166,8 @@ function HoursForm({
         ))}
       </div>
       <p className="text-muted-foreground text-xs">
-        In your time zone, {timeZone}. An end at or before the start runs into the next day.
+        In {voice.mine === 'my' ? 'your' : 'their'} time zone, {timeZone}. An end at or before the
+        start runs into the next day.
       </p>
       <div className="flex items-start gap-2">
         <Checkbox
@@ -155,15 +176,15 @@ function HoursForm({
           onCheckedChange={(checked) => edit({ holdLowUrgency: checked === true })}
         />
         <Label htmlFor={`${id}-hold`} className="font-normal leading-snug">
-          Hold low-urgency pages until my working hours begin
+          Hold low-urgency pages until {voice.mine} working hours begin
         </Label>
       </div>
       <p className="text-sm" aria-live="polite">
         {hours.days.length === 0
           ? 'Choose at least one working day.'
           : hours.holdLowUrgency
-            ? `Low urgency reaches you ${workingHoursWords(hours)}; outside them it waits.`
-            : `Working hours ${workingHoursWords(hours)}; low urgency reaches you at any time.`}
+            ? `Low urgency reaches ${voice.who} ${workingHoursWords(hours)}; outside them it waits.`
+            : `Working hours ${workingHoursWords(hours)}; low urgency reaches ${voice.who} at any time.`}
       </p>
       <div>
         <Button type="submit" disabled={save.isPending}>
