@@ -67,6 +67,7 @@ const SECONDS = {
   'unstaffed-rotation.spec.ts': 5,
   'instant-pages.spec.ts': 6,
   'api-docs.spec.ts': 6,
+  'imports.spec.ts': 15,
   'slack.spec.ts': 3,
 };
 const TEST_DIR = 'tests/e2e';
