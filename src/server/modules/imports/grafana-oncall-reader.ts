@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { IntegrationSource } from '../../../shared/contracts/integrations';
+import { LAYERS_MAX, LAYER_WINDOWS_MAX as WINDOWS_MAX } from '../../../shared/contracts/rotations';
 import { isTimeZone } from '../../../shared/domain/time-zones';
 import {
   type GrafanaShift,
@@ -25,17 +26,13 @@ import {
 /**
  * The Grafana OnCall reader (issue 34, decision 272): one OnCall instance's users, schedules with
  * their on-call shifts, escalation chains and integrations, read through its public API v1
- * (`Authorization: <token>`, lists paged by `next`), as a SourceSnapshot. Each schedule's own
- * rendering is its `final_shifts` over the window. How each construct maps, and what becomes a
- * scheduled rotation instead, is decision 272.
+ * (`Authorization: <token>`, lists paged by `next`), as a SourceSnapshot; each schedule's own
+ * rendering is its `final_shifts` over the window. Decision 272 says how each construct maps.
  */
 
 const LABEL = 'Grafana OnCall';
 /** Grafana OnCall repeats a chain at most this many times (its "Repeat escalation (5 times max)"). */
 const GRAFANA_REPEATS = 5;
-/** Baton's bounds a rotation's layers must keep (LayerInputSchema). */
-const LAYERS_MAX = 10;
-const WINDOWS_MAX = 14;
 const PAGES_MAX = 1000;
 
 const nullableString = z.string().nullish();
