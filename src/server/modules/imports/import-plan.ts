@@ -316,11 +316,20 @@ export function desiredPolicy(
   return { name: policy.name, repeat: policy.repeat, steps, notes };
 }
 
+/** canonical writes a value as JSON with its keys sorted: jsonb keeps keys in its own order. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
 /** samePolicy says whether a desired policy is what Baton holds (nothing pending in it). */
 function samePolicy(desired: DesiredPolicy, held: BatonPolicy): boolean {
   if (desired.steps.some((s) => s.targets.some((t) => 'pending' in t))) return false;
   const shape = (steps: DesiredPolicy['steps'] | EscalationStep[]) =>
-    JSON.stringify(steps.map((s) => ({ d: s.delayMinutes, t: s.targets })));
+    canonical(steps.map((s) => ({ d: s.delayMinutes, t: s.targets })));
   return (
     desired.name === held.name &&
     desired.repeat === held.repeat &&
@@ -335,10 +344,7 @@ export function rotationDifferences(desired: DesiredRotation, held: BatonRotatio
   if (desired.timeZone !== held.timeZone)
     out.push(`time zone: ${held.timeZone} → ${desired.timeZone}`);
   if (desired.type !== held.type) out.push(`kind: ${held.type} → ${desired.type}`);
-  else if (
-    desired.type === 'fixed' &&
-    JSON.stringify(desired.layers) !== JSON.stringify(held.layers)
-  ) {
+  else if (desired.type === 'fixed' && canonical(desired.layers) !== canonical(held.layers)) {
     out.push('layers changed');
   } else if (desired.type === 'scheduled' && !sameEntries(desired.entries, held.entries)) {
     out.push('schedule entries changed');
