@@ -27,8 +27,10 @@ import { createIntegration, updateIntegration } from '../integrations/integratio
 import { createInvitation } from '../invitations/invitation-service';
 import { listMembersWithUsers } from '../members/member-reads';
 import { addMember } from '../rotations/rotation-members';
+import { lockRotationRow } from '../rotations/rotation-repository';
 import { createRotation, updateRotation } from '../rotations/rotation-service';
 import { addScheduleEntry, deleteScheduleEntry } from '../schedules/schedule-service';
+import { followWindows } from '../schedules/schedule-task';
 import {
   type BatonState,
   buildPlan,
@@ -291,6 +293,10 @@ async function placeEntries(
     });
     await addScheduleEntry(a.d, a.actor, rotationId, input);
   }
+  // The baton goes to whoever the entries name now, as new layers give it (not at the engine's
+  // next tick): the import is in force, and verified, from the moment it is applied.
+  const row = await lockRotationRow(a.d.tx, rotationId);
+  if (row && !row.suspended) await followWindows(a.d.tx, a.d, row, a.now);
 }
 
 /**

@@ -85,7 +85,8 @@ export function databaseSchedule(): Omit<SourceSchedule, 'rendered'> {
 export interface FakeAccount {
   /** which account (the API address) */
   account: string;
-  schedules: Omit<SourceSchedule, 'rendered'>[];
+  /** the schedules; `rendered` when given (a schedule without layers), else their rendering */
+  schedules: (Omit<SourceSchedule, 'rendered'> & { rendered?: SourceSchedule['rendered'] })[];
   policies: SourceSnapshot['policies'];
   integrations: SourceSnapshot['integrations'];
 }
@@ -134,10 +135,10 @@ export function snapshotOf(
     account: account.account,
     window,
     people: SOURCE_PEOPLE.map((p) => ({ ...p })),
-    schedules: account.schedules.map((s) => {
-      const schedule = { ...s, rendered: [] };
-      return { ...schedule, rendered: renderSchedule(schedule, window.from, window.to) };
-    }),
+    schedules: account.schedules.map((s) => ({
+      ...s,
+      rendered: s.rendered ?? renderSchedule({ ...s, rendered: [] }, window.from, window.to),
+    })),
     policies: account.policies,
     integrations: account.integrations,
     notes: [{ level: 'info', subject: 'Account', message: 'Read by the test reader' }],

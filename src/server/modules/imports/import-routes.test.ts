@@ -12,6 +12,7 @@ import type { Rotation } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import { ManualClock } from '../../core/clock';
 import { selectRows } from '../../db/client';
+import { findImport } from './import-repository';
 import {
   databaseSchedule,
   type FakeAccount,
@@ -21,6 +22,7 @@ import {
   readersFor,
 } from './import-routes.fixtures';
 import { SOURCE_NOT_AVAILABLE } from './readers';
+import { renderSchedule } from './snapshot-rendering';
 import { ImportSourceError } from './source-snapshot';
 
 /**
@@ -215,6 +217,10 @@ describe('plan, apply, verify, and again', () => {
       subject: 'Escalation policy “Platform escalation” (EP1) step 2',
       message: 'Dee New is not in Baton yet: left out of the step until a later import',
     });
+    // The key was used for the read and is kept nowhere: not in the snapshot, not in the plan.
+    const stored = await findImport(t.database.db, t.cipher, first.id);
+    expect(JSON.stringify(stored)).not.toContain('read-only-key');
+    expect(stored?.snapshot.schedules.map((x) => x.sourceId)).toEqual(['P123', 'P456']);
     const listed = await t.call(admin, 'GET', '/api/imports');
     expect(listed.json().map((p: ImportPlan) => p.id)).toContain(first.id);
     expect((await t.call(admin, 'GET', `/api/imports/${first.id}`)).json()).toEqual(first);
@@ -261,6 +267,15 @@ describe('plan, apply, verify, and again', () => {
       email: string;
     }[];
     expect(invitations.map((i) => i.email)).toContain('dee@example.com');
+    const audited = await selectRows<{ action: string; actor: number }>(
+      t.database.db,
+      sql`select action, actor_user_id as actor from audit_events
+           where target_type = 'import' and target_id = ${String(first.id)} order by id`,
+    );
+    expect(audited).toEqual([
+      { action: 'import.planned', actor: admin.id },
+      { action: 'import.applied', actor: admin.id },
+    ]);
     const again = await apply(first.id);
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toBe(IMPORT_MESSAGES.alreadyApplied);
@@ -324,5 +339,44 @@ describe('plan, apply, verify, and again', () => {
     expect(d).toMatchObject({ rotationId: database.id, rotationName: 'Database' });
     expect([d?.source, d?.baton].sort()).toEqual(['Ada Source', 'Cy Source']);
     expect(result.differences.every((x) => x.rotationName === 'Database')).toBe(true);
+  });
+});
+
+describe('a pattern Baton keeps as schedule entries', () => {
+  test('layers: null becomes a scheduled rotation of the rendered shifts, verified, and again unchanged', async () => {
+    t.clock.advance(20 * 60_000);
+    const saved = account;
+    const support = {
+      ...databaseSchedule(),
+      sourceId: 'P789',
+      name: 'Support',
+    };
+    const [layer] = support.layers ?? [];
+    if (layer) layer.activeWindows = [{ days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' }];
+    const window = { from: t.clock.now(), to: new Date(t.clock.now().getTime() + 90 * 86_400_000) };
+    const rendered = renderSchedule({ ...support, rendered: [] }, window.from, window.to);
+    account = {
+      account: 'https://scheduled.pagerduty.test',
+      // A pattern the reader could not express as layers: its rendering alone (here, what the
+      // layer with its weekday window renders).
+      schedules: [{ ...support, layers: null, overrides: [], rendered }],
+      policies: [],
+      integrations: [],
+    };
+    const plan = await planned();
+    expect(plan.changes).toEqual([
+      expect.objectContaining({ kind: 'rotation', action: 'create', sourceId: 'P789' }),
+    ]);
+    expect(plan.changes[0]?.details[0]).toMatch(/^Scheduled rotation: \d+ entries/);
+    const res = await apply(plan.id);
+    expect(res.statusCode, res.body).toBe(200);
+    const rotation = await rotationNamed('Support');
+    expect(rotation.type).toBe('scheduled');
+    expect(rendered.length).toBeGreaterThan(60);
+    const result = await verify(plan.id);
+    expect(result.differences).toEqual([]);
+    const again = await planned();
+    expect(again.changes.map((c) => c.action)).toEqual(['unchanged']);
+    account = saved;
   });
 });
