@@ -45,6 +45,7 @@ import {
   linkKey,
   matchPeople,
   type PlanBody,
+  type PlannedEntry,
   personNames,
   policySubject,
   rotationDifferences,
@@ -260,7 +261,7 @@ async function updateRotationOf(
   }
 }
 
-const sameEntry = (x: { userId: number; start: Date; end: Date }, y: typeof x) =>
+const sameEntry = (x: PlannedEntry, y: PlannedEntry) =>
   x.userId === y.userId &&
   x.start.getTime() === y.start.getTime() &&
   x.end.getTime() === y.end.getTime();
@@ -269,8 +270,8 @@ const sameEntry = (x: { userId: number; start: Date; end: Date }, y: typeof x) =
 async function placeEntries(
   a: Applying,
   rotationId: number,
-  wanted: DesiredRotation & { type: 'scheduled' } extends { entries: infer E } ? E : never,
-  held: { id?: number; userId: number; start: Date; end: Date }[],
+  wanted: readonly PlannedEntry[],
+  held: readonly PlannedEntry[],
 ) {
   for (const entry of held) {
     if (entry.id !== undefined && !wanted.some((w) => sameEntry(w, entry))) {

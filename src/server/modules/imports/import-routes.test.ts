@@ -138,6 +138,10 @@ describe('refusals write nothing', () => {
       code: 'IMPORT_SOURCE_FAILED',
     });
     failure = null;
+    // A calendar or spreadsheet of megabytes reaches the source's reader (none wired here).
+    const big = await plan({ source: 'csv', content: 'name,email\n'.repeat(200_000) });
+    expect(big.statusCode).toBe(422);
+    expect(big.json().message).toBe(SOURCE_NOT_AVAILABLE);
     const missingKey = await plan({ source: 'pagerduty' });
     expect(missingKey.statusCode).toBe(400);
     expect(missingKey.json().message).toBe(`apiKey: ${IMPORT_MESSAGES.apiKey}`);
