@@ -40,7 +40,9 @@ import {
   desiredRotation,
   holdersOf,
   ImportRowError,
+  integrationLeftOut,
   integrationSubject,
+  isLeftOut,
   type LinkKind,
   linkKey,
   matchPeople,
@@ -82,6 +84,8 @@ interface Applying {
   made: Map<string, number>;
   notes: ImportNote[];
   endpoints: ImportEndpoint[];
+  /** policies left out: no step names anyone Baton has yet */
+  leftOut: Set<string>;
 }
 
 /** rowFailure turns what a service refused into the answer naming the row. */
@@ -143,6 +147,7 @@ export async function applyImport(deps: ApplyDeps, actor: User, id: number): Pro
       made: new Map(),
       notes: [],
       endpoints: [],
+      leftOut: new Set(),
     };
     await applyPeople(a, people, deps.baseUrl);
     for (const schedule of snapshot.schedules) await applySchedule(a, schedule);
@@ -363,6 +368,10 @@ async function applyPolicy(a: Applying, policy: SourceSnapshot['policies'][numbe
       a.holders,
       (s) => a.made.get(linkKey('rotation', s)) ?? null,
     );
+    if (isLeftOut(desired)) {
+      a.leftOut.add(policy.sourceId);
+      return;
+    }
     const steps = desired.steps.filter((s) => s.targets.length > 0);
     const input = EscalationPolicyInputSchema.parse({
       name: desired.name,
@@ -381,6 +390,7 @@ async function applyPolicy(a: Applying, policy: SourceSnapshot['policies'][numbe
 /** applyIntegration creates or updates the integration an alert source becomes. */
 async function applyIntegration(a: Applying, integration: SourceSnapshot['integrations'][number]) {
   const subject = integrationSubject(integration);
+  if (integrationLeftOut(integration, a.leftOut)) return;
   await forRow(subject, async () => {
     const policyId = integration.policySourceId
       ? a.made.get(linkKey('policy', integration.policySourceId))

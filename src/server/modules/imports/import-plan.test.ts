@@ -7,8 +7,10 @@ import {
   desiredRotation,
   holdersOf,
   ImportRowError,
+  INTEGRATION_LEFT_OUT,
   linkKey,
   matchPeople,
+  POLICY_LEFT_OUT,
 } from './import-plan';
 import { fakeAccount, IMPORT_NOW, platformSchedule, snapshotOf } from './import-routes.fixtures';
 
@@ -193,6 +195,30 @@ describe('buildPlan', () => {
     expect(again.changes.find((c) => c.sourceId === 'P123')?.details.slice(0, 2)).toEqual([
       'name: “Old name” → “Platform”',
       'time zone: UTC → America/New_York',
+    ]);
+  });
+
+  test('a policy naming nobody Baton has yet is left out, and its integration with it', () => {
+    const s = snapshot();
+    s.policies = [
+      {
+        ...s.policies[0],
+        steps: [{ delayMinutes: 0, targets: [{ kind: 'person', sourceId: 'PDEE' }] }],
+      },
+    ];
+    const plan = buildPlan(s, state());
+    expect(plan.changes.map((c) => c.kind)).toEqual(['rotation', 'cover', 'rotation']);
+    expect(plan.notes.slice(-2)).toEqual([
+      {
+        level: 'warning',
+        subject: 'Escalation policy “Platform escalation” (EP1)',
+        message: POLICY_LEFT_OUT,
+      },
+      {
+        level: 'warning',
+        subject: 'Integration “Platform API” (I1)',
+        message: INTEGRATION_LEFT_OUT,
+      },
     ]);
   });
 

@@ -325,6 +325,17 @@ export function canonical(value: unknown): string {
   );
 }
 
+/** POLICY_LEFT_OUT: a policy none of whose steps names anyone Baton has yet. */
+export const POLICY_LEFT_OUT =
+  'No step names anyone Baton has yet: the policy is left out until a later import';
+/** INTEGRATION_LEFT_OUT: an integration whose policy is left out and that has no schedule. */
+export const INTEGRATION_LEFT_OUT =
+  'Its escalation policy is left out (no step names anyone Baton has yet): the integration waits for a later import';
+
+/** isLeftOut says whether a desired policy has no step naming anyone. */
+export const isLeftOut = (desired: DesiredPolicy) =>
+  desired.steps.every((s) => s.targets.length === 0);
+
 /** samePolicy says whether a desired policy is what Baton holds (nothing pending in it). */
 function samePolicy(desired: DesiredPolicy, held: BatonPolicy): boolean {
   if (desired.steps.some((s) => s.targets.some((t) => 'pending' in t))) return false;
@@ -439,10 +450,16 @@ export function buildPlan(snapshot: SourceSnapshot, state: BatonState): PlanBody
       refused(err);
     }
   }
+  const leftOut = new Set<string>();
   for (const policy of snapshot.policies) {
     try {
       const desired = desiredPolicy(policy, snapshot, holders, (s) => linked('rotation', s));
       notes.push(...desired.notes);
+      if (isLeftOut(desired)) {
+        notes.push({ level: 'warning', subject: policySubject(policy), message: POLICY_LEFT_OUT });
+        leftOut.add(policy.sourceId);
+        continue;
+      }
       const id = linked('policy', policy.sourceId);
       const held = id === null ? undefined : state.policies.get(id);
       const details = [`${desired.steps.length} steps, repeated ${desired.repeat} times`];
@@ -461,6 +478,14 @@ export function buildPlan(snapshot: SourceSnapshot, state: BatonState): PlanBody
     }
   }
   for (const integration of snapshot.integrations) {
+    if (integrationLeftOut(integration, leftOut)) {
+      notes.push({
+        level: 'warning',
+        subject: integrationSubject(integration),
+        message: INTEGRATION_LEFT_OUT,
+      });
+      continue;
+    }
     const id = linked('integration', integration.sourceId);
     const held = id === null ? undefined : state.integrations.get(id);
     const differences = held
@@ -490,6 +515,10 @@ export function buildPlan(snapshot: SourceSnapshot, state: BatonState): PlanBody
     endpoints: [],
   };
 }
+
+/** integrationLeftOut: its policy is left out and it names no schedule to fall back on. */
+export const integrationLeftOut = (i: SourceIntegration, leftOutPolicies: ReadonlySet<string>) =>
+  i.policySourceId !== null && leftOutPolicies.has(i.policySourceId) && !i.scheduleSourceId;
 
 function targetInWords(integration: SourceIntegration, snapshot: SourceSnapshot): string {
   if (integration.policySourceId) {
