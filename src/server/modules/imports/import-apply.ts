@@ -5,7 +5,6 @@ import {
   IMPORT_MESSAGES,
   IMPORT_SOURCE_LABELS,
   type ImportEndpoint,
-  type ImportNote,
   type ImportPerson,
   type ImportPlan,
 } from '../../../shared/contracts/imports';
@@ -46,13 +45,13 @@ import {
   type LinkKind,
   linkKey,
   matchPeople,
+  overrideSubject,
   type PlanBody,
   type PlannedEntry,
   personNames,
   policySubject,
   rotationDifferences,
   scheduleSubject,
-  summaryOf,
 } from './import-plan';
 import { loadBatonState, lockImport, markApplied, saveLink } from './import-repository';
 import { planOf } from './import-service';
@@ -82,7 +81,6 @@ interface Applying {
   now: Date;
   holders: Map<string, number>;
   made: Map<string, number>;
-  notes: ImportNote[];
   endpoints: ImportEndpoint[];
   /** policies left out: no step names anyone Baton has yet */
   leftOut: Set<string>;
@@ -145,7 +143,6 @@ export async function applyImport(deps: ApplyDeps, actor: User, id: number): Pro
       now,
       holders: holdersOf(people, state),
       made: new Map(),
-      notes: [],
       endpoints: [],
       leftOut: new Set(),
     };
@@ -174,20 +171,13 @@ export async function applyImport(deps: ApplyDeps, actor: User, id: number): Pro
   return planOf(outcome.row, outcome.plan);
 }
 
-/** appliedPlan is the plan as applied: the Baton ids made, the apply's notes and endpoints. */
+/** appliedPlan is the plan as applied: the Baton ids made and the endpoints. */
 function appliedPlan(plan: PlanBody, a: Applying): PlanBody {
   const changes = plan.changes.map((c) => ({
     ...c,
     batonId: a.made.get(linkKey(c.kind, c.sourceId)) ?? c.batonId,
   }));
-  const notes = [...plan.notes, ...a.notes];
-  return {
-    ...plan,
-    changes,
-    notes,
-    endpoints: a.endpoints,
-    summary: summaryOf(plan.people, changes, notes),
-  };
+  return { ...plan, changes, endpoints: a.endpoints };
 }
 
 /** applyPeople invites whom the plan invites, and links whom it matched. */
@@ -317,17 +307,11 @@ async function applyOverrides(a: Applying, schedule: SourceSchedule) {
   const names = personNames(a.snapshot);
   for (const o of schedule.overrides) {
     const sourceId = coverSourceId(schedule.sourceId, o);
-    const subject = `${scheduleSubject(schedule)} override of ${names.get(o.personSourceId) ?? o.personSourceId} from ${o.start.toISOString()}`;
+    const subject = overrideSubject(schedule, o, names.get(o.personSourceId) ?? o.personSourceId);
     if (a.state.links.has(linkKey('cover', sourceId)) || o.end <= a.now) continue;
     const covering = a.holders.get(o.personSourceId);
-    if (covering === undefined) {
-      a.notes.push({
-        level: 'warning',
-        subject,
-        message: 'Not in Baton yet: the override is left out',
-      });
-      continue;
-    }
+    // Said in the plan (OVERRIDE_LEFT_OUT).
+    if (covering === undefined) continue;
     await forRow(subject, async () => {
       const members = new Set(
         (await listMembersWithUsers(a.d.tx, [rotationId])).map((m) => m.member.userId),

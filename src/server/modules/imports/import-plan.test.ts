@@ -10,6 +10,7 @@ import {
   INTEGRATION_LEFT_OUT,
   linkKey,
   matchPeople,
+  OVERRIDE_LEFT_OUT,
   POLICY_LEFT_OUT,
 } from './import-plan';
 import { fakeAccount, IMPORT_NOW, platformSchedule, snapshotOf } from './import-routes.fixtures';
@@ -207,7 +208,8 @@ describe('buildPlan', () => {
       },
     ];
     const plan = buildPlan(s, state());
-    expect(plan.changes.map((c) => c.kind)).toEqual(['rotation', 'cover', 'rotation']);
+    // (Cy cannot hold the baton here: the override they take is left out too.)
+    expect(plan.changes.map((c) => c.kind)).toEqual(['rotation', 'rotation']);
     expect(plan.notes.slice(-2)).toEqual([
       {
         level: 'warning',
@@ -224,8 +226,13 @@ describe('buildPlan', () => {
 
   test('counts the plan: creates, invitations, warnings', () => {
     const plan = buildPlan(snapshot(), state());
-    // Cy cannot hold the baton here: left out of two layers; Dee of a step.
-    expect(plan.summary).toEqual({ create: 5, update: 0, unchanged: 0, invite: 1, warnings: 3 });
+    // Cy cannot hold the baton here: left out of two layers and their override; Dee of a step.
+    expect(plan.summary).toEqual({ create: 4, update: 0, unchanged: 0, invite: 1, warnings: 4 });
+    expect(plan.notes).toContainEqual({
+      level: 'warning',
+      subject: 'Schedule “Platform” (P123) override of Cy Source from 2027-03-20T12:00:00.000Z',
+      message: OVERRIDE_LEFT_OUT,
+    });
     expect(plan.notes[0]).toEqual({
       level: 'info',
       subject: 'Account',

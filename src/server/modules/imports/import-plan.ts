@@ -370,6 +370,12 @@ function sameEntries(a: readonly PlannedEntry[], b: readonly PlannedEntry[]): bo
   return a.length === b.length && a.every((e) => keys.has(entryKey(e)));
 }
 
+/** An override whose person Baton does not have yet. */
+export const OVERRIDE_LEFT_OUT = 'Not in Baton yet: the override is left out';
+
+export const overrideSubject = (schedule: SourceSchedule, o: SourceShift, who: string) =>
+  `${scheduleSubject(schedule)} override of ${who} from ${o.start.toISOString()}`;
+
 /** coverSourceId names an override: the schedule, its window and its person. */
 export const coverSourceId = (scheduleSourceId: string, o: SourceShift) =>
   `${scheduleSourceId}/${o.start.toISOString()}/${o.end.toISOString()}/${o.personSourceId}`;
@@ -434,6 +440,14 @@ export function buildPlan(snapshot: SourceSnapshot, state: BatonState): PlanBody
         for (const o of schedule.overrides) {
           const who = personNames(snapshot).get(o.personSourceId) ?? o.personSourceId;
           const coverId = linked('cover', coverSourceId(schedule.sourceId, o));
+          if (coverId === null && !holders.has(o.personSourceId)) {
+            notes.push({
+              level: 'warning',
+              subject: overrideSubject(schedule, o, who),
+              message: OVERRIDE_LEFT_OUT,
+            });
+            continue;
+          }
           changes.push(
             change(
               'cover',
