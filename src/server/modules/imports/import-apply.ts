@@ -53,7 +53,13 @@ import {
   rotationDifferences,
   scheduleSubject,
 } from './import-plan';
-import { loadBatonState, lockImport, markApplied, saveLink } from './import-repository';
+import {
+  loadBatonState,
+  lockAccount,
+  lockImport,
+  markApplied,
+  saveLink,
+} from './import-repository';
 import { planOf } from './import-service';
 import type { SourceSchedule, SourceSnapshot } from './source-snapshot';
 
@@ -129,6 +135,7 @@ export async function applyImport(deps: ApplyDeps, actor: User, id: number): Pro
     const stored = await lockImport(tx, deps.cipher, id);
     if (!stored) throw notFound(IMPORT_MESSAGES.notFound);
     if (stored.row.status === 'applied') throw conflict(IMPORT_MESSAGES.alreadyApplied);
+    await lockAccount(tx, stored.row.source, stored.row.account);
     const now = deps.clock.now();
     const d: InTx = { ...deps, database: { ...deps.database, db: tx }, tx };
     const { snapshot } = stored;

@@ -83,6 +83,17 @@ export async function lockImport(
   return row ? open(cipher, row) : undefined;
 }
 
+/**
+ * lockAccount holds, until the transaction ends, the one lock of a source's account: two applies
+ * of the same account (two plans made one after the other) run one after the other, so the
+ * second sees the first's links and updates instead of making the objects again.
+ */
+export async function lockAccount(tx: Tx, source: string, account: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`import:${source}:${account}`}, 0))`,
+  );
+}
+
 /** listImportRows opens the most recent imports, newest first. */
 export async function listImportRows(
   db: Db | Tx,

@@ -384,3 +384,20 @@ describe('a pattern Baton keeps as schedule entries', () => {
     account = saved;
   });
 });
+
+describe('two plans of one account applied at once', () => {
+  test('the second waits for the first and makes nothing twice', async () => {
+    t.clock.advance(20 * 60_000);
+    const saved = account;
+    account = { ...fakeAccount(), account: 'https://twice.pagerduty.test' };
+    const [one, two] = [await planned(), await planned()];
+    const before = await counts();
+    const answers = await Promise.all([apply(one.id), apply(two.id)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    const after = await counts();
+    expect(after.rotations - before.rotations).toBe(2);
+    expect(after.escalation_policies - before.escalation_policies).toBe(3);
+    expect(after.integrations - before.integrations).toBe(1);
+    account = saved;
+  });
+});
