@@ -59,6 +59,8 @@ import { escalationPolicyRoutes } from './modules/escalation-policies/escalation
 import { handoffRoutes } from './modules/handoffs/handoff-routes';
 import { healthRoutes } from './modules/health/health-routes';
 import { helpRoutes } from './modules/help/help-routes';
+import { importRoutes } from './modules/imports/import-routes';
+import { IMPORT_READERS, type ImportReaders } from './modules/imports/readers';
 import { incidentActionRoutes } from './modules/incidents/incident-action-routes';
 import { incidentRoutes, rotationPageRoutes } from './modules/incidents/incident-routes';
 import { integrationRoutes } from './modules/integrations/integration-routes';
@@ -126,11 +128,13 @@ export interface AppInput extends AppDeps {
   metrics?: Metrics;
   /** the diagnostics' storage read (absent: the one GET /api/rotations uses); tests replace it */
   rotationsStorageRead?: RotationsRead;
+  /** the import sources' readers (absent: the ones Baton ships); tests pass their own */
+  importReaders?: ImportReaders;
 }
 
 /** buildApp returns the Fastify app, ready for `inject` in tests or `listen` in main.ts. */
 export async function buildApp(given: AppInput): Promise<FastifyInstance> {
-  const { rotationsStorageRead, metrics: givenMetrics, ...rest } = given;
+  const { rotationsStorageRead, importReaders, metrics: givenMetrics, ...rest } = given;
   const metrics = givenMetrics ?? new Metrics({ version: BATON_VERSION });
   const lifecycle = given.lifecycle ?? new Lifecycle();
   const deps: AppDeps = { ...rest, lifecycle };
@@ -148,7 +152,7 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
   await registerOpenApi(app, { sessionCookie: sessionCookieName });
   identifyCallers(app, deps, sessionCookieName);
   app.setErrorHandler(answerError);
-  await registerModules(app, deps, { metrics, rotationsStorageRead });
+  await registerModules(app, deps, { metrics, rotationsStorageRead, importReaders });
   await serveClient(app, deps.clientDir);
   return app;
 }
@@ -413,7 +417,11 @@ function answerError(thrown: FastifyError | AppError, req: FastifyRequest, reply
 async function registerModules(
   app: FastifyInstance,
   deps: AppDeps,
-  { metrics, rotationsStorageRead }: { metrics: Metrics; rotationsStorageRead?: RotationsRead },
+  {
+    metrics,
+    rotationsStorageRead,
+    importReaders,
+  }: { metrics: Metrics; rotationsStorageRead?: RotationsRead; importReaders?: ImportReaders },
 ) {
   const { database, clock } = deps;
   await app.register(healthRoutes, deps);
@@ -461,6 +469,7 @@ async function registerModules(
   await app.register(destinationTestRoutes, deps);
   await app.register(destinationDeliveryRoutes, deps);
   await app.register(apiTokenRoutes, deps);
+  await app.register(importRoutes, { ...deps, readers: importReaders ?? IMPORT_READERS });
 
   // Live updates (decision 220): the streams end before the server closes, or close would wait
   // on them forever.

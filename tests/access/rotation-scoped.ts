@@ -237,6 +237,10 @@ const MEMBERS = 'open to every member: the baton rules decide (holder, member), 
 
 /** Routes under a scoped prefix that are not in the table, each with why. */
 export const exempt: Record<string, string> = {
+  // Imports (issue 34, decision 268) write rotations, policies and integrations of any team, and
+  // only administrators may: the route access table (tests/access/imports.ts) refuses managers.
+  'POST /api/imports': ADMIN_ONLY,
+  'POST /api/imports/:id/apply': ADMIN_ONLY,
   'GET /api/rotations/:id': READ,
   'GET /api/rotations/:id/pages': READ,
   'GET /api/rotations/:id/schedules': READ,

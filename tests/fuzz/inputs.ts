@@ -68,6 +68,8 @@ const integrationId: Gen = (p) => realOr(p.integrationIds);
 const alertId: Gen = (p) => realOr(p.alertIds);
 const timeOffId: Gen = (p) => realOr(p.timeOffIds);
 const apiTokenId: Gen = (p) => realOr(p.apiTokenIds);
+/** an import: the fuzz database has none, so any id is one it does not hold */
+const importId: Gen = () => fc.integer({ min: 1, max: 60 });
 /** the demo inbox's cursor: any notification id, kept or not */
 const notificationId: Gen = () => fc.integer({ min: 1, max: 10_000 });
 
@@ -483,6 +485,21 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
   'GET /api/setup': {},
   'POST /api/setup/dismiss': {},
   'POST /api/setup/test-page': {},
+  // Imports (issue 34, decision 268): no source is wired in the fuzz app, so a plan is refused
+  'POST /api/imports': {
+    body: {
+      source: () =>
+        fc.constantFrom('pagerduty', 'opsgenie', 'grafana-oncall', 'ics', 'csv', 'jira'),
+      apiUrl: () =>
+        fc.constantFrom('https://api.pagerduty.com', 'http://127.0.0.1:9/api', 'not a url'),
+      apiKey: line,
+      content: () => fc.string({ maxLength: 400 }),
+    },
+  },
+  'GET /api/imports': {},
+  'GET /api/imports/:id': { params: { id: importId } },
+  'POST /api/imports/:id/apply': { params: { id: importId } },
+  'GET /api/imports/:id/verify': { params: { id: importId } },
   'PATCH /api/user/settings': {
     body: { timezone: timeZone, handoffReminderMinutes: oneOf(15, 30, 60, 120, 1440) },
   },

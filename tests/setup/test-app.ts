@@ -6,6 +6,7 @@ import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypt
 import { type Database, type OpenOptions, openPostgres } from '../../src/server/db/client';
 import { SAFE_METHODS } from '../../src/server/http/cross-site';
 import type { HostLookup } from '../../src/server/http/outbound-address';
+import type { ImportReaders } from '../../src/server/modules/imports/readers';
 import {
   createSession,
   SESSION_COOKIE,
@@ -134,6 +135,8 @@ export async function createTestApp(
     resolveHost?: HostLookup;
     /** the loopback push service's certificate (tests/setup/push-service.ts), for test pushes */
     pushCa?: string;
+    /** the import sources' readers (absent: the ones Baton ships); tests pass hand-built ones */
+    importReaders?: ImportReaders;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
@@ -147,6 +150,7 @@ export async function createTestApp(
     clock,
     resolveHost: options.resolveHost,
     pushCa: options.pushCa,
+    importReaders: options.importReaders,
     logger: false,
     // Every answer must match its route's declared answers: a mismatch fails the test that
     // caused it, as any console.error does (decision 224).

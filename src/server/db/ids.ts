@@ -13,7 +13,8 @@ type TableWithSerial =
   | 'time_off'
   | 'destinations'
   | 'token_syncs'
-  | 'push_subscriptions';
+  | 'push_subscriptions'
+  | 'imports';
 
 /**
  * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their

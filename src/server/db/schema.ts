@@ -1067,3 +1067,65 @@ export const setupChecklists = pgTable('setup_checklists', {
   dismissedAt: ts('dismissed_at'),
   testPageAt: ts('test_page_at'),
 });
+
+/**
+ * Imports (issue 34, decision 268): one plan read from a source (PagerDuty, Opsgenie, Grafana
+ * OnCall, a calendar file, a spreadsheet) and, once applied, what it did. The snapshot the plan
+ * was made from and the plan itself are sealed (they hold people's names and addresses), bound to
+ * (imports, snapshot | plan, id); the source's API key is never stored. Deleting the person who
+ * made it keeps the import.
+ */
+export const imports = pgTable(
+  'imports',
+  {
+    id: serial('id').primaryKey(),
+    source: text('source').notNull(),
+    /** which account or file, as the reader names it: with source ids it keys the links */
+    account: text('account').notNull(),
+    /** planned, then applied (once) */
+    status: text('status').notNull().default('planned'),
+    createdById: integer('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    appliedAt: ts('applied_at'),
+    /** the window the snapshot's overrides and renderings cover: [from, to) */
+    windowFrom: ts('window_from').notNull(),
+    windowTo: ts('window_to').notNull(),
+    /** the SourceSnapshot as JSON, sealed */
+    snapshotEnc: text('snapshot_enc').notNull(),
+    /** the ImportPlan as JSON (without id and status), sealed */
+    planEnc: text('plan_enc').notNull(),
+  },
+  (t) => [
+    index('imports_created_at_idx').on(t.createdAt),
+    check('imports_status_check', sql`${t.status} in ('planned', 'applied')`),
+  ],
+);
+
+/**
+ * What each import made (decision 268): the Baton object a source's object became, by source,
+ * account, kind and the source's id, so importing again updates it instead of making another. A
+ * link whose Baton object was deleted since is made again on the next apply.
+ */
+export const importLinks = pgTable(
+  'import_links',
+  {
+    id: serial('id').primaryKey(),
+    source: text('source').notNull(),
+    account: text('account').notNull(),
+    /** person, rotation, policy, integration or cover */
+    kind: text('kind').notNull(),
+    sourceId: text('source_id').notNull(),
+    /** the user, rotation, escalation policy, integration or coverage request's id */
+    batonId: integer('baton_id').notNull(),
+    /** the import that made or last changed it */
+    importId: integer('import_id').references(() => imports.id, { onDelete: 'set null' }),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('import_links_source_key').on(t.source, t.account, t.kind, t.sourceId),
+    check(
+      'import_links_kind_check',
+      sql`${t.kind} in ('person', 'rotation', 'policy', 'integration', 'cover')`,
+    ),
+  ],
+);

@@ -27,6 +27,9 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   SCHEDULE_OVERLAP: 409,
   ESCALATION_POLICY_IN_USE: 409,
   INCIDENT_ALREADY_ESCALATED: 409,
+  IMPORT_SOURCE_REFUSED: 422,
+  IMPORT_SOURCE_FAILED: 502,
+  IMPORT_ROW_FAILED: 422,
 };
 
 /** AppError is the one coded error domain and service code throws; the error handler maps it. */

@@ -31,6 +31,8 @@ const ERROR_MEANINGS = {
   409: 'Conflicts with the current state (CONFLICT, or a rotation rule such as NOT_ON_CALL).',
   413: 'The request body is too large (PAYLOAD_TOO_LARGE).',
   415: 'The request body is not JSON (UNSUPPORTED_MEDIA_TYPE).',
+  422: 'Valid, but cannot be done as asked (IMPORT_SOURCE_REFUSED, IMPORT_ROW_FAILED).',
+  502: 'A source Baton read from failed or answered badly (IMPORT_SOURCE_FAILED).',
   429: 'Too many attempts; try again later (RATE_LIMITED).',
 } as const;
 

@@ -13,6 +13,7 @@ import { receiveAlerts } from '../modules/alerts/alert-intake';
 import { verifyAuditChain } from '../modules/audit/audit-chain';
 import { auditReasonCtx } from '../modules/audit/audit-sealed';
 import { recordAdminEvent } from '../modules/audit/people-events';
+import { insertImport } from '../modules/imports/import-repository';
 import { raiseIncident } from '../modules/incidents/incident-engine';
 import { addIncidentNote } from '../modules/incidents/incident-notes';
 import {
@@ -213,6 +214,32 @@ test('keys:rotate on a demo data directory: a new key in secrets.json, every val
         keys: { p256dh: 'B'.repeat(87), auth: 'A'.repeat(22) },
         name: 'Sealed phone',
         expiresAt: null,
+        now: clock.now(),
+      });
+      // An import (issue 34, decision 268): its snapshot and plan hold people's names, sealed.
+      const window = { from: clock.now(), to: new Date(clock.now().getTime() + 86_400_000) };
+      await insertImport(tx, runtime.cipher, {
+        snapshot: {
+          source: 'csv',
+          account: 'team.csv',
+          window,
+          people: [{ sourceId: 'row 2', name: 'Sealed Person', email: 'sealed@example.com' }],
+          schedules: [],
+          policies: [],
+          integrations: [],
+          notes: [],
+        },
+        plan: {
+          source: 'csv',
+          account: 'team.csv',
+          window: { from: window.from.toISOString(), to: window.to.toISOString() },
+          summary: { create: 0, update: 0, unchanged: 0, invite: 0, warnings: 0 },
+          people: [],
+          changes: [],
+          notes: [],
+          endpoints: [],
+        },
+        createdById: admin!.id,
         now: clock.now(),
       });
     });

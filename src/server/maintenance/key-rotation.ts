@@ -43,6 +43,9 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'push_subscriptions', column: 'keys_enc', field: 'keys' },
   { table: 'push_subscriptions', column: 'name_enc', field: 'name' },
   { table: 'push_keys', column: 'private_key_enc', field: 'private_key' },
+  // An import's snapshot and plan (issue 34, decision 268)
+  { table: 'imports', column: 'snapshot_enc', field: 'snapshot' },
+  { table: 'imports', column: 'plan_enc', field: 'plan' },
 ] as const;
 
 /** Values sealed inside audit events' details (a key inside a jsonb column). */

@@ -91,6 +91,8 @@ export const ADMIN_ACTION_LABELS = {
   'destination.created': 'Added a chat or webhook destination',
   'destination.updated': 'Edited a chat or webhook destination',
   'destination.deleted': 'Deleted a chat or webhook destination',
+  'import.planned': 'Planned an import',
+  'import.applied': 'Applied an import',
 } as const satisfies Record<string, string>;
 export type AdminAction = keyof typeof ADMIN_ACTION_LABELS;
 export const ADMIN_ACTIONS = Object.keys(ADMIN_ACTION_LABELS) as AdminAction[];

@@ -32,6 +32,13 @@ export const ErrorCodes = {
   ESCALATION_POLICY_IN_USE: 'ESCALATION_POLICY_IN_USE',
   /** an escalation sent from a step the incident has already left (decision 236) */
   INCIDENT_ALREADY_ESCALATED: 'INCIDENT_ALREADY_ESCALATED',
+  // Imports (issue 34, decision 268)
+  /** the source refused what was given (the key, the file) or is not available: 422 */
+  IMPORT_SOURCE_REFUSED: 'IMPORT_SOURCE_REFUSED',
+  /** the source failed or answered badly (a timeout, malformed data): 502 */
+  IMPORT_SOURCE_FAILED: 'IMPORT_SOURCE_FAILED',
+  /** a row of the plan cannot be made; the message names it and nothing was written: 422 */
+  IMPORT_ROW_FAILED: 'IMPORT_ROW_FAILED',
 } as const;
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 

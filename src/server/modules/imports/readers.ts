@@ -1,0 +1,20 @@
+import type { ImportSourceName } from '../../../shared/contracts/imports';
+import type { SourceReader } from './source-snapshot';
+
+/**
+ * The readers an import may use, one per source (issue 34). A source without a reader here is
+ * answered 422 "This source is not available yet". The composition root passes this registry to
+ * the import routes; tests pass their own (a reader that answers a hand-built snapshot).
+ */
+export type ImportReaders = Record<ImportSourceName, SourceReader | undefined>;
+
+export const IMPORT_READERS: ImportReaders = {
+  pagerduty: undefined,
+  opsgenie: undefined,
+  'grafana-oncall': undefined,
+  ics: undefined,
+  csv: undefined,
+};
+
+/** The answer for a source whose reader is not wired in yet. */
+export const SOURCE_NOT_AVAILABLE = 'This source is not available yet';
