@@ -5,6 +5,12 @@ import { ADMIN, type RouteAccess } from './types';
 export const access: RouteAccess[] = [
   { method: 'GET', route: '/api/imports', url: '/api/imports', allowed: ADMIN },
   {
+    method: 'GET',
+    route: '/api/imports/template.csv',
+    url: '/api/imports/template.csv',
+    allowed: ADMIN,
+  },
+  {
     method: 'POST',
     route: '/api/imports',
     url: '/api/imports',

@@ -497,6 +497,7 @@ export const ENDPOINT_INPUTS: Record<string, EndpointInputs> = {
     },
   },
   'GET /api/imports': {},
+  'GET /api/imports/template.csv': {},
   'GET /api/imports/:id': { params: { id: importId } },
   'POST /api/imports/:id/apply': { params: { id: importId } },
   'GET /api/imports/:id/verify': { params: { id: importId } },

@@ -15,6 +15,7 @@ import {
   UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
+import { isTimeZone } from '../../../shared/domain/time-zones';
 import type { AppDeps } from '../../core/deps';
 import type { Tx } from '../../db/client';
 import { AppError, conflict, notFound } from '../../http/errors';
@@ -23,7 +24,7 @@ import { projectedShifts } from '../calendar/calendar-service';
 import { planCover } from '../coverage/cover-plan-service';
 import { createPolicy, updatePolicy } from '../escalation-policies/escalation-policy-service';
 import { createIntegration, updateIntegration } from '../integrations/integration-service';
-import { createInvitation } from '../invitations/invitation-service';
+import { acceptImportedInvitation, createInvitation } from '../invitations/invitation-service';
 import { listMembersWithUsers } from '../members/member-reads';
 import { addMember } from '../rotations/rotation-members';
 import { lockRotationRow } from '../rotations/rotation-repository';
@@ -187,9 +188,13 @@ function appliedPlan(plan: PlanBody, a: Applying): PlanBody {
   return { ...plan, changes, endpoints: a.endpoints };
 }
 
-/** applyPeople invites whom the plan invites, and links whom it matched. */
+/**
+ * applyPeople links whom the plan matched, and invites whom it invites: each gets the invitation
+ * email, and their account is made from it at once (as their first sign-in would make it), so they
+ * hold their turns from this apply on rather than from an import after they accept.
+ */
 async function applyPeople(a: Applying, people: ImportPerson[], baseUrl: string) {
-  const roles = new Map(a.snapshot.people.map((p) => [p.sourceId, p.role ?? 'member']));
+  const source = new Map(a.snapshot.people.map((p) => [p.sourceId, p]));
   for (const person of people) {
     const subject = `Person “${person.name}” (${person.sourceId})`;
     if (person.action === 'match' && person.userId !== null) {
@@ -197,13 +202,21 @@ async function applyPeople(a: Applying, people: ImportPerson[], baseUrl: string)
     }
     if (person.action !== 'invite' || !person.email) continue;
     const email = person.email;
-    await forRow(subject, () =>
-      createInvitation({ db: a.d.tx, cipher: a.d.cipher, clock: a.d.clock, baseUrl }, a.actor, {
+    const from = source.get(person.sourceId);
+    await forRow(subject, async () => {
+      const deps = { db: a.d.tx, cipher: a.d.cipher, clock: a.d.clock, baseUrl };
+      const invitation = await createInvitation(deps, a.actor, {
         email,
         name: person.name,
-        role: roles.get(person.sourceId) ?? 'member',
-      }),
-    );
+        role: from?.role ?? 'member',
+      });
+      const userId = await acceptImportedInvitation(deps, invitation, {
+        phone: from?.phone ?? null,
+        timezone: from?.timeZone && isTimeZone(from.timeZone) ? from.timeZone : undefined,
+      });
+      a.holders.set(person.sourceId, userId);
+      await link(a, 'person', person.sourceId, userId);
+    });
   }
 }
 

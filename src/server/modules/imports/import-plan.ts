@@ -149,8 +149,7 @@ export function matchPeople(snapshot: SourceSnapshot, state: BatonState): Import
       ...base,
       action: 'invite',
       userId: null,
-      reason:
-        'No Baton person has this email: invited; they join the rotations at the next import after accepting',
+      reason: 'No Baton person has this email: invited, and on call in Baton from the apply',
     };
   }) as ImportPerson[];
 }
@@ -164,6 +163,21 @@ export function holdersOf(people: readonly ImportPerson[], state: BatonState): M
       out.set(p.sourceId, p.userId);
     }
   }
+  return out;
+}
+
+/**
+ * plannedHolders is holdersOf with the people the plan invites: apply makes their accounts before
+ * the rotations, so they hold their turns. Until then each stands for itself by a negative id.
+ */
+export function plannedHolders(
+  people: readonly ImportPerson[],
+  state: BatonState,
+): Map<string, number> {
+  const out = holdersOf(people, state);
+  people.forEach((p, i) => {
+    if (p.action === 'invite') out.set(p.sourceId, -(i + 1));
+  });
   return out;
 }
 
@@ -412,7 +426,7 @@ function change(
  */
 export function buildPlan(snapshot: SourceSnapshot, state: BatonState): PlanBody {
   const people = matchPeople(snapshot, state);
-  const holders = holdersOf(people, state);
+  const holders = plannedHolders(people, state);
   const notes: ImportNote[] = [...snapshot.notes];
   const changes: ImportChange[] = [];
   const linked = (kind: LinkKind, id: string) => state.links.get(linkKey(kind, id)) ?? null;

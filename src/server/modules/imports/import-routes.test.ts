@@ -215,12 +215,11 @@ describe('plan, apply, verify, and again', () => {
       ['policy', 'create', 'EP1'],
       ['integration', 'create', 'I1'],
     ]);
-    expect(first.summary).toEqual({ create: 5, update: 0, unchanged: 0, invite: 1, warnings: 1 });
-    expect(first.notes).toContainEqual({
-      level: 'warning',
-      subject: 'Escalation policy “Platform escalation” (EP1) step 2',
-      message: 'Dee New is not in Baton yet: left out of the step until a later import',
-    });
+    // Dee is invited, and on call from the apply: nothing is left out for her.
+    expect(first.summary).toEqual({ create: 5, update: 0, unchanged: 0, invite: 1, warnings: 0 });
+    expect(first.people.find((p) => p.sourceId === 'PDEE')?.reason).toBe(
+      'No Baton person has this email: invited, and on call in Baton from the apply',
+    );
     // The key was used for the read and is kept nowhere: not in the snapshot, not in the plan.
     const stored = await findImport(t.database.db, t.cipher, first.id);
     expect(JSON.stringify(stored)).not.toContain('read-only-key');
@@ -253,9 +252,19 @@ describe('plan, apply, verify, and again', () => {
       await t.call(admin, 'GET', `/api/escalation-policies/${policyId}`)
     ).json() as EscalationPolicy;
     expect(policy.repeat).toBe(2);
+    // Dee, invited by this apply, has her account and is in the step.
+    const dee = (await t.call(admin, 'GET', '/api/users')).json() as User[];
+    const deeId = dee.find((u) => u.email === 'dee@example.com')?.id;
+    expect(deeId).toBeDefined();
     expect(policy.steps.map((s) => [s.delayMinutes, s.targets])).toEqual([
       [15, [{ type: 'rotation-holder', id: platform.id }]],
-      [15, [{ type: 'user', id: people.ada.id }]],
+      [
+        15,
+        [
+          { type: 'user', id: people.ada.id },
+          { type: 'user', id: deeId },
+        ],
+      ],
     ]);
     const [endpoint] = applied.endpoints;
     expect(endpoint).toMatchObject({ name: 'Platform API', replaces: 'PagerDuty Platform API' });
@@ -301,7 +310,8 @@ describe('plan, apply, verify, and again', () => {
       'unchanged',
       'unchanged',
     ]);
-    expect(second.people.find((p) => p.sourceId === 'PDEE')?.action).toBe('skip');
+    // Dee's account was made from her invitation at the first apply: now she is matched.
+    expect(second.people.find((p) => p.sourceId === 'PDEE')?.action).toBe('match');
     const res = await apply(second.id);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().endpoints).toEqual([]);

@@ -7,9 +7,10 @@ import {
   ImportRequestSchema,
   ImportVerifySchema,
 } from '../../../shared/contracts/imports';
-import { answers } from '../../http/openapi';
+import { answers, content } from '../../http/openapi';
 import { IdParams } from '../../http/path-params';
 import { permitted, requireUser } from '../../http/request-context';
+import { CSV_TEMPLATE, CSV_TEMPLATE_FILE_NAME } from './csv-template';
 import { applyImport } from './import-apply';
 import { getImport, type ImportDeps, listImports, planImport } from './import-service';
 import { verifyImport } from './import-verify';
@@ -34,6 +35,26 @@ export async function importRoutes(app: FastifyInstance, deps: ImportDeps) {
       },
     },
     async (req, reply) => reply.code(201).send(await planImport(deps, requireUser(req), req.body)),
+  );
+
+  // The spreadsheet's template (decision 269): the header and example rows to fill in.
+  api.get(
+    '/api/imports/template.csv',
+    {
+      preValidation: permitted('system.configure'),
+      schema: {
+        response: answers(
+          { 200: content('text/csv', 'The import spreadsheet’s template, as CSV.') },
+          401,
+          403,
+        ),
+      },
+    },
+    async (_req, reply) =>
+      reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', `attachment; filename="${CSV_TEMPLATE_FILE_NAME}"`)
+        .send(CSV_TEMPLATE),
   );
 
   api.get(

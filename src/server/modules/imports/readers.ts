@@ -1,4 +1,9 @@
 import type { ImportSourceName } from '../../../shared/contracts/imports';
+import { readCsv } from './csv-reader';
+import { readGrafanaOnCall } from './grafana-oncall-reader';
+import { readIcs } from './ics-reader';
+import { readOpsgenie } from './opsgenie-reader';
+import { readPagerDuty } from './pagerduty-reader';
 import type { SourceReader } from './source-snapshot';
 
 /**
@@ -9,11 +14,11 @@ import type { SourceReader } from './source-snapshot';
 export type ImportReaders = Record<ImportSourceName, SourceReader | undefined>;
 
 export const IMPORT_READERS: ImportReaders = {
-  pagerduty: undefined,
-  opsgenie: undefined,
-  'grafana-oncall': undefined,
-  ics: undefined,
-  csv: undefined,
+  pagerduty: readPagerDuty,
+  opsgenie: readOpsgenie,
+  'grafana-oncall': readGrafanaOnCall,
+  ics: readIcs,
+  csv: readCsv,
 };
 
 /** The answer for a source whose reader is not wired in yet. */

@@ -4,13 +4,14 @@ import {
   type InvitationListItem,
 } from '../../../shared/contracts/invitations';
 import type { User } from '../../../shared/contracts/users';
+import { effectiveRoles } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
 import { recordAdminEvent } from '../audit/people-events';
 import { announce } from '../notifications/announce';
-import { findUserRowByEmail } from '../users/user-repository';
+import { findUserRowByEmail, insertUsers } from '../users/user-repository';
 import {
   deleteInvitationRow,
   expirePendingInvitations,
@@ -18,6 +19,7 @@ import {
   type InvitationRow,
   insertInvitation,
   listInvitationRows,
+  markInvitationAccepted,
   recoverInvitationToken,
   toInvitation,
 } from './invitation-repository';
@@ -126,6 +128,34 @@ export async function createInvitation(
     }
     throw err;
   }
+}
+
+/**
+ * acceptImportedInvitation makes the account of an invitation an import just sent (issue 34,
+ * decision 268), as the invitee's first sign-in would make it, with the phone and zone the source
+ * had, and marks the invitation accepted: the person holds their turns from the import on, and
+ * signing in later (the invitation's link is the sign-in page) finds the account by email.
+ */
+export async function acceptImportedInvitation(
+  deps: Pick<InvitationServiceDeps, 'db' | 'cipher' | 'clock'>,
+  invitation: InvitationListItem,
+  profile: { phone: string | null; timezone?: string },
+): Promise<number> {
+  return deps.db.transaction(async (tx) => {
+    const [user] = await insertUsers(tx, deps.cipher, [
+      {
+        name: invitation.name,
+        email: invitation.email,
+        roles: effectiveRoles([invitation.role]),
+        phone: profile.phone,
+        timezone: profile.timezone,
+      },
+    ]);
+    if (!user || !(await markInvitationAccepted(tx, invitation.id, user.id, deps.clock.now()))) {
+      throw conflict('This invitation has already been used.');
+    }
+    return user.id;
+  });
 }
 
 /** listInvitations returns the recent invitations, newest first, with links for pending ones. */

@@ -170,7 +170,7 @@ export function ImportSourceForm({
                     {' '}
                     <a
                       href="/api/imports/template.csv"
-                      download="baton-import-template.csv"
+                      download="baton-import.csv"
                       className="underline underline-offset-2 hover:text-foreground"
                     >
                       Download the template
