@@ -8,12 +8,12 @@ import { E2E_PASSWORD } from './support';
  * Moving in (issue 34, decision 268): an administrator imports a PagerDuty account from Settings →
  * Import. The account is a loopback server that answers as PagerDuty's REST API v2 does and renders
  * its own final schedule; the walk goes through the plan (matches, invitations, notes), the apply
- * (the new alert endpoints) and the verify (no difference over the next 90 days), then imports a
+ * (the new alert endpoints) and the verify (where the one person left out was on call), then a
  * spreadsheet whose bad row is listed by number. A server of its own (DEMO=0), so the imported
  * rotations meet no other test's.
  */
 
-const ADMIN = { email: 'ada.admin@example.com', name: 'Ada Admin' };
+const ADMIN = { email: 'ada.admin@acme.example', name: 'Ada Admin' };
 const KEY = 'u+readonly-e2e-key';
 
 let pagerduty: FakePagerDuty;
@@ -29,6 +29,8 @@ test.beforeAll(async () => {
       ADMIN_EMAIL: ADMIN.email,
       LOCAL_LOGIN_PASSWORD: E2E_PASSWORD,
       SIGN_IN_RATE_LIMIT: '1000',
+      // The PagerDuty account's company: its contractor at another domain is left out, with why.
+      COMPANY_DOMAIN: 'acme.example',
     },
   });
 });
@@ -61,6 +63,9 @@ test('an administrator imports a PagerDuty account: plan, apply, verify', async 
   await expect(page.getByRole('heading', { name: 'Plan', exact: true })).toBeVisible();
   const people = page.getByRole('region', { name: /People/ });
   await expect(people.getByRole('row', { name: /Ada Lovelace/ })).toContainText('Invited');
+  await expect(people.getByRole('row', { name: /Eve Stone/ })).toContainText(
+    'Email is outside the acme.example domain',
+  );
   const rotations = page.getByRole('region', { name: /Rotations/ });
   await expect(rotations.getByText('Platform', { exact: true })).toBeVisible();
   // Schedule C's last layer ends: a layer Baton keeps going, or PagerDuty's own shifts, said so.
@@ -78,11 +83,13 @@ test('an administrator imports a PagerDuty account: plan, apply, verify', async 
   const endpoints = page.getByRole('region', { name: 'Point monitoring here' });
   await expect(endpoints.getByText(/\/api\/alerts\/pagerduty\/v2\/enqueue/).first()).toBeVisible();
 
-  // Verify: Baton's next 90 days against PagerDuty's own rendering, to the minute.
+  // Verify: Baton's next 90 days against PagerDuty's own rendering, to the minute. The one
+  // person left out (a contractor at another domain) is every difference, with both names.
   await page.getByRole('button', { name: 'Verify against the source' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Complete' })).toContainText(
-    'matches the source to the minute',
-  );
+  const differences = page.getByRole('region', { name: /differences from the source/ });
+  const rows = differences.getByRole('row').filter({ has: page.getByRole('cell') });
+  await expect(rows.first()).toBeVisible();
+  for (const row of await rows.all()) await expect(row).toContainText('Eve Stone');
   const verified = await axeBuilder(page).include('main').analyze();
   expect(verified.violations).toEqual([]);
 
@@ -104,12 +111,12 @@ test('a spreadsheet imports its good rows and lists a bad one by its row', async
   await expect(form.getByRole('link', { name: 'Download the template' })).toBeVisible();
   const csv = [
     'kind,name,email,phone,role,time_zone,cadence,handoff_day,handoff_time,members',
-    'person,Rita Row,rita@example.com,,member,Europe/Berlin,,,,',
+    'person,Rita Row,rita@acme.example,,member,Europe/Berlin,,,,',
     'person,Sam Sheet,not-an-email,,member,Europe/Berlin,,,,',
-    'person,Tom Table,tom@example.com,,member,Europe/Berlin,,,,',
-    'rotation,Sheet Rotation,,,,Europe/Berlin,weekly,monday,09:00,rita@example.com;tom@example.com',
+    'person,Tom Table,tom@acme.example,,member,Europe/Berlin,,,,',
+    'rotation,Sheet Rotation,,,,Europe/Berlin,weekly,monday,09:00,rita@acme.example;tom@acme.example',
   ].join('\n');
-  await form.getByLabel('File').setInputFiles({
+  await form.getByLabel('File', { exact: true }).setInputFiles({
     name: 'team.csv',
     mimeType: 'text/csv',
     buffer: Buffer.from(csv),

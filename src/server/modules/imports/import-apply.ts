@@ -354,7 +354,9 @@ async function applyOverrides(a: Applying, schedule: SourceSchedule) {
         const cover = await planCover(a.d, a.actor, rotationId, input);
         first ??= cover.id;
       }
-      if (first !== null) await link(a, 'cover', sourceId, first);
+      // An override whose person already holds every shift it spans changes nothing in Baton: it
+      // is linked to its rotation, so importing again sees it done rather than new.
+      await link(a, 'cover', sourceId, first ?? rotationId);
     });
   }
 }

@@ -34,7 +34,9 @@ export function ImportPanel() {
     <div className="grid gap-6">
       <Card>
         <CardHeader>
-          <CardTitle>Import</CardTitle>
+          <CardTitle asChild>
+            <h2>Import</h2>
+          </CardTitle>
           <CardDescription>
             Bring people, schedules, escalation policies and alert sources over from PagerDuty,
             Opsgenie, Grafana OnCall, a calendar file or a spreadsheet. You see the plan first;
@@ -66,7 +68,9 @@ export function ImportPanel() {
       {plan ? (
         <Card>
           <CardHeader>
-            <CardTitle>{plan.status === 'applied' ? 'Applied' : 'Plan'}</CardTitle>
+            <CardTitle asChild>
+              <h2>{plan.status === 'applied' ? 'Applied' : 'Plan'}</h2>
+            </CardTitle>
             <CardDescription>
               {plan.status === 'applied'
                 ? 'Everything below is now in Baton. Verify it against the source next.'
