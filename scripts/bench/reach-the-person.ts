@@ -2,7 +2,9 @@
 // person whose rules for high urgency are push, SMS and a call, all at once; the time from each
 // incident accepted (its 201) to the loopback push service (https, VAPID checked, the body
 // decrypted) and the loopback Twilio (Messages and Calls APIs) receiving what the person gets.
-
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../src/server/db/client';
+import { notifications } from '../../src/server/db/schema';
 import type { PlacedCall, SentSms } from '../../tests/setup/fake-twilio';
 import type { PushService } from '../../tests/setup/push-service';
 
@@ -111,11 +113,15 @@ export async function raiseAtRate(
       })
         .then(async (res) => {
           const acceptedAt = performance.now();
-          const body = (await res.json().catch(() => null)) as { id?: number } | null;
+          const body = (await res.json().catch(() => null)) as {
+            id?: number;
+            message?: string;
+          } | null;
           if (res.status === 201 && typeof body?.id === 'number') {
             raised.push({ id: body.id, sentAt, acceptedAt });
           } else {
-            refused[res.status] = (refused[res.status] ?? 0) + 1;
+            const why = `${res.status} "${body?.message ?? ''}"`;
+            refused[why] = (refused[why] ?? 0) + 1;
           }
         })
         .catch((err: Error) => {
@@ -238,4 +244,38 @@ export function reachFigures(
 export function acceptFigures(raised: Raised[]): { p50: number; p95: number } {
   const ms = raised.map((r) => r.acceptedAt - r.sentAt).sort((a, b) => a - b);
   return { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) };
+}
+
+/**
+ * whyMissed: for the incidents whose message on a channel never arrived, what their outbox rows
+ * say (status, attempts, why held, last error), counted; read with the server stopped.
+ */
+export async function whyMissed(
+  db: Db,
+  channel: ReachChannel,
+  incidentIds: number[],
+): Promise<Record<string, number>> {
+  if (incidentIds.length === 0) return {};
+  const rows = await db
+    .select({
+      status: notifications.status,
+      lastError: notifications.lastError,
+      held: notifications.held,
+      attempts: notifications.attempts,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(notifications)
+    .where(and(eq(notifications.channel, channel), inArray(notifications.pageId, incidentIds)))
+    .groupBy(
+      notifications.status,
+      notifications.lastError,
+      notifications.held,
+      notifications.attempts,
+    );
+  const out: Record<string, number> = {};
+  for (const r of rows) {
+    const why = `${r.status}, ${r.attempts} attempts${r.held ? `, held: ${r.held}` : ''}${r.lastError ? `: ${r.lastError}` : ''}`;
+    out[why] = Number(r.n);
+  }
+  return out;
 }

@@ -50,6 +50,7 @@ import {
   raiseAtRate,
   reachFigures,
   setUpPeople,
+  whyMissed,
 } from './reach-the-person';
 import {
   FULL_ORGANISATION,
@@ -901,6 +902,16 @@ async function reachThePerson(engine: EngineName) {
     if (push.refused.length > 0)
       log(`${label}: the push service refused ${push.refused.length}: ${push.refused[0].reason}`);
     await stopProcess(server);
+    const got = read();
+    const missed: Record<string, Record<string, number>> = {};
+    await withDatabase(engine, url ?? dataDir, async (db) => {
+      for (const channel of REACH_CHANNELS) {
+        const ids = load.raised.filter((r) => !got[channel].has(r.id)).map((r) => r.id);
+        if (ids.length === 0) continue;
+        missed[channel] = await whyMissed(db, channel, ids);
+        log(`${label}: ${channel} missed for ${ids.length}: ${JSON.stringify(missed[channel])}`);
+      }
+    });
     return {
       load: { ...load, raised: load.raised.length },
       accept,
