@@ -1,6 +1,6 @@
 // The reach figure of issue 33 (decision 266): incidents raised at 50 a second, each paging a
 // person whose rules for high urgency are push, SMS and a call, all at once; the time from each
-// incident accepted (its 201) to the loopback push service (https, VAPID checked, the body
+// incident raised (its request sent; and from its 201) to the loopback push service (https, VAPID checked, the body
 // decrypted) and the loopback Twilio (Messages and Calls APIs) receiving what the person gets.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
@@ -198,12 +198,15 @@ const percentile = (sorted: number[], p: number) =>
 export interface ChannelFigures {
   received: number;
   missed: number;
-  /** from the incident accepted (its 201) to the provider receiving, ms */
+  /**
+   * from the incident accepted (its 201 read by the bench) to the provider receiving, ms: below 0
+   * when the answer reached the bench after the message (a late 201 on an overloaded server)
+   */
   p50: number;
   p95: number;
   p99: number;
   max: number;
-  /** from the incident raised (its request sent): the POST's own wait added */
+  /** from the incident raised (its request sent) to the provider receiving: the whole way, ms */
   fromRaised: { p50: number; p95: number; p99: number };
 }
 

@@ -867,6 +867,9 @@ async function reachThePerson(engine: EngineName) {
       push,
     );
     log(`${label}: reach, ${REACH_RATE} incidents a second for ${REACH_SECONDS} s`);
+    const serverPid = server.pid === undefined ? [] : [server.pid];
+    const backendsBefore = await backendPids(url);
+    const cpuBefore = { server: cpuMillis(serverPid), database: cpuMillis(backendsBefore) };
     const load = await raiseAtRate(
       base,
       adminCookie,
@@ -875,6 +878,13 @@ async function reachThePerson(engine: EngineName) {
     );
     const read = () => arrivals(push, twilio);
     await awaitArrivals(load.raised, read, 60_000);
+    // The server's CPU (and a local PostgreSQL's sessions') from the first incident to the last
+    // message: what one incident costs, whatever else the machine is doing.
+    const serverCpu = cpuSpent(cpuBefore.server, cpuMillis(serverPid));
+    const databaseCpu = cpuSpent(
+      cpuBefore.database,
+      cpuMillis([...new Set([...backendsBefore, ...(await backendPids(url))])]),
+    );
     const figures = reachFigures(load.raised, read());
     const accept = acceptFigures(load.raised);
     const refusals =
@@ -889,12 +899,23 @@ async function reachThePerson(engine: EngineName) {
       `all ${people}, answered at ${REACH_RATE}/s (within ${REACH_SECONDS + 1} s)`,
       load.raised.length === people && load.answeredSeconds <= REACH_SECONDS + 1,
     );
+    if (serverCpu > 0 && load.raised.length > 0) {
+      const perIncident = (ms: number) => `${(ms / load.raised.length).toFixed(1)} ms`;
+      record(
+        `reach the person, same load, ${label}: CPU per incident, raised and its 3 messages sent (holds on a busy machine)`,
+        engine === 'postgres' && databaseCpu > 0
+          ? `server ${perIncident(serverCpu)}, PostgreSQL ${perIncident(databaseCpu)}`
+          : `server ${perIncident(serverCpu)} (the database in the same process)`,
+        '(no target: where the time goes)',
+        null,
+      );
+    }
     const names = { push: 'push service', sms: 'Twilio, SMS', voice: 'Twilio, call' } as const;
     for (const channel of REACH_CHANNELS) {
       const f = figures[channel];
       record(
-        `reach the person, same load, ${label}: incident accepted → ${names[channel]} receiving, p95`,
-        `${f.p95} ms (p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms; from the request sent: p95 ${f.fromRaised.p95} ms; ${f.received} received, ${f.missed} missed)`,
+        `reach the person, same load, ${label}: incident raised → ${names[channel]} receiving, p50 / p95 / p99`,
+        `${f.fromRaised.p50} / ${f.fromRaised.p95} / ${f.fromRaised.p99} ms; from its 201: ${f.p50} / ${f.p95} / ${f.p99} ms (max ${f.max}); ${f.received} received, ${f.missed} missed`,
         '(measured; none missed)',
         f.missed === 0 ? null : false,
       );
