@@ -1,7 +1,8 @@
 // The reach figure of issue 33 (decision 266): incidents raised at 50 a second, each paging a
 // person whose rules for high urgency are push, SMS and a call, all at once; the time from each
-// incident raised (its request sent; and from its 201) to the loopback push service (https, VAPID checked, the body
-// decrypted) and the loopback Twilio (Messages and Calls APIs) receiving what the person gets.
+// incident raised (its request sent; and from its 201) to the loopback push service (https,
+// VAPID checked, the body decrypted) and the loopback Twilio (Messages and Calls APIs) receiving
+// what the person gets.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
 import { notifications } from '../../src/server/db/schema';
