@@ -8,7 +8,8 @@
 // BENCH_PG_URL names the PostgreSQL server (default: DATABASE_URL's server, else the local one).
 // BENCH_ONLY=alerts runs only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts);
 // BENCH_ONLY=live only the live stream's (issue 19, scripts/bench/live-stream.ts);
-// BENCH_ONLY=reach only the reach figure (issue 33, scripts/bench/reach-the-person.ts);
+// BENCH_ONLY=reach only the reach figure (issue 33, scripts/bench/reach-the-person.ts;
+// BENCH_REACH_RATE incidents a second instead of 50);
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
