@@ -61,7 +61,7 @@ const SECONDS = {
   'setup-checklist.spec.ts': 30,
   'notifications.spec.ts': 7,
   'shift-moved.spec.ts': 7,
-  'push.spec.ts': 7,
+  'push.spec.ts': 9,
   'reach-the-person.spec.ts': 6,
   'reach-someone-else.spec.ts': 6,
   'unstaffed-rotation.spec.ts': 5,

@@ -8,6 +8,8 @@
 // BENCH_PG_URL names the PostgreSQL server (default: DATABASE_URL's server, else the local one).
 // BENCH_ONLY=alerts runs only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts);
 // BENCH_ONLY=live only the live stream's (issue 19, scripts/bench/live-stream.ts);
+// BENCH_ONLY=reach only the reach figure (issue 33, scripts/bench/reach-the-person.ts;
+// BENCH_REACH_RATE incidents a second instead of 50);
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -22,6 +24,8 @@ import { createCipher } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/core/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
 import { SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
+import { startFakeTwilio } from '../../tests/setup/fake-twilio';
+import { startPushService } from '../../tests/setup/push-service';
 import { INITIAL_JS_BUDGET_BYTES, initialJsGzip, kB } from '../client-size';
 import {
   countAlerts,
@@ -38,6 +42,17 @@ import {
 import { dashboardPaint } from './front-end';
 import { countStatements, type EngineName, LIST_PATHS, timeEngineTick } from './in-process';
 import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
+import {
+  acceptFigures,
+  arrivals,
+  awaitArrivals,
+  REACH_CHANNELS,
+  REACH_RATE,
+  raiseAtRate,
+  reachFigures,
+  setUpPeople,
+  whyMissed,
+} from './reach-the-person';
 import {
   FULL_ORGANISATION,
   type OrganisationSize,
@@ -72,7 +87,12 @@ const INGEST_ORGANISATION: OrganisationSize = {
   membersPerRotation: 6,
   handoffs: 100,
 };
+/** the reach figure: incidents raised at REACH_RATE a second for this long, each to its own person */
+const REACH_SECONDS = quick ? 4 : 10;
 const only = process.env.BENCH_ONLY;
+const PARTS = ['alerts', 'live', 'reach'] as const;
+/** runs: whether a part selectable by BENCH_ONLY runs (all of them without it) */
+const runs = (part: (typeof PARTS)[number]) => only === undefined || only === part;
 const PASSWORD = 'bench-local-password';
 const ENCRYPTION_KEY = randomBytes(32).toString('base64');
 const env = { LOCAL_LOGIN_PASSWORD: PASSWORD, ENCRYPTION_KEY };
@@ -791,6 +811,144 @@ async function alertIngestion(engine: EngineName) {
   }
 }
 
+/**
+ * reachThePerson (issue 33, decision 266): on an organisation of its own where each person is the
+ * one member of a rotation, has a phone, a device at the loopback push service and the rules
+ * "push, SMS and a call, all at once" for high urgency, raises REACH_RATE incidents a second for
+ * REACH_SECONDS, one per rotation (a person gets one page: the limit per person, 3 texts and calls
+ * a quarter hour, would hold and bundle more), and times each incident from its 201 to the push
+ * service and Twilio receiving its messages. The server runs with the production outbox interval.
+ */
+async function reachThePerson(engine: EngineName) {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const people = REACH_RATE * REACH_SECONDS;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-reach-'));
+  const url = engine === 'postgres' ? await createDatabase('reach') : undefined;
+  const push = await startPushService();
+  const twilio = await startFakeTwilio('AC_bench', 'bench-auth-token');
+  let server: ChildProcess | undefined;
+  try {
+    log(`${label}: reach, seeding ${people} people, each the one member of a rotation`);
+    const org = await withDatabase(engine, url ?? dataDir, (db, cipher) =>
+      seedOrganisation(
+        db,
+        cipher,
+        {
+          users: people,
+          rotations: people,
+          membersPerRotation: 1,
+          handoffs: people,
+          everyoneHasPhone: true,
+        },
+        new Date(),
+      ),
+    );
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = startProcess(
+      [path.join(root, 'dist/server/main.js')],
+      {
+        ...serverEnvOf(port, dataDir, url),
+        NODE_EXTRA_CA_CERTS: push.caFile,
+        TWILIO_ACCOUNT_SID: twilio.accountSid,
+        TWILIO_AUTH_TOKEN: twilio.authToken,
+        TWILIO_FROM: '+15550000000',
+        TWILIO_API_BASE: twilio.apiBase,
+      },
+      `${label} server (reach)`,
+    );
+    await waitReady(base, server);
+    log(`${label}: reach, signing in ${people} people, their rules and devices`);
+    const cookies = await loginAll(base, org);
+    const adminCookie = await login(base, org.admin.email);
+    await setUpPeople(
+      base,
+      adminCookie,
+      org.users.map((u) => ({ id: u.id, cookie: cookies.get(u.id) as string })),
+      push,
+    );
+    log(`${label}: reach, ${REACH_RATE} incidents a second for ${REACH_SECONDS} s`);
+    const serverPid = server.pid === undefined ? [] : [server.pid];
+    const backendsBefore = await backendPids(url);
+    const cpuBefore = { server: cpuMillis(serverPid), database: cpuMillis(backendsBefore) };
+    const load = await raiseAtRate(
+      base,
+      adminCookie,
+      org.rotations.map((r) => r.id),
+      REACH_RATE,
+    );
+    const read = () => arrivals(push, twilio);
+    await awaitArrivals(load.raised, read, 60_000);
+    // The server's CPU (and a local PostgreSQL's sessions') from the first incident to the last
+    // message: what one incident costs, whatever else the machine is doing.
+    const serverCpu = cpuSpent(cpuBefore.server, cpuMillis(serverPid));
+    const databaseCpu = cpuSpent(
+      cpuBefore.database,
+      cpuMillis([...new Set([...backendsBefore, ...(await backendPids(url))])]),
+    );
+    const figures = reachFigures(load.raised, read());
+    const accept = acceptFigures(load.raised);
+    const refusals =
+      Object.keys(load.refused).length === 0
+        ? 'none refused'
+        : Object.entries(load.refused)
+            .map(([status, n]) => `${n} × ${status}`)
+            .join(', ');
+    record(
+      `reach the person, ${REACH_RATE} incidents/s for ${REACH_SECONDS} s, ${label}: incidents raised`,
+      `${load.raised.length} accepted of ${people} sent in ${load.seconds.toFixed(1)} s, the last answered at ${load.answeredSeconds.toFixed(1)} s (${refusals}); the POST p50 ${accept.p50} ms, p95 ${accept.p95} ms`,
+      `all ${people}, answered at ${REACH_RATE}/s (within ${REACH_SECONDS + 1} s)`,
+      load.raised.length === people && load.answeredSeconds <= REACH_SECONDS + 1,
+    );
+    if (serverCpu > 0 && load.raised.length > 0) {
+      const perIncident = (ms: number) => `${(ms / load.raised.length).toFixed(1)} ms`;
+      record(
+        `reach the person, same load, ${label}: CPU per incident, raised and its 3 messages sent (holds on a busy machine)`,
+        engine === 'postgres' && databaseCpu > 0
+          ? `server ${perIncident(serverCpu)}, PostgreSQL ${perIncident(databaseCpu)}`
+          : `server ${perIncident(serverCpu)} (the database in the same process)`,
+        '(no target: where the time goes)',
+        null,
+      );
+    }
+    const names = { push: 'push service', sms: 'Twilio, SMS', voice: 'Twilio, call' } as const;
+    for (const channel of REACH_CHANNELS) {
+      const f = figures[channel];
+      record(
+        `reach the person, same load, ${label}: incident raised → ${names[channel]} receiving, p50 / p95 / p99`,
+        `${f.fromRaised.p50} / ${f.fromRaised.p95} / ${f.fromRaised.p99} ms; from its 201: ${f.p50} / ${f.p95} / ${f.p99} ms (max ${f.max}); ${f.received} received, ${f.missed} missed`,
+        '(measured; none missed)',
+        f.missed === 0 ? null : false,
+      );
+    }
+    if (push.refused.length > 0)
+      log(`${label}: the push service refused ${push.refused.length}: ${push.refused[0].reason}`);
+    await stopProcess(server);
+    const got = read();
+    const missed: Record<string, Record<string, number>> = {};
+    await withDatabase(engine, url ?? dataDir, async (db) => {
+      for (const channel of REACH_CHANNELS) {
+        const ids = load.raised.filter((r) => !got[channel].has(r.id)).map((r) => r.id);
+        if (ids.length === 0) continue;
+        missed[channel] = await whyMissed(db, channel, ids);
+        log(`${label}: ${channel} missed for ${ids.length}: ${JSON.stringify(missed[channel])}`);
+      }
+    });
+    return {
+      load: { ...load, raised: load.raised.length },
+      accept,
+      figures,
+      refusedPushes: push.refused.length,
+    };
+  } finally {
+    if (server) await stopProcess(server);
+    await push.close();
+    await twilio.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (url) await dropDatabase(url).catch((err) => log(`could not drop ${url}: ${err}`));
+  }
+}
+
 async function engineTick(engine: EngineName) {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const sizes = [TICK, { rotations: TICK.rotations * 10, due: TICK.due * 10 }];
@@ -873,8 +1031,8 @@ function printTable() {
 
 async function main() {
   const started = performance.now();
-  if (only !== undefined && only !== 'alerts' && only !== 'live')
-    throw new Error('BENCH_ONLY takes: alerts, live');
+  if (only !== undefined && !(PARTS as readonly string[]).includes(only))
+    throw new Error(`BENCH_ONLY takes: ${PARTS.join(', ')}`);
   if (!only) results.frontEndSize = frontEndSize();
   const wanted = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
   const engines: EngineName[] = wanted.includes('pglite') ? ['pglite'] : [];
@@ -887,16 +1045,22 @@ async function main() {
       results[engine] = await benchEngine(engine, { frontEnd: engine === 'pglite' });
     }
   }
-  if (only !== 'live') {
+  if (runs('alerts')) {
     results.alertIngestion = {};
     for (const engine of engines) {
       (results.alertIngestion as Record<string, unknown>)[engine] = await alertIngestion(engine);
     }
   }
-  if (only !== 'alerts') {
+  if (runs('live')) {
     results.liveStream = {};
     for (const engine of engines) {
       (results.liveStream as Record<string, unknown>)[engine] = await liveStreams(engine);
+    }
+  }
+  if (runs('reach')) {
+    results.reachThePerson = {};
+    for (const engine of engines) {
+      (results.reachThePerson as Record<string, unknown>)[engine] = await reachThePerson(engine);
     }
   }
   if (!only) {

@@ -128,6 +128,8 @@ export interface OrganisationSize {
   rotations: number;
   membersPerRotation: number;
   handoffs: number;
+  /** every user has a phone number (else every third, as in a team where some never gave one) */
+  everyoneHasPhone?: boolean;
 }
 
 export const FULL_ORGANISATION: OrganisationSize = {
@@ -143,7 +145,7 @@ export interface SeededOrganisation {
   rotations: { id: number; memberIds: number[]; holderIndex: number }[];
 }
 
-function personOf(i: number, domain: string): NewUser {
+function personOf(i: number, domain: string, everyoneHasPhone = false): NewUser {
   const first = FIRST[i % FIRST.length];
   const last = LAST[Math.floor(i / FIRST.length) % LAST.length];
   const n = Math.floor(i / (FIRST.length * LAST.length));
@@ -151,7 +153,7 @@ function personOf(i: number, domain: string): NewUser {
   return {
     name: `${first} ${last}${n > 0 ? ` ${n + 1}` : ''}`,
     email: `${local}@${domain}`,
-    phone: i % 3 === 0 ? `+1555${String(1_000_000 + i).slice(-7)}` : null,
+    phone: everyoneHasPhone || i % 3 === 0 ? `+1555${String(1_000_000 + i).slice(-7)}` : null,
     roles: ['on-call'] as Role[],
     timezone: i % 4 === 0 ? 'Europe/Berlin' : i % 4 === 1 ? 'America/New_York' : 'UTC',
   };
@@ -176,7 +178,7 @@ export async function seedOrganisation(
   const users: SeededOrganisation['users'] = [];
   for (let start = 0; start < size.users; start += 250) {
     const batch = Array.from({ length: Math.min(250, size.users - start) }, (_, k) =>
-      personOf(start + k, domain),
+      personOf(start + k, domain, size.everyoneHasPhone),
     );
     const inserted = await insertUsers(db, cipher, batch);
     users.push(...inserted.map((u) => ({ id: u.id, email: u.email, name: u.name })));

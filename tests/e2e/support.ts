@@ -7,6 +7,12 @@ export const E2E_HELP_LINKS = {
 } as const;
 
 export const E2E_PASSWORD = 'e2e-local-password';
+/**
+ * Debian's full Chromium (the chromium package), for the one spec that needs a notification tray
+ * (push.spec.ts, decision 266): the headless shell refuses showNotification. CHROMIUM_FULL_PATH
+ * picks another; scripts/ensure-chromium.mjs and .ci/run install the package.
+ */
+export const FULL_CHROMIUM = process.env.CHROMIUM_FULL_PATH ?? '/usr/bin/chromium';
 /** The demo team the e2e server seeds (DEMO=1, COMPANY_DOMAIN default example.com). */
 export const accounts = {
   admin: { email: 'avery.admin@example.com', name: 'Avery Admin' },

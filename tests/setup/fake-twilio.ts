@@ -7,6 +7,8 @@ export interface SentSms {
   from: string;
   body: string;
   idempotencyToken?: string;
+  /** when the request reached the server, `performance.now()` (the bench's latencies) */
+  receivedAt: number;
 }
 
 /** A call placed through the Calls API, as Twilio was asked to place it. */
@@ -23,6 +25,8 @@ export interface PlacedCall {
   statusCallbackEvents: string[];
   machineDetection: string | null;
   idempotencyToken?: string;
+  /** when the request reached the server, `performance.now()` (the bench's latencies) */
+  receivedAt: number;
 }
 
 /**
@@ -66,6 +70,7 @@ export async function startFakeTwilio(accountSid = 'AC_test', authToken = 'token
   const queue: Behaviour[] = [];
   let requests = 0;
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const receivedAt = performance.now();
     requests += 1;
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -116,6 +121,7 @@ export async function startFakeTwilio(accountSid = 'AC_test', authToken = 'token
         statusCallbackEvents: form.getAll('StatusCallbackEvent'),
         machineDetection: form.get('MachineDetection'),
         idempotencyToken: typeof token === 'string' ? token : undefined,
+        receivedAt,
       });
       return json(201, {
         sid,
@@ -130,6 +136,7 @@ export async function startFakeTwilio(accountSid = 'AC_test', authToken = 'token
       from: form.get('From') ?? '',
       body: form.get('Body') ?? '',
       idempotencyToken: typeof token === 'string' ? token : undefined,
+      receivedAt,
     });
     json(201, { sid: `SM${String(sent.length).padStart(32, '0')}`, status: 'queued', to });
   });

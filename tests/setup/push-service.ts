@@ -33,6 +33,8 @@ export interface ReceivedPush {
   contentEncoding: string | undefined;
   /** the VAPID JWT's claims and the key it was signed with */
   vapid: { aud: string; sub: string; exp: number; publicKey: string };
+  /** when the request reached the service, `performance.now()` (the bench's latencies) */
+  receivedAt: number;
 }
 
 export interface PushDeviceKeys {
@@ -150,6 +152,7 @@ export async function startPushService(tlsDir?: string): Promise<PushService> {
   let origin = '';
 
   const server: Server = createServer({ key, cert }, async (req, res) => {
+    const receivedAt = performance.now();
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -187,6 +190,7 @@ export async function startPushService(tlsDir?: string): Promise<PushService> {
       urgency: req.headers.urgency as string | undefined,
       contentEncoding: req.headers['content-encoding'],
       vapid,
+      receivedAt,
     });
     res.writeHead(201, { location: `${origin}/message/${received.length}` }).end();
   });

@@ -126,6 +126,7 @@ describe('delivery', () => {
         from: '+15550000000',
         body: 'You hold the baton for Platform Primary: Olivia passed you the baton. Notes: watch the queue lag.',
         idempotencyToken: `test:1:${both.id}:sms`,
+        receivedAt: expect.any(Number),
       },
     ]);
     const [email, sms] = await rows();

@@ -1,0 +1,287 @@
+// The reach figure of issue 33 (decision 266): incidents raised at 50 a second, each paging a
+// person whose rules for high urgency are push, SMS and a call, all at once; the time from each
+// incident raised (its request sent; and from its 201) to the loopback push service (https,
+// VAPID checked, the body decrypted) and the loopback Twilio (Messages and Calls APIs) receiving
+// what the person gets.
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../src/server/db/client';
+import { notifications } from '../../src/server/db/schema';
+import type { PlacedCall, SentSms } from '../../tests/setup/fake-twilio';
+import type { PushService } from '../../tests/setup/push-service';
+
+/** Incidents raised per second: the issue's 50 (BENCH_REACH_RATE another, to find what keeps up). */
+export const REACH_RATE = Number(process.env.BENCH_REACH_RATE ?? 50);
+if (!Number.isInteger(REACH_RATE) || REACH_RATE < 1)
+  throw new Error(`BENCH_REACH_RATE must be a whole number of 1 or more, not ${REACH_RATE}`);
+/** What each person's rules say for high urgency: every method at once. */
+export const REACH_RULES = {
+  high: [
+    { method: 'push', delayMinutes: 0 },
+    { method: 'sms', delayMinutes: 0 },
+    { method: 'voice', delayMinutes: 0 },
+  ],
+  low: [{ method: 'email', delayMinutes: 0 }],
+} as const;
+export const REACH_CHANNELS = ['push', 'sms', 'voice'] as const;
+export type ReachChannel = (typeof REACH_CHANNELS)[number];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function call(
+  base: string,
+  cookie: string,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<Response> {
+  return fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', origin: base, cookie },
+    body: JSON.stringify(body),
+  });
+}
+
+/**
+ * setUpPeople gives each person the rules above (set by the administrator, as an administrator
+ * may for anyone) and one device at the loopback push service (subscribed in their own session,
+ * as only they may), through the API.
+ */
+export async function setUpPeople(
+  base: string,
+  adminCookie: string,
+  people: { id: number; cookie: string }[],
+  push: PushService,
+): Promise<void> {
+  const queue = [...people];
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let p = queue.shift(); p; p = queue.shift()) {
+        const rules = await call(
+          base,
+          adminCookie,
+          'PUT',
+          `/api/users/${p.id}/notification-rules`,
+          REACH_RULES,
+        );
+        if (rules.status !== 200) throw new Error(`rules of ${p.id}: ${await rules.text()}`);
+        const device = await call(base, p.cookie, 'POST', `/api/users/${p.id}/push-subscriptions`, {
+          ...push.subscribe().subscription,
+          name: 'Bench phone',
+        });
+        if (device.status !== 201) throw new Error(`device of ${p.id}: ${await device.text()}`);
+      }
+    }),
+  );
+}
+
+/** An incident the load raised: its id, when its request left and when its 201 came back. */
+export interface Raised {
+  id: number;
+  sentAt: number;
+  acceptedAt: number;
+}
+
+/**
+ * raiseAtRate raises one high-urgency incident on each rotation in turn, `rate` a second (each
+ * request leaves on its own schedule, whether or not the ones before were answered), and answers
+ * those accepted and the refusals by status.
+ */
+export async function raiseAtRate(
+  base: string,
+  cookie: string,
+  rotationIds: number[],
+  rate: number,
+): Promise<{
+  raised: Raised[];
+  refused: Record<string, number>;
+  /** from the first request to the last sent */
+  seconds: number;
+  /** from the first request to the last answer */
+  answeredSeconds: number;
+}> {
+  const raised: Raised[] = [];
+  const refused: Record<string, number> = {};
+  const pending: Promise<void>[] = [];
+  const start = performance.now();
+  for (const [i, rotationId] of rotationIds.entries()) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const sentAt = performance.now();
+    pending.push(
+      call(base, cookie, 'POST', '/api/incidents', {
+        rotationId,
+        title: `Reach bench ${i + 1}: checkout is failing`,
+        urgency: 'high',
+      })
+        .then(async (res) => {
+          const acceptedAt = performance.now();
+          const body = (await res.json().catch(() => null)) as {
+            id?: number;
+            message?: string;
+          } | null;
+          if (res.status === 201 && typeof body?.id === 'number') {
+            raised.push({ id: body.id, sentAt, acceptedAt });
+          } else {
+            const why = `${res.status} "${body?.message ?? ''}"`;
+            refused[why] = (refused[why] ?? 0) + 1;
+          }
+        })
+        .catch((err: Error) => {
+          refused[err.message] = (refused[err.message] ?? 0) + 1;
+        }),
+    );
+  }
+  const seconds = (performance.now() - start) / 1000;
+  await Promise.all(pending);
+  return { raised, refused, seconds, answeredSeconds: (performance.now() - start) / 1000 };
+}
+
+/** The incident a message is about: the push's link to it, the page in Twilio's idempotency token. */
+const pushIncident = (text: string): number | null => {
+  try {
+    const open = (JSON.parse(text) as { data?: { open?: string } }).data?.open ?? '';
+    const id = /^\/incidents\/(\d+)$/.exec(open)?.[1];
+    return id === undefined ? null : Number(id);
+  } catch {
+    return null;
+  }
+};
+const tokenIncident = (token: string | undefined): number | null => {
+  const id = /^page:(\d+):/.exec(token ?? '')?.[1];
+  return id === undefined ? null : Number(id);
+};
+
+/** arrivals: when each incident's message first reached its provider, by channel. */
+export function arrivals(
+  push: PushService,
+  twilio: { sent: SentSms[]; calls: PlacedCall[] },
+): Record<ReachChannel, Map<number, number>> {
+  const first = (items: { id: number | null; at: number }[]) => {
+    const out = new Map<number, number>();
+    for (const { id, at } of items) {
+      if (id === null) continue;
+      out.set(id, Math.min(out.get(id) ?? at, at));
+    }
+    return out;
+  };
+  return {
+    push: first(push.received.map((r) => ({ id: pushIncident(r.text), at: r.receivedAt }))),
+    sms: first(
+      twilio.sent.map((s) => ({ id: tokenIncident(s.idempotencyToken), at: s.receivedAt })),
+    ),
+    voice: first(
+      twilio.calls.map((c) => ({ id: tokenIncident(c.idempotencyToken), at: c.receivedAt })),
+    ),
+  };
+}
+
+/**
+ * awaitArrivals waits until every raised incident's message has reached each provider, or until
+ * `timeoutMs` has passed since the call.
+ */
+export async function awaitArrivals(
+  raised: Raised[],
+  read: () => Record<ReachChannel, Map<number, number>>,
+  timeoutMs: number,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline) {
+    const got = read();
+    if (REACH_CHANNELS.every((c) => raised.every((r) => got[c].has(r.id)))) return;
+    await sleep(100);
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+export interface ChannelFigures {
+  received: number;
+  missed: number;
+  /**
+   * from the incident accepted (its 201 read by the bench) to the provider receiving, ms: below 0
+   * when the answer reached the bench after the message (a late 201 on an overloaded server)
+   */
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** from the incident raised (its request sent) to the provider receiving: the whole way, ms */
+  fromRaised: { p50: number; p95: number; p99: number };
+}
+
+/** reachFigures: per channel, from each incident accepted to its message received, in ms. */
+export function reachFigures(
+  raised: Raised[],
+  got: Record<ReachChannel, Map<number, number>>,
+): Record<ReachChannel, ChannelFigures> {
+  const out = {} as Record<ReachChannel, ChannelFigures>;
+  for (const channel of REACH_CHANNELS) {
+    const since = (from: (r: Raised) => number) =>
+      raised
+        .flatMap((r) => {
+          const at = got[channel].get(r.id);
+          return at === undefined ? [] : [at - from(r)];
+        })
+        .sort((a, b) => a - b);
+    const ms = since((r) => r.acceptedAt);
+    const total = since((r) => r.sentAt);
+    out[channel] = {
+      received: ms.length,
+      missed: raised.length - ms.length,
+      p50: Math.round(percentile(ms, 50)),
+      p95: Math.round(percentile(ms, 95)),
+      p99: Math.round(percentile(ms, 99)),
+      max: Math.round(ms.at(-1) ?? Number.NaN),
+      fromRaised: {
+        p50: Math.round(percentile(total, 50)),
+        p95: Math.round(percentile(total, 95)),
+        p99: Math.round(percentile(total, 99)),
+      },
+    };
+  }
+  return out;
+}
+
+/** acceptFigures: how long the POST itself took, p50 and p95, in ms. */
+export function acceptFigures(raised: Raised[]): { p50: number; p95: number } {
+  const ms = raised.map((r) => r.acceptedAt - r.sentAt).sort((a, b) => a - b);
+  return { p50: Math.round(percentile(ms, 50)), p95: Math.round(percentile(ms, 95)) };
+}
+
+/**
+ * whyMissed: for the incidents whose message on a channel never arrived, what their outbox rows
+ * say (status, attempts, why held, last error), counted; read with the server stopped.
+ */
+export async function whyMissed(
+  db: Db,
+  channel: ReachChannel,
+  incidentIds: number[],
+): Promise<Record<string, number>> {
+  if (incidentIds.length === 0) return {};
+  const rows = await db
+    .select({
+      status: notifications.status,
+      lastError: notifications.lastError,
+      held: notifications.held,
+      attempts: notifications.attempts,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(notifications)
+    .where(and(eq(notifications.channel, channel), inArray(notifications.pageId, incidentIds)))
+    .groupBy(
+      notifications.status,
+      notifications.lastError,
+      notifications.held,
+      notifications.attempts,
+    );
+  const out: Record<string, number> = {};
+  for (const r of rows) {
+    const why = `${r.status}, ${r.attempts} attempts${r.held ? `, held: ${r.held}` : ''}${r.lastError ? `: ${r.lastError}` : ''}`;
+    out[why] = Number(r.n);
+  }
+  return out;
+}
