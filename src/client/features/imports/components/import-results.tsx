@@ -69,10 +69,12 @@ export function ImportVerifyResult({ verify }: { verify: ImportVerify }) {
   }
   return (
     <section aria-labelledby="import-differences" className="grid gap-2">
-      <h3 id="import-differences" role="status" className="font-medium text-destructive text-sm">
-        {verify.differences.length} {verify.differences.length === 1 ? 'difference' : 'differences'}{' '}
-        from the source
-      </h3>
+      <div role="status">
+        <h3 id="import-differences" className="font-medium text-destructive text-sm">
+          {verify.differences.length}{' '}
+          {verify.differences.length === 1 ? 'difference' : 'differences'} from the source
+        </h3>
+      </div>
       <div className="overflow-x-auto rounded-md border">
         <Table>
           <TableHeader>
