@@ -279,6 +279,7 @@ describe('readGrafanaOnCall', () => {
         sourceId: 'FPLATFORMCHN1',
         name: 'Platform default',
         repeat: 5,
+        loopDelayMinutes: 10,
         steps: [
           { delayMinutes: 0, targets: [{ kind: 'schedule', sourceId: 'SPLATFORM0001' }] },
           {
@@ -295,6 +296,7 @@ describe('readGrafanaOnCall', () => {
         sourceId: 'FPAYMENTSCHN2',
         name: 'Payments',
         repeat: 0,
+        loopDelayMinutes: null,
         steps: [
           {
             delayMinutes: 0,
@@ -319,7 +321,6 @@ describe('readGrafanaOnCall', () => {
         .map((n) => n.message);
     expect(about('Platform default')).toEqual([
       'step 6 (notify_user_group) notifies a Slack user group, so it is not imported',
-      "waits 10 minutes after its last step before it repeats; set the policy's last delay to match",
     ]);
     expect(about('Payments')).toEqual([
       "step 4 (notify_person_next_each_time) notifies one of its people in turn each time; Baton's step notifies them all",

@@ -428,6 +428,7 @@ export function mapChain(
   const steps: SourceEscalationStep[] = [];
   let waitSeconds = 0;
   let repeat = 0;
+  let loopDelayMinutes: number | null = null;
   let lastNotifyAt = -1;
   for (const [index, step] of ordered.entries()) {
     const where = `step ${index + 1} (${step.type})`;
@@ -474,14 +475,9 @@ export function mapChain(
       }
       case 'repeat_escalation':
         repeat = GRAFANA_REPEATS;
-        if (waitSeconds > 0) {
-          notes.push({
-            level: 'info',
-            subject,
-            message: `waits ${Math.round(waitSeconds / 60)} minutes after its last step before it repeats; set the policy's last delay to match`,
-          });
-          waitSeconds = 0;
-        }
+        // The wait before the repeat is the last step's delay in Baton.
+        if (waitSeconds > 0) loopDelayMinutes = Math.max(1, Math.round(waitSeconds / 60));
+        waitSeconds = 0;
         break;
       default:
         notes.push({
@@ -498,7 +494,7 @@ export function mapChain(
       message: 'notifies nobody Baton can name (no person or schedule); add a step before using it',
     });
   }
-  return { sourceId: chain.id, name: chain.name, repeat, steps };
+  return { sourceId: chain.id, name: chain.name, repeat, steps, loopDelayMinutes };
 }
 
 const STEP_WORDS: Record<string, string> = {

@@ -150,6 +150,9 @@ describe('desiredPolicy', () => {
       'Baton notifies the first step when the incident opens; the source waited 5 minutes first',
       'Dee New is not in Baton yet: left out of the step until a later import',
     ]);
+    // Where the source says how long its last step waits before the repeat, that is its delay.
+    const looped = desiredPolicy({ ...policy, loopDelayMinutes: 45 }, s, h, () => 7);
+    expect(looped.steps.map((step) => step.delayMinutes)).toEqual([10, 30, 45]);
   });
 });
 

@@ -299,7 +299,7 @@ export function desiredPolicy(
     });
   }
   const steps = policy.steps.map((step, i) => {
-    const next = policy.steps[i + 1]?.delayMinutes ?? step.delayMinutes;
+    const next = policy.steps[i + 1]?.delayMinutes ?? policy.loopDelayMinutes ?? step.delayMinutes;
     const targets = step.targets.flatMap((t): (EscalationTarget | { pending: string })[] => {
       if (t.kind === 'schedule') {
         if (!schedules.has(t.sourceId)) {

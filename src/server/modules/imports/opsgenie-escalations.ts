@@ -103,19 +103,14 @@ export function policyOf(
     );
   }
   const wait = e.repeat?.waitInterval ?? 0;
-  if (count > 0 && wait > 0) {
-    ctx.note(
-      'info',
-      subject,
-      `Opsgenie waits ${wait} minutes after its last rule before repeating; Baton repeats after the last step's wait`,
-    );
-  }
   return {
     sourceId: e.id,
     name: e.name,
     description: e.description || null,
     repeat,
     steps,
+    // Opsgenie's wait after its last rule before it repeats.
+    loopDelayMinutes: count > 0 && wait > 0 ? wait : null,
   };
 }
 

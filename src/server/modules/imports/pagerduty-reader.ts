@@ -388,14 +388,6 @@ function policyOf(p: Policy, notes: SourceNote[]): SourceEscalationPolicy {
     }
     wait += delay;
   });
-  const last = p.escalation_rules.length;
-  if (steps.length > 0 && wait > 0) {
-    notes.push({
-      level: 'info',
-      subject,
-      message: `Its last rule waits ${wait} minutes before PagerDuty ${loops > 0 ? 'runs the policy again' : 'stops escalating'}; check the last step's delay in Baton is ${wait} minutes (rule ${last})`,
-    });
-  }
   if (steps.length > STEPS_MAX) {
     notes.push({
       level: 'warning',
@@ -409,6 +401,8 @@ function policyOf(p: Policy, notes: SourceNote[]): SourceEscalationPolicy {
     description: p.description ?? null,
     repeat: Math.min(Math.max(loops, 0), REPEAT_MAX),
     steps: steps.slice(0, STEPS_MAX),
+    // The last rule's delay: the wait before PagerDuty runs the policy again (or stops).
+    loopDelayMinutes: steps.length > 0 && wait > 0 ? Math.min(wait, DELAY_MINUTES_MAX) : null,
   };
 }
 

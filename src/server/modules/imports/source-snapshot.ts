@@ -109,6 +109,12 @@ export interface SourceEscalationPolicy {
   /** how many more times the steps run after the last one (0: once) */
   repeat: number;
   steps: SourceEscalationStep[];
+  /**
+   * minutes from the last step to the repeat (or to the end, when it does not repeat), where the
+   * source says: PagerDuty's last rule's delay, Opsgenie's wait before repeating, Grafana's wait
+   * before its repeat step; absent or null: as long as the wait before the last step
+   */
+  loopDelayMinutes?: number | null;
 }
 
 /** An alert source (a PagerDuty service's integration, an Opsgenie API integration, …). */
