@@ -78,6 +78,42 @@ async function importTwice(request: ImportRequest) {
   return { plan: applied.json() as ImportPlan, result };
 }
 
+describe('a spreadsheet of 200 people', () => {
+  test('imports in one step, each bad row listed by its number, and verifies complete', async () => {
+    const header = 'kind,name,email,phone,role,time_zone,cadence,handoff_day,handoff_time,members';
+    const lines = [header];
+    for (let i = 0; i < 200; i++) {
+      // Rows 52 and 103 (the header is row 1) are wrong: an address and a zone.
+      const email = i === 50 ? 'not-an-address' : `sheet${i}@example.com`;
+      const zone = i === 101 ? 'Mars/Olympus' : 'Europe/London';
+      lines.push(`person,Sheet Person ${i},${email},,member,${zone},,,,`);
+    }
+    for (let r = 0; r < 20; r++) {
+      const members = [0, 1, 2, 3].map((k) => `sheet${r * 4 + k + 110}@example.com`).join(';');
+      lines.push(`rotation,Sheet ${r},,,,Europe/London,weekly,Monday,09:00,${members}`);
+    }
+    const before = await counts();
+    const planned = await t.call(admin, 'POST', '/api/imports', {
+      source: 'csv',
+      content: lines.join('\n'),
+    });
+    expect(planned.statusCode, planned.body).toBe(201);
+    const plan = planned.json() as ImportPlan;
+    expect(plan.summary.invite).toBe(198);
+    const rows = plan.notes.filter((n) => n.level === 'warning').map((n) => n.message);
+    expect(rows).toEqual([expect.stringMatching(/^Row 52: /), expect.stringMatching(/^Row 103: /)]);
+    const applied = await t.call(admin, 'POST', `/api/imports/${plan.id}/apply`);
+    expect(applied.statusCode, applied.body).toBe(200);
+    const after = await counts();
+    expect(after.users - before.users).toBe(198);
+    expect(after.rotations - before.rotations).toBe(20);
+    const verified = (
+      await t.call(admin, 'GET', `/api/imports/${plan.id}/verify`)
+    ).json() as ImportVerify;
+    expect(verified.differences).toEqual([]);
+  });
+});
+
 describe('importing an account from each vendor’s API', () => {
   test('PagerDuty: no difference over 90 days, and again changes nothing', async () => {
     const account = pagerDutyAccount();
