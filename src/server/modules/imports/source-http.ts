@@ -40,7 +40,7 @@ export function sourceGet(options: {
             ? `answered more than ${SOURCE_ANSWER_MAX_BYTES / 1024 / 1024} MB for one page`
             : err.failure === 'timeout'
               ? `did not answer within ${Math.round(timeoutMs / 1000)} s`
-              : `could not be reached at ${new URL(url).host} (${err.reason})`;
+              : `could not be reached at ${new URL(url).host}: ${err.reason}`;
         throw new ImportSourceError(`${sourceLabel} ${what}`);
       }
       if (err instanceof TypeError) {
