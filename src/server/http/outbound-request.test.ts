@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type HostLookup, outboundRule } from './outbound-address';
-import { OutboundError, sendOutbound } from './outbound-request';
+import { ANSWER_TOO_LARGE, OutboundError, readOutbound, sendOutbound } from './outbound-request';
 
 /**
  * sendOutbound (decision 234) against loopback servers only: the answer's status and never its
@@ -192,5 +192,53 @@ describe('no answer, in Baton’s words', () => {
         post('http://nowhere.example.com/hook', development, { lookup: lookupOf({}) }),
       ),
     ).toEqual({ failure: 'not-found', reason: 'host not found' });
+  });
+});
+
+describe('readOutbound: a source an administrator names to import from (issue 34)', () => {
+  const read = (
+    url: string,
+    rule = development,
+    extra: { maxBytes?: number; lookup?: HostLookup } = {},
+  ) =>
+    readOutbound({
+      url,
+      headers: { accept: 'application/json' },
+      timeoutMs: 2_000,
+      rule,
+      maxBytes: extra.maxBytes ?? 1024,
+      lookup: extra.lookup,
+    });
+
+  test('answers the status and the body, which is the point of reading a source', async () => {
+    expect(await read(`http://127.0.0.1:${elsewhere.port}/users`)).toEqual({
+      status: 200,
+      body: SECRET,
+    });
+  });
+
+  test('keeps the address rule: production refuses loopback, by literal and by name', async () => {
+    expect(await failureOf(read(`http://127.0.0.1:${elsewhere.port}/users`, production))).toEqual({
+      failure: 'refused',
+      reason: 'refused: loopback address',
+    });
+    const lookup = lookupOf({ 'api.example.com': '127.0.0.1' });
+    expect(
+      await failureOf(read(`http://api.example.com:${elsewhere.port}/u`, production, { lookup })),
+    ).toEqual({ failure: 'refused', reason: 'refused: loopback address' });
+    expect(elsewhere.connections).toBe(0);
+  });
+
+  test('follows no redirect, and refuses an answer longer than it keeps', async () => {
+    expect(await read(`http://127.0.0.1:${redirecting.port}/users`)).toEqual({
+      status: 302,
+      body: '',
+    });
+    expect(elsewhere.requests).toBe(0);
+    expect(
+      await failureOf(
+        read(`http://127.0.0.1:${elsewhere.port}/users`, development, { maxBytes: 8 }),
+      ),
+    ).toEqual({ failure: 'unreachable', reason: ANSWER_TOO_LARGE });
   });
 });

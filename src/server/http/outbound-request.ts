@@ -93,16 +93,7 @@ export interface OutboundRequest {
  */
 export async function sendOutbound(request: OutboundRequest): Promise<{ status: number }> {
   const url = new URL(request.url);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new OutboundError('unreachable', FAILURE_REASONS.unreachable);
-  }
-  try {
-    // An address literal never reaches the lookup: checked here. A name is checked in the lookup.
-    await resolveOutboundLiteral(url.hostname, request.rule);
-  } catch (err) {
-    throw classify(err);
-  }
-  const client = url.protocol === 'https:' ? https : http;
+  const client = await clientFor(url, request.rule);
   return new Promise((resolve, reject) => {
     const req = client.request(
       url,
@@ -154,15 +145,7 @@ export const ANSWER_TOO_LARGE = 'answer too large';
  */
 export async function readOutbound(request: OutboundRead): Promise<OutboundAnswer> {
   const url = new URL(request.url);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new OutboundError('unreachable', FAILURE_REASONS.unreachable);
-  }
-  try {
-    await resolveOutboundLiteral(url.hostname, request.rule);
-  } catch (err) {
-    throw classify(err);
-  }
-  const client = url.protocol === 'https:' ? https : http;
+  const client = await clientFor(url, request.rule);
   return new Promise((resolve, reject) => {
     const req = client.request(
       url,
@@ -194,6 +177,23 @@ export async function readOutbound(request: OutboundRead): Promise<OutboundAnswe
     req.on('error', (err) => reject(classify(err)));
     req.end();
   });
+}
+
+/**
+ * clientFor checks what can be checked before connecting (an http(s) URL; an address literal
+ * under the rule, since a literal never reaches the lookup, which checks names) and answers the
+ * module that requests it; a refusal is an OutboundError.
+ */
+async function clientFor(url: URL, rule: OutboundRule): Promise<typeof http | typeof https> {
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new OutboundError('unreachable', FAILURE_REASONS.unreachable);
+  }
+  try {
+    await resolveOutboundLiteral(url.hostname, rule);
+  } catch (err) {
+    throw classify(err);
+  }
+  return url.protocol === 'https:' ? https : http;
 }
 
 async function resolveOutboundLiteral(hostname: string, rule: OutboundRule): Promise<void> {
