@@ -18,7 +18,7 @@ export interface Target {
   url?: string;
 }
 
-function benchConfig(env: Record<string, string>) {
+export function benchConfig(env: Record<string, string>) {
   return loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'warn',
@@ -29,7 +29,7 @@ function benchConfig(env: Record<string, string>) {
   });
 }
 
-async function openTarget(target: Target, onQuery?: (q: string) => void): Promise<Database> {
+export async function openTarget(target: Target, onQuery?: (q: string) => void): Promise<Database> {
   const database =
     target.engine === 'postgres'
       ? openPostgres(target.url as string, { onQuery })

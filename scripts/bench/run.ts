@@ -10,6 +10,7 @@
 // BENCH_ONLY=live only the live stream's (issue 19, scripts/bench/live-stream.ts);
 // BENCH_ONLY=reach only the reach figure (issue 33, scripts/bench/reach-the-person.ts;
 // BENCH_REACH_RATE incidents a second instead of 50);
+// BENCH_ONLY=import only the import's verify figure (issue 34, scripts/bench/import-verify.ts);
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -40,6 +41,7 @@ import {
   REPEAT_SHARE,
 } from './alert-ingestion';
 import { dashboardPaint } from './front-end';
+import { IMPORT_SCHEDULES, timeImportVerify } from './import-verify';
 import { countStatements, type EngineName, LIST_PATHS, timeEngineTick } from './in-process';
 import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
 import {
@@ -90,7 +92,7 @@ const INGEST_ORGANISATION: OrganisationSize = {
 /** the reach figure: incidents raised at REACH_RATE a second for this long, each to its own person */
 const REACH_SECONDS = quick ? 4 : 10;
 const only = process.env.BENCH_ONLY;
-const PARTS = ['alerts', 'live', 'reach'] as const;
+const PARTS = ['alerts', 'live', 'reach', 'import'] as const;
 /** runs: whether a part selectable by BENCH_ONLY runs (all of them without it) */
 const runs = (part: (typeof PARTS)[number]) => only === undefined || only === part;
 const PASSWORD = 'bench-local-password';
@@ -949,6 +951,25 @@ async function reachThePerson(engine: EngineName) {
   }
 }
 
+async function importVerify(engine: EngineName) {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  log(`${label}: import verify, ${IMPORT_SCHEDULES} schedules over 90 days`);
+  const url = engine === 'postgres' ? await createDatabase('import') : undefined;
+  try {
+    const r = await timeImportVerify({ engine, url }, env, 3);
+    const median = [...r.ms].sort((a, b) => a - b)[Math.floor(r.ms.length / 2)] as number;
+    record(
+      `import verify: 90 days of a ${r.schedules}-schedule PagerDuty account, ${label}`,
+      `${(median / 1000).toFixed(2)} s (median of ${r.ms.length}; ${r.differences} differences)`,
+      '≤ 5 s',
+      median <= 5000 && r.differences === 0,
+    );
+    return r;
+  } finally {
+    if (url) await dropDatabase(url);
+  }
+}
+
 async function engineTick(engine: EngineName) {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const sizes = [TICK, { rotations: TICK.rotations * 10, due: TICK.due * 10 }];
@@ -1061,6 +1082,12 @@ async function main() {
     results.reachThePerson = {};
     for (const engine of engines) {
       (results.reachThePerson as Record<string, unknown>)[engine] = await reachThePerson(engine);
+    }
+  }
+  if (runs('import')) {
+    results.importVerify = {};
+    for (const engine of engines) {
+      (results.importVerify as Record<string, unknown>)[engine] = await importVerify(engine);
     }
   }
   if (!only) {
