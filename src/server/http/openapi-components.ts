@@ -122,10 +122,19 @@ export function nameContractSchemas() {
   // A schema's input form is named `<name>Input` beside its output form: a contract called
   // `ApiTokenInput` would take the input name of `ApiToken`, so it stays unnamed.
   const taken = new Set(names.values());
+  // The registry is the process's (zod keeps it on globalThis), the contracts this load's: a test
+  // file that re-imports its modules (vi.resetModules) makes new schemas while the names still
+  // point at the earlier ones. A name held by a schema of this load (or one derived from it, as
+  // the error shape's `ApiError`) stays with it; a name held by an earlier copy moves here.
+  const live = (held: z.ZodType) =>
+    names.has(held) || (held._zod.parent !== undefined && names.has(held._zod.parent as z.ZodType));
   for (const [schema, id] of names) {
     const meta = z.globalRegistry.get(schema);
-    if (meta?.id || z.globalRegistry._idmap.has(id)) continue;
+    if (meta?.id) continue;
+    const holder = z.globalRegistry._idmap.get(id) as z.ZodType | undefined;
+    if (holder && live(holder)) continue;
     if (id.endsWith('Input') && taken.has(id.slice(0, -'Input'.length))) continue;
+    if (holder) z.globalRegistry.remove(holder);
     z.globalRegistry.add(schema, { ...meta, id });
   }
 }
