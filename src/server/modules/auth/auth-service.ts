@@ -2,7 +2,6 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { SIGN_IN_MESSAGES } from '../../../shared/contracts/auth';
 import type { User } from '../../../shared/contracts/users';
-import { effectiveRoles } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
 import { hashToken } from '../../crypto/bearer-secrets';
@@ -10,18 +9,15 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../../http/errors';
-import {
-  findPendingInvitationByEmail,
-  markInvitationAccepted,
-  toInvitation,
-} from '../invitations/invitation-repository';
+import { findPendingInvitationByEmail, toInvitation } from '../invitations/invitation-repository';
+import { userFromInvitation } from '../invitations/invitation-service';
 import { createSession, deleteSession } from '../sessions/session-service';
 import {
   endTokenSyncs,
   startTokenSync,
   type TokenSyncStart,
 } from '../token-sync/token-sync-service';
-import { findUserRowByEmail, insertUsers, type NewUser, toUser } from '../users/user-repository';
+import { findUserRowByEmail, type NewUser, toUser } from '../users/user-repository';
 
 /** passwordMatches compares a password with the configured one in constant time. */
 export function passwordMatches(given: string, expected: string): boolean {
@@ -68,19 +64,7 @@ async function acceptInvitation(
     lock: true,
   });
   if (!invitationRow) return undefined;
-  const invitation = toInvitation(invitationRow, cipher);
-  const [user] = await insertUsers(tx, cipher, [
-    {
-      name: invitation.name,
-      email: invitation.email,
-      roles: effectiveRoles([invitation.role]),
-      ...extra,
-    },
-  ]);
-  if (!(await markInvitationAccepted(tx, invitation.id, user.id, now))) {
-    throw new AppError('CONFLICT', 'This invitation has already been used.');
-  }
-  return user;
+  return userFromInvitation(tx, cipher, toInvitation(invitationRow, cipher), now, extra);
 }
 
 /** What a verified ID token says about the person signing in. */

@@ -325,6 +325,8 @@ async function applyOverrides(a: Applying, schedule: SourceSchedule) {
   const rotationId = a.made.get(linkKey('rotation', schedule.sourceId));
   if (rotationId === undefined) return;
   const names = personNames(a.snapshot);
+  // The rotation's members, read once for all its overrides (a cover may add one).
+  let members: Set<number> | null = null;
   for (const o of schedule.overrides) {
     const sourceId = coverSourceId(schedule.sourceId, o);
     const subject = overrideSubject(schedule, o, names.get(o.personSourceId) ?? o.personSourceId);
@@ -333,10 +335,13 @@ async function applyOverrides(a: Applying, schedule: SourceSchedule) {
     // Said in the plan (OVERRIDE_LEFT_OUT).
     if (covering === undefined) continue;
     await forRow(subject, async () => {
-      const members = new Set(
+      members ??= new Set(
         (await listMembersWithUsers(a.d.tx, [rotationId])).map((m) => m.member.userId),
       );
-      if (!members.has(covering)) await addMember(a.d, a.actor, rotationId, covering);
+      if (!members.has(covering)) {
+        await addMember(a.d, a.actor, rotationId, covering);
+        members.add(covering);
+      }
       const from = later(o.start, a.now);
       const shifts = await projectedShifts(a.d, a.d.tx, rotationId, from, o.end);
       let first: number | null = null;

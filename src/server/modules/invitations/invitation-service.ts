@@ -7,11 +7,11 @@ import type { User } from '../../../shared/contracts/users';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { conflict, notFound } from '../../http/errors';
 import { recordAdminEvent } from '../audit/people-events';
 import { announce } from '../notifications/announce';
-import { findUserRowByEmail, insertUsers } from '../users/user-repository';
+import { findUserRowByEmail, insertUsers, type NewUser } from '../users/user-repository';
 import {
   deleteInvitationRow,
   expirePendingInvitations,
@@ -131,10 +131,35 @@ export async function createInvitation(
 }
 
 /**
+ * userFromInvitation makes the invitee's account, as the invitation says (its name, address and
+ * role, with what the caller adds: a verified identity at sign-in, the source's phone and zone at
+ * an import), and marks the invitation accepted; 409 when it was no longer pending.
+ */
+export async function userFromInvitation(
+  tx: Tx,
+  cipher: FieldCipher,
+  invitation: { id: number; name: string; email: string; role: string },
+  now: Date,
+  extra: Partial<Pick<NewUser, 'email' | 'oidcIssuer' | 'oidcSubject' | 'phone' | 'timezone'>> = {},
+): Promise<User> {
+  const [user] = await insertUsers(tx, cipher, [
+    {
+      name: invitation.name,
+      email: invitation.email,
+      roles: effectiveRoles([invitation.role]),
+      ...extra,
+    },
+  ]);
+  if (!user || !(await markInvitationAccepted(tx, invitation.id, user.id, now))) {
+    throw conflict('This invitation has already been used.');
+  }
+  return user;
+}
+
+/**
  * acceptImportedInvitation makes the account of an invitation an import just sent (issue 34,
- * decision 268), as the invitee's first sign-in would make it, with the phone and zone the source
- * had, and marks the invitation accepted: the person holds their turns from the import on, and
- * signing in later (the invitation's link is the sign-in page) finds the account by email.
+ * decision 268), as the invitee's first sign-in would: the person holds their turns from the
+ * import on, and signing in later (the invitation's link is the sign-in page) finds the account.
  */
 export async function acceptImportedInvitation(
   deps: Pick<InvitationServiceDeps, 'db' | 'cipher' | 'clock'>,
@@ -142,18 +167,7 @@ export async function acceptImportedInvitation(
   profile: { phone: string | null; timezone?: string },
 ): Promise<number> {
   return deps.db.transaction(async (tx) => {
-    const [user] = await insertUsers(tx, deps.cipher, [
-      {
-        name: invitation.name,
-        email: invitation.email,
-        roles: effectiveRoles([invitation.role]),
-        phone: profile.phone,
-        timezone: profile.timezone,
-      },
-    ]);
-    if (!user || !(await markInvitationAccepted(tx, invitation.id, user.id, deps.clock.now()))) {
-      throw conflict('This invitation has already been used.');
-    }
+    const user = await userFromInvitation(tx, deps.cipher, invitation, deps.clock.now(), profile);
     return user.id;
   });
 }
