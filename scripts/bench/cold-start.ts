@@ -11,6 +11,7 @@ import { type ChildProcess, spawnSync } from 'node:child_process';
 import { cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { cpuMillis } from './alert-ingestion';
 
 /** How many starts each engine's figure is the median of. */
 export const START_RUNS = 5;
@@ -31,26 +32,29 @@ export const median = (values: readonly number[]) =>
 
 /**
  * timeStarts starts the server `runs` times in turn with `args` and answers the milliseconds from
- * each spawn to its first ready answer; each is stopped before the next starts.
+ * each spawn to its first ready answer, and the CPU the process had used by then (what a start
+ * costs on a busy machine); each is stopped before the next starts.
  */
 export async function timeStarts(
   harness: StartHarness,
   args: string[],
   runs: number,
   cwd?: string,
-): Promise<number[]> {
+): Promise<{ ms: number[]; cpuMs: number[] }> {
   const ms: number[] = [];
+  const cpuMs: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
     const child = harness.start(args, cwd);
     try {
       await harness.waitReady(child);
       ms.push(performance.now() - started);
+      if (child.pid !== undefined) cpuMs.push(cpuMillis([child.pid]).get(child.pid) ?? 0);
     } finally {
       await harness.stop(child);
     }
   }
-  return ms;
+  return { ms, cpuMs };
 }
 
 /** treeSize adds up the sizes of the files under `dir` (symbolic links not followed). */
