@@ -31,9 +31,16 @@ const MINUTE = 60_000;
 /** Minutes in a day of wall-clock time. */
 export const MINUTES_PER_DAY = 24 * 60;
 
+// A projection reads the same few window edges and handoff times at every instant it looks at.
+const minutesOfDayCache = new Map<string, number>();
+
 /** minutesOfDay returns the minutes since midnight of a local 'HH:MM' time; it throws on anything else. */
 export function minutesOfDay(hhmm: string): number {
+  const known = minutesOfDayCache.get(hhmm);
+  if (known !== undefined) return known;
   const { hour, minute } = parseLocalTime(hhmm);
+  // only well-formed times reach here (parseLocalTime throws on anything else): bounded
+  minutesOfDayCache.set(hhmm, hour * 60 + minute);
   return hour * 60 + minute;
 }
 

@@ -1,3 +1,4 @@
+import { tzOffset } from '@date-fns/tz';
 import { describe, expect, test } from 'vitest';
 import {
   handoffsBetween,
@@ -13,6 +14,7 @@ import {
   wallMinuteOf,
   wallTimeOf,
   windowAt,
+  zoneOffset,
 } from './shifts';
 
 const weekly = (timeZone: string, handoffTime = '09:00', handoffWeekday = 1): ShiftPattern => ({
@@ -375,4 +377,29 @@ describe('wall minutes', () => {
       expect(wallMinuteOf(wallTimeOf(new Date(instant), zone)) === minute).toBe(shown);
     },
   );
+});
+
+describe('zoneOffset (remembered by the hour) answers what Intl does', () => {
+  // Each minute of the three hours around a change, in zones that move by an hour, by half an
+  // hour (Lord Howe) and that change at a half hour of UTC (Adelaide), both ways.
+  test.each([
+    ['Europe/London', '2026-03-29T00:00:00Z'],
+    ['Europe/London', '2026-10-25T00:00:00Z'],
+    ['America/New_York', '2026-03-08T06:00:00Z'],
+    ['America/New_York', '2026-11-01T05:00:00Z'],
+    ['Australia/Lord_Howe', '2026-04-04T14:00:00Z'],
+    ['Australia/Lord_Howe', '2026-10-03T15:00:00Z'],
+    ['Australia/Adelaide', '2026-04-04T15:00:00Z'],
+    ['Asia/Kathmandu', '2026-06-01T00:00:00Z'],
+  ])('%s from %s', (zone, from) => {
+    const start = Date.parse(from);
+    const answers: number[] = [];
+    const expected: number[] = [];
+    for (let t = start; t < start + 3 * 3_600_000; t += 60_000) {
+      answers.push(zoneOffset(zone, t));
+      expected.push(tzOffset(zone, new Date(t)));
+    }
+    expect(answers).toEqual(expected);
+    expect(new Set(expected).size).toBe(zone === 'Asia/Kathmandu' ? 1 : 2);
+  });
 });

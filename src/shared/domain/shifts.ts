@@ -25,9 +25,49 @@ export interface WallTime {
   minute: number;
 }
 
+// tzOffset reads the zone through Intl (about 10 µs a call), and a projection asks the same zone's
+// offset at thousands of instants (issue 36: 90 days of 200 layered rotations asked about a
+// million times). Remembered at each whole UTC hour, per zone: an instant inside an hour takes the
+// offset both its ends have, as no zone changes its offset twice within an hour; when the ends
+// differ (the hour of a change) Intl answers for the instant itself. Bounded like instantCache.
+const HOUR = 3_600_000;
+const hourOffsets = new Map<string, Map<number, number>>();
+let hourOffsetCount = 0;
+const HOUR_OFFSETS_MAX = 200_000;
+
+function offsetAtHour(timeZone: string, hour: number): number {
+  let zone = hourOffsets.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    hourOffsets.set(timeZone, zone);
+  }
+  const known = zone.get(hour);
+  if (known !== undefined) return known;
+  const offset = tzOffset(timeZone, new Date(hour));
+  if (hourOffsetCount >= HOUR_OFFSETS_MAX) {
+    hourOffsets.clear();
+    hourOffsetCount = 0;
+    hourOffsets.set(timeZone, zone);
+    zone.clear();
+  }
+  zone.set(hour, offset);
+  hourOffsetCount += 1;
+  return offset;
+}
+
+/** zoneOffset returns a zone's offset from UTC in minutes at an instant (tzOffset, remembered). */
+export function zoneOffset(timeZone: string, instant: number): number {
+  const hour = Math.floor(instant / HOUR) * HOUR;
+  const atStart = offsetAtHour(timeZone, hour);
+  if (instant === hour) return atStart;
+  return atStart === offsetAtHour(timeZone, hour + HOUR)
+    ? atStart
+    : tzOffset(timeZone, new Date(instant));
+}
+
 /** wallTimeOf returns the local calendar date and time of an instant in a zone. */
 export function wallTimeOf(instant: Date, timeZone: string): WallTime & { weekday: number } {
-  const local = new Date(instant.getTime() + tzOffset(timeZone, instant) * MINUTE);
+  const local = new Date(instant.getTime() + zoneOffset(timeZone, instant.getTime()) * MINUTE);
   return {
     year: local.getUTCFullYear(),
     month: local.getUTCMonth() + 1,
@@ -46,19 +86,19 @@ export function wallTimeOf(instant: Date, timeZone: string): WallTime & { weekda
 export function instantOfWallTime(wall: WallTime, timeZone: string): Date {
   const asUtc = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute);
   // Offsets either side of any transition near this time; candidates are asUtc minus each.
-  const before = tzOffset(timeZone, new Date(asUtc - DAY)) * MINUTE;
-  const after = tzOffset(timeZone, new Date(asUtc + DAY)) * MINUTE;
+  const before = zoneOffset(timeZone, asUtc - DAY) * MINUTE;
+  const after = zoneOffset(timeZone, asUtc + DAY) * MINUTE;
   const valid = [asUtc - before, asUtc - after]
-    .filter((t) => t + tzOffset(timeZone, new Date(t)) * MINUTE === asUtc)
+    .filter((t) => t + zoneOffset(timeZone, t) * MINUTE === asUtc)
     .sort((a, b) => a - b);
   if (valid.length > 0) return new Date(valid[0]);
   // In a gap: find the transition instant between the two candidates (minute precision).
   let lo = Math.min(asUtc - before, asUtc - after);
   let hi = Math.max(asUtc - before, asUtc - after);
-  const offsetAtLo = tzOffset(timeZone, new Date(lo));
+  const offsetAtLo = zoneOffset(timeZone, lo);
   while (hi - lo > MINUTE) {
     const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
-    if (tzOffset(timeZone, new Date(mid)) === offsetAtLo) lo = mid;
+    if (zoneOffset(timeZone, mid) === offsetAtLo) lo = mid;
     else hi = mid;
   }
   return new Date(hi);
@@ -72,16 +112,22 @@ export function wallMinuteOf(wall: WallTime): number {
   return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) / MINUTE;
 }
 
-// instantOfWallTime reads the zone's offsets through Intl (about 10 µs each, four a call), and a
-// projection asks for the same boundaries and window edges again and again: remembered here,
-// bounded, keyed by zone and wall minute. The answer depends on nothing else, so this stays pure.
-const instantCache = new Map<string, number>();
+// instantOfWallTime reads the zone's offsets (four a call), and a projection asks for the same
+// boundaries and window edges again and again: remembered here, bounded, per zone and wall minute
+// (a number key: a string built per call cost more than the lookup saved). The answer depends on
+// nothing else, so this stays pure.
+const instantCache = new Map<string, Map<number, number>>();
+let instantCount = 0;
 const INSTANT_CACHE_MAX = 100_000;
 
 /** instantOfWallMinute returns the instant a wall minute (wallMinuteOf) names in a zone (instantOfWallTime). */
 export function instantOfWallMinute(wallMinute: number, timeZone: string): Date {
-  const key = `${timeZone}|${wallMinute}`;
-  const known = instantCache.get(key);
+  let zone = instantCache.get(timeZone);
+  if (!zone) {
+    zone = new Map();
+    instantCache.set(timeZone, zone);
+  }
+  const known = zone.get(wallMinute);
   if (known !== undefined) return new Date(known);
   const d = new Date(wallMinute * MINUTE);
   const instant = instantOfWallTime(
@@ -94,8 +140,14 @@ export function instantOfWallMinute(wallMinute: number, timeZone: string): Date 
     },
     timeZone,
   );
-  if (instantCache.size >= INSTANT_CACHE_MAX) instantCache.clear();
-  instantCache.set(key, instant.getTime());
+  if (instantCount >= INSTANT_CACHE_MAX) {
+    instantCache.clear();
+    instantCount = 0;
+    zone.clear();
+    instantCache.set(timeZone, zone);
+  }
+  zone.set(wallMinute, instant.getTime());
+  instantCount += 1;
   return instant;
 }
 
