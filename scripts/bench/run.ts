@@ -16,6 +16,7 @@
 // production install made with `npm install --omit=dev` in a temporary directory; its size and
 // dist/'s); BENCH_ONLY=projection only the calendar's 90 days of 200 layered rotations (issue 36,
 // scripts/bench/layered-projection.ts);
+// BENCH_ONLY=baton only the pass-the-baton figure (issue 36, scripts/bench/pass-baton.ts);
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -65,6 +66,7 @@ import {
   timeProjection,
 } from './layered-projection';
 import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
+import { BATON_WARMUP_SECONDS, batonLoad, batonState } from './pass-baton';
 import {
   acceptFigures,
   arrivals,
@@ -113,7 +115,7 @@ const INGEST_ORGANISATION: OrganisationSize = {
 /** the reach figure: incidents raised at REACH_RATE a second for this long, each to its own person */
 const REACH_SECONDS = quick ? 4 : 10;
 const only = process.env.BENCH_ONLY;
-const PARTS = ['alerts', 'live', 'reach', 'import', 'start', 'projection'] as const;
+const PARTS = ['alerts', 'live', 'reach', 'import', 'start', 'projection', 'baton'] as const;
 /** runs: whether a part selectable by BENCH_ONLY runs (all of them without it) */
 const runs = (part: (typeof PARTS)[number]) => only === undefined || only === part;
 const PASSWORD = 'bench-local-password';
@@ -1118,6 +1120,79 @@ function footprint(install: ProductionInstall) {
   return { nodeModules: install.nodeModules, dist: install.dist, packages: install.packages };
 }
 
+/**
+ * passBatonAlone: the full run's pass-baton load on its own (BENCH_ONLY=baton): the organisation
+ * seeded as benchEngine seeds it, everyone signed in, a warm-up of the same load, then the
+ * measured seconds (decision 273).
+ */
+async function passBatonAlone(engine: EngineName) {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-baton-'));
+  const url = engine === 'postgres' ? await createDatabase('baton') : undefined;
+  let server: ChildProcess | undefined;
+  try {
+    log(`${label}: pass-baton, seeding the full organisation`);
+    const org = await seedInto(engine, url ?? dataDir);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = startProcess(
+      [path.join(root, 'scripts/start.mjs')],
+      serverEnvOf(port, dataDir, url),
+      `${label} server (baton)`,
+    );
+    await waitReady(base, server);
+    const rss = sampleRss(server.pid as number);
+    const cookies = await loginAll(base, org);
+    // The warm-up on rotations of its own: a pass it sent may be answered after it stopped.
+    const [warmUpState, state] = batonState(org);
+    const at = `${BATON_CONNECTIONS} clients across rotations, ${label}`;
+    const warmUp = await batonLoad(
+      base,
+      warmUpState,
+      cookies,
+      BATON_WARMUP_SECONDS,
+      BATON_CONNECTIONS,
+    );
+    log(`${label}: pass-baton warm-up: p99 ${warmUp.p99} ms, ${warmUp.passesPerSecond} per s`);
+    const cpuBefore = cpuMillis([server.pid as number]);
+    const baton = await batonLoad(base, state, cookies, BATON_SECONDS, BATON_CONNECTIONS);
+    const cpuPerPass = cpuSpent(cpuBefore, cpuMillis([server.pid as number])) / (baton.passes || 1);
+    const rssMb = rss.stop();
+    const loadAverage = os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+    log(
+      `${label}: pass-baton per second: ${JSON.stringify(baton.perSecond)}; refused as ${JSON.stringify({ ...warmUp.refusedAs, ...baton.refusedAs })}`,
+    );
+    // PGlite's targets are issue 36's (one writer, a fair queue); PostgreSQL's the full run's.
+    const target = engine === 'pglite' ? { p99: 1000, rate: 150 } : { p99: 15, rate: 1000 };
+    record(
+      `pass-baton, ${at}: p99 (p50, max)`,
+      `${baton.p99} ms (${baton.p50}, ${baton.max} ms; ${baton.refused} refused, ${baton.errors} errors; load ${loadAverage})`,
+      `≤ ${target.p99.toLocaleString('en')} ms`,
+      baton.p99 <= target.p99 && baton.refused === 0 && baton.errors === 0,
+    );
+    record(
+      `pass-baton, ${at}: throughput`,
+      `${baton.passesPerSecond.toFixed(0)} handoffs/s (server CPU ${cpuPerPass.toFixed(1)} ms a pass)`,
+      `≥ ${target.rate.toLocaleString('en')} handoffs/s`,
+      baton.passesPerSecond >= target.rate,
+    );
+    record(
+      `server memory under the pass-baton load, ${label}: peak RSS`,
+      `${rssMb.toFixed(0)} MB`,
+      '≤ 250 MB',
+      rssMb <= 250,
+    );
+    return { warmUp, baton, cpuPerPass, rssMb, loadAverage: os.loadavg() };
+  } finally {
+    if (server) await stopProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+    if (url) await dropDatabase(url).catch((err) => log(`could not drop ${url}: ${err}`));
+  }
+}
+
 async function engineTick(engine: EngineName) {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const sizes = [TICK, { rotations: TICK.rotations * 10, due: TICK.due * 10 }];
@@ -1261,6 +1336,12 @@ async function main() {
     for (const engine of engines) {
       (results.layeredProjection as Record<string, unknown>)[engine] =
         await layeredProjection(engine);
+    }
+  }
+  if (only === 'baton') {
+    results.passBaton = {};
+    for (const engine of engines) {
+      (results.passBaton as Record<string, unknown>)[engine] = await passBatonAlone(engine);
     }
   }
   if (!only) {
