@@ -241,9 +241,6 @@ async function guardRequests(
   headers: ReturnType<typeof securityHeaders>,
 ) {
   const { database, cipher, clock, lifecycle } = deps;
-  // PGlite: a request's database work goes before that of requests arriving later (decision 273).
-  const inArrivalOrder = database.inArrivalOrder;
-  if (inArrivalOrder) app.addHook('onRequest', (_req, _reply, done) => inArrivalOrder(done));
   await app.register(fastifyCookie);
   // helmet's headers, computed once: @fastify/helmet builds helmet anew for every request, a
   // twentieth of the alert intake's time (decision 216).
