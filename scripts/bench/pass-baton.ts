@@ -1,6 +1,6 @@
 // The pass-the-baton figure on its own (issue 36, decision 273): `BENCH_ONLY=baton npm run bench`.
 // run.ts seeds the full organisation, starts the built server and signs everyone in; this file
-// holds the load and its figures. The load is the full run's (`passBatonLoad` in run.ts): each of
+// holds the load and its figures, which the full run's pass-baton figure uses too: each of
 // 50 clients takes an idle rotation, sends a pass from its holder's session to the next member,
 // and on 200 the holder moves on. Here every request's latency is also kept with the second it
 // was sent in, so a tail can be told apart from a slow second (a queue that starves some requests
