@@ -1,5 +1,5 @@
 // `npm test`: the lint, then the type check and the production build beside the unit and API
-// suite, then the browser suite on that build (decision 245).
+// suite, then the browser suite (`test:e2e`) on that build (decision 245).
 //
 // The type check (one core for about 30 s) and the build (about 25 s) do not wait for each other
 // or for the unit suite: on the 2-core machine they fill the moments the suite's two workers
@@ -48,12 +48,6 @@ if ((await run('lint')) !== 0) process.exit(1);
 const beside = [run('typecheck', { held: true }), run('build', { held: true })];
 const unit = await run('test:unit');
 if (failed([unit, ...(await Promise.all(beside))])) process.exit(1);
-// the browser suite, as `npm run test:e2e` runs it after its own build
-const node = (script) =>
-  new Promise((resolve) => {
-    spawn(process.execPath, [script], { stdio: 'inherit' }).on('exit', (code, signal) =>
-      resolve(code ?? (signal ? 1 : 0)),
-    );
-  });
-if ((await node('scripts/ensure-chromium.mjs')) !== 0) process.exit(1);
-process.exit(await node('scripts/e2e.mjs'));
+// the browser suite: `test:e2e` builds only when the build is older than the sources
+// (ensure-build.mjs), so it runs on the build just made
+process.exit(await run('test:e2e'));

@@ -2,7 +2,6 @@
 // loopback PagerDuty's account, its layered schedules copied until there are 20) planned and
 // applied through the app in this process, then `GET /api/imports/{id}/verify` timed: Baton's
 // rendering of 90 days of every imported rotation compared, minute by minute, with the source's.
-import { buildApp } from '../../src/server/app';
 import { createCipher } from '../../src/server/bootstrap';
 import { insertUsers } from '../../src/server/modules/users/user-repository';
 import {
@@ -10,7 +9,7 @@ import {
   pagerDutyAccount,
   startFakePagerDuty,
 } from '../../tests/setup/fake-pagerduty';
-import { benchConfig, openTarget, type Target } from './in-process';
+import { benchConfig, inProcessApp, openTarget, signIn, type Target } from './in-process';
 
 /** The schedules the account holds: issue 36's "20-schedule account". */
 export const IMPORT_SCHEDULES = 20;
@@ -52,23 +51,8 @@ export async function timeImportVerify(
       { name: 'Bench Importer', email: 'importer@acme.example', roles: ['admin'] },
       ...account.users.map((u) => ({ name: u.name, email: u.email, roles: ['on-call' as const] })),
     ]);
-    const app = await buildApp({
-      config,
-      database,
-      cipher,
-      clock: { now: () => NOW },
-      logger: false,
-    });
-    await app.ready();
-    const origin = 'http://localhost:80';
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { origin },
-      payload: { email: 'importer@acme.example', password: env.LOCAL_LOGIN_PASSWORD },
-    });
-    if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
-    const headers = { origin, cookie: String(login.headers['set-cookie']).split(';')[0] };
+    const app = await inProcessApp(database, { config, cipher }, () => NOW);
+    const headers = await signIn(app, 'importer@acme.example', env.LOCAL_LOGIN_PASSWORD);
     const plan = await app.inject({
       method: 'POST',
       url: '/api/imports',

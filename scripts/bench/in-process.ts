@@ -29,6 +29,39 @@ export function benchConfig(env: Record<string, string>) {
   });
 }
 
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+/** inProcessApp builds the app over `database` with the clock `now`, ready for `inject`. */
+export async function inProcessApp(
+  database: Database,
+  env: { config: ReturnType<typeof benchConfig>; cipher: ReturnType<typeof createCipher> },
+  now: () => Date = () => new Date(),
+): Promise<App> {
+  const app = await buildApp({ ...env, database, clock: { now }, logger: false });
+  await app.ready();
+  return app;
+}
+
+/**
+ * signIn signs `email` in with the local password and answers the headers of their requests: the
+ * session cookie, and the Origin a state change needs (inject's Host is localhost:80).
+ */
+export async function signIn(
+  app: App,
+  email: string,
+  password: string,
+): Promise<{ origin: string; cookie: string }> {
+  const origin = 'http://localhost:80';
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    headers: { origin },
+    payload: { email, password },
+  });
+  if (res.statusCode !== 200) throw new Error(`login ${email}: ${res.statusCode} ${res.body}`);
+  return { origin, cookie: String(res.headers['set-cookie']).split(';')[0] };
+}
+
 export async function openTarget(target: Target, onQuery?: (q: string) => void): Promise<Database> {
   const database =
     target.engine === 'postgres'
@@ -126,27 +159,9 @@ export async function countStatements(
       const config = benchConfig(env);
       const cipher = createCipher(config);
       const org = await seedOrganisation(database.db, cipher, size, new Date());
-      const app = await buildApp({
-        config,
-        database,
-        cipher,
-        clock: { now: () => new Date() },
-        logger: false,
-      });
-      await app.ready();
-      const cookieOf = async (email: string) => {
-        const res = await app.inject({
-          method: 'POST',
-          url: '/api/auth/login',
-          // inject's Host is localhost:80: Baton refuses a state change without its own Origin.
-          headers: { origin: 'http://localhost:80' },
-          payload: { email, password: env.LOCAL_LOGIN_PASSWORD },
-        });
-        if (res.statusCode !== 200)
-          throw new Error(`login ${email}: ${res.statusCode} ${res.body}`);
-        const cookie = String(res.headers['set-cookie']).split(';')[0];
-        return cookie;
-      };
+      const app = await inProcessApp(database, { config, cipher });
+      const cookieOf = async (email: string) =>
+        (await signIn(app, email, env.LOCAL_LOGIN_PASSWORD)).cookie;
       const admin = await cookieOf(org.admin.email);
       const member = await cookieOf(org.users[0].email);
       const counts: Record<string, number> = {};

@@ -6,14 +6,13 @@
 // grid with room to spare), so 90 days are two reads of 45 days, one after the other, and the
 // figure is the two together.
 import type { InjectOptions } from 'fastify';
-import { buildApp } from '../../src/server/app';
 import { createCipher } from '../../src/server/bootstrap';
 import type { Database } from '../../src/server/db/client';
 import { insertUsers } from '../../src/server/modules/users/user-repository';
 import { CALENDAR_MAX_DAYS } from '../../src/shared/contracts/calendar';
 import type { CreateRotationInput } from '../../src/shared/contracts/rotations';
 import type { Role } from '../../src/shared/domain/roles';
-import { benchConfig } from './in-process';
+import { benchConfig, inProcessApp, signIn } from './in-process';
 
 export const LAYERED_ROTATIONS = 200;
 export const PROJECTION_DAYS = 90;
@@ -88,24 +87,9 @@ export async function seedLayeredRotations(
       roles: ['on-call'] as Role[],
     })),
   );
-  const app = await buildApp({
-    config,
-    database,
-    cipher,
-    clock: { now: () => new Date() },
-    logger: false,
-  });
+  const app = await inProcessApp(database, { config, cipher });
   try {
-    await app.ready();
-    const origin = 'http://localhost:80';
-    const login = await app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      headers: { origin },
-      payload: { email: ADMIN_EMAIL, password: env.LOCAL_LOGIN_PASSWORD },
-    });
-    if (login.statusCode !== 200) throw new Error(`login: ${login.statusCode} ${login.body}`);
-    const headers = { origin, cookie: String(login.headers['set-cookie']).split(';')[0] };
+    const headers = await signIn(app, ADMIN_EMAIL, env.LOCAL_LOGIN_PASSWORD);
     const ids = people.map((p) => p.id);
     for (let i = 0; i < LAYERED_ROTATIONS; i++) {
       const res = await app.inject({
