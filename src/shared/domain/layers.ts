@@ -3,6 +3,7 @@ import {
   MINUTES_PER_DAY,
   minutesOfDay,
   type OnDutyWindow,
+  type WindowEdge,
   windowEdges,
 } from './on-duty-windows';
 import { instantOfWallMinute, wallMinuteOf, wallTimeOf } from './shifts';
@@ -136,17 +137,34 @@ function holderOf(clock: LayerClock, timeZone: string, at: Date): number | null 
   return turnHolderAt(clock, timeZone, at);
 }
 
-function clockBoundaries(clock: LayerClock, timeZone: string, from: Date, to: Date): Date[] {
-  const lower = new Date(Math.max(from.getTime(), clock.layer.startsAt.getTime()));
-  const out: Date[] = [];
+/** A boundary of a layer's turns: its instant and its index on the layer's grid. */
+interface Boundary {
+  at: number;
+  index: number;
+}
+
+/**
+ * boundariesFrom returns the boundaries from grid index `first` up to `to` (inclusive), oldest
+ * first. One wall-clock hour skipped by daylight saving makes two boundaries one instant: it is
+ * listed once, with the later index.
+ */
+function boundariesFrom(clock: LayerClock, timeZone: string, first: number, to: Date): Boundary[] {
+  const out: Boundary[] = [];
   // Bounded: ten years of hourly boundaries at most.
-  for (let k = gridIndexAt(clock, timeZone, lower) + 1, guard = 0; guard < 87_700; k++, guard++) {
-    const boundary = boundaryOf(clock, k, timeZone);
-    if (boundary.getTime() > to.getTime()) break;
-    // One wall-clock hour skipped by daylight saving makes two boundaries one instant.
-    if (out.at(-1)?.getTime() !== boundary.getTime()) out.push(boundary);
+  for (let k = first, guard = 0; guard < 87_700; k++, guard++) {
+    const at = boundaryOf(clock, k, timeZone).getTime();
+    if (at > to.getTime()) break;
+    const last = out.at(-1);
+    if (last?.at === at) last.index = k;
+    else out.push({ at, index: k });
   }
   return out;
+}
+
+function clockBoundaries(clock: LayerClock, timeZone: string, from: Date, to: Date): Date[] {
+  const lower = new Date(Math.max(from.getTime(), clock.layer.startsAt.getTime()));
+  const first = gridIndexAt(clock, timeZone, lower) + 1;
+  return boundariesFrom(clock, timeZone, first, to).map((b) => new Date(b.at));
 }
 
 /**
@@ -185,9 +203,55 @@ export function onCallAt(layers: readonly Layer[], timeZone: string, at: Date): 
 }
 
 /**
+ * One layer's changes over a stretch, walked once in time order: its duty and whose turn it is
+ * at `from`, then each window edge and each turn boundary after it. The boundaries keep their grid
+ * index, so a boundary that daylight saving made one instant with the next counts both turns.
+ */
+interface LayerWalk {
+  clock: LayerClock;
+  onDuty: boolean;
+  turn: number;
+  edges: WindowEdge[];
+  boundaries: Boundary[];
+  nextEdge: number;
+  nextBoundary: number;
+}
+
+function walkOf(clock: LayerClock, timeZone: string, from: Date, to: Date): LayerWalk {
+  const turn = gridIndexAt(clock, timeZone, from);
+  const boundaries = boundariesFrom(clock, timeZone, turn + 1, to);
+  const windows = clock.layer.activeWindows;
+  return {
+    clock,
+    onDuty: isOnDuty(windows, timeZone, from),
+    turn,
+    edges: windowEdges(windows, timeZone, from, to),
+    boundaries,
+    nextEdge: 0,
+    nextBoundary: 0,
+  };
+}
+
+/** holderAfterWalkingTo moves a layer's walk to `t` (no earlier than the last) and says who holds it. */
+function holderAfterWalkingTo(walk: LayerWalk, t: number): number | null {
+  while (walk.nextEdge < walk.edges.length && walk.edges[walk.nextEdge].at.getTime() <= t) {
+    walk.onDuty = walk.edges[walk.nextEdge].onDuty;
+    walk.nextEdge += 1;
+  }
+  while (walk.nextBoundary < walk.boundaries.length && walk.boundaries[walk.nextBoundary].at <= t) {
+    walk.turn = walk.boundaries[walk.nextBoundary].index;
+    walk.nextBoundary += 1;
+  }
+  const { memberIds, startsAt } = walk.clock.layer;
+  if (!walk.onDuty || memberIds.length === 0 || t < startsAt.getTime()) return null;
+  return memberIds[(walk.turn - walk.clock.startIndex) % memberIds.length];
+}
+
+/**
  * layeredSegments returns who is on call over [from, to) as ordered, back-to-back segments
  * covering it: the member and layer (onCallAt), or nobody (nulls). Adjacent segments of the same
- * member from the same layer are one.
+ * member from the same layer are one. Each layer's edges and boundaries are found once and walked
+ * in time order, so a long stretch costs in proportion to its changes.
  */
 export function layeredSegments(
   layers: readonly Layer[],
@@ -196,23 +260,30 @@ export function layeredSegments(
   to: Date,
 ): LayeredSegment[] {
   if (to.getTime() <= from.getTime()) return [];
-  const clocks = layers.map((layer) => clockOf(layer, timeZone));
+  const walks = layers.map((layer) => walkOf(clockOf(layer, timeZone), timeZone, from, to));
   const changes = new Set<number>([from.getTime()]);
   const add = (t: number) => {
     if (t > from.getTime() && t < to.getTime()) changes.add(t);
   };
-  for (const clock of clocks) {
-    add(clock.layer.startsAt.getTime());
-    for (const b of clockBoundaries(clock, timeZone, from, to)) add(b.getTime());
-    for (const e of windowEdges(clock.layer.activeWindows, timeZone, from, to)) add(e.at.getTime());
+  for (const walk of walks) {
+    add(walk.clock.layer.startsAt.getTime());
+    for (const b of walk.boundaries) add(b.at);
+    for (const e of walk.edges) add(e.at.getTime());
   }
   const instants = [...changes].sort((a, b) => a - b);
   const segments: LayeredSegment[] = [];
   instants.forEach((t, i) => {
     const end = new Date(instants[i + 1] ?? to.getTime());
-    const who = onCallOf(clocks, timeZone, new Date(t));
-    const memberId = who?.memberId ?? null;
-    const layerIndex = who?.layerIndex ?? null;
+    let memberId: number | null = null;
+    let layerIndex: number | null = null;
+    // Every walk moves to t, the ones below the winner too, so none falls behind.
+    for (let l = walks.length - 1; l >= 0; l--) {
+      const holder = holderAfterWalkingTo(walks[l], t);
+      if (memberId === null && holder !== null) {
+        memberId = holder;
+        layerIndex = l;
+      }
+    }
     const last = segments.at(-1);
     if (last && last.memberId === memberId && last.layerIndex === layerIndex) last.end = end;
     else segments.push({ start: new Date(t), end, memberId, layerIndex });
