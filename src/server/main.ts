@@ -134,6 +134,8 @@ function startOutbox(runtime: Runtime, app: FastifyInstance, metrics: Metrics) {
         : {}),
     },
     intervalMs: config.outboxIntervalMs,
+    // Rung at each commit that adds notifications (decision 274): sent at once, not at the poll.
+    listen: runtime.database.listen,
     onError: (err) => app.log.error({ err }, 'outbox delivery failed'),
     onOutcome: metrics.recordDelivery,
   });

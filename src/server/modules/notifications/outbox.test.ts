@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { startFakeTwilio } from '../../../../tests/setup/fake-twilio';
 import { startSmtpServer } from '../../../../tests/setup/smtp-server';
@@ -209,6 +210,61 @@ describe('delivery', () => {
       status: 'pending',
       lastError: expect.stringMatching(/SMS provider unreachable/),
     });
+  });
+
+  test('the doorbell (decision 274): a commit that adds notifications sends them at once, a delayed one when it falls due', async () => {
+    const worker = startOutboxWorker({
+      ...deps(),
+      // the wall clock: the worker sleeps until a delayed row's due time by it
+      clock: { now: () => new Date() },
+      channels: { email: channels.email },
+      // no poll inside the test: only the doorbell and the due time can wake the loop
+      intervalMs: 600_000,
+      listen: t.database.listen,
+    });
+    try {
+      await worker.listening;
+      const started = Date.now();
+      await enqueueNotifications(t.database.db, t.cipher, new Date(), [
+        {
+          eventKey: 'rung',
+          kind: 'page',
+          recipient: emailOnly,
+          subject: 'Page',
+          text: 'Disk full',
+        },
+      ]);
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), {
+        timeout: 10_000,
+        interval: 10,
+      });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      // Written and pushed 600 ms into the future in one transaction: the ring at commit finds
+      // nothing due, and the loop sleeps until the row is.
+      const dueAt = Date.now() + 600;
+      await t.database.db.transaction(async (tx) => {
+        await enqueueNotifications(tx, t.cipher, new Date(), [
+          {
+            eventKey: 'later',
+            kind: 'page',
+            recipient: emailOnly,
+            subject: 'Later',
+            text: 'Disk full',
+          },
+        ]);
+        await tx
+          .update(notifications)
+          .set({ nextAttemptAt: new Date(dueAt) })
+          .where(eq(notifications.dedupeKey, `later:${emailOnly.id}:email`));
+      });
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(2), {
+        timeout: 10_000,
+        interval: 10,
+      });
+      expect(Date.now()).toBeGreaterThanOrEqual(dueAt);
+    } finally {
+      await worker.stop();
+    }
   });
 
   test('a permanent refusal fails at once, with the provider answer kept', async () => {

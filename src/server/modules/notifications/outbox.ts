@@ -376,6 +376,19 @@ export async function claimDue(
   });
 }
 
+/**
+ * nextDueAt returns when the earliest pending notification of a channel falls due (a rule's delay,
+ * a retry's backoff, a lease running out), or null with none pending: the worker sleeps until
+ * then rather than a whole interval.
+ */
+export async function nextDueAt(db: Db, channel: OutboxChannel): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: sql<Date | string | null>`min(${notifications.nextAttemptAt})` })
+    .from(notifications)
+    .where(and(eq(notifications.status, 'pending'), eq(notifications.channel, channel)));
+  return row?.at ? new Date(row.at) : null;
+}
+
 export interface DeliveryDeps {
   db: Db;
   cipher: FieldCipher;
