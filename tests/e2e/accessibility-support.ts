@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, type Request, test } from '@playwright/test';
 import { animationsDone, axeColourRules, axeEveryRule } from './axe';
 import { openDashboard } from './fixtures';
 import { sessionOf } from './rotation-support';
@@ -157,13 +157,55 @@ export async function audit(page: Page, route: string, colourOnly = false): Prom
 
 /** visit opens a route and waits until the page has settled: a heading shown, spinners gone. */
 export async function visit(page: Page, route: string) {
-  await page.goto(route);
-  // A page opening with a dialog (/rotations/new) hides the rest of the page from the tree.
-  await expect(
-    page.getByRole('heading', { level: 1 }).or(page.getByRole('dialog')).first(),
-  ).toBeVisible();
-  await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
-  await animationsDone(page);
+  const api = watchApi(page);
+  try {
+    await page.goto(route);
+    // A page opening with a dialog (/rotations/new) hides the rest of the page from the tree.
+    await expect(
+      page.getByRole('heading', { level: 1 }).or(page.getByRole('dialog')).first(),
+    ).toBeVisible();
+    await expect(page.getByText('Loading...', { exact: true })).toHaveCount(0);
+    // Every read the screen made has answered and been drawn: a card whose read answers later
+    // changes its colours after axe began (a button leaving its disabled state fades to full
+    // colour, read mid-fade as low contrast).
+    await api.settled();
+    await animationsDone(page);
+  } finally {
+    api.stop();
+  }
+}
+
+/**
+ * watchApi counts the page's requests to the API under way (the event stream aside, which stays
+ * open); `settled` waits until there are none and none began in the two frames after.
+ */
+function watchApi(page: Page) {
+  const pending = new Set<Request>();
+  const begin = (req: Request) => {
+    const { pathname } = new URL(req.url());
+    if (pathname.startsWith('/api/') && pathname !== '/api/events') pending.add(req);
+  };
+  const end = (req: Request) => pending.delete(req);
+  page.on('request', begin);
+  page.on('requestfinished', end);
+  page.on('requestfailed', end);
+  return {
+    settled: async () => {
+      for (;;) {
+        await expect.poll(() => pending.size, { intervals: [20] }).toBe(0);
+        // an answer's render may start another read
+        await page.evaluate(
+          () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))),
+        );
+        if (pending.size === 0) return;
+      }
+    },
+    stop: () => {
+      page.off('request', begin);
+      page.off('requestfinished', end);
+      page.off('requestfailed', end);
+    },
+  };
 }
 
 export async function rotationRoute(page: Page): Promise<string> {
