@@ -1,13 +1,15 @@
-// The reach figure of issue 33 (decision 266): incidents raised at 50 a second, each paging a
-// person whose rules for high urgency are push, SMS and a call, all at once; the time from each
-// incident raised (its request sent; and from its 201) to the loopback push service (https,
-// VAPID checked, the body decrypted) and the loopback Twilio (Messages and Calls APIs) receiving
-// what the person gets.
+// The reach figure of issues 33 and 36 (decision 266): incidents raised at 50 a second, each
+// paging a person whose rules for high urgency are push, SMS, a call and email, all at once; the
+// time from each incident raised (its request sent; and from its 201) to the loopback push service
+// (https, VAPID checked, the body decrypted), the loopback Twilio (Messages and Calls APIs) and the
+// loopback SMTP server receiving what the person gets.
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../src/server/db/client';
 import { notifications } from '../../src/server/db/schema';
+import { messageIdOf } from '../../src/server/modules/notifications/channels';
 import type { PlacedCall, SentSms } from '../../tests/setup/fake-twilio';
 import type { PushService } from '../../tests/setup/push-service';
+import type { ReceivedMail } from '../../tests/setup/smtp-server';
 
 /** Incidents raised per second: the issue's 50 (BENCH_REACH_RATE another, to find what keeps up). */
 export const REACH_RATE = Number(process.env.BENCH_REACH_RATE ?? 50);
@@ -19,10 +21,11 @@ export const REACH_RULES = {
     { method: 'push', delayMinutes: 0 },
     { method: 'sms', delayMinutes: 0 },
     { method: 'voice', delayMinutes: 0 },
+    { method: 'email', delayMinutes: 0 },
   ],
   low: [{ method: 'email', delayMinutes: 0 }],
 } as const;
-export const REACH_CHANNELS = ['push', 'sms', 'voice'] as const;
+export const REACH_CHANNELS = ['push', 'sms', 'voice', 'email'] as const;
 export type ReachChannel = (typeof REACH_CHANNELS)[number];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,9 +77,13 @@ export async function setUpPeople(
   );
 }
 
-/** An incident the load raised: its id, when its request left and when its 201 came back. */
+/**
+ * An incident the load raised: its id, the rotation it was raised on, when its request left and
+ * when its 201 came back.
+ */
 export interface Raised {
   id: number;
+  rotationId: number;
   sentAt: number;
   acceptedAt: number;
 }
@@ -121,7 +128,7 @@ export async function raiseAtRate(
             message?: string;
           } | null;
           if (res.status === 201 && typeof body?.id === 'number') {
-            raised.push({ id: body.id, sentAt, acceptedAt });
+            raised.push({ id: body.id, rotationId, sentAt, acceptedAt });
           } else {
             const why = `${res.status} "${body?.message ?? ''}"`;
             refused[why] = (refused[why] ?? 0) + 1;
@@ -137,7 +144,10 @@ export async function raiseAtRate(
   return { raised, refused, seconds, answeredSeconds: (performance.now() - start) / 1000 };
 }
 
-/** The incident a message is about: the push's link to it, the page in Twilio's idempotency token. */
+/**
+ * The incident a message is about: the push's link to it; the page in the outbox row's dedupe key,
+ * which is Twilio's idempotency token and, digested (messageIdOf), the email's Message-ID.
+ */
 const pushIncident = (text: string): number | null => {
   try {
     const open = (JSON.parse(text) as { data?: { open?: string } }).data?.open ?? '';
@@ -152,15 +162,46 @@ const tokenIncident = (token: string | undefined): number | null => {
   return id === undefined ? null : Number(id);
 };
 
-/** arrivals: when each incident's message first reached its provider, by channel. */
+/**
+ * emailKeys: for each raised incident, the Message-ID of the email paging its person, and that
+ * email's dedupe key: the first step's, `page:<incident>:sent:<person>:email` (sentKey in
+ * incidents/incident-step-messages.ts, dedupeKeyOf in notifications/outbox.ts), as its SMS's and
+ * call's idempotency tokens are `page:<incident>:sent:<person>:sms` and `…:voice`.
+ */
+export function emailKeys(
+  raised: Raised[],
+  personOf: (rotationId: number) => number | undefined,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const r of raised) {
+    const person = personOf(r.rotationId);
+    if (person === undefined) continue;
+    const key = `page:${r.id}:sent:${person}:email`;
+    out.set(messageIdOf(key), key);
+  }
+  return out;
+}
+
+/** messageIdIn: the Message-ID header of a raw email, angle brackets included. */
+const messageIdIn = (raw: string): string | undefined => {
+  const end = raw.indexOf('\r\n\r\n');
+  return /^Message-ID:\s*(<[^>]+>)/im.exec(end < 0 ? raw : raw.slice(0, end))?.[1];
+};
+
+/**
+ * arrivals: when each incident's message first reached its provider, by channel; an email is
+ * known by its Message-ID among `keys` (emailKeys).
+ */
 export function arrivals(
   push: PushService,
   twilio: { sent: SentSms[]; calls: PlacedCall[] },
+  smtp: { received: ReceivedMail[] },
+  keys: Map<string, string>,
 ): Record<ReachChannel, Map<number, number>> {
-  const first = (items: { id: number | null; at: number }[]) => {
+  const first = (items: { id: number | null; at: number | undefined }[]) => {
     const out = new Map<number, number>();
     for (const { id, at } of items) {
-      if (id === null) continue;
+      if (id === null || at === undefined) continue;
       out.set(id, Math.min(out.get(id) ?? at, at));
     }
     return out;
@@ -172,6 +213,13 @@ export function arrivals(
     ),
     voice: first(
       twilio.calls.map((c) => ({ id: tokenIncident(c.idempotencyToken), at: c.receivedAt })),
+    ),
+    email: first(
+      smtp.received.map((m) => {
+        const messageId = messageIdIn(m.raw);
+        const key = messageId === undefined ? undefined : keys.get(messageId);
+        return { id: tokenIncident(key), at: m.receivedAt };
+      }),
     ),
   };
 }

@@ -8,8 +8,8 @@
 // BENCH_PG_URL names the PostgreSQL server (default: DATABASE_URL's server, else the local one).
 // BENCH_ONLY=alerts runs only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts);
 // BENCH_ONLY=live only the live stream's (issue 19, scripts/bench/live-stream.ts);
-// BENCH_ONLY=reach only the reach figure (issue 33, scripts/bench/reach-the-person.ts;
-// BENCH_REACH_RATE incidents a second instead of 50);
+// BENCH_ONLY=reach only the reach figure (issues 33 and 36, scripts/bench/reach-the-person.ts:
+// push, SMS, a call and email; BENCH_REACH_RATE incidents a second instead of 50);
 // BENCH_ONLY=import only the import's verify figure (issue 34, scripts/bench/import-verify.ts);
 // BENCH_ONLY=start only the cold start and footprint (issue 36, scripts/bench/cold-start.ts: the
 // median of START_RUNS `npm start`s to ready on a seeded data directory, from this tree and from a
@@ -33,6 +33,7 @@ import { type Database, openPglite, openPostgres } from '../../src/server/db/cli
 import { SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
 import { startFakeTwilio } from '../../tests/setup/fake-twilio';
 import { startPushService } from '../../tests/setup/push-service';
+import { startSmtpServer } from '../../tests/setup/smtp-server';
 import { INITIAL_JS_BUDGET_BYTES, initialJsGzip, kB } from '../client-size';
 import {
   countAlerts,
@@ -71,6 +72,7 @@ import {
   acceptFigures,
   arrivals,
   awaitArrivals,
+  emailKeys,
   REACH_CHANNELS,
   REACH_RATE,
   raiseAtRate,
@@ -784,12 +786,14 @@ async function alertIngestion(engine: EngineName) {
 }
 
 /**
- * reachThePerson (issue 33, decision 266): on an organisation of its own where each person is the
- * one member of a rotation, has a phone, a device at the loopback push service and the rules
- * "push, SMS and a call, all at once" for high urgency, raises REACH_RATE incidents a second for
- * REACH_SECONDS, one per rotation (a person gets one page: the limit per person, 3 texts and calls
- * a quarter hour, would hold and bundle more), and times each incident from its 201 to the push
- * service and Twilio receiving its messages. The server runs with the production outbox interval.
+ * reachThePerson (issues 33 and 36, decision 266): on an organisation of its own where each person
+ * is the one member of a rotation, has a phone, a device at the loopback push service and the rules
+ * "push, SMS, a call and email, all at once" for high urgency, raises REACH_RATE incidents a second
+ * for REACH_SECONDS, one per rotation (a person gets one page: the limit per person, 3 texts and
+ * calls a quarter hour, would hold and bundle more), and times each incident from its request and
+ * from its 201 to the push service, Twilio and the SMTP server receiving its messages; issue 36's
+ * target for each: p95 ≤ 1 s and p99 ≤ 2 s from the request, none missed. The server runs with the
+ * production outbox interval.
  */
 async function reachThePerson(engine: EngineName) {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
@@ -798,6 +802,7 @@ async function reachThePerson(engine: EngineName) {
   const url = engine === 'postgres' ? await createDatabase('reach') : undefined;
   const push = await startPushService();
   const twilio = await startFakeTwilio('AC_bench', 'bench-auth-token');
+  const smtp = await startSmtpServer();
   let server: ChildProcess | undefined;
   try {
     log(`${label}: reach, seeding ${people} people, each the one member of a rotation`);
@@ -826,6 +831,8 @@ async function reachThePerson(engine: EngineName) {
         TWILIO_AUTH_TOKEN: twilio.authToken,
         TWILIO_FROM: '+15550000000',
         TWILIO_API_BASE: twilio.apiBase,
+        SMTP_URL: smtp.url,
+        MAIL_FROM: 'Baton <baton@example.com>',
       },
       `${label} server (reach)`,
     );
@@ -849,7 +856,9 @@ async function reachThePerson(engine: EngineName) {
       org.rotations.map((r) => r.id),
       REACH_RATE,
     );
-    const read = () => arrivals(push, twilio);
+    const holders = new Map(org.rotations.map((r) => [r.id, r.memberIds[r.holderIndex]]));
+    const keys = emailKeys(load.raised, (rotationId) => holders.get(rotationId));
+    const read = () => arrivals(push, twilio, smtp, keys);
     await awaitArrivals(load.raised, read, 60_000);
     // The server's CPU (and a local PostgreSQL's sessions') from the first incident to the last
     // message: what one incident costs, whatever else the machine is doing.
@@ -875,7 +884,7 @@ async function reachThePerson(engine: EngineName) {
     if (serverCpu > 0 && load.raised.length > 0) {
       const perIncident = (ms: number) => `${(ms / load.raised.length).toFixed(1)} ms`;
       record(
-        `reach the person, same load, ${label}: CPU per incident, raised and its 3 messages sent (holds on a busy machine)`,
+        `reach the person, same load, ${label}: CPU per incident, raised and its 4 messages sent (holds on a busy machine)`,
         engine === 'postgres' && databaseCpu > 0
           ? `server ${perIncident(serverCpu)}, PostgreSQL ${perIncident(databaseCpu)}`
           : `server ${perIncident(serverCpu)} (the database in the same process)`,
@@ -883,14 +892,19 @@ async function reachThePerson(engine: EngineName) {
         null,
       );
     }
-    const names = { push: 'push service', sms: 'Twilio, SMS', voice: 'Twilio, call' } as const;
+    const names = {
+      push: 'push service',
+      sms: 'Twilio, SMS',
+      voice: 'Twilio, call',
+      email: 'SMTP server, email',
+    } as const;
     for (const channel of REACH_CHANNELS) {
       const f = figures[channel];
       record(
         `reach the person, same load, ${label}: incident raised → ${names[channel]} receiving, p50 / p95 / p99`,
         `${f.fromRaised.p50} / ${f.fromRaised.p95} / ${f.fromRaised.p99} ms; from its 201: ${f.p50} / ${f.p95} / ${f.p99} ms (max ${f.max}); ${f.received} received, ${f.missed} missed`,
-        '(measured; none missed)',
-        f.missed === 0 ? null : false,
+        '(p95 ≤ 1 s, p99 ≤ 2 s; none missed)',
+        f.missed === 0 && f.fromRaised.p95 <= 1000 && f.fromRaised.p99 <= 2000,
       );
     }
     if (push.refused.length > 0)
@@ -916,6 +930,7 @@ async function reachThePerson(engine: EngineName) {
     if (server) await stopProcess(server);
     await push.close();
     await twilio.close();
+    await smtp.close();
     rmSync(dataDir, { recursive: true, force: true });
     if (url) await dropDatabase(url).catch((err) => log(`could not drop ${url}: ${err}`));
   }

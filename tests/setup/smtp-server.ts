@@ -5,6 +5,8 @@ export interface ReceivedMail {
   from: string;
   to: string[];
   raw: string;
+  /** when the message's data began to arrive, `performance.now()` (the bench's latencies) */
+  receivedAt?: number;
 }
 
 /**
@@ -27,6 +29,7 @@ export async function startSmtpServer() {
     disabledCommands: ['STARTTLS'],
     logger: false,
     onData(stream, session, callback) {
+      const receivedAt = performance.now();
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
@@ -48,6 +51,7 @@ export async function startSmtpServer() {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks).toString('utf8'),
+          receivedAt,
         });
         callback();
       });

@@ -10,6 +10,10 @@ import { type Config, isDemoMode } from '../../core/config';
 import { type Channel, DeliveryError } from '../../core/delivery';
 import { postToTwilio, type TwilioAccount } from './twilio-api';
 
+/** messageIdOf: the Message-ID of a notification's email, from its dedupe key (decision 006). */
+export const messageIdOf = (dedupeKey: string) =>
+  `<${createHash('sha256').update(dedupeKey).digest('hex').slice(0, 32)}@baton>`;
+
 /** createEmailChannel sends email over SMTP (nodemailer) to SMTP_URL. */
 export function createEmailChannel(smtpUrl: string, from: string, timeoutMs = 15_000): Channel {
   const url = new URL(smtpUrl);
@@ -32,9 +36,7 @@ export function createEmailChannel(smtpUrl: string, from: string, timeoutMs = 15
         const { idempotencyKey, ...mail } = message;
         // A Message-ID derived from the notification: mail stores and clients that collapse
         // duplicates show a repeat once. SMTP servers accept it again (decision 006).
-        const messageId = idempotencyKey
-          ? `<${createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 32)}@baton>`
-          : undefined;
+        const messageId = idempotencyKey ? messageIdOf(idempotencyKey) : undefined;
         const info = await transport.sendMail({ from, ...mail, messageId });
         return `${info.messageId} ${info.response ?? ''}`.trim();
       } catch (err) {
