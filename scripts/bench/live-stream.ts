@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
+import { STREAMS_PER_SESSION } from '../../src/server/modules/live/live-hub';
 
 /** how many streams the figure holds open */
 export const LIVE_STREAMS = 1_000;
@@ -91,6 +92,13 @@ export async function liveStreamFigures(options: {
 }): Promise<LiveFigures> {
   const { base, serverPid, cookies, adminCookie, rotationId, log } = options;
   const count = options.streams ?? LIVE_STREAMS;
+  // Past STREAMS_PER_SESSION a session's oldest stream is closed (decision 236), and would count
+  // as missing every change.
+  if (cookies.length * STREAMS_PER_SESSION < count) {
+    throw new Error(
+      `${count} streams need ${Math.ceil(count / STREAMS_PER_SESSION)} sessions, not ${cookies.length}`,
+    );
+  }
   const rounds = options.rounds ?? 5;
   const latencies: number[] = [];
   const onChange = (stream: BenchStream, at: number) => {

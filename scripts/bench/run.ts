@@ -30,6 +30,7 @@ import pg from 'pg';
 import { createCipher } from '../../src/server/bootstrap';
 import { loadConfig } from '../../src/server/core/config';
 import { type Database, openPglite, openPostgres } from '../../src/server/db/client';
+import { STREAMS_PER_SESSION } from '../../src/server/modules/live/live-hub';
 import { SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
 import { startFakeTwilio } from '../../tests/setup/fake-twilio';
 import { startPushService } from '../../tests/setup/push-service';
@@ -628,6 +629,11 @@ async function liveStreams(engine: EngineName) {
     );
     await waitReady(base, server);
     const cookies = [...(await loginAll(base, org)).values()];
+    // A session holds at most STREAMS_PER_SESSION streams (decision 236): the server closes a
+    // session's oldest past it. The organisation's people sign in again until the streams fit.
+    for (let k = 0; cookies.length * STREAMS_PER_SESSION < LIVE_STREAMS; k++) {
+      cookies.push(await login(base, org.users[k % org.users.length].email));
+    }
     const adminCookie = await login(base, org.admin.email);
     const figures = await liveStreamFigures({
       base,

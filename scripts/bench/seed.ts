@@ -281,12 +281,19 @@ export async function seedEngineRotations(
   const u = userIds.length;
   // Each rotation has its own default escalation policy (decision 202), which names it.
   const rotationIds = await allocateIds(db, 'rotations', count);
-  const policies = await insertDefaultPolicies(
-    db,
-    rotationIds.map((id, k) => ({ id, name: `Engine rotation ${k + 1}` })),
-    null,
-    now,
-  );
+  // In statements of 5,000: Drizzle builds one insert's SQL recursively, and 100,000 rows in one
+  // statement overflow the stack.
+  const policies = new Map<number, number>();
+  for (let start = 0; start < rotationIds.length; start += 5_000) {
+    const chunk = rotationIds.slice(start, start + 5_000);
+    const made = await insertDefaultPolicies(
+      db,
+      chunk.map((id, k) => ({ id, name: `Engine rotation ${start + k + 1}` })),
+      null,
+      now,
+    );
+    for (const [rotationId, policyId] of made) policies.set(rotationId, policyId);
+  }
   const idList = `{${rotationIds.join(',')}}`;
   const policyList = `{${rotationIds.map((id) => policies.get(id)).join(',')}}`;
   await db.execute(sql`
