@@ -24,56 +24,55 @@ import os from 'node:os';
 import { createInterface } from 'node:readline';
 
 /**
- * Seconds each file costs its shard: its tests' seconds in one run of the whole suite (a clean
- * clone's `npm test` on the 2-core machine, 2026-11-30, the fourteenth session, scaled to a quiet
- * machine's: that run shared the cores with other work), plus about 9 s for each file that starts
- * a server of its own (identity, imports, notifications, paging, setup-checklist) and 8 s for the
- * full Chromium push.spec.ts starts: Playwright's report counts neither, and they had put 110 s
- * more on one shard than on the other. Only their proportions matter: they balance the shards,
- * and a wrong figure costs time, never a test. A file missing here counts as the median; measure
- * it when it grows (the clean clone's .ci-results/e2e-N.json hold each test's duration).
+ * Seconds each file costs its shard: its tests' seconds in one run of the whole suite (the clean
+ * clone's `.ci/run` of the fifteenth session, 2026-11-30, a quiet 2-core machine), plus about 9 s
+ * for each file that starts a server of its own (identity, imports, notifications, paging,
+ * setup-checklist) and 8 s for the full Chromium push.spec.ts starts: Playwright's report counts
+ * neither. Only their proportions matter: they balance the shards, and a wrong figure costs time,
+ * never a test. A file missing here counts as the median; measure it when it grows (the clean
+ * clone's .ci-results/e2e-N.json hold each test's duration).
  */
 const SECONDS = {
-  'accessibility.spec.ts': 140,
-  'rotations.spec.ts': 118,
-  'screens.spec.ts': 62,
-  'accessibility-help.spec.ts': 50,
-  'identity.spec.ts': 42,
-  'paging.spec.ts': 42,
-  'rotation-screens.spec.ts': 40,
-  'foundation.spec.ts': 38,
-  'people-and-handoff-notes.spec.ts': 30,
-  'setup-checklist.spec.ts': 27,
-  'live-updates.spec.ts': 26,
+  'accessibility.spec.ts': 115,
+  'rotations.spec.ts': 105,
+  'screens.spec.ts': 64,
+  'accessibility-help.spec.ts': 59,
+  'identity.spec.ts': 57,
+  'foundation.spec.ts': 42,
+  'rotation-screens.spec.ts': 41,
+  'paging.spec.ts': 40,
+  'live-updates.spec.ts': 34,
+  'admin-trail.spec.ts': 26,
+  'people-and-handoff-notes.spec.ts': 25,
   'integrations.spec.ts': 22,
-  'admin-trail.spec.ts': 20,
-  'calendar.spec.ts': 18,
-  'imports.spec.ts': 17,
-  'rotation-layers-form.spec.ts': 15,
-  'notifications.spec.ts': 14,
-  'time-off.spec.ts': 14,
-  'push.spec.ts': 13,
-  'one-clock.spec.ts': 11,
-  'shift-moved.spec.ts': 11,
-  'rotation-settings.spec.ts': 10,
-  'upcoming-shifts.spec.ts': 10,
+  'setup-checklist.spec.ts': 22,
+  'calendar.spec.ts': 21,
+  'rotation-layers-form.spec.ts': 20,
+  'imports.spec.ts': 19,
+  'shift-moved.spec.ts': 16,
+  'notifications.spec.ts': 15,
+  'one-clock.spec.ts': 13,
+  'push.spec.ts': 12,
+  'rotation-settings.spec.ts': 12,
+  'incidents.spec.ts': 10,
   'demo-inbox.spec.ts': 9,
-  'incidents.spec.ts': 9,
-  'planned-cover.spec.ts': 9,
+  'notification-rules.spec.ts': 9,
+  'upcoming-shifts.spec.ts': 9,
   'escalation-policies.spec.ts': 8,
-  'notification-rules.spec.ts': 8,
-  'reach-someone-else.spec.ts': 8,
-  'reach-the-person.spec.ts': 8,
   'repeating-schedule.spec.ts': 8,
-  'api-tokens.spec.ts': 7,
-  'destinations.spec.ts': 7,
-  'api-docs.spec.ts': 6,
-  'debug-tools.spec.ts': 6,
-  'rotation-timeline.spec.ts': 6,
-  'incident-lifecycle.spec.ts': 5,
-  'instant-pages.spec.ts': 4,
-  'slack.spec.ts': 4,
-  'unstaffed-rotation.spec.ts': 3,
+  'time-off.spec.ts': 8,
+  'debug-tools.spec.ts': 7,
+  'planned-cover.spec.ts': 7,
+  'reach-someone-else.spec.ts': 7,
+  'api-tokens.spec.ts': 6,
+  'destinations.spec.ts': 6,
+  'incident-lifecycle.spec.ts': 6,
+  'reach-the-person.spec.ts': 6,
+  'instant-pages.spec.ts': 5,
+  'rotation-timeline.spec.ts': 5,
+  'api-docs.spec.ts': 4,
+  'slack.spec.ts': 2,
+  'unstaffed-rotation.spec.ts': 2,
 };
 const TEST_DIR = 'tests/e2e';
 
