@@ -5,7 +5,10 @@ import { destinationsTask } from './modules/calendar/digest-task';
 import { coverageWindowsTask } from './modules/coverage/coverage-task';
 import { acknowledgementsTask } from './modules/handoffs/acknowledgement-task';
 import { fixedRotationsTask } from './modules/handoffs/handoff-flow-task';
-import { incidentTimersTask } from './modules/incidents/incident-escalation-task';
+import {
+  incidentStepDueAt,
+  incidentTimersTask,
+} from './modules/incidents/incident-escalation-task';
 import { changeLogTask } from './modules/live/change-log-task';
 import { scheduledRotationsTask, scheduleNoticesTask } from './modules/schedules/schedule-task';
 import { sessionSweepTask } from './modules/sessions/session-sweep-task';
@@ -35,7 +38,7 @@ export const ENGINE_TASKS: readonly NamedEngineTask[] = [
   { name: 'scheduled notices', run: scheduleNoticesTask },
   { name: 'acknowledgements', run: acknowledgementsTask },
   { name: 'shift changes', run: shiftChangesTask },
-  { name: 'incident escalation', run: incidentTimersTask },
+  { name: 'incident escalation', run: incidentTimersTask, nextDueAt: incidentStepDueAt },
   { name: 'time-off notices', run: timeOffNoticesTask },
   { name: 'destinations', run: destinationsTask },
   { name: 'change log', run: changeLogTask },

@@ -50,6 +50,7 @@ async function main() {
   const engine = startEngine(runtime, ENGINE_TASKS, {
     onError: (err) => log?.(err),
     onTick: metrics.recordEngineTick,
+    listen: runtime.database.listen,
   });
   const app = await buildApp({
     ...runtime,

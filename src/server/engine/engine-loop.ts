@@ -17,8 +17,18 @@ export interface EngineLoop {
   status(): EngineStatus;
   /** runs one tick now (tests, and the first tick at start) */
   runOnce(): Promise<void>;
+  /**
+   * asks the loop to look again at when its work is next due, because something changed (the
+   * engine's doorbell, decision 275): it wakes sooner if that is now sooner than its timer
+   */
+  wake(): void;
   stop(): Promise<void>;
 }
+
+/** how soon after a due time the tick runs: timers fire a little early or late */
+const DUE_SLACK_MS = 5;
+/** the shortest sleep, so that work left due (another instance holds it) never makes a spin */
+const MIN_SLEEP_MS = 50;
 
 /** engineIsStale tells whether the loop has missed several intervals (readiness fails then). */
 export function engineIsStale(status: EngineStatus, now: Date, intervals = 4): boolean {
@@ -27,9 +37,11 @@ export function engineIsStale(status: EngineStatus, now: Date, intervals = 4): b
 }
 
 /**
- * startEngineLoop calls `tick(now)` every interval. Ticks never overlap; a failing tick is
- * reported and the loop goes on. Effects are idempotent, so a tick that is cut off midway (a
- * killed process) is simply done again by the next one, here or on another instance.
+ * startEngineLoop calls `tick(now)` every interval, and sooner when `nextDueAt` says work falls
+ * due before then (decision 275): after each tick, and when `wake` is called, it sleeps until the
+ * earliest due moment, at most the interval. Ticks never overlap; a failing tick is reported and
+ * the loop goes on. Effects are idempotent, so a tick that is cut off midway (a killed process) is
+ * simply done again by the next one, here or on another instance.
  */
 export function startEngineLoop(options: {
   clock: Clock;
@@ -40,6 +52,8 @@ export function startEngineLoop(options: {
   onTick?: (tick: EngineTick) => void;
   /** false: do not schedule ticks (tests call runOnce) */
   autoStart?: boolean;
+  /** when work is next due after `now` (null: nothing pending); without it, every interval */
+  nextDueAt?: (now: Date) => Promise<Date | null>;
 }): EngineLoop {
   const state: EngineStatus = {
     intervalMs: options.intervalMs,
@@ -71,16 +85,71 @@ export function startEngineLoop(options: {
     });
     return current;
   };
-  const schedule = () => {
+  /** how long to sleep: until the earliest due work, at most the interval */
+  const sleepMs = async (): Promise<number> => {
+    if (!options.nextDueAt) return options.intervalMs;
+    try {
+      const due = await options.nextDueAt(options.clock.now());
+      if (!due) return options.intervalMs;
+      const wait = due.getTime() - options.clock.now().getTime() + DUE_SLACK_MS;
+      return Math.min(options.intervalMs, Math.max(MIN_SLEEP_MS, wait));
+    } catch (err) {
+      options.onError?.(err);
+      return options.intervalMs;
+    }
+  };
+  // The timer's moment (Date.now()), a look at the due work under way, a ring during that look.
+  let timerAt = Number.POSITIVE_INFINITY;
+  let looking = false;
+  let rangMeanwhile = false;
+  const setTimer = (ms: number) => {
     if (!state.running) return;
-    timer = setTimeout(() => void runOnce().finally(schedule), options.intervalMs);
+    if (timer) clearTimeout(timer);
+    timerAt = Date.now() + ms;
+    timer = setTimeout(() => {
+      timer = undefined;
+      timerAt = Number.POSITIVE_INFINITY;
+      void runOnce().finally(schedule);
+    }, ms);
     timer.unref();
+  };
+  /** after a tick: sleep until the next due work (looking again if a ring came meanwhile) */
+  const schedule = async () => {
+    if (!state.running) return;
+    looking = true;
+    let ms: number;
+    do {
+      rangMeanwhile = false;
+      ms = await sleepMs();
+    } while (rangMeanwhile && state.running);
+    looking = false;
+    setTimer(ms);
+  };
+  /** a ring: if the work now due comes before the timer, move the timer to it */
+  const wake = () => {
+    if (!state.running) return;
+    if (looking || !timer) {
+      // A tick is running (it schedules when it ends) or a look is under way (it looks again).
+      rangMeanwhile = true;
+      return;
+    }
+    looking = true;
+    void sleepMs().then((ms) => {
+      looking = false;
+      if (rangMeanwhile) {
+        rangMeanwhile = false;
+        wake();
+        return;
+      }
+      if (timer && Date.now() + ms < timerAt) setTimer(ms);
+    });
   };
   if (state.running) void runOnce().finally(schedule);
 
   return {
     status: () => ({ ...state }),
     runOnce,
+    wake,
     stop: async () => {
       state.running = false;
       if (timer) clearTimeout(timer);

@@ -22,8 +22,20 @@ export interface EngineDeps {
  */
 export type EngineTask = (deps: EngineDeps, now: Date) => Promise<void>;
 
-/** A task as the loop runs it: its name (in logs, failures and docs/engine.md) and its work. */
+/**
+ * When a task will next have work, if it can tell (decision 275): the earliest moment after `now`
+ * at which something of its kind falls due, or null when nothing is pending. Work due at or
+ * before `now` is the tick's; what a tick leaves due is looked at again at the next interval.
+ */
+export type NextDueAt = (deps: EngineDeps, now: Date) => Promise<Date | null>;
+
+/**
+ * A task as the loop runs it: its name (in logs, failures and docs/engine.md), its work, and,
+ * for a task whose timers are stored rows, when it next has work: the loop wakes then instead of
+ * at its next interval (decision 275).
+ */
 export interface NamedEngineTask {
   name: string;
   run: EngineTask;
+  nextDueAt?: NextDueAt;
 }

@@ -1,5 +1,26 @@
+import type { Database } from '../db/client';
 import { type EngineLoop, type EngineTick, startEngineLoop } from './engine-loop';
 import type { EngineDeps, NamedEngineTask } from './engine-task';
+
+/** the NOTIFY channel migration 0034's trigger rings when an incident's timer changes (decision 275) */
+export const ENGINE_DOORBELL = 'baton_engine';
+
+/**
+ * nextDueAt asks every task that can tell when it next has work after `now`, and answers the
+ * earliest (null when none has any pending).
+ */
+export async function nextDueAt(
+  deps: EngineDeps,
+  now: Date,
+  tasks: readonly NamedEngineTask[],
+): Promise<Date | null> {
+  let earliest: Date | null = null;
+  for (const task of tasks) {
+    const due = await task.nextDueAt?.(deps, now);
+    if (due && (!earliest || due < earliest)) earliest = due;
+  }
+  return earliest;
+}
 
 /**
  * runTasks runs `tasks` at `now`, in order. A failing task does not stop the others; the tick
@@ -33,7 +54,12 @@ export async function runTasks(
   }
 }
 
-/** startEngine starts the time-driven loop over `tasks` (every ENGINE_INTERVAL_SECONDS). */
+/**
+ * startEngine starts the time-driven loop over `tasks`: every ENGINE_INTERVAL_SECONDS, and at the
+ * moment a task's stored timer falls due (decision 275). With `listen`, the database's NOTIFY
+ * feed, the loop also hears the engine's doorbell: a commit that starts or moves an incident's
+ * timer, on any instance, makes it look again at when to wake.
+ */
 export function startEngine(
   deps: EngineDeps,
   tasks: readonly NamedEngineTask[],
@@ -41,14 +67,35 @@ export function startEngine(
     onError?: (err: unknown) => void;
     onTick?: (tick: EngineTick) => void;
     autoStart?: boolean;
+    listen?: Database['listen'];
   } = {},
-): EngineLoop {
-  return startEngineLoop({
+): EngineLoop & { listening: Promise<void> } {
+  const loop = startEngineLoop({
     clock: deps.clock,
     intervalMs: deps.config.engineIntervalMs,
     tick: (now) => runTasks(deps, now, tasks),
+    nextDueAt: tasks.some((task) => task.nextDueAt)
+      ? (now) => nextDueAt(deps, now, tasks)
+      : undefined,
     onError: options.onError,
     onTick: options.onTick,
     autoStart: options.autoStart,
   });
+  // A feed that cannot be opened leaves the interval and the due times: the engine still runs.
+  const doorbell = options.listen?.(ENGINE_DOORBELL, {
+    onNotify: () => loop.wake(),
+    onReconnect: () => loop.wake(),
+  });
+  const unlisten = doorbell?.catch((err) => {
+    options.onError?.(err);
+    return null;
+  });
+  return {
+    ...loop,
+    listening: unlisten ? unlisten.then(() => {}) : Promise.resolve(),
+    stop: async () => {
+      await (await unlisten)?.();
+      await loop.stop();
+    },
+  };
 }

@@ -1,9 +1,9 @@
 import { nextEscalation } from '../../../shared/domain/escalation';
-import type { EngineTask } from '../../engine/engine-task';
+import type { EngineTask, NextDueAt } from '../../engine/engine-task';
 import { postIncident } from './incident-destinations';
 import { exhaustIncident, takeStep } from './incident-engine';
 import { type IncidentDeps, progressOf } from './incident-facts';
-import { listDueIncidentIds, lockIncidentRow } from './incident-repository';
+import { listDueIncidentIds, lockIncidentRow, nextIncidentDueAt } from './incident-repository';
 
 /**
  * The clock of the escalation engine (decision 204): each open incident whose next step is due
@@ -68,3 +68,6 @@ async function stepIfDue(deps: IncidentDeps, id: number, now: Date): Promise<Out
 export const incidentTimersTask: EngineTask = async (deps, now) => {
   await runIncidentTimers(deps, now);
 };
+
+/** incidentStepDueAt: when the escalation engine next has a step to take (decision 275). */
+export const incidentStepDueAt: NextDueAt = (deps, now) => nextIncidentDueAt(deps.database.db, now);
