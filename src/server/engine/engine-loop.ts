@@ -15,7 +15,7 @@ export interface EngineTick {
 
 export interface EngineLoop {
   status(): EngineStatus;
-  /** runs one tick now (tests, and the first tick at start) */
+  /** runs one tick of every task now (tests, and the first tick at start) */
   runOnce(): Promise<void>;
   /**
    * asks the loop to look again at when its work is next due, because something changed (the
@@ -24,6 +24,9 @@ export interface EngineLoop {
   wake(): void;
   stop(): Promise<void>;
 }
+
+/** What a tick runs: every task (each interval), or only those whose timer fell due. */
+export type TickScope = 'all' | 'due';
 
 /** how soon after a due time the tick runs: timers fire a little early or late */
 const DUE_SLACK_MS = 5;
@@ -36,17 +39,40 @@ export function engineIsStale(status: EngineStatus, now: Date, intervals = 4): b
   return now.getTime() - last > status.intervalMs * intervals;
 }
 
+type LoopOptions = Parameters<typeof startEngineLoop>[0];
+type Wake = { ms: number; scope: TickScope };
+
 /**
- * startEngineLoop calls `tick(now)` every interval, and sooner when `nextDueAt` says work falls
- * due before then (decision 275): after each tick, and when `wake` is called, it sleeps until the
- * earliest due moment, at most the interval. Ticks never overlap; a failing tick is reported and
+ * nextWakeOf answers when the loop next wakes: the next tick of every task (the interval after
+ * `previousStart`, performance.now() of the last), or sooner a task's timer falling due.
+ */
+async function nextWakeOf(options: LoopOptions, previousStart: number | null): Promise<Wake> {
+  const sinceTick = previousStart === null ? 0 : performance.now() - previousStart;
+  const tick: Wake = { ms: Math.max(0, options.intervalMs - sinceTick), scope: 'all' };
+  if (!options.nextDueAt) return tick;
+  try {
+    const due = await options.nextDueAt(options.clock.now());
+    if (!due) return tick;
+    const wait = due.getTime() - options.clock.now().getTime() + DUE_SLACK_MS;
+    return wait < tick.ms ? { ms: Math.max(MIN_SLEEP_MS, wait), scope: 'due' } : tick;
+  } catch (err) {
+    options.onError?.(err);
+    return tick;
+  }
+}
+
+/**
+ * startEngineLoop calls `tick(now, 'all')` every interval, and `tick(now, 'due')` in between when
+ * `nextDueAt` says a task's timer falls due before the next interval (decision 275): after each
+ * tick, and when `wake` is called, it sleeps until the earlier of the two. Ticks never overlap; a failing tick is reported and
  * the loop goes on. Effects are idempotent, so a tick that is cut off midway (a killed process) is
  * simply done again by the next one, here or on another instance.
  */
 export function startEngineLoop(options: {
   clock: Clock;
   intervalMs: number;
-  tick: (now: Date) => Promise<void>;
+  /** `all`: every task, each interval; `due`: only the tasks that keep timers, one fell due */
+  tick: (now: Date, scope: TickScope) => Promise<void>;
   onError?: (err: unknown) => void;
   /** told of every tick when it ends */
   onTick?: (tick: EngineTick) => void;
@@ -63,17 +89,23 @@ export function startEngineLoop(options: {
   };
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<void> = Promise.resolve();
+  // When the last tick of every task began (performance.now()): the interval counts from it.
   let previousStart: number | null = null;
 
-  const runOnce = () => {
+  const runOnce = (scope: TickScope = 'all') => {
     current = current.then(async () => {
       const started = performance.now();
+      if (scope === 'due') {
+        // A task's timer fell due between ticks: only the tasks that keep timers run.
+        await options.tick(options.clock.now(), 'due').catch((err) => options.onError?.(err));
+        return;
+      }
       const lagMs =
         previousStart === null ? 0 : Math.max(0, started - previousStart - options.intervalMs);
       previousStart = started;
       let ok = true;
       try {
-        await options.tick(options.clock.now());
+        await options.tick(options.clock.now(), 'all');
         state.lastTickAt = options.clock.now();
         state.lastError = null;
       } catch (err) {
@@ -85,47 +117,35 @@ export function startEngineLoop(options: {
     });
     return current;
   };
-  /** how long to sleep: until the earliest due work, at most the interval */
-  const sleepMs = async (): Promise<number> => {
-    if (!options.nextDueAt) return options.intervalMs;
-    try {
-      const due = await options.nextDueAt(options.clock.now());
-      if (!due) return options.intervalMs;
-      const wait = due.getTime() - options.clock.now().getTime() + DUE_SLACK_MS;
-      return Math.min(options.intervalMs, Math.max(MIN_SLEEP_MS, wait));
-    } catch (err) {
-      options.onError?.(err);
-      return options.intervalMs;
-    }
-  };
+  const nextWake = () => nextWakeOf(options, previousStart);
   // The timer's moment (Date.now()), a look at the due work under way, a ring during that look.
   let timerAt = Number.POSITIVE_INFINITY;
   let looking = false;
   let rangMeanwhile = false;
-  const setTimer = (ms: number) => {
+  const setTimer = ({ ms, scope }: Wake) => {
     if (!state.running) return;
     if (timer) clearTimeout(timer);
     timerAt = Date.now() + ms;
     timer = setTimeout(() => {
       timer = undefined;
       timerAt = Number.POSITIVE_INFINITY;
-      void runOnce().finally(schedule);
+      void runOnce(scope).finally(schedule);
     }, ms);
     timer.unref();
   };
-  /** after a tick: sleep until the next due work (looking again if a ring came meanwhile) */
+  /** after a tick: sleep until the next wake (looking again if a ring came meanwhile) */
   const schedule = async () => {
     if (!state.running) return;
     looking = true;
-    let ms: number;
+    let next: Wake;
     do {
       rangMeanwhile = false;
-      ms = await sleepMs();
+      next = await nextWake();
     } while (rangMeanwhile && state.running);
     looking = false;
-    setTimer(ms);
+    setTimer(next);
   };
-  /** a ring: if the work now due comes before the timer, move the timer to it */
+  /** a ring: if a timer now falls due before the loop's timer, move the timer to it */
   const wake = () => {
     if (!state.running) return;
     if (looking || !timer) {
@@ -134,21 +154,21 @@ export function startEngineLoop(options: {
       return;
     }
     looking = true;
-    void sleepMs().then((ms) => {
+    void nextWake().then((next) => {
       looking = false;
       if (rangMeanwhile) {
         rangMeanwhile = false;
         wake();
         return;
       }
-      if (timer && Date.now() + ms < timerAt) setTimer(ms);
+      if (timer && Date.now() + next.ms < timerAt) setTimer(next);
     });
   };
   if (state.running) void runOnce().finally(schedule);
 
   return {
     status: () => ({ ...state }),
-    runOnce,
+    runOnce: () => runOnce('all'),
     wake,
     stop: async () => {
       state.running = false;

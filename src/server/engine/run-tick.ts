@@ -55,8 +55,8 @@ export async function runTasks(
 }
 
 /**
- * startEngine starts the time-driven loop over `tasks`: every ENGINE_INTERVAL_SECONDS, and at the
- * moment a task's stored timer falls due (decision 275). With `listen`, the database's NOTIFY
+ * startEngine starts the time-driven loop over `tasks`: all of them every ENGINE_INTERVAL_SECONDS,
+ * and those that keep timers also at the moment one falls due (decision 275). With `listen`, the database's NOTIFY
  * feed, the loop also hears the engine's doorbell: a commit that starts or moves an incident's
  * timer, on any instance, makes it look again at when to wake.
  */
@@ -70,13 +70,13 @@ export function startEngine(
     listen?: Database['listen'];
   } = {},
 ): EngineLoop & { listening: Promise<void> } {
+  // the tasks that keep timers: the ones a tick between intervals runs
+  const timed = tasks.filter((task) => task.nextDueAt);
   const loop = startEngineLoop({
     clock: deps.clock,
     intervalMs: deps.config.engineIntervalMs,
-    tick: (now) => runTasks(deps, now, tasks),
-    nextDueAt: tasks.some((task) => task.nextDueAt)
-      ? (now) => nextDueAt(deps, now, tasks)
-      : undefined,
+    tick: (now, scope) => runTasks(deps, now, scope === 'all' ? tasks : timed),
+    nextDueAt: timed.length > 0 ? (now) => nextDueAt(deps, now, tasks) : undefined,
     onError: options.onError,
     onTick: options.onTick,
     autoStart: options.autoStart,

@@ -90,11 +90,16 @@ test('the next step is due a step delay after the step began; none once it is pa
   expect(await nextIncidentDueAt(t.database.db, began)).toBeNull();
 });
 
-test('the engine wakes when a step falls due, told by the doorbell at commit, not at its next tick', async () => {
+test('the engine wakes when a step falls due, told by the doorbell at commit, and runs the escalation task alone', async () => {
   const incident = await raiseIncident();
   // Out of the wall clock's way while the engine starts: its first tick finds nothing due.
   await moveStep(incident.id, new Date(Date.now() + 3_600_000));
   const wall: Clock = { now: () => new Date() };
+  // a task that keeps no timers: it runs each interval only, never on a step's wake
+  let sweeps = 0;
+  const sweep = async () => {
+    sweeps += 1;
+  };
   const engine = startEngine(
     {
       database: t.database,
@@ -103,7 +108,10 @@ test('the engine wakes when a step falls due, told by the doorbell at commit, no
       // the interval far beyond the test: only a due time, and the doorbell that moves it, wake it
       config: { ...t.config, engineIntervalMs: 600_000 },
     },
-    [{ name: 'incident escalation', run: incidentTimersTask, nextDueAt: incidentStepDueAt }],
+    [
+      { name: 'incident escalation', run: incidentTimersTask, nextDueAt: incidentStepDueAt },
+      { name: 'sweep', run: sweep },
+    ],
     { listen: t.database.listen },
   );
   try {
@@ -121,6 +129,8 @@ test('the engine wakes when a step falls due, told by the doorbell at commit, no
     const stepped = await rowOf(incident.id);
     expect(stepped.stepStartedAt.getTime()).toBeGreaterThanOrEqual(dueAt);
     expect(stepped.stepStartedAt.getTime()).toBeLessThan(dueAt + 5_000);
+    // the tick at start and the one above; the step's wake ran the escalation task alone
+    expect(sweeps).toBe(2);
   } finally {
     await engine.stop();
   }
