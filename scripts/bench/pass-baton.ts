@@ -41,7 +41,8 @@ export function batonState(org: SeededOrganisation): [BatonState, BatonState] {
   return [all.slice(-WARMUP_ROTATIONS), all.slice(0, -WARMUP_ROTATIONS)];
 }
 
-function percentile(sorted: number[], p: number): number {
+/** percentile: the p-th percentile of ascending `sorted` (nearest rank). */
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }

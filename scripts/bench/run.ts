@@ -17,6 +17,8 @@
 // dist/'s); BENCH_ONLY=projection only the calendar's 90 days of 200 layered rotations (issue 36,
 // scripts/bench/layered-projection.ts);
 // BENCH_ONLY=baton only the pass-the-baton figure (issue 36, scripts/bench/pass-baton.ts);
+// BENCH_ONLY=timers only the escalation steps' lateness with 10,000 open incidents (issue 36,
+// decision 275, scripts/bench/escalation-timers.ts; PostgreSQL only);
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -57,6 +59,7 @@ import {
   START_RUNS,
   timeStarts,
 } from './cold-start';
+import { openIncidents, seedOpenIncidents, watchSteps } from './escalation-timers';
 import { dashboardPaint } from './front-end';
 import { IMPORT_SCHEDULES, timeImportVerify } from './import-verify';
 import { countStatements, type EngineName, LIST_PATHS, timeEngineTick } from './in-process';
@@ -68,7 +71,7 @@ import {
   timeProjection,
 } from './layered-projection';
 import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
-import { BATON_WARMUP_SECONDS, batonLoad, batonState } from './pass-baton';
+import { BATON_WARMUP_SECONDS, batonLoad, batonState, percentile } from './pass-baton';
 import {
   acceptFigures,
   arrivals,
@@ -118,7 +121,16 @@ const INGEST_ORGANISATION: OrganisationSize = {
 /** the reach figure: incidents raised at REACH_RATE a second for this long, each to its own person */
 const REACH_SECONDS = quick ? 4 : 10;
 const only = process.env.BENCH_ONLY;
-const PARTS = ['alerts', 'live', 'reach', 'import', 'start', 'projection', 'baton'] as const;
+const PARTS = [
+  'alerts',
+  'live',
+  'reach',
+  'import',
+  'start',
+  'projection',
+  'baton',
+  'timers',
+] as const;
 /** runs: whether a part selectable by BENCH_ONLY runs (all of them without it) */
 const runs = (part: (typeof PARTS)[number]) => only === undefined || only === part;
 const PASSWORD = 'bench-local-password';
@@ -1160,6 +1172,72 @@ async function passBatonAlone(engine: EngineName) {
   }
 }
 
+/** the timer-lateness figure: this many open incidents, their next steps due over this long */
+const TIMERS = quick
+  ? { incidents: 1_000, spreadMs: 20_000 }
+  : { incidents: 10_000, spreadMs: 60_000 };
+
+/**
+ * escalationTimers (issue 36, decision 275): TIMERS.incidents open incidents whose second step
+ * falls due over TIMERS.spreadMs, beginning 20 s after the seed ends, on a server with the
+ * production engine interval (15 s); each step's lateness is the moment its commit is seen from a
+ * connection beside the server minus its due moment. PostgreSQL only: PGlite's database is the
+ * server process's alone, and cannot be read beside it.
+ */
+async function escalationTimers(engine: EngineName) {
+  if (engine !== 'postgres') {
+    log('timer lateness: PostgreSQL only (PGlite cannot be read beside its server)');
+    return null;
+  }
+  const url = await createDatabase('timers');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-timers-'));
+  let server: ChildProcess | undefined;
+  try {
+    log(`PostgreSQL: timer lateness, raising ${TIMERS.incidents} incidents`);
+    // The due moments begin 20 s after the seed: the server starts meanwhile.
+    const { dues, open } = await withDatabase(engine, url, async (db, cipher) => {
+      const made = await seedOpenIncidents(db, cipher, TIMERS.incidents, TIMERS.spreadMs, 20_000);
+      return { dues: made, open: await openIncidents(db) };
+    });
+    const dueFrom = Math.min(...dues.values());
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    server = startProcess(
+      [path.join(root, 'dist/server/main.js')],
+      serverEnvOf(port, dataDir, url),
+      'PostgreSQL server (timers)',
+    );
+    await waitReady(base, server);
+    if (Date.now() > dueFrom)
+      throw new Error('timer lateness: the server started after the first step fell due');
+    log(
+      `PostgreSQL: timer lateness, ${open} open incidents, steps due over ${TIMERS.spreadMs / 1000} s`,
+    );
+    const watched = await watchSteps(url, dues, dueFrom + TIMERS.spreadMs + 30_000);
+    const late = [...watched.lateMs].sort((a, b) => a - b);
+    const figures = {
+      open,
+      steps: late.length,
+      missing: watched.missing,
+      p50: percentile(late, 50),
+      p99: percentile(late, 99),
+      max: late.at(-1) ?? 0,
+      early: late.filter((ms) => ms < 0).length,
+    };
+    record(
+      `escalation steps due over ${TIMERS.spreadMs / 1000} s with ${open} open incidents, PostgreSQL (engine interval 15 s): lateness p50 / p99`,
+      `${figures.p50} / ${figures.p99} ms (max ${figures.max} ms; ${figures.steps} taken, ${figures.missing} not, ${figures.early} early)`,
+      '(p99 ≤ 2 s, none early or missing)',
+      figures.p99 <= 2_000 && figures.missing === 0 && figures.early === 0,
+    );
+    return figures;
+  } finally {
+    if (server) await stopProcess(server);
+    await dropDatabase(url);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 async function engineTick(engine: EngineName) {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const sizes = [TICK, { rotations: TICK.rotations * 10, due: TICK.due * 10 }];
@@ -1303,6 +1381,13 @@ async function main() {
     for (const engine of engines) {
       (results.layeredProjection as Record<string, unknown>)[engine] =
         await layeredProjection(engine);
+    }
+  }
+  if (runs('timers')) {
+    results.escalationTimers = {};
+    for (const engine of engines) {
+      (results.escalationTimers as Record<string, unknown>)[engine] =
+        await escalationTimers(engine);
     }
   }
   if (only === 'baton') {
