@@ -1,5 +1,4 @@
 import { nextEscalation } from '../../../shared/domain/escalation';
-import { eachDue } from '../../engine/due-rows';
 import type { EngineTask, NextDueAt } from '../../engine/engine-task';
 import { postIncident } from './incident-destinations';
 import { exhaustIncident, takeStep } from './incident-engine';
@@ -8,7 +7,7 @@ import { listDueIncidentIds, lockIncidentRow, nextIncidentDueAt } from './incide
 
 /**
  * The clock of the escalation engine (decision 204): each open incident whose next step is due
- * takes ONE step per tick (a few incidents at once, eachDue), reached at `now` (after downtime: one step, and the next waits its full
+ * takes ONE step per tick, reached at `now` (after downtime: one step, and the next waits its full
  * delay; no burst of stale reminders). Each step in its own transaction holding the incident row's
  * lock, deciding again there: an acknowledgement that committed first means nothing is sent, and a
  * repeated or concurrent run finds the step already taken (and the notifications' dedupe keys,
@@ -31,12 +30,11 @@ export async function runIncidentTimers(
   now: Date,
 ): Promise<IncidentTimerReport> {
   const report: IncidentTimerReport = { reminded: 0, escalated: 0, exhausted: 0 };
-  // A few at once, each under its own incident's lock (decision 275: 10,000 open incidents' steps
-  // falling due over a minute outran one at a time).
-  await eachDue(await listDueIncidentIds(deps.database.db, now), async (id) => {
+  // One at a time: a follow-up (decision 213) reads the person's pages that steps before it wrote.
+  for (const id of await listDueIncidentIds(deps.database.db, now)) {
     const outcome = await stepIfDue(deps, id, now);
     if (outcome) report[outcome] += 1;
-  });
+  }
   return report;
 }
 

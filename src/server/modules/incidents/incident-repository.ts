@@ -154,22 +154,24 @@ export async function insertIncidentEvent(
  * policy has run out of nothing and whose current step's delay has passed at `now` (or whose step
  * was skipped): the engine's candidates. Each is decided again under its lock.
  */
+/** when an incident's current step is due: its start plus the step's delay (the copied policy's) */
+const stepDueAt = sql`(${pages.stepStartedAt} + make_interval(mins => coalesce((${pages.policy} -> 'steps' -> ${pages.stepIndex}::int ->> 'delayMinutes')::int, 0)))`;
+
 /**
  * nextIncidentDueAt answers when the earliest open incident's next step falls due after `now`
  * (null: none is waiting), by the same reckoning as listDueIncidentIds: the engine wakes then
  * (decision 275).
  */
 export async function nextIncidentDueAt(db: Db | Tx, now: Date): Promise<Date | null> {
-  const due = sql<Date>`${pages.stepStartedAt} + make_interval(mins => coalesce((${pages.policy} -> 'steps' -> ${pages.stepIndex}::int ->> 'delayMinutes')::int, 0))`;
   const [row] = await db
-    .select({ ms: sql<number | null>`(extract(epoch from min(${due})) * 1000)::float8` })
+    .select({ ms: sql<number | null>`(extract(epoch from min(${stepDueAt})) * 1000)::float8` })
     .from(pages)
     .where(
       and(
         inArray(pages.status, ['triggered', 'escalated']),
         isNull(pages.exhaustedAt),
         sql`not ${pages.stepSkipped}`,
-        sql`${due} > ${now}`,
+        sql`${stepDueAt} > ${now}`,
       ),
     );
   return row?.ms == null ? null : new Date(Number(row.ms));
@@ -184,7 +186,7 @@ export async function listDueIncidentIds(db: Db | Tx, now: Date): Promise<number
         inArray(pages.status, ['triggered', 'escalated']),
         isNull(pages.exhaustedAt),
         sql`${pages.stepStartedAt} <= ${now}`,
-        sql`(${pages.stepSkipped} or ${pages.stepStartedAt} + make_interval(mins => coalesce((${pages.policy} -> 'steps' -> ${pages.stepIndex}::int ->> 'delayMinutes')::int, 0)) <= ${now})`,
+        sql`(${pages.stepSkipped} or ${stepDueAt} <= ${now})`,
       ),
     )
     .orderBy(pages.id);
