@@ -1,6 +1,7 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../tests/setup/test-app';
 import { buildApp, redactUrl } from './app';
@@ -129,6 +130,47 @@ describe('health and the single-page app', () => {
     expect(csp).toContain("style-src 'self' 'unsafe-inline'");
     expect(csp).toContain("script-src 'self'");
     expect((await app.inject({ url: '/api/missing' })).statusCode).toBe(404);
+    await app.close();
+  });
+
+  test('the hash-named files of the build are kept by the browser and sent compressed; the rest is asked again (decision 276)', async () => {
+    const clientDir = await mkdtemp(path.join(os.tmpdir(), 'baton-client-'));
+    await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    await mkdir(path.join(clientDir, 'assets'));
+    await writeFile(path.join(clientDir, 'assets', 'index-CBvpcqpQ.js'), 'console.log(1)');
+    await writeFile(path.join(clientDir, 'sw.js'), 'self.skipWaiting()');
+    await writeFile(path.join(clientDir, 'manifest.webmanifest'), '{}');
+    const app = await buildApp({ ...t, clientDir, logger: false });
+    const asset = await app.inject({ url: '/assets/index-CBvpcqpQ.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // the build's compressed copy, to a browser that accepts it (the file itself otherwise)
+    await writeFile(
+      path.join(clientDir, 'assets', 'index-CBvpcqpQ.js.br'),
+      brotliCompressSync('console.log(1)'),
+    );
+    const packed = await app.inject({
+      url: '/assets/index-CBvpcqpQ.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(packed.headers['content-encoding']).toBe('br');
+    expect(packed.headers['content-type']).toMatch(/javascript/);
+    expect(packed.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(packed.rawPayload).toString()).toBe('console.log(1)');
+    const plain = await app.inject({
+      url: '/assets/index-CBvpcqpQ.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
+    for (const url of ['/sw.js', '/manifest.webmanifest']) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control'], url).toBe('public, max-age=0');
+    }
+    // a missing asset is the API's 404, never a cached answer
+    const missing = await app.inject({ url: '/assets/gone-0000.js' });
+    expect(missing.headers['cache-control']).not.toContain('immutable');
     await app.close();
   });
 

@@ -487,11 +487,32 @@ async function registerModules(
   );
 }
 
+/** IMMUTABLE: the Cache-Control of a file whose name carries its content's hash. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** isHashedAsset: whether the file is one of the build's hash-named files (under assets/). */
+function isHashedAsset(clientDir: string, filePath: string): boolean {
+  return path.relative(clientDir, filePath).split(path.sep)[0] === 'assets';
+}
+
 /** serveClient serves the built client, and index.html for any other page the app routes. */
 async function serveClient(app: FastifyInstance, clientDir: string | undefined) {
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : undefined;
   if (clientDir && indexHtml && existsSync(indexHtml)) {
-    await app.register(fastifyStatic, { root: clientDir, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      wildcard: false,
+      index: false,
+      // The build writes a Brotli and a gzip copy of each script and style sheet
+      // (scripts/build-client.mjs): sent to a browser that accepts one, the file otherwise.
+      preCompressed: true,
+      // The build names each file under assets/ by its content's hash: a browser keeps it and
+      // never asks again. Everything else (the service worker, the manifest, icons) is asked
+      // again each time, as before.
+      setHeaders: (reply, filePath) => {
+        if (isHashedAsset(clientDir, filePath)) reply.header('cache-control', IMMUTABLE);
+      },
+    });
   }
   app.setNotFoundHandler(async (req, reply) => {
     if (isReservedPath(req.url) || !SAFE_METHODS.has(req.method)) {
