@@ -1,4 +1,6 @@
+import { atCommit, inBatchTx } from '../../db/batch-transaction';
 import type { Tx } from '../../db/client';
+import { allocateIds } from '../../db/ids';
 import { auditEvents } from '../../db/schema';
 
 /** One event of the audit trail: who did what to which target, and when. */
@@ -17,20 +19,44 @@ export interface AuditEventInput {
 /**
  * recordAuditEvent appends one event to the audit trail in the caller's transaction and returns
  * its id. It is the only insert into `audit_events` (decision 243): the insert trigger chains the
- * event (decision 172), so every writer goes through here and nothing else touches the table.
+ * event (decision 172), so every writer goes through here and nothing else touches the table. In
+ * a batch transaction (decision 277) the event gets its id at once and is inserted, with the
+ * batch's others in the order they were recorded, just before the commit: the chain's head is
+ * locked for that one statement, not for the whole batch.
  */
 export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<number> {
+  if (inBatchTx(tx)) {
+    const id = event.id ?? (await allocateIds(tx, 'audit_events'))[0];
+    let rows = pending.get(tx);
+    if (!rows) {
+      const queued: AuditRow[] = [];
+      rows = queued;
+      pending.set(tx, queued);
+      atCommit(tx, 'audit_events', async () => {
+        await tx.insert(auditEvents).values(queued);
+      });
+    }
+    rows.push(rowOf({ ...event, id }));
+    return id;
+  }
   const [inserted] = await tx
     .insert(auditEvents)
-    .values({
-      ...(event.id === undefined ? {} : { id: event.id }),
-      actorUserId: event.actorUserId,
-      action: event.action,
-      targetType: event.targetType,
-      targetId: String(event.targetId),
-      details: event.details ?? {},
-      createdAt: event.at,
-    })
+    .values(rowOf(event))
     .returning({ id: auditEvents.id });
   return inserted.id;
 }
+
+type AuditRow = typeof auditEvents.$inferInsert;
+
+/** a batch's events waiting for its commit, by transaction */
+const pending = new WeakMap<object, AuditRow[]>();
+
+const rowOf = (event: AuditEventInput): AuditRow => ({
+  ...(event.id === undefined ? {} : { id: event.id }),
+  actorUserId: event.actorUserId,
+  action: event.action,
+  targetType: event.targetType,
+  targetId: String(event.targetId),
+  details: event.details ?? {},
+  createdAt: event.at,
+});

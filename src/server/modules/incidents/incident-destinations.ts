@@ -1,3 +1,4 @@
+import { idsKey, sharedRead } from '../../db/batch-transaction';
 import type { Tx } from '../../db/client';
 import { announce } from '../notifications/announce';
 import type { IncidentEventType } from '../notifications/events';
@@ -35,7 +36,9 @@ export async function postIncident(
         ? [event.byUserId]
         : [];
   if (people.length > 0) {
-    const names = await loadNames(tx, deps.cipher, people);
+    const names = await sharedRead(tx, `names:${idsKey(people)}`, () =>
+      loadNames(tx, deps.cipher, people),
+    );
     byName = [...names.values()].map((p) => p.name).join(', ') || byName;
   }
   const key =

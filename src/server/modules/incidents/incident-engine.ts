@@ -10,6 +10,7 @@ import {
 } from '../../../shared/domain/escalation';
 import type { Urgency } from '../../../shared/domain/paging';
 import { effectiveRoles, hasRole } from '../../../shared/domain/roles';
+import { sharedRead } from '../../db/batch-transaction';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import type { IncidentPolicyCopy } from '../../db/schema';
@@ -171,11 +172,14 @@ export async function raiseIncident(
 
 /** loadWorldFor reads the world an incident's policy resolves over, in the transaction. */
 function loadWorldFor(tx: Tx, deps: StepDeps, incident: LockedIncident, now: Date) {
-  return loadEscalationWorld(tx, deps, {
-    policy: incident.page.policy,
-    ownRotationIds: incident.rotation ? [incident.rotation.id] : [],
-    now,
-  });
+  const { steps } = incident.page.policy;
+  const ownRotationIds = incident.rotation ? [incident.rotation.id] : [];
+  const targets = steps.flatMap((s) => s.targets.map((t) => `${t.type}:${t.id}`));
+  return sharedRead(
+    tx,
+    `world:${now.getTime()}:${ownRotationIds}:${[...new Set(targets)].sort()}`,
+    () => loadEscalationWorld(tx, deps, { policy: incident.page.policy, ownRotationIds, now }),
+  );
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   resolveStep,
 } from '../../../shared/domain/escalation';
 import type { Urgency } from '../../../shared/domain/paging';
+import { idsKey, sharedRead } from '../../db/batch-transaction';
 import type { Tx } from '../../db/client';
 import type { IncidentPolicyCopy } from '../../db/schema';
 import type { LoadedWorld } from '../escalation-policies/escalation-policy-service';
@@ -93,16 +94,20 @@ interface StepFacts {
 export async function messageStep(tx: Tx, deps: StepDeps, step: ReachedStep): Promise<void> {
   const { page } = step.incident;
   const recipientIds = step.recipients.map((r) => r.userId);
-  const people = await findUsers(tx, deps.cipher, [
-    ...recipientIds,
-    page.pagedById,
-    ...page.assigneeIds,
-  ]);
-  const ruled = await pagedRules(
+  const personIds = [...recipientIds, page.pagedById, ...page.assigneeIds];
+  const people = await sharedRead(tx, `people:${idsKey(personIds)}`, () =>
+    findUsers(tx, deps.cipher, personIds),
+  );
+  const ruled = await sharedRead(
     tx,
-    recipientIds.flatMap((id) => people.get(id) ?? []),
-    page.urgency as Urgency,
-    { now: step.now, ready: readyMethods(deps.config) },
+    `rules:${page.urgency}:${step.now.getTime()}:${idsKey(recipientIds)}`,
+    () =>
+      pagedRules(
+        tx,
+        recipientIds.flatMap((id) => people.get(id) ?? []),
+        page.urgency as Urgency,
+        { now: step.now, ready: readyMethods(deps.config) },
+      ),
   );
   const facts = stepFacts(deps, step, people, ruled);
   const events: PersonEvent[] = [];

@@ -9,6 +9,7 @@ import { URGENCY_POLICY } from '../../../shared/domain/paging';
 import { SHIFT_CHANGE_DELAY_MS } from '../../../shared/domain/shift-changes';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { FieldCipher } from '../../crypto/field-crypto';
+import { sharedRead } from '../../db/batch-transaction';
 import type { Db, Tx } from '../../db/client';
 import {
   type DestinationRow,
@@ -80,16 +81,23 @@ async function destinationsOf(tx: Db | Tx, event: NotificationEvent): Promise<De
     case 'incident.raised':
     case 'incident.acknowledged':
     case 'incident.escalated':
-    case 'incident.resolved':
-      return listSubscribedDestinations(
+    case 'incident.resolved': {
+      const { rotationId, escalationPolicyId, integrationId } = event;
+      return sharedRead(
         tx,
-        {
-          rotationId: event.rotationId,
-          policyIds: event.escalationPolicyId ? [event.escalationPolicyId] : [],
-          integrationId: event.integrationId,
-        },
-        event.type,
+        `destinations:${event.type}:${rotationId}:${escalationPolicyId}:${integrationId}`,
+        () =>
+          listSubscribedDestinations(
+            tx,
+            {
+              rotationId,
+              policyIds: escalationPolicyId ? [escalationPolicyId] : [],
+              integrationId,
+            },
+            event.type,
+          ),
       );
+    }
     case 'digest': {
       const { destination } = event;
       return listSubscribedDestinations(
