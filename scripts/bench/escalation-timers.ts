@@ -7,8 +7,8 @@ import pg from 'pg';
 import type { FieldCipher } from '../../src/server/crypto/field-crypto';
 import type { Db } from '../../src/server/db/client';
 import { pages, rotations } from '../../src/server/db/schema';
-import { insertPolicyRow } from '../../src/server/modules/escalation-policies/escalation-policy-repository';
 import { raiseIncident } from '../../src/server/modules/incidents/incident-engine';
+import { followNewPolicy, stepsReaching } from '../../src/server/seed/factories';
 import { seedOrganisation } from './seed';
 
 const MINUTE = 60_000;
@@ -37,28 +37,12 @@ export async function seedOpenIncidents(
     new Date(),
   );
   const [first, second] = org.users;
-  const policy = await db.transaction((tx) =>
-    insertPolicyRow(
-      tx,
-      {
-        name: 'Bench timers',
-        repeat: 0,
-        steps: [first, second].map((u) => ({
-          delayMinutes: 1,
-          targets: [{ type: 'user' as const, id: u.id }],
-          assignment: 'everyone' as const,
-          activeHours: null,
-        })),
-      },
-      org.admin.id,
-      new Date(),
-    ),
-  );
   const rotationId = org.rotations[0].id;
-  await db
-    .update(rotations)
-    .set({ escalationPolicyId: policy.id })
-    .where(eq(rotations.id, rotationId));
+  const policyId = await followNewPolicy(db, rotationId, stepsReaching([first, second]), {
+    name: 'Bench timers',
+    createdById: org.admin.id,
+    now: new Date(),
+  });
   const [rotation] = await db
     .select({ id: rotations.id, name: rotations.name })
     .from(rotations)
@@ -72,7 +56,7 @@ export async function seedOpenIncidents(
           tx,
           { cipher },
           {
-            rotation: { ...rotation, escalationPolicyId: policy.id },
+            rotation: { ...rotation, escalationPolicyId: policyId },
             raisedBy: null,
             source: 'system',
             message: `Bench incident ${i}`,
@@ -94,14 +78,16 @@ export async function seedOpenIncidents(
 }
 
 /**
- * watchSteps reads, every 50 ms on a connection of its own, which of the incidents have taken
- * their second step, until all have or `untilMs` (epoch) passes; answers each one's lateness
- * (seen minus due, milliseconds) and how many were never seen.
+ * watchDone reads, every 50 ms on a connection of its own, which of `dues`' ids `doneQuery` (SQL
+ * whose $1 is the ids still waiting, answering the ids done) finds done, until all are or
+ * `untilMs` (epoch) passes; answers each one's lateness (seen minus due, milliseconds) and how
+ * many were never seen.
  */
-export async function watchSteps(
+export async function watchDone(
   url: string,
   dues: Map<number, number>,
   untilMs: number,
+  doneQuery: string,
 ): Promise<{ lateMs: number[]; missing: number }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -110,10 +96,7 @@ export async function watchSteps(
   try {
     while (waiting.size > 0 && Date.now() < untilMs) {
       const started = Date.now();
-      const { rows } = await client.query<{ id: number }>(
-        'select id from pages where step_index >= 1 and id = any($1::int[])',
-        [[...waiting]],
-      );
+      const { rows } = await client.query<{ id: number }>(doneQuery, [[...waiting]]);
       const seen = Date.now();
       for (const { id } of rows) {
         waiting.delete(id);
@@ -127,11 +110,11 @@ export async function watchSteps(
   return { lateMs, missing: waiting.size };
 }
 
-/** openIncidents counts the incidents still open (the figure's load), through Drizzle. */
-export async function openIncidents(db: Db): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(pages)
-    .where(inArray(pages.status, ['triggered', 'escalated']));
-  return Number(row?.n ?? 0);
-}
+/** watchSteps: watchDone for the incidents' second steps. */
+export const watchSteps = (url: string, dues: Map<number, number>, untilMs: number) =>
+  watchDone(
+    url,
+    dues,
+    untilMs,
+    'select id from pages where step_index >= 1 and id = any($1::int[])',
+  );

@@ -2,15 +2,19 @@ import type { EngineDeps, NamedEngineTask } from './engine/engine-task';
 import { runTasks } from './engine/run-tick';
 import { alertPayloadSweepTask } from './modules/alerts/alert-payload-task';
 import { destinationsTask } from './modules/calendar/digest-task';
-import { coverageWindowsTask } from './modules/coverage/coverage-task';
+import { coverageDueAt, coverageWindowsTask } from './modules/coverage/coverage-task';
 import { acknowledgementsTask } from './modules/handoffs/acknowledgement-task';
-import { fixedRotationsTask } from './modules/handoffs/handoff-flow-task';
+import { fixedFlowDueAt, fixedRotationsTask } from './modules/handoffs/handoff-flow-task';
 import {
   incidentStepDueAt,
   incidentTimersTask,
 } from './modules/incidents/incident-escalation-task';
 import { changeLogTask } from './modules/live/change-log-task';
-import { scheduledRotationsTask, scheduleNoticesTask } from './modules/schedules/schedule-task';
+import {
+  scheduledChangeDueAt,
+  scheduledRotationsTask,
+  scheduleNoticesTask,
+} from './modules/schedules/schedule-task';
 import { sessionSweepTask } from './modules/sessions/session-sweep-task';
 import { shiftChangesTask } from './modules/shift-changes/shift-change-task';
 import { timeOffNoticesTask } from './modules/time-off/time-off-task';
@@ -32,9 +36,9 @@ import { tokenSyncTask } from './modules/token-sync/token-sync-task';
  * raw payloads of old alerts (decision 232).
  */
 export const ENGINE_TASKS: readonly NamedEngineTask[] = [
-  { name: 'coverage windows', run: coverageWindowsTask },
-  { name: 'fixed rotations', run: fixedRotationsTask },
-  { name: 'scheduled rotations', run: scheduledRotationsTask },
+  { name: 'coverage windows', run: coverageWindowsTask, nextDueAt: coverageDueAt },
+  { name: 'fixed rotations', run: fixedRotationsTask, nextDueAt: fixedFlowDueAt },
+  { name: 'scheduled rotations', run: scheduledRotationsTask, nextDueAt: scheduledChangeDueAt },
   { name: 'scheduled notices', run: scheduleNoticesTask },
   { name: 'acknowledgements', run: acknowledgementsTask },
   { name: 'shift changes', run: shiftChangesTask },

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { EscalationStep } from '../../shared/contracts/escalation-policies';
 import {
   INTEGRATION_SOURCE_DEFAULT,
   type IntegrationSource,
@@ -9,6 +10,7 @@ import type { FieldCipher } from '../crypto/field-crypto';
 import type { Db, Tx } from '../db/client';
 import { allocateIds } from '../db/ids';
 import { handoffs, integrations, rotationMembers, rotations } from '../db/schema';
+import { insertPolicyRow } from '../modules/escalation-policies/escalation-policy-repository';
 import {
   generateIntegrationKey,
   hashIntegrationKey,
@@ -192,4 +194,38 @@ export async function insertIntegration(
     })
     .returning();
   return { integration, key };
+}
+
+/** stepsReaching: a policy's steps that reach each person in turn, `delayMinutes` apart. */
+export const stepsReaching = (people: readonly { id: number }[], delayMinutes = 1) =>
+  people.map((p) => ({
+    delayMinutes,
+    targets: [{ type: 'user' as const, id: p.id }],
+    assignment: 'everyone' as const,
+    activeHours: null,
+  }));
+
+/**
+ * followNewPolicy stores a policy of `steps` (no repeat) and makes the rotation follow it; answers
+ * the policy's id.
+ */
+export async function followNewPolicy(
+  db: Db,
+  rotationId: number,
+  steps: EscalationStep[],
+  options: { name?: string; createdById: number | null; now: Date },
+): Promise<number> {
+  const policy = await db.transaction((tx) =>
+    insertPolicyRow(
+      tx,
+      { name: options.name ?? `Policy of rotation ${rotationId}`, repeat: 0, steps },
+      options.createdById,
+      options.now,
+    ),
+  );
+  await db
+    .update(rotations)
+    .set({ escalationPolicyId: policy.id })
+    .where(eq(rotations.id, rotationId));
+  return policy.id;
 }

@@ -1,6 +1,10 @@
 import { eachDue } from '../../engine/due-rows';
-import type { EngineTask } from '../../engine/engine-task';
-import { listDueCoverage, lockRotationOrSkip } from '../handoffs/handoff-flow-repository';
+import type { EngineTask, NextDueAt } from '../../engine/engine-task';
+import {
+  listDueCoverage,
+  lockRotationOrSkip,
+  nextCoverageDueAt,
+} from '../handoffs/handoff-flow-repository';
 import { findCoverageRow } from './coverage-repository';
 import { endCoverageWindow, startCoverageWindow } from './coverage-windows';
 
@@ -28,3 +32,6 @@ export const coverageWindowsTask: EngineTask = async (deps, now) => {
     }),
   );
 };
+
+/** coverageDueAt: when a coverage window next starts or ends (decision 278). */
+export const coverageDueAt: NextDueAt = (deps, now) => nextCoverageDueAt(deps.database.db, now);

@@ -1,6 +1,9 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { RotationLayer } from '../../../shared/contracts/rotations';
-import { KINDS_HANDLING_A_BOUNDARY } from '../../../shared/domain/handoff-flow';
+import {
+  type HandoffFlowTimings,
+  KINDS_HANDLING_A_BOUNDARY,
+} from '../../../shared/domain/handoff-flow';
 import { effectiveRoles } from '../../../shared/domain/roles';
 import { canHoldBaton } from '../../../shared/domain/rotation';
 import {
@@ -415,6 +418,62 @@ export async function listDueCoverage(
            and ((c.status = 'accepted' and c.start_at <= ${now})
              or (c.status = 'active' and c.end_at <= ${now}))
          order by least(c.start_at, c.end_at), c.id`,
+  );
+}
+
+/**
+ * The moments the rotation tasks next have work, after `now` (null: none), for the engine to wake
+ * then (decisions 275 and 278); each one statement. Work due at or before `now` is the tick's.
+ */
+const firstAfter = async (db: Db | Tx, query: SQL): Promise<Date | null> => {
+  const [row] = await selectRows<{ ms: number | null }>(
+    db,
+    sql`select (extract(epoch from min(x.at)) * 1000)::float8 as ms from (${query}) x`,
+  );
+  return row?.ms == null ? null : new Date(Number(row.ms));
+};
+
+/** nextCoverageDueAt: the earliest start of an accepted coverage window, or end of one, after `now`. */
+export function nextCoverageDueAt(db: Db | Tx, now: Date): Promise<Date | null> {
+  return firstAfter(
+    db,
+    sql`select least(case when c.start_at > ${now} then c.start_at end,
+                     case when c.end_at > ${now} then c.end_at end) as at
+          from coverage_requests c join rotations r on r.id = c.rotation_id
+         where not r.suspended and c.status in ('accepted', 'active')`,
+  );
+}
+
+/** nextScheduledChangeAt: the earliest next change of an active scheduled or layered rotation after `now`. */
+export function nextScheduledChangeAt(db: Db | Tx, now: Date): Promise<Date | null> {
+  return firstAfter(
+    db,
+    sql`select next_handoff_at as at from rotations
+         where (type = 'scheduled' or layers is not null) and not suspended
+           and next_handoff_at > ${now}`,
+  );
+}
+
+/**
+ * nextFixedFlowAt: the earliest moment after `now` of a fixed rotation's flow for its next
+ * boundary, by the server's timings: the notice before it, the boundary, the escalation after it
+ * and the automatic transfer. Personal notice leads (a member's own reminder) are not among them:
+ * those notices keep the interval.
+ */
+export function nextFixedFlowAt(
+  db: Db | Tx,
+  now: Date,
+  t: HandoffFlowTimings,
+): Promise<Date | null> {
+  const ms = (n: number) => sql`make_interval(secs => ${n / 1000})`;
+  return firstAfter(
+    db,
+    sql`select v.at from rotations r
+          cross join lateral (values (r.next_handoff_at - ${ms(t.noticeBeforeMs)}),
+                                     (r.next_handoff_at),
+                                     (r.next_handoff_at + ${ms(t.escalateAfterMs)}),
+                                     (r.next_handoff_at + ${ms(t.autoTransferAfterMs)})) v(at)
+         where r.type = 'fixed' and r.layers is null and not r.suspended and v.at > ${now}`,
   );
 }
 

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/domain/handoff-flow';
 import type { Database } from '../../db/client';
 import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
-import type { EngineDeps, EngineTask } from '../../engine/engine-task';
+import type { EngineDeps, EngineTask, NextDueAt } from '../../engine/engine-task';
 import { announce } from '../notifications/announce';
 import {
   type AutoHandoffEvent,
@@ -24,6 +24,7 @@ import {
   type EngineMember,
   type FixedFlowRow,
   listFixedFlowRows,
+  nextFixedFlowAt,
   updateFlowRows,
 } from './handoff-flow-repository';
 import { insertKeyedHandoffs, type NewHandoff } from './handoff-repository';
@@ -352,3 +353,10 @@ function autoTransferEvent(
     toName: nameOf(people, toId),
   };
 }
+
+/**
+ * fixedFlowDueAt: when a fixed rotation's flow next has a step (its notice, boundary, escalation
+ * or automatic transfer, by the server's timings; decision 278).
+ */
+export const fixedFlowDueAt: NextDueAt = (deps, now) =>
+  nextFixedFlowAt(deps.database.db, now, deps.config.handoffTimings);

@@ -3,10 +3,9 @@ import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
 import type { Clock } from '../../core/clock';
-import { pages, rotations } from '../../db/schema';
+import { pages } from '../../db/schema';
 import { startEngine } from '../../engine/run-tick';
-import { insertRotation } from '../../seed/factories';
-import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
+import { followNewPolicy, insertRotation, stepsReaching } from '../../seed/factories';
 import { incidentStepDueAt, incidentTimersTask } from './incident-escalation-task';
 import { nextIncidentDueAt } from './incident-repository';
 import { pageRotation } from './rotation-page';
@@ -39,27 +38,11 @@ async function raiseIncident() {
     createdById: manager.id,
     now: t.clock.now(),
   });
-  const policy = await t.database.db.transaction((tx) =>
-    insertPolicyRow(
-      tx,
-      {
-        name: `Policy of ${rotation.name}`,
-        repeat: 0,
-        steps: [ana, ben].map((u) => ({
-          delayMinutes: 1,
-          targets: [{ type: 'user' as const, id: u.id }],
-          assignment: 'everyone' as const,
-          activeHours: null,
-        })),
-      },
-      manager.id,
-      t.clock.now(),
-    ),
-  );
-  await t.database.db
-    .update(rotations)
-    .set({ escalationPolicyId: policy.id })
-    .where(eq(rotations.id, rotation.id));
+  await followNewPolicy(t.database.db, rotation.id, stepsReaching([ana, ben]), {
+    name: `Policy of ${rotation.name}`,
+    createdById: manager.id,
+    now: t.clock.now(),
+  });
   const deps = { database: t.database, cipher: t.cipher, clock: t.clock, config: t.config };
   await pageRotation(deps, manager, rotation.id, {
     message: 'Checkout is failing',

@@ -2,10 +2,9 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import type { User } from '../../../shared/contracts/users';
-import { auditEvents, notifications, pages, rotations } from '../../db/schema';
-import { insertRotation } from '../../seed/factories';
+import { auditEvents, notifications, pages } from '../../db/schema';
+import { followNewPolicy, insertRotation, stepsReaching } from '../../seed/factories';
 import { verifyAuditChain } from '../audit/audit-chain';
-import { insertPolicyRow } from '../escalation-policies/escalation-policy-repository';
 import { raiseIncident } from './incident-engine';
 import { runIncidentTimers, STEPS_PER_TRANSACTION } from './incident-escalation-task';
 
@@ -42,28 +41,12 @@ beforeAll(async () => {
     now: t.clock.now(),
   });
   // Ana first, then Ben a minute later
-  const policy = await t.database.db.transaction((tx) =>
-    insertPolicyRow(
-      tx,
-      {
-        name: 'Ana then Ben',
-        repeat: 0,
-        steps: [ana, ben].map((u) => ({
-          delayMinutes: 1,
-          targets: [{ type: 'user' as const, id: u.id }],
-          assignment: 'everyone' as const,
-          activeHours: null,
-        })),
-      },
-      manager.id,
-      t.clock.now(),
-    ),
-  );
-  await t.database.db
-    .update(rotations)
-    .set({ escalationPolicyId: policy.id })
-    .where(eq(rotations.id, row.id));
-  rotation = { id: row.id, name: row.name, escalationPolicyId: policy.id };
+  const policyId = await followNewPolicy(t.database.db, row.id, stepsReaching([ana, ben]), {
+    name: 'Ana then Ben',
+    createdById: manager.id,
+    now: t.clock.now(),
+  });
+  rotation = { id: row.id, name: row.name, escalationPolicyId: policyId };
 });
 afterAll(() => t.close());
 

@@ -13,7 +13,7 @@ import {
 import { scheduleTransitions, type TimeWindow, windowAt } from '../../../shared/domain/shifts';
 import type { Tx } from '../../db/client';
 import { EffectAlreadyDone, eachDue } from '../../engine/due-rows';
-import type { EngineDeps, EngineTask } from '../../engine/engine-task';
+import type { EngineDeps, EngineTask, NextDueAt } from '../../engine/engine-task';
 import {
   listDueScheduledRotations,
   listEngineMembers,
@@ -21,6 +21,7 @@ import {
   listRunningCoverage,
   listScheduleNoticeRows,
   lockRotationOrSkip,
+  nextScheduledChangeAt,
   type ScheduleNoticeRow,
 } from '../handoffs/handoff-flow-repository';
 import { LONGEST_REMINDER_MS, memoOf, noticeLeadsOf } from '../handoffs/handoff-flow-task';
@@ -247,3 +248,7 @@ async function writeScheduleNotices(
     return scheduleNoticeKeys(row.id, plan);
   });
 }
+
+/** scheduledChangeDueAt: when a scheduled or layered rotation next changes hands (decision 278). */
+export const scheduledChangeDueAt: NextDueAt = (deps, now) =>
+  nextScheduledChangeAt(deps.database.db, now);
