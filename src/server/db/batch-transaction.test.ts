@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
 import { recordAuditEvent } from '../modules/audit/audit-events';
-import { atCommit, idsKey, inBatch, inBatchTx, sharedRead } from './batch-transaction';
+import { atCommit, batchState, idsKey, inBatch, sharedRead } from './batch-transaction';
 import { type Db, selectRows, type Tx } from './client';
 import { allocateIds } from './ids';
 
@@ -14,14 +14,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-test('a read is shared within a batch, and only there', async () => {
+test('a read is shared within a batch, and only there, as is what the batch keeps', async () => {
   let reads = 0;
   const read = async () => {
     reads += 1;
     return { answer: 42 };
   };
   const [a, b] = await inBatch(t.database.db, async (tx) => {
-    expect(inBatchTx(tx)).toBe(true);
+    // what a batch keeps lasts the batch
+    const kept = batchState(tx, 'list', (): number[] => []);
+    kept?.push(1);
+    expect(batchState(tx, 'list', (): number[] => [])).toEqual([1]);
     return [await sharedRead(tx, 'k', read), await sharedRead(tx, 'k', read)];
   });
   expect(reads).toBe(1);
@@ -29,7 +32,7 @@ test('a read is shared within a batch, and only there', async () => {
   await inBatch(t.database.db, (tx) => sharedRead(tx, 'k', read));
   expect(reads).toBe(2); // a new batch reads again
   await t.database.db.transaction(async (tx) => {
-    expect(inBatchTx(tx)).toBe(false);
+    expect(batchState(tx, 'list', (): number[] => [])).toBeUndefined();
     await sharedRead(tx, 'k', read);
     await sharedRead(tx, 'k', read);
   });

@@ -13,6 +13,8 @@ import type { Db, Tx } from './client';
  */
 interface Batch {
   reads: Map<string, Promise<unknown>>;
+  /** what callers keep for the batch's length (`batchState`) */
+  state: Map<string, unknown>;
   /** run in order after the work, before the commit */
   atCommit: Map<string, () => Promise<void>>;
 }
@@ -22,7 +24,7 @@ const batches = new WeakMap<object, Batch>();
 /** inBatch runs `work` in one transaction of `db` as a batch, then the work it left for its commit. */
 export function inBatch<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    const batch: Batch = { reads: new Map(), atCommit: new Map() };
+    const batch: Batch = { reads: new Map(), state: new Map(), atCommit: new Map() };
     batches.set(tx, batch);
     const done = await work(tx);
     for (const write of batch.atCommit.values()) await write();
@@ -30,8 +32,16 @@ export function inBatch<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   });
 }
 
-/** inBatchTx: whether `db` is a batch's transaction. */
-export const inBatchTx = (db: Db | Tx): boolean => batches.has(db);
+/**
+ * batchState: in a batch, what is kept under `key` for the batch's length (`make` gives it the
+ * first time); outside a batch, undefined.
+ */
+export function batchState<T>(db: Db | Tx, key: string, make: () => T): T | undefined {
+  const batch = batches.get(db);
+  if (!batch) return undefined;
+  if (!batch.state.has(key)) batch.state.set(key, make());
+  return batch.state.get(key) as T;
+}
 
 /**
  * atCommit leaves `write` under `key` for the batch to run before its commit (once per key: a

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { inBatchTx } from './batch-transaction';
+import { batchState } from './batch-transaction';
 import { type Db, selectRows, type Tx } from './client';
 
 type TableWithSerial =
@@ -19,31 +19,25 @@ type TableWithSerial =
 
 /** How many ids a batch transaction (decision 277) takes from a sequence at once. */
 const RESERVE = 64;
-const reserves = new WeakMap<object, Map<TableWithSerial, number[]>>();
 
 /**
  * allocateIds reserves `count` ids from a table's sequence. Encrypted columns bind their
  * ciphertext to the row id, so rows holding them get their id before the insert; a rotation gets
- * its id first because its default escalation policy names it (decision 202). A batch transaction
- * (a batch of escalation steps, decision 277) takes them 64 at a time and hands them out in order; the ones it does not use are gaps, as a rolled-back transaction's are.
+ * its id first because its default escalation policy names it (decision 202). A batch
+ * transaction (decision 277) takes them 64 at a time and hands them out in order; the ones it
+ * does not use are gaps, as a rolled-back transaction's are.
  */
 export async function allocateIds(
   db: Db | Tx,
   table: TableWithSerial,
   count = 1,
 ): Promise<number[]> {
-  if (!inBatchTx(db)) return nextIds(db, table, count);
-  let byTable = reserves.get(db);
-  if (!byTable) {
-    byTable = new Map();
-    reserves.set(db, byTable);
-  }
-  const kept = byTable.get(table) ?? [];
+  const kept = batchState(db, `ids:${table}`, (): number[] => []);
+  if (!kept) return nextIds(db, table, count);
   if (kept.length < count) {
     kept.push(...(await nextIds(db, table, Math.max(RESERVE, count - kept.length))));
   }
-  byTable.set(table, kept.slice(count));
-  return kept.slice(0, count);
+  return kept.splice(0, count);
 }
 
 async function nextIds(db: Db | Tx, table: TableWithSerial, count: number): Promise<number[]> {

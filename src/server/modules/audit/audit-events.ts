@@ -1,4 +1,4 @@
-import { atCommit, inBatchTx } from '../../db/batch-transaction';
+import { atCommit, batchState } from '../../db/batch-transaction';
 import type { Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { auditEvents } from '../../db/schema';
@@ -25,18 +25,16 @@ export interface AuditEventInput {
  * locked for that one statement, not for the whole batch.
  */
 export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<number> {
-  if (inBatchTx(tx)) {
+  const queued = batchState(tx, 'audit_events', () => {
+    const rows: AuditRow[] = [];
+    atCommit(tx, 'audit_events', async () => {
+      await tx.insert(auditEvents).values(rows);
+    });
+    return rows;
+  });
+  if (queued) {
     const id = event.id ?? (await allocateIds(tx, 'audit_events'))[0];
-    let rows = pending.get(tx);
-    if (!rows) {
-      const queued: AuditRow[] = [];
-      rows = queued;
-      pending.set(tx, queued);
-      atCommit(tx, 'audit_events', async () => {
-        await tx.insert(auditEvents).values(queued);
-      });
-    }
-    rows.push(rowOf({ ...event, id }));
+    queued.push(rowOf({ ...event, id }));
     return id;
   }
   const [inserted] = await tx
@@ -47,9 +45,6 @@ export async function recordAuditEvent(tx: Tx, event: AuditEventInput): Promise<
 }
 
 type AuditRow = typeof auditEvents.$inferInsert;
-
-/** a batch's events waiting for its commit, by transaction */
-const pending = new WeakMap<object, AuditRow[]>();
 
 const rowOf = (event: AuditEventInput): AuditRow => ({
   ...(event.id === undefined ? {} : { id: event.id }),

@@ -11,9 +11,10 @@ import { listDueIncidentIds, lockIncidentRow, nextIncidentDueAt } from './incide
  * The clock of the escalation engine (decision 204): each open incident whose next step is due
  * takes ONE step per tick, reached at `now` (after downtime: one step, and the next waits its full
  * delay; no burst of stale reminders). Each step holds the incident row's lock in its transaction
- * (shared by up to STEPS_PER_TRANSACTION due steps, decision 277), deciding again there: an acknowledgement that committed first means nothing is sent, and a
- * repeated or concurrent run finds the step already taken (and the notifications' dedupe keys,
- * with the incident, step, loop and step start, would refuse a second copy anyway).
+ * (shared by up to STEPS_PER_TRANSACTION due steps, decision 277), deciding again there: an
+ * acknowledgement that committed first means nothing is sent, and a repeated or concurrent run
+ * finds the step already taken (and the notifications' dedupe keys, with the incident, step, loop
+ * and step start, would refuse a second copy anyway).
  */
 
 export interface IncidentTimerReport {
@@ -30,9 +31,9 @@ type Outcome = keyof IncidentTimerReport | null;
 /**
  * STEPS_PER_TRANSACTION: how many due steps one transaction takes (decision 277). Steps taken
  * together share the reads they have in common (the policy's world, the people, their rules, the
- * destinations), their ids and their audit events' insert, and one commit (`inBatch`); each incident's row is still locked and its step
- * decided again in the transaction. Small enough that an acknowledgement waits for at most a
- * batch's few tens of milliseconds behind the lock.
+ * destinations), their ids and their audit events' insert, and one commit (`inBatch`); each
+ * incident's row is still locked and its step decided again in the transaction. Small enough
+ * that an acknowledgement waits for at most a batch's few tens of milliseconds behind the lock.
  */
 export const STEPS_PER_TRANSACTION = 32;
 
