@@ -369,6 +369,22 @@ test('dark mode is kept in localStorage and survives a reload', async ({ page, l
   await page.getByRole('button', { name: 'Toggle dark mode' }).click();
   await expect(html).not.toHaveClass(/dark/);
   expect(await page.evaluate(() => localStorage.getItem('darkMode'))).toBe('false');
+  // The mode changes at once (decision 279): the toggle starts no colour transition, though the
+  // dashboard has elements that transition their colours when they change.
+  const transitions = await page.evaluate(() => {
+    const toggle = document.querySelector<HTMLButtonElement>(
+      'button[aria-label="Toggle dark mode"]',
+    );
+    toggle?.click();
+    const started = document.getAnimations().filter((a) => a instanceof CSSTransition).length;
+    const transitioning = [...document.querySelectorAll('*')].filter((el) =>
+      getComputedStyle(el).transitionProperty.includes('color'),
+    ).length;
+    return { started, transitioning };
+  });
+  await expect(html).toHaveClass(/dark/);
+  expect(transitions.transitioning).toBeGreaterThan(10);
+  expect(transitions.started).toBe(0);
 });
 
 test('the avatar menu shows who is signed in, links to the profile and signs out', async ({
