@@ -19,8 +19,8 @@
 // BENCH_ONLY=baton only the pass-the-baton figure (issue 36, scripts/bench/pass-baton.ts);
 // BENCH_ONLY=timers only the escalation steps' lateness with 10,000 open incidents (issue 36,
 // decision 275, scripts/bench/escalation-timers.ts; PostgreSQL only); BENCH_ONLY=handoffs only
-// the automatic handoffs' lateness on 1,000 rotations (decision 278, scripts/bench/handoff-timers.ts;
-// PostgreSQL only);
+// the automatic handoffs' lateness on 1,000 rotations and the window edges' of 1,000 layered ones
+// (decisions 278 and 280, scripts/bench/handoff-timers.ts; PostgreSQL only);
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -63,7 +63,12 @@ import {
 } from './cold-start';
 import { seedOpenIncidents, watchSteps } from './escalation-timers';
 import { dashboardPaint } from './front-end';
-import { seedDueTransfers, watchTransfers } from './handoff-timers';
+import {
+  seedDueTransfers,
+  seedWindowEdges,
+  watchTransfers,
+  watchWindowEdges,
+} from './handoff-timers';
 import { IMPORT_SCHEDULES, timeImportVerify } from './import-verify';
 import { countStatements, type EngineName, LIST_PATHS, timeEngineTick } from './in-process';
 import {
@@ -1305,6 +1310,30 @@ const handoffTimers = (engine: EngineName) =>
     HANDOFFS.spreadMs,
   );
 
+/** the layered window edges' figure: this many follow-the-sun rotations, all changing at one minute */
+const WINDOW_EDGES = quick ? { rotations: 200 } : { rotations: 1_000 };
+
+/**
+ * windowEdgeTimers (issue 36): WINDOW_EDGES.rotations layered rotations, follow-the-sun pairs of
+ * 12-hour shifts, whose windows all change hands at the same whole minute; each baton must move
+ * within 5 s of the edge.
+ */
+const windowEdgeTimers = (engine: EngineName) =>
+  timerLateness(
+    engine,
+    {
+      name: 'edges',
+      seeding: `writing ${WINDOW_EDGES.rotations} layered rotations`,
+      seed: (db, cipher, startInMs) =>
+        seedWindowEdges(db, cipher, WINDOW_EDGES.rotations, startInMs),
+      startInMs: 30_000,
+      watch: watchWindowEdges,
+      figure: `window edges of ${WINDOW_EDGES.rotations} layered rotations (12-hour follow-the-sun pairs) at one minute`,
+      targetMs: 5_000,
+    },
+    0,
+  );
+
 async function engineTick(engine: EngineName) {
   const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
   const sizes = [TICK, { rotations: TICK.rotations * 10, due: TICK.due * 10 }];
@@ -1461,6 +1490,11 @@ async function main() {
     results.handoffTimers = {};
     for (const engine of engines) {
       (results.handoffTimers as Record<string, unknown>)[engine] = await handoffTimers(engine);
+    }
+    results.windowEdgeTimers = {};
+    for (const engine of engines) {
+      (results.windowEdgeTimers as Record<string, unknown>)[engine] =
+        await windowEdgeTimers(engine);
     }
   }
   if (only === 'baton') {

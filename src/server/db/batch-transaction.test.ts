@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { EffectAlreadyDone, eachDueInBatches } from '../engine/due-rows';
 import { recordAuditEvent } from '../modules/audit/audit-events';
 import { atCommit, batchState, idsKey, inBatch, sharedRead } from './batch-transaction';
 import { type Db, selectRows, type Tx } from './client';
@@ -101,4 +102,45 @@ test('the work left for the commit runs before it, once per key; a failed batch 
     }),
   ).rejects.toThrow('the work failed');
   expect(await count()).toBe(2);
+});
+
+test('due items in batches: a batch that fails is done again item by item, and only its failure stays', async () => {
+  const event = { actorUserId: null, action: 'test.each-due', targetType: 'test' };
+  const calls = new Map<number, number>();
+  const items = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const failed = eachDueInBatches(
+    t.database.db,
+    items,
+    4,
+    async (tx, item) => {
+      calls.set(item, (calls.get(item) ?? 0) + 1);
+      await recordAuditEvent(tx, { ...event, targetId: item, at: t.clock.now() });
+      if (item === 3) throw new EffectAlreadyDone(`item:${item}`);
+      if (item === 6) throw new Error('item 6 cannot be done');
+    },
+    2,
+  );
+  await expect(failed).rejects.toThrow('item 6 cannot be done');
+  const rows = await selectRows<{ target_id: number }>(
+    t.database.db,
+    sql`select target_id from audit_events where action = 'test.each-due'`,
+  );
+  // every item but the two that failed wrote its event, once
+  expect(rows.map((r) => Number(r.target_id)).sort((a, b) => a - b)).toEqual([
+    1, 2, 4, 5, 7, 8, 9, 10,
+  ]);
+  // the batches of 3 and of 6 ran up to their failure, then again one item at a time; the
+  // last batch once
+  expect(Object.fromEntries(calls)).toEqual({
+    1: 2,
+    2: 2,
+    3: 2,
+    4: 1,
+    5: 2,
+    6: 2,
+    7: 1,
+    8: 1,
+    9: 1,
+    10: 1,
+  });
 });

@@ -1,4 +1,7 @@
-// The engine's one way through due work: each due item in its own transaction, a few at once.
+// The engine's one way through due work: each due item in its own transaction, a few at once;
+// or, where a burst of items falls due together, a batch of them in each transaction.
+import { inBatch } from '../db/batch-transaction';
+import type { Db, Tx } from '../db/client';
 
 /** EffectAlreadyDone aborts a transaction whose keyed effect another engine already made. */
 export class EffectAlreadyDone extends Error {
@@ -36,4 +39,36 @@ export async function eachDue<T>(
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
   if (failures.length === 1) throw failures[0];
   if (failures.length > 1) throw new AggregateError(failures, `${failures.length} items failed`);
+}
+
+/**
+ * eachDueInBatches works through due items in batch transactions (decision 280): `size` items
+ * in each (`inBatch`, which shares their reads and their commit), a few batches at once. A batch
+ * that fails as a whole wrote nothing; its items are then done again, each in a transaction of
+ * its own, so one item that cannot be done holds back no other, and the failures are thrown
+ * together at the end as eachDue throws them. An item whose keyed effect another engine already
+ * made (EffectAlreadyDone) is skipped, as in eachDue.
+ */
+export async function eachDueInBatches<T>(
+  db: Db,
+  items: readonly T[],
+  size: number,
+  work: (tx: Tx, item: T) => Promise<unknown>,
+  concurrency = ENGINE_CONCURRENCY,
+) {
+  const batches: T[][] = [];
+  for (let at = 0; at < items.length; at += size) batches.push(items.slice(at, at + size));
+  await eachDue(
+    batches,
+    async (batch) => {
+      const done = await inBatch(db, async (tx) => {
+        for (const item of batch) await work(tx, item);
+      }).then(
+        () => true,
+        () => false,
+      );
+      if (!done) await eachDue(batch, (item) => db.transaction((tx) => work(tx, item)), 1);
+    },
+    concurrency,
+  );
 }
