@@ -112,11 +112,13 @@ test('due items in batches: a batch that fails is done again item by item, and o
     t.database.db,
     items,
     4,
-    async (tx, item) => {
-      calls.set(item, (calls.get(item) ?? 0) + 1);
-      await recordAuditEvent(tx, { ...event, targetId: item, at: t.clock.now() });
-      if (item === 3) throw new EffectAlreadyDone(`item:${item}`);
-      if (item === 6) throw new Error('item 6 cannot be done');
+    async (tx, batch) => {
+      for (const item of batch) {
+        calls.set(item, (calls.get(item) ?? 0) + 1);
+        await recordAuditEvent(tx, { ...event, targetId: item, at: t.clock.now() });
+        if (item === 3) throw new EffectAlreadyDone(`item:${item}`);
+        if (item === 6) throw new Error('item 6 cannot be done');
+      }
     },
     2,
   );

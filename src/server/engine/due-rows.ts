@@ -42,18 +42,19 @@ export async function eachDue<T>(
 }
 
 /**
- * eachDueInBatches works through due items in batch transactions (decision 280): `size` items
- * in each (`inBatch`, which shares their reads and their commit), a few batches at once. A batch
- * that fails as a whole wrote nothing; its items are then done again, each in a transaction of
- * its own, so one item that cannot be done holds back no other, and the failures are thrown
- * together at the end as eachDue throws them. An item whose keyed effect another engine already
- * made (EffectAlreadyDone) is skipped, as in eachDue.
+ * eachDueInBatches works through due items in batch transactions (decision 280): `work` is given
+ * `size` items at a time in one batch transaction (`inBatch`, which shares their reads and their
+ * commit), a few batches at once. A batch that fails wrote nothing; its items are then given to
+ * `work` again one at a time, each in a transaction of its own, so one item that cannot be done
+ * holds back no other, and the failures are thrown together at the end as eachDue throws them.
+ * An item whose keyed effect another engine already made (EffectAlreadyDone) is skipped, as in
+ * eachDue.
  */
 export async function eachDueInBatches<T>(
   db: Db,
   items: readonly T[],
   size: number,
-  work: (tx: Tx, item: T) => Promise<unknown>,
+  work: (tx: Tx, batch: readonly T[]) => Promise<unknown>,
   concurrency = ENGINE_CONCURRENCY,
 ) {
   const batches: T[][] = [];
@@ -61,13 +62,11 @@ export async function eachDueInBatches<T>(
   await eachDue(
     batches,
     async (batch) => {
-      const done = await inBatch(db, async (tx) => {
-        for (const item of batch) await work(tx, item);
-      }).then(
+      const done = await inBatch(db, (tx) => work(tx, batch)).then(
         () => true,
         () => false,
       );
-      if (!done) await eachDue(batch, (item) => db.transaction((tx) => work(tx, item)), 1);
+      if (!done) await eachDue(batch, (item) => db.transaction((tx) => work(tx, [item])), 1);
     },
     concurrency,
   );

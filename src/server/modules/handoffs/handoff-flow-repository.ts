@@ -1,4 +1,4 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { asc, inArray, type SQL, sql } from 'drizzle-orm';
 import type { RotationLayer } from '../../../shared/contracts/rotations';
 import {
   type HandoffFlowTimings,
@@ -42,12 +42,18 @@ const asDate = (value: Date | string | null): Date | null =>
 
 /** lockRotationOrSkip locks a rotation row for this transaction, or answers undefined when another holds it. */
 export async function lockRotationOrSkip(tx: Tx, id: number): Promise<RotationRow | undefined> {
-  const [row] = await tx
+  const [row] = await lockRotationsOrSkip(tx, [id]);
+  return row;
+}
+
+/** lockRotationsOrSkip: lockRotationOrSkip of several rotations in one statement, in id order. */
+export function lockRotationsOrSkip(tx: Tx, ids: readonly number[]): Promise<RotationRow[]> {
+  return tx
     .select()
     .from(rotations)
-    .where(eq(rotations.id, id))
+    .where(inArray(rotations.id, [...ids]))
+    .orderBy(asc(rotations.id))
     .for('update', { skipLocked: true });
-  return row;
 }
 
 /** A member as the engine reads them: whether they can hold the baton, and their own notice lead. */
@@ -380,29 +386,56 @@ export async function listEntriesEndingFrom(
 
 /** listRunningCoverage returns a rotation's running (active) coverage windows. */
 export async function listRunningCoverage(tx: Tx, rotationId: number): Promise<EngineWindow[]> {
+  return (await listRunningCoverageOf(tx, [rotationId])).get(rotationId) ?? [];
+}
+
+/** listRunningCoverageOf: listRunningCoverage of several rotations in one statement, by rotation. */
+export async function listRunningCoverageOf(
+  tx: Tx,
+  rotationIds: readonly number[],
+): Promise<Map<number, EngineWindow[]>> {
   const rows = await selectRows<{
     id: number;
+    rotationId: number;
     userId: number;
     start: Date | string;
     end: Date | string;
   }>(
     tx,
-    sql`select id, covering_user_id as "userId", start_at as start, end_at as "end"
-          from coverage_requests where rotation_id = ${rotationId} and status = 'active'`,
+    sql`select id, rotation_id as "rotationId", covering_user_id as "userId",
+               start_at as start, end_at as "end"
+          from coverage_requests
+         where rotation_id = any(${sql.param([...rotationIds])}::int[]) and status = 'active'`,
   );
-  return rows.map((r) => ({ ...r, start: asDate(r.start) as Date, end: asDate(r.end) as Date }));
+  const byRotation = new Map<number, EngineWindow[]>();
+  for (const { rotationId, ...r } of rows) {
+    const window = { ...r, start: asDate(r.start) as Date, end: asDate(r.end) as Date };
+    byRotation.set(rotationId, [...(byRotation.get(rotationId) ?? []), window]);
+  }
+  return byRotation;
 }
 
 /** listMembers returns a rotation's members in order, with whether each can hold the baton. */
 export async function listEngineMembers(tx: Db | Tx, rotationId: number): Promise<EngineMember[]> {
-  return (await listMemberRoleRows(tx, [rotationId])).map((m) =>
-    toEngineMember({
+  return (await listEngineMembersOf(tx, [rotationId])).get(rotationId) ?? [];
+}
+
+/** listEngineMembersOf: listEngineMembers of several rotations in one statement, by rotation. */
+export async function listEngineMembersOf(
+  tx: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<Map<number, EngineMember[]>> {
+  const byRotation = new Map<number, EngineMember[]>();
+  for (const m of await listMemberRoleRows(tx, rotationIds)) {
+    const member = toEngineMember({
       userId: m.member.userId,
       roles: m.roles,
       role: m.role,
       reminderMinutes: m.handoffReminderMinutes,
-    }),
-  );
+    });
+    byRotation.set(m.member.rotationId, [...(byRotation.get(m.member.rotationId) ?? []), member]);
+  }
+  return byRotation;
 }
 
 /** listDueCoverage returns the coverage windows of active rotations due to start or end at `now`. */
