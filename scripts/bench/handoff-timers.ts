@@ -13,6 +13,15 @@ import { DEFAULT_HANDOFF_TIMINGS } from '../../src/shared/domain/handoff-flow';
 import { watchDone } from './escalation-timers';
 import { seedOrganisation } from './seed';
 
+/** seedPairs: an organisation of `count` rotations of two members each, and no handoffs. */
+const seedPairs = (db: Db, cipher: FieldCipher, count: number) =>
+  seedOrganisation(
+    db,
+    cipher,
+    { users: count * 2, rotations: count, membersPerRotation: 2, handoffs: 0 },
+    new Date(),
+  );
+
 /**
  * seedDueTransfers writes `count` fixed rotations of two members, the baton with one, whose
  * boundaries passed an automatic-transfer delay before their due moments: the transfers fall
@@ -26,12 +35,7 @@ export async function seedDueTransfers(
   spreadMs: number,
   startInMs: number,
 ): Promise<Map<number, number>> {
-  const org = await seedOrganisation(
-    db,
-    cipher,
-    { users: count * 2, rotations: count, membersPerRotation: 2, handoffs: 0 },
-    new Date(),
-  );
+  const org = await seedPairs(db, cipher, count);
   const dueFrom = Date.now() + startInMs;
   const dues = new Map(
     org.rotations.map((r, i) => [r.id, dueFrom + Math.floor((i * spreadMs) / count)]),
@@ -80,13 +84,7 @@ export async function seedWindowEdges(
   count: number,
   startInMs: number,
 ): Promise<Map<number, number>> {
-  const seededAt = new Date();
-  const org = await seedOrganisation(
-    db,
-    cipher,
-    { users: count * 2, rotations: count, membersPerRotation: 2, handoffs: 0 },
-    seededAt,
-  );
+  const org = await seedPairs(db, cipher, count);
   const edge = Math.ceil((Date.now() + startInMs) / 60_000) * 60_000;
   const shift = (name: string, memberId: number, from: number, to: number): RotationLayer => ({
     name,
