@@ -8,7 +8,7 @@ import type { Db } from '../../src/server/db/client';
 import { notifications } from '../../src/server/db/schema';
 import { messageIdOf } from '../../src/server/modules/notifications/channels';
 import type { PlacedCall, SentSms } from '../../tests/setup/fake-twilio';
-import type { PushService } from '../../tests/setup/push-service';
+import { deviceOf, type PushService } from '../../tests/setup/push-service';
 import type { ReceivedMail } from '../../tests/setup/smtp-server';
 
 /** Incidents raised per second: the issue's 50 (BENCH_REACH_RATE another, to find what keeps up). */
@@ -47,34 +47,39 @@ async function call(
 /**
  * setUpPeople gives each person the rules above (set by the administrator, as an administrator
  * may for anyone) and one device at the loopback push service (subscribed in their own session,
- * as only they may), through the API.
+ * as only they may), through the API; answers each person's device at the push service by their id.
  */
 export async function setUpPeople(
   base: string,
   adminCookie: string,
   people: { id: number; cookie: string }[],
   push: PushService,
-): Promise<void> {
+  rules: unknown = REACH_RULES,
+): Promise<Map<number, string>> {
+  const devices = new Map<number, string>();
   const queue = [...people];
   await Promise.all(
     Array.from({ length: 8 }, async () => {
       for (let p = queue.shift(); p; p = queue.shift()) {
-        const rules = await call(
+        const set = await call(
           base,
           adminCookie,
           'PUT',
           `/api/users/${p.id}/notification-rules`,
-          REACH_RULES,
+          rules,
         );
-        if (rules.status !== 200) throw new Error(`rules of ${p.id}: ${await rules.text()}`);
+        if (set.status !== 200) throw new Error(`rules of ${p.id}: ${await set.text()}`);
+        const { subscription } = push.subscribe();
         const device = await call(base, p.cookie, 'POST', `/api/users/${p.id}/push-subscriptions`, {
-          ...push.subscribe().subscription,
+          ...subscription,
           name: 'Bench phone',
         });
         if (device.status !== 201) throw new Error(`device of ${p.id}: ${await device.text()}`);
+        devices.set(p.id, deviceOf(subscription.endpoint));
       }
     }),
   );
+  return devices;
 }
 
 /**

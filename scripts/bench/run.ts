@@ -21,6 +21,9 @@
 // decision 275, scripts/bench/escalation-timers.ts; PostgreSQL only); BENCH_ONLY=handoffs only
 // the automatic handoffs' lateness on 1,000 rotations and the window edges' of 1,000 layered ones
 // (decisions 278 and 280, scripts/bench/handoff-timers.ts; PostgreSQL only);
+// BENCH_ONLY=outage only a real outage's load (issue 36, scripts/bench/outage.ts: 200 people's
+// dashboard reads quiet, then while alerts arrive at 200 a second, incidents page and climb, people
+// acknowledge by push, SMS and call, and batons pass; OUTAGE_SECONDS each, 15 s quick);
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -79,6 +82,7 @@ import {
   timeProjection,
 } from './layered-projection';
 import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
+import { outageFigures } from './outage';
 import { BATON_WARMUP_SECONDS, batonLoad, batonState, percentile } from './pass-baton';
 import {
   acceptFigures,
@@ -139,6 +143,7 @@ const PARTS = [
   'baton',
   'timers',
   'handoffs',
+  'outage',
 ] as const;
 /** runs: whether a part selectable by BENCH_ONLY runs (all of them without it) */
 const runs = (part: (typeof PARTS)[number]) => only === undefined || only === part;
@@ -1181,6 +1186,66 @@ async function passBatonAlone(engine: EngineName) {
   }
 }
 
+/** a real outage's load: the quiet reads and the outage, this many seconds each */
+const OUTAGE_SECONDS = quick ? 15 : 60;
+
+/**
+ * outageLoad (issue 36): on an organisation of its own, 200 people's dashboard reads quiet and
+ * then under an outage's writes (scripts/bench/outage.ts), with the loopback providers.
+ */
+async function outageLoad(engine: EngineName) {
+  const label = engine === 'pglite' ? 'PGlite' : 'PostgreSQL';
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baton-bench-outage-'));
+  const url = engine === 'postgres' ? await createDatabase('outage') : undefined;
+  const push = await startPushService();
+  const twilio = await startFakeTwilio('AC_bench', 'bench-auth-token');
+  const smtp = await startSmtpServer();
+  let server: ChildProcess | undefined;
+  try {
+    const figures = await outageFigures(
+      {
+        label,
+        quick,
+        seed: (work) => withDatabase(engine, url ?? dataDir, work),
+        startServer: async (extraEnv) => {
+          const port = await freePort();
+          const base = `http://127.0.0.1:${port}`;
+          const serverEnv = { ...serverEnvOf(port, dataDir, url), ...extraEnv(base) };
+          server = startProcess(
+            [path.join(root, 'dist/server/main.js')],
+            serverEnv,
+            `${label} server (outage)`,
+          );
+          await waitReady(base, server);
+          return { base, pid: server.pid as number };
+        },
+        stopServer: async () => {
+          if (server) await stopProcess(server);
+        },
+        login,
+        loginAll,
+        sampleRss,
+        setUpPeople: (base, adminCookie, people, rules) =>
+          setUpPeople(base, adminCookie, people, push, rules),
+        push,
+        twilio,
+        smtp,
+        log,
+      },
+      OUTAGE_SECONDS,
+    );
+    for (const row of figures) record(row.figure, row.measured, row.target, row.met);
+    return figures;
+  } finally {
+    if (server) await stopProcess(server);
+    await push.close();
+    await twilio.close();
+    await smtp.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (url) await dropDatabase(url).catch((err) => log(`could not drop ${url}: ${err}`));
+  }
+}
+
 /** the timer-lateness figure: this many open incidents, their next steps due over this long */
 const TIMERS = quick
   ? { incidents: 1_000, spreadMs: 20_000 }
@@ -1495,6 +1560,12 @@ async function main() {
     for (const engine of engines) {
       (results.windowEdgeTimers as Record<string, unknown>)[engine] =
         await windowEdgeTimers(engine);
+    }
+  }
+  if (runs('outage')) {
+    results.outage = {};
+    for (const engine of engines) {
+      (results.outage as Record<string, unknown>)[engine] = await outageLoad(engine);
     }
   }
   if (only === 'baton') {
