@@ -1,7 +1,10 @@
 import { gunzipSync } from 'node:zlib';
+import scalarApiReference from '@scalar/fastify-api-reference';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { API_REFERENCE } from './openapi';
 
 /**
  * The API's OpenAPI document (issue 20, decision 224) is made from the routes' own zod schemas:
@@ -194,6 +197,23 @@ describe('the reference page', () => {
     const document = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(document.headers['cache-control']).toBe('no-store');
     expect(document.json().openapi).toMatch(/^3\.1/);
+  });
+
+  test('the page and the script are exactly what Scalar’s plugin serves (made in a worker, decision 282)', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs/' });
+    const script = await t.app.inject({ method: 'GET', url: '/api/docs/js/scalar.js' });
+    const plugin = Fastify();
+    try {
+      await plugin.register(scalarApiReference, API_REFERENCE);
+      const theirPage = await plugin.inject({ method: 'GET', url: '/api/docs/' });
+      const theirScript = await plugin.inject({ method: 'GET', url: '/api/docs/js/scalar.js' });
+      expect(page.body).toContain('Baton API');
+      expect(page.body).toBe(theirPage.body);
+      expect(script.body.length).toBeGreaterThan(1_000_000);
+      expect(script.body).toBe(theirScript.body);
+    } finally {
+      await plugin.close();
+    }
   });
 
   test('the app keeps its own policy: no inline script elsewhere', async () => {

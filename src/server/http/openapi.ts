@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import fastifySwagger from '@fastify/swagger';
-import scalarApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import packageJson from '../../../package.json' with { type: 'json' };
 import { ApiErrorSchema } from '../../shared/contracts/errors';
+import { plainScript, type ReferenceOptions, referenceBodies } from './api-reference';
 import { KEYED_ROUTE_PREFIX, SAFE_METHODS } from './cross-site';
 import { nameContractSchemas, tidyComponents, unnamed } from './openapi-components';
 import { acceptsGzip, type Packed, pack, sendPacked } from './packed-answer';
@@ -196,10 +196,29 @@ const TOKEN_REFUSED_MEANING =
   'Not signed in, or an API token that is unknown, revoked or expired (UNAUTHENTICATED).';
 const TOKEN_RATE_MEANING = "Past the API token's rate limit; try again later (RATE_LIMITED).";
 
+/** The reference page's options, as Scalar's Fastify plugin takes them (decision 282). */
+export const API_REFERENCE: ReferenceOptions = {
+  routePrefix: '/api/docs',
+  configuration: {
+    pageTitle: 'Baton API',
+    url: '/api/openapi.json',
+    // Scalar's default fonts come from its CDN; the page uses the system's.
+    withDefaultFonts: false,
+    hideClientButton: true,
+    telemetry: false,
+    // Nothing that calls Scalar's services: no AI agent, no developer toolbar (SDKs, deploy).
+    agent: { disabled: true },
+    showDeveloperTools: 'never',
+    documentDownloadType: 'json',
+    // The groups start closed (decision 267): the first one drawn open cost about 0.2 s of
+    // the page's work before its title showed; a click on a group opens it.
+    defaultOpenFirstTag: false,
+  },
+};
+
 /** The document and its reference page's routes, registered after every route. */
 export async function openApiRoutes(app: FastifyInstance) {
   let document: Packed | null = null;
-  let script: Packed | null = null;
   app.get(
     '/api/openapi.json',
     {
@@ -219,46 +238,37 @@ export async function openApiRoutes(app: FastifyInstance) {
   );
 
   // The reference page: Scalar's page, its script served from here (no CDN), and a policy
-  // allowing exactly its inline start-up script.
+  // allowing exactly its inline start-up script. Both are made by Scalar's plugin in a worker on
+  // the first request (decision 282), so its 4.9 MB script is not held by every process.
+  const bodies = referenceBodies(API_REFERENCE);
+  const described = (url: string) => ({
+    summary: 'The API reference page',
+    security: [],
+    response: docsAnswers(url),
+  });
   await app.register(async (docs) => {
     docs.addHook('onSend', referencePagePolicy);
-    // Scalar's script: compressed once, kept by the browser for a day (its address has no hash).
-    docs.addHook('onSend', async (req, reply, payload) => {
-      if (!req.url.endsWith('.js') || typeof payload !== 'string' || reply.statusCode !== 200) {
-        return payload;
-      }
-      script ??= pack(payload);
-      reply.header('Cache-Control', 'public, max-age=86400').header('Vary', 'Accept-Encoding');
-      if (!acceptsGzip(req)) return payload;
-      reply.header('Content-Encoding', 'gzip');
-      return script.gzip;
+    docs.get('/api/docs', { schema: described('/api/docs') }, (_req, reply) =>
+      reply.redirect('/api/docs/', 301),
+    );
+    docs.get('/api/docs/', { schema: described('/api/docs/') }, async (_req, reply) => {
+      const { page } = await bodies();
+      return reply.type('text/html; charset=utf-8').send(page);
     });
-    // Scalar hides its routes from the document; they are API routes too, described here.
-    docs.addHook('onRoute', (route) => {
-      route.schema = {
-        summary: 'The API reference page',
-        security: [],
-        response: docsAnswers(route.url),
-      };
-    });
-    await docs.register(scalarApiReference, {
-      routePrefix: '/api/docs',
-      configuration: {
-        pageTitle: 'Baton API',
-        url: '/api/openapi.json',
-        // Scalar's default fonts come from its CDN; the page uses the system's.
-        withDefaultFonts: false,
-        hideClientButton: true,
-        telemetry: false,
-        // Nothing that calls Scalar's services: no AI agent, no developer toolbar (SDKs, deploy).
-        agent: { disabled: true },
-        showDeveloperTools: 'never',
-        documentDownloadType: 'json',
-        // The groups start closed (decision 267): the first one drawn open cost about 0.2 s of
-        // the page's work before its title showed; a click on a group opens it.
-        defaultOpenFirstTag: false,
+    // Scalar's script: kept by the browser for a day (its address has no hash).
+    docs.get(
+      '/api/docs/js/scalar.js',
+      { schema: described('/api/docs/js/scalar.js') },
+      async (req, reply) => {
+        const made = await bodies();
+        reply
+          .type('application/javascript; charset=utf-8')
+          .header('Cache-Control', 'public, max-age=86400')
+          .header('Vary', 'Accept-Encoding');
+        if (!acceptsGzip(req)) return reply.send(plainScript(made));
+        return reply.header('Content-Encoding', 'gzip').send(made.scriptGzip);
       },
-    });
+    );
   });
 }
 
