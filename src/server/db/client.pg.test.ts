@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -37,5 +38,55 @@ test('a connection lost between two statements of a transaction fails the transa
   } finally {
     await admin.end();
     await database.close();
+  }
+});
+
+test("a connection cut at a transaction's BEGIN goes back to the pool (the pool does not run dry)", async () => {
+  // A loopback proxy that cuts the connection when it sees BEGIN go by, while armed.
+  const target = new URL(url);
+  let armed = true;
+  const sockets = new Set<net.Socket>();
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    sockets.add(client).add(upstream);
+    const cut = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', cut).on('close', cut);
+    upstream.on('error', cut).on('close', cut);
+    upstream.on('data', (chunk) => client.write(chunk));
+    client.on('data', (chunk) => {
+      if (armed && /begin/i.test(chunk.toString('latin1'))) cut();
+      else upstream.write(chunk);
+    });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const through = new URL(url);
+  through.hostname = '127.0.0.1';
+  through.port = String((proxy.address() as net.AddressInfo).port);
+  const database = openPostgres(through.toString(), { max: 2 });
+  try {
+    // Before the fix, each of these left its client checked out for good (drizzle's BEGIN comes
+    // before its try/finally), and with both gone the ping below waited out the 5 s time-out.
+    for (let i = 0; i < 3; i++) {
+      const err = await database.db
+        .transaction(async (tx) => tx.execute(sql`select 1`))
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect(isDatabaseUnavailable(err)).toBe(true);
+    }
+    armed = false;
+    const started = Date.now();
+    await database.ping();
+    await database.db.transaction(async (tx) => tx.execute(sql`select 1`));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(database.poolStats?.()).toMatchObject({ waiting: 0 });
+  } finally {
+    await database.close();
+    for (const s of sockets) s.destroy();
+    proxy.close();
   }
 });

@@ -289,6 +289,7 @@ export function openPostgres(url: string, options: OpenOptions & { max?: number 
   // fails instead (answered 503), and the pool drops the broken client when it is released.
   pool.on('connect', (client) => {
     client.on('error', () => {});
+    releaseOnFailedBegin(client);
   });
   const db = drizzleNodePg(pool, { schema, logger: logger(options) }) as unknown as Db;
   return {
@@ -325,6 +326,33 @@ export function openPostgres(url: string, options: OpenOptions & { max?: number 
       await pool.end();
     },
   };
+}
+
+const BEGIN = /^\s*begin\b/i;
+
+/**
+ * releaseOnFailedBegin makes a pooled client go back to the pool, with its error (which removes
+ * it), when its BEGIN fails. Drizzle's transaction on a pool (drizzle-orm 0.45) checks a client
+ * out and sends BEGIN before its try/finally, so a connection cut at that moment was never
+ * released: after `max` of them the pool had no client left and every request waited out the
+ * connection time-out, for good (tests/faults/alert-ingestion.test.ts, a proxy failing 30% of
+ * the database's messages). A release after this one, until the next checkout, does nothing.
+ */
+function releaseOnFailedBegin(client: pg.PoolClient): void {
+  const query = client.query as (...args: unknown[]) => unknown;
+  client.query = function (this: pg.PoolClient, ...args: unknown[]) {
+    const result = query.apply(this, args);
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown })?.text;
+    if (!(result instanceof Promise) || typeof text !== 'string' || !BEGIN.test(text)) {
+      return result;
+    }
+    return result.catch((err: Error) => {
+      const release = client.release;
+      client.release = () => {};
+      release(err);
+      throw err;
+    });
+  } as typeof client.query;
 }
 
 /** how long a lost LISTEN connection waits before each new attempt: 0.5 s doubling to 10 s */
