@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Rotation } from '../../src/shared/contracts/rotations';
-import { changeData, openEventStream } from '../setup/event-stream';
+import { changeData, openEventStream, type StreamEvent } from '../setup/event-stream';
 import {
   api,
   type BatonProcess,
   createDatabase,
   signIn,
+  sleep,
   startBaton,
   stopAll,
   type TestDatabase,
+  waitReady,
 } from './support/processes';
-import { LONG } from './support/scale';
+import { LONG, scale } from './support/scale';
 import { createRotation, invitePeople, ok, type Person } from './support/team';
 
 /**
@@ -25,6 +27,12 @@ let a: BatonProcess;
 let b: BatonProcess;
 let priya: Person;
 let noah: Person;
+const envOf = (d: TestDatabase) => ({
+  DATABASE_URL: d.url,
+  ADMIN_EMAIL: ADMIN,
+  DATA_DIR: '/nonexistent',
+  ENGINE_INTERVAL_SECONDS: '1',
+});
 
 afterAll(async () => {
   await stopAll();
@@ -33,7 +41,7 @@ afterAll(async () => {
 
 beforeAll(async () => {
   database = await createDatabase('live');
-  const env = { DATABASE_URL: database.url, ADMIN_EMAIL: ADMIN, DATA_DIR: '/nonexistent' };
+  const env = envOf(database);
   [a, b] = await Promise.all([
     startBaton({ name: 'instance A', env }),
     startBaton({ name: 'instance B', env }),
@@ -82,6 +90,105 @@ test('B passes the baton through instance B; A’s stream on instance A has it w
   expect(read.currentOnCallUserId).toBe(noah.id);
   stream.close();
 });
+
+test(
+  'a stream on an instance killed mid-stream reconnects to the other and misses nothing from the last 10 minutes',
+  async () => {
+    const { passesBefore, passesWhileAway, passesAfter } = scale.liveUpdates;
+    const admin = await signIn(b.url, ADMIN);
+    const rotation = await createRotation(b.url, admin, {
+      name: 'Live across a kill',
+      cadence: 'weekly',
+      memberIds: [priya.id, noah.id],
+      holderId: priya.id,
+    });
+    // A third instance, C, to be killed: the browser's stream is on it while B takes the writes.
+    const c = await startBaton({ name: 'instance C', env: envOf(database) });
+    const onC = await openEventStream(c.url, '/api/events', { cookie: noah.cookie });
+    await onC.waitFor((e) => e.event === 'ready');
+    let holder = priya;
+    const pass = async () => {
+      const to = holder === priya ? noah : priya;
+      ok(
+        await api(b.url, 'POST', `/api/rotations/${rotation.id}/handoff`, {
+          cookie: holder.cookie,
+          body: { toUserId: to.id, notes: 'Across the kill' },
+        }),
+        'pass',
+      );
+      holder = to;
+    };
+    const handoffIds = async () =>
+      (
+        await database.pool.query<{ id: number }>(
+          'select id from handoffs where rotation_id = $1 order by id',
+          [rotation.id],
+        )
+      ).rows.map((r) => r.id);
+    const seen = (events: StreamEvent[]) =>
+      events
+        .filter((e) => e.event === 'change' && changeData(e).kind === 'handoff')
+        .map((e) => changeData(e).entityId);
+
+    // The handoffs made once the stream is open (creating the rotation wrote one before).
+    const existing = new Set(await handoffIds());
+    const made = async () => (await handoffIds()).filter((id) => !existing.has(id));
+    for (let i = 0; i < passesBefore; i++) await pass();
+    const beforeKill = await made();
+    await onC.waitFor((e) => seen([e]).includes(beforeKill.at(-1)!), 5_000);
+    // SIGKILL while the stream is open; the passes go on through B while the browser is away.
+    await c.kill();
+    await onC.ended;
+    const lastId = onC.events.filter((e) => e.id !== undefined).at(-1)!.id!;
+    for (let i = 0; i < passesWhileAway; i++) await pass();
+    // The browser comes back nine and a half minutes later, as the log sees it: the database's
+    // clock cannot be moved, so the log's rows are aged instead, and B's engine prunes the log
+    // (changeLogTask) once before the reconnection.
+    await database.pool.query(
+      "update change_events set created_at = created_at - interval '9 minutes 30 seconds'",
+    );
+    const tick = (await waitReady(b.url)).engine?.lastTickAt;
+    const deadline = Date.now() + 15_000;
+    while ((await waitReady(b.url)).engine?.lastTickAt === tick && Date.now() < deadline) {
+      await sleep(100);
+    }
+    expect((await waitReady(b.url)).engine?.lastTickAt, 'a tick of B after the ageing').not.toBe(
+      tick,
+    );
+    const onB = await openEventStream(b.url, '/api/events', {
+      cookie: noah.cookie,
+      'last-event-id': lastId,
+    });
+    for (let i = 0; i < passesAfter; i++) await pass();
+    const all = await made();
+    await onB.waitFor((e) => seen([e]).includes(all.at(-1)!), 5_000);
+    onB.close();
+    // Every handoff reached the browser, on C before the kill or from B after it, and B replayed
+    // from the id rather than telling it to re-read everything.
+    expect(onB.events.filter((e) => e.event === 'resync')).toEqual([]);
+    const received = new Set([...seen(onC.events), ...seen(onB.events)]);
+    expect(all.filter((id) => !received.has(id))).toEqual([]);
+    expect(all.length).toBe(passesBefore + passesWhileAway + passesAfter);
+    console.info(
+      `[live-updates] ${JSON.stringify({ handoffs: all.length, beforeKill: beforeKill.length, onC: seen(onC.events).length, onB: seen(onB.events).length })}`,
+    );
+
+    // The control: a browser away longer than the window (the log aged past ten minutes and
+    // pruned) is told to re-read everything.
+    await database.pool.query(
+      "update change_events set created_at = created_at - interval '11 minutes'",
+    );
+    const tick2 = (await waitReady(b.url)).engine?.lastTickAt;
+    while ((await waitReady(b.url)).engine?.lastTickAt === tick2) await sleep(100);
+    const late = await openEventStream(b.url, '/api/events', {
+      cookie: noah.cookie,
+      'last-event-id': lastId,
+    });
+    await late.waitFor((e) => e.event === 'resync', 5_000);
+    late.close();
+  },
+  LONG,
+);
 
 test('stopping an instance ends its open streams and it exits cleanly', async () => {
   const streams = await Promise.all(

@@ -100,6 +100,36 @@ export const scale = {
     /** the kill lands this long after the writers start, uniformly at random */
     killAfterMs: { min: 100, max: 3_000 },
   },
+  /**
+   * Alert ingestion by a built process while a proxy fails its database work, and while the
+   * process is SIGKILLed mid-request (tests/faults/alert-ingestion.test.ts, issue 36)
+   */
+  alertIngestion: {
+    /** distinct alerts (dedup keys) sent through the faulty database, each until accepted */
+    alerts: ci ? 100 : 2_000,
+    /**
+     * share of the database's units of work (a transaction, or a statement outside one) that a
+     * fault hits: a third each reset, answer lost, stalled (tests/faults/support/faulty-postgres.ts)
+     */
+    faultRate: 0.3,
+    /** sources sending at once */
+    sources: 10,
+    kills: ci ? 3 : 100,
+    /** new keys each round, sent with half as many repeats of keys accepted before */
+    alertsPerRound: 40,
+    /** the kill lands this long after the round's deliveries start, uniformly at random */
+    killAfterMs: { min: 30, max: 300 },
+  },
+  /**
+   * A browser's stream on an instance that is SIGKILLed reconnects to another with its last
+   * event id (tests/faults/live-updates.test.ts, issue 36): passes of the baton before the kill,
+   * while the browser is away (the log then aged 9.5 minutes), and after it reconnects
+   */
+  liveUpdates: {
+    passesBefore: ci ? 10 : 100,
+    passesWhileAway: ci ? 20 : 300,
+    passesAfter: ci ? 5 : 50,
+  },
   /** SIGTERM under load (tests/faults/graceful-shutdown.test.ts, decision 225) */
   gracefulShutdown: {
     /** clients passing batons, each on a rotation of its own, while the shutdown begins */
