@@ -127,8 +127,17 @@ export const scale = {
    */
   liveUpdates: {
     passesBefore: ci ? 10 : 100,
-    passesWhileAway: ci ? 20 : 300,
+    /** a pass writes 2 change events; past REPLAY_LIMIT (500) missed, the browser re-reads all */
+    passesWhileAway: ci ? 20 : 200,
     passesAfter: ci ? 5 : 50,
+  },
+  /**
+   * Acknowledgement against the escalation timer (tests/faults/page-races.test.ts): rounds of 10
+   * races for each step raced (reminder, escalation) and each channel acknowledged by (app, link,
+   * push, SMS reply, call); full size: 1,000 races per channel, 2,500 per step (issue 36)
+   */
+  pageRaces: {
+    roundsPerStepAndChannel: ci ? 1 : 50,
   },
   /** SIGTERM under load (tests/faults/graceful-shutdown.test.ts, decision 225) */
   gracefulShutdown: {
