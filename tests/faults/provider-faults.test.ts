@@ -17,6 +17,7 @@ import {
 } from '../../src/server/modules/notifications/outbox';
 import { startOutboxWorker } from '../../src/server/modules/notifications/outbox-worker';
 import { createSession, SESSION_COOKIE } from '../../src/server/modules/sessions/session-service';
+import { createVoiceChannel } from '../../src/server/modules/voice-calls/voice-channel';
 import { insertUser } from '../../src/server/seed/factories';
 import type { OutboxEntry } from '../../src/shared/contracts/notifications';
 import { MAX_DELIVERY_ATTEMPTS } from '../../src/shared/domain/notification-routing';
@@ -25,6 +26,7 @@ import { createLocalDatabase } from './support/outage-postgres';
 import { seededRandom } from './support/providers-faults';
 import { startFaultySmtpServer } from './support/providers-smtp';
 import { startFaultyTwilio } from './support/providers-twilio';
+import { scale } from './support/scale';
 
 /**
  * The SMTP and SMS providers fail 30% of requests (error answers, timeouts, and messages
@@ -315,3 +317,126 @@ test(
   },
   TEST_TIMEOUT_MS,
 );
+
+test(
+  `${scale.providerFaults.calls} phone calls through Twilio's Calls API failing ${FAILURE_RATE * 100}% of the time`,
+  async () => {
+    // The same faults as the SMS (issue 36): error answers, no answer, a call placed whose
+    // answer is lost, 2% of numbers refused for good. A call is known by its TwiML address,
+    // which names its notification.
+    const calls = scale.providerFaults.calls;
+    const twilioCalls = await startFaultyTwilio(
+      { failureRate: FAILURE_RATE, random: seededRandom(SEED + 1) },
+      (to) => refusedPhones.has(to),
+      'AC_calls',
+      'token_calls',
+      'Calls',
+    );
+    const started = Date.now();
+    const db = databases[0].db;
+    try {
+      const inputs: NotificationInput[] = Array.from({ length: calls }, (_, i) => ({
+        eventKey: `call-drill:${i}`,
+        kind: 'handoff',
+        recipient: {
+          id: null,
+          email: emailOf(i),
+          phone: phoneOf(i),
+          notificationPreference: 'both',
+        },
+        subject: `Call drill ${i}`,
+        text: `Call drill ${i}: you hold the baton.`,
+        deliveries: [{ channel: 'voice', delayMinutes: 0 }],
+      }));
+      for (let from = 0; from < inputs.length; from += 500) {
+        await enqueueNotifications(db, cipher, clock.now(), inputs.slice(from, from + 500));
+      }
+      const voice = createVoiceChannel(
+        {
+          accountSid: twilioCalls.accountSid,
+          authToken: twilioCalls.authToken,
+          from: '+15550000000',
+          apiBase: twilioCalls.apiBase,
+          publicBaseUrl: 'https://baton.example.test',
+        },
+        cipher,
+        TIMEOUT_MS,
+      );
+      const workers = databases.map((database) =>
+        startOutboxWorker({
+          db: database.db,
+          cipher,
+          clock,
+          intervalMs: 3_600_000,
+          channels: { voice },
+        }),
+      );
+      try {
+        for (let rounds = 1; ; rounds++) {
+          await Promise.all(workers.map((w) => w.tick()));
+          const [next] = await db
+            .select({ at: sql<Date | null>`min(${notifications.nextAttemptAt})` })
+            .from(notifications)
+            .where(eq(notifications.status, 'pending'));
+          if (!next?.at) break;
+          clock.set(
+            new Date(Math.max(new Date(next.at).getTime(), clock.now().getTime()) + 120_000),
+          );
+          expect(rounds, 'the outbox drains').toBeLessThan(500);
+        }
+      } finally {
+        await Promise.all(workers.map((w) => w.stop()));
+      }
+      const rows = await db
+        .select()
+        .from(notifications)
+        .where(eq(notifications.channel, 'voice'))
+        .orderBy(notifications.id);
+      expect(rows).toHaveLength(calls);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      // Every call placed is one notification's, and none was placed twice.
+      expect(twilioCalls.log.unkeyed, 'every call carries an idempotency token').toBe(0);
+      const placed = new Map<number, number>();
+      for (const d of twilioCalls.log.deliveries) {
+        const id = Number(/\/api\/twilio\/voice\/(\d+)\//.exec(d.message.body)?.[1]);
+        expect(
+          byId.get(id)?.status,
+          `a call that matches no notification: ${d.message.body}`,
+        ).toBeDefined();
+        expect(contentOfRow(byId.get(id)!).to, `call ${id} to its number`).toBe(d.message.to);
+        placed.set(id, (placed.get(id) ?? 0) + 1);
+      }
+      const twice = [...placed].filter(([, n]) => n > 1);
+      expect(twice, 'calls placed more than once').toEqual([]);
+      const sent = rows.filter((r) => r.status === 'sent');
+      const failed = rows.filter((r) => r.status === 'failed');
+      expect(sent.length + failed.length, 'every call ends placed or failed').toBe(calls);
+      expect(sent.filter((r) => placed.get(r.id) !== 1).map((r) => r.id)).toEqual([]);
+      for (const row of failed) {
+        expect(row.lastError, `#${row.id}`).toBeTruthy();
+        const refusal = /21610/.test(row.providerResponse ?? '');
+        if (refusal) expect(refusedPhones.has(contentOfRow(row).to), `#${row.id}`).toBe(true);
+        else expect(row.attempts, `#${row.id}`).toBe(MAX_DELIVERY_ATTEMPTS);
+      }
+      for (const kind of ['error', 'timeout', 'accepted-timeout', 'repeat'] as const) {
+        expect(twilioCalls.log.outcomes[kind], kind).toBeGreaterThan(0);
+      }
+      console.info(
+        `[provider-faults] ${JSON.stringify({
+          calls,
+          placed: sent.length,
+          failedRefused: failed.filter((r) => /21610/.test(r.providerResponse ?? '')).length,
+          failedAfterRetries: failed.filter((r) => !/21610/.test(r.providerResponse ?? '')).length,
+          placedTwice: twice.length,
+          twilio: twilioCalls.log.outcomes,
+          elapsedMs: Date.now() - started,
+        })}`,
+      );
+    } finally {
+      await twilioCalls.close();
+    }
+  },
+  TEST_TIMEOUT_MS,
+);
+
+const contentOfRow = (row: typeof notifications.$inferSelect) => decryptContent(row, cipher);

@@ -4,11 +4,13 @@ import { type FaultPlan, ProviderLog, pickFault } from './providers-faults';
 
 export interface Sms {
   to: string;
+  /** the SMS text; of a call, its TwiML address (`Url`) */
   body: string;
 }
 
 /**
- * startFaultyTwilio is a loopback server speaking Twilio's Messages API that fails a share of
+ * startFaultyTwilio is a loopback server speaking Twilio's Messages API (or, with `api` 'Calls',
+ * its Calls API: a call is known by its TwiML address) that fails a share of
  * requests (500, 503 and 429 answers; no answer; an accepted message whose answer never comes),
  * refuses some numbers permanently (400, Twilio error 21610: the recipient unsubscribed), and
  * drops a repeated `I-Twilio-Idempotency-Token`: the repeat gets the first answer again and sends
@@ -22,6 +24,7 @@ export async function startFaultyTwilio(
   refuses: (to: string) => boolean,
   accountSid = 'AC_faults',
   authToken = 'token_faults',
+  api: 'Messages' | 'Calls' = 'Messages',
 ) {
   const log = new ProviderLog<Sms>();
   const hanging = new Set<ServerResponse>();
@@ -41,7 +44,7 @@ export async function startFaultyTwilio(
     const auth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
     if (
       req.method !== 'POST' ||
-      req.url !== `/2010-04-01/Accounts/${accountSid}/Messages.json` ||
+      req.url !== `/2010-04-01/Accounts/${accountSid}/${api}.json` ||
       req.headers.authorization !== auth
     ) {
       return json(404, { code: 20404, message: 'Not Found' });
@@ -77,12 +80,13 @@ export async function startFaultyTwilio(
     } else {
       log.outcomes.delivered += 1;
       answer = JSON.stringify({
-        sid: `SM${String(log.deliveries.length + 1).padStart(32, '0')}`,
+        sid: `${api === 'Calls' ? 'CA' : 'SM'}${String(log.deliveries.length + 1).padStart(32, '0')}`,
         status: 'queued',
         to,
       });
       log.answers.set(key, answer);
-      log.deliveries.push({ key, message: { to, body: form.get('Body') ?? '' } });
+      const body = form.get(api === 'Calls' ? 'Url' : 'Body') ?? '';
+      log.deliveries.push({ key, message: { to, body } });
     }
     if (fault === 'accepted-timeout') {
       log.outcomes['accepted-timeout'] += 1;

@@ -139,6 +139,11 @@ export const scale = {
   pageRaces: {
     roundsPerStepAndChannel: ci ? 1 : 50,
   },
+  /** providers failing 30% of the time (tests/faults/provider-faults.test.ts) */
+  providerFaults: {
+    /** phone calls through Twilio's Calls API (issue 36); the email and SMS sizes are the file's */
+    calls: ci ? 500 : 5_000,
+  },
   /** SIGTERM under load (tests/faults/graceful-shutdown.test.ts, decision 225) */
   gracefulShutdown: {
     /** clients passing batons, each on a rotation of its own, while the shutdown begins */
