@@ -7,6 +7,7 @@ import {
   verify as verifySignature,
 } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -55,6 +56,8 @@ export interface PushService {
   subscribe(): PushDeviceKeys;
   /** how a device answers from now on: 201 by default, 410 once it unsubscribed */
   answer(device: string, status: number): void;
+  /** the faults dealt (startPushService's `faults`), and the pushes whose answer was lost */
+  faults: { error: number; timeout: number; 'accepted-timeout': number; answerLost: string[] };
   close(): Promise<void>;
 }
 
@@ -139,16 +142,37 @@ function checkVapid(header: string | undefined, origin: string): ReceivedPush['v
 }
 
 /**
- * startPushService starts the loopback push service on 127.0.0.1, with the certificate in
- * `tlsDir` (one a server under test already trusts), else a new one.
+ * What a faulty push service does with a valid push (the fault tests): an error answer (500,
+ * 503, 429 in turn; nothing delivered), no answer (nothing delivered), or the push delivered and
+ * its answer lost. Either of the last two leaves the connection open until the sender gives up,
+ * or cuts it after `dropAfterMs`.
  */
-export async function startPushService(tlsDir?: string): Promise<PushService> {
+export interface PushFaults {
+  pick: () => 'none' | 'error' | 'timeout' | 'accepted-timeout';
+  dropAfterMs?: number;
+}
+
+/**
+ * startPushService starts the loopback push service on 127.0.0.1, with the certificate in
+ * `tlsDir` (one a server under test already trusts), else a new one; with `faults`, it fails a
+ * share of the pushes.
+ */
+export async function startPushService(tlsDir?: string, faults?: PushFaults): Promise<PushService> {
   const dir = tlsDir ?? mkdtempSync(path.join(os.tmpdir(), 'baton-push-'));
   if (!tlsDir) writeSelfSignedCertificate(dir);
   const { key, cert, certFile } = readCertificate(dir);
   const devices = new Map<string, { ecdh: ECDH; auth: Buffer; status: number }>();
   const received: ReceivedPush[] = [];
   const refused: PushService['refused'] = [];
+  const dealt: PushService['faults'] = {
+    error: 0,
+    timeout: 0,
+    'accepted-timeout': 0,
+    answerLost: [],
+  };
+  const hold = (res: ServerResponse) => {
+    if (faults?.dropAfterMs !== undefined) setTimeout(() => res.destroy(), faults.dropAfterMs);
+  };
   let origin = '';
 
   const server: Server = createServer({ key, cert }, async (req, res) => {
@@ -175,6 +199,16 @@ export async function startPushService(tlsDir?: string): Promise<PushService> {
     if (device.status !== 201) {
       return res.writeHead(device.status, { 'content-type': 'text/plain' }).end('Gone');
     }
+    const fault = faults?.pick() ?? 'none';
+    if (fault === 'error') {
+      dealt.error += 1;
+      const status = [500, 503, 429][dealt.error % 3];
+      return res.writeHead(status, { 'content-type': 'text/plain' }).end('Injected failure');
+    }
+    if (fault === 'timeout') {
+      dealt.timeout += 1;
+      return hold(res);
+    }
     let text: string;
     try {
       text = ece
@@ -192,6 +226,11 @@ export async function startPushService(tlsDir?: string): Promise<PushService> {
       vapid,
       receivedAt,
     });
+    if (fault === 'accepted-timeout') {
+      dealt['accepted-timeout'] += 1;
+      dealt.answerLost.push(text);
+      return hold(res);
+    }
     res.writeHead(201, { location: `${origin}/message/${received.length}` }).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -203,6 +242,7 @@ export async function startPushService(tlsDir?: string): Promise<PushService> {
     caFile: certFile,
     received,
     refused,
+    faults: dealt,
     subscribe() {
       const ecdh = createECDH('prime256v1');
       ecdh.generateKeys();

@@ -143,6 +143,8 @@ export const scale = {
   providerFaults: {
     /** phone calls through Twilio's Calls API (issue 36); the email and SMS sizes are the file's */
     calls: ci ? 500 : 5_000,
+    /** people with one device each, one push each, through a failing push service (issue 36) */
+    pushes: ci ? 250 : 2_500,
   },
   /** SIGTERM under load (tests/faults/graceful-shutdown.test.ts, decision 225) */
   gracefulShutdown: {
