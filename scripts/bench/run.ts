@@ -82,6 +82,7 @@ import {
   timeProjection,
 } from './layered-projection';
 import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
+import { mutationScoreLine } from './mutation-score';
 import { outageFigures } from './outage';
 import { BATON_WARMUP_SECONDS, batonLoad, batonState, percentile } from './pass-baton';
 import {
@@ -1584,6 +1585,8 @@ async function main() {
   results.rows = rows;
   results.seconds = (performance.now() - started) / 1000;
   printTable();
+  // Beside the figures, the domain's mutation score from its last report (issue 36, decision 281).
+  process.stdout.write(`${mutationScoreLine(root)}\n`);
   const outDir = path.join(root, '.bench');
   mkdirSync(outDir, { recursive: true });
   const outFile = path.join(outDir, 'results.json');
