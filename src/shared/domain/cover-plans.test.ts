@@ -1,12 +1,17 @@
 import { describe, expect, test } from 'vitest';
 import {
+  COVER_PLAN_MAX_DAYS_AHEAD,
+  COVER_PLAN_MESSAGES,
   type CoverPlanAsk,
   type CoverPlanRotation,
   coverPlanRefusal,
   holdsThroughout,
+  notHeldMessage,
+  overlapMessage,
   rankCoverCandidates,
 } from './cover-plans';
 import type { Role } from './roles';
+import { ROTATION_MESSAGES, START_TIME_GRACE_MS } from './rotation';
 
 const at = (iso: string) => new Date(iso);
 const now = at('2026-11-04T12:00:00Z');
@@ -99,6 +104,98 @@ describe('coverPlanRefusal', () => {
   });
 });
 
+describe('coverPlanRefusal: the field at fault and the edges of the window', () => {
+  const DAY = 86_400_000;
+  const refused = (
+    a: Partial<CoverPlanAsk>,
+    r: Partial<CoverPlanRotation> = {},
+    actor = member(),
+  ) => coverPlanRefusal(rotation(r), actor, ask(a), now);
+  test.each([
+    [
+      'arranging for someone not in the rotation',
+      refused({ requesterId: 9 }, { actorMayArrange: true }, { id: 1, roles: ['manager'] }),
+      {
+        code: 'NOT_A_MEMBER',
+        message: COVER_PLAN_MESSAGES.requesterNotMember,
+        field: 'requesterId',
+      },
+    ],
+    [
+      'covering oneself',
+      refused({ covering: { id: 1, roles: ['on-call'] } }),
+      { code: 'BAD_REQUEST', message: ROTATION_MESSAGES.coverageSelf, field: 'coveringUserId' },
+    ],
+    [
+      'a cover from outside the rotation',
+      refused({ covering: { id: 9, roles: ['on-call'] } }),
+      { code: 'NOT_A_MEMBER', message: ROTATION_MESSAGES.targetNotMember, field: 'coveringUserId' },
+    ],
+    [
+      'a cover who cannot hold the baton',
+      refused({ covering: { id: 2, roles: ['incident_manager'] } }),
+      {
+        code: 'CANNOT_HOLD_BATON',
+        message: ROTATION_MESSAGES.targetCannotHold,
+        field: 'coveringUserId',
+      },
+    ],
+    [
+      'a start that is no time',
+      refused({ startTime: 'soon' }),
+      { code: 'VALIDATION_FAILED', message: ROTATION_MESSAGES.startInvalid, field: 'startTime' },
+    ],
+    [
+      'an end that is no time',
+      refused({ endTime: 'later' }),
+      { code: 'VALIDATION_FAILED', message: ROTATION_MESSAGES.endInvalid, field: 'endTime' },
+    ],
+    [
+      'a start in the past',
+      refused({ startTime: '2026-11-04T11:00:00Z' }),
+      { code: 'VALIDATION_FAILED', message: ROTATION_MESSAGES.startInPast, field: 'startTime' },
+    ],
+    [
+      'an end at the start',
+      refused({ endTime: '2026-11-10T09:00:00Z' }),
+      { code: 'VALIDATION_FAILED', message: ROTATION_MESSAGES.endBeforeStart, field: 'endTime' },
+    ],
+    [
+      'an end too far ahead',
+      refused({ endTime: '2027-11-10T09:00:00Z' }),
+      { code: 'VALIDATION_FAILED', message: COVER_PLAN_MESSAGES.tooFarAhead, field: 'endTime' },
+    ],
+  ])('%s', (_name, refusal, expected) => {
+    expect(refusal).toEqual(expected);
+  });
+
+  test('a start just inside the grace, and an end exactly as far ahead as allowed, are fine', () => {
+    const graceStart = new Date(now.getTime() - START_TIME_GRACE_MS);
+    const farthest = new Date(now.getTime() + COVER_PLAN_MAX_DAYS_AHEAD * DAY);
+    expect(refused({ startTime: graceStart, endTime: farthest })).toBeNull();
+  });
+});
+
+test('the refusals that name who and when', () => {
+  expect(notHeldMessage('Ada', true)).toBe(COVER_PLAN_MESSAGES.notHeldBySelf);
+  expect(notHeldMessage('Ada', false)).toBe(
+    'Ada is not on call for all of this window. Choose a window within their upcoming shifts.',
+  );
+  expect(notHeldMessage(null, false)).toBe(
+    'That person is not on call for all of this window. Choose a window within their upcoming shifts.',
+  );
+  expect(
+    overlapMessage({
+      coveringName: 'Bo',
+      requesterName: 'Ada',
+      from: 'Mon 09:00',
+      until: 'Tue 09:00',
+    }),
+  ).toBe(
+    'This window overlaps other cover in this rotation: Bo covers Ada from Mon 09:00 until Tue 09:00.',
+  );
+});
+
 describe('holdsThroughout', () => {
   const shifts = [
     { userId: 1, start: at('2026-11-09T09:00:00Z'), end: at('2026-11-12T09:00:00Z') },
@@ -118,6 +215,23 @@ describe('holdsThroughout', () => {
     ['past their last shift', '2026-11-15T09:00:00Z', '2026-11-17T09:00:00Z', false],
   ])('%s', (_name, start, end, expected) => {
     expect(holdsThroughout(shifts, 1, at(start), at(end))).toBe(expected);
+  });
+  test('shifts in any order; one ending at the window’s start adds nothing; a window ending where their shift ends is held', () => {
+    const unordered = [
+      { userId: 1, start: at('2026-11-11T00:00:00Z'), end: at('2026-11-12T00:00:00Z') },
+      { userId: 1, start: at('2026-11-09T00:00:00Z'), end: at('2026-11-10T00:00:00Z') },
+      { userId: 1, start: at('2026-11-10T00:00:00Z'), end: at('2026-11-11T00:00:00Z') },
+    ];
+    expect(
+      holdsThroughout(unordered, 1, at('2026-11-09T12:00:00Z'), at('2026-11-12T00:00:00Z')),
+    ).toBe(true);
+    const touching = [
+      { userId: 1, start: at('2026-11-09T00:00:00Z'), end: at('2026-11-10T00:00:00Z') },
+      { userId: 1, start: at('2026-11-10T06:00:00Z'), end: at('2026-11-11T00:00:00Z') },
+    ];
+    expect(
+      holdsThroughout(touching, 1, at('2026-11-10T00:00:00Z'), at('2026-11-10T12:00:00Z')),
+    ).toBe(false);
   });
   test('back-to-back shifts of the same person count as one', () => {
     const split = [

@@ -3,10 +3,12 @@ import { LayerInputSchema, type RotationLayer } from '../contracts/rotations';
 import {
   followsWindows,
   isLayered,
+  layeredHolderAt,
   layerReadsOf,
   layerWindowsOf,
   patternInWords,
   projectionLayersOf,
+  rowFieldsOfLayers,
   storedLayersOf,
   withoutMember,
 } from './rotation-layers';
@@ -34,6 +36,59 @@ const day: RotationLayer = {
 const input = (over: object) => LayerInputSchema.parse({ ...day, startsAt: undefined, ...over });
 
 describe('a rotation’s layers', () => {
+  test('a fixed rotation with layers follows them; with an empty list it does not', () => {
+    expect(isLayered({ ...spec, layers: [day] })).toBe(true);
+    expect(followsWindows({ ...spec, layers: [day] })).toBe(true);
+    expect(isLayered({ ...spec, layers: [] })).toBe(false);
+    expect(layerReadsOf({ ...spec, layers: [day] }, [3, 1])).toEqual([day]);
+    expect(layerReadsOf({ ...spec, layers: [] }, [3, 1])[0].name).toBe('Layer 1');
+  });
+
+  test('the first layer’s shift is the rotation’s fields', () => {
+    const weekly: RotationLayer = { ...day, cadence: 'weekly', cadenceEvery: 2, handoffWeekday: 5 };
+    expect(rowFieldsOfLayers([weekly, day])).toEqual({
+      cadence: 'weekly',
+      cadenceEvery: 2,
+      handoffTime: '09:00',
+      handoffWeekday: 5,
+    });
+  });
+
+  test('who the layers name at an instant, among those who may hold the baton', () => {
+    const row = { layers: [day], timeZone: 'UTC' };
+    // turns from 1 May 09:00: 1, then 2 on 2 May, 1 on 3 May
+    expect(layeredHolderAt(row, new Set([1, 2]), new Date('2027-05-02T12:00:00Z'))).toBe(2);
+    expect(layeredHolderAt(row, new Set([1]), new Date('2027-05-02T12:00:00Z'))).toBe(1);
+    expect(layeredHolderAt(row, new Set(), new Date('2027-05-02T12:00:00Z'))).toBeNull();
+    expect(layeredHolderAt({ layers: null, timeZone: 'UTC' }, new Set([1]), NOW)).toBeNull();
+  });
+
+  test('a layer keeps its old start only when its shift is the same: length, time and, weekly, weekday', () => {
+    const weekly: RotationLayer = { ...day, cadence: 'weekly', handoffWeekday: 1 };
+    const kept = (over: object, before: RotationLayer = day) =>
+      storedLayersOf([input(over)], [before], NOW)[0].startsAt === before.startsAt;
+    expect(kept({})).toBe(true);
+    expect(kept({ cadence: 'weekly' })).toBe(false);
+    expect(kept({ cadenceEvery: 2 })).toBe(false);
+    expect(kept({ handoffWeekday: 3 })).toBe(true);
+    expect(kept({ cadence: 'weekly', handoffWeekday: 1 }, weekly)).toBe(true);
+    expect(kept({ cadence: 'weekly', handoffWeekday: 3 }, weekly)).toBe(false);
+  });
+
+  test('stored layers are copies: changing the request after does not change them', () => {
+    const request = input({
+      memberIds: [1, 2],
+      activeWindows: [{ days: [1, 2], start: '09:00', end: '17:00' }],
+    });
+    const [stored] = storedLayersOf([request], null, NOW);
+    expect(stored.memberIds).toEqual([1, 2]);
+    expect(stored.activeWindows).toEqual([{ days: [1, 2], start: '09:00', end: '17:00' }]);
+    request.memberIds.push(3);
+    request.activeWindows[0].days.push(3);
+    expect(stored.memberIds).toEqual([1, 2]);
+    expect(stored.activeWindows[0].days).toEqual([1, 2]);
+  });
+
   test('a rotation of the specification’s fields reads as one layer of them, always on duty', () => {
     expect(isLayered(spec)).toBe(false);
     expect(followsWindows(spec)).toBe(false);

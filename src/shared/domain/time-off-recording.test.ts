@@ -3,7 +3,9 @@ import {
   type AwayWindow,
   canManageTimeOff,
   scheduleCollisions,
+  TIME_OFF_LONGEST_DAYS,
   TIME_OFF_MESSAGES,
+  timeOffImpact,
   timeOffRefusal,
 } from './time-off';
 
@@ -45,6 +47,36 @@ describe('recording time off', () => {
     expect(timeOffRefusal(span(start, end), [], now)?.message ?? null).toBe(message);
   });
 
+  test('each refusal names its code and the end time as the field at fault', () => {
+    const refused = (start: string, end: string) => timeOffRefusal(span(start, end), [], now);
+    const atFault = { code: 'VALIDATION_FAILED', field: 'endTime' };
+    expect(refused('2026-01-12T00:00:00Z', '2026-01-11T00:00:00Z')).toMatchObject(atFault);
+    expect(refused('2026-01-01T00:00:00Z', '2026-01-05T09:00:00Z')).toMatchObject(atFault);
+    expect(refused('2026-01-12T00:00:00Z', '2027-01-14T00:00:00Z')).toMatchObject(atFault);
+  });
+
+  test('ending at this very moment is over already; exactly the longest stretch is allowed', () => {
+    expect(timeOffRefusal(span('2026-01-01T00:00:00Z', now.toISOString()), [], now)?.message).toBe(
+      TIME_OFF_MESSAGES.inThePast,
+    );
+    const start = at('2026-01-12T00:00:00Z');
+    const longest = new Date(start.getTime() + TIME_OFF_LONGEST_DAYS * 86_400_000);
+    expect(timeOffRefusal({ start, end: longest }, [], now)).toBeNull();
+    expect(
+      timeOffRefusal({ start, end: new Date(longest.getTime() + 60_000) }, [], now)?.message,
+    ).toBe(TIME_OFF_MESSAGES.tooLong);
+  });
+
+  test('an entry ending where the new one starts does not clash; one starting where it ends neither', () => {
+    const existing = [span('2026-01-20T00:00:00Z', '2026-01-25T00:00:00Z')];
+    expect(
+      timeOffRefusal(span('2026-01-12T00:00:00Z', '2026-01-20T00:00:00Z'), existing, now),
+    ).toBeNull();
+    expect(
+      timeOffRefusal(span('2026-01-19T00:00:00Z', '2026-01-21T00:00:00Z'), existing, now)?.code,
+    ).toBe('CONFLICT');
+  });
+
   test('overlapping one’s own entry is refused, naming it; touching ends are fine', () => {
     const existing = [span('2026-01-12T00:00:00Z', '2026-01-19T00:00:00Z')];
     expect(
@@ -79,5 +111,110 @@ describe('recording time off', () => {
       away(1, '2026-01-12T12:00:00Z', '2026-01-20T00:00:00Z'),
     ]);
     expect(found.map((c) => c.entry.id)).toEqual([1]);
+  });
+
+  test('a collision names the earliest of the person’s time off in the entry; touching ends do not collide', () => {
+    const entry = { userId: 1, start: at('2026-01-12T00:00:00Z'), end: at('2026-01-19T00:00:00Z') };
+    const later = away(1, '2026-01-16T00:00:00Z', '2026-01-17T00:00:00Z');
+    const earlier = away(1, '2026-01-13T00:00:00Z', '2026-01-14T00:00:00Z');
+    const someoneElse = away(2, '2026-01-12T00:00:00Z', '2026-01-13T00:00:00Z');
+    const after = away(1, '2026-01-19T00:00:00Z', '2026-01-20T00:00:00Z');
+    expect(scheduleCollisions([entry], [after, later, someoneElse, earlier])).toEqual([
+      { entry, timeOff: earlier },
+    ]);
+    expect(scheduleCollisions([entry], [after])).toEqual([]);
+  });
+});
+
+describe('timeOffImpact', () => {
+  const held = (userId: number, start: string, end: string) => ({
+    userId,
+    start: at(start),
+    end: at(end),
+  });
+  const moves = (
+    before: ReturnType<typeof held>[],
+    after: ReturnType<typeof held>[],
+  ): [number, number | null, string, string][] =>
+    timeOffImpact(before, after).map((m) => [
+      m.fromUserId,
+      m.toUserId,
+      m.start.toISOString(),
+      m.end.toISOString(),
+    ]);
+
+  test('nothing changes: no moves', () => {
+    const same = [held(1, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z')];
+    expect(moves(same, same)).toEqual([]);
+    expect(moves([], [])).toEqual([]);
+  });
+
+  test('a shift given to someone else, and one left to nobody, each with its stretch', () => {
+    const before = [
+      held(1, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z'),
+      held(2, '2026-01-19T09:00:00Z', '2026-01-26T09:00:00Z'),
+      held(3, '2026-01-26T09:00:00Z', '2026-02-02T09:00:00Z'),
+    ];
+    const after = [
+      held(1, '2026-01-12T09:00:00Z', '2026-01-19T09:00:00Z'),
+      held(3, '2026-01-19T09:00:00Z', '2026-01-26T09:00:00Z'),
+      held(3, '2026-01-26T09:00:00Z', '2026-01-30T09:00:00Z'),
+    ];
+    expect(moves(before, after)).toEqual([
+      [2, 3, '2026-01-19T09:00:00.000Z', '2026-01-26T09:00:00.000Z'],
+      [3, null, '2026-01-30T09:00:00.000Z', '2026-02-02T09:00:00.000Z'],
+    ]);
+  });
+
+  test('back-to-back stretches of the same change are one; a different change starts another', () => {
+    const before = [
+      held(1, '2026-01-12T09:00:00Z', '2026-01-13T09:00:00Z'),
+      held(1, '2026-01-13T09:00:00Z', '2026-01-14T09:00:00Z'),
+      held(1, '2026-01-14T09:00:00Z', '2026-01-15T09:00:00Z'),
+      held(2, '2026-01-15T09:00:00Z', '2026-01-16T09:00:00Z'),
+    ];
+    const after = [
+      held(2, '2026-01-12T09:00:00Z', '2026-01-13T09:00:00Z'),
+      held(2, '2026-01-13T09:00:00Z', '2026-01-14T09:00:00Z'),
+      held(3, '2026-01-14T09:00:00Z', '2026-01-15T09:00:00Z'),
+      held(3, '2026-01-15T09:00:00Z', '2026-01-16T09:00:00Z'),
+    ];
+    expect(moves(before, after)).toEqual([
+      [1, 2, '2026-01-12T09:00:00.000Z', '2026-01-14T09:00:00.000Z'],
+      [1, 3, '2026-01-14T09:00:00.000Z', '2026-01-15T09:00:00.000Z'],
+      [2, 3, '2026-01-15T09:00:00.000Z', '2026-01-16T09:00:00.000Z'],
+    ]);
+  });
+
+  test('the same change after a stretch that does not move is a move of its own', () => {
+    const before = [
+      held(1, '2026-01-12T09:00:00Z', '2026-01-13T09:00:00Z'),
+      held(2, '2026-01-13T09:00:00Z', '2026-01-14T09:00:00Z'),
+      held(1, '2026-01-14T09:00:00Z', '2026-01-15T09:00:00Z'),
+    ];
+    const after = [
+      held(3, '2026-01-12T09:00:00Z', '2026-01-13T09:00:00Z'),
+      held(2, '2026-01-13T09:00:00Z', '2026-01-14T09:00:00Z'),
+      held(3, '2026-01-14T09:00:00Z', '2026-01-15T09:00:00Z'),
+    ];
+    expect(moves(before, after)).toEqual([
+      [1, 3, '2026-01-12T09:00:00.000Z', '2026-01-13T09:00:00.000Z'],
+      [1, 3, '2026-01-14T09:00:00.000Z', '2026-01-15T09:00:00.000Z'],
+    ]);
+  });
+
+  test('a stretch nobody held before is no move; stretches in any order, cut where either side changes', () => {
+    const before = [
+      held(2, '2026-01-14T00:00:00Z', '2026-01-16T00:00:00Z'),
+      held(1, '2026-01-12T00:00:00Z', '2026-01-13T00:00:00Z'),
+    ];
+    const after = [
+      held(1, '2026-01-12T00:00:00Z', '2026-01-13T00:00:00Z'),
+      held(4, '2026-01-13T00:00:00Z', '2026-01-15T00:00:00Z'),
+      held(2, '2026-01-15T00:00:00Z', '2026-01-16T00:00:00Z'),
+    ];
+    expect(moves(before, after)).toEqual([
+      [2, 4, '2026-01-14T00:00:00.000Z', '2026-01-15T00:00:00.000Z'],
+    ]);
   });
 });
