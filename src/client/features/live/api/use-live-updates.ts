@@ -1,17 +1,16 @@
 import type { ChangeEvent } from '@shared/contracts/live-events';
-import { useQueryClient } from '@tanstack/react-query';
+import { type Query, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { showsChange } from '../lib/invalidations';
 import type { LiveStatus } from '../lib/live-connection';
-
-/** changes that arrive within this many milliseconds are read again together */
-const BATCH_MS = 100;
+import { nextRoundDelay, readAgain } from '../lib/re-reads';
 
 /**
  * useLiveUpdates joins the browser's live stream while someone is signed in (`viewerId`) and
- * reads again exactly the cached queries that show each change (decision 220); a `resync` reads
- * everything again. It returns the stream's status for the header. Polling stays as the
- * specification has it, so a page whose stream cannot connect still updates.
+ * reads again exactly the cached queries that show each change (decision 220), at most once a
+ * second and never cancelling a read under way (decision 283); a `resync` reads everything
+ * again. It returns the stream's status for the header. Polling stays as the specification has
+ * it, so a page whose stream cannot connect still updates.
  */
 export function useLiveUpdates(viewerId: number | null): LiveStatus | null {
   const queryClient = useQueryClient();
@@ -27,18 +26,26 @@ export function useLiveUpdates(viewerId: number | null): LiveStatus | null {
     let pending: ChangeEvent[] = [];
     let everything = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
+    let lastRoundAt: number | null = null;
+    // the queries that were being read at the last round: read again in the next (decision 283)
+    let again: Query[] = [];
+    const schedule = () => {
+      timer ??= setTimeout(flush, nextRoundDelay(Date.now(), lastRoundAt));
+    };
     const flush = () => {
       timer = null;
+      lastRoundAt = Date.now();
       const events = pending;
+      const carried = new Set(again);
+      const all = everything;
       pending = [];
-      if (everything) {
-        everything = false;
-        void queryClient.invalidateQueries();
-        return;
-      }
-      void queryClient.invalidateQueries({
-        predicate: (query) => events.some((e) => showsChange(query.queryKey, e, viewerId)),
-      });
+      everything = false;
+      again = readAgain(
+        queryClient,
+        (query) =>
+          all || carried.has(query) || events.some((e) => showsChange(query.queryKey, e, viewerId)),
+      );
+      if (again.length > 0) schedule();
     };
     // The connection (and zod, which checks each event it hears) loads after the first paint:
     // the first screen's JavaScript stays within its budget (decision 237).
@@ -51,7 +58,7 @@ export function useLiveUpdates(viewerId: number | null): LiveStatus | null {
           if (message.type === 'resync') everything = true;
           else if (seen.firstTime(message.event.id)) pending.push(message.event);
           else return;
-          timer ??= setTimeout(flush, BATCH_MS);
+          schedule();
         },
       });
     });
