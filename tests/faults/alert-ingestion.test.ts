@@ -304,6 +304,11 @@ test(
       }
       for (const k of fresh) accepted.push(k);
       await expectOncePerKey(integration.id, accepted, `round ${round}`);
+      if (round % 10 === 0) {
+        console.info(
+          `[alert-ingestion] round ${round}: ${accepted.length} keys, ${cutOff} cut off, ${committedBeforeAnswer} committed first, ${Math.round((Date.now() - started) / 1000)} s`,
+        );
+      }
     }
     expect(before.alerts.size).toBe(0);
     // The kills landed mid-request, and some cut-off deliveries had committed: their retries met
@@ -321,5 +326,6 @@ test(
       })}`,
     );
   },
-  LONG,
+  // A hundred restarts take 10–25 minutes on a loaded 2-core machine.
+  2 * LONG,
 );

@@ -170,7 +170,7 @@ test(
     expect(all.filter((id) => !received.has(id))).toEqual([]);
     expect(all.length).toBe(passesBefore + passesWhileAway + passesAfter);
     console.info(
-      `[live-updates] ${JSON.stringify({ handoffs: all.length, beforeKill: beforeKill.length, onC: seen(onC.events).length, onB: seen(onB.events).length })}`,
+      `[live-updates] ${JSON.stringify({ handoffs: all.length, beforeKill: beforeKill.length, onC: seen(onC.events).length, onB: seen(onB.events).length, replayed: onB.events.filter((e) => e.event === 'change').length })}`,
     );
 
     // The control: a browser away longer than the window (the log aged past ten minutes and

@@ -127,8 +127,8 @@ export const scale = {
    */
   liveUpdates: {
     passesBefore: ci ? 10 : 100,
-    /** a pass writes 2 change events; past REPLAY_LIMIT (500) missed, the browser re-reads all */
-    passesWhileAway: ci ? 20 : 200,
+    /** past REPLAY_LIMIT (500) changes missed, the browser is told to re-read everything */
+    passesWhileAway: ci ? 20 : 100,
     passesAfter: ci ? 5 : 50,
   },
   /**
