@@ -18,6 +18,18 @@ export default {
   // The machine has two cores, shared.
   concurrency: 2,
   tempDirName: '.stryker-tmp',
+  // Not copied into the sandbox: the folders tests, builds and benches write while a run goes on
+  // (a test database's template vanishing mid-copy stopped a run).
+  ignorePatterns: [
+    '.tmp',
+    'data',
+    'dist',
+    '.bench',
+    '.ci-results',
+    'reports',
+    'test-results',
+    'playwright-report',
+  ],
   incrementalFile: 'reports/stryker-incremental.json',
   cleanTempDir: true,
   // Stryker rewrites the `extends` and `references` of this file in its sandbox with TypeScript's
