@@ -56,7 +56,10 @@ export interface PushService {
   subscribe(): PushDeviceKeys;
   /** how a device answers from now on: 201 by default, 410 once it unsubscribed */
   answer(device: string, status: number): void;
-  /** the faults dealt (startPushService's `faults`), and the pushes whose answer was lost */
+  /**
+   * the faults dealt (startPushService's `faults`), and the pushes delivered whose answer was
+   * lost: by the fault, or because the sender gave up before it went out
+   */
   faults: { error: number; timeout: number; 'accepted-timeout': number; answerLost: string[] };
   close(): Promise<void>;
 }
@@ -231,6 +234,10 @@ export async function startPushService(tlsDir?: string, faults?: PushFaults): Pr
       dealt.answerLost.push(text);
       return hold(res);
     }
+    // A sender that gave up before the answer went out (its own timeout) lost it too.
+    res.on('close', () => {
+      if (!res.writableFinished) dealt.answerLost.push(text);
+    });
     res.writeHead(201, { location: `${origin}/message/${received.length}` }).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
