@@ -473,7 +473,7 @@ class People {
     const data = /^data: (.*)$/m.exec(message)?.[1];
     if (name === 'resync') {
       person.events += 1;
-      this.queries.forEach((_, q) => person.again.add(q));
+      for (let q = 0; q < this.queries.length; q++) person.again.add(q);
       this.schedule(person);
       return;
     }
