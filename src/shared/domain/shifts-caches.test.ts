@@ -1,6 +1,4 @@
-import { tzOffset } from '@date-fns/tz';
-import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { instantOfWallMinute, zoneOffset } from './shifts';
+import { afterAll, beforeEach, describe, expect, test, vi } from 'vitest';
 
 // shifts.ts remembers a zone's offset at each whole UTC hour and the instant of each wall minute
 // (issue 36: a projection asks the same ones about a million times), both bounded. Their answers
@@ -13,6 +11,15 @@ vi.mock('@date-fns/tz', async (importOriginal) => {
   return { ...actual, tzOffset: vi.fn(actual.tzOffset) };
 });
 
+// The main suite's workers share their module cache (vitest.config.ts, isolate: false): shifts.ts
+// may have been loaded with the real tzOffset by an earlier file. Loaded afresh here, it reads the
+// counted one; and afresh again after, so no later file gets this copy.
+vi.resetModules();
+const { instantOfWallMinute, zoneOffset } = await import('./shifts');
+const { tzOffset } = await import('@date-fns/tz');
+afterAll(() => {
+  vi.resetModules();
+});
 const actual = await vi.importActual<typeof import('@date-fns/tz')>('@date-fns/tz');
 const reads = vi.mocked(tzOffset);
 const HOUR = 3_600_000;
