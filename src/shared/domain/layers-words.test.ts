@@ -122,6 +122,17 @@ describe('describePattern: follow the sun or not', () => {
       'A: Every day all day, weekly turns; B: Every day all day, weekly turns',
     );
   });
+  test('an all-day layer beside two that share the day: each layer by name', () => {
+    expect(
+      describePattern([
+        leg('A', '00:00', '00:00'),
+        leg('B', '07:00', '19:00'),
+        leg('C', '19:00', '07:00'),
+      ]),
+    ).toBe(
+      'A: Every day all day, weekly turns; B: Every day 07:00–19:00, weekly turns; C: Every day 19:00–07:00, weekly turns',
+    );
+  });
   test('layers without windows, or not every day: each layer by name', () => {
     expect(describePattern([layer({ name: 'A' }), layer({ name: 'B', handoffWeekday: 3 })])).toBe(
       'A: Weekly shifts from Monday 09:00; B: Weekly shifts from Wednesday 09:00',
