@@ -41,6 +41,8 @@ async function dragHandle(page: Page, from: Locator, to: Locator, arrived: strin
   // A live update can move the rows between measuring the handle and pressing it, and the press
   // then lands beside it: as a person would, let go and take hold again until the drag starts.
   await expect(async () => {
+    // The mouse presses where the page is: a handle below the window is scrolled to first.
+    await from.scrollIntoViewIfNeeded();
     const start = await from.boundingBox();
     if (!start) throw new Error('drag handle not visible');
     await page.mouse.move(start.x + start.width / 2, start.y + start.height / 2);
