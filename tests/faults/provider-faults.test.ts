@@ -376,22 +376,7 @@ test(
           channels: { voice },
         }),
       );
-      try {
-        for (let rounds = 1; ; rounds++) {
-          await Promise.all(workers.map((w) => w.tick()));
-          const [next] = await db
-            .select({ at: sql<Date | null>`min(${notifications.nextAttemptAt})` })
-            .from(notifications)
-            .where(eq(notifications.status, 'pending'));
-          if (!next?.at) break;
-          clock.set(
-            new Date(Math.max(new Date(next.at).getTime(), clock.now().getTime()) + 120_000),
-          );
-          expect(rounds, 'the outbox drains').toBeLessThan(500);
-        }
-      } finally {
-        await Promise.all(workers.map((w) => w.stop()));
-      }
+      await drainOutbox(workers, db, clock);
       const rows = await db
         .select()
         .from(notifications)
@@ -517,22 +502,7 @@ test(
           },
         }),
       );
-      try {
-        for (let rounds = 1; ; rounds++) {
-          await Promise.all(workers.map((w) => w.tick()));
-          const [next] = await db
-            .select({ at: sql<Date | null>`min(${notifications.nextAttemptAt})` })
-            .from(notifications)
-            .where(eq(notifications.status, 'pending'));
-          if (!next?.at) break;
-          clock.set(
-            new Date(Math.max(new Date(next.at).getTime(), clock.now().getTime()) + 120_000),
-          );
-          expect(rounds, 'the outbox drains').toBeLessThan(500);
-        }
-      } finally {
-        await Promise.all(workers.map((w) => w.stop()));
-      }
+      await drainOutbox(workers, db, clock);
       const rows = await db
         .select()
         .from(notifications)
@@ -582,3 +552,28 @@ test(
 );
 
 const contentOfRow = (row: typeof notifications.$inferSelect) => decryptContent(row, cipher);
+
+/**
+ * drainOutbox ticks the workers and moves the clock to each next attempt until nothing is pending,
+ * then stops the workers.
+ */
+async function drainOutbox(
+  workers: { tick(): Promise<unknown>; stop(): Promise<unknown> }[],
+  db: Database['db'],
+  clock: ManualClock,
+): Promise<void> {
+  try {
+    for (let rounds = 1; ; rounds++) {
+      await Promise.all(workers.map((w) => w.tick()));
+      const [next] = await db
+        .select({ at: sql<Date | null>`min(${notifications.nextAttemptAt})` })
+        .from(notifications)
+        .where(eq(notifications.status, 'pending'));
+      if (!next?.at) break;
+      clock.set(new Date(Math.max(new Date(next.at).getTime(), clock.now().getTime()) + 120_000));
+      expect(rounds, 'the outbox drains').toBeLessThan(500);
+    }
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+  }
+}
