@@ -51,8 +51,18 @@ async function dragHandle(page: Page, from: Locator, to: Locator, arrived: strin
     try {
       await expect(from).toHaveAttribute('aria-pressed', 'true', { timeout: 3_000 });
     } catch (error) {
+      // Say what the press met, so that a drag that never starts names its cause.
+      const met = await page.evaluate(
+        ({ x, y }) => ({
+          element: document.elementFromPoint(x, y)?.outerHTML.slice(0, 160),
+          bodyPointerEvents: getComputedStyle(document.body).pointerEvents,
+        }),
+        { x: start.x + start.width / 2, y: start.y + start.height / 2 - 8 },
+      );
       await page.mouse.up();
-      throw error;
+      throw new Error(`the drag did not start; the press met ${JSON.stringify(met)}`, {
+        cause: error,
+      });
     }
   }).toPass({ timeout: 20_000 });
   const end = await to.boundingBox();
