@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 import { cleanupOutdatedCaches, precacheAndRoute } from 'workbox-precaching';
-import { clickTarget, notificationOf, readNotice } from './service-worker/notice';
+import { clickTarget, isRepeat, notificationOf, readNotice } from './service-worker/notice';
 
 /**
  * Baton's service worker (issue 33, decision 253), built by vite-plugin-pwa (injectManifest).
@@ -32,8 +32,20 @@ self.addEventListener('push', (event) => {
   } catch {
     json = null;
   }
-  const shown = notificationOf(readNotice(json));
-  event.waitUntil(self.registration.showNotification(shown.title, shown.options));
+  const notice = readNotice(json);
+  event.waitUntil(
+    (async () => {
+      const same = notice?.tag ? await self.registration.getNotifications({ tag: notice.tag }) : [];
+      const shown = notificationOf(
+        notice,
+        isRepeat(
+          notice,
+          same.map((n) => n.data),
+        ),
+      );
+      await self.registration.showNotification(shown.title, shown.options);
+    })(),
+  );
 });
 
 /**

@@ -24,8 +24,9 @@ import { createSession, SESSION_COOKIE } from '../../src/server/modules/sessions
 import { createVoiceChannel } from '../../src/server/modules/voice-calls/voice-channel';
 import { insertUser } from '../../src/server/seed/factories';
 import type { OutboxEntry } from '../../src/shared/contracts/notifications';
+import type { PushNotice } from '../../src/shared/contracts/push';
 import { MAX_DELIVERY_ATTEMPTS } from '../../src/shared/domain/notification-routing';
-import { startPushService } from '../setup/push-service';
+import { deviceOf, type ReceivedPush, startPushService } from '../setup/push-service';
 import { testConfig } from '../setup/test-app';
 import { createLocalDatabase } from './support/outage-postgres';
 import { pickFault, seededRandom } from './support/providers-faults';
@@ -433,8 +434,10 @@ test(
   `${scale.providerFaults.pushes} pushes through a push service failing ${FAILURE_RATE * 100}% of the time`,
   async () => {
     // Web push (issue 36): error answers, no answer, and a push delivered whose answer is lost.
-    // A push carries no key a push service could drop a repeat by, so the last one arrives twice
-    // when Baton sends it again: delivery is at least once, and the test counts those.
+    // Baton sends a push whose answer was lost again, so the push service takes it twice. The
+    // repeat carries the first's Topic and tag: for a device offline while the service holds the
+    // first (every other device here), the repeat replaces it; a device online gets both and
+    // shows one notification (one tag). The test counts both, and what the person would see.
     const pushes = scale.providerFaults.pushes;
     const random = seededRandom(SEED + 2);
     const service = await startPushService(undefined, {
@@ -448,6 +451,7 @@ test(
       for (let i = 0; i < pushes; i++) {
         const person = await insertUser(db, cipher, { name: `Push person ${i}` });
         const { subscription } = service.subscribe();
+        if (i % 2 === 1) service.disconnect(deviceOf(subscription.endpoint));
         await db.transaction((tx) =>
           saveSubscription(tx, cipher, {
             userId: person.id,
@@ -503,6 +507,7 @@ test(
         }),
       );
       await drainOutbox(workers, db, clock);
+      for (const push of service.received) service.connect(push.device);
       const rows = await db
         .select()
         .from(notifications)
@@ -529,6 +534,25 @@ test(
       // Twice only where an answer was lost: Baton never sent a push again that it knew arrived.
       const twice = [...arrived].filter(([, n]) => n > 1);
       expect(twice.filter(([title]) => !lost.has(title))).toEqual([]);
+      // What reached each device: once where it was offline (the Topic replaced the repeat); on
+      // one online, each copy with the first's tag and id, so it shows one notification and
+      // alerts once (the service worker's isRepeat).
+      const copies = new Map<string, ReceivedPush[]>();
+      for (const push of service.delivered) {
+        copies.set(titleOf(push.text), [...(copies.get(titleOf(push.text)) ?? []), push]);
+      }
+      expect(sent.filter((r) => !copies.has(titleOfRow(r))).map((r) => r.id)).toEqual([]);
+      const offline = new Set(
+        inputs.filter((_, i) => i % 2 === 1).map((input) => input.push?.title ?? ''),
+      );
+      const reachedOfflineTwice = [...copies].filter(([t, c]) => offline.has(t) && c.length > 1);
+      expect(reachedOfflineTwice.map(([t]) => t)).toEqual([]);
+      const shownAs = (push: ReceivedPush) => {
+        const { tag, data } = JSON.parse(push.text) as PushNotice;
+        return tag && data.id ? `${tag} ${data.id}` : `untagged ${push.receivedAt}`;
+      };
+      const shownTwice = [...copies].filter(([, c]) => new Set(c.map(shownAs)).size > 1);
+      expect(shownTwice.map(([t]) => t)).toEqual([]);
       for (const kind of ['error', 'timeout', 'accepted-timeout'] as const) {
         expect(service.faults[kind], kind).toBeGreaterThan(0);
       }
@@ -538,6 +562,9 @@ test(
           sent: sent.length,
           failedAfterRetries: failed.length,
           deliveredTwice: twice.length,
+          reachedDeviceTwice: [...copies].filter(([, c]) => c.length > 1).length,
+          replacedWhileOffline: service.received.length - service.delivered.length,
+          shownTwice: shownTwice.length,
           answersLost: service.faults.answerLost.length,
           faults: { ...service.faults, answerLost: undefined },
           received: service.received.length,

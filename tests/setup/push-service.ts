@@ -23,6 +23,11 @@ import ece from 'http_ece';
  * future and within 24 hours, a `sub`. Its aes128gcm body (RFC 8188, 8291) is then decrypted
  * with the device's private key, so a test reads what the device would show. A device can be
  * told to answer 410 (unsubscribed) or any other status.
+ *
+ * A device is online (a push reaches it at once) or, once disconnected, offline: the service
+ * holds its pushes until it connects again, and a push with the Topic of one it holds replaces
+ * that one (RFC 8030 section 5.4; a Topic longer than 32 characters or outside base64url is
+ * refused with 400).
  */
 
 export interface ReceivedPush {
@@ -31,6 +36,8 @@ export interface ReceivedPush {
   text: string;
   ttl: string | undefined;
   urgency: string | undefined;
+  /** RFC 8030's Topic header */
+  topic: string | undefined;
   contentEncoding: string | undefined;
   /** the VAPID JWT's claims and the key it was signed with */
   vapid: { aud: string; sub: string; exp: number; publicKey: string };
@@ -49,13 +56,20 @@ export interface PushService {
   ca: string;
   /** the file holding `ca`, for NODE_EXTRA_CA_CERTS */
   caFile: string;
+  /** every push the service accepted, in order (a repeat it replaced included) */
   received: ReceivedPush[];
+  /** what reached the devices: at once while online, on connecting for one offline */
+  delivered: ReceivedPush[];
   /** pushes refused, with why (a bad signature, a body that does not decrypt) */
   refused: { device: string; status: number; reason: string }[];
   /** a new device: its subscription as the browser would give it */
   subscribe(): PushDeviceKeys;
   /** how a device answers from now on: 201 by default, 410 once it unsubscribed */
   answer(device: string, status: number): void;
+  /** the device goes offline: the service holds its pushes */
+  disconnect(device: string): void;
+  /** the device comes back: the pushes held for it reach it, oldest first */
+  connect(device: string): void;
   /**
    * the faults dealt (startPushService's `faults`), and the pushes delivered whose answer was
    * lost: by the fault, or because the sender gave up before it went out
@@ -164,8 +178,12 @@ export async function startPushService(tlsDir?: string, faults?: PushFaults): Pr
   const dir = tlsDir ?? mkdtempSync(path.join(os.tmpdir(), 'baton-push-'));
   if (!tlsDir) writeSelfSignedCertificate(dir);
   const { key, cert, certFile } = readCertificate(dir);
-  const devices = new Map<string, { ecdh: ECDH; auth: Buffer; status: number }>();
+  const devices = new Map<
+    string,
+    { ecdh: ECDH; auth: Buffer; status: number; online: boolean; held: ReceivedPush[] }
+  >();
   const received: ReceivedPush[] = [];
+  const delivered: ReceivedPush[] = [];
   const refused: PushService['refused'] = [];
   const dealt: PushService['faults'] = {
     error: 0,
@@ -199,6 +217,10 @@ export async function startPushService(tlsDir?: string, faults?: PushFaults): Pr
     if (req.headers['content-encoding'] !== 'aes128gcm') {
       return refuse(415, `content-encoding ${req.headers['content-encoding']}`);
     }
+    const topic = req.headers.topic as string | undefined;
+    if (topic !== undefined && !/^[\w-]{1,32}$/.test(topic)) {
+      return refuse(400, `Topic ${topic} is not 1 to 32 base64url characters`);
+    }
     if (device.status !== 201) {
       return res.writeHead(device.status, { 'content-type': 'text/plain' }).end('Gone');
     }
@@ -220,15 +242,23 @@ export async function startPushService(tlsDir?: string, faults?: PushFaults): Pr
     } catch (err) {
       return refuse(400, `the body does not decrypt: ${(err as Error).message}`);
     }
-    received.push({
+    const push: ReceivedPush = {
       device: id,
       text,
       ttl: req.headers.ttl as string | undefined,
       urgency: req.headers.urgency as string | undefined,
+      topic,
       contentEncoding: req.headers['content-encoding'],
       vapid,
       receivedAt,
-    });
+    };
+    received.push(push);
+    if (device.online) delivered.push(push);
+    else {
+      const same = topic === undefined ? -1 : device.held.findIndex((h) => h.topic === topic);
+      if (same === -1) device.held.push(push);
+      else device.held[same] = push;
+    }
     if (fault === 'accepted-timeout') {
       dealt['accepted-timeout'] += 1;
       dealt.answerLost.push(text);
@@ -248,6 +278,7 @@ export async function startPushService(tlsDir?: string, faults?: PushFaults): Pr
     ca: cert,
     caFile: certFile,
     received,
+    delivered,
     refused,
     faults: dealt,
     subscribe() {
@@ -255,7 +286,7 @@ export async function startPushService(tlsDir?: string, faults?: PushFaults): Pr
       ecdh.generateKeys();
       const auth = randomBytes(16);
       const id = b64url(randomBytes(12));
-      devices.set(id, { ecdh, auth, status: 201 });
+      devices.set(id, { ecdh, auth, status: 201, online: true, held: [] });
       return {
         subscription: {
           endpoint: `${origin}/push/${id}`,
@@ -267,6 +298,16 @@ export async function startPushService(tlsDir?: string, faults?: PushFaults): Pr
     answer(device, status) {
       const known = devices.get(device);
       if (known) known.status = status;
+    },
+    disconnect(device) {
+      const known = devices.get(device);
+      if (known) known.online = false;
+    },
+    connect(device) {
+      const known = devices.get(device);
+      if (!known) return;
+      known.online = true;
+      delivered.push(...known.held.splice(0));
     },
     async close() {
       server.closeAllConnections();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clickTarget, notificationOf, readNotice } from './notice';
+import { clickTarget, isRepeat, notificationOf, readNotice } from './notice';
 
 /** What the service worker shows of a push and where a click goes (decision 253). Pure. */
 
@@ -49,6 +49,27 @@ describe('the notification of a push', () => {
       title: 'Baton',
       options: { body: 'You have a new notification.', actions: [], data: { open: '/' } },
     });
+  });
+});
+
+describe('a push sent again (decision 284)', () => {
+  const once = { ...notice, data: { ...notice.data, id: 'Zq1' } };
+
+  it('is a repeat when a notification with its tag shows its id; it then does not alert again', () => {
+    expect(readNotice(once)?.data.id).toBe('Zq1');
+    expect(isRepeat(readNotice(once), [{ open: '/', id: 'Zq1' }])).toBe(true);
+    expect(notificationOf(readNotice(once), true).options).toMatchObject({
+      tag: 'incident-42',
+      renotify: false,
+    });
+  });
+
+  it('is not a repeat when nothing with its id shows (a reminder has its own): it alerts', () => {
+    expect(isRepeat(readNotice(once), [])).toBe(false);
+    expect(isRepeat(readNotice(once), [{ open: '/', id: 'other' }, null])).toBe(false);
+    expect(isRepeat(readNotice(notice), [{ open: '/' }])).toBe(false);
+    expect(isRepeat(null, [{ id: 'Zq1' }])).toBe(false);
+    expect(notificationOf(readNotice(once), false).options.renotify).toBe(true);
   });
 });
 

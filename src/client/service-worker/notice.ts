@@ -43,7 +43,11 @@ export function readNotice(json: unknown): PushNotice | null {
     urgency:
       n.urgency === 'high' || n.urgency === 'medium' || n.urgency === 'low' ? n.urgency : undefined,
     actions,
-    data: { open: data.open, acknowledge: isText(data.acknowledge) ? data.acknowledge : undefined },
+    data: {
+      open: data.open,
+      acknowledge: isText(data.acknowledge) ? data.acknowledge : undefined,
+      id: isText(data.id) ? data.id : undefined,
+    },
   };
 }
 
@@ -55,8 +59,20 @@ const UNREADABLE: PushNotice = {
   data: { open: '/' },
 };
 
-/** notificationOf: what to show for a notice (or an unreadable push). */
-export function notificationOf(notice: PushNotice | null): ShownNotification {
+/**
+ * isRepeat: the notice is one the device already shows (`shown`, the data of the notifications
+ * with its tag), sent again after its answer was lost (decision 284).
+ */
+export function isRepeat(notice: PushNotice | null, shown: readonly unknown[]): boolean {
+  const id = notice?.data.id;
+  return id !== undefined && shown.some((data) => (data as { id?: unknown } | null)?.id === id);
+}
+
+/**
+ * notificationOf: what to show for a notice (or an unreadable push). A repeat replaces the one
+ * shown without alerting again.
+ */
+export function notificationOf(notice: PushNotice | null, repeat = false): ShownNotification {
   const n = notice ?? UNREADABLE;
   return {
     title: n.title,
@@ -67,7 +83,7 @@ export function notificationOf(notice: PushNotice | null): ShownNotification {
       badge: '/icons/icon-192.png',
       // A high-urgency page stays until it is answered; a reminder of it alerts again.
       requireInteraction: n.urgency === 'high',
-      renotify: Boolean(n.tag),
+      renotify: Boolean(n.tag) && !repeat,
       actions: n.actions,
       data: n.data,
     },

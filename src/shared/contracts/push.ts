@@ -99,6 +99,14 @@ export const PushNoticeSchema = z.object({
   tag: z.string().optional(),
   urgency: z.enum(['high', 'medium', 'low']).optional(),
   actions: z.array(z.object({ action: z.enum(PUSH_ACTIONS), title: z.string() })),
-  data: z.object({ open: z.string(), acknowledge: z.string().optional() }),
+  data: z.object({
+    open: z.string(),
+    acknowledge: z.string().optional(),
+    /**
+     * the notification's id, the same on every attempt at it (decision 284): a push with the id
+     * of one the device shows is a repeat, shown in its place without alerting again
+     */
+    id: z.string().optional(),
+  }),
 });
 export type PushNotice = z.infer<typeof PushNoticeSchema>;

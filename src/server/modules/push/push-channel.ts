@@ -4,7 +4,7 @@ import { type Channel, DeliveryError } from '../../core/delivery';
 import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Db } from '../../db/client';
 import type { HostLookup, OutboundRule } from '../../http/outbound-address';
-import { type PushOutcome, type PushTarget, sendPush } from './push-sender';
+import { type PushOutcome, type PushTarget, pushTopic, sendPush } from './push-sender';
 import {
   deleteSubscriptionById,
   markSent,
@@ -41,6 +41,7 @@ async function sendToDevice(
   deps: PushChannelDeps,
   device: StoredSubscription,
   notice: PushNotice,
+  topic?: string,
 ): Promise<PushOutcome> {
   const outcome = await sendPush(device, notice, {
     vapid: await deps.vapid(),
@@ -48,6 +49,7 @@ async function sendToDevice(
     lookup: deps.lookup,
     ca: deps.ca,
     timeoutMs: deps.timeoutMs,
+    topic,
   });
   if (outcome.kind === 'sent') await markSent(deps.db, device.id, deps.clock.now());
   if (outcome.kind === 'gone') await deleteSubscriptionById(deps.db, device.id);
@@ -62,6 +64,25 @@ function answerOf(outcomes: readonly PushOutcome[]): string {
   return `Pushed to ${devices(sent)} of ${outcomes.length}${gone ? `; ${devices(gone)} gone, removed` : ''}`;
 }
 
+/**
+ * onceOnDevice makes a notification's repeats harmless (issue 36). A push whose answer was lost
+ * is sent again and may arrive twice: the repeat carries the first's Topic, so a push service
+ * still holding the first for an offline device replaces it, and the first's tag and id, so a
+ * device that already shows the first replaces it without a second alert. A notice with its own
+ * tag (an incident's, which its reminders replace, alerting again) keeps it.
+ */
+export function onceOnDevice(
+  notice: PushNotice,
+  notificationKey: string | undefined,
+): { topic: string | undefined; shown: PushNotice } {
+  if (!notificationKey) return { topic: undefined, shown: notice };
+  const topic = pushTopic(notificationKey);
+  return {
+    topic,
+    shown: { ...notice, tag: notice.tag ?? topic, data: { ...notice.data, id: topic } },
+  };
+}
+
 /** createPushChannel makes the outbox's push channel. */
 export function createPushChannel(deps: PushChannelDeps): Channel {
   return {
@@ -74,7 +95,8 @@ export function createPushChannel(deps: PushChannelDeps): Channel {
       }
       const devices = await subscriptionsToSend(deps.db, deps.cipher, userId);
       if (devices.length === 0) throw new DeliveryError(NO_PUSH_DEVICE, true);
-      const outcomes = await Promise.all(devices.map((d) => sendToDevice(deps, d, notice)));
+      const { topic, shown } = onceOnDevice(notice, message.idempotencyKey);
+      const outcomes = await Promise.all(devices.map((d) => sendToDevice(deps, d, shown, topic)));
       if (outcomes.some((o) => o.kind === 'sent')) return answerOf(outcomes);
       const failures = outcomes.filter((o) => o.kind === 'failed');
       if (failures.length === 0)

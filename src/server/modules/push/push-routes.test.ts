@@ -303,9 +303,13 @@ describe('a page by a push rule', () => {
         data: {
           open: `/incidents/${id}`,
           acknowledge: expect.stringMatching(/^\/api\/pages\/ack\//),
+          // one id and Topic for the notification, on both devices (decision 284)
+          id: push.topic,
         },
       });
     }
+    expect(service.received[0].topic).toMatch(/^[\w-]{32}$/);
+    expect(service.received[1].topic).toBe(service.received[0].topic);
     const [row] = await pushRows(id);
     expect(row).toMatchObject({ status: 'sent', providerResponse: 'Pushed to 2 devices of 2' });
     const devices = (await t.call(people.olivia, 'GET', devicesOf(people.olivia))).json();

@@ -1,4 +1,4 @@
-import { ECDH } from 'node:crypto';
+import { createHash, ECDH } from 'node:crypto';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import webpush from 'web-push';
@@ -46,6 +46,8 @@ export interface PushSendOptions {
   /** certificate authorities to trust instead of the system's (tests' loopback push service) */
   ca?: string;
   timeoutMs?: number;
+  /** RFC 8030's Topic (`pushTopic`): a repeat replaces a push the service still holds */
+  topic?: string;
 }
 
 /** What became of one push: accepted, the device is gone (404, 410), or failed. */
@@ -53,6 +55,16 @@ export type PushOutcome =
   | { kind: 'sent'; status: number }
   | { kind: 'gone'; status: number }
   | { kind: 'failed'; retry: boolean; reason: string };
+
+/**
+ * pushTopic names a notification for the push service (RFC 8030's Topic header): the same for
+ * every attempt at one notification, so a repeat sent after a lost answer replaces the first
+ * while the push service still holds it for an offline device. The service sees the header in
+ * clear: a digest of the notification's key, never the key, cut to the 32 characters allowed.
+ */
+export function pushTopic(notificationKey: string): string {
+  return createHash('sha256').update(notificationKey).digest('base64url').slice(0, 32);
+}
 
 /** webPushUrgency: high for a high-urgency incident, else normal (RFC 8030's Urgency header). */
 export function webPushUrgency(notice: PushNotice): 'high' | 'normal' {
@@ -116,6 +128,7 @@ export async function sendPush(
       TTL: PUSH_TTL_SECONDS,
       urgency: webPushUrgency(notice),
       contentEncoding: 'aes128gcm',
+      ...(options.topic ? { topic: options.topic } : {}),
       agent,
       timeout: options.timeoutMs ?? TIMEOUT_MS,
     });
