@@ -36,13 +36,11 @@ self.addEventListener('push', (event) => {
   event.waitUntil(
     (async () => {
       const same = notice?.tag ? await self.registration.getNotifications({ tag: notice.tag }) : [];
-      const shown = notificationOf(
+      const repeat = isRepeat(
         notice,
-        isRepeat(
-          notice,
-          same.map((n) => n.data),
-        ),
+        same.map((n) => n.data),
       );
+      const shown = notificationOf(notice, repeat);
       await self.registration.showNotification(shown.title, shown.options);
     })(),
   );
