@@ -27,7 +27,7 @@
 // BENCH_ENGINES=pglite or =postgres runs one engine (default both).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -84,7 +84,14 @@ import {
 import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
 import { mutationScoreLine } from './mutation-score';
 import { outageFigures } from './outage';
-import { BATON_WARMUP_SECONDS, batonLoad, batonState, percentile } from './pass-baton';
+import {
+  BATON_WARMUP_SECONDS,
+  type BatonFigures,
+  batonLoad,
+  batonState,
+  percentile,
+} from './pass-baton';
+import { pgbenchBinary, type TpcbFigures, tpcbCeiling } from './pgbench';
 import {
   acceptFigures,
   arrivals,
@@ -186,12 +193,24 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------------------------
 // PostgreSQL: a fresh database per use, dropped afterwards.
 
+/**
+ * The local server through its Unix-domain socket when there is one, as the README advises for a
+ * PostgreSQL on Baton's machine (decision 285), else TCP on loopback; pgbench goes the same way.
+ */
+const LOCAL_SOCKET_DIR = '/var/run/postgresql';
 const pgServerUrl = (() => {
   const given = process.env.BENCH_PG_URL ?? process.env.DATABASE_URL;
-  const url = new URL(given ?? 'postgres://postgres@127.0.0.1:5432/postgres');
+  const local = existsSync(path.join(LOCAL_SOCKET_DIR, '.s.PGSQL.5432'))
+    ? `postgres://postgres@${encodeURIComponent(LOCAL_SOCKET_DIR)}/postgres`
+    : 'postgres://postgres@127.0.0.1:5432/postgres';
+  const url = new URL(given ?? local);
   url.pathname = '/postgres';
   return url;
 })();
+/** whether the server is on this machine (its sessions' processor time is then in /proc) */
+const pgServerIsLocal =
+  ['127.0.0.1', 'localhost', '[::1]'].includes(pgServerUrl.hostname) ||
+  decodeURIComponent(pgServerUrl.hostname).startsWith('/');
 const createdDatabases: string[] = [];
 
 async function postgresReachable(): Promise<boolean> {
@@ -228,7 +247,7 @@ async function adminQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
  * on this machine (their CPU time is then in /proc); none otherwise.
  */
 async function backendPids(url: string | undefined): Promise<number[]> {
-  if (!url || !['127.0.0.1', 'localhost', '[::1]'].includes(pgServerUrl.hostname)) return [];
+  if (!url || !pgServerIsLocal) return [];
   const rows = await adminQuery<{ pid: number }>(
     'select pid from pg_stat_activity where datname = $1',
     [new URL(url).pathname.slice(1)],
@@ -588,6 +607,7 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
       batonTarget ? '≥ 1,000 handoffs/s' : '(target for PostgreSQL)',
       batonTarget ? baton.passesPerSecond >= 1000 : null,
     );
+    if (engine === 'postgres') out.tpcb = await recordTpcbRatio(label, baton);
 
     if (options.frontEnd) {
       log(`${label}: dashboard in headless Chromium`);
@@ -1115,6 +1135,38 @@ function footprint(install: ProductionInstall) {
 }
 
 /**
+ * recordTpcbRatio: pgbench's TPC-B at the pass-baton load's clients and seconds on the same
+ * PostgreSQL server, just after that load (scripts/bench/pgbench.ts), and the passes a second as
+ * a share of its transactions a second: issue 36's other measure of the pass on PostgreSQL.
+ */
+async function recordTpcbRatio(
+  label: string,
+  baton: BatonFigures,
+): Promise<TpcbFigures | undefined> {
+  const binary = pgbenchBinary();
+  const figure = `pass-baton, ${BATON_CONNECTIONS} clients, ${label}: passes a second vs pgbench's TPC-B`;
+  if (!binary) {
+    record(figure, 'not measured: no pgbench on this machine', '≥ 40%', null);
+    return undefined;
+  }
+  log(`${label}: pgbench's TPC-B, ${BATON_CONNECTIONS} clients, ${BATON_SECONDS} s`);
+  const url = await createDatabase('tpcb');
+  try {
+    const tpcb = tpcbCeiling(binary, url, BATON_CONNECTIONS, BATON_SECONDS);
+    const ratio = baton.passesPerSecond / tpcb.tps;
+    record(
+      figure,
+      `${(ratio * 100).toFixed(0)}% (${baton.passesPerSecond.toFixed(0)} / ${tpcb.tps.toFixed(0)} a second; TPC-B p99 ${tpcb.p99} ms, scale ${tpcb.scale})`,
+      '≥ 40%',
+      ratio >= 0.4,
+    );
+    return tpcb;
+  } finally {
+    await dropDatabase(url).catch((err) => log(`could not drop ${url}: ${err}`));
+  }
+}
+
+/**
  * passBatonAlone: the full run's pass-baton load on its own (BENCH_ONLY=baton): the organisation
  * seeded as benchEngine seeds it, everyone signed in, a warm-up of the same load, then the
  * measured seconds (decision 273).
@@ -1173,13 +1225,14 @@ async function passBatonAlone(engine: EngineName) {
       `≥ ${target.rate.toLocaleString('en')} handoffs/s`,
       baton.passesPerSecond >= target.rate,
     );
+    const tpcb = engine === 'postgres' ? await recordTpcbRatio(label, baton) : undefined;
     record(
       `server memory under the pass-baton load, ${label}: peak RSS`,
       `${rssMb.toFixed(0)} MB`,
       '≤ 250 MB',
       rssMb <= 250,
     );
-    return { warmUp, baton, cpuPerPass, rssMb, loadAverage: os.loadavg() };
+    return { warmUp, baton, cpuPerPass, rssMb, tpcb, loadAverage: os.loadavg() };
   } finally {
     if (server) await stopProcess(server);
     rmSync(dataDir, { recursive: true, force: true });
@@ -1488,8 +1541,11 @@ async function main() {
   const wanted = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',');
   const engines: EngineName[] = wanted.includes('pglite') ? ['pglite'] : [];
   if (!wanted.includes('postgres')) log('PostgreSQL skipped (BENCH_ENGINES)');
-  else if (await postgresReachable()) engines.push('postgres');
-  else log(`PostgreSQL at ${pgServerUrl.host} is not reachable: its figures are skipped`);
+  else if (await postgresReachable()) {
+    engines.push('postgres');
+    results.postgresServer = decodeURIComponent(pgServerUrl.host);
+    log(`PostgreSQL through ${results.postgresServer}`);
+  } else log(`PostgreSQL at ${pgServerUrl.host} is not reachable: its figures are skipped`);
   results.engines = engines;
   if (!only) {
     for (const engine of engines) {
