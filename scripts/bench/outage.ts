@@ -8,7 +8,7 @@
 import http from 'node:http';
 import { inArray, sql } from 'drizzle-orm';
 import { showsChange } from '../../src/client/features/live/lib/invalidations';
-import { nextRoundDelay } from '../../src/client/features/live/lib/re-reads';
+import { RoundPace } from '../../src/client/features/live/lib/re-reads';
 import type { FieldCipher } from '../../src/server/crypto/field-crypto';
 import type { Db } from '../../src/server/db/client';
 import { pages, rotations } from '../../src/server/db/schema';
@@ -308,8 +308,8 @@ interface Person {
   pending: ChangeEvent[];
   seen: Set<number>;
   flushTimer: ReturnType<typeof setTimeout> | null;
-  /** when the last round of re-reads was, and the queries it found being read (read next round) */
-  lastRoundAt: number | null;
+  /** when the next round of re-reads is due (decision 286), and the queries the last found being read */
+  pace: RoundPace;
   again: Set<number>;
   stream: http.ClientRequest | null;
   events: number;
@@ -318,8 +318,9 @@ interface Person {
 /**
  * People: OUTAGE_PEOPLE browsers on the dashboard. Each loads it (its first reads spread over the
  * poll interval), polls as the client does, holds an event stream, and re-reads as useLiveUpdates
- * does (decision 283): the changes of 100 ms together, rounds at least a second apart, a query
- * being read left to finish and read again in the next round (counted as carried).
+ * does (decisions 283 and 286): the changes of 100 ms together, rounds at least a second apart
+ * and further apart while changes keep coming, a query being read left to finish and read again
+ * in the next round (counted as carried).
  */
 class People {
   readonly samples: Sample[] = [];
@@ -347,7 +348,7 @@ class People {
       pending: [],
       seen: new Set(),
       flushTimer: null,
-      lastRoundAt: null,
+      pace: new RoundPace(),
       again: new Set(),
       stream: null,
       events: 0,
@@ -487,16 +488,13 @@ class People {
   }
 
   private schedule(person: Person): void {
-    person.flushTimer ??= setTimeout(
-      () => this.flush(person),
-      nextRoundDelay(Date.now(), person.lastRoundAt),
-    );
+    person.flushTimer ??= setTimeout(() => this.flush(person), person.pace.delay(Date.now()));
   }
 
   /** a round of re-reads: the queries that show a change, or that were being read last round */
   private flush(person: Person): void {
     person.flushTimer = null;
-    person.lastRoundAt = Date.now();
+    person.pace.ran(Date.now());
     const events = person.pending;
     const carried = person.again;
     person.pending = [];

@@ -3,12 +3,13 @@ import { type Query, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { showsChange } from '../lib/invalidations';
 import type { LiveStatus } from '../lib/live-connection';
-import { nextRoundDelay, readAgain } from '../lib/re-reads';
+import { RoundPace, readAgain } from '../lib/re-reads';
 
 /**
  * useLiveUpdates joins the browser's live stream while someone is signed in (`viewerId`) and
  * reads again exactly the cached queries that show each change (decision 220), at most once a
- * second and never cancelling a read under way (decision 283); a `resync` reads everything
+ * second, once every few seconds while changes keep coming (decision 286), and never cancelling
+ * a read under way (decision 283); a `resync` reads everything
  * again. It returns the stream's status for the header. Polling stays as the specification has
  * it, so a page whose stream cannot connect still updates.
  */
@@ -26,15 +27,15 @@ export function useLiveUpdates(viewerId: number | null): LiveStatus | null {
     let pending: ChangeEvent[] = [];
     let everything = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
-    let lastRoundAt: number | null = null;
+    const pace = new RoundPace();
     // the queries that were being read at the last round: read again in the next (decision 283)
     let again: Query[] = [];
     const schedule = () => {
-      timer ??= setTimeout(flush, nextRoundDelay(Date.now(), lastRoundAt));
+      timer ??= setTimeout(flush, pace.delay(Date.now()));
     };
     const flush = () => {
       timer = null;
-      lastRoundAt = Date.now();
+      pace.ran(Date.now());
       const events = pending;
       const carried = new Set(again);
       const all = everything;

@@ -1,15 +1,69 @@
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { afterEach, describe, expect, test } from 'vitest';
-import { BATCH_MS, GAP_MS, nextRoundDelay, readAgain } from './re-reads';
+import { BATCH_MS, GAP_MS, MAX_GAP_MS, RoundPace, readAgain } from './re-reads';
 
-describe('nextRoundDelay', () => {
+describe('RoundPace', () => {
   test('the first round comes a batch after the first change', () => {
-    expect(nextRoundDelay(5_000, null)).toBe(BATCH_MS);
+    expect(new RoundPace().delay(5_000)).toBe(BATCH_MS);
   });
+
   test('a round waits until a second has passed since the last one', () => {
-    expect(nextRoundDelay(5_200, 5_000)).toBe(800);
-    expect(nextRoundDelay(5_000 + GAP_MS - 50, 5_000)).toBe(BATCH_MS);
-    expect(nextRoundDelay(9_000, 5_000)).toBe(BATCH_MS);
+    const pace = new RoundPace();
+    pace.ran(5_000);
+    // A change 200 ms after a round: the gap grows to two seconds (changes keep coming).
+    expect(pace.delay(5_200)).toBe(2 * GAP_MS - 200);
+  });
+
+  test('after a quiet spell of two gaps the gap is a second again, and the round a batch away', () => {
+    const pace = new RoundPace();
+    pace.ran(5_000);
+    expect(pace.delay(5_000 + 2 * GAP_MS)).toBe(BATCH_MS);
+    expect(pace.currentGap).toBe(GAP_MS);
+  });
+
+  test('while changes keep coming the gap doubles up to MAX_GAP_MS, then a quiet spell resets it', () => {
+    const pace = new RoundPace();
+    let now = 0;
+    pace.ran(now);
+    const gaps: number[] = [];
+    // A change every 50 ms: each round is asked for 50 ms after the last one ran.
+    for (let round = 0; round < 6; round++) {
+      now += 50;
+      const delay = pace.delay(now);
+      gaps.push(pace.currentGap);
+      now += delay;
+      pace.ran(now);
+    }
+    expect(gaps).toEqual([2_000, 4_000, 8_000, 8_000, 8_000, 8_000]);
+    expect(MAX_GAP_MS).toBe(8_000);
+    // The rounds themselves came a gap apart.
+    expect(pace.delay(now + 10)).toBe(MAX_GAP_MS - 10);
+    // Silence for two gaps: the next change is read again within a batch.
+    now += 2 * MAX_GAP_MS + 10;
+    expect(pace.delay(now)).toBe(BATCH_MS);
+    expect(pace.currentGap).toBe(GAP_MS);
+  });
+
+  test('changes a little slower than a gap apart keep the gap at a second', () => {
+    const pace = new RoundPace();
+    let now = 0;
+    for (let i = 0; i < 5; i++) {
+      expect(pace.delay(now)).toBe(BATCH_MS);
+      now += BATCH_MS;
+      pace.ran(now);
+      now += 1.5 * GAP_MS;
+    }
+    expect(pace.currentGap).toBe(GAP_MS);
+  });
+
+  test('a grown gap holds for changes between one and two gaps apart', () => {
+    const pace = new RoundPace();
+    pace.ran(0);
+    expect(pace.delay(100)).toBe(2 * GAP_MS - 100);
+    pace.ran(2 * GAP_MS);
+    // 3 s after that round: more than the 2 s gap, less than two of them.
+    expect(pace.delay(5 * GAP_MS)).toBe(BATCH_MS);
+    expect(pace.currentGap).toBe(2 * GAP_MS);
   });
 });
 
