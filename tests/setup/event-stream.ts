@@ -122,6 +122,7 @@ export function changeData(event: StreamEvent): {
   kind: string;
   entityId: number | null;
   rotationId: number | null;
+  concernsYou?: boolean;
 } {
   return JSON.parse(event.data);
 }

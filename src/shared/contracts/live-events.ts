@@ -28,13 +28,16 @@ export type ChangeKind = (typeof CHANGE_KINDS)[number];
 /**
  * One change as the stream sends it in an event's data (its SSE `id` is `id`): `entityId` is the
  * row (a time off and a shift notice name their person), `rotationId` the rotation it belongs
- * to, when it belongs to one.
+ * to, when it belongs to one. An incident's change sent live says whether it `concernsYou`, the
+ * stream's viewer (decision 287: notified, assigned, its target or pager, or a member of its
+ * rotation); absent (a replay, or when the server could not tell) it may.
  */
 export const ChangeEventSchema = z.object({
   id: z.number().int().positive(),
   kind: z.enum(CHANGE_KINDS),
   entityId: z.number().int().nullable(),
   rotationId: z.number().int().nullable(),
+  concernsYou: z.boolean().optional(),
 });
 export type ChangeEvent = z.infer<typeof ChangeEventSchema>;
 

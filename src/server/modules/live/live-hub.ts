@@ -8,7 +8,12 @@ import {
 import { type Actor, effectiveRoles, type Role } from '../../../shared/domain/roles';
 import type { Clock } from '../../core/clock';
 import type { Database } from '../../db/client';
-import { changesSince, latestChangeId, liveSessions } from './live-repository';
+import {
+  changesSince,
+  latestChangeId,
+  liveSessions,
+  whomIncidentsConcern,
+} from './live-repository';
 
 /** the NOTIFY channel migration 0016's triggers send on */
 export const CHANGE_CHANNEL = 'baton_changes';
@@ -44,7 +49,32 @@ interface Stream {
   tokenHash: string;
   viewer: Actor;
   /** events that arrived while the opening was being written; null once it is */
-  held: ChangeEvent[] | null;
+  held: Outgoing[] | null;
+}
+
+/**
+ * A change on its way to the streams, written once per variant: an incident's change says to each
+ * viewer whether it concerns them (decision 287), so it has two texts; any other change has one.
+ */
+class Outgoing {
+  private texts: [string | undefined, string | undefined] = [undefined, undefined];
+
+  constructor(
+    readonly event: ChangeEvent,
+    /** whom an incident's change concerns; null when not an incident's, or not known */
+    private readonly concerned: ReadonlySet<number> | null = null,
+  ) {}
+
+  textFor(viewerId: number): string {
+    if (this.concerned === null) {
+      this.texts[0] ??= formatChange(this.event);
+      return this.texts[0];
+    }
+    const concernsYou = this.concerned.has(viewerId);
+    const at = concernsYou ? 0 : 1;
+    this.texts[at] ??= formatChange({ ...this.event, concernsYou });
+    return this.texts[at] as string;
+  }
 }
 
 export interface LiveHubDeps {
@@ -90,6 +120,9 @@ export class LiveHub {
   private checking: Promise<void> | null = null;
   private checkAgain = false;
   private closed = false;
+  /** deliveries waiting for whom their incidents concern, in order (decision 287) */
+  private delivering: Promise<void> = Promise.resolve();
+  private waiting = 0;
 
   constructor(private readonly deps: LiveHubDeps) {}
 
@@ -172,13 +205,13 @@ export class LiveHub {
         if (!missed.known || missed.events.length > REPLAY_LIMIT) {
           sink.write(formatEvent(LIVE_EVENT_NAMES.resync, {}, await latestChangeId(db)));
         } else {
-          for (const event of missed.events) this.send(stream, event, formatChange(event));
+          for (const event of missed.events) this.send(stream, new Outgoing(event));
           sink.write(formatEvent(LIVE_EVENT_NAMES.ready, {}));
         }
       }
       const held = stream.held ?? [];
       stream.held = null;
-      for (const event of held) this.send(stream, event, formatChange(event));
+      for (const outgoing of held) this.send(stream, outgoing);
     } catch (err) {
       remove();
       throw err;
@@ -186,23 +219,58 @@ export class LiveHub {
     return remove;
   }
 
-  /** publish sends changes to every stream whose viewer may see them. */
+  /**
+   * publish sends changes to every stream whose viewer may see them. An incident's change first
+   * asks whom it concerns (one query for the batch, decision 287), so that each stream can be told
+   * whether it is its viewer's: changes are then delivered in order after that answer, those
+   * before it at once.
+   */
   publish(events: ChangeEvent[]): void {
     if (events.some((event) => event.kind === 'session' || event.kind === 'user')) {
       void this.checkSessions();
     }
+    const incidents = this.streams.size === 0 ? [] : incidentIdsOf(events);
+    if (incidents.length === 0 && this.waiting === 0) {
+      this.deliver(events, new Map());
+      return;
+    }
+    this.waiting += 1;
+    this.delivering = this.delivering
+      .then(() => this.whomConcern(incidents))
+      .then((concerned) => this.deliver(events, concerned))
+      .catch((err) => this.deps.log?.error({ err }, 'live updates: a change was not delivered'))
+      .finally(() => {
+        this.waiting -= 1;
+      });
+  }
+
+  private async whomConcern(pageIds: number[]): Promise<Map<number, ReadonlySet<number>>> {
+    try {
+      return await whomIncidentsConcern(this.deps.database.db, pageIds);
+    } catch (err) {
+      // Unknown: the changes go out without saying, and every screen that may show them reads.
+      this.deps.log?.warn({ err }, 'live updates: whom incidents concern could not be read');
+      return new Map();
+    }
+  }
+
+  private deliver(events: ChangeEvent[], concerned: Map<number, ReadonlySet<number>>): void {
     for (const event of events) {
-      const text = formatChange(event);
+      const whom = event.kind === 'incident' && event.entityId !== null;
+      const outgoing = new Outgoing(
+        event,
+        whom ? (concerned.get(event.entityId as number) ?? null) : null,
+      );
       for (const stream of this.streams) {
-        if (stream.held) stream.held.push(event);
-        else this.send(stream, event, text);
+        if (stream.held) stream.held.push(outgoing);
+        else this.send(stream, outgoing);
       }
     }
   }
 
-  private send(stream: Stream, event: ChangeEvent, text: string) {
-    if (!shouldReceiveChange(stream.viewer, event)) return;
-    this.write(stream, text);
+  private send(stream: Stream, outgoing: Outgoing) {
+    if (!shouldReceiveChange(stream.viewer, outgoing.event)) return;
+    this.write(stream, outgoing.textFor(stream.viewer.id));
   }
 
   private write(stream: Stream, text: string) {
@@ -294,8 +362,18 @@ export class LiveHub {
     await this.listening?.catch(() => {});
     await this.unlisten?.();
     this.unlisten = null;
+    await this.delivering;
     await this.checking;
   }
+}
+
+/** incidentIdsOf: the incidents (pages) these changes name, each once */
+function incidentIdsOf(events: readonly ChangeEvent[]): number[] {
+  const ids = new Set<number>();
+  for (const event of events) {
+    if (event.kind === 'incident' && event.entityId !== null) ids.add(event.entityId);
+  }
+  return [...ids];
 }
 
 function formatChange(event: ChangeEvent): string {

@@ -104,3 +104,28 @@ export async function pruneChangeEvents(db: Db, keepMs: number): Promise<number>
   );
   return rows[0]?.n ?? 0;
 }
+
+/**
+ * whomIncidentsConcern returns, for each of these incidents (pages) that still exists, the people
+ * it concerns (decision 287): whoever it notified, its assignees, its target and its pager, and the
+ * members of its rotation. One statement.
+ */
+export async function whomIncidentsConcern(
+  db: Db,
+  pageIds: readonly number[],
+): Promise<Map<number, Set<number>>> {
+  if (pageIds.length === 0) return new Map();
+  const rows = await selectRows<{ pageId: number; userIds: number[] }>(
+    db,
+    sql`select p.id as "pageId",
+               array(select distinct u
+                     from unnest(p.notified_ids || p.assignee_ids
+                                 || array[p.target_user_id, p.paged_by_id]
+                                 || array(select m.user_id from rotation_members m
+                                          where m.rotation_id = p.rotation_id)) as u
+                     where u is not null) as "userIds"
+        from pages p
+        where p.id = any(${sql.param([...pageIds])}::int[])`,
+  );
+  return new Map(rows.map((row) => [Number(row.pageId), new Set(row.userIds.map(Number))]));
+}

@@ -123,6 +123,45 @@ describe('GET /api/events', () => {
     expect(watcher.text()).not.toMatch(/Priya|Noah|Pager is quiet/);
   });
 
+  test('an incident’s change tells each stream whether it concerns its viewer (decision 287)', async () => {
+    const mia = await t.createUser({ roles: ['incident_manager'], name: 'Mia Lopez' });
+    const rotation = await insertRotation(t.database.db, {
+      memberIds: [priya.id],
+      holderId: priya.id,
+    });
+    const holder = await open(priya);
+    const bystander = await open(noah);
+    await holder.waitFor((e) => e.event === 'ready');
+    await bystander.waitFor((e) => e.event === 'ready');
+    const raised = await t.app.inject({
+      method: 'POST',
+      url: '/api/incidents',
+      payload: { title: 'Checkout is down', rotationId: rotation.id },
+      headers: { cookie: await t.cookieFor(mia) },
+    });
+    expect(raised.statusCode, raised.body).toBe(201);
+    const id = raised.json<{ id: number }>().id;
+    const theirs = (e: { event: string; data: string }) =>
+      e.event === 'change' && changeData(e).kind === 'incident' && changeData(e).entityId === id;
+    expect(changeData(await holder.waitFor(theirs, 2_000))).toMatchObject({
+      rotationId: rotation.id,
+      concernsYou: true,
+    });
+    expect(changeData(await bystander.waitFor(theirs, 2_000))).toMatchObject({
+      rotationId: rotation.id,
+      concernsYou: false,
+    });
+    // A replay cannot tell: it says nothing, and the screens read as before.
+    const lastSeen = Number((await bystander.waitFor(theirs)).id) - 1;
+    const replay = await t.app.inject({
+      url: '/api/events',
+      headers: { cookie: await t.cookieFor(noah), 'last-event-id': String(lastSeen) },
+    });
+    const replayed = parseEventStream(replay.body).events.filter(theirs).map(changeData);
+    expect(replayed.length).toBeGreaterThan(0);
+    for (const change of replayed) expect(change).not.toHaveProperty('concernsYou');
+  });
+
   test('a rolled-back change sends nothing', async () => {
     const rotation = await insertRotation(t.database.db, {});
     const watcher = await open(noah);

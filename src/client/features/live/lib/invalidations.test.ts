@@ -21,7 +21,9 @@ const KEYS = {
   feed: ['/api/calendar/feed'],
   incidents: ['/api/incidents', 'list', ''],
   incident3: ['/api/incidents', 3],
+  myIncidents: ['/api/incidents', 'mine'],
   myPages: ['/api/user/pages'],
+  myFailures: ['/api/user/page-delivery-failures'],
   coverage: ['/api/coverage-requests'],
   person5: ['/api/users', 5],
   person5TimeOff: ['/api/users', 5, 'time-off'],
@@ -95,6 +97,20 @@ describe('showsChange', () => {
     const names = shown(e);
     for (const name of included) expect(names).toContain(name);
     for (const name of excluded) expect(names).not.toContain(name);
+  });
+
+  test('an incident that concerns the viewer reads their own incident reads again; one that does not, only the rest (decision 287)', () => {
+    const own: Name[] = ['myIncidents', 'myPages', 'myFailures'];
+    const everyone: Name[] = ['incidents', 'incident3', 'rotation7Pages', 'integrations'];
+    const theirs = shown({ ...event('incident', 3, 7), concernsYou: true });
+    const notTheirs = shown({ ...event('incident', 3, 7), concernsYou: false });
+    const unknown = shown(event('incident', 3, 7));
+    for (const name of [...own, ...everyone]) {
+      expect(theirs).toContain(name);
+      expect(unknown).toContain(name);
+    }
+    for (const name of everyone) expect(notTheirs).toContain(name);
+    for (const name of own) expect(notTheirs).not.toContain(name);
   });
 
   test("another person's change leaves the signed-in user's own reads alone", () => {

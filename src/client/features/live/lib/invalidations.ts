@@ -35,6 +35,19 @@ function onCallReads(key: Key, rotationId: number | null): boolean {
   );
 }
 
+/**
+ * the viewer's own incident reads: the dashboard's incidents that notified them, the pages sent to
+ * them, the deliveries of their pages that failed. An incident's change that says it does not
+ * concern the viewer (decision 287) cannot change these.
+ */
+function ownIncidentReads(key: Key): boolean {
+  return (
+    (path(key) === '/api/incidents' && key[1] === 'mine') ||
+    path(key) === '/api/user/pages' ||
+    path(key) === '/api/user/page-delivery-failures'
+  );
+}
+
 /** showsChange tells whether the read under `key` shows the change, for the signed-in `viewerId`. */
 export function showsChange(key: Key, event: ChangeEvent, viewerId: number | null): boolean {
   const rotationId = event.rotationId;
@@ -52,6 +65,7 @@ export function showsChange(key: Key, event: ChangeEvent, viewerId: number | nul
         startsWith(key, '/api/audit-log/handoffs')
       );
     case 'incident':
+      if (event.concernsYou === false && ownIncidentReads(key)) return false;
       return (
         startsWith(key, '/api/incidents') ||
         path(key) === '/api/user/pages' ||
