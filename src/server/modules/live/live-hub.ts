@@ -120,9 +120,9 @@ export class LiveHub {
   private checking: Promise<void> | null = null;
   private checkAgain = false;
   private closed = false;
-  /** deliveries waiting for whom their incidents concern, in order (decision 287) */
-  private delivering: Promise<void> = Promise.resolve();
-  private waiting = 0;
+  /** incidents' changes waiting for whom they concern (decision 287), and the run sending them */
+  private incidentChanges: ChangeEvent[] = [];
+  private sendingIncidents: Promise<void> | null = null;
 
   constructor(private readonly deps: LiveHubDeps) {}
 
@@ -221,37 +221,45 @@ export class LiveHub {
 
   /**
    * publish sends changes to every stream whose viewer may see them. An incident's change first
-   * asks whom it concerns (one query for the batch, decision 287), so that each stream can be told
-   * whether it is its viewer's: changes are then delivered in order after that answer, those
-   * before it at once.
+   * asks whom it concerns (decision 287), so that each stream can be told whether it is its
+   * viewer's: the incidents' changes that arrive while one such question is out wait and are
+   * asked about together next, one query at a time however fast they come, while every other
+   * change goes out at once. (Changes may reach a stream out of id order, as commits already
+   * make them: a reconnect replays a margin before the last id seen.)
    */
   publish(events: ChangeEvent[]): void {
     if (events.some((event) => event.kind === 'session' || event.kind === 'user')) {
       void this.checkSessions();
     }
-    const incidents = this.streams.size === 0 ? [] : incidentIdsOf(events);
-    if (incidents.length === 0 && this.waiting === 0) {
-      this.deliver(events, new Map());
-      return;
+    const now: ChangeEvent[] = [];
+    for (const event of events) {
+      if (event.kind === 'incident' && event.entityId !== null && this.streams.size > 0) {
+        this.incidentChanges.push(event);
+      } else now.push(event);
     }
-    this.waiting += 1;
-    this.delivering = this.delivering
-      .then(() => this.whomConcern(incidents))
-      .then((concerned) => this.deliver(events, concerned))
-      .catch((err) => this.deps.log?.error({ err }, 'live updates: a change was not delivered'))
-      .finally(() => {
-        this.waiting -= 1;
-      });
+    this.deliver(now, new Map());
+    if (this.incidentChanges.length > 0) this.sendingIncidents ??= this.sendIncidentChanges();
   }
 
-  private async whomConcern(pageIds: number[]): Promise<Map<number, ReadonlySet<number>>> {
-    try {
-      return await whomIncidentsConcern(this.deps.database.db, pageIds);
-    } catch (err) {
-      // Unknown: the changes go out without saying, and every screen that may show them reads.
-      this.deps.log?.warn({ err }, 'live updates: whom incidents concern could not be read');
-      return new Map();
+  /** sendIncidentChanges sends the waiting incidents' changes, asking whom they concern in one query a round. */
+  private async sendIncidentChanges(): Promise<void> {
+    while (this.incidentChanges.length > 0) {
+      const events = this.incidentChanges.splice(0);
+      const ids = [...new Set(events.map((event) => event.entityId as number))];
+      let concerned = new Map<number, ReadonlySet<number>>();
+      try {
+        concerned = await whomIncidentsConcern(this.deps.database.db, ids);
+      } catch (err) {
+        // Unknown: the changes go out without saying, and every screen that may show them reads.
+        this.deps.log?.warn({ err }, 'live updates: whom incidents concern could not be read');
+      }
+      try {
+        this.deliver(events, concerned);
+      } catch (err) {
+        this.deps.log?.error({ err }, 'live updates: a change was not delivered');
+      }
     }
+    this.sendingIncidents = null;
   }
 
   private deliver(events: ChangeEvent[], concerned: Map<number, ReadonlySet<number>>): void {
@@ -362,18 +370,9 @@ export class LiveHub {
     await this.listening?.catch(() => {});
     await this.unlisten?.();
     this.unlisten = null;
-    await this.delivering;
+    await this.sendingIncidents;
     await this.checking;
   }
-}
-
-/** incidentIdsOf: the incidents (pages) these changes name, each once */
-function incidentIdsOf(events: readonly ChangeEvent[]): number[] {
-  const ids = new Set<number>();
-  for (const event of events) {
-    if (event.kind === 'incident' && event.entityId !== null) ids.add(event.entityId);
-  }
-  return [...ids];
 }
 
 function formatChange(event: ChangeEvent): string {
