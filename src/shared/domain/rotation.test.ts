@@ -489,6 +489,19 @@ describe('successorOf', () => {
       3,
     ],
     ['the only member: no one', [m(1, 0, 'on-call')], 1, null],
+    [
+      'someone not a member: the first who may hold it, the first member included',
+      [m(1, 0, 'on-call'), m(2, 1, 'on-call')],
+      9,
+      1,
+    ],
+    [
+      'someone not a member, the first unable to hold it: the next',
+      [m(1, 0, 'incident_manager'), m(2, 1, 'on-call')],
+      9,
+      2,
+    ],
+    ['someone not a member of an empty rotation: no one', [], 9, null],
     ['nobody eligible: no one', [m(1, 0, 'on-call'), m(2, 1, 'incident_manager')], 1, null],
   ])('%s', (_name, members, userId, expected) => {
     expect(successorOf(members, userId)).toBe(expected);

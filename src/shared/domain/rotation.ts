@@ -543,16 +543,18 @@ export function isPermutation(
 
 /**
  * successorOf returns the member who takes the baton when `userId` leaves: the next member after
- * them in order (wrapping) whose roles let them hold it; null when there is none.
+ * them in order (wrapping) whose roles let them hold it, or the first such member when `userId`
+ * is not one; null when there is none.
  */
 export function successorOf(
   members: readonly (RotationMemberState & { roles: readonly Role[] })[],
   userId: number,
 ): number | null {
   const ordered = membersInOrder(members);
+  // Not a member: as if just before the first, so the first is considered too.
   const at = ordered.findIndex((m) => m.userId === userId);
-  for (let step = 1; step < ordered.length; step++) {
-    const candidate = ordered[(Math.max(at, 0) + step) % ordered.length];
+  for (let step = 1; step <= ordered.length; step++) {
+    const candidate = ordered[(at + step) % ordered.length];
     if (candidate.userId !== userId && canHoldBaton(candidate.roles)) return candidate.userId;
   }
   return null;
