@@ -263,6 +263,12 @@ describe('rotationGaps', () => {
     ]);
   });
 
+  test('a fixed rotation: a gap that begins before `to` comes back whole, past `to`', () => {
+    expect(spans(rotationGaps(daily, now, at('2026-03-06T12:00:00Z'), now, t))).toEqual([
+      ['2026-03-06T09:00:00.000Z', '2026-03-07T09:00:00.000Z'],
+    ]);
+  });
+
   test('a coverage window over a gap takes its part out of it', () => {
     const coverage = [
       {

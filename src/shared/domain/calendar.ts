@@ -280,7 +280,8 @@ function fixedProjection(
  * rotationGaps returns the stretches of a fixed rotation in [max(from, now), to) that nobody
  * available holds (decision 217: every member is away for that shift), earliest first, less any
  * accepted coverage window laid over them; a layered rotation's, the stretches its layers give to
- * someone away. Scheduled and suspended rotations have none.
+ * someone away. A fixed rotation's gap is its whole shift: one that begins before `to` may end
+ * after it (a warning names the whole gap). Scheduled and suspended rotations have none.
  */
 export function rotationGaps(
   input: RotationCalendarInput,
