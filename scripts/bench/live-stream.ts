@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { STREAMS_PER_SESSION } from '../../src/server/modules/live/live-hub';
+import { percentile } from './stats';
 
 /** how many streams the figure holds open */
 export const LIVE_STREAMS = 1_000;
@@ -69,11 +70,6 @@ function openStream(
     req.on('error', (err) => (opened ? undefined : reject(err)));
   });
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? 0
-    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /**
  * liveStreamFigures opens `streams` streams on the server (round robin over the sessions), notes

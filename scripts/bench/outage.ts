@@ -22,9 +22,9 @@ import type { CallbackPost, startFakeTwilio } from '../../tests/setup/fake-twili
 import type { PushService } from '../../tests/setup/push-service';
 import type { ReceivedMail } from '../../tests/setup/smtp-server';
 import { ENQUEUE_PATH, insertBenchIntegration, triggerBody } from './alert-ingestion';
-import { percentile } from './pass-baton';
 import { arrivals, REACH_CHANNELS, type ReachChannel, whyMissed } from './reach-the-person';
 import { type SeededOrganisation, seedOrganisation } from './seed';
+import { percentile } from './stats';
 
 /** the people who keep the dashboard open, each the member of one rotation */
 export const OUTAGE_PEOPLE = 200;

@@ -7,6 +7,7 @@
 // shows as a few very late answers inside seconds whose median is low).
 import autocannon from 'autocannon';
 import type { SeededOrganisation } from './seed';
+import { percentile } from './stats';
 
 /** the rotations' holders as the load leaves them, so a warm-up and the measured load chain */
 export type BatonState = { id: number; memberIds: number[]; holderIndex: number }[];
@@ -39,12 +40,6 @@ const WARMUP_ROTATIONS = 60;
 export function batonState(org: SeededOrganisation): [BatonState, BatonState] {
   const all = org.rotations.map((r) => ({ ...r, memberIds: [...r.memberIds] }));
   return [all.slice(-WARMUP_ROTATIONS), all.slice(0, -WARMUP_ROTATIONS)];
-}
-
-/** percentile: the p-th percentile of ascending `sorted` (nearest rank). */
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /**

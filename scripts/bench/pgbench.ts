@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { percentile } from './pass-baton';
+import { percentile } from './stats';
 
 /**
  * pgbench's TPC-B ceiling (issue 36): what the PostgreSQL server under the bench commits with its

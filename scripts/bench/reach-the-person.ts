@@ -10,6 +10,7 @@ import { messageIdOf } from '../../src/server/modules/notifications/channels';
 import type { PlacedCall, SentSms } from '../../tests/setup/fake-twilio';
 import { deviceOf, type PushService } from '../../tests/setup/push-service';
 import type { ReceivedMail } from '../../tests/setup/smtp-server';
+import { percentile } from './stats';
 
 /** Incidents raised per second: the 50 (BENCH_REACH_RATE another, to find what keeps up). */
 export const REACH_RATE = Number(process.env.BENCH_REACH_RATE ?? 50);
@@ -245,11 +246,6 @@ export async function awaitArrivals(
     await sleep(100);
   }
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 export interface ChannelFigures {
   received: number;

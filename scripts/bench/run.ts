@@ -84,13 +84,7 @@ import {
 import { LIVE_STREAMS, liveStreamFigures } from './live-stream';
 import { mutationScoreLine } from './mutation-score';
 import { outageFigures } from './outage';
-import {
-  BATON_WARMUP_SECONDS,
-  type BatonFigures,
-  batonLoad,
-  batonState,
-  percentile,
-} from './pass-baton';
+import { BATON_WARMUP_SECONDS, type BatonFigures, batonLoad, batonState } from './pass-baton';
 import { pgbenchBinary, type TpcbFigures, tpcbCeiling } from './pgbench';
 import {
   acceptFigures,
@@ -110,6 +104,7 @@ import {
   type SeededOrganisation,
   seedOrganisation,
 } from './seed';
+import { percentile } from './stats';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quick = process.env.BENCH_QUICK === '1' || process.argv.includes('--quick');
