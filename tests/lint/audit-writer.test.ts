@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { isLintProbe } from '../setup/lint-probes';
 
 /*
  * The audit trail has one writer (decision 243): `recordAuditEvent` in
@@ -24,6 +25,7 @@ function auditWriters(files: Iterable<[string, string]>): string[] {
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
     .filter((file) => /\.tsx?$/.test(file) && !/\.(test|spec)\.tsx?$|\.fixtures\.ts$/.test(file))
+    .filter((file) => !isLintProbe(file))
     .map((file) => path.join(dir, file).split(path.sep).join('/'));
 }
 

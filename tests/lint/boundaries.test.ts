@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { sourceFiles } from '../setup/import-graph';
+import { isLintProbe, LINT_PROBE_PREFIX } from '../setup/lint-probes';
 
 /*
  * The import boundaries and the date-formatting rule live in biome.json (decision 193), so
@@ -24,7 +26,7 @@ function lint(folder: string, source: string, extension = 'ts') {
   const file = path.join(
     root,
     folder,
-    `lint-probe-${process.pid}-${written.length}-${Date.now()}.${extension}`,
+    `${LINT_PROBE_PREFIX}${process.pid}-${written.length}-${Date.now()}.${extension}`,
   );
   written.push(file);
   writeFileSync(file, source);
@@ -158,4 +160,14 @@ test('the same folders lint clean without a breach', () => {
     expect(result.output).not.toContain(DATES);
     expect(result.status, result.output).toBe(0);
   }
+});
+
+test('the tests that read the source tree pass over the probes (they run beside these)', () => {
+  lint('src/shared/domain', "import { buildApp } from '../../server/app';\n");
+  const [probe] = written;
+  expect(isLintProbe(probe)).toBe(true);
+  expect(isLintProbe(path.join(root, 'src/shared/domain/rotation.ts'))).toBe(false);
+  const listed = sourceFiles(path.join(root, 'src/shared/domain'));
+  expect(listed).toContain(path.join(root, 'src/shared/domain/rotation.ts'));
+  expect(listed).not.toContain(probe);
 });

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isLintProbe } from './lint-probes';
 
 /**
  * The import graph of TypeScript source files, read from the text (decision 189): every
@@ -105,7 +106,7 @@ export function isTestCode(file: string): boolean {
 /** sourceFiles lists every .ts and .tsx file under a folder. */
 export function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { recursive: true, encoding: 'utf8' })
-    .filter((name) => /\.tsx?$/.test(name) && !name.endsWith('.d.ts'))
+    .filter((name) => /\.tsx?$/.test(name) && !name.endsWith('.d.ts') && !isLintProbe(name))
     .map((name) => path.join(folder, name))
     .sort();
 }
