@@ -319,14 +319,32 @@ async function waitReady(base: string, child: ChildProcess, timeoutMs = 60_000):
   throw new Error(`${base} not ready within ${timeoutMs} ms`);
 }
 
-/** RssSampler reads the server's VmRSS from /proc every 100 ms and keeps the largest. */
+/** The server's resident memory at one reading, in kB: all of it, its heap's pages and its files'. */
+interface RssReading {
+  rssKb: number;
+  /** RssAnon: the JavaScript heap, WebAssembly memory, buffers: what the process allocated */
+  anonKb: number;
+  /** RssFile: code and files mapped in (Node's binary, PGlite's module) */
+  fileKb: number;
+}
+
+/**
+ * RssSampler reads the server's VmRSS from /proc every 100 ms and keeps the largest, overall and
+ * for each phase the load names (`phase`), with how much of it was allocated memory and how much
+ * mapped files: the peak's phase and kind are the first step of its cause.
+ */
 function sampleRss(pid: number) {
   let maxKb = 0;
+  let phase = 'start';
+  const peaks = new Map<string, RssReading>();
   const read = () => {
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      maxKb = Math.max(maxKb, kb);
+      const field = (name: string) =>
+        Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+      const reading = { rssKb: field('VmRSS'), anonKb: field('RssAnon'), fileKb: field('RssFile') };
+      maxKb = Math.max(maxKb, reading.rssKb);
+      if (reading.rssKb > (peaks.get(phase)?.rssKb ?? -1)) peaks.set(phase, reading);
     } catch {
       // the process ended
     }
@@ -334,12 +352,27 @@ function sampleRss(pid: number) {
   read();
   const timer = setInterval(read, 100);
   return {
+    /** phase names what the load does from now on */
+    phase: (name: string) => {
+      read();
+      phase = name;
+    },
+    /** each phase's largest reading, in the order the phases came */
+    peaks: () => peaks,
     stop: () => {
       clearInterval(timer);
       read();
       return maxKb / 1024;
     },
   };
+}
+
+/** peakPhase says where the largest reading was: its phase and how much was allocated, in MB. */
+function peakPhase(peaks: Map<string, RssReading>): string {
+  const mb = (kb: number) => (kb / 1024).toFixed(0);
+  const [phase, top] = [...peaks].reduce((a, b) => (b[1].rssKb > a[1].rssKb ? b : a));
+  const each = [...peaks].map(([name, r]) => `${name} ${mb(r.rssKb)}`).join(', ');
+  return `peak in ${phase}: ${mb(top.anonKb)} MB allocated, ${mb(top.fileKb)} MB files; by phase: ${each}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -498,6 +531,7 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
     );
 
     const rss = sampleRss(server.pid as number);
+    rss.phase('sign-in');
     log(`${label}: signing in ${org.users.length + 1} users`);
     const cookies = await loginAll(base, org);
     const adminCookie = await login(base, org.admin.email);
@@ -536,6 +570,7 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
 
     const ratioTarget = engine === 'postgres' ? 0.5 : 0.4;
     const reads: Record<string, unknown> = {};
+    rss.phase('reads');
     for (const read of READS) {
       const real: LoadFigures[] = [];
       const limit: LoadFigures[] = [];
@@ -570,6 +605,7 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
     await stopProcess(memory);
 
     log(`${label}: audit log search`);
+    rss.phase('audit');
     const audit = await loadGet(
       base,
       `/api/audit-log/handoffs?limit=20&search=${AUDIT_SEARCH}`,
@@ -586,6 +622,7 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
     );
 
     log(`${label}: pass-baton, ${BATON_CONNECTIONS} clients`);
+    rss.phase('passes');
     const [, batonRotations] = batonState(org);
     const baton = await batonLoad(base, batonRotations, cookies, BATON_SECONDS, BATON_CONNECTIONS);
     out.passBaton = baton;
@@ -606,6 +643,7 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
 
     if (options.frontEnd) {
       log(`${label}: dashboard in headless Chromium`);
+      rss.phase('paint');
       const token = adminCookie.split('=')[1];
       const paint = await dashboardPaint(
         base,
@@ -631,9 +669,10 @@ async function benchEngine(engine: EngineName, options: { frontEnd: boolean }) {
 
     const rssMb = rss.stop();
     out.rssMb = rssMb;
+    out.rssPeaks = Object.fromEntries(rss.peaks());
     record(
       `server memory under the load above, ${label}: peak RSS`,
-      `${rssMb.toFixed(0)} MB`,
+      `${rssMb.toFixed(0)} MB (${peakPhase(rss.peaks())})`,
       '≤ 250 MB',
       rssMb <= 250,
     );
