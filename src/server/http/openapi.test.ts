@@ -1,9 +1,10 @@
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import scalarApiReference from '@scalar/fastify-api-reference';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/setup/test-app';
+import { plainScript } from './api-reference';
 import { API_REFERENCE } from './openapi';
 
 /**
@@ -197,6 +198,13 @@ describe('the reference page', () => {
     const document = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(document.headers['cache-control']).toBe('no-store');
     expect(document.json().openapi).toMatch(/^3\.1/);
+  });
+
+  test('a client that does not take gzip gets the script unpacked once and kept, not per request', () => {
+    const bodies = { page: '<html></html>', scriptGzip: gzipSync('console.log("reference");') };
+    const first = plainScript(bodies);
+    expect(first.toString()).toBe('console.log("reference");');
+    expect(plainScript(bodies)).toBe(first);
   });
 
   test('the page and the script are exactly what Scalar’s plugin serves (made in a worker, decision 282)', async () => {
