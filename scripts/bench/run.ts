@@ -6,7 +6,9 @@
 // loads it from this process with autocannon, and prints one table; the figures are also written
 // to .bench/results.json. BENCH_QUICK=1 (or --quick) runs shorter loads and a smaller engine tick.
 // BENCH_PG_URL names the PostgreSQL server (default: DATABASE_URL's server, else the local one).
-// BENCH_ONLY=alerts runs only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts);
+// BENCH_ONLY=reads runs only the organisation's own load (its start, the reads against the
+// comparison server, the audit search, the passes, the dashboard's paint and the peak RSS);
+// BENCH_ONLY=alerts only the alert ingestion figures (issue 17, scripts/bench/alert-ingestion.ts);
 // BENCH_ONLY=live only the live stream's (issue 19, scripts/bench/live-stream.ts);
 // BENCH_ONLY=reach only the reach figure (issues 33 and 36, scripts/bench/reach-the-person.ts:
 // push, SMS, a call and email; BENCH_REACH_RATE incidents a second instead of 50);
@@ -137,6 +139,7 @@ const INGEST_ORGANISATION: OrganisationSize = {
 const REACH_SECONDS = quick ? 4 : 10;
 const only = process.env.BENCH_ONLY;
 const PARTS = [
+  'reads',
   'alerts',
   'live',
   'reach',
@@ -1581,7 +1584,7 @@ async function main() {
     log(`PostgreSQL through ${results.postgresServer}`);
   } else log(`PostgreSQL at ${pgServerUrl.host} is not reachable: its figures are skipped`);
   results.engines = engines;
-  if (!only) {
+  if (runs('reads')) {
     for (const engine of engines) {
       results[engine] = await benchEngine(engine, { frontEnd: engine === 'pglite' });
     }
