@@ -614,11 +614,6 @@ export async function fuzzRoute(
       });
       requests += 1;
       statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-      // Let the event loop turn: on PGlite an injected request and its statements settle in
-      // microtasks alone, so without a turn nothing queued with setImmediate runs (a response's
-      // stream among them) and each request's objects stay alive. At 2,000 requests a route the
-      // full-size fuzz ran out of a 4 GB heap within its first 60 routes.
-      await setImmediate();
       if (res.statusCode >= 500 && !sourceFailed(res.statusCode, res.body)) {
         throw new Error(`answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
       }
@@ -633,6 +628,11 @@ export async function fuzzRoute(
           );
         }
       }
+      // Then let the event loop turn, once the request is judged: on PGlite an injected request
+      // and its statements settle in microtasks alone, so without a turn nothing queued with
+      // setImmediate runs (a response's stream among them) and each request's objects stay
+      // alive. At 2,000 requests a route the full-size fuzz ran out of a 4 GB heap.
+      await setImmediate();
     }),
     { numRuns: options.runs, seed: options.seed, endOnFailure: true },
   );
