@@ -337,7 +337,6 @@ interface RssReading {
  * mapped files: the peak's phase and kind are the first step of its cause.
  */
 function sampleRss(pid: number) {
-  let maxKb = 0;
   let phase = 'start';
   const peaks = new Map<string, RssReading>();
   const read = () => {
@@ -346,7 +345,6 @@ function sampleRss(pid: number) {
       const field = (name: string) =>
         Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
       const reading = { rssKb: field('VmRSS'), anonKb: field('RssAnon'), fileKb: field('RssFile') };
-      maxKb = Math.max(maxKb, reading.rssKb);
       if (reading.rssKb > (peaks.get(phase)?.rssKb ?? -1)) peaks.set(phase, reading);
     } catch {
       // the process ended
@@ -365,7 +363,7 @@ function sampleRss(pid: number) {
     stop: () => {
       clearInterval(timer);
       read();
-      return maxKb / 1024;
+      return Math.max(0, ...[...peaks.values()].map((r) => r.rssKb)) / 1024;
     },
   };
 }

@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { isLintProbe } from '../setup/lint-probes';
+import { sourceFiles } from '../setup/import-graph';
 
 /*
  * The audit trail has one writer (decision 243): `recordAuditEvent` in
@@ -21,12 +21,11 @@ function auditWriters(files: Iterable<[string, string]>): string[] {
   return [...files].filter(([, text]) => INSERTS_AUDIT.test(text)).map(([file]) => file);
 }
 
-/** sourceFiles lists the TypeScript files below `dir` (relative to the root) but tests' own. */
-function sourceFiles(dir: string): string[] {
-  return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
-    .filter((file) => /\.tsx?$/.test(file) && !/\.(test|spec)\.tsx?$|\.fixtures\.ts$/.test(file))
-    .filter((file) => !isLintProbe(file))
-    .map((file) => path.join(dir, file).split(path.sep).join('/'));
+/** codeFiles lists the TypeScript files below `dir` (relative to the root) but tests' own. */
+function codeFiles(dir: string): string[] {
+  return sourceFiles(path.join(root, dir))
+    .map((file) => path.relative(root, file).split(path.sep).join('/'))
+    .filter((file) => !/\.(test|spec)\.tsx?$|\.fixtures\.ts$/.test(file));
 }
 
 describe('one writer of the audit trail (decision 243)', () => {
@@ -45,7 +44,7 @@ describe('one writer of the audit trail (decision 243)', () => {
   });
 
   test('nothing but recordAuditEvent inserts into audit_events', () => {
-    const files = ['src', 'scripts', 'tests'].flatMap(sourceFiles);
+    const files = ['src', 'scripts', 'tests'].flatMap(codeFiles);
     expect(files.length).toBeGreaterThan(100);
     const texts = files.map((file): [string, string] => [
       file,

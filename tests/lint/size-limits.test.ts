@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Node, SourceFile } from 'typescript/unstable/ast';
 import { isFunctionLikeDeclaration } from 'typescript/unstable/ast/is';
 import { createVirtualFileSystem } from 'typescript/unstable/fs';
 import { API } from 'typescript/unstable/sync';
 import { describe, expect, test } from 'vitest';
-import { isLintProbe } from '../setup/lint-probes';
+import { sourceFiles } from '../setup/import-graph';
 
 /*
  * Files split by job (issue 31, decision 244): a file under src/ has at most 600 lines and a
@@ -115,12 +115,10 @@ function report(measures: Measure[]): string[] {
 /** overLimit heads a failed limit's report. */
 const overLimit = (limit: number) => `over ${limit} lines; split each by job (decision 244)`;
 
-/** sourceFiles lists the .ts and .tsx files under `folder`, relative to the root, with their text. */
-function sourceFiles(folder: string): [string, string][] {
-  return readdirSync(path.join(root, folder), { recursive: true, encoding: 'utf8' })
-    .filter((file) => /\.tsx?$/.test(file) && !isLintProbe(file))
-    .map((file) => path.join(folder, file).split(path.sep).join('/'))
-    .sort()
+/** filesWithText lists the .ts and .tsx files under `folder`, relative to the root, with their text. */
+function filesWithText(folder: string): [string, string][] {
+  return sourceFiles(path.join(root, folder))
+    .map((file) => path.relative(root, file).split(path.sep).join('/'))
     .map((file): [string, string] => [file, readFileSync(path.join(root, file), 'utf8')]);
 }
 
@@ -170,7 +168,7 @@ describe('the size limits find what is too long', () => {
 });
 
 describe('files are split by job', () => {
-  const files = sourceFiles('src');
+  const files = filesWithText('src');
   const serverCode = Object.fromEntries(
     files.filter(([file]) => file.startsWith('src/server/') && !isTest(file)),
   );
