@@ -92,6 +92,7 @@ export interface FuzzApp {
 
 /** buildFuzzApp builds the real app on `database` and seeds it with rows for real ids to point at. */
 export async function buildFuzzApp(database: Database): Promise<FuzzApp> {
+  await countFingerprintedWrites(database);
   const config = testConfig();
   const cipher = new FieldCipher(parseMasterKey(config.encryptionKey!));
   const clock = new ManualClock('2026-11-02T12:00:00Z');
@@ -317,19 +318,43 @@ export async function fingerprint(database: Database): Promise<string> {
   return rows[0].fp;
 }
 
+/** The sequence the fingerprinted tables' triggers draw from, in the fuzz's own database only. */
+const WRITES_SEQUENCE = 'fuzz_fingerprinted_writes';
+
 /**
- * writeMark returns a reading that moves whenever data may have changed: PGlite's change count, or
- * PostgreSQL's write-ahead log insert position (every insert, update, delete or commit of a logged
- * table writes to the log before it completes; Baton has no unlogged tables).
+ * countFingerprintedWrites makes every statement that writes to a fingerprinted table (insert,
+ * update, delete or truncate; one that changes no row or is rolled back too) draw a number from
+ * one sequence, in the fuzz's own database. A sequence takes no row lock and never goes back, so
+ * the count makes no write wait on another. Writes to the other tables (sessions, the rate limits'
+ * hits) leave it alone, so the fingerprint is not taken again after each of them (decision 215's
+ * later section).
+ */
+async function countFingerprintedWrites(database: Database): Promise<void> {
+  const run = (text: string) => database.db.execute(sql.raw(text));
+  await run(`create sequence if not exists ${WRITES_SEQUENCE}`);
+  await run(
+    `create or replace function ${WRITES_SEQUENCE}() returns trigger language plpgsql as $$
+       begin perform nextval('${WRITES_SEQUENCE}'); return null; end $$`,
+  );
+  for (const table of FINGERPRINTED) {
+    await run(
+      `create or replace trigger ${WRITES_SEQUENCE}
+         after insert or update or delete or truncate on ${table}
+         for each statement execute function ${WRITES_SEQUENCE}()`,
+    );
+  }
+}
+
+/**
+ * writeMark returns a reading that moves whenever a fingerprinted table may have changed: the
+ * sequence countFingerprintedWrites' triggers draw from (buildFuzzApp installs them).
  */
 export function writeMark(database: Database): () => Promise<string> {
-  const changes = database.changeCount;
-  if (changes) return async () => String(changes());
   return async () => {
     const result = await database.db.execute(
-      sql.raw('select pg_current_wal_insert_lsn()::text as lsn'),
+      sql.raw(`select last_value::text || ':' || is_called::text as mark from ${WRITES_SEQUENCE}`),
     );
-    return (result as unknown as { rows: { lsn: string }[] }).rows[0].lsn;
+    return (result as unknown as { rows: { mark: string }[] }).rows[0].mark;
   };
 }
 
@@ -576,11 +601,9 @@ export async function fuzzRoute(
   const pool = await readPool(fuzz);
   const statuses: Record<string, number> = {};
   let requests = 0;
-  // The last fingerprint taken, and a mark read just before it: while the mark stands, nothing
-  // was written since, and the fingerprint need not be taken again. On PGlite the mark is the
-  // change count (decision 141); on PostgreSQL the write-ahead log's insert position, which every
-  // change to a table moves (so does anything else written on the server: then the fingerprint is
-  // only taken again). Decision 215.
+  // The last fingerprint taken, and a mark read just before it: while the mark stands, no
+  // fingerprinted table was written since, and the fingerprint need not be taken again (decision
+  // 215). Whether a refused request changed anything is still decided by the fingerprints alone.
   const mark = writeMark(fuzz.database);
   let known: { fp: string; mark: string } | null = null;
   const current = async () => {
