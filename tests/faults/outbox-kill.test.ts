@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { FieldCipher, parseMasterKey } from '../../src/server/crypto/field-crypto';
 import { type Database, openPostgres } from '../../src/server/db/client';
+import { messageIdOf } from '../../src/server/modules/notifications/channels';
 import {
   decryptContent,
   enqueueNotifications,
@@ -231,6 +232,7 @@ test(
         last_error: string | null;
         provider_response: string | null;
         content_enc: string;
+        dedupe_key: string;
       }>('select * from notifications order by id')
     ).rows;
     expect(rows).toHaveLength(NOTIFICATIONS);
@@ -282,6 +284,26 @@ test(
       expect(row.attempts, `#${row.id}`).toBeLessThanOrEqual(MAX_DELIVERY_ATTEMPTS + kills.length);
     }
 
+    // Each request at a provider came from a claim, so a row's requests there (by its key) never
+    // outnumber its attempts. An attempt with no request is one whose claim was lost before it
+    // sent: to a kill, or to a lease that ran out on the moved clock while it waited.
+    const requestsOf = (r: (typeof rows)[number]) =>
+      r.channel === 'email'
+        ? (smtp.log.requestsByKey.get(messageIdOf(r.dedupe_key)) ?? 0)
+        : (twilio.log.requestsByKey.get(r.dedupe_key) ?? 0);
+    const delivering = rows.filter((r) => !refused(r));
+    for (const row of delivering) {
+      expect(requestsOf(row), `#${row.id}: requests against attempts`).toBeLessThanOrEqual(
+        row.attempts,
+      );
+    }
+    const attemptsWithoutRequest = delivering.reduce((n, r) => n + r.attempts - requestsOf(r), 0);
+    const exhaustedByRequests: Record<number, number> = {};
+    for (const row of exhausted) {
+      const n = requestsOf(row);
+      exhaustedByRequests[n] = (exhaustedByRequests[n] ?? 0) + 1;
+    }
+
     // The faults and the kills did happen, and kills cut off sends in flight.
     for (const log of [smtp.log, twilio.log]) {
       expect(log.outcomes.error).toBeGreaterThan(0);
@@ -301,6 +323,8 @@ test(
         sent: sent.length,
         failedRefused: failed.length - exhausted.length,
         failedAfterRetries: exhausted.length,
+        attemptsWithoutRequest,
+        failedAfterRetriesByRequests: exhaustedByRequests,
         deliveredTwice: twice.length,
         kills: kills.length,
         leasedAtKills: kills.map((k) => k.leasedAtKill),

@@ -57,6 +57,13 @@ export class ProviderLog<M> {
   readonly answers = new Map<string, string>();
   /** requests that carried no idempotency key (a provider cannot drop their repeats) */
   unkeyed = 0;
+  /** requests that reached the provider, by idempotency key, whatever their outcome */
+  readonly requestsByKey = new Map<string, number>();
+
+  /** counts a request under its key, before its outcome is drawn */
+  requested(key: string): void {
+    this.requestsByKey.set(key, (this.requestsByKey.get(key) ?? 0) + 1);
+  }
 
   refuse(recipient: string): void {
     this.outcomes.refused += 1;

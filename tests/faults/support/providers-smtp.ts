@@ -42,6 +42,7 @@ export async function startFaultySmtpServer(
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const messageId = /^Message-ID:\s*(<[^>]+>)/im.exec(raw)?.[1];
+        if (messageId) log.requested(messageId);
         const fault = pickFault(plan);
         if (fault === 'error') {
           log.outcomes.error += 1;

@@ -60,6 +60,8 @@ export async function startFaultyTwilio(
         status: 400,
       });
     }
+    const token = req.headers['i-twilio-idempotency-token'];
+    if (typeof token === 'string') log.requested(token);
     const fault = pickFault(plan);
     if (fault === 'error') {
       log.outcomes.error += 1;
@@ -71,7 +73,6 @@ export async function startFaultyTwilio(
       hang(res);
       return;
     }
-    const token = req.headers['i-twilio-idempotency-token'];
     if (typeof token !== 'string') log.unkeyed += 1;
     const key = typeof token === 'string' ? token : `unkeyed:${log.unkeyed}`;
     let answer = log.answers.get(key);
