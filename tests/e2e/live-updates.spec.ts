@@ -4,10 +4,12 @@ import { apiAs, createRotation, sessionOf, toast, uniqueName } from './rotation-
 import { accounts, keepScreenshot } from './support';
 
 /*
- * Live updates (issue 19, decision 220): a pass made in one browser shows in another within 2
- * seconds, without reload, on the dashboard's cards, team table and recent handoffs and on the
- * rotation page, through one stream shared by the browser's tabs; with the stream blocked the
- * header says so and the page still updates by polling.
+ * Live updates (issue 19, decision 220): a pass made in one browser shows in another without
+ * reload, on the dashboard's cards, team table and recent handoffs and on the rotation page,
+ * through one stream shared by the browser's tabs; with the stream blocked the header says so and
+ * the page still updates by polling. How soon is the bench's figure (decision 289): here the proof
+ * that the stream carried it is that recent handoffs and the rotation page are read on mount and
+ * focus only, never polled, so nothing but a change on the stream can bring the pass to them.
  */
 test.describe.configure({ timeout: 90_000 });
 
@@ -43,7 +45,7 @@ async function relay(
   return { id: rotation.id, name };
 }
 
-test('B passes the baton; A’s dashboard and rotation page show it within 2 seconds, over one stream', async ({
+test('B passes the baton; A’s dashboard and rotation page show it without a reload, over one stream', async ({
   browser,
   playwright,
   baseURL,
@@ -101,21 +103,19 @@ test('B passes the baton; A’s dashboard and rotation page show it within 2 sec
   await bPage.getByRole('option', { name: accounts.sam.name, exact: true }).click();
   await dialog.getByRole('button', { name: 'Confirm handoff' }).click();
   await expect(toast(bPage, 'Baton passed successfully')).toBeVisible();
-  const passedAt = Date.now();
 
-  // Within 2 seconds, no reload, in both of A's tabs.
-  const soon = { timeout: 2_000 };
-  await expect(card.getByText('Active', { exact: true })).toBeVisible(soon);
-  await expect(card.getByRole('button', { name: 'Pass Baton' })).toBeVisible(soon);
-  await expect(teamRow.getByRole('cell').nth(1)).toContainText(accounts.sam.name, soon);
-  await expect(passToSam).toBeVisible(soon);
+  // No reload, in both of A's tabs. First what no timer reads again (only the stream's change
+  // can refresh it), then what the 15-second poll would refresh too.
+  await expect(passToSam).toBeVisible();
   await expect(
     rotationPage
       .getByRole('row', { name: /Sam Sullivan/ })
       .getByText('Currently On-Call')
       .filter({ visible: true }),
-  ).toBeVisible(soon);
-  expect(Date.now() - passedAt).toBeLessThan(2_500);
+  ).toBeVisible();
+  await expect(card.getByText('Active', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Pass Baton' })).toBeVisible();
+  await expect(teamRow.getByRole('cell').nth(1)).toContainText(accounts.sam.name);
   // One stream for both tabs: the second tab follows the first's over a BroadcastChannel.
   expect(streams).toHaveLength(1);
   await a.close();
