@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, test } from 'vitest';
 import { CoverageRequestSchema } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { coverageRequests, handoffs, scheduleEntries, users } from '../../db/schema';
+import { coverageRequests, handoffs, scheduleEntries, timeOff, users } from '../../db/schema';
 import {
   HOUR,
   handoffsOf,
@@ -35,6 +35,46 @@ describe('the baton', () => {
       notes: null,
       occurredAt: t.clock.now(),
     });
+  });
+
+  test('a pass answers the rotation as a read after it shows it: the turn facts read under the lock, the pass as the latest boundary (decision 290)', async () => {
+    // Weekly, Mondays 09:00 UTC; the clock is Monday 2 November 12:00, so the pending boundary is
+    // 9 November 09:00.
+    const pass = async (rotationId: number, from: User, to: User) => {
+      const res = await t.call(from, 'POST', `/api/rotations/${rotationId}/handoff`, {
+        toUserId: to.id,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const read = await t.call(from, 'GET', `/api/rotations/${rotationId}`);
+      expect(res.json()).toEqual(read.json());
+      return (res.json() as { nextOnCall: { id: number } | null }).nextOnCall?.id;
+    };
+    const away = (who: User, start: string, end: string) =>
+      t.database.db.insert(timeOff).values({
+        userId: who.id,
+        startAt: new Date(start),
+        endAt: new Date(end),
+        createdById: who.id,
+      });
+    // Mid-shift, Noah to Sam: Sam's turn now, and after him Olivia, who is away the whole of the
+    // next shift, so Noah.
+    const midShift = await rotation({
+      memberIds: ids(people.noah, people.sam, people.olivia),
+      holderId: people.noah.id,
+    });
+    await away(people.olivia, '2026-11-08T00:00:00Z', '2026-11-17T00:00:00Z');
+    expect(await pass(midShift.id, people.noah, people.sam)).toBe(people.noah.id);
+
+    // Ten minutes before the boundary, Olivia to Priya: the pass handles the boundary, so the next
+    // on call is for the shift after (16 to 23 November), Sam's, although he is away on the 9th's.
+    // Only the pass recorded as the latest boundary handoff tells that (else: Olivia).
+    const nearBoundary = await rotation({
+      memberIds: ids(people.olivia, people.priya, people.sam),
+      holderId: people.olivia.id,
+    });
+    await away(people.sam, '2026-11-09T00:00:00Z', '2026-11-16T08:00:00Z');
+    t.clock.set('2026-11-09T08:50:00Z');
+    expect(await pass(nearBoundary.id, people.olivia, people.priya)).toBe(people.sam.id);
   });
 
   test('taking on-call is refused when someone holds it, for non-members, incident managers and suspended rotations', async () => {

@@ -14,14 +14,14 @@ import {
 } from '../../../shared/domain/rotation';
 import { followsWindows } from '../../../shared/domain/rotation-layers';
 import { turnSpansAt } from '../../../shared/domain/shifts';
-import { listAwayWindows } from '../calendar/calendar-repository';
-import { insertLatestHandoff, listLatestBoundaryHandoffs } from '../handoffs/handoff-repository';
+import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
+import { insertLatestHandoff } from '../handoffs/handoff-repository';
 import type { MemberWithRoles } from '../members/member-reads';
 import { announce } from '../notifications/announce';
 import { managerIdsOf } from '../notifications/notify';
 import { nameOf, toldAs } from '../notifications/person-events';
 import { findUsers } from '../users/user-repository';
-import { setHolder } from './rotation-repository';
+import { readTurnFacts, setHolder, type TurnFactsRead } from './rotation-repository';
 import {
   getRotation,
   inBatonChange,
@@ -44,21 +44,44 @@ import {
 type PassInput = ReturnType<typeof PassBatonInputSchema.parse>;
 
 /**
+ * turnFactsUnderLock reads once, under the lock, the turn facts that the turn rule and the answer
+ * of a change of holder need (decision 290): the latest boundary handoff and the members' time
+ * off from the earliest either reads, the start of the shift ending at the pending boundary or the
+ * answer's look-back before it.
+ */
+async function turnFactsUnderLock(locked: Locked): Promise<TurnFactsRead> {
+  const { row } = locked;
+  const memberIds = locked.members.map((m) => m.member.userId);
+  let since: Date | null = null;
+  if (row.nextHandoffAt) {
+    const lookBack = row.nextHandoffAt.getTime() - TIME_OFF_LOOKBACK_MS;
+    const ending = turnSpansAt(patternOf(row), row.nextHandoffAt, false).ending.start.getTime();
+    since = new Date(Math.min(lookBack, ending));
+  }
+  return readTurnFacts(locked.tx, row.id, memberIds, since);
+}
+
+/**
  * turnAfterHand returns whose turn the shift is after a change of holder by hand to `receiverId`
  * (decision 256): for a fixed rotation, the owner of the shift the change hands over when the
  * receiver is who the rule names for it (the cover the app names for an away member), else the
- * receiver, from whom the order then goes on. Reads the latest boundary handoff and the members'
- * time off around that shift (two statements).
+ * receiver, from whom the order then goes on. From the latest boundary handoff and the members'
+ * time off around that shift, as read under the lock.
  */
-async function turnAfterHand(deps: RotationDeps, locked: Locked, receiverId: number) {
-  const { row, tx, now } = locked;
+function turnAfterHand(
+  deps: RotationDeps,
+  locked: Locked,
+  facts: TurnFactsRead,
+  receiverId: number,
+) {
+  const { row, now } = locked;
   if (row.type !== 'fixed' || followsWindows(row) || !row.nextHandoffAt) return receiverId;
   const memberIds = [...locked.members]
     .sort((a, b) => a.member.order - b.member.order)
     .filter((m) => canHoldBaton(rolesOf(m)))
     .map((m) => m.member.userId);
   const t = deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
-  const latest = (await listLatestBoundaryHandoffs(tx, [row.id])).get(row.id);
+  const latest = facts.boundary;
   const handled = isBoundaryHandedOff(
     row.nextHandoffAt,
     latest ? new Date(latest.occurredAt) : null,
@@ -67,11 +90,10 @@ async function turnAfterHand(deps: RotationDeps, locked: Locked, receiverId: num
   const handlesBoundary = !handled && isBoundaryHandedOff(row.nextHandoffAt, now, t);
   const spans = turnSpansAt(patternOf(row), row.nextHandoffAt, handled);
   const shift = handlesBoundary ? spans.shift : spans.ending;
-  const timeOff = await listAwayWindows(tx, {
-    userIds: memberIds,
-    endsAfter: shift.start,
-    startsBefore: shift.end,
-  });
+  const members = new Set(memberIds);
+  const timeOff = facts.away.filter(
+    (w) => members.has(w.userId) && w.end > shift.start && w.start < shift.end,
+  );
   return turnAfterHandChange({
     memberIds,
     holderId: row.holderUserId,
@@ -89,7 +111,8 @@ export async function takeOnCall(deps: RotationDeps, actor: User, id: number): P
   const answer = await inBatonChange(deps, id, async (locked) => {
     const refusal = takeOnCallRefusal(stateOf(locked.row, locked.members), actor);
     if (refusal) throw refusalError(refusal);
-    const turnUserId = await turnAfterHand(deps, locked, actor.id);
+    const facts = await turnFactsUnderLock(locked);
+    const turnUserId = turnAfterHand(deps, locked, facts, actor.id);
     const row = await setHolder(locked.tx, id, actor.id, locked.now, { turnUserId });
     const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
@@ -117,7 +140,7 @@ export async function takeOnCall(deps: RotationDeps, actor: User, id: number): P
       rotation: { id: locked.row.id, name: locked.row.name },
       takerName: nameOf(people, actor.id) ?? 'A member',
     });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
+    return rotationAfterChange(deps, locked, row, handoff, actor, facts);
   });
   return answer ?? getRotation(deps, id, actor);
 }
@@ -141,7 +164,8 @@ export async function passBaton(
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
-    const turnUserId = await turnAfterHand(deps, locked, input.toUserId);
+    const facts = await turnFactsUnderLock(locked);
+    const turnUserId = turnAfterHand(deps, locked, facts, input.toUserId);
     const row = await setHolder(locked.tx, id, input.toUserId, locked.now, { turnUserId });
     const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
@@ -166,7 +190,7 @@ export async function passBaton(
       notes: input.notes || null,
       urgent: input.urgent,
     });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
+    return rotationAfterChange(deps, locked, row, handoff, actor, facts);
   });
   return answer ?? getRotation(deps, id, actor);
 }
@@ -186,7 +210,8 @@ export async function reassign(
       receiverOf(locked.members, input.toUserId),
     );
     if (refusal) throw refusalError(refusal);
-    const turnUserId = await turnAfterHand(deps, locked, input.toUserId);
+    const facts = await turnFactsUnderLock(locked);
+    const turnUserId = turnAfterHand(deps, locked, facts, input.toUserId);
     const row = await setHolder(locked.tx, id, input.toUserId, locked.now, { turnUserId });
     const handoff = await insertLatestHandoff(locked.tx, {
       rotationId: id,
@@ -221,7 +246,7 @@ export async function reassign(
       nextName: nameOf(people, input.toUserId),
       notes: input.notes || null,
     });
-    return rotationAfterChange(deps, locked, row, handoff, actor);
+    return rotationAfterChange(deps, locked, row, handoff, actor, facts);
   });
   return answer ?? getRotation(deps, id, actor);
 }

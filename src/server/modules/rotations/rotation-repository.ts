@@ -44,6 +44,54 @@ type RawJson<T> = T | string | null;
 const fromJson = <T>(value: RawJson<T>): T | null =>
   typeof value === 'string' ? (JSON.parse(value) as T) : value;
 
+/** A rotation's turn facts as a change of holder reads them under the lock (decision 290). */
+export interface TurnFactsRead {
+  /** its latest handoff that handles a boundary */
+  boundary: RotationWithLatest['boundary'];
+  /** the members' time off that ends after `since`, by start */
+  away: RotationWithLatest['away'];
+}
+
+/**
+ * readTurnFacts reads, in one statement, what the turn rule and the answer of a change of holder
+ * need: the rotation's latest boundary-handling handoff and `memberIds`' time off ending after
+ * `since` (none when `since` is null). Run after the rotation's lock is taken, so it sees every
+ * change committed before.
+ */
+export async function readTurnFacts(
+  tx: Tx,
+  rotationId: number,
+  memberIds: readonly number[],
+  since: Date | null,
+): Promise<TurnFactsRead> {
+  const [r] = await selectRows<{
+    boundary: RawJson<{ fromUserId: number | null; toUserId: number | null; occurredAt: string }>;
+    away: RawJson<{ userId: number; start: string; end: string }[]>;
+  }>(
+    tx,
+    sql`select
+      (select json_build_object('fromUserId', h.from_user_id, 'toUserId', h.to_user_id,
+                                'occurredAt', h.occurred_at)
+         from handoffs h
+        where h.rotation_id = ${rotationId} and h.kind in (${boundaryKindList})
+        order by h.occurred_at desc, h.id desc limit 1) as boundary,
+      (select json_agg(json_build_object('userId', t.user_id, 'start', t.start_at, 'end', t.end_at)
+                       order by t.start_at, t.id)
+         from time_off t
+        where t.user_id = any(${sql.param([...memberIds])}::int[])
+          and t.end_at > ${since}::timestamptz) as away`,
+  );
+  const boundary = fromJson(r?.boundary ?? null);
+  return {
+    boundary: boundary ? { ...boundary, occurredAt: new Date(boundary.occurredAt) } : null,
+    away: (fromJson(r?.away ?? null) ?? []).map((w) => ({
+      userId: w.userId,
+      start: new Date(w.start),
+      end: new Date(w.end),
+    })),
+  };
+}
+
 /**
  * listRotationsWithLatest returns rotations by name (every one, those `memberUserId` belongs to,
  * the one with `id` or those with `ids`), each with its latest handoff: one statement (a lateral join).
