@@ -56,25 +56,25 @@ describe('the baton', () => {
         endAt: new Date(end),
         createdById: who.id,
       });
-    // Mid-shift, Noah to Sam: Sam's turn now, and after him Olivia, who is away the whole of the
-    // next shift, so Noah.
-    const midShift = await rotation({
-      memberIds: ids(people.noah, people.sam, people.olivia),
-      holderId: people.noah.id,
-    });
-    await away(people.olivia, '2026-11-08T00:00:00Z', '2026-11-17T00:00:00Z');
-    expect(await pass(midShift.id, people.noah, people.sam)).toBe(people.noah.id);
+    // People of this test's own: time off stays in the suite's database.
+    const [ada, ben, cy, dee, eli, fay] = await Promise.all(
+      ['Ada', 'Ben', 'Cy', 'Dee', 'Eli', 'Fay'].map((name) =>
+        t.createUser({ name: `${name} Turnfacts`, roles: ['on-call'] }),
+      ),
+    );
+    // Mid-shift, Ada to Ben: Ben's turn now, and after him Cy, who is away the whole of the next
+    // shift, so Ada.
+    const midShift = await rotation({ memberIds: ids(ada, ben, cy), holderId: ada.id });
+    await away(cy, '2026-11-08T00:00:00Z', '2026-11-17T00:00:00Z');
+    expect(await pass(midShift.id, ada, ben)).toBe(ada.id);
 
-    // Ten minutes before the boundary, Olivia to Priya: the pass handles the boundary, so the next
-    // on call is for the shift after (16 to 23 November), Sam's, although he is away on the 9th's.
-    // Only the pass recorded as the latest boundary handoff tells that (else: Olivia).
-    const nearBoundary = await rotation({
-      memberIds: ids(people.olivia, people.priya, people.sam),
-      holderId: people.olivia.id,
-    });
-    await away(people.sam, '2026-11-09T00:00:00Z', '2026-11-16T08:00:00Z');
+    // Ten minutes before the boundary, Dee to Eli: the pass handles the boundary, so the next on
+    // call is for the shift after (16 to 23 November), Fay's, although she is away on the 9th's.
+    // Only the pass recorded as the latest boundary handoff tells that (else: Dee).
+    const nearBoundary = await rotation({ memberIds: ids(dee, eli, fay), holderId: dee.id });
+    await away(fay, '2026-11-09T00:00:00Z', '2026-11-16T08:00:00Z');
     t.clock.set('2026-11-09T08:50:00Z');
-    expect(await pass(nearBoundary.id, people.olivia, people.priya)).toBe(people.sam.id);
+    expect(await pass(nearBoundary.id, dee, eli)).toBe(fay.id);
   });
 
   test('taking on-call is refused when someone holds it, for non-members, incident managers and suspended rotations', async () => {

@@ -4,7 +4,11 @@ import type {
   Rotation,
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import { DEFAULT_HANDOFF_TIMINGS, isBoundaryHandedOff } from '../../../shared/domain/handoff-flow';
+import {
+  DEFAULT_HANDOFF_TIMINGS,
+  isBoundaryHandedOff,
+  KINDS_HANDLING_A_BOUNDARY,
+} from '../../../shared/domain/handoff-flow';
 import {
   canHoldBaton,
   passBatonRefusal,
@@ -20,8 +24,15 @@ import type { MemberWithRoles } from '../members/member-reads';
 import { announce } from '../notifications/announce';
 import { managerIdsOf } from '../notifications/notify';
 import { nameOf, toldAs } from '../notifications/person-events';
+import { listNextScheduleEntries } from '../schedules/schedule-repository';
+import { personReader } from '../users/person-reader';
 import { findUsers } from '../users/user-repository';
-import { readTurnFacts, setHolder, type TurnFactsRead } from './rotation-repository';
+import {
+  type RotationRow,
+  readTurnFacts,
+  setHolder,
+  type TurnFactsRead,
+} from './rotation-repository';
 import {
   getRotation,
   inBatonChange,
@@ -31,9 +42,10 @@ import {
   refusalError,
   requireManaged,
   rolesOf,
-  rotationAfterChange,
   stateOf,
+  timingsOf,
 } from './rotation-service';
+import { type TurnFacts, toRotations } from './rotation-view';
 
 /**
  * The baton between members: taken when no one holds it, passed by its holder, reassigned by a
@@ -104,6 +116,46 @@ function turnAfterHand(
     timeOff,
   });
 }
+/**
+ * rotationAfterChange answers a baton change from what its transaction read and wrote, with no
+ * read after the commit: the row as updated, the members read under the lock, the handoff just
+ * recorded as the latest, and the turn facts read under the lock with that handoff as the latest
+ * boundary (decision 290). Undefined when another handoff is later (a clock set back): the caller
+ * then reads the rotation as getRotation does.
+ */
+async function rotationAfterChange(
+  deps: RotationDeps,
+  locked: Locked,
+  row: RotationRow,
+  handoff: Awaited<ReturnType<typeof insertLatestHandoff>>,
+  viewer: User,
+  before: TurnFactsRead,
+): Promise<Rotation | undefined> {
+  if (!handoff.isLatest) return undefined;
+  const next =
+    row.type === 'scheduled' ? await listNextScheduleEntries(locked.tx, [row.id], locked.now) : [];
+  const handles = (KINDS_HANDLING_A_BOUNDARY as readonly string[]).includes(handoff.kind);
+  const boundary = handles
+    ? { fromUserId: handoff.fromUserId, toUserId: handoff.toUserId, occurredAt: handoff.occurredAt }
+    : before.boundary;
+  // The answer's look-back, as listRotationsWithLatest reads it.
+  const since = row.nextHandoffAt ? row.nextHandoffAt.getTime() - TIME_OFF_LOOKBACK_MS : null;
+  const away = since === null ? [] : before.away.filter((w) => w.end.getTime() > since);
+  const turns: TurnFacts = {
+    boundary: new Map([[row.id, boundary]]),
+    timeOff: new Map([[row.id, away]]),
+  };
+  const [rotation] = toRotations(
+    [row],
+    locked.members,
+    next,
+    personReader(deps.cipher, [viewer]),
+    locked.now,
+    { latest: new Map([[row.id, handoff]]), timings: timingsOf(deps), turns },
+  );
+  return rotation;
+}
+
 type ReassignInput = ReturnType<typeof ReassignInputSchema.parse>;
 
 /** takeOnCall gives the baton to the caller: a member, when no one holds it. */

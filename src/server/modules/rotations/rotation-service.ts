@@ -6,10 +6,7 @@ import {
   type UpdateRotationInputSchema,
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
-import {
-  DEFAULT_HANDOFF_TIMINGS,
-  KINDS_HANDLING_A_BOUNDARY,
-} from '../../../shared/domain/handoff-flow';
+import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import { can } from '../../../shared/domain/permissions';
 import {
   canManageRotation,
@@ -31,7 +28,6 @@ import {
   storedLayersOf,
 } from '../../../shared/domain/rotation-layers';
 import { nextHandoffAt, type ShiftPattern } from '../../../shared/domain/shifts';
-import { TIME_OFF_LOOKBACK_MS } from '../../../shared/domain/time-off';
 import { zoneOrUtc } from '../../../shared/domain/time-zones';
 import type { Clock } from '../../core/clock';
 import type { Config } from '../../core/config';
@@ -39,7 +35,6 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, forbidden, notFound } from '../../http/errors';
-import type { insertLatestHandoff } from '../handoffs/handoff-repository';
 import {
   listMembersWithUsers,
   type MemberWithRoles,
@@ -66,7 +61,6 @@ import {
   lockRotationRow,
   type RotationRow,
   type RotationWithLatest,
-  type TurnFactsRead,
   updateRotationRow,
 } from './rotation-repository';
 import { rotationsChangeAt, type TurnFacts, toRotations } from './rotation-view';
@@ -80,7 +74,8 @@ export interface RotationDeps {
   config?: Pick<Config, 'handoffTimings' | 'publicUrl' | 'port'>;
 }
 
-const timingsOf = (deps: RotationDeps) => deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
+export const timingsOf = (deps: RotationDeps) =>
+  deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
 
 /**
  * firstHandoffAt returns where a rotation's clock starts from `now`: a fixed rotation's next shift
@@ -242,46 +237,6 @@ export async function inLockedRotation<T>(
     }));
     return work({ tx, row, members, now: deps.clock.now() });
   });
-}
-
-/**
- * rotationAfterChange answers a baton change from what its transaction read and wrote, with no
- * read after the commit: the row as updated, the members read under the lock, the handoff just
- * recorded as the latest, and the turn facts read under the lock with that handoff as the latest
- * boundary (decision 290). Undefined when another handoff is later (a clock set back): the caller
- * then reads the rotation as getRotation does.
- */
-export async function rotationAfterChange(
-  deps: RotationDeps,
-  locked: Locked,
-  row: RotationRow,
-  handoff: Awaited<ReturnType<typeof insertLatestHandoff>>,
-  viewer: User,
-  before: TurnFactsRead,
-): Promise<Rotation | undefined> {
-  if (!handoff.isLatest) return undefined;
-  const next =
-    row.type === 'scheduled' ? await listNextScheduleEntries(locked.tx, [row.id], locked.now) : [];
-  const handles = (KINDS_HANDLING_A_BOUNDARY as readonly string[]).includes(handoff.kind);
-  const boundary = handles
-    ? { fromUserId: handoff.fromUserId, toUserId: handoff.toUserId, occurredAt: handoff.occurredAt }
-    : before.boundary;
-  // The answer's look-back, as listRotationsWithLatest reads it.
-  const since = row.nextHandoffAt ? row.nextHandoffAt.getTime() - TIME_OFF_LOOKBACK_MS : null;
-  const away = since === null ? [] : before.away.filter((w) => w.end.getTime() > since);
-  const turns: TurnFacts = {
-    boundary: new Map([[row.id, boundary]]),
-    timeOff: new Map([[row.id, away]]),
-  };
-  const [rotation] = toRotations(
-    [row],
-    locked.members,
-    next,
-    personReader(deps.cipher, [viewer]),
-    locked.now,
-    { latest: new Map([[row.id, handoff]]), timings: timingsOf(deps), turns },
-  );
-  return rotation;
 }
 
 /**
