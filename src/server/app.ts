@@ -241,6 +241,10 @@ async function guardRequests(
   headers: ReturnType<typeof securityHeaders>,
 ) {
   const { database, cipher, clock, lifecycle } = deps;
+  // PGlite: a request's database work goes before that of requests arriving later (decisions 273
+  // and 291).
+  const inArrivalOrder = database.inArrivalOrder;
+  if (inArrivalOrder) app.addHook('onRequest', (_req, _reply, done) => inArrivalOrder(done));
   await app.register(fastifyCookie);
   // helmet's headers, computed once: @fastify/helmet builds helmet anew for every request, a
   // twentieth of the alert intake's time (decision 216).
@@ -256,6 +260,12 @@ async function guardRequests(
       .header('Connection', 'close')
       .header('Retry-After', String(SHUTDOWN_RETRY_AFTER_SECONDS))
       .send({ message: SHUTTING_DOWN, code: 'SERVICE_UNAVAILABLE' });
+  });
+  // What was in flight when the refusing began is answered with its connection closed, so no
+  // keep-alive connection outlives the server's close (decision 291).
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (lifecycle.refusing) reply.header('Connection', 'close');
+    done(null, payload);
   });
   await app.register(fastifyRateLimit, {
     global: false,

@@ -17,6 +17,7 @@ import {
   LockHeldError,
   type LockOptions,
 } from './data-dir-lock';
+import { createTurns, type Turns } from './pglite-turns';
 import * as schema from './schema';
 
 /** PostgreSQL's lock_timeout, statement_timeout and idle_in_transaction_session_timeout. */
@@ -58,6 +59,11 @@ export interface Database {
    * metrics (decision 225). PGlite has one connection in process and no pool.
    */
   poolStats?: () => PoolStats;
+  /**
+   * inArrivalOrder: PGlite only, runs a request (`next`) so that its database work goes before
+   * that of requests arriving later (decisions 273 and 291; `pglite-turns.ts`).
+   */
+  inArrivalOrder?: <T>(next: () => T) => T;
 }
 
 /** A connection pool's use: connections open, idle among them, callers waiting, the most allowed. */
@@ -206,25 +212,28 @@ export function mayChangeData(query: string): boolean {
  * watchChanges returns the PGlite client as Drizzle uses it (`query`, `transaction`) with a count
  * of what may have changed data: every transaction and every statement but a plain SELECT,
  * counted once it has completed, so a reader that sees the old count began before the change
- * was acknowledged to anyone.
+ * was acknowledged to anyone. Each statement and each transaction waits for its turn (decisions
+ * 273 and 291).
  */
-function watchChanges(client: PGlite) {
+function watchChanges(client: PGlite, turns: Turns) {
   let changes = 0;
   const watched = {
-    query: async (query: string, params?: unknown[], options?: QueryOptions) => {
-      try {
-        return await client.query(query, params, options);
-      } finally {
-        if (mayChangeData(query)) changes += 1;
-      }
-    },
-    transaction: async <T>(work: (tx: Transaction) => Promise<T>) => {
-      try {
-        return await client.transaction(work);
-      } finally {
-        changes += 1;
-      }
-    },
+    query: (query: string, params?: unknown[], options?: QueryOptions) =>
+      turns.take(async () => {
+        try {
+          return await client.query(query, params, options);
+        } finally {
+          if (mayChangeData(query)) changes += 1;
+        }
+      }),
+    transaction: <T>(work: (tx: Transaction) => Promise<T>) =>
+      turns.take(async () => {
+        try {
+          return await client.transaction(work);
+        } finally {
+          changes += 1;
+        }
+      }),
   };
   return { watched: watched as unknown as PGlite, changeCount: () => changes };
 }
@@ -236,7 +245,8 @@ export function wrapPglite(
   options: OpenOptions = {},
   release?: () => Promise<void>,
 ): Database {
-  const { watched, changeCount } = watchChanges(client);
+  const turns = createTurns();
+  const { watched, changeCount } = watchChanges(client, turns);
   const db = drizzlePglite({
     client: watched,
     schema,
@@ -247,6 +257,7 @@ export function wrapPglite(
     engine: 'pglite',
     location,
     changeCount,
+    inArrivalOrder: turns.inArrivalOrder,
     ping: async () => {
       await client.query('select 1');
     },

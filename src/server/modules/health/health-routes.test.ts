@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/setup/test-app';
 import { buildApp } from '../../app';
@@ -99,6 +101,29 @@ describe('a graceful shutdown (decision 225)', () => {
         expect(res.headers['retry-after']).toBe(String(SHUTDOWN_RETRY_AFTER_SECONDS));
         expect(res.json()).toEqual({ message: SHUTTING_DOWN, code: 'SERVICE_UNAVAILABLE' });
       }
+    } finally {
+      await app.close();
+    }
+  });
+
+  test('a request in flight when the refusing begins is answered, and its connection closed', async () => {
+    const app = await buildApp({ ...t, logger: false });
+    const viewer = await t.createUser({ roles: ['on-call'] });
+    const cookie = await t.cookieFor(viewer);
+    try {
+      let answer: Promise<LightMyRequestResponse> | undefined;
+      // The request passes the refusal's check, then waits for its session read: on PGlite the
+      // test's transaction holds the database (decision 291's turns), on PostgreSQL its lock on
+      // the sessions table.
+      await t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`lock table sessions in access exclusive mode`);
+        answer = app.inject({ url: '/api/rotations', headers: { cookie } });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        app.lifecycle.refusing = true;
+      });
+      const res = await (answer as Promise<LightMyRequestResponse>);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers.connection).toBe('close');
     } finally {
       await app.close();
     }
