@@ -115,4 +115,20 @@ describe('PGlite turns (decision 273)', () => {
     await ticking;
     expect(log.join(' ')).toBe('a1 tick1 tick2 tick3 a2 b1 b2 c1 c2');
   });
+
+  test('two pieces of work outside requests take turns, statement by statement', async () => {
+    const turns = createTurns();
+    const log: string[] = [];
+    // An outbox that never pauses must not keep the engine's tick from the database.
+    const work = (name: string) => async () => {
+      for (let i = 1; i <= 3; i++) {
+        await turns.take(async () => {
+          log.push(`${name}${i}`);
+          await statement();
+        });
+      }
+    };
+    await Promise.all([work('outbox')(), work('tick')()]);
+    expect(log.join(' ')).toBe('outbox1 tick1 outbox2 tick2 outbox3 tick3');
+  });
 });
