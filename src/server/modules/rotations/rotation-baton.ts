@@ -5,7 +5,6 @@ import type {
 } from '../../../shared/contracts/rotations';
 import type { User } from '../../../shared/contracts/users';
 import {
-  DEFAULT_HANDOFF_TIMINGS,
   isBoundaryHandedOff,
   KINDS_HANDLING_A_BOUNDARY,
 } from '../../../shared/domain/handoff-flow';
@@ -64,14 +63,18 @@ type PassInput = ReturnType<typeof PassBatonInputSchema.parse>;
 async function turnFactsUnderLock(locked: Locked): Promise<TurnFactsRead> {
   const { row } = locked;
   const memberIds = locked.members.map((m) => m.member.userId);
+  const lookBack = lookBackOf(row);
   let since: Date | null = null;
-  if (row.nextHandoffAt) {
-    const lookBack = row.nextHandoffAt.getTime() - TIME_OFF_LOOKBACK_MS;
+  if (row.nextHandoffAt && lookBack !== null) {
     const ending = turnSpansAt(patternOf(row), row.nextHandoffAt, false).ending.start.getTime();
     since = new Date(Math.min(lookBack, ending));
   }
   return readTurnFacts(locked.tx, row.id, memberIds, since);
 }
+
+/** lookBackOf: from when the answer's turn facts count time off, as listRotationsWithLatest does */
+const lookBackOf = (row: RotationRow) =>
+  row.nextHandoffAt ? row.nextHandoffAt.getTime() - TIME_OFF_LOOKBACK_MS : null;
 
 /**
  * turnAfterHand returns whose turn the shift is after a change of holder by hand to `receiverId`
@@ -92,7 +95,7 @@ function turnAfterHand(
     .sort((a, b) => a.member.order - b.member.order)
     .filter((m) => canHoldBaton(rolesOf(m)))
     .map((m) => m.member.userId);
-  const t = deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
+  const t = timingsOf(deps);
   const latest = facts.boundary;
   const handled = isBoundaryHandedOff(
     row.nextHandoffAt,
@@ -116,6 +119,7 @@ function turnAfterHand(
     timeOff,
   });
 }
+
 /**
  * rotationAfterChange answers a baton change from what its transaction read and wrote, with no
  * read after the commit: the row as updated, the members read under the lock, the handoff just
@@ -138,8 +142,7 @@ async function rotationAfterChange(
   const boundary = handles
     ? { fromUserId: handoff.fromUserId, toUserId: handoff.toUserId, occurredAt: handoff.occurredAt }
     : before.boundary;
-  // The answer's look-back, as listRotationsWithLatest reads it.
-  const since = row.nextHandoffAt ? row.nextHandoffAt.getTime() - TIME_OFF_LOOKBACK_MS : null;
+  const since = lookBackOf(row);
   const away = since === null ? [] : before.away.filter((w) => w.end.getTime() > since);
   const turns: TurnFacts = {
     boundary: new Map([[row.id, boundary]]),

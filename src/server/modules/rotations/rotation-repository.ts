@@ -44,6 +44,34 @@ type RawJson<T> = T | string | null;
 const fromJson = <T>(value: RawJson<T>): T | null =>
   typeof value === 'string' ? (JSON.parse(value) as T) : value;
 
+type RawBoundary = RawJson<{
+  fromUserId: number | null;
+  toUserId: number | null;
+  occurredAt: string;
+}>;
+type RawAway = RawJson<{ userId: number; start: string; end: string }[]>;
+
+/** latestBoundaryJson: the rotation's latest boundary-handling handoff as JSON (a subquery). */
+const latestBoundaryJson = (rotationId: SQL | number) =>
+  sql<RawBoundary>`(select json_build_object('fromUserId', h.from_user_id, 'toUserId', h.to_user_id,
+                                  'occurredAt', h.occurred_at)
+           from handoffs h
+          where h.rotation_id = ${rotationId} and h.kind in (${boundaryKindList})
+          order by h.occurred_at desc, h.id desc limit 1)`;
+
+/** turnFactsOfJson reads the boundary and time off the statements above answer as JSON. */
+function turnFactsOfJson(boundary: RawBoundary, away: RawAway): TurnFactsRead {
+  const latest = fromJson(boundary);
+  return {
+    boundary: latest ? { ...latest, occurredAt: new Date(latest.occurredAt) } : null,
+    away: (fromJson(away) ?? []).map((w) => ({
+      userId: w.userId,
+      start: new Date(w.start),
+      end: new Date(w.end),
+    })),
+  };
+}
+
 /** A rotation's turn facts as a change of holder reads them under the lock (decision 290). */
 export interface TurnFactsRead {
   /** its latest handoff that handles a boundary */
@@ -64,32 +92,16 @@ export async function readTurnFacts(
   memberIds: readonly number[],
   since: Date | null,
 ): Promise<TurnFactsRead> {
-  const [r] = await selectRows<{
-    boundary: RawJson<{ fromUserId: number | null; toUserId: number | null; occurredAt: string }>;
-    away: RawJson<{ userId: number; start: string; end: string }[]>;
-  }>(
+  const [r] = await selectRows<{ boundary: RawBoundary; away: RawAway }>(
     tx,
-    sql`select
-      (select json_build_object('fromUserId', h.from_user_id, 'toUserId', h.to_user_id,
-                                'occurredAt', h.occurred_at)
-         from handoffs h
-        where h.rotation_id = ${rotationId} and h.kind in (${boundaryKindList})
-        order by h.occurred_at desc, h.id desc limit 1) as boundary,
+    sql`select ${latestBoundaryJson(rotationId)} as boundary,
       (select json_agg(json_build_object('userId', t.user_id, 'start', t.start_at, 'end', t.end_at)
                        order by t.start_at, t.id)
          from time_off t
         where t.user_id = any(${sql.param([...memberIds])}::int[])
           and t.end_at > ${since}::timestamptz) as away`,
   );
-  const boundary = fromJson(r?.boundary ?? null);
-  return {
-    boundary: boundary ? { ...boundary, occurredAt: new Date(boundary.occurredAt) } : null,
-    away: (fromJson(r?.away ?? null) ?? []).map((w) => ({
-      userId: w.userId,
-      start: new Date(w.start),
-      end: new Date(w.end),
-    })),
-  };
+  return turnFactsOfJson(r?.boundary ?? null, r?.away ?? null);
 }
 
 /**
@@ -152,14 +164,8 @@ export async function listRotationsWithLatest(
         occurredAt: latest.occurredAt,
         acknowledgedAt: latest.acknowledgedAt,
       },
-      boundary: sql<
-        RawJson<{ fromUserId: number | null; toUserId: number | null; occurredAt: string }>
-      >`(select json_build_object('fromUserId', h.from_user_id, 'toUserId', h.to_user_id,
-                                  'occurredAt', h.occurred_at)
-           from handoffs h
-          where h.rotation_id = ${rotations.id} and h.kind in (${boundaryKindList})
-          order by h.occurred_at desc, h.id desc limit 1)`,
-      away: sql<RawJson<{ userId: number; start: string; end: string }[]>>`(
+      boundary: latestBoundaryJson(sql`${rotations.id}`),
+      away: sql<RawAway>`(
         select json_agg(json_build_object('userId', t.user_id, 'start', t.start_at, 'end', t.end_at))
           from time_off t
          where t.user_id in (select m.user_id from rotation_members m
@@ -171,19 +177,11 @@ export async function listRotationsWithLatest(
     .leftJoinLateral(latest, sql`true`)
     .where(conditions.length > 0 ? and(...conditions) : undefined)
     .orderBy(...byName);
-  return rows.map((r) => {
-    const boundary = fromJson(r.boundary);
-    return {
-      row: r.row,
-      latest: r.latest?.id ? (r.latest as LatestHandoffRow) : null,
-      boundary: boundary ? { ...boundary, occurredAt: new Date(boundary.occurredAt) } : null,
-      away: (fromJson(r.away) ?? []).map((w) => ({
-        userId: w.userId,
-        start: new Date(w.start),
-        end: new Date(w.end),
-      })),
-    };
-  });
+  return rows.map((r) => ({
+    row: r.row,
+    latest: r.latest?.id ? (r.latest as LatestHandoffRow) : null,
+    ...turnFactsOfJson(r.boundary, r.away),
+  }));
 }
 
 /** findRotationRow returns a rotation row without locking it, or undefined. */
