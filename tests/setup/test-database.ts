@@ -196,43 +196,41 @@ async function leasePglite(): Promise<PGlite> {
   const open = () => {
     if (closed) throw new Error('PGlite is closed');
   };
-  const lease = {
-    query: (...args: Parameters<PGlite['query']>) => {
-      open();
-      return own.query(...args);
-    },
-    exec: (...args: Parameters<PGlite['exec']>) => {
-      open();
-      return own.exec(...args);
-    },
-    transaction: (...args: Parameters<PGlite['transaction']>) => {
-      open();
-      return own.transaction(...args);
-    },
-    listen: async (...args: Parameters<PGlite['listen']>) => {
-      open();
-      const unlisten = await own.listen(...args);
-      const stop = async () => {
-        listening.delete(stop);
-        await unlisten();
-      };
-      listening.add(stop);
-      return stop;
-    },
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      const empty = await pool.empty;
-      const reusable =
-        listening.size === 0 &&
-        pool.idle.length < POOL_KEEPS &&
-        empty !== undefined &&
-        (await emptyToTemplate((text, params) => own.query(text, params), empty).catch(
-          () => false,
-        ));
-      if (reusable && pools.__batonPglitePool === pool) pool.idle.push(own);
-      else await own.close();
-    },
+  const listen = async (...args: Parameters<PGlite['listen']>) => {
+    open();
+    const unlisten = await own.listen(...args);
+    const stop = async () => {
+      listening.delete(stop);
+      await unlisten();
+    };
+    listening.add(stop);
+    return stop;
   };
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    const empty = await pool.empty;
+    const reusable =
+      listening.size === 0 &&
+      pool.idle.length < POOL_KEEPS &&
+      empty !== undefined &&
+      (await emptyToTemplate((text, params) => own.query(text, params), empty).catch(() => false));
+    if (reusable && pools.__batonPglitePool === pool) pool.idle.push(own);
+    else await own.close();
+  };
+  // The PGlite itself but for these two, and every other method refused once closed (the way
+  // Baton runs statements uses more of PGlite than query and transaction: pglite-query.ts).
+  const lease = new Proxy(own, {
+    get(target, key) {
+      if (key === 'listen') return listen;
+      if (key === 'close') return close;
+      const value = Reflect.get(target, key);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        open();
+        return value.apply(target, args);
+      };
+    },
+  });
   return lease as unknown as PGlite;
 }

@@ -17,6 +17,7 @@ import {
   LockHeldError,
   type LockOptions,
 } from './data-dir-lock';
+import { fusedQuery } from './pglite-query';
 import { createTurns, type Turns } from './pglite-turns';
 import * as schema from './schema';
 
@@ -213,15 +214,16 @@ export function mayChangeData(query: string): boolean {
  * of what may have changed data: every transaction and every statement but a plain SELECT,
  * counted once it has completed, so a reader that sees the old count began before the change
  * was acknowledged to anyone. Each statement and each transaction waits for its turn (decisions
- * 273 and 291).
+ * 273 and 291), and goes into PostgreSQL in one call (decision 292, `pglite-query.ts`).
  */
 function watchChanges(client: PGlite, turns: Turns) {
   let changes = 0;
+  const fused = fusedQuery(client);
   const watched = {
     query: (query: string, params?: unknown[], options?: QueryOptions) =>
       turns.take(async () => {
         try {
-          return await client.query(query, params, options);
+          return await fused.query(query, params, options);
         } finally {
           if (mayChangeData(query)) changes += 1;
         }
@@ -229,7 +231,7 @@ function watchChanges(client: PGlite, turns: Turns) {
     transaction: <T>(work: (tx: Transaction) => Promise<T>) =>
       turns.take(async () => {
         try {
-          return await client.transaction(work);
+          return await client.transaction((tx) => work(fused.inTransaction(tx)));
         } finally {
           changes += 1;
         }
