@@ -130,7 +130,8 @@ function startChannelLoop(deps: OutboxWorkerDeps, channel: OutboxChannel): Chann
     if (timer) clearTimeout(timer);
     timer = undefined;
     running = tick()
-      .then(sleepMs)
+      // Rung meanwhile: it looks again at once, and the sleep's read would go unused.
+      .then(() => (rangMeanwhile ? 0 : sleepMs()))
       .catch((err) => {
         deps.onError?.(err);
         return deps.intervalMs;

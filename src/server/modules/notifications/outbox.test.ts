@@ -17,6 +17,8 @@ import {
 import { startOutboxWorker } from './outbox-worker';
 
 let t: TestApp;
+/** every statement the app's database ran, for the tests that count them */
+const statements: string[] = [];
 let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
 let twilio: Awaited<ReturnType<typeof startFakeTwilio>>;
 let channels: Channels;
@@ -25,7 +27,7 @@ let emailOnly: User;
 let smsNoPhone: User;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ db: { onQuery: (query) => statements.push(query) } });
   smtp = await startSmtpServer();
   twilio = await startFakeTwilio();
   channels = {
@@ -263,6 +265,59 @@ describe('delivery', () => {
       });
       expect(Date.now()).toBeGreaterThanOrEqual(dueAt);
     } finally {
+      await worker.stop();
+    }
+  });
+
+  test('rung during a look, the loop looks again at once, and reads when the next is due only after that look', async () => {
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const sent: string[] = [];
+    const worker = startOutboxWorker({
+      ...deps(),
+      clock: { now: () => new Date() },
+      channels: {
+        email: {
+          name: 'email',
+          send: async (message) => {
+            await gate;
+            sent.push(message.subject ?? '');
+            return 'ok';
+          },
+        },
+      },
+      intervalMs: 600_000,
+      listen: t.database.listen,
+    });
+    const page = (eventKey: string) =>
+      enqueueNotifications(t.database.db, t.cipher, new Date(), [
+        { eventKey, kind: 'page', recipient: emailOnly, subject: eventKey, text: 'Disk full' },
+      ]);
+    const dueReads = () =>
+      statements.filter((query) => query.includes('min("next_attempt_at")')).length;
+    try {
+      await worker.listening;
+      await page('first');
+      // the first look holds the first page at its send
+      await vi.waitFor(
+        async () =>
+          expect((await rows()).map((r) => [r.channel, r.status, r.attempts])).toEqual([
+            ['email', 'pending', 1],
+          ]),
+        { interval: 5 },
+      );
+      const before = dueReads();
+      await page('second');
+      open();
+      await vi.waitFor(() => expect(sent).toEqual(['first', 'second']), { interval: 5 });
+      await vi.waitFor(() => expect(dueReads()).toBe(before + 1), { interval: 5 });
+      // Settled: the second look's read, and no other.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(dueReads()).toBe(before + 1);
+    } finally {
+      open();
       await worker.stop();
     }
   });

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import { channelNotConfiguredReason } from '../../../shared/contracts/notifications';
 import type { PushNotice } from '../../../shared/contracts/push';
 import type { User } from '../../../shared/contracts/users';
@@ -334,7 +334,9 @@ export function decryptContent(
 
 /**
  * claimDue leases up to `limit` due notifications (of one channel, when given) to this worker;
- * SKIP LOCKED: workers never share a row and never wait for each other.
+ * SKIP LOCKED: workers never share a row and never wait for each other. One statement: the
+ * rows chosen and locked by the subquery are the rows the update leases (a subquery with LIMIT
+ * and FOR UPDATE is run once, never merged into the update).
  */
 export async function claimDue(
   db: Db,
@@ -343,37 +345,29 @@ export async function claimDue(
   channel?: OutboxChannel,
   options: { skip?: readonly OutboxChannel[] } = {},
 ): Promise<NotificationRow[]> {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: notifications.id })
-      .from(notifications)
-      .where(
-        and(
-          eq(notifications.status, 'pending'),
-          sql`${notifications.nextAttemptAt} <= ${now}`,
-          channel ? eq(notifications.channel, channel) : undefined,
-          // A worker without the chat or token-sync channel leaves their messages to one with it.
-          ...(options.skip ?? []).map((skipped) => ne(notifications.channel, skipped)),
-        ),
-      )
-      .orderBy(notifications.nextAttemptAt, notifications.id)
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(notifications)
-      .set({
-        attempts: sql`${notifications.attempts} + 1`,
-        nextAttemptAt: new Date(now.getTime() + LEASE_MS),
-      })
-      .where(
-        sql`${notifications.id} in (${sql.join(
-          due.map((d) => sql`${d.id}`),
-          sql`, `,
-        )})`,
-      )
-      .returning();
-  });
+  const due = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.status, 'pending'),
+        sql`${notifications.nextAttemptAt} <= ${now}`,
+        channel ? eq(notifications.channel, channel) : undefined,
+        // A worker without the chat or token-sync channel leaves their messages to one with it.
+        ...(options.skip ?? []).map((skipped) => ne(notifications.channel, skipped)),
+      ),
+    )
+    .orderBy(notifications.nextAttemptAt, notifications.id)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(notifications)
+    .set({
+      attempts: sql`${notifications.attempts} + 1`,
+      nextAttemptAt: new Date(now.getTime() + LEASE_MS),
+    })
+    .where(inArray(notifications.id, due))
+    .returning();
 }
 
 /**
