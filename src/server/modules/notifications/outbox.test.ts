@@ -275,6 +275,9 @@ describe('delivery', () => {
       open = resolve;
     });
     const sent: string[] = [];
+    // The doorbell rung by the test itself, when it chooses (a NOTIFY reaches its listener some
+    // time after the commit on PostgreSQL).
+    let ring: (payload: string) => void = () => {};
     const worker = startOutboxWorker({
       ...deps(),
       clock: { now: () => new Date() },
@@ -289,7 +292,10 @@ describe('delivery', () => {
         },
       },
       intervalMs: 600_000,
-      listen: t.database.listen,
+      listen: async (_channel, handlers) => {
+        ring = handlers.onNotify;
+        return async () => {};
+      },
     });
     const page = (eventKey: string) =>
       enqueueNotifications(t.database.db, t.cipher, new Date(), [
@@ -300,6 +306,7 @@ describe('delivery', () => {
     try {
       await worker.listening;
       await page('first');
+      ring('email');
       // the first look holds the first page at its send
       await vi.waitFor(
         async () =>
@@ -310,6 +317,7 @@ describe('delivery', () => {
       );
       const before = dueReads();
       await page('second');
+      ring('email');
       open();
       await vi.waitFor(() => expect(sent).toEqual(['first', 'second']), { interval: 5 });
       await vi.waitFor(() => expect(dueReads()).toBe(before + 1), { interval: 5 });

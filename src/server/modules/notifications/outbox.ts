@@ -360,7 +360,7 @@ export async function claimDue(
     .orderBy(notifications.nextAttemptAt, notifications.id)
     .limit(limit)
     .for('update', { skipLocked: true });
-  return db
+  const claimed = await db
     .update(notifications)
     .set({
       attempts: sql`${notifications.attempts} + 1`,
@@ -368,6 +368,9 @@ export async function claimDue(
     })
     .where(inArray(notifications.id, due))
     .returning();
+  // An update answers in no set order: oldest first, as they were written (the limit per person
+  // sends the first pages and bundles the rest in this order).
+  return claimed.sort((a, b) => a.id - b.id);
 }
 
 /**
