@@ -112,17 +112,8 @@ describe('statements in one call, against PGlite itself', () => {
       drizzleOptions,
     );
     expect(ours.fields).toEqual(theirs.fields);
-    expect(ours.rows[0].slice(1)).toEqual([
-      'one',
-      '2026-12-02 11:00:00+00',
-      '2026-12-02',
-      true,
-      { a: [1, 'x'] },
-      ['a', 'b"c', null],
-      9007199254740993n,
-      new Uint8Array([1, 2]),
-      '12.50',
-    ]);
+    // Each value read back as written, the timestamp as PostgreSQL's text (Drizzle's parser).
+    expect(ours.rows[0].slice(1)).toEqual(['one', '2026-12-02 11:00:00+00', ...values.slice(2)]);
     expect(ours.rows[0].slice(2)).toEqual(theirs.rows[0].slice(2));
     const select = 'select id, name, at from things where name = any($1) order by id';
     const asObjects = await fused.query<{ at: Date }>(select, [['one', 'two']]);
