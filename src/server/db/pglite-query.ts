@@ -9,23 +9,23 @@ import {
 } from '@electric-sql/pglite';
 
 /**
- * One statement as PGlite runs it, in one call into PostgreSQL instead of six (decision 292).
+ * One statement as PGlite runs it, in one call into PostgreSQL instead of six, prepared once by its
+ * text (decision 292).
  *
  * PGlite's own `query` sends the extended protocol's messages one call at a time (parse, describe
- * the statement, bind, describe the portal, execute, sync): six entries into the WebAssembly
- * PostgreSQL and six parses of its answer, the statement's description only to learn the
+ * the statement, bind, describe the portal, execute, sync), parses and plans the statement every
+ * time (its statements are unnamed), and asks for the statement's description only to learn the
  * parameters' types so it can turn each value into text. And when a caller gives result parsers
  * of its own, as Drizzle does on every statement (timestamps kept as text), it copies its table of
- * some 320 parsers into a new object for each statement. Measured on this machine: 0.63 ms a
- * primary-key read through `query` with Drizzle's parsers, 0.32 ms without them, 0.25 ms for the
- * same messages in one call (docs/performance.md, "Statements in one call").
+ * some 320 parsers into a new object for each statement (docs/performance.md, "Statements prepared
+ * in one call").
  *
- * Here the five messages (parse, bind, describe the portal, execute, sync) go in one buffer, which
- * PostgreSQL answers message by message as it would over a socket, and the parameters become text
- * without their types, as node-postgres sends them to a PostgreSQL server: every statement Baton
- * runs is also run on PostgreSQL through node-postgres (the API suite's second run), so a value
- * both engines accept is written the way both read it. The caller's parsers are laid over
- * PGlite's table by a prototype instead of a copy.
+ * Here a statement's first run parses it under a name, and every run binds that name, describes
+ * the portal, executes and syncs, all in one buffer, which PostgreSQL answers message by message as
+ * it would over a socket. The parameters become text without their types, as node-postgres sends
+ * them to a PostgreSQL server: every statement Baton runs is also run on PostgreSQL through
+ * node-postgres (the API suite's second run), so a value both engines accept is written the way
+ * both read it. The caller's parsers are laid over PGlite's table by a prototype instead of a copy.
  *
  * What this does not cover goes to PGlite's own `query`: a statement with a blob (COPY), with
  * parameter types given, or with notice handlers.
@@ -47,7 +47,7 @@ interface PGliteLocks {
 export function fusedQuery(client: PGlite): FusedQuery {
   const locks = client as unknown as PGliteLocks;
   /** the caller's parsers laid over PGlite's */
-  const parsersFor = (options?: QueryOptions): NonNullable<QueryOptions['parsers']> =>
+  const parsersFor = (options?: QueryOptions): Parameters<typeof parse.parseResults>[1] =>
     options?.parsers
       ? Object.assign(Object.create(client.parsers), options.parsers)
       : client.parsers;
@@ -76,10 +76,9 @@ export function fusedQuery(client: PGlite): FusedQuery {
       throw err;
     }
     const rowMode = options?.rowMode;
-    const parsers = parsersFor(options) as Parameters<typeof parse.parseResults>[1];
     return parse.parseResults(
       messages,
-      parsers,
+      parsersFor(options),
       rowMode ? { rowMode } : undefined,
     )[0] as Results<T>;
   };
