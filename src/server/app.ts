@@ -241,10 +241,14 @@ async function guardRequests(
   headers: ReturnType<typeof securityHeaders>,
 ) {
   const { database, cipher, clock, lifecycle } = deps;
-  // PGlite: a request's database work goes before that of requests arriving later (decisions 273
-  // and 291).
+  // PGlite: a request's database work goes before that of requests arriving later, and a read's
+  // after every change's (decisions 273, 291 and 293).
   const inArrivalOrder = database.inArrivalOrder;
-  if (inArrivalOrder) app.addHook('onRequest', (_req, _reply, done) => inArrivalOrder(done));
+  if (inArrivalOrder) {
+    app.addHook('onRequest', (req, _reply, done) =>
+      inArrivalOrder(done, SAFE_METHODS.has(req.method) ? 'read' : 'change'),
+    );
+  }
   await app.register(fastifyCookie);
   // helmet's headers, computed once: @fastify/helmet builds helmet anew for every request, a
   // twentieth of the alert intake's time (decision 216).

@@ -18,7 +18,7 @@ import {
   type LockOptions,
 } from './data-dir-lock';
 import { fusedQuery } from './pglite-query';
-import { createTurns, type Turns } from './pglite-turns';
+import { createTurns, type RequestKind, type Turns } from './pglite-turns';
 import * as schema from './schema';
 
 /** PostgreSQL's lock_timeout, statement_timeout and idle_in_transaction_session_timeout. */
@@ -62,9 +62,10 @@ export interface Database {
   poolStats?: () => PoolStats;
   /**
    * inArrivalOrder: PGlite only, runs a request (`next`) so that its database work goes before
-   * that of requests arriving later (decisions 273 and 291; `pglite-turns.ts`).
+   * that of requests arriving later, and a read's after every change's (decisions 273, 291 and
+   * 293; `pglite-turns.ts`).
    */
-  inArrivalOrder?: <T>(next: () => T) => T;
+  inArrivalOrder?: <T>(next: () => T, kind: RequestKind) => T;
 }
 
 /** A connection pool's use: connections open, idle among them, callers waiting, the most allowed. */

@@ -5,7 +5,7 @@ import { createTurns } from './pglite-turns';
 /** a statement that answers without the event loop turning, as PGlite's do */
 const statement = () => Promise.resolve();
 
-describe('PGlite turns (decision 273)', () => {
+describe('PGlite turns (decisions 273, 291, 293)', () => {
   test('requests finish in the order they arrived, each one whole, whenever they ask', async () => {
     const turns = createTurns();
     const log: string[] = [];
@@ -25,7 +25,7 @@ describe('PGlite turns (decision 273)', () => {
           });
           await between(i);
         }
-      });
+      }, 'read');
     await Promise.all([
       request('a', (i) => (i === 1 ? paused : undefined)),
       request('b', () => undefined),
@@ -47,7 +47,7 @@ describe('PGlite turns (decision 273)', () => {
             await statement();
           });
         }
-      });
+      }, 'change');
     await Promise.all(['a', 'b', 'c', 'd'].map(request));
     expect(log.join(' ')).toBe('a1 a2 a3 b1 b2 b3 c1 c2 c3 d1 d2 d3');
   });
@@ -55,18 +55,22 @@ describe('PGlite turns (decision 273)', () => {
   test('the handover to another request lets the event loop turn first', async () => {
     const turns = createTurns();
     const log: string[] = [];
-    const first = turns.inArrivalOrder(() =>
-      turns.take(async () => {
-        log.push('first');
-      }),
+    const first = turns.inArrivalOrder(
+      () =>
+        turns.take(async () => {
+          log.push('first');
+        }),
+      'read',
     );
     // Work that arrives through the event loop (a connection accepted, a request read) while
     // the first request holds the database.
     setImmediate(() => log.push('event loop'));
-    const second = turns.inArrivalOrder(() =>
-      turns.take(async () => {
-        log.push('second');
-      }),
+    const second = turns.inArrivalOrder(
+      () =>
+        turns.take(async () => {
+          log.push('second');
+        }),
+      'read',
     );
     await Promise.all([first, second]);
     expect(log).toEqual(['first', 'event loop', 'second']);
@@ -74,12 +78,14 @@ describe('PGlite turns (decision 273)', () => {
 
   test('one failing statement passes the database on', async () => {
     const turns = createTurns();
-    const failed = turns.inArrivalOrder(() =>
-      turns.take(async () => {
-        throw new Error('duplicate key');
-      }),
+    const failed = turns.inArrivalOrder(
+      () =>
+        turns.take(async () => {
+          throw new Error('duplicate key');
+        }),
+      'change',
     );
-    const next = turns.inArrivalOrder(() => turns.take(async () => 'answered'));
+    const next = turns.inArrivalOrder(() => turns.take(async () => 'answered'), 'read');
     await expect(failed).rejects.toThrow('duplicate key');
     await expect(next).resolves.toBe('answered');
     expect(turns.waiting()).toBe(0);
@@ -100,7 +106,7 @@ describe('PGlite turns (decision 273)', () => {
             await statement();
           });
         }
-      });
+      }, 'change');
     // The engine's tick asks during a's first statement, while b and c wait: each of its
     // statements goes next, not behind the requests (decision 291).
     const tick = async () => {
@@ -114,6 +120,28 @@ describe('PGlite turns (decision 273)', () => {
     await Promise.all(['a', 'b', 'c'].map(request));
     await ticking;
     expect(log.join(' ')).toBe('a1 tick1 tick2 tick3 a2 b1 b2 c1 c2');
+  });
+
+  test('a change goes before every waiting read, whenever it arrived (decision 293)', async () => {
+    const turns = createTurns();
+    const log: string[] = [];
+    let changing: Promise<void> | undefined;
+    const request = (name: string, kind: 'read' | 'change') =>
+      turns.inArrivalOrder(async () => {
+        for (let i = 1; i <= 2; i++) {
+          await turns.take(async () => {
+            log.push(`${name}${i}`);
+            // An alert arrives while the first read runs its first statement.
+            if (name === 'a' && i === 1) changing = request('alert', 'change');
+            await statement();
+          });
+        }
+      }, kind);
+    await Promise.all([request('a', 'read'), request('b', 'read')]);
+    await changing;
+    // The alert came after both reads and went before the first read's second statement; the
+    // reads kept their own order. In arrival order alone it would have been a1 a2 b1 b2 alert1 …
+    expect(log.join(' ')).toBe('a1 alert1 alert2 a2 b1 b2');
   });
 
   test('two pieces of work outside requests take turns, statement by statement', async () => {

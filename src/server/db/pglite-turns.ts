@@ -20,16 +20,27 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  *   statement by statement, and takes a free database at once (decision 291): it is bounded, the
  *   server's readiness depends on the engine ticking on time, and the writes a page or a handoff
  *   causes should not wait behind a queue of reads. Numbering each of its statements as it asked
- *   put a tick of a hundred statements behind a hundred queues (decision 273, "Reverted").
+ *   put a tick of a hundred statements behind a hundred queues (decision 273, "Reverted");
+ * - a request that may change something (any method but the safe ones: an alert, an
+ *   acknowledgement, a pass) goes before every request that only reads, whenever they arrived
+ *   (decision 293): in an outage two hundred open dashboards read again after every change, and
+ *   the alerts, the pages and the acknowledgements must not wait behind them. Reads keep their
+ *   order among themselves and wait only while changes are waiting.
  */
 export interface Turns {
-  /** inArrivalOrder runs `next` as one request: its database work is ordered by this moment */
-  inArrivalOrder<T>(next: () => T): T;
+  /**
+   * inArrivalOrder runs `next` as one request: its database work is ordered by this moment, after
+   * every change's when the request only reads
+   */
+  inArrivalOrder<T>(next: () => T, kind: RequestKind): T;
   /** take runs `work` when its turn comes, and holds the database until it settles */
   take<T>(work: () => Promise<T>): Promise<T>;
   /** how many are waiting for a turn now */
   waiting(): number;
 }
+
+/** what a request does with the data: a read waits while changes wait (decision 293) */
+export type RequestKind = 'read' | 'change';
 
 interface Waiter {
   order: number;
@@ -41,6 +52,8 @@ const nextTurnOfLoop = setImmediate;
 
 /** the order of work outside a request: before every request's (numbered from 1) */
 const BACKGROUND = 0;
+/** added to a read's number, so that it comes after every change's (2^40 requests is 35 years at 1,000 a second) */
+const READS_AFTER = 2 ** 40;
 
 export function createTurns(): Turns {
   const arrival = new AsyncLocalStorage<number>();
@@ -106,7 +119,8 @@ export function createTurns(): Turns {
   };
 
   return {
-    inArrivalOrder: (next) => arrival.run(++arrived, next),
+    inArrivalOrder: (next, kind) =>
+      arrival.run(++arrived + (kind === 'read' ? READS_AFTER : 0), next),
     take,
     waiting: () => waiters.length,
   };
