@@ -32,9 +32,9 @@ import type { FieldCipher } from '../../crypto/field-crypto';
 import type { Database, Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { notFound } from '../../http/errors';
-import { listMembersWithUsers } from '../members/member-reads';
+import { listMembersWithPeople } from '../members/member-reads';
 import { personReader } from '../users/person-reader';
-import { findUserRows, type UserRow } from '../users/user-repository';
+import { findUserRows, type PersonRow } from '../users/user-repository';
 import {
   type CalendarRotationRow,
   findFeedOwner,
@@ -103,7 +103,7 @@ export async function layOut(
   const t = deps.config?.handoffTimings ?? DEFAULT_HANDOFF_TIMINGS;
   const rows = await listCalendarRotations(db, rotationId);
   const ids = new Set(rows.map((r) => r.id));
-  const members = await listMembersWithUsers(db, [...ids]);
+  const members = await listMembersWithPeople(db, [...ids]);
   const upcoming = new Date(Math.max(from.getTime(), now.getTime()));
   const entries =
     to.getTime() > now.getTime() ? await listEntriesOverlapping(db, upcoming, to) : [];
@@ -124,7 +124,7 @@ export async function layOut(
     ...proposed,
   ];
 
-  const known = new Map<number, UserRow>(members.map((m) => [m.user.id, m.user]));
+  const known = new Map<number, PersonRow>(members.map((m) => [m.user.id, m.user]));
   const missing = changes
     .map((c) => c.toUserId)
     .concat(holdersAtFrom.map((h) => h.toUserId))

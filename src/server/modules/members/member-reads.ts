@@ -19,6 +19,29 @@ export interface MemberWithUser {
   user: UserRow;
 }
 
+/**
+ * A member's user as the rotation lists and the calendar read them (decision 294): the person
+ * (encrypted) and the roles, not the whole row: the rules, working hours, sign-in ids and hashes
+ * that no list shows cost a list of 200 members half its time to read on PGlite.
+ */
+const memberPersonColumns = {
+  id: users.id,
+  nameEnc: users.nameEnc,
+  emailEnc: users.emailEnc,
+  phoneEnc: users.phoneEnc,
+  role: users.role,
+  roles: users.roles,
+};
+
+/** the columns of a user that `listMembersWithPeople` reads */
+export type MemberPersonRow = Pick<UserRow, keyof typeof memberPersonColumns>;
+
+/** A member with their user's person and roles (decrypted by the caller, once per user). */
+export interface MemberWithPerson {
+  member: MemberRow;
+  user: MemberPersonRow;
+}
+
 /** A member with the user's stored roles, for rules that need no personal data. */
 export interface MemberWithRoles {
   member: MemberRow;
@@ -28,8 +51,9 @@ export interface MemberWithRoles {
 
 /**
  * The reads of rotation members (decision 243), all here, by rotation and in order, one query
- * each: `listMembersWithUsers` with the users' whole rows (names and contacts, for screens and
- * messages); `listMemberRoleRows` with only what decides who may hold and who manages (roles,
+ * each: `listMembersWithUsers` with the users' whole rows (for messages and the rules that read
+ * them); `listMembersWithPeople` with their persons and roles (for the lists and the calendar);
+ * `listMemberRoleRows` with only what decides who may hold and who manages (roles,
  * the handoff reminder), which the engine and the permission checks read without decrypting
  * anyone; `listRotationMemberIds` with the ids alone. The other modules shape these rows.
  */
@@ -40,6 +64,20 @@ export async function listMembersWithUsers(
   if (rotationIds.length === 0) return [];
   return db
     .select({ member: rotationMembers, user: users })
+    .from(rotationMembers)
+    .innerJoin(users, eq(users.id, rotationMembers.userId))
+    .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))
+    .orderBy(asc(rotationMembers.rotationId), asc(rotationMembers.order));
+}
+
+/** listMembersWithPeople is listMembersWithUsers with only the users' persons and roles. */
+export async function listMembersWithPeople(
+  db: Db | Tx,
+  rotationIds: readonly number[],
+): Promise<MemberWithPerson[]> {
+  if (rotationIds.length === 0) return [];
+  return db
+    .select({ member: rotationMembers, user: memberPersonColumns })
     .from(rotationMembers)
     .innerJoin(users, eq(users.id, rotationMembers.userId))
     .where(inArray(rotationMembers.rotationId, [...new Set(rotationIds)]))

@@ -36,6 +36,7 @@ import type { Database, Tx } from '../../db/client';
 import { allocateIds } from '../../db/ids';
 import { AppError, forbidden, notFound } from '../../http/errors';
 import {
+  listMembersWithPeople,
   listMembersWithUsers,
   type MemberWithRoles,
   type MemberWithUser,
@@ -158,7 +159,7 @@ async function assemble(
   const rows = found.map((f) => f.row);
   const ids = rows.map((r) => r.id);
   const scheduledIds = rows.filter((r) => r.type === 'scheduled').map((r) => r.id);
-  const members = await listMembersWithUsers(db, ids);
+  const members = await listMembersWithPeople(db, ids);
   const next = await listNextScheduleEntries(db, scheduledIds, now);
   const latest = new Map(found.map((f) => [f.row.id, f.latest]));
   const turns = turnFactsOf(found);

@@ -3,7 +3,7 @@ import type { Person } from '../../../shared/contracts/rotations';
 import { DEFAULT_HANDOFF_TIMINGS } from '../../../shared/domain/handoff-flow';
 import type { MemberWithUser } from '../members/member-reads';
 import type { ScheduleEntryRow } from '../schedules/schedule-repository';
-import type { UserRow } from '../users/user-repository';
+import type { PersonRow, UserRow } from '../users/user-repository';
 import type { LatestHandoffRow, RotationRow } from './rotation-repository';
 import { rotationsChangeAt, toRotations } from './rotation-view';
 
@@ -14,7 +14,7 @@ const timings = DEFAULT_HANDOFF_TIMINGS;
 const at = (ms: number) => new Date(ms);
 
 const userRow = (id: number) => ({ id }) as UserRow;
-const readPerson = (row: UserRow): Person => ({
+const readPerson = (row: PersonRow): Person => ({
   id: row.id,
   name: `Person ${row.id}`,
   email: `person${row.id}@example.com`,

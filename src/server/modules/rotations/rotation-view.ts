@@ -19,7 +19,7 @@ import {
 import { turnSpansAt } from '../../../shared/domain/shifts';
 import type { AwayWindow } from '../../../shared/domain/time-off';
 import type { BoundaryHandoff } from '../handoffs/handoff-repository';
-import type { MemberWithUser } from '../members/member-reads';
+import type { MemberWithPerson } from '../members/member-reads';
 import type { ScheduleEntryRow } from '../schedules/schedule-repository';
 import type { PersonReader } from '../users/person-reader';
 import type { UserRow } from '../users/user-repository';
@@ -99,13 +99,13 @@ type NextEntry = { entry: ScheduleEntryRow; user: UserRow };
  */
 export function toRotations(
   rows: RotationRow[],
-  members: MemberWithUser[],
+  members: MemberWithPerson[],
   nextEntries: NextEntry[],
   readPerson: PersonReader,
   now: Date,
   handoffState: HandoffState,
 ): Rotation[] {
-  const membersByRotation = new Map<number, MemberWithUser[]>();
+  const membersByRotation = new Map<number, MemberWithPerson[]>();
   for (const m of members) {
     const list = membersByRotation.get(m.member.rotationId) ?? [];
     list.push(m);
@@ -200,7 +200,7 @@ export function toRotations(
  * layeredNextUserIdOf: who a layered rotation's layers name at its next change (its stored next
  * handoff), if that is somebody else; null while suspended or when nobody comes.
  */
-function layeredNextUserIdOf(row: RotationRow, own: MemberWithUser[]): number | null {
+function layeredNextUserIdOf(row: RotationRow, own: MemberWithPerson[]): number | null {
   if (row.suspended || !row.nextHandoffAt) return null;
   const eligible = new Set(
     own
@@ -214,7 +214,7 @@ function layeredNextUserIdOf(row: RotationRow, own: MemberWithUser[]): number | 
 /** nextUserIdOf: who comes next on a rotation, by the engine's rule. */
 function nextUserIdOf(
   row: RotationRow,
-  own: MemberWithUser[],
+  own: MemberWithPerson[],
   next: NextEntry | undefined,
   now: Date,
   handoffState: HandoffState,

@@ -1,9 +1,9 @@
 import type { Person } from '../../../shared/contracts/rotations';
 import type { FieldCipher } from '../../crypto/field-crypto';
-import { toUser, type UserRow } from './user-repository';
+import { type PersonRow, toPerson } from './user-repository';
 
 /** PersonReader decrypts a user row into a Person, once per user id for its lifetime. */
-export type PersonReader = (row: UserRow) => Person;
+export type PersonReader = (row: PersonRow) => Person;
 
 /**
  * personReader returns a reader that decrypts each user once; make one per request. `known`
@@ -16,8 +16,7 @@ export function personReader(cipher: FieldCipher, known: readonly Person[] = [])
   return (row) => {
     let person = cache.get(row.id);
     if (!person) {
-      const user = toUser(row, cipher);
-      person = { id: user.id, name: user.name, email: user.email, phone: user.phone };
+      person = toPerson(row, cipher);
       cache.set(row.id, person);
     }
     return person;

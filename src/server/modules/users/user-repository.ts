@@ -25,13 +25,26 @@ export interface NewUser {
 const ctx = (column: string, rowId: number) => ({ table: 'users', column, rowId });
 
 /** toUser decrypts a stored user row into the API's user shape. */
-export function toUser(row: UserRow, cipher: FieldCipher): User {
-  const roles = effectiveRoles(row.roles, row.role);
+/** The columns of a user row that make a person: who they are and how to reach them. */
+export type PersonRow = Pick<UserRow, 'id' | 'nameEnc' | 'emailEnc' | 'phoneEnc'>;
+
+/** toPerson decrypts a person from their user row. */
+export function toPerson(
+  row: PersonRow,
+  cipher: FieldCipher,
+): Pick<User, 'id' | 'name' | 'email' | 'phone'> {
   return {
     id: row.id,
     name: cipher.decrypt(row.nameEnc, ctx('name', row.id)),
     email: cipher.decrypt(row.emailEnc, ctx('email', row.id)),
     phone: cipher.decryptNullable(row.phoneEnc, ctx('phone', row.id)),
+  };
+}
+
+export function toUser(row: UserRow, cipher: FieldCipher): User {
+  const roles = effectiveRoles(row.roles, row.role);
+  return {
+    ...toPerson(row, cipher),
     role: primaryRole(roles),
     roles,
     timezone: row.timezone,
