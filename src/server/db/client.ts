@@ -62,8 +62,8 @@ export interface Database {
   poolStats?: () => PoolStats;
   /**
    * inArrivalOrder: PGlite only, runs a request (`next`) so that its database work goes before
-   * that of requests arriving later, and a read's after every change's (decisions 273, 291 and
-   * 293; `pglite-turns.ts`).
+   * that of requests arriving later, and a read's after waiting changes', four at most
+   * (decisions 273, 291 and 293; `pglite-turns.ts`).
    */
   inArrivalOrder?: <T>(next: () => T, kind: RequestKind) => T;
 }

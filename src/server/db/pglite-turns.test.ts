@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, expect, test } from 'vitest';
-import { createTurns } from './pglite-turns';
+import { CHANGES_BEFORE_A_READ, createTurns } from './pglite-turns';
 
 /** a statement that answers without the event loop turning, as PGlite's do */
 const statement = () => Promise.resolve();
@@ -142,6 +142,27 @@ describe('PGlite turns (decisions 273, 291, 293)', () => {
     // The alert came after both reads and went before the first read's second statement; the
     // reads kept their own order. In arrival order alone it would have been a1 a2 b1 b2 alert1 …
     expect(log.join(' ')).toBe('a1 alert1 alert2 a2 b1 b2');
+  });
+
+  test('changes without pause leave a waiting read its turn after four of them (decision 293)', async () => {
+    const turns = createTurns();
+    const log: string[] = [];
+    const request = (name: string, kind: 'read' | 'change') =>
+      turns.inArrivalOrder(
+        () =>
+          turns.take(async () => {
+            log.push(name);
+            await statement();
+          }),
+        kind,
+      );
+    // The read arrives first, then ten changes: it waits for CHANGES_BEFORE_A_READ of them, not
+    // for all (strict priority: last) nor for none (arrival order: first).
+    const all = [request('read', 'read')];
+    for (let i = 1; i <= 10; i++) all.push(request(`c${i}`, 'change'));
+    await Promise.all(all);
+    expect(CHANGES_BEFORE_A_READ).toBe(4);
+    expect(log.join(' ')).toBe('c1 c2 c3 c4 read c5 c6 c7 c8 c9 c10');
   });
 
   test('two pieces of work outside requests take turns, statement by statement', async () => {

@@ -25,12 +25,14 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  *   acknowledgement, a pass) goes before every request that only reads, whenever they arrived
  *   (decision 293): in an outage two hundred open dashboards read again after every change, and
  *   the alerts, the pages and the acknowledgements must not wait behind them. Reads keep their
- *   order among themselves and wait only while changes are waiting.
+ *   order among themselves and wait only while changes are waiting, and never for more than
+ *   CHANGES_BEFORE_A_READ changes handed the database in a row: clients that change without pause
+ *   do not starve them.
  */
 export interface Turns {
   /**
-   * inArrivalOrder runs `next` as one request: its database work is ordered by this moment, after
-   * every change's when the request only reads
+   * inArrivalOrder runs `next` as one request: its database work is ordered by this moment, and
+   * after waiting changes' when the request only reads (CHANGES_BEFORE_A_READ at most in a row)
    */
   inArrivalOrder<T>(next: () => T, kind: RequestKind): T;
   /** take runs `work` when its turn comes, and holds the database until it settles */
@@ -54,6 +56,11 @@ const nextTurnOfLoop = setImmediate;
 const BACKGROUND = 0;
 /** added to a read's number, so that it comes after every change's (2^40 requests is 35 years at 1,000 a second) */
 const READS_AFTER = 2 ** 40;
+/**
+ * while reads wait, the most changes handed the database in a row before the oldest read is: a
+ * load of changes alone (clients that pass without pause) leaves the reads a fifth of the turns
+ */
+export const CHANGES_BEFORE_A_READ = 4;
 
 export function createTurns(): Turns {
   const arrival = new AsyncLocalStorage<number>();
@@ -65,6 +72,8 @@ export function createTurns(): Turns {
   /** waiting work, oldest first */
   const waiters: Waiter[] = [];
   let handoverPending = false;
+  /** changes handed the database in a row while a read waited */
+  let changesInARow = 0;
 
   const enqueue = (waiter: Waiter) => {
     let i = waiters.length;
@@ -78,8 +87,28 @@ export function createTurns(): Turns {
     nextTurnOfLoop(() => {
       handoverPending = false;
       if (holder !== null) return;
-      waiters.shift()?.start();
+      nextWaiter()?.start();
     });
+  };
+
+  /**
+   * nextWaiter takes the oldest waiter, except that a read waiting behind CHANGES_BEFORE_A_READ
+   * changes handed over in a row goes first: changes go before reads, but never starve them.
+   */
+  const nextWaiter = (): Waiter | undefined => {
+    const head = waiters[0];
+    const readWaits = waiters.length > 0 && waiters[waiters.length - 1].order >= READS_AFTER;
+    if (!head || head.order === BACKGROUND || !readWaits || head.order >= READS_AFTER) {
+      if (head && head.order >= READS_AFTER) changesInARow = 0;
+      return waiters.shift();
+    }
+    if (changesInARow < CHANGES_BEFORE_A_READ) {
+      changesInARow += 1;
+      return waiters.shift();
+    }
+    changesInARow = 0;
+    const oldestRead = waiters.findIndex((w) => w.order >= READS_AFTER);
+    return waiters.splice(oldestRead, 1)[0];
   };
 
   const take = <T>(work: () => Promise<T>): Promise<T> => {
