@@ -67,6 +67,7 @@ import { integrationRoutes } from './modules/integrations/integration-routes';
 import { invitationRoutes } from './modules/invitations/invitation-routes';
 import { LiveHub } from './modules/live/live-hub';
 import { liveRoutes } from './modules/live/live-routes';
+import { OnCallChanges } from './modules/live/on-call-changes';
 import { Metrics } from './modules/metrics/metrics';
 import { metricsRoutes, recordRequests } from './modules/metrics/metrics-routes';
 import { destinationTestRoutes } from './modules/notifications/destination-test-routes';
@@ -145,7 +146,7 @@ export async function buildApp(given: AppInput): Promise<FastifyInstance> {
   // First, so that every route and the not-found answers are counted.
   recordRequests(app, metrics);
   declareInputsAndAnswers(app, deps);
-  decorateRequests(app, deps);
+  await decorateRequests(app, deps);
   await guardRequests(app, { ...deps, lifecycle }, headers);
   const sessionCookieName = sessionCookie(deps.config).name;
   // Before the routes: the document is made of the routes registered after it.
@@ -215,13 +216,27 @@ function declareInputsAndAnswers(app: FastifyInstance, deps: AppDeps) {
 }
 
 /** decorateRequests: the request's principal, the read cache and the list of routes. */
-function decorateRequests(app: FastifyInstance, deps: AppDeps) {
-  const { config, clock } = deps;
+async function decorateRequests(app: FastifyInstance, deps: AppDeps) {
+  const { config, clock, database } = deps;
   app.decorateRequest('principal', null);
+  // Where this process is the database's one writer (PGlite), the on-call reads are keyed on the
+  // change feed's version rather than the whole database's (decision 295).
+  const onCall =
+    config.readCacheBytes > 0 && database.changeCount ? await OnCallChanges.listen(database) : null;
+  if (onCall) {
+    app.addHook('preClose', async () => {
+      await onCall.close();
+    });
+  }
   app.decorate(
     'readCache',
     config.readCacheBytes > 0
-      ? new ReadCache({ clock, maxBytes: config.readCacheBytes, maxAgeMs: READ_CACHE_MAX_AGE_MS })
+      ? new ReadCache({
+          clock,
+          maxBytes: config.readCacheBytes,
+          maxAgeMs: READ_CACHE_MAX_AGE_MS,
+          version: onCall ? () => onCall.version() : undefined,
+        })
       : null,
   );
   // Every route registered, for the permission test that checks each one against its table.
@@ -242,7 +257,7 @@ async function guardRequests(
 ) {
   const { database, cipher, clock, lifecycle } = deps;
   // PGlite: a request's database work goes before that of requests arriving later, and a read's
-  // after every change's (decisions 273, 291 and 293).
+  // after waiting changes', four at most (decisions 273, 291 and 293).
   const inArrivalOrder = database.inArrivalOrder;
   if (inArrivalOrder) {
     app.addHook('onRequest', (req, _reply, done) =>

@@ -3,11 +3,14 @@ import type { Clock } from '../core/clock';
 
 /**
  * The per-process cache of read answers (decision 140). An answer is kept under its route, its
- * viewer and the database snapshot the viewer's session was read in: any transaction that
- * commits or aborts changes the snapshot's text, so an equal text means equal data, and the
- * kept answer was read after its snapshot was taken, so it is never older than its key. Time is
- * the other input: an answer is reused only from the instant it was computed for until the first
- * instant the passing of time alone could change it, and never longer than `maxAgeMs`.
+ * viewer (none for an answer that is the same for everyone allowed to read it) and the version of
+ * the data it was read at: the database snapshot the viewer's session was read in, where any
+ * transaction that commits or aborts changes the snapshot's text, so an equal text means equal
+ * data; or, where the process can tell one (`version`, decision 295), a version that moves with
+ * every change the answer can show. The kept answer was read after its version was taken, so it
+ * is never older than its key. Time is the other input: an answer is reused only from the instant
+ * it was computed for until the first instant the passing of time alone could change it, and never
+ * longer than `maxAgeMs`.
  */
 
 /** An answer as a read computes it. */
@@ -32,6 +35,11 @@ export interface ReadCacheOptions {
   maxBytes: number;
   /** the longest an answer is reused, whatever its next time-dependent change */
   maxAgeMs: number;
+  /**
+   * the version of the data the cached reads show, taken before they read it; null, or absent:
+   * the session's snapshot is the version (decision 295)
+   */
+  version?: () => string | null;
 }
 
 /** READ_CACHE_MAX_AGE_MS bounds how long one answer is reused (decision 140). */
@@ -55,6 +63,11 @@ export class ReadCache {
   /** the number of answers kept */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** the data's version now, where the process can tell it (decision 295) */
+  version(): string | null {
+    return this.options.version?.() ?? null;
   }
 
   /**
@@ -123,19 +136,23 @@ declare module 'fastify' {
 
 /**
  * sendCachedRead answers a read through the app's read cache, keyed by `route` (with the query
- * it was parsed from), the viewer and their session's database snapshot. Call it after the
- * route's permission check: only a request with a session gets here, and its identity and rights
- * were read in this request. Without a cache it answers `compute`'s body as it is.
+ * it was parsed from), the viewer when the answer is the viewer's own (`for: 'viewer'`; an answer
+ * that is the same for `everyone` the route lets read it is shared, decision 295), and the data's
+ * version: the cache's where it can tell one, else the session's database snapshot. Call it after
+ * the route's permission check: only a request with a session gets here, and its identity and
+ * rights were read in this request. Without a cache it answers `compute`'s body as it is.
  */
 export async function sendCachedRead(
   req: FastifyRequest,
   reply: FastifyReply,
-  route: string,
+  read: { route: string; for: 'viewer' | 'everyone' },
   compute: () => Promise<ComputedAnswer>,
 ): Promise<unknown> {
   const cache = req.server.readCache;
   const principal = req.principal;
   if (!cache || !principal) return (await compute()).body;
-  const json = await cache.answer(`${route}\n${principal.user.id}\n${principal.snapshot}`, compute);
+  const viewer = read.for === 'viewer' ? principal.user.id : 'everyone';
+  const version = cache.version() ?? principal.snapshot;
+  const json = await cache.answer(`${read.route}\n${viewer}\n${version}`, compute);
   return reply.type('application/json; charset=utf-8').send(json);
 }

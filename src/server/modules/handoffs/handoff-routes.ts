@@ -39,8 +39,10 @@ export async function handoffRoutes(app: FastifyInstance, deps: AppDeps) {
     async (req, reply) => {
       const user = requireUser(req);
       const count = req.query.limit ?? RECENT_HANDOFFS_DEFAULT;
-      // Through the read cache (decision 140): the history does not change with time alone.
-      return sendCachedRead(req, reply, `handoffs.recent?limit=${count}`, async () => {
+      // Through the read cache (decisions 140 and 295): the history does not change with time
+      // alone, and is the same for everyone who may read it.
+      const route = `handoffs.recent?limit=${count}`;
+      return sendCachedRead(req, reply, { route, for: 'everyone' }, async () => {
         const at = deps.clock.now();
         return { body: await recentHandoffs(deps, user, count), at, changesAt: null };
       });

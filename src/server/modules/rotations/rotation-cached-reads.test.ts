@@ -7,7 +7,7 @@ import { rotations } from '../../db/schema';
 import { insertRotation } from '../../seed/factories';
 
 /**
- * The read cache of the rotation lists and the recent handoffs (decision 140), through the API
+ * The read cache of the rotation lists and the recent handoffs (decisions 140 and 295), through the API
  * on a real database: PGlite, and PostgreSQL with TEST_DATABASE_URL. Statements are counted from
  * the query log: an answer reused from the cache costs the session read alone on PostgreSQL, and
  * nothing on PGlite, where the session is remembered while nothing changed (decision 141). On PostgreSQL a
@@ -260,6 +260,44 @@ describe('viewers', () => {
       headers: { cookie: ended },
     });
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('shared, and keyed on the change feed (decision 295)', () => {
+  test('the rotation list and the recent handoffs are computed once for every viewer', async () => {
+    for (const url of ['/api/rotations', '/api/handoffs/recent?limit=5']) {
+      let shared = false;
+      for (let attempt = 0; attempt < 50 && !shared; attempt++) {
+        // A change first, so that no one's answer is kept; then Olivia's session read
+        // (remembered on PGlite), the administrator's read, which computes the answer, and
+        // Olivia's, which is the same one.
+        await newRotation(`Shared ${url} ${attempt}`, [olivia.id], olivia.id);
+        await read(olivia, '/api/auth/user');
+        const first = await read(admin, url);
+        expect(first.statements).toBeGreaterThan(reusedStatements());
+        const second = await read(olivia, url);
+        expect(second.raw).toBe(first.raw);
+        shared = second.statements === reusedStatements();
+      }
+      expect(shared).toBe(true);
+    }
+  });
+
+  test("an incident's change keeps the on-call reads on PGlite; on PostgreSQL it moves the snapshot", async () => {
+    const rotation = await newRotation('Paged Primary', [olivia.id], olivia.id);
+    await reused(admin, '/api/rotations');
+    await send(admin, 'POST', `/api/rotations/${rotation.id}/page`, {
+      message: 'Disk almost full',
+    });
+    // The session read again after the write, so that the list's own statements are counted.
+    await read(admin, '/api/auth/user');
+    const after = await read<Rotation[]>(admin, '/api/rotations');
+    if (t.database.engine === 'pglite') {
+      expect(after.statements).toBe(reusedStatements());
+    } else {
+      expect(after.statements).toBeGreaterThan(reusedStatements());
+    }
+    expect(byId(after.body, rotation.id).currentOnCallUserId).toBe(olivia.id);
   });
 });
 

@@ -41,7 +41,7 @@ export async function rotationRoutes(app: FastifyInstance, deps: AppDeps) {
 function rotationReadRoutes(app: FastifyInstance, deps: AppDeps) {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  // The two lists go through the read cache (decision 140), after the permission check.
+  // The two lists go through the read cache (decisions 140 and 295), after the permission check.
   const answer = (read: RotationsRead) => ({
     body: read.rotations,
     at: read.at,
@@ -56,7 +56,8 @@ function rotationReadRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (req, reply) => {
       const user = requireUser(req);
-      return sendCachedRead(req, reply, 'rotations', async () =>
+      // The same list for everyone who may view rotations (the viewer only spares a decryption).
+      return sendCachedRead(req, reply, { route: 'rotations', for: 'everyone' }, async () =>
         answer(await listRotations(deps, user)),
       );
     },
@@ -70,7 +71,7 @@ function rotationReadRoutes(app: FastifyInstance, deps: AppDeps) {
     },
     async (req, reply) => {
       const user = requireUser(req);
-      return sendCachedRead(req, reply, 'user.rotations', async () =>
+      return sendCachedRead(req, reply, { route: 'user.rotations', for: 'viewer' }, async () =>
         answer(await listRotations(deps, user, { memberUserId: user.id })),
       );
     },
