@@ -96,10 +96,10 @@ export function createTurns(): Turns {
    * changes handed over in a row goes first: changes go before reads, but never starve them.
    */
   const nextWaiter = (): Waiter | undefined => {
-    const head = waiters[0];
-    const readWaits = waiters.length > 0 && waiters[waiters.length - 1].order >= READS_AFTER;
-    if (!head || head.order === BACKGROUND || !readWaits || head.order >= READS_AFTER) {
-      if (head && head.order >= READS_AFTER) changesInARow = 0;
+    const oldestRead = waiters.findIndex((w) => w.order >= READS_AFTER);
+    // A read at the head, work outside a request, or a change with no read waiting: it goes.
+    if (oldestRead <= 0 || waiters[0].order === BACKGROUND) {
+      if (oldestRead === 0) changesInARow = 0;
       return waiters.shift();
     }
     if (changesInARow < CHANGES_BEFORE_A_READ) {
@@ -107,7 +107,6 @@ export function createTurns(): Turns {
       return waiters.shift();
     }
     changesInARow = 0;
-    const oldestRead = waiters.findIndex((w) => w.order >= READS_AFTER);
     return waiters.splice(oldestRead, 1)[0];
   };
 
